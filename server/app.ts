@@ -1,0 +1,151 @@
+import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import fp from 'fastify-plugin';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { apiMessages } from '../src/contract/messages.js';
+import type { AppConfig } from './config.js';
+import type { DB } from './db/database.js';
+import { createMailer, type Mailer } from './email/mailer.js';
+import { HttpError } from './lib/errors.js';
+import { valibotValidatorCompiler } from './lib/schema.js';
+import { authenticatePlugin } from './auth/authenticate.js';
+import { createRateLimitStore } from './lib/rate-limit-store.js';
+import { authRoutes } from './auth/routes.js';
+import { organizationRoutes } from './orgs/routes.js';
+import { tokenRoutes } from './tokens/routes.js';
+import { projectRoutes } from './projects/routes.js';
+import { analysisRoutes } from './analysis/routes.js';
+import { adminRoutes } from './admin/routes.js';
+import type { JobQueue } from './jobs/queue.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+    db: DB;
+    mailer: Mailer;
+    /** The job queue, when the process runs one (API tests may go without). */
+    jobs: JobQueue | null;
+  }
+}
+
+export interface AppDependencies {
+  config: AppConfig;
+  db: DB;
+  mailer?: Mailer;
+  jobs?: JobQueue | null;
+}
+
+/** Upload limit for campaign files (issue: 50 MB, streamed). */
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+/**
+ * Builds the whole application without listening, so tests inject requests into the same app the
+ * server runs. Order as in fastify/demo: infrastructure, then the app's own services, then routes.
+ */
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'body.password'] },
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+    ajv: { customOptions: { coerceTypes: false } },
+  });
+  app.setValidatorCompiler(valibotValidatorCompiler);
+  // Response schemas only document the API; the objects are sent as they are.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  await app.register(
+    fp(async (instance) => {
+      instance.decorate('config', config);
+    }, { name: 'config' }),
+  );
+  await app.register(
+    fp(async (instance) => {
+      instance.decorate('db', deps.db);
+      instance.decorate('mailer', deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: instance.log }));
+      instance.decorate('jobs', deps.jobs ?? null);
+    }, { name: 'db' }),
+  );
+
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toBody());
+    const status = error.statusCode ?? 500;
+    if (status === 429) return reply.status(429).send({ error: apiMessages.tooManyRequests, code: 'RATE_LIMITED' });
+    if (status < 500) {
+      const message = status === 413 ? 'Файл слишком большой' : status === 415 ? 'Неподдерживаемый тип содержимого' : 'Некорректный запрос';
+      return reply.status(status).send({ error: message, code: error.code ?? 'BAD_REQUEST' });
+    }
+    // 5xx: log everything, tell the client nothing about internals.
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ error: apiMessages.internal, code: 'INTERNAL' });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || !config.webRoot) return reply.status(404).send({ error: apiMessages.notFound, code: 'NOT_FOUND' });
+    // SPA fallback: every other path is a client route.
+    return reply.sendFile('index.html');
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        frameSrc: ["'self'"],
+        objectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, {
+    global: false,
+    store: createRateLimitStore(deps.db, config.redisUrl),
+    errorResponseBuilder: (_request, context) => ({ statusCode: 429, error: apiMessages.tooManyRequests, code: 'RATE_LIMITED', retryAfter: context.after }),
+  });
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20 } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Reklama Lab API', version: '1.0.0', description: 'API of the Reklama Lab PWA. Errors: {error, code, detail[]}.' },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(authenticatePlugin);
+
+  app.get('/api/health', { schema: { tags: ['ops'], summary: 'Liveness and database check' } }, async () => {
+    await deps.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+    return { status: 'ok' };
+  });
+
+  await app.register(authRoutes, { prefix: '/api/v1/auth' });
+  await app.register(organizationRoutes, { prefix: '/api/v1/organizations' });
+  await app.register(tokenRoutes, { prefix: '/api/v1/tokens' });
+  await app.register(projectRoutes, { prefix: '/api/v1/projects' });
+  await app.register(analysisRoutes, { prefix: '/api/v1' });
+  await app.register(adminRoutes, { prefix: '/api/v1/admin' });
+
+  if (config.webRoot && existsSync(path.join(config.webRoot, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: path.resolve(config.webRoot),
+      wildcard: false,
+      setHeaders: (res, filePath) => {
+        // Hashed assets never change; the shell and the service worker must always be revalidated.
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        else res.setHeader('cache-control', 'no-cache');
+      },
+    });
+  }
+  return app;
+}

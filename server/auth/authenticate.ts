@@ -1,0 +1,81 @@
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { apiMessages } from '../../src/contract/messages.js';
+import type { OrganizationRole, PlatformRole } from '../db/tables/core.js';
+import { forbidden, unauthorized } from '../lib/errors.js';
+import { createAccessTokens } from './jwt.js';
+
+/** Who is calling, read from the bearer token and checked against the database on every request. */
+export interface Caller {
+  userId: string;
+  organizationId: string;
+  /** The caller's role in the organization of the token. */
+  organizationRole: OrganizationRole;
+  /** Platform role: 'admin' marks a platform administrator. */
+  role: PlatformRole;
+  isVerified: boolean;
+  email: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+  interface FastifyInstance {
+    /** preHandler: requires a valid access token of a current member. */
+    authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** preHandler factory: requires one of these organization roles. */
+    requireOrganizationRole: (...roles: OrganizationRole[]) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** preHandler: requires a platform administrator. */
+    requirePlatformAdmin: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    accessTokens: ReturnType<typeof createAccessTokens>;
+  }
+}
+
+/** The caller of an authenticated route (the preHandler has already refused everyone else). */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw unauthorized(apiMessages.unauthorized);
+  return request.caller;
+}
+
+export const authenticatePlugin = fp(
+  async (app) => {
+    const accessTokens = createAccessTokens(app.config);
+    app.decorate('accessTokens', accessTokens);
+    app.decorateRequest('caller', null);
+
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const header = request.headers.authorization;
+      const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+      if (!token) throw unauthorized(apiMessages.unauthorized);
+      const claims = await accessTokens.verify(token);
+      if (!claims) throw unauthorized(apiMessages.unauthorized);
+      // A member removed from the organization loses access at once, not when the token expires.
+      const row = await app.db
+        .selectFrom('users')
+        .innerJoin('memberships', 'memberships.user_id', 'users.id')
+        .select(['users.id', 'users.role', 'users.is_verified', 'users.email', 'memberships.role as organization_role'])
+        .where('users.id', '=', claims.userId)
+        .where('memberships.organization_id', '=', claims.organizationId)
+        .executeTakeFirst();
+      if (!row) throw unauthorized(apiMessages.unauthorized);
+      request.caller = {
+        userId: row.id,
+        organizationId: claims.organizationId,
+        organizationRole: row.organization_role,
+        role: row.role,
+        isVerified: row.is_verified,
+        email: row.email,
+      };
+    });
+
+    app.decorate('requireOrganizationRole', (...roles: OrganizationRole[]) => async (request: FastifyRequest) => {
+      if (!roles.includes(callerOf(request).organizationRole)) throw forbidden(apiMessages.forbidden);
+    });
+
+    app.decorate('requirePlatformAdmin', async (request: FastifyRequest) => {
+      if (callerOf(request).role !== 'admin') throw forbidden(apiMessages.forbidden);
+    });
+  },
+  { name: 'authenticate', dependencies: ['config', 'db'] },
+);

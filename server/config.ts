@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+
+/** Everything the server reads from the environment, parsed once. */
+export interface AppConfig {
+  env: 'production' | 'development' | 'test';
+  port: number;
+  host: string;
+  /** Public address used in links inside emails, e.g. http://localhost:8080 */
+  publicUrl: string;
+  dataDir: string;
+  /** External PostgreSQL; when absent the embedded server in dataDir is used. */
+  databaseUrl?: string;
+  jwtSecret: Uint8Array;
+  jwtAudience: string;
+  jwtIssuer: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  /** Absolute lifetime of a refresh-token family, however often it is rotated. */
+  refreshFamilyTtlSeconds: number;
+  emailTokenTtlSeconds: number;
+  smtpUrl?: string;
+  mailFrom: string;
+  redisUrl?: string;
+  welcomeCredit: number;
+  /** Serve the built PWA from this folder (production). */
+  webRoot?: string;
+  rateLimit: { max: number; timeWindowMs: number };
+  /** Run job workers inside the API process (default) or only in `npm run worker`. */
+  inProcessWorkers: boolean;
+  /** Key for encrypting ad-platform OAuth tokens at rest (32 bytes). */
+  secretsKey: Uint8Array;
+  yandexDirectApiUrl: string;
+  logLevel: string;
+}
+
+function intFromEnv(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number.parseInt(value, 10);
+  if (!Number.isFinite(parsed)) throw new Error(`Expected an integer, got "${value}"`);
+  return parsed;
+}
+
+/**
+ * A secret that must survive restarts: taken from the environment when set, otherwise generated
+ * once (256 random bits) and kept in the data folder with owner-only permissions.
+ */
+function persistentSecret(dataDir: string, fileName: string, fromEnv: string | undefined): Uint8Array {
+  if (fromEnv) {
+    const bytes = Buffer.from(fromEnv, fromEnv.length === 64 && /^[0-9a-f]+$/i.test(fromEnv) ? 'hex' : 'utf8');
+    if (bytes.length < 32) throw new Error(`${fileName}: the configured secret must be at least 256 bits`);
+    return new Uint8Array(bytes);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, fileName);
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return new Uint8Array(Buffer.from(readFileSync(file, 'utf8').trim(), 'hex'));
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const mode = (env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development') as AppConfig['env'];
+  const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
+  const port = intFromEnv(env.PORT, 8080);
+  return {
+    env: mode,
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    jwtSecret: overrides.jwtSecret ?? persistentSecret(dataDir, 'jwt-secret', env.JWT_SECRET),
+    jwtAudience: env.JWT_AUDIENCE ?? 'reklama-lab',
+    jwtIssuer: env.JWT_ISSUER ?? 'reklama-lab-api',
+    accessTokenTtlSeconds: intFromEnv(env.ACCESS_TOKEN_TTL_SECONDS, 15 * 60),
+    refreshTokenTtlSeconds: intFromEnv(env.REFRESH_TOKEN_TTL_SECONDS, 30 * 24 * 3600),
+    refreshFamilyTtlSeconds: intFromEnv(env.REFRESH_FAMILY_TTL_SECONDS, 90 * 24 * 3600),
+    emailTokenTtlSeconds: intFromEnv(env.EMAIL_TOKEN_TTL_SECONDS, 60 * 60),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'Reklama Lab <no-reply@reklama-lab.local>',
+    redisUrl: env.REDIS_URL || undefined,
+    welcomeCredit: intFromEnv(env.WELCOME_CREDIT, 100),
+    webRoot: env.WEB_ROOT,
+    rateLimit: { max: intFromEnv(env.AUTH_RATE_LIMIT_MAX, 10), timeWindowMs: intFromEnv(env.AUTH_RATE_LIMIT_WINDOW_MS, 60_000) },
+    inProcessWorkers: env.IN_PROCESS_WORKERS !== 'false',
+    secretsKey: overrides.secretsKey ?? persistentSecret(dataDir, 'secrets-key', env.SECRETS_KEY),
+    yandexDirectApiUrl: env.YANDEX_DIRECT_API_URL ?? 'https://api.direct.yandex.com/json/v5',
+    logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
+    ...overrides,
+  };
+}

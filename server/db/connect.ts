@@ -1,0 +1,40 @@
+import { createDatabase, migrateToLatest, type DB } from './database.js';
+import { startEmbeddedPostgres } from './embedded.js';
+
+export interface DatabaseHandle {
+  db: DB;
+  url: string;
+  /** Closes the pool and, for the embedded server, stops PostgreSQL. */
+  close: () => Promise<void>;
+}
+
+const APP_DATABASE = 'reklama';
+
+/**
+ * `DATABASE_URL` when given (any PostgreSQL, nothing is started); otherwise the embedded PostgreSQL in
+ * `<dataDir>/pg`. Either way the schema is migrated before the handle is returned.
+ */
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string; log?: (line: string) => void }): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const db = createDatabase(options.databaseUrl);
+    await migrateToLatest(db);
+    return { db, url: options.databaseUrl, close: () => db.destroy() };
+  }
+  const embedded = await startEmbeddedPostgres(options.dataDir, options.log);
+  try {
+    await embedded.createDatabase(APP_DATABASE);
+  } catch (error) {
+    if (!String((error as Error).message).includes('already exists')) throw error;
+  }
+  const url = embedded.url(APP_DATABASE);
+  const db = createDatabase(url);
+  await migrateToLatest(db);
+  return {
+    db,
+    url,
+    close: async () => {
+      await db.destroy();
+      await embedded.stop();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+import { migrations } from './migrations/index.js';
+
+// bigint (int8) columns hold token amounts far below 2^53: read them as numbers, not strings.
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+
+export type DB = Kysely<Database>;
+
+export function createDatabase(connectionString: string, options: { max?: number } = {}): DB {
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 20 });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the schema up to date; throws (and leaves the last good state) when a migration fails. */
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as core from './0001_core.js';
+
+/**
+ * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
+ * TypeScript sources in tests and from the compiled build. Add new ones at the end: `NNNN_name`.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_core': core,
+};

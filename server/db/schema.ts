@@ -1,0 +1,6 @@
+import type { CoreTables } from './tables/core.js';
+import type { ProjectTables } from './tables/projects.js';
+import type { AnalysisTables } from './tables/analysis.js';
+
+/** The whole database as Kysely sees it: each domain declares its own tables in `tables/`. */
+export interface Database extends CoreTables, ProjectTables, AnalysisTables {}

@@ -1,0 +1,42 @@
+/**
+ * Every error the API sends has the shape the PWA's error catalogue reads (spec section 8):
+ * `{ error: <Russian message for a person>, code: <stable machine code>, detail?: [{ loc, msg }] }`.
+ */
+export interface ErrorDetail {
+  loc: (string | number)[];
+  msg: string;
+}
+
+export interface ErrorBody {
+  error: string;
+  code: string;
+  detail?: ErrorDetail[];
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly detail?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+
+  toBody(): ErrorBody {
+    return this.detail ? { error: this.message, code: this.code, detail: this.detail } : { error: this.message, code: this.code };
+  }
+}
+
+export const badRequest = (message: string, code = 'BAD_REQUEST') => new HttpError(400, code, message);
+export const unauthorized = (message = 'Unauthorized', code = 'UNAUTHORIZED') => new HttpError(401, code, message);
+export const forbidden = (message = 'Недостаточно прав', code = 'FORBIDDEN') => new HttpError(403, code, message);
+export const notFound = (message = 'Не найдено', code = 'NOT_FOUND') => new HttpError(404, code, message);
+export const conflict = (message: string, code = 'CONFLICT') => new HttpError(409, code, message);
+export const paymentRequired = (message: string, code = 'INSUFFICIENT_TOKENS') => new HttpError(402, code, message);
+
+/** A request that is well-formed but breaks a rule; the messages are the ones the forms show. */
+export function validationError(detail: ErrorDetail[]): HttpError {
+  return new HttpError(422, 'VALIDATION_ERROR', detail.map((d) => d.msg).join(', '), detail);
+}

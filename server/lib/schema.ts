@@ -1,0 +1,77 @@
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+import * as v from 'valibot';
+import { validationError, type ErrorDetail } from './errors.js';
+
+/**
+ * Routes declare their contract with valibot schemas from `src/contract` (shared with the PWA).
+ * Fastify receives the JSON Schema form for the OpenAPI document, and validation runs the
+ * original valibot schema, found again through this map, so the messages are valibot's Russian ones.
+ */
+const valibotByJsonSchema = new WeakMap<object, v.GenericSchema>();
+
+export function jsonSchemaOf(schema: v.GenericSchema): Record<string, unknown> {
+  const json = toJsonSchema(schema, { errorMode: 'ignore', target: 'openapi-3.0' } as Parameters<typeof toJsonSchema>[1]) as Record<string, unknown>;
+  valibotByJsonSchema.set(json, schema);
+  return json;
+}
+
+export function issuesToDetail(part: string, issues: readonly v.BaseIssue<unknown>[]): ErrorDetail[] {
+  return issues.map((issue) => {
+    const path = (issue.path ?? []).map((item) => item.key as string | number);
+    return { loc: [part, ...path], msg: issue.message };
+  });
+}
+
+export const valibotValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const valibot = valibotByJsonSchema.get(schema as object);
+  if (!valibot) return (data) => ({ value: data });
+  return (data) => {
+    const result = v.safeParse(valibot, data);
+    if (result.success) return { value: result.output };
+    return { error: validationError(issuesToDetail(httpPart ?? 'body', result.issues)) };
+  };
+};
+
+/** Validates an already-read value (multipart fields, query of a stream) against a contract schema. */
+export function parseOrThrow<S extends v.GenericSchema>(schema: S, data: unknown, part = 'body'): v.InferOutput<S> {
+  const result = v.safeParse(schema, data);
+  if (!result.success) throw validationError(issuesToDetail(part, result.issues));
+  return result.output;
+}
+
+export interface RouteContract {
+  body?: v.GenericSchema;
+  querystring?: v.GenericSchema;
+  params?: v.GenericSchema;
+  /** Documented responses by status code; used for the OpenAPI document only. */
+  response?: Record<number, v.GenericSchema>;
+  tags?: string[];
+  summary?: string;
+  /** Needs a bearer access token (shown in the OpenAPI document). */
+  auth?: boolean;
+}
+
+export type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : unknown;
+
+/** The Fastify `schema` of a route, built from its valibot contract. */
+export function routeSchema(contract: RouteContract): FastifySchema {
+  const schema: FastifySchema & Record<string, unknown> = {};
+  if (contract.body) schema.body = jsonSchemaOf(contract.body);
+  if (contract.querystring) schema.querystring = jsonSchemaOf(contract.querystring);
+  if (contract.params) schema.params = jsonSchemaOf(contract.params);
+  if (contract.response) {
+    schema.response = Object.fromEntries(Object.entries(contract.response).map(([status, s]) => [status, toJsonSchema(s, { errorMode: 'ignore' })]));
+  }
+  if (contract.tags) schema.tags = contract.tags;
+  if (contract.summary) schema.summary = contract.summary;
+  if (contract.auth) schema.security = [{ bearerAuth: [] }];
+  return schema;
+}
+
+/** Typed request generics for a contract, for `app.post<Req<typeof contract>>(...)`. */
+export interface Req<C extends RouteContract> {
+  Body: Out<C['body']>;
+  Querystring: Out<C['querystring']>;
+  Params: Out<C['params']>;
+}

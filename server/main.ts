@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/connect.js';
+import { ensureFirstAdmin } from './auth/first-admin.js';
+import { startJobQueue } from './jobs/boss.js';
+
+/** `npm start`: one process serves the PWA and the API on one port, with job workers inside. */
+async function main() {
+  const config = loadConfig(process.env, {
+    webRoot: process.env.WEB_ROOT ?? path.resolve('build/web'),
+  });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const jobs = await startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: config.inProcessWorkers });
+  const app = await buildApp({ config, db: database.db, jobs });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    // Stop taking requests, let running ones finish, then stop workers and the database.
+    await app.close();
+    await jobs.stop();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  await ensureFirstAdmin({ db: database.db, config, print: (text) => console.log(text) });
+  console.log(`Reklama Lab: ${config.publicUrl} (API docs: ${config.publicUrl}/api/docs)`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

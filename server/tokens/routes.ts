@@ -1,0 +1,3 @@
+import type { FastifyPluginAsync } from 'fastify';
+
+export const tokenRoutes: FastifyPluginAsync = async () => {};

@@ -1,0 +1,152 @@
+/**
+ * The campaign model every importer produces and every analysis engine reads. Plain data (JSON-safe),
+ * shared by the server engines and the PWA screens.
+ *
+ * Keyword and negative-keyword texts keep each platform's own operator notation:
+ * - Yandex Direct: `"фраза"`, `[порядок слов]`, `!форма`, `+предлог`, `(а|б)`; minus-words of a phrase are
+ *   kept apart in `Keyword.negativeWords` (without the leading `-`).
+ * - Google Ads: the keyword text is bare and `matchType` says broad/phrase/exact; negative keywords are
+ *   written in Google's notation: `word` broad, `"word"` phrase, `[word]` exact.
+ */
+
+export type AdPlatform = 'yandex_direct' | 'google_ads' | 'vk_ads';
+
+export const adPlatformLabels: Record<AdPlatform, string> = {
+  yandex_direct: 'Яндекс Директ',
+  google_ads: 'Google Ads',
+  vk_ads: 'VK Реклама',
+};
+
+export type MatchType = 'broad' | 'phrase' | 'exact';
+
+export interface StatsPeriod {
+  /** ISO dates, inclusive. */
+  from: string;
+  to: string;
+}
+
+/** Statistics of one object over a period; money in the account currency (roubles unless said). */
+export interface Stats {
+  impressions: number;
+  clicks: number;
+  cost: number;
+  conversions: number;
+  /** Revenue when the report has it. */
+  revenue?: number;
+}
+
+export interface Keyword {
+  externalId?: string;
+  /** The phrase as written in the platform, operators included, minus-words excluded. */
+  phrase: string;
+  /** Minus-words attached to this phrase (Yandex `фраза -слово`), without the `-`. */
+  negativeWords: string[];
+  matchType: MatchType;
+  bid?: number;
+  networkBid?: number;
+  status?: string;
+  /** Yandex autotargeting row (`---autotargeting`): not a keyword the user wrote. */
+  isAutotargeting?: boolean;
+  stats?: Stats;
+}
+
+export interface Sitelink {
+  title: string;
+  description?: string;
+  url?: string;
+}
+
+export type AdKind = 'text' | 'image' | 'responsive_search' | 'combinatorial' | 'other';
+
+export interface Ad {
+  externalId?: string;
+  kind: AdKind;
+  /** Yandex: [Заголовок 1, Заголовок 2] (or 1…7 for combinatorial ads); Google RSA: Headline 1…15. */
+  headlines: string[];
+  /** Yandex: [Текст] (or 1…3); Google RSA: Description 1…4. */
+  texts: string[];
+  /** Yandex «Отображаемая ссылка». */
+  displayUrl?: string;
+  /** Google Path 1 / Path 2. */
+  paths?: string[];
+  finalUrl?: string;
+  sitelinks: Sitelink[];
+  callouts: string[];
+  isMobile?: boolean;
+  status?: string;
+  stats?: Stats;
+}
+
+export interface AdGroup {
+  externalId?: string;
+  name: string;
+  keywords: Keyword[];
+  ads: Ad[];
+  /** Group-level negative keywords/phrases (platform notation, no leading `-`). */
+  negativeKeywords: string[];
+  region?: string;
+}
+
+export interface Campaign {
+  externalId?: string;
+  name: string;
+  /** search, network, … as the platform names it (free text, lower case). */
+  type?: string;
+  currency?: string;
+  dailyBudget?: number;
+  /** Campaign-level negative keywords (platform notation, no leading `-`). */
+  negativeKeywords: string[];
+  groups: AdGroup[];
+  stats?: Stats;
+}
+
+/** One row of a search-query report: what people actually typed. */
+export interface SearchQuery {
+  query: string;
+  campaignName?: string;
+  groupName?: string;
+  /** The keyword that matched the query, as written in the report. */
+  keyword?: string;
+  stats: Stats;
+}
+
+export interface CampaignData {
+  platform: AdPlatform;
+  campaigns: Campaign[];
+  searchQueries: SearchQuery[];
+  /** Period of the statistics, when any were imported. */
+  period?: StatsPeriod;
+  currency?: string;
+}
+
+/** A problem found in an imported file, pointing at the place a person can open and fix. */
+export interface ImportProblem {
+  file: string;
+  /** 1-based row number as a spreadsheet shows it. */
+  row?: number;
+  column?: string;
+  message: string;
+  severity: 'error' | 'warning';
+}
+
+export interface ImportCounts {
+  campaigns: number;
+  groups: number;
+  ads: number;
+  keywords: number;
+  searchQueries: number;
+}
+
+export function countCampaignData(data: Pick<CampaignData, 'campaigns' | 'searchQueries'>): ImportCounts {
+  let groups = 0;
+  let ads = 0;
+  let keywords = 0;
+  for (const campaign of data.campaigns) {
+    groups += campaign.groups.length;
+    for (const group of campaign.groups) {
+      ads += group.ads.length;
+      keywords += group.keywords.length;
+    }
+  }
+  return { campaigns: data.campaigns.length, groups, ads, keywords, searchQueries: data.searchQueries.length };
+}

@@ -1,0 +1,25 @@
+import * as v from 'valibot';
+
+export const ErrorDetailSchema = v.object({ loc: v.array(v.union([v.string(), v.number()])), msg: v.string() });
+
+/** The body of every non-OK API answer. */
+export const ErrorBodySchema = v.object({
+  error: v.string(),
+  code: v.string(),
+  detail: v.optional(v.array(ErrorDetailSchema)),
+});
+export type ErrorBody = v.InferOutput<typeof ErrorBodySchema>;
+
+export const UuidSchema = v.pipe(v.string(), v.uuid('Некорректный идентификатор'));
+export const IdParamsSchema = v.object({ id: UuidSchema });
+
+export const MessageSchema = v.object({ message: v.string() });
+
+/** Page query for list endpoints; strings from the URL are turned into numbers. */
+export const PageQuerySchema = v.object({
+  page: v.optional(v.pipe(v.unknown(), v.transform(Number), v.number(), v.integer(), v.minValue(1)), 1),
+  page_size: v.optional(v.pipe(v.unknown(), v.transform(Number), v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 20),
+});
+
+export const pageOf = <T extends v.GenericSchema>(item: T) =>
+  v.object({ items: v.array(item), total: v.number(), page: v.number(), page_size: v.number() });

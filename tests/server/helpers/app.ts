@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../../../server/app.js';
+import { loadConfig, type AppConfig } from '../../../server/config.js';
+import type { Mailer, OutgoingMail } from '../../../server/email/mailer.js';
+import type { JobQueue } from '../../../server/jobs/queue.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: AppConfig;
+  database: TestDatabase;
+  /** Mails "sent" by the app when no real mailer is given. */
+  outbox: OutgoingMail[];
+  close: () => Promise<void>;
+}
+
+/** Mailer that keeps mails in memory; the SMTP round trip has its own test with a real server. */
+export function memoryMailer(outbox: OutgoingMail[]): Mailer {
+  return { send: async (mail) => void outbox.push(mail) };
+}
+
+/** Builds the real app on a fresh database. One per test file (beforeAll), closed in afterAll. */
+export async function createTestApp(options: { config?: Partial<AppConfig>; mailer?: Mailer; jobs?: JobQueue | null } = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'reklama-test-data-'));
+  const config = loadConfig(
+    { NODE_ENV: 'test' },
+    {
+      dataDir,
+      jwtSecret: new Uint8Array(randomBytes(32)),
+      secretsKey: new Uint8Array(randomBytes(32)),
+      publicUrl: 'http://localhost:5173',
+      // Generous by default so ordinary tests never trip it; the rate-limit test sets its own.
+      rateLimit: { max: 1000, timeWindowMs: 60_000 },
+      ...options.config,
+    },
+  );
+  const outbox: OutgoingMail[] = [];
+  const app = await buildApp({ config, db: database.db, mailer: options.mailer ?? memoryMailer(outbox), jobs: options.jobs ?? null });
+  await app.ready();
+  return {
+    app,
+    config,
+    database,
+    outbox,
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Injects a JSON request, with a bearer token when given, and parses the answer. */
+export async function call<T = any>(app: FastifyInstance, method: InjectOptions['method'], url: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
+  const response = await app.inject({
+    method,
+    url,
+    payload: options.body === undefined ? undefined : (options.body as InjectOptions['payload']),
+    headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },
+  });
+  const isJson = String(response.headers['content-type'] ?? '').includes('application/json');
+  return { status: response.statusCode, body: (isJson ? response.json() : response.body) as T, headers: response.headers };
+}

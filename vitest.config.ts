@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts'],
+          globalSetup: ['tests/setup/postgres-global.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // Each file has its own database; two cores, so two files at a time.
+          maxWorkers: 2,
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['tests/src/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/setup/web.ts'],
+          testTimeout: 15_000,
+        },
+      },
+    ],
+  },
+});
