@@ -11,7 +11,7 @@ async function main() {
     webRoot: process.env.WEB_ROOT ?? path.resolve('build/web'),
   });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const jobs = await startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: config.inProcessWorkers });
+  const jobs = await startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: config.inProcessWorkers, log: console as never });
   const app = await buildApp({ config, db: database.db, jobs });
 
   let stopping = false;

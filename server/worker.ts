@@ -1,0 +1,30 @@
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/connect.js';
+import { startJobQueue } from './jobs/boss.js';
+
+/**
+ * `npm run worker`: an extra process that only runs jobs, for scaling out. It needs the same database
+ * as the API: set DATABASE_URL (an embedded PostgreSQL belongs to the one process that started it).
+ */
+async function main() {
+  const config = loadConfig();
+  if (!config.databaseUrl) {
+    console.error('npm run worker needs DATABASE_URL: the embedded PostgreSQL is private to `npm start`, whose in-process workers already run the jobs.');
+    process.exit(1);
+  }
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const jobs = await startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: true, log: console as never });
+  console.log('Worker started');
+  const shutdown = async () => {
+    await jobs.stop();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
