@@ -15,6 +15,8 @@ export interface Caller {
   role: PlatformRole;
   isVerified: boolean;
   email: string;
+  /** The login session (refresh-token family) of the access token, when it carries one. */
+  sessionId?: string;
 }
 
 declare module 'fastify' {
@@ -50,13 +52,26 @@ export const authenticatePlugin = fp(
       if (!token) throw unauthorized(apiMessages.unauthorized);
       const claims = await accessTokens.verify(token);
       if (!claims) throw unauthorized(apiMessages.unauthorized);
-      // A member removed from the organization loses access at once, not when the token expires.
+      // A member removed from the organization loses access at once, not when the token expires;
+      // so does a session that was logged out (its refresh-token family revoked). One query for both.
+      const sessionId = claims.sessionId;
       const row = await app.db
         .selectFrom('users')
         .innerJoin('memberships', 'memberships.user_id', 'users.id')
         .select(['users.id', 'users.role', 'users.is_verified', 'users.email', 'memberships.role as organization_role'])
         .where('users.id', '=', claims.userId)
         .where('memberships.organization_id', '=', claims.organizationId)
+        .$if(sessionId !== undefined, (query) =>
+          query.where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('refresh_tokens')
+                .select('refresh_tokens.id')
+                .where('refresh_tokens.family_id', '=', sessionId!)
+                .where('refresh_tokens.user_id', '=', claims.userId)
+                .where('refresh_tokens.revoked_at', 'is', null),
+            ),
+          ),
+        )
         .executeTakeFirst();
       if (!row) throw unauthorized(apiMessages.unauthorized);
       request.caller = {
@@ -66,6 +81,7 @@ export const authenticatePlugin = fp(
         role: row.role,
         isVerified: row.is_verified,
         email: row.email,
+        ...(sessionId ? { sessionId } : {}),
       };
     });
 

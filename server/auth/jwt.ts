@@ -4,6 +4,11 @@ import type { AppConfig } from '../config.js';
 export interface AccessClaims {
   userId: string;
   organizationId: string;
+  /**
+   * The refresh-token family (the login session) the token belongs to, claim `sid`. Logout revokes
+   * the family, and the access tokens of a revoked family stop working at once.
+   */
+  sessionId?: string;
 }
 
 /** Exactly one algorithm is accepted, so a token can never pick a weaker one (or `none`). */
@@ -13,7 +18,9 @@ export function createAccessTokens(config: Pick<AppConfig, 'jwtSecret' | 'jwtAud
   return {
     async sign(claims: AccessClaims, now = new Date()): Promise<string> {
       const issuedAt = Math.floor(now.getTime() / 1000);
-      return new SignJWT({ org: claims.organizationId, typ: 'access' })
+      const payload: Record<string, string> = { org: claims.organizationId, typ: 'access' };
+      if (claims.sessionId) payload.sid = claims.sessionId;
+      return new SignJWT(payload)
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(claims.userId)
         .setIssuer(config.jwtIssuer)
@@ -32,7 +39,9 @@ export function createAccessTokens(config: Pick<AppConfig, 'jwtSecret' | 'jwtAud
           requiredClaims: ['exp', 'sub'],
         });
         if (payload.typ !== 'access' || typeof payload.org !== 'string' || !payload.sub) return null;
-        return { userId: payload.sub, organizationId: payload.org };
+        const claims: AccessClaims = { userId: payload.sub, organizationId: payload.org };
+        if (typeof payload.sid === 'string') claims.sessionId = payload.sid;
+        return claims;
       } catch (error) {
         if (error instanceof errors.JOSEError) return null;
         throw error;

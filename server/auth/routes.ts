@@ -1,3 +1,122 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  AuthResponseSchema,
+  LoginSchema,
+  LogoutSchema,
+  NewPasswordRequestSchema,
+  RefreshSchema,
+  RegisterRequestSchema,
+  ResendVerificationSchema,
+  ResetPasswordConfirmSchema,
+  ResetPasswordRequestSchema,
+  SwitchOrganizationResponseSchema,
+  SwitchOrganizationSchema,
+  TokenPairSchema,
+  UserSchema,
+  VerifyEmailResponseSchema,
+  VerifyEmailSchema,
+} from '../../src/contract/auth.js';
+import { ErrorBodySchema, MessageSchema } from '../../src/contract/common.js';
+import { routeSchema, type Req, type RouteContract } from '../lib/schema.js';
+import { callerOf } from './authenticate.js';
+import * as auth from './service.js';
 
-export const authRoutes: FastifyPluginAsync = async () => {};
+const tags = ['auth'];
+
+const registerContract = {
+  body: RegisterRequestSchema,
+  response: { 201: AuthResponseSchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema, 429: ErrorBodySchema },
+  tags,
+  summary: 'Register: create an organization (owner) or join one by invitation code (member)',
+} satisfies RouteContract;
+const loginContract = { body: LoginSchema, response: { 200: AuthResponseSchema, 401: ErrorBodySchema, 429: ErrorBodySchema }, tags, summary: 'Log in with email and password' } satisfies RouteContract;
+const meContract = { response: { 200: UserSchema }, tags, summary: 'The current user', auth: true } satisfies RouteContract;
+const refreshContract = {
+  body: RefreshSchema,
+  response: { 200: TokenPairSchema, 401: ErrorBodySchema },
+  tags,
+  summary: 'New token pair for a refresh token (rotated; a reused token revokes its session)',
+} satisfies RouteContract;
+const logoutContract = { body: LogoutSchema, tags, summary: 'Log out: revokes the session of the bearer token (and of the refresh token, if sent)', auth: true } satisfies RouteContract;
+const switchContract = {
+  body: SwitchOrganizationSchema,
+  response: { 200: SwitchOrganizationResponseSchema, 403: ErrorBodySchema },
+  tags,
+  summary: 'Continue the session in another organization of the user',
+  auth: true,
+} satisfies RouteContract;
+const resetContract = { body: ResetPasswordRequestSchema, response: { 200: MessageSchema, 429: ErrorBodySchema }, tags, summary: 'Send a password-reset link (same answer for any email)' } satisfies RouteContract;
+const resetConfirmContract = { body: ResetPasswordConfirmSchema, response: { 200: MessageSchema, 400: ErrorBodySchema }, tags, summary: 'Set a new password from a reset link' } satisfies RouteContract;
+const newPasswordContract = { body: NewPasswordRequestSchema, response: { 200: MessageSchema, 422: ErrorBodySchema }, tags, summary: 'Change the password (logged in)', auth: true } satisfies RouteContract;
+const verifyContract = { body: VerifyEmailSchema, response: { 200: VerifyEmailResponseSchema, 400: ErrorBodySchema }, tags, summary: 'Confirm the email with the token from the mail' } satisfies RouteContract;
+const resendContract = {
+  body: ResendVerificationSchema,
+  response: { 200: MessageSchema, 429: ErrorBodySchema },
+  tags,
+  summary: 'Send the verification mail again (bearer, or {email})',
+} satisfies RouteContract;
+
+export const authRoutes: FastifyPluginAsync = async (app) => {
+  // Clients often send `Content-Type: application/json` with no body on logout and resend: treat an
+  // empty JSON body as no body (in this plugin only) instead of refusing it.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
+  // Per client address; the counters live in PostgreSQL (server/lib/rate-limit-store.ts), shared by every process.
+  const rateLimited = { rateLimit: { max: app.config.rateLimit.max, timeWindow: app.config.rateLimit.timeWindowMs } };
+  /** Authenticates when a bearer token is sent (a bad one is refused), lets the request through without one. */
+  const optionalAuthentication = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.headers.authorization) await app.authenticate(request, reply);
+  };
+
+  app.post<Req<typeof registerContract>>('/register', { schema: routeSchema(registerContract), config: rateLimited }, async (request, reply) => {
+    return reply.status(201).send(await auth.register(app, request.body));
+  });
+
+  app.post<Req<typeof loginContract>>('/login', { schema: routeSchema(loginContract), config: rateLimited }, async (request) => {
+    return auth.login(app, request.body);
+  });
+
+  app.get('/me', { schema: routeSchema(meContract), preHandler: [app.authenticate] }, async (request) => {
+    return auth.me(app, callerOf(request));
+  });
+
+  app.post<Req<typeof refreshContract>>('/refresh', { schema: routeSchema(refreshContract) }, async (request) => {
+    return auth.refresh(app, request.body.refresh_token);
+  });
+
+  app.post<Req<typeof logoutContract>>('/logout', { schema: routeSchema(logoutContract), preHandler: [optionalAuthentication] }, async (request, reply) => {
+    await auth.logout(app, request.caller, request.body?.refresh_token || undefined);
+    return reply.status(204).send();
+  });
+
+  app.post<Req<typeof switchContract>>('/switch-organization', { schema: routeSchema(switchContract), preHandler: [app.authenticate] }, async (request) => {
+    return auth.switchOrganization(app, callerOf(request), request.body.organization_id);
+  });
+
+  app.post<Req<typeof resetContract>>('/reset-password', { schema: routeSchema(resetContract), config: rateLimited }, async (request) => {
+    return auth.requestPasswordReset(app, request.body.email);
+  });
+
+  app.post<Req<typeof resetConfirmContract>>('/reset-password/confirm', { schema: routeSchema(resetConfirmContract) }, async (request) => {
+    return auth.confirmPasswordReset(app, request.body.token, request.body.password);
+  });
+
+  app.post<Req<typeof newPasswordContract>>('/new-password', { schema: routeSchema(newPasswordContract), preHandler: [app.authenticate] }, async (request) => {
+    return auth.changePassword(app, callerOf(request), request.body.current_password, request.body.password);
+  });
+
+  app.post<Req<typeof verifyContract>>('/verify-email', { schema: routeSchema(verifyContract) }, async (request) => {
+    return auth.verifyEmail(app, request.body.token);
+  });
+
+  app.post<Req<typeof resendContract>>(
+    '/resend-verification',
+    { schema: routeSchema(resendContract), preHandler: [optionalAuthentication], config: rateLimited },
+    async (request) => auth.resendVerification(app, request.caller, request.body?.email),
+  );
+};

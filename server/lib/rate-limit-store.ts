@@ -1,6 +1,78 @@
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor, FastifyRateLimitOptions } from '@fastify/rate-limit';
+import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
 
-// Placeholder until the PostgreSQL-backed store lands: undefined selects the plugin's in-memory store.
-export function createRateLimitStore(_db: DB, _redisUrl?: string): undefined {
-  return undefined;
+type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+/** Expired windows are swept now and then, by whichever request happens to draw it. */
+const SWEEP_PROBABILITY = 0.01;
+
+/**
+ * A store for @fastify/rate-limit kept in the PostgreSQL table `rate_limits` (key, hits, reset_at), so
+ * every server process behind a load balancer counts against the same limit. Each hit is one atomic
+ * upsert: a new window starts when the old one has passed, otherwise the counter goes up by one; the
+ * statement returns the count and the time left, with no read-then-write race between processes.
+ */
+export function createRateLimitStore(db: DB, redisUrl?: string): FastifyRateLimitStoreCtor {
+  if (redisUrl) {
+    // Redis needs `ioredis`, which the project does not ship; PostgreSQL already shares the counters.
+    process.emitWarning('REDIS_URL is set, but rate-limit counters are kept in PostgreSQL (ioredis is not installed).');
+  }
+
+  class PostgresRateLimitStore implements FastifyRateLimitStore {
+    constructor(
+      _options: FastifyRateLimitOptions,
+      /** Route prefix of the keys, so each rate-limited route counts on its own. */
+      private readonly scope = '',
+    ) {}
+
+    incr(key: string, callback: Callback, timeWindow: number): void {
+      this.hit(`${this.scope}${key}`, timeWindow).then(
+        (result) => callback(null, result),
+        (error: Error) => callback(error),
+      );
+    }
+
+    /** A look at the counter without counting a hit (the plugin's `{ increment: false }`). */
+    read(key: string, callback: Callback): void {
+      db.selectFrom('rate_limits')
+        .select(['hits', sql<number>`greatest(0, ceil(extract(epoch from (reset_at - now())) * 1000))::bigint`.as('ttl')])
+        .where('key', '=', `${this.scope}${key}`)
+        .where('reset_at', '>', sql<Date>`now()`)
+        .executeTakeFirst()
+        .then(
+          (row) => callback(null, row ? { current: row.hits, ttl: row.ttl } : { current: 0, ttl: 0 }),
+          (error: Error) => callback(error),
+        );
+    }
+
+    child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+      // At run time the plugin passes the merged route limits with the route under `routeInfo`.
+      const info = (routeOptions as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo ?? {};
+      const method = Array.isArray(info.method) ? info.method.join(',') : (info.method ?? '');
+      return new PostgresRateLimitStore(routeOptions as unknown as FastifyRateLimitOptions, `${method}:${info.url ?? ''}|`);
+    }
+
+    private async hit(key: string, timeWindowMs: number): Promise<{ current: number; ttl: number }> {
+      const window = sql<Date>`now() + make_interval(secs => ${timeWindowMs / 1000})`;
+      const row = await db
+        .insertInto('rate_limits')
+        .values({ key, hits: 1, reset_at: window })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            hits: sql<number>`case when rate_limits.reset_at <= now() then 1 else rate_limits.hits + 1 end`,
+            reset_at: sql<Date>`case when rate_limits.reset_at <= now() then excluded.reset_at else rate_limits.reset_at end`,
+          }),
+        )
+        .returning(['hits', sql<number>`greatest(0, ceil(extract(epoch from (reset_at - now())) * 1000))::bigint`.as('ttl')])
+        .executeTakeFirstOrThrow();
+      if (Math.random() < SWEEP_PROBABILITY) {
+        // Housekeeping only: a failure here must not fail the request.
+        void db.deleteFrom('rate_limits').where('reset_at', '<', sql<Date>`now() - interval '1 hour'`).execute().catch(() => undefined);
+      }
+      return { current: row.hits, ttl: row.ttl };
+    }
+  }
+
+  return PostgresRateLimitStore;
 }

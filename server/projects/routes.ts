@@ -1,3 +1,195 @@
-import type { FastifyPluginAsync } from 'fastify';
+/**
+ * /api/v1/projects: projects of the caller's organization, their campaign imports (preview, then
+ * save) and the campaign tree. Every member of the organization sees every project of it; a project
+ * of another organization is 404.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { IdParamsSchema } from '../../src/contract/common.js';
+import { projectMessages } from '../../src/contract/messages.js';
+import {
+  AdPlatformSchema,
+  ApplyImportSchema,
+  CampaignDataResponseSchema,
+  CampaignParamsSchema,
+  CampaignTreeSchema,
+  CreateProjectSchema,
+  DirectApiPreviewSchema,
+  ImportPreviewSchema,
+  ProjectDetailSchema,
+  ProjectListQuerySchema,
+  ProjectListSchema,
+  UpdateProjectSchema,
+} from '../../src/contract/projects.js';
+import { callerOf } from '../auth/authenticate.js';
+import { HttpError } from '../lib/errors.js';
+import { runInWorker, WorkerTaskError } from '../lib/run-in-worker.js';
+import { parseOrThrow, routeSchema, type Req, type RouteContract } from '../lib/schema.js';
+import { sealSecret } from '../lib/secret-box.js';
+import type { ParsedImport } from './import-worker.js';
+import {
+  campaignDocument,
+  campaignTree,
+  createProject,
+  DIRECT_TOKEN_CONTEXT,
+  deleteProject,
+  findProject,
+  importIntoProject,
+  listProjects,
+  projectDetail,
+  storeDraft,
+  updateProject,
+} from './service.js';
+import { receiveUploads } from './upload.js';
 
-export const projectRoutes: FastifyPluginAsync = async () => {};
+const importWorker = new URL('./import-worker.js', import.meta.url);
+/** A parse that takes longer than this is stuck, whatever the file. */
+const IMPORT_TIMEOUT_MS = 10 * 60_000;
+/** The preview's problem list in an error answer stays readable; the rest is counted. */
+const MAX_DETAIL_ROWS = 200;
+
+const tags = ['projects'];
+
+const list = {
+  querystring: ProjectListQuerySchema,
+  response: { 200: ProjectListSchema },
+  tags,
+  summary: 'Projects of the organization: search by name, sort by name/created/updated, counts, last analysis',
+  auth: true,
+} satisfies RouteContract;
+
+const getOne = { params: IdParamsSchema, response: { 200: ProjectDetailSchema }, tags, summary: 'A project with its campaign tree, statistics and import history', auth: true } satisfies RouteContract;
+const create = { body: CreateProjectSchema, response: { 201: ProjectDetailSchema }, tags, summary: 'Create a project, optionally from an import preview (draft_id)', auth: true } satisfies RouteContract;
+const update = { params: IdParamsSchema, body: UpdateProjectSchema, response: { 200: ProjectDetailSchema }, tags, summary: 'Change a project', auth: true } satisfies RouteContract;
+const remove = { params: IdParamsSchema, tags, summary: 'Delete a project (author, owner or admin)', auth: true } satisfies RouteContract;
+const previewFiles = {
+  response: { 200: ImportPreviewSchema },
+  tags,
+  summary: 'Parse uploaded campaign files (multipart, field "files", up to 50 MB each; optional field "platform") into a preview',
+  auth: true,
+} satisfies RouteContract;
+const previewDirect = { body: DirectApiPreviewSchema, response: { 200: ImportPreviewSchema }, tags, summary: 'Load the campaigns of a Yandex Direct account through API v5 into a preview', auth: true } satisfies RouteContract;
+const applyImport = { params: IdParamsSchema, body: ApplyImportSchema, response: { 201: ProjectDetailSchema }, tags, summary: 'Save a preview into the project: replace its campaigns or append to them', auth: true } satisfies RouteContract;
+const tree = { params: IdParamsSchema, response: { 200: CampaignTreeSchema }, tags, summary: 'Campaigns → groups with counts and statistics', auth: true } satisfies RouteContract;
+const campaign = { params: CampaignParamsSchema, response: { 200: CampaignDataResponseSchema }, tags, summary: 'The whole campaign: groups, keywords, ads, negatives, statistics', auth: true } satisfies RouteContract;
+const template = { tags, summary: 'Our CSV template for campaign import', auth: true } satisfies RouteContract;
+
+/** Import problems as the `detail` rows of an error answer: where (file, row, column) and what. */
+function problemsAsDetail(problems: ParsedImport['problems']) {
+  const ordered = [...problems].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
+  return ordered.slice(0, MAX_DETAIL_ROWS).map((problem) => ({
+    loc: ['files', problem.file, ...(problem.row !== undefined ? [problem.row] : []), ...(problem.column !== undefined ? [problem.column] : [])],
+    msg: problem.message,
+  }));
+}
+
+/** What a finished parse means for the client: a preview to store, or a 422 with the rows to fix. */
+function requireImportable(parsed: ParsedImport): ParsedImport & { dataJson: string } {
+  if (parsed.dataJson === null || parsed.problems.some((problem) => problem.severity === 'error')) {
+    throw new HttpError(422, 'IMPORT_FAILED', projectMessages.importFailed, problemsAsDetail(parsed.problems));
+  }
+  if (parsed.counts.campaigns === 0 && parsed.counts.searchQueries === 0) {
+    throw new HttpError(422, 'IMPORT_EMPTY', projectMessages.importNothingFound, [{ loc: ['files'], msg: projectMessages.importNothingFound }]);
+  }
+  return parsed as ParsedImport & { dataJson: string };
+}
+
+export const projectRoutes: FastifyPluginAsync = async (app) => {
+  // onRequest, not preHandler: an anonymous caller gets 401 before any body is validated or streamed.
+  const auth = { onRequest: [app.authenticate] };
+
+  app.get<Req<typeof list>>('/', { schema: routeSchema(list), ...auth }, async (request) => {
+    const caller = callerOf(request);
+    const { search, sort, order, page, page_size } = request.query;
+    return listProjects(app.db, caller.organizationId, { search: search || undefined, sort, order, page, page_size });
+  });
+
+  app.get('/import-template', { schema: routeSchema(template), ...auth }, async (_request, reply) => {
+    const { buildImportTemplate } = await import('./importers/template.js'); // TEMP until importers land
+    const file = buildImportTemplate();
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="reklama-lab-template.csv"`)
+      .send(typeof file === 'string' ? file : Buffer.from(file));
+  });
+
+  app.post('/import-preview', { schema: routeSchema(previewFiles), ...auth }, async (request: FastifyRequest) => {
+    const caller = callerOf(request);
+    const upload = await receiveUploads(request);
+    try {
+      const platform = upload.fields.platform ? parseOrThrow(AdPlatformSchema, upload.fields.platform, 'platform') : undefined;
+      let parsed: ParsedImport;
+      try {
+        parsed = await runInWorker<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files: upload.files, platform }], { timeoutMs: IMPORT_TIMEOUT_MS });
+      } catch (error) {
+        // An importer that throws met something it could not read at all; the user gets one clear line.
+        request.log.warn({ err: error }, 'import parse failed');
+        throw new HttpError(422, 'IMPORT_FAILED', projectMessages.importCrashed, upload.files.map((file) => ({ loc: ['files', file.name], msg: projectMessages.importCrashed })));
+      }
+      const fileNames = upload.files.map((file) => file.name);
+      return storeDraft(app.db, caller, requireImportable(parsed), 'files', fileNames, null, platform ?? 'yandex_direct');
+    } finally {
+      await upload.cleanup();
+    }
+  });
+
+  app.post<Req<typeof previewDirect>>('/import-preview/direct-api', { schema: routeSchema(previewDirect), ...auth }, async (request) => {
+    const caller = callerOf(request);
+    const { token, client_login, sandbox } = request.body;
+    let parsed: ParsedImport;
+    try {
+      parsed = await runInWorker<ParsedImport>(
+        importWorker,
+        'fetchDirectApiAccount',
+        [{ token, clientLogin: client_login || undefined, sandbox: sandbox ?? false, baseUrl: sandbox ? undefined : app.config.yandexDirectApiUrl }],
+        { timeoutMs: IMPORT_TIMEOUT_MS },
+      );
+    } catch (error) {
+      request.log.warn({ err: error }, 'direct api import failed');
+      // The client's errors carry the platform's code mapped to a Russian message; anything else is generic.
+      const message = error instanceof WorkerTaskError && /[а-яё]/i.test(error.message) ? error.message : projectMessages.directApiFailed;
+      throw new HttpError(422, 'DIRECT_API_ERROR', message, [{ loc: ['body', 'token'], msg: message }]);
+    }
+    const connection = { encrypted_token: sealSecret(token, app.config.secretsKey, DIRECT_TOKEN_CONTEXT), client_login: client_login || null, sandbox: sandbox ?? false };
+    return storeDraft(app.db, caller, requireImportable(parsed), 'direct_api', [], connection, 'yandex_direct');
+  });
+
+  app.get<Req<typeof getOne>>('/:id', { schema: routeSchema(getOne), ...auth }, async (request) => {
+    return projectDetail(app.db, callerOf(request).organizationId, request.params.id);
+  });
+
+  app.post<Req<typeof create>>('/', { schema: routeSchema(create), ...auth }, async (request, reply) => {
+    const caller = callerOf(request);
+    const { draft_id, ...fields } = request.body;
+    const id = await createProject(app.db, caller, fields, draft_id);
+    return reply.status(201).send(await projectDetail(app.db, caller.organizationId, id));
+  });
+
+  app.patch<Req<typeof update>>('/:id', { schema: routeSchema(update), ...auth }, async (request) => {
+    const caller = callerOf(request);
+    await updateProject(app.db, caller.organizationId, request.params.id, request.body);
+    return projectDetail(app.db, caller.organizationId, request.params.id);
+  });
+
+  app.delete<Req<typeof remove>>('/:id', { schema: routeSchema(remove), ...auth }, async (request, reply) => {
+    await deleteProject(app.db, callerOf(request), request.params.id);
+    return reply.status(204).send();
+  });
+
+  app.post<Req<typeof applyImport>>('/:id/imports', { schema: routeSchema(applyImport), ...auth }, async (request, reply) => {
+    const caller = callerOf(request);
+    await importIntoProject(app.db, caller, request.params.id, request.body.draft_id, request.body.mode);
+    return reply.status(201).send(await projectDetail(app.db, caller.organizationId, request.params.id));
+  });
+
+  app.get<Req<typeof tree>>('/:id/campaigns', { schema: routeSchema(tree), ...auth }, async (request) => {
+    const caller = callerOf(request);
+    await findProject(app.db, caller.organizationId, request.params.id);
+    return { campaigns: await campaignTree(app.db, request.params.id) };
+  });
+
+  app.get<Req<typeof campaign>>('/:id/campaigns/:campaignId', { schema: routeSchema(campaign), ...auth }, async (request) => {
+    const { id, campaignId } = request.params;
+    const document = await campaignDocument(app.db, callerOf(request).organizationId, id, campaignId);
+    return { id: campaignId, campaign: document };
+  });
+};

@@ -23,6 +23,7 @@ export interface LedgerEntry {
   amount: number;
   balance_after: number;
   idempotency_key: string;
+  reason: string | null;
   reference_id: string | null;
   created_at: Date;
 }
@@ -34,7 +35,7 @@ export interface LedgerResult {
   balance: number;
 }
 
-const entryColumns = ['id', 'type', 'amount', 'balance_after', 'idempotency_key', 'reference_id', 'created_at'] as const;
+const entryColumns = ['id', 'type', 'amount', 'balance_after', 'idempotency_key', 'reason', 'reference_id', 'created_at'] as const;
 
 /**
  * The only way the token balance changes. Inside one transaction it writes the ledger entry (unique per

@@ -107,3 +107,7 @@ export const NewPasswordRequestSchema = v.object({
 });
 export const VerifyEmailSchema = v.object({ token: v.pipe(v.string(m.tokenRequired), v.nonEmpty(m.tokenRequired)) });
 export const ResendVerificationSchema = v.object({ email: v.optional(EmailSchema) });
+
+/** POST /auth/logout: the bearer token names the session; a refresh token may be sent instead or as well. */
+export const LogoutSchema = v.optional(v.object({ refresh_token: v.optional(v.string()) }));
+export const VerifyEmailResponseSchema = v.object({ message: v.string(), user: UserSchema });

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as core from './0001_core.js';
+import * as projects from './0010_projects.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -7,4 +8,5 @@ import * as core from './0001_core.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001_core': core,
+  '0010_projects': projects,
 };

@@ -1,3 +1,125 @@
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+import type { AdPlatform } from '../../../src/contract/campaigns.js';
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+/** jsonb written as an already-serialised string (big payloads are stringified off the event loop). */
+type Json<T> = ColumnType<T, string, string>;
+
+export type ImportSource = 'files' | 'direct_api';
+export type ImportMode = 'create' | 'replace' | 'append';
+
+/** Counts of one import, as `countCampaignData` gives them. */
+export interface StoredCounts {
+  campaigns: number;
+  groups: number;
+  ads: number;
+  keywords: number;
+  searchQueries: number;
+}
+
+export interface ProjectsTable {
+  id: Generated<string>;
+  organization_id: string;
+  name: string;
+  /** `nameKey(name)`: lower case, ё as е; what search and sort compare. */
+  name_key: string;
+  /** Normalised by `normalizeSiteUrl`. */
+  site_url: string;
+  platform: AdPlatform;
+  region: string | null;
+  target_cpa: number | null;
+  /** Analysis thresholds (ProjectSettings), only the ones the user changed. */
+  settings: JSONColumnType<Record<string, unknown>, string | undefined, string>;
+  author_id: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface ProjectImportsTable {
+  id: Generated<string>;
+  project_id: string;
+  source: ImportSource;
+  mode: ImportMode;
+  status: 'completed' | 'failed';
+  file_names: Json<string[]>;
+  counts: Json<StoredCounts>;
+  problems: Json<unknown[]>;
+  detected: Json<unknown[]>;
+  /** Statistics period of the import (CampaignData.period). */
+  period: Json<{ from: string; to: string } | null>;
+  created_by: string | null;
+  created_at: CreatedAt;
+}
+
+/** One campaign; `data` is the whole `Campaign` of the model, so a big account stays a few hundred rows. */
+export interface CampaignsTable {
+  id: Generated<string>;
+  project_id: string;
+  import_id: string;
+  position: number;
+  external_id: string | null;
+  name: string;
+  type: string | null;
+  groups_count: number;
+  ads_count: number;
+  keywords_count: number;
+  negative_keywords_count: number;
+  stats: Json<Record<string, number> | null>;
+  /** Names and counts of the groups, kept beside `data` so the tree never reads the big document. */
+  groups_summary: Json<unknown[]>;
+  data: Json<unknown>;
+  created_at: CreatedAt;
+}
+
+export interface ProjectSearchQueriesTable {
+  id: Generated<string>;
+  project_id: string;
+  import_id: string;
+  /** SearchQuery[] of the model. */
+  data: Json<unknown[]>;
+  rows_count: number;
+  period: Json<{ from: string; to: string } | null>;
+  created_at: CreatedAt;
+}
+
+/** An import parsed and shown to the user but not saved yet (preview before save). */
+export interface ImportDraftsTable {
+  id: Generated<string>;
+  organization_id: string;
+  user_id: string;
+  source: ImportSource;
+  /** The whole CampaignData. */
+  data: Json<unknown>;
+  counts: Json<StoredCounts>;
+  problems: Json<unknown[]>;
+  detected: Json<unknown[]>;
+  file_names: Json<string[]>;
+  /** Direct API access, the token sealed with secret-box; copied to project_connections on save. */
+  connection: Json<{ encrypted_token: string; client_login: string | null; sandbox: boolean } | null>;
+  expires_at: ColumnType<Date, Date | string, never>;
+  created_at: CreatedAt;
+}
+
+export interface ProjectConnectionsTable {
+  id: Generated<string>;
+  project_id: string;
+  platform: AdPlatform;
+  /** Sealed with server/lib/secret-box.ts; never sent to a client. */
+  encrypted_token: string;
+  client_login: string | null;
+  sandbox: boolean;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 /** Tables of projects, campaigns and imports (filled by the projects domain). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface ProjectTables {}
+export interface ProjectTables {
+  projects: ProjectsTable;
+  project_imports: ProjectImportsTable;
+  campaigns: CampaignsTable;
+  project_search_queries: ProjectSearchQueriesTable;
+  import_drafts: ImportDraftsTable;
+  project_connections: ProjectConnectionsTable;
+}

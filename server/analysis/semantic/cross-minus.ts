@@ -1,0 +1,209 @@
+/**
+ * Duplicates and cross-minus, the way Yandex Direct's `Keywordsresearch.deduplicate` does them:
+ * - a broader keyword gets the extra word of a narrower one as a minus-word, so each query goes to the
+ *   most specific keyword: «шуба» + «шуба норковая» → «шуба -норковая»;
+ * - keywords with the same words (in any form and order, stop words aside) are duplicates and merge
+ *   into one, keeping every minus-word: «заказ окон -жалюзи» + «окна на заказ -дешево» →
+ *   «окна на заказ -дешево -жалюзи» (the phrase with more words is kept);
+ * - when a broader keyword of one group swallows a narrower one of another group by two or more words,
+ *   the fix is a minus-phrase on the broader keyword's group (a keyword takes only minus-words).
+ *
+ * Only within one campaign: campaigns usually differ in region or schedule on purpose.
+ */
+import type { CrossMinusSuggestion, DuplicateSet, EntityRef, GroupIntersection } from '../../../src/contract/analysis-results.js';
+import { negativeBlocks } from './negative-match.js';
+import { parsePhrase, splitMinusWords, withMinusWords } from './phrase.js';
+import { negativesOf, type PreparedAccount, type PreparedKeyword } from './prepare.js';
+
+/** Yandex limit on a keyword with its minus-words. */
+const MAX_KEYWORD_WITH_MINUS = 4096;
+/** Narrower keywords differing by up to this many words are looked for. */
+const MAX_EXTRA_WORDS = 3;
+
+const matchClass = (keyword: PreparedKeyword) => (keyword.parsed.bracketed ? 'exact' : keyword.parsed.quoted ? 'phrase' : 'broad');
+const isBroad = (keyword: PreparedKeyword) => !keyword.parsed.quoted;
+
+/** The keyword's minus-words as written (from the phrase text and `negativeWords`). */
+function minusTexts(keyword: PreparedKeyword): string[] {
+  return [...splitMinusWords(keyword.keyword.phrase).minus, ...keyword.keyword.negativeWords].map((text) => text.replace(/^-/, '').trim()).filter(Boolean);
+}
+
+const barePhrase = (keyword: PreparedKeyword) => splitMinusWords(keyword.keyword.phrase).phrase;
+const currentText = (keyword: PreparedKeyword) => withMinusWords(barePhrase(keyword), minusTexts(keyword));
+
+function uniqueByNormalised(texts: string[]): string[] {
+  const seen = new Set<string>();
+  return texts.filter((text) => {
+    const key = text.toLowerCase().replace(/ё/g, 'е');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export interface CrossMinusResult {
+  duplicates: DuplicateSet[];
+  intersections: GroupIntersection[];
+  suggestions: CrossMinusSuggestion[];
+}
+
+function findDuplicates(account: PreparedAccount, suggestions: CrossMinusSuggestion[]): { sets: DuplicateSet[]; removed: Set<PreparedKeyword> } {
+  const byKey = new Map<string, PreparedKeyword[]>();
+  for (const keyword of account.keywords) {
+    const key = `${matchClass(keyword)}|${keyword.parsed.lemmaKey}`;
+    const list = byKey.get(key);
+    if (list) list.push(keyword);
+    else byKey.set(key, [keyword]);
+  }
+  const sets: DuplicateSet[] = [];
+  const removed = new Set<PreparedKeyword>();
+  for (const [key, keywords] of byKey) {
+    if (keywords.length < 2) continue;
+    sets.push({ key, keywords: keywords.map((keyword) => keyword.ref), sameGroup: keywords.every((keyword) => keyword.group === keywords[0].group) });
+    if (account.platform !== 'yandex_direct') continue;
+    const byCampaign = new Map<number, PreparedKeyword[]>();
+    for (const keyword of keywords) {
+      const list = byCampaign.get(keyword.ref.campaignIndex!) ?? [];
+      list.push(keyword);
+      byCampaign.set(keyword.ref.campaignIndex!, list);
+    }
+    for (const inCampaign of byCampaign.values()) {
+      if (inCampaign.length < 2) continue;
+      // Keep the phrase with more words (it says more, e.g. the preposition), the first one on a tie.
+      const keep = inCampaign.reduce((best, keyword) => (keyword.parsed.words.length > best.parsed.words.length ? keyword : best));
+      const others = inCampaign.filter((keyword) => keyword !== keep);
+      const merged = uniqueByNormalised([...minusTexts(keep), ...others.flatMap(minusTexts)]);
+      const added = merged.slice(minusTexts(keep).length);
+      for (const other of others) removed.add(other);
+      suggestions.push({
+        id: `xm:dup:${keep.ref.key}`,
+        kind: 'cross_minus',
+        level: 'keyword',
+        target: keep.ref,
+        before: currentText(keep),
+        after: withMinusWords(barePhrase(keep), merged),
+        add: added,
+        because: [],
+        remove: others.map((keyword) => keyword.ref),
+        reason: `Дубли: ${inCampaign.map((keyword) => `«${currentText(keyword)}»`).join(', ')} — одни и те же слова. Оставьте одну фразу со всеми минус-словами.`,
+      });
+    }
+  }
+  return { sets, removed };
+}
+
+/** Every way to drop 1…MAX_EXTRA_WORDS elements from a sorted list: [kept, dropped] pairs. */
+function* subsets(elements: string[]): Generator<[string[], string[]]> {
+  const n = elements.length;
+  const maxDrop = Math.min(MAX_EXTRA_WORDS, n - 1);
+  // Bit masks are fine: a keyword has at most 7 words in Yandex (a few more tolerated here).
+  if (n > 12) return;
+  for (let mask = 1; mask < 1 << n; mask++) {
+    let dropped = 0;
+    for (let bits = mask; bits; bits &= bits - 1) dropped++;
+    if (dropped > maxDrop) continue;
+    const kept: string[] = [];
+    const gone: string[] = [];
+    for (let i = 0; i < n; i++) (mask & (1 << i) ? gone : kept).push(elements[i]);
+    yield [kept, gone];
+  }
+}
+
+export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
+  const suggestions: CrossMinusSuggestion[] = [];
+  const { sets: duplicates, removed } = findDuplicates(account, suggestions);
+  const intersections: GroupIntersection[] = [];
+  const keywordAdds = new Map<PreparedKeyword, { add: string[]; because: EntityRef[] }>();
+  const groupAdds = new Map<string, { group: PreparedKeyword['group']; add: string[]; because: EntityRef[]; broader: PreparedKeyword[] }>();
+
+  for (const campaign of account.campaigns) {
+    const broaderByKey = new Map<string, PreparedKeyword[]>();
+    const keywords = campaign.groups.flatMap((group) => group.keywords).filter((keyword) => !removed.has(keyword));
+    for (const keyword of keywords) {
+      if (!isBroad(keyword)) continue;
+      const list = broaderByKey.get(keyword.parsed.lemmaKey);
+      if (list) list.push(keyword);
+      else broaderByKey.set(keyword.parsed.lemmaKey, [keyword]);
+    }
+    for (const narrower of keywords) {
+      const elements = [...narrower.parsed.lemmaSet].sort();
+      if (elements.length < 2) continue;
+      for (const [kept, gone] of subsets(elements)) {
+        const broaderList = broaderByKey.get(kept.join(' '));
+        if (!broaderList) continue;
+        for (const broader of broaderList) {
+          if (broader === narrower) continue;
+          // Already kept apart by a minus-word of the broader keyword, its group or campaign.
+          if (negativesOf(broader).some((negative) => negativeBlocks(negative, narrower.parsed.words, account.platform))) continue;
+          const extraForms = narrower.parsed.significant.filter((word) => gone.includes(word.fixed ? `!${word.form}` : word.lemma)).map((word) => word.form);
+          const crossGroup = broader.group !== narrower.group;
+          let suggestionId: string | undefined;
+          if (gone.length === 1 && account.platform === 'yandex_direct') {
+            const entry = keywordAdds.get(broader) ?? { add: [], because: [] };
+            entry.add.push(extraForms[0]);
+            entry.because.push(narrower.ref);
+            keywordAdds.set(broader, entry);
+            suggestionId = `xm:kw:${broader.ref.key}`;
+          } else if (crossGroup) {
+            const phrase = account.platform === 'google_ads' ? `[${narrower.parsed.words.map((word) => word.form).join(' ')}]` : narrower.parsed.significant.map((word) => word.form).join(' ');
+            const entry = groupAdds.get(broader.group.ref.key) ?? { group: broader.group, add: [], because: [], broader: [] };
+            entry.add.push(phrase);
+            entry.because.push(narrower.ref);
+            entry.broader.push(broader);
+            groupAdds.set(broader.group.ref.key, entry);
+            suggestionId = `xm:grp:${broader.group.ref.key}`;
+          }
+          if (crossGroup) intersections.push({ broader: broader.ref, narrower: narrower.ref, extraWords: extraForms, suggestionId });
+        }
+      }
+    }
+  }
+
+  for (const [broader, entry] of keywordAdds) {
+    const existing = minusTexts(broader);
+    const add: string[] = [];
+    let after = withMinusWords(barePhrase(broader), existing);
+    for (const word of uniqueByNormalised(entry.add)) {
+      const next = `${after} -${word}`;
+      if (next.length > MAX_KEYWORD_WITH_MINUS) break;
+      after = next;
+      add.push(word);
+    }
+    if (add.length === 0) continue;
+    suggestions.push({
+      id: `xm:kw:${broader.ref.key}`,
+      kind: 'cross_minus',
+      level: 'keyword',
+      target: broader.ref,
+      before: currentText(broader),
+      after,
+      add,
+      because: entry.because,
+      remove: [],
+      reason: `Фраза «${barePhrase(broader)}» перехватывает запросы более точных фраз (${entry.because.slice(0, 3).map((ref) => `«${ref.label}»`).join(', ')}${entry.because.length > 3 ? '…' : ''}). Кросс-минусовка отдаёт каждый запрос самой точной фразе.`,
+    });
+  }
+
+  for (const [, entry] of groupAdds) {
+    const phrases = uniqueByNormalised(entry.add);
+    // A minus-phrase must not switch off a keyword of the same group.
+    const safe = phrases.filter((phrase) => {
+      const parsed = parsePhrase(phrase, account.lemmatizer);
+      return !entry.group.keywords.some((keyword) => negativeBlocks(parsed, keyword.parsed.words, account.platform));
+    });
+    if (safe.length === 0) continue;
+    suggestions.push({
+      id: `xm:grp:${entry.group.ref.key}`,
+      kind: 'cross_minus',
+      level: 'group',
+      target: entry.group.ref,
+      before: entry.group.negativeTexts.join(', '),
+      after: [...entry.group.negativeTexts, ...safe].join(', '),
+      add: safe,
+      because: entry.because,
+      remove: [],
+      reason: `Широкие фразы группы «${entry.group.group.name}» пересекаются с фразами других групп; минус-фразы на группу отдают эти запросы более точным группам.`,
+    });
+  }
+  return { duplicates, intersections, suggestions };
+}

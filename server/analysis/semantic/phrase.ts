@@ -1,0 +1,109 @@
+/**
+ * Normalisation of keywords, negatives and queries into words with lemmas.
+ *
+ * - case folded, ё→е;
+ * - Yandex operators stripped but remembered: `"…"` (exact word set), `[…]` (fixed order), `!` (fixed
+ *   form), `+` (forced stop word), `(а|б)` (alternatives: their words are kept, the grouping dropped);
+ * - minus-words (` -слово`) split off the phrase;
+ * - Yandex ignores prepositions, conjunctions and particles unless `+`/`!` marks them, so they are not
+ *   "significant" for duplicates, cross-minus and negative matching.
+ */
+import type { MatchType } from '../../../src/contract/campaigns.js';
+import type { Lemmatizer } from './lemmatizer.js';
+
+export interface PhraseWord {
+  /** Normalised surface form (lower case, ё→е). */
+  form: string;
+  lemma: string;
+  lemmas: string[];
+  /** `!слово`: only this form matches. */
+  fixed: boolean;
+  /** `+слово`: a stop word that counts. */
+  forced: boolean;
+  stop: boolean;
+}
+
+export interface ParsedPhrase {
+  words: PhraseWord[];
+  /** Words that take part in matching: not stop words, or stop words marked with `+`/`!`. */
+  significant: PhraseWord[];
+  /** Minus-words split off the phrase text plus the keyword's own `negativeWords`, normalised. */
+  minus: ParsedPhrase[];
+  /** `"…"` in Yandex, phrase match in Google negatives notation. */
+  quoted: boolean;
+  /** `[…]` in Yandex / `[…]` exact in Google negatives notation. */
+  bracketed: boolean;
+  /** Sorted unique significant lemmas (fixed words as `!form`): the phrase's meaning for dedup. */
+  lemmaKey: string;
+  lemmaSet: Set<string>;
+}
+
+const STOP_WORDS = new Set([
+  // Russian prepositions, conjunctions, particles (Yandex's stop words)
+  'а', 'без', 'в', 'во', 'для', 'до', 'же', 'за', 'и', 'из', 'или', 'к', 'ко', 'ли', 'на', 'над', 'не', 'ни', 'но', 'о',
+  'об', 'от', 'по', 'под', 'при', 'про', 'с', 'со', 'у', 'бы', 'то', 'через', 'около', 'перед', 'между',
+  // English
+  'a', 'an', 'the', 'for', 'of', 'in', 'on', 'to', 'and', 'or', 'with', 'at', 'by',
+]);
+
+export const isStopWord = (form: string) => STOP_WORDS.has(form);
+
+export function normalizeText(text: string): string {
+  return text.toLowerCase().replace(/ё/g, 'е');
+}
+
+/** Words with their operator prefix; `б/у` stays one word, a hyphen splits (as Yandex does). */
+const WORD = /([!+]?)([a-zа-я0-9]+(?:\/[a-zа-я0-9]+)*)/g;
+
+export function tokenize(text: string): { form: string; op: '' | '!' | '+' }[] {
+  const result: { form: string; op: '' | '!' | '+' }[] = [];
+  for (const match of normalizeText(text).matchAll(WORD)) result.push({ form: match[2], op: match[1] as '' | '!' | '+' });
+  return result;
+}
+
+/** Splits `окна на заказ -дешево -!жалюзи` into the phrase and its minus-words (without `-`). */
+export function splitMinusWords(text: string): { phrase: string; minus: string[] } {
+  const parts = text.split(/\s+-(?=[^\s-])/);
+  const phrase = parts[0].trim().replace(/^-+(?=\S)/, '');
+  return { phrase, minus: parts.slice(1).map((part) => part.trim()).filter(Boolean) };
+}
+
+export function parseWords(text: string, lemmatizer: Lemmatizer): PhraseWord[] {
+  return tokenize(text).map(({ form, op }) => {
+    const info = lemmatizer.lemmatize(form);
+    return { form, lemma: info.lemma, lemmas: info.all, fixed: op === '!', forced: op === '+', stop: isStopWord(form) };
+  });
+}
+
+function keyOf(words: PhraseWord[]): { key: string; set: Set<string> } {
+  const set = new Set<string>();
+  for (const word of words) set.add(word.fixed ? `!${word.form}` : word.lemma);
+  return { key: [...set].sort().join(' '), set };
+}
+
+/**
+ * Parses a phrase in platform notation. `extraMinus` are the keyword's `negativeWords`.
+ * Google keywords are bare text with a match type; pass it so `phrase`/`exact` count as quoted/bracketed.
+ */
+export function parsePhrase(text: string, lemmatizer: Lemmatizer, extraMinus: string[] = [], matchType?: MatchType): ParsedPhrase {
+  const { phrase, minus } = splitMinusWords(text);
+  const trimmed = phrase.trim();
+  const words = parseWords(trimmed, lemmatizer);
+  const significant = words.filter((word) => !word.stop || word.forced || word.fixed);
+  const { key, set } = keyOf(significant.length ? significant : words);
+  const minusTexts = [...minus, ...extraMinus];
+  return {
+    words,
+    significant: significant.length ? significant : words,
+    minus: minusTexts.map((item) => parsePhrase(item.replace(/^-/, ''), lemmatizer)),
+    quoted: trimmed.startsWith('"') || matchType === 'phrase' || matchType === 'exact',
+    bracketed: trimmed.startsWith('[') || matchType === 'exact',
+    lemmaKey: key,
+    lemmaSet: set,
+  };
+}
+
+/** The phrase written back in Yandex notation with minus-words: `окна на заказ -дешево -жалюзи`. */
+export function withMinusWords(phrase: string, minus: string[]): string {
+  return [phrase.trim(), ...minus.map((word) => `-${word}`)].join(' ');
+}

@@ -1,0 +1,156 @@
+/**
+ * The imported account turned once into what both engines read: every keyword, negative, ad text and
+ * query parsed into words with lemmas, with a stable reference to its place in `CampaignData`.
+ *
+ * Negative keywords are never active keywords: a keyword row whose phrase starts with `-` (some exports
+ * put negatives among keywords) joins the group's negatives, and autotargeting rows are left out.
+ */
+import type { EntityRef } from '../../../src/contract/analysis-results.js';
+import type { Ad, AdGroup, AdPlatform, Campaign, CampaignData, Keyword, SearchQuery } from '../../../src/contract/campaigns.js';
+import type { Lemmatizer } from './lemmatizer.js';
+import { parsePhrase, parseWords, type ParsedPhrase, type PhraseWord } from './phrase.js';
+
+export interface PreparedKeyword {
+  ref: EntityRef;
+  keyword: Keyword;
+  parsed: ParsedPhrase;
+  campaign: PreparedCampaign;
+  group: PreparedGroup;
+}
+
+export interface PreparedAd {
+  ref: EntityRef;
+  ad: Ad;
+  /** Lemmas of all headlines and texts. */
+  lemmas: Set<string>;
+  /** Lemmas of the first headline (Заголовок 1 / Headline 1). */
+  headlineLemmas: Set<string>;
+}
+
+export interface PreparedGroup {
+  ref: EntityRef;
+  group: AdGroup;
+  keywords: PreparedKeyword[];
+  ads: PreparedAd[];
+  negatives: ParsedPhrase[];
+  negativeTexts: string[];
+}
+
+export interface PreparedCampaign {
+  ref: EntityRef;
+  campaign: Campaign;
+  groups: PreparedGroup[];
+  negatives: ParsedPhrase[];
+  /** Ads shown in networks (РСЯ / Display) rather than on search. */
+  isNetwork: boolean;
+}
+
+export interface PreparedQuery {
+  query: SearchQuery;
+  words: PhraseWord[];
+  campaign?: PreparedCampaign;
+  group?: PreparedGroup;
+}
+
+export interface PreparedAccount {
+  data: CampaignData;
+  platform: AdPlatform;
+  campaigns: PreparedCampaign[];
+  keywords: PreparedKeyword[];
+  ads: PreparedAd[];
+  groups: PreparedGroup[];
+  queries: PreparedQuery[];
+  negativeKeywordCount: number;
+  lemmatizer: Lemmatizer;
+}
+
+const NETWORK_TYPE = /network|display|сет|рся|контекстно-медийн|cpm|media/i;
+
+export const isNegativeKeywordRow = (keyword: Keyword) => keyword.phrase.trim().startsWith('-');
+
+export type ProgressFn = (done: number, total: number) => void;
+
+export function prepareAccount(data: CampaignData, lemmatizer: Lemmatizer, onProgress?: ProgressFn): PreparedAccount {
+  const platform = data.platform;
+  const account: PreparedAccount = { data, platform, campaigns: [], keywords: [], ads: [], groups: [], queries: [], negativeKeywordCount: 0, lemmatizer };
+  let total = 0;
+  for (const campaign of data.campaigns) for (const group of campaign.groups) total += group.keywords.length + group.ads.length;
+  total += data.searchQueries.length;
+  let done = 0;
+  const tick = () => {
+    done++;
+    if (onProgress && done % 5000 === 0) onProgress(done, total);
+  };
+
+  const textLemmas = (texts: string[]) => {
+    const set = new Set<string>();
+    for (const text of texts) for (const word of parseWords(text, lemmatizer)) if (!word.stop) for (const lemma of word.lemmas) set.add(lemma);
+    return set;
+  };
+
+  data.campaigns.forEach((campaign, campaignIndex) => {
+    const campaignRef: EntityRef = { level: 'campaign', key: `c${campaignIndex}`, campaignIndex, campaignName: campaign.name, label: campaign.name, externalId: campaign.externalId };
+    const preparedCampaign: PreparedCampaign = {
+      ref: campaignRef,
+      campaign,
+      groups: [],
+      negatives: campaign.negativeKeywords.map((text) => parsePhrase(text, lemmatizer)),
+      isNetwork: NETWORK_TYPE.test(campaign.type ?? ''),
+    };
+    account.negativeKeywordCount += campaign.negativeKeywords.length;
+    account.campaigns.push(preparedCampaign);
+
+    campaign.groups.forEach((group, groupIndex) => {
+      const groupKey = `${campaignRef.key}g${groupIndex}`;
+      const groupRef: EntityRef = { level: 'group', key: groupKey, campaignIndex, groupIndex, campaignName: campaign.name, groupName: group.name, label: group.name, externalId: group.externalId };
+      const negativeTexts = [...group.negativeKeywords];
+      const preparedGroup: PreparedGroup = { ref: groupRef, group, keywords: [], ads: [], negatives: [], negativeTexts };
+      account.negativeKeywordCount += group.negativeKeywords.length;
+
+      group.keywords.forEach((keyword, keywordIndex) => {
+        tick();
+        if (isNegativeKeywordRow(keyword)) {
+          negativeTexts.push(keyword.phrase.trim().replace(/^-+/, ''));
+          account.negativeKeywordCount++;
+          return;
+        }
+        if (keyword.isAutotargeting) return;
+        const ref: EntityRef = { level: 'keyword', key: `${groupKey}k${keywordIndex}`, campaignIndex, groupIndex, keywordIndex, campaignName: campaign.name, groupName: group.name, label: keyword.phrase, externalId: keyword.externalId };
+        const parsed = parsePhrase(keyword.phrase, lemmatizer, keyword.negativeWords, platform === 'google_ads' ? keyword.matchType : undefined);
+        const prepared: PreparedKeyword = { ref, keyword, parsed, campaign: preparedCampaign, group: preparedGroup };
+        preparedGroup.keywords.push(prepared);
+        account.keywords.push(prepared);
+      });
+      preparedGroup.negatives = negativeTexts.map((text) => parsePhrase(text, lemmatizer));
+
+      group.ads.forEach((ad, adIndex) => {
+        tick();
+        const ref: EntityRef = { level: 'ad', key: `${groupKey}a${adIndex}`, campaignIndex, groupIndex, adIndex, campaignName: campaign.name, groupName: group.name, label: ad.headlines[0] ?? '', externalId: ad.externalId };
+        const prepared: PreparedAd = { ref, ad, lemmas: textLemmas([...ad.headlines, ...ad.texts]), headlineLemmas: textLemmas(ad.headlines.slice(0, 1)) };
+        preparedGroup.ads.push(prepared);
+        account.ads.push(prepared);
+      });
+      preparedCampaign.groups.push(preparedGroup);
+      account.groups.push(preparedGroup);
+    });
+  });
+
+  const campaignsByName = new Map(account.campaigns.map((campaign) => [campaign.campaign.name, campaign]));
+  for (const query of data.searchQueries) {
+    tick();
+    const campaign = query.campaignName !== undefined ? campaignsByName.get(query.campaignName) : account.campaigns.length === 1 ? account.campaigns[0] : undefined;
+    let group = campaign && query.groupName !== undefined ? campaign.groups.find((candidate) => candidate.group.name === query.groupName) : undefined;
+    if (campaign && !group && query.keyword) {
+      const keywordText = query.keyword.trim().toLowerCase();
+      group = campaign.groups.find((candidate) => candidate.keywords.some((keyword) => keyword.keyword.phrase.trim().toLowerCase() === keywordText));
+    }
+    account.queries.push({ query, words: parseWords(query.query, lemmatizer), campaign, group });
+  }
+  onProgress?.(total, total);
+  return account;
+}
+
+/** All negatives that apply to a keyword: its own minus-words, its group's and its campaign's. */
+export function negativesOf(keyword: PreparedKeyword): ParsedPhrase[] {
+  return [...keyword.parsed.minus, ...keyword.group.negatives, ...keyword.campaign.negatives];
+}

@@ -1,0 +1,55 @@
+/**
+ * The CPU-heavy half of an import, run in a worker thread by `runInWorker` (never on the API's event
+ * loop): read the uploaded files, parse them with the importers (or fetch the account from the Direct
+ * API), and hand back a small summary plus the whole CampaignData already serialised to JSON, so the
+ * main thread only passes a string on to PostgreSQL.
+ */
+import { readFile } from 'node:fs/promises';
+import { countCampaignData, type AdPlatform, type CampaignData, type ImportCounts, type ImportProblem } from '../../src/contract/campaigns.js';
+import { importCampaignFiles } from './importers/index.js';
+import { importFromDirectApi } from './yandex-direct/index.js';
+
+export interface ParsedImport {
+  /** JSON of the CampaignData; null when the files had errors (nothing is half-imported). */
+  dataJson: string | null;
+  platform: AdPlatform | null;
+  counts: ImportCounts;
+  problems: ImportProblem[];
+  detected: unknown[];
+  campaigns: { name: string; groups: number; ads: number; keywords: number }[];
+  period: { from: string; to: string } | null;
+  units?: unknown;
+}
+
+export interface UploadedFile {
+  /** The name the user's file had. */
+  name: string;
+  /** Where the upload was streamed to on disk. */
+  path: string;
+}
+
+function summarise(data: CampaignData | null): Pick<ParsedImport, 'dataJson' | 'platform' | 'counts' | 'campaigns' | 'period'> {
+  if (!data) {
+    return { dataJson: null, platform: null, counts: { campaigns: 0, groups: 0, ads: 0, keywords: 0, searchQueries: 0 }, campaigns: [], period: null };
+  }
+  const campaigns = data.campaigns.map((campaign) => {
+    const counts = countCampaignData({ campaigns: [campaign], searchQueries: [] });
+    return { name: campaign.name, groups: counts.groups, ads: counts.ads, keywords: counts.keywords };
+  });
+  return { dataJson: JSON.stringify(data), platform: data.platform, counts: countCampaignData(data), campaigns, period: data.period ?? null };
+}
+
+export async function parseUploadedFiles(input: { files: UploadedFile[]; platform?: AdPlatform }): Promise<ParsedImport> {
+  const files = [];
+  for (const file of input.files) {
+    const buffer = await readFile(file.path);
+    files.push({ name: file.name, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) });
+  }
+  const result = await importCampaignFiles(files, input.platform ? { platform: input.platform } : undefined);
+  return { ...summarise(result.data), problems: result.problems, detected: result.detected as unknown[] };
+}
+
+export async function fetchDirectApiAccount(input: { token: string; clientLogin?: string; sandbox?: boolean; baseUrl?: string }): Promise<ParsedImport> {
+  const { data, units } = await importFromDirectApi(input);
+  return { ...summarise(data), problems: [], detected: [{ source: 'direct_api', platform: 'yandex_direct', clientLogin: input.clientLogin ?? null }], units };
+}

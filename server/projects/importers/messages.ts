@@ -1,0 +1,35 @@
+/**
+ * Russian texts of the problems the importers report. Kept together (not scattered through the parsers)
+ * so the wording stays consistent; `{name}` placeholders are filled by `format`.
+ */
+export const importerMessages = {
+  emptyFile: 'Файл пустой',
+  oldXls: 'Формат XLS (Excel 97–2003) не поддерживается: сохраните файл как XLSX или CSV',
+  brokenXlsx: 'Файл XLSX повреждён или обрезан: не удалось его прочитать. Сохраните его заново или выгрузите ещё раз',
+  binaryFile: 'Файл не похож на таблицу: загрузите выгрузку в формате CSV или XLSX',
+  unknownKind:
+    'Не удалось распознать файл: не найдена строка заголовков выгрузки Яндекс Директа, Google Ads Editor, отчёта статистики или шаблона Reklama Lab',
+  missingColumn: 'Не найден обязательный столбец {column}',
+  noDataRows: 'В файле нет строк с данными под заголовком',
+  tooManyProblems: 'И ещё {count} строк с замечаниями того же рода: показаны первые {shown}',
+  badNumber: 'Не число: «{value}». Значение пропущено',
+  negativeNumber: 'Отрицательное значение «{value}». Значение пропущено',
+  badDate: 'Не удалось прочитать дату «{value}»',
+  noGroup: 'Не указана группа объявлений: строка пропущена',
+  noCampaign: 'Не указана кампания: строка пропущена',
+  plusWithoutGroup: 'Строка с «+» (доп. объявление группы) идёт раньше первой строки группы: строка пропущена',
+  emptyPhrase: 'Фраза состоит только из минус-слов: строка пропущена',
+  unknownCriterionType: 'Неизвестный тип условия «{value}»: считаем его широким соответствием',
+  negativeWithoutCampaign: 'Минус-слово без кампании: строка пропущена',
+  statsNotMatched: 'Строка статистики не сопоставлена ни с одной фразой или объявлением загруженных кампаний',
+  statsWithoutStructure:
+    'Среди файлов нет структуры кампаний: кампании, группы и фразы собраны из отчёта статистики',
+  platformMismatch: 'Файл похож на выгрузку {detected}, а проект — {expected}',
+  emptyQuery: 'Пустой поисковый запрос: строка пропущена',
+  unknownMatchType: 'Неизвестный тип соответствия «{value}»: считаем его широким',
+  sheetSkipped: 'Лист «{sheet}» не распознан и пропущен',
+} as const;
+
+export function format(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
+}

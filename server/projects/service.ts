@@ -1,0 +1,466 @@
+/**
+ * Projects on the database: every query is scoped to the caller's organization, and a project of
+ * another organization (or a deleted one) is "not found", never "forbidden".
+ *
+ * Campaign documents are big (a 100 000-keyword account is tens of megabytes of JSON), so they never
+ * travel through the event loop when it can be avoided: a preview stores the worker's JSON string as
+ * it is, and saving a preview splits it into campaign rows inside PostgreSQL (one INSERT … SELECT).
+ */
+import { sql, type Transaction } from 'kysely';
+import { projectMessages } from '../../src/contract/messages.js';
+import type {
+  CampaignSummary,
+  ImportPreview,
+  ImportRecord,
+  ProjectDetail,
+  ProjectList,
+  ProjectSettings,
+  ProjectSummary,
+  StatsSummary,
+} from '../../src/contract/projects.js';
+import type { Caller } from '../auth/authenticate.js';
+import type { DB } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+import type { ImportMode, ImportSource } from '../db/tables/projects.js';
+import { forbidden, notFound } from '../lib/errors.js';
+import type { ParsedImport } from './import-worker.js';
+import { lastAnalysisFor } from './last-analysis.js';
+
+type Executor = DB | Transaction<Database>;
+
+/** secret-box context of stored Direct API tokens: open them with `openSecret(sealed, key, DIRECT_TOKEN_CONTEXT)`. */
+export const DIRECT_TOKEN_CONTEXT = 'yandex-direct-token';
+
+/** A preview stays available this long: enough to finish the form, short enough not to pile up. */
+export const DRAFT_TTL_HOURS = 24;
+
+const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
+const fullName = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ');
+/** Case-folded form of a name for search and sort, the same for Кириллица in any database locale. */
+export const nameKey = (text: string) => text.toLocaleLowerCase('ru-RU').replace(/ё/g, 'е').trim();
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+export const projectNotFound = () => notFound(projectMessages.projectNotFound, 'PROJECT_NOT_FOUND');
+export const draftNotFound = () => notFound(projectMessages.draftNotFound, 'DRAFT_NOT_FOUND');
+
+/** The live project of the caller's organization, or 404. */
+export async function findProject(db: Executor, organizationId: string, projectId: string) {
+  const project = await db
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', '=', projectId)
+    .where('organization_id', '=', organizationId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!project) throw projectNotFound();
+  return project;
+}
+
+// ---------------------------------------------------------------------------------------------- list
+
+export interface ListOptions {
+  search?: string;
+  sort: 'name' | 'created' | 'updated';
+  order?: 'asc' | 'desc';
+  page: number;
+  page_size: number;
+}
+
+function liveProjectsOf(db: DB, organizationId: string, search?: string) {
+  let query = db.selectFrom('projects as p').where('p.organization_id', '=', organizationId).where('p.deleted_at', 'is', null);
+  if (search) query = query.where('p.name_key', 'like', `%${escapeLike(nameKey(search))}%`);
+  return query;
+}
+
+export async function listProjects(db: DB, organizationId: string, options: ListOptions): Promise<ProjectList> {
+  const order = options.order ?? (options.sort === 'name' ? 'asc' : 'desc');
+  const sortColumn = options.sort === 'name' ? sql`p.name_key` : options.sort === 'created' ? sql`p.created_at` : sql`p.updated_at`;
+  const direction = order === 'asc' ? sql`ASC` : sql`DESC`;
+
+  const [rows, total] = await Promise.all([
+    liveProjectsOf(db, organizationId, options.search)
+      .leftJoin('users as u', 'u.id', 'p.author_id')
+      .leftJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('campaigns as c')
+            .whereRef('c.project_id', '=', 'p.id')
+            .select([
+              sql<number>`count(*)::int`.as('campaigns'),
+              sql<number>`coalesce(sum(c.groups_count), 0)::int`.as('groups'),
+              sql<number>`coalesce(sum(c.ads_count), 0)::int`.as('ads'),
+              sql<number>`coalesce(sum(c.keywords_count), 0)::int`.as('keywords'),
+            ])
+            .as('counts'),
+        (join) => join.onTrue(),
+      )
+      .select([
+        'p.id',
+        'p.name',
+        'p.site_url',
+        'p.platform',
+        'p.region',
+        'p.target_cpa',
+        'p.author_id',
+        'p.created_at',
+        'p.updated_at',
+        'u.first_name',
+        'u.last_name',
+        'counts.campaigns',
+        'counts.groups',
+        'counts.ads',
+        'counts.keywords',
+      ])
+      .orderBy(sql`${sortColumn} ${direction}`)
+      .orderBy('p.id')
+      .limit(options.page_size)
+      .offset((options.page - 1) * options.page_size)
+      .execute(),
+    liveProjectsOf(db, organizationId, options.search)
+      .select(sql<number>`count(*)::int`.as('total'))
+      .executeTakeFirstOrThrow()
+      .then((row) => row.total),
+  ]);
+
+  const lastAnalyses = await lastAnalysisFor(db, rows.map((row) => row.id));
+  const items: ProjectSummary[] = rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    site_url: row.site_url,
+    platform: row.platform,
+    region: row.region,
+    target_cpa: row.target_cpa,
+    author: row.author_id ? { id: row.author_id, full_name: fullName(row.first_name, row.last_name) } : null,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    counts: { campaigns: row.campaigns ?? 0, groups: row.groups ?? 0, ads: row.ads ?? 0, keywords: row.keywords ?? 0 },
+    last_analysis: lastAnalyses.get(row.id) ?? null,
+  }));
+  return { items, total, page: options.page, page_size: options.page_size };
+}
+
+// -------------------------------------------------------------------------------------------- detail
+
+function addStats(total: StatsSummary | null, stats: Record<string, number> | null): StatsSummary | null {
+  if (!stats) return total;
+  const sum = total ?? { impressions: 0, clicks: 0, cost: 0, conversions: 0 };
+  const next: StatsSummary = {
+    impressions: sum.impressions + (stats.impressions ?? 0),
+    clicks: sum.clicks + (stats.clicks ?? 0),
+    cost: sum.cost + (stats.cost ?? 0),
+    conversions: sum.conversions + (stats.conversions ?? 0),
+  };
+  if (sum.revenue !== undefined || stats.revenue !== undefined) next.revenue = (sum.revenue ?? 0) + (stats.revenue ?? 0);
+  return next;
+}
+
+function toStats(stats: Record<string, number> | null): StatsSummary | null {
+  return stats ? addStats(null, stats) : null;
+}
+
+/** Campaigns of a project with their groups' names and counts, without the campaign documents. */
+export async function campaignTree(db: Executor, projectId: string): Promise<CampaignSummary[]> {
+  const rows = await db
+    .selectFrom('campaigns')
+    .select(['id', 'external_id', 'name', 'type', 'groups_count', 'ads_count', 'keywords_count', 'negative_keywords_count', 'stats', 'groups_summary'])
+    .where('project_id', '=', projectId)
+    .orderBy('position')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    external_id: row.external_id,
+    name: row.name,
+    type: row.type,
+    groups_count: row.groups_count,
+    ads_count: row.ads_count,
+    keywords_count: row.keywords_count,
+    negative_keywords: row.negative_keywords_count,
+    stats: toStats(row.stats),
+    groups: row.groups_summary as CampaignSummary['groups'],
+  }));
+}
+
+async function importHistory(db: Executor, projectId: string): Promise<ImportRecord[]> {
+  const rows = await db
+    .selectFrom('project_imports as i')
+    .leftJoin('users as u', 'u.id', 'i.created_by')
+    .select(['i.id', 'i.source', 'i.mode', 'i.status', 'i.file_names', 'i.counts', 'i.problems', 'i.created_by', 'i.created_at', 'u.first_name', 'u.last_name'])
+    .where('i.project_id', '=', projectId)
+    .orderBy('i.created_at', 'desc')
+    .limit(50)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    source: row.source,
+    mode: row.mode,
+    status: row.status,
+    file_names: row.file_names,
+    counts: row.counts,
+    problems: row.problems as ImportRecord['problems'],
+    created_by: row.created_by ? { id: row.created_by, full_name: fullName(row.first_name, row.last_name) } : null,
+    created_at: iso(row.created_at),
+  }));
+}
+
+export async function projectDetail(db: Executor, organizationId: string, projectId: string): Promise<ProjectDetail> {
+  const project = await findProject(db, organizationId, projectId);
+  const [author, campaigns, imports, connection, queries, lastPeriod, lastAnalyses] = await Promise.all([
+    project.author_id ? db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', '=', project.author_id).executeTakeFirst() : undefined,
+    campaignTree(db, projectId),
+    importHistory(db, projectId),
+    db.selectFrom('project_connections').select(['platform', 'client_login', 'sandbox', 'created_at']).where('project_id', '=', projectId).executeTakeFirst(),
+    db.selectFrom('project_search_queries').select(sql<number>`coalesce(sum(rows_count), 0)::int`.as('rows')).where('project_id', '=', projectId).executeTakeFirstOrThrow(),
+    db.selectFrom('project_imports').select('period').where('project_id', '=', projectId).where('period', 'is not', null).orderBy('created_at', 'desc').limit(1).executeTakeFirst(),
+    lastAnalysisFor(db as DB, [projectId]),
+  ]);
+  let stats: StatsSummary | null = null;
+  const counts = { campaigns: campaigns.length, groups: 0, ads: 0, keywords: 0 };
+  for (const campaign of campaigns) {
+    stats = campaign.stats ? addStats(stats, campaign.stats as Record<string, number>) : stats;
+    counts.groups += campaign.groups_count;
+    counts.ads += campaign.ads_count;
+    counts.keywords += campaign.keywords_count;
+  }
+  return {
+    id: project.id,
+    name: project.name,
+    site_url: project.site_url,
+    platform: project.platform,
+    region: project.region,
+    target_cpa: project.target_cpa,
+    author: author ? { id: author.id, full_name: fullName(author.first_name, author.last_name) } : null,
+    created_at: iso(project.created_at),
+    updated_at: iso(project.updated_at),
+    counts,
+    last_analysis: lastAnalyses.get(project.id) ?? null,
+    settings: project.settings as ProjectSettings,
+    stats,
+    period: lastPeriod?.period ?? null,
+    search_queries: queries.rows,
+    campaigns,
+    imports,
+    connection: connection ? { ...connection, created_at: iso(connection.created_at) } : null,
+  };
+}
+
+/** The full `Campaign` document of one campaign of a live project of the organization. */
+export async function campaignDocument(db: DB, organizationId: string, projectId: string, campaignId: string): Promise<unknown> {
+  await findProject(db, organizationId, projectId);
+  const row = await db.selectFrom('campaigns').select('data').where('id', '=', campaignId).where('project_id', '=', projectId).executeTakeFirst();
+  if (!row) throw notFound(projectMessages.campaignNotFound, 'CAMPAIGN_NOT_FOUND');
+  return row.data;
+}
+
+// ------------------------------------------------------------------------------------ create / edit
+
+export interface ProjectFields {
+  name: string;
+  site_url: string;
+  platform: 'yandex_direct' | 'google_ads' | 'vk_ads';
+  region?: string | null;
+  target_cpa?: number | null;
+  settings?: ProjectSettings;
+}
+
+export async function createProject(db: DB, caller: Caller, fields: ProjectFields, draftId?: string): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    // Check the draft first: a stale preview must not leave an empty project behind.
+    if (draftId) await lockDraft(trx, caller, draftId);
+    const project = await trx
+      .insertInto('projects')
+      .values({
+        organization_id: caller.organizationId,
+        name: fields.name,
+        name_key: nameKey(fields.name),
+        site_url: fields.site_url,
+        platform: fields.platform,
+        region: fields.region || null,
+        target_cpa: fields.target_cpa ?? null,
+        settings: JSON.stringify(fields.settings ?? {}),
+        author_id: caller.userId,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (draftId) await applyDraft(trx, caller, project.id, draftId, 'create');
+    return project.id;
+  });
+}
+
+export async function updateProject(db: DB, organizationId: string, projectId: string, fields: Partial<ProjectFields>): Promise<void> {
+  await findProject(db, organizationId, projectId);
+  const changes: Record<string, unknown> = { updated_at: new Date() };
+  if (fields.name !== undefined) {
+    changes.name = fields.name;
+    changes.name_key = nameKey(fields.name);
+  }
+  if (fields.site_url !== undefined) changes.site_url = fields.site_url;
+  if (fields.platform !== undefined) changes.platform = fields.platform;
+  if (fields.region !== undefined) changes.region = fields.region || null;
+  if (fields.target_cpa !== undefined) changes.target_cpa = fields.target_cpa;
+  if (fields.settings !== undefined) changes.settings = JSON.stringify(fields.settings);
+  await db.updateTable('projects').set(changes).where('id', '=', projectId).where('organization_id', '=', organizationId).execute();
+}
+
+/**
+ * Soft delete: the project disappears from every list and route, while analyses that were paid for
+ * keep their history. The stored API token goes at once: nobody can use it any more.
+ */
+export async function deleteProject(db: DB, caller: Caller, projectId: string): Promise<void> {
+  const project = await findProject(db, caller.organizationId, projectId);
+  const mayDelete = project.author_id === caller.userId || caller.organizationRole === 'owner' || caller.organizationRole === 'admin';
+  if (!mayDelete) throw forbidden(projectMessages.deleteForbidden);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('projects').set({ deleted_at: new Date(), updated_at: new Date() }).where('id', '=', projectId).execute();
+    await trx.deleteFrom('project_connections').where('project_id', '=', projectId).execute();
+  });
+}
+
+// ---------------------------------------------------------------------------------- drafts / imports
+
+export async function storeDraft(
+  db: DB,
+  caller: Caller,
+  parsed: ParsedImport & { dataJson: string },
+  source: ImportSource,
+  fileNames: string[],
+  connection: { encrypted_token: string; client_login: string | null; sandbox: boolean } | null,
+  fallbackPlatform: 'yandex_direct' | 'google_ads' | 'vk_ads',
+): Promise<ImportPreview> {
+  // Forgotten previews are cleaned up by the next one; no timer needed.
+  await db.deleteFrom('import_drafts').where('expires_at', '<', new Date()).execute();
+  const expiresAt = new Date(Date.now() + DRAFT_TTL_HOURS * 3600_000);
+  const row = await db
+    .insertInto('import_drafts')
+    .values({
+      organization_id: caller.organizationId,
+      user_id: caller.userId,
+      source,
+      data: parsed.dataJson,
+      counts: JSON.stringify(parsed.counts),
+      problems: JSON.stringify(parsed.problems),
+      detected: JSON.stringify(parsed.detected),
+      file_names: JSON.stringify(fileNames),
+      connection: JSON.stringify(connection),
+      expires_at: expiresAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return {
+    draft_id: row.id,
+    source,
+    platform: parsed.platform ?? fallbackPlatform,
+    file_names: fileNames,
+    counts: parsed.counts,
+    problems: parsed.problems,
+    detected: parsed.detected as ImportPreview['detected'],
+    campaigns: parsed.campaigns,
+    ...(parsed.units !== undefined ? { units: parsed.units } : {}),
+    expires_at: expiresAt.toISOString(),
+  };
+}
+
+/** The caller's own live draft, locked so two saves of one preview cannot both apply it. */
+async function lockDraft(trx: Transaction<Database>, caller: Caller, draftId: string): Promise<void> {
+  const draft = await trx
+    .selectFrom('import_drafts')
+    .select('id')
+    .where('id', '=', draftId)
+    .where('organization_id', '=', caller.organizationId)
+    .where('user_id', '=', caller.userId)
+    .where('expires_at', '>', new Date())
+    .forUpdate()
+    .executeTakeFirst();
+  if (!draft) throw draftNotFound();
+}
+
+/**
+ * Turns a preview into the project's campaigns: `create`/`replace` swap the whole campaign set (and
+ * search-query report), `append` adds to it. Everything happens in the caller's transaction, so a
+ * failure leaves the project exactly as it was. The counts and group summaries are computed by
+ * PostgreSQL from the stored document.
+ */
+export async function applyDraft(trx: Transaction<Database>, caller: Caller, projectId: string, draftId: string, mode: ImportMode): Promise<string> {
+  await lockDraft(trx, caller, draftId);
+  const imported = await sql<{ id: string }>`
+    INSERT INTO project_imports (project_id, source, mode, status, file_names, counts, problems, detected, period, created_by)
+    SELECT ${projectId}, d.source, ${mode}, 'completed', d.file_names, d.counts, d.problems, d.detected,
+           nullif(d.data -> 'period', 'null'::jsonb), ${caller.userId}
+      FROM import_drafts d WHERE d.id = ${draftId}
+    RETURNING id`.execute(trx);
+  const importId = imported.rows[0]!.id;
+
+  if (mode !== 'append') {
+    await trx.deleteFrom('campaigns').where('project_id', '=', projectId).execute();
+    await trx.deleteFrom('project_search_queries').where('project_id', '=', projectId).execute();
+  }
+  const start = await trx
+    .selectFrom('campaigns')
+    .select(sql<number>`coalesce(max(position) + 1, 0)::int`.as('next'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
+
+  await sql`
+    INSERT INTO campaigns (project_id, import_id, position, external_id, name, type, groups_count, ads_count, keywords_count,
+                           negative_keywords_count, stats, groups_summary, data)
+    SELECT ${projectId}, ${importId}, ${start.next} + c.ord - 1, c.doc ->> 'externalId', coalesce(c.doc ->> 'name', ''), c.doc ->> 'type',
+           jsonb_array_length(c.groups),
+           (SELECT coalesce(sum(jsonb_array_length(coalesce(g -> 'ads', '[]'))), 0) FROM jsonb_array_elements(c.groups) g),
+           (SELECT coalesce(sum(jsonb_array_length(coalesce(g -> 'keywords', '[]'))), 0) FROM jsonb_array_elements(c.groups) g),
+           jsonb_array_length(coalesce(c.doc -> 'negativeKeywords', '[]')),
+           coalesce(nullif(c.doc -> 'stats', 'null'::jsonb),
+             (SELECT CASE WHEN count(*) = 0 THEN NULL ELSE jsonb_build_object(
+                       'impressions', coalesce(sum((k -> 'stats' ->> 'impressions')::float8), 0),
+                       'clicks', coalesce(sum((k -> 'stats' ->> 'clicks')::float8), 0),
+                       'cost', coalesce(sum((k -> 'stats' ->> 'cost')::float8), 0),
+                       'conversions', coalesce(sum((k -> 'stats' ->> 'conversions')::float8), 0)) END
+                FROM jsonb_array_elements(c.groups) g, jsonb_array_elements(coalesce(g -> 'keywords', '[]')) k
+               WHERE jsonb_typeof(k -> 'stats') = 'object'),
+             (SELECT CASE WHEN count(*) = 0 THEN NULL ELSE jsonb_build_object(
+                       'impressions', coalesce(sum((a -> 'stats' ->> 'impressions')::float8), 0),
+                       'clicks', coalesce(sum((a -> 'stats' ->> 'clicks')::float8), 0),
+                       'cost', coalesce(sum((a -> 'stats' ->> 'cost')::float8), 0),
+                       'conversions', coalesce(sum((a -> 'stats' ->> 'conversions')::float8), 0)) END
+                FROM jsonb_array_elements(c.groups) g, jsonb_array_elements(coalesce(g -> 'ads', '[]')) a
+               WHERE jsonb_typeof(a -> 'stats') = 'object')),
+           (SELECT coalesce(jsonb_agg(jsonb_build_object(
+                     'name', coalesce(g.doc ->> 'name', ''),
+                     'external_id', g.doc ->> 'externalId',
+                     'ads', jsonb_array_length(coalesce(g.doc -> 'ads', '[]')),
+                     'keywords', jsonb_array_length(coalesce(g.doc -> 'keywords', '[]')),
+                     'negative_keywords', jsonb_array_length(coalesce(g.doc -> 'negativeKeywords', '[]'))) ORDER BY g.ord), '[]')
+              FROM jsonb_array_elements(c.groups) WITH ORDINALITY g(doc, ord)),
+           c.doc
+      FROM import_drafts d,
+           LATERAL (SELECT e.value AS doc, e.ord, coalesce(e.value -> 'groups', '[]') AS groups
+                      FROM jsonb_array_elements(coalesce(d.data -> 'campaigns', '[]')) WITH ORDINALITY e(value, ord)) c
+     WHERE d.id = ${draftId}`.execute(trx);
+
+  await sql`
+    INSERT INTO project_search_queries (project_id, import_id, data, rows_count, period)
+    SELECT ${projectId}, ${importId}, d.data -> 'searchQueries', jsonb_array_length(d.data -> 'searchQueries'), nullif(d.data -> 'period', 'null'::jsonb)
+      FROM import_drafts d
+     WHERE d.id = ${draftId} AND jsonb_typeof(d.data -> 'searchQueries') = 'array' AND jsonb_array_length(d.data -> 'searchQueries') > 0`.execute(trx);
+
+  // A Direct API preview carries the sealed token: saving the preview connects the project.
+  await sql`
+    INSERT INTO project_connections (project_id, platform, encrypted_token, client_login, sandbox)
+    SELECT ${projectId}, 'yandex_direct', d.connection ->> 'encrypted_token', d.connection ->> 'client_login', coalesce((d.connection ->> 'sandbox')::boolean, false)
+      FROM import_drafts d
+     WHERE d.id = ${draftId} AND jsonb_typeof(d.connection) = 'object'
+    ON CONFLICT (project_id, platform) DO UPDATE
+      SET encrypted_token = excluded.encrypted_token, client_login = excluded.client_login, sandbox = excluded.sandbox, updated_at = now()`.execute(trx);
+
+  await trx.deleteFrom('import_drafts').where('id', '=', draftId).execute();
+  await trx.updateTable('projects').set({ updated_at: new Date() }).where('id', '=', projectId).execute();
+  return importId;
+}
+
+export async function importIntoProject(db: DB, caller: Caller, projectId: string, draftId: string, mode: 'replace' | 'append'): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    await findProject(trx, caller.organizationId, projectId);
+    // Serialise imports of one project: two replaces at once must not interleave their rows.
+    await trx.selectFrom('projects').select('id').where('id', '=', projectId).forUpdate().execute();
+    return applyDraft(trx, caller, projectId, draftId, mode);
+  });
+}
+

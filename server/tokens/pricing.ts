@@ -1,0 +1,126 @@
+import * as v from 'valibot';
+import { analysisKindLabels, analysisKinds, type AnalysisKind, type CampaignCost, type CampaignCounts } from '../../src/contract/tokens.js';
+
+/**
+ * The one pricing table of the product: `POST /tokens/calculate-cost` shows it and starting an analysis
+ * charges exactly what it computes. Prices are whole tokens.
+ *
+ * Why these numbers (defaults; override any of them with the `PRICING_JSON` environment variable,
+ * e.g. `PRICING_JSON='{"perCampaign":3,"kinds":{"ai":3}}'`):
+ * - The work of an audit grows with the number of keywords and ads, not with the number of files, so a
+ *   campaign costs a small fixed part plus a part per started block of keywords and of ads.
+ * - `perCampaign: 5`: even an empty campaign gets its settings checked and its report built.
+ * - 2 tokens per started 100 keywords: keywords carry most checks (hygiene, duplicates, negatives,
+ *   intersections, statistics).
+ * - 1 token per started 50 ads: field-length and content checks are cheaper than keyword ones.
+ * - groups are free by default (their work is counted in keywords and ads); the line exists so an
+ *   operator can price them without a code change.
+ * - Options on top of scoring cost a share of the campaign's scoring price, rounded up:
+ *   semantic ×0.5 (local lemmatisation, cheap), relevance ×1 (fetches and reads every landing page),
+ *   ai ×2 (language-model calls are the most expensive part).
+ * So a typical campaign of 300 keywords and 60 ads costs 5 + 6 + 2 = 13 tokens for scoring, 20 with the
+ * semantic analysis, and the welcome credit (100, `WELCOME_CREDIT`) pays for a first audit of a
+ * several-campaign account with room to spare.
+ */
+export interface PricingTable {
+  /** Tokens for one campaign, whatever its size. */
+  perCampaign: number;
+  /** `price` tokens per started block of `per` keywords (250 keywords = 3 blocks of 100). */
+  keywords: { per: number; price: number };
+  ads: { per: number; price: number };
+  groups: { per: number; price: number };
+  /** Price of each option as a multiple of the campaign's scoring price. */
+  kinds: Record<Exclude<AnalysisKind, 'scoring'>, number>;
+}
+
+export const defaultPricingTable: PricingTable = {
+  perCampaign: 5,
+  keywords: { per: 100, price: 2 },
+  ads: { per: 50, price: 1 },
+  groups: { per: 10, price: 0 },
+  kinds: { semantic: 0.5, relevance: 1, ai: 2 },
+};
+
+const price = v.pipe(v.number(), v.integer(), v.minValue(0));
+const block = v.object({ per: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))), price: v.optional(price) });
+const PricingOverrideSchema = v.strictObject({
+  perCampaign: v.optional(price),
+  keywords: v.optional(block),
+  ads: v.optional(block),
+  groups: v.optional(block),
+  kinds: v.optional(
+    v.strictObject({
+      semantic: v.optional(v.pipe(v.number(), v.minValue(0))),
+      relevance: v.optional(v.pipe(v.number(), v.minValue(0))),
+      ai: v.optional(v.pipe(v.number(), v.minValue(0))),
+    }),
+  ),
+});
+
+/** The defaults with a JSON override on top; a malformed override stops the server at start-up. */
+export function loadPricingTable(json: string | undefined, base: PricingTable = defaultPricingTable): PricingTable {
+  if (!json?.trim()) return base;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch (error) {
+    throw new Error(`PRICING_JSON is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = v.safeParse(PricingOverrideSchema, raw);
+  if (!parsed.success) {
+    const problems = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`).join('; ');
+    throw new Error(`PRICING_JSON does not match the pricing table: ${problems}`);
+  }
+  const o = parsed.output;
+  return {
+    perCampaign: o.perCampaign ?? base.perCampaign,
+    keywords: { ...base.keywords, ...stripUndefined(o.keywords) },
+    ads: { ...base.ads, ...stripUndefined(o.ads) },
+    groups: { ...base.groups, ...stripUndefined(o.groups) },
+    kinds: { ...base.kinds, ...stripUndefined(o.kinds) },
+  };
+}
+
+function stripUndefined<T extends object>(value: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, item]) => item !== undefined)) as Partial<T>;
+}
+
+/** The table in force for this process. */
+export const pricingTable: PricingTable = loadPricingTable(process.env.PRICING_JSON);
+
+export interface PriceResult {
+  total: number;
+  breakdown: CampaignCost[];
+}
+
+const blocks = (count: number, per: number) => Math.ceil(count / per);
+/** Rounds up a share of a price, without floating-point noise (0.1 × 30 is 3, not 4). */
+const ceilShare = (amount: number, share: number) => Math.ceil(Math.round(amount * share * 1e6) / 1e6);
+
+/**
+ * Prices campaigns for the chosen kinds of analysis. Pure: the same input always gives the same
+ * price, so the amount shown before starting is the amount charged. Scoring is always included;
+ * unknown or repeated kinds are ignored. Lines worth 0 tokens are left out of the breakdown.
+ */
+export function priceCampaigns(campaigns: readonly CampaignCounts[], kinds: readonly AnalysisKind[] = ['scoring'], table: PricingTable = pricingTable): PriceResult {
+  const options = analysisKinds.filter((kind): kind is Exclude<AnalysisKind, 'scoring'> => kind !== 'scoring' && kinds.includes(kind));
+  const breakdown = campaigns.map((campaign, index): CampaignCost => {
+    const scoringLines = [
+      { label: 'Базовая стоимость кампании', amount: table.perCampaign },
+      { label: `Ключевые фразы: ${campaign.keywords_count}`, amount: blocks(campaign.keywords_count, table.keywords.per) * table.keywords.price },
+      { label: `Объявления: ${campaign.ads_count}`, amount: blocks(campaign.ads_count, table.ads.per) * table.ads.price },
+      { label: `Группы объявлений: ${campaign.groups_count ?? 0}`, amount: blocks(campaign.groups_count ?? 0, table.groups.per) * table.groups.price },
+    ];
+    const scoring = scoringLines.reduce((sum, line) => sum + line.amount, 0);
+    const optionLines = options.map((kind) => ({ label: analysisKindLabels[kind], amount: ceilShare(scoring, table.kinds[kind]) }));
+    const items = [...scoringLines, ...optionLines].filter((line) => line.amount > 0);
+    return {
+      index,
+      ...(campaign.id !== undefined ? { id: campaign.id } : {}),
+      ...(campaign.name !== undefined ? { name: campaign.name } : {}),
+      cost: items.reduce((sum, line) => sum + line.amount, 0),
+      items,
+    };
+  });
+  return { total: breakdown.reduce((sum, campaign) => sum + campaign.cost, 0), breakdown };
+}

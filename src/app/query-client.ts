@@ -1,0 +1,107 @@
+/**
+ * The React Query client and its persistence.
+ *
+ * Only queries marked with `meta: { persist: true }` (balance, projects, analysis history…) are
+ * written to local storage, so they still show offline. The cache is stamped with a buster made of
+ * the app version and the user (and organization): a cache saved for one identity is never restored
+ * for another, and it is wiped on logout.
+ */
+import { MutationCache, QueryClient, onlineManager } from '@tanstack/react-query';
+import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
+import type { Persister } from '@tanstack/react-query-persist-client';
+import { toast } from 'sonner';
+import { ApiError } from '../lib/api-client';
+import { sessionSnapshotStorage } from '../lib/storage';
+import { onIdentityChange } from '../features/auth/session';
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    queryMeta: Record<string, unknown> & { persist?: boolean };
+  }
+}
+
+export const APP_VERSION: string = import.meta.env.VITE_APP_VERSION ?? '0.1.0';
+export const QUERY_CACHE_KEY = 'reklama-lab-query-cache';
+/** How long a persisted cache is worth restoring; queries are kept in memory as long. */
+export const PERSIST_MAX_AGE = 1000 * 60 * 60 * 24 * 3;
+export const OFFLINE_MUTATION_MESSAGE = 'Нет подключения к сети';
+
+/** The buster of the identity whose cache may be restored now (read from the stored session). */
+export function currentCacheBuster(): string {
+  const snapshot = sessionSnapshotStorage.get();
+  const userId = snapshot?.user.id ?? 'anonymous';
+  const organizationId = snapshot?.organization?.id ?? 'none';
+  return `${APP_VERSION}:${userId}:${organizationId}`;
+}
+
+/** Structural type: the persist-client package carries its own copy of query-core's Query class. */
+interface PersistableQuery {
+  meta?: Record<string, unknown>;
+  state: { status: string };
+}
+
+export function shouldPersistQuery(query: PersistableQuery): boolean {
+  return query.meta?.persist === true && query.state.status === 'success';
+}
+
+function shouldRetry(failureCount: number, error: unknown): boolean {
+  // A 4xx will not get better by asking again; a network hiccup might.
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 2;
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { retry: shouldRetry, gcTime: PERSIST_MAX_AGE, staleTime: 30_000 },
+      // 'online': a mutation started offline is paused and resumes when the network returns.
+      mutations: { networkMode: 'online', retry: 0 },
+    },
+    mutationCache: new MutationCache({
+      onMutate: () => {
+        if (!onlineManager.isOnline()) {
+          toast.warning(OFFLINE_MUTATION_MESSAGE, {
+            id: 'offline-mutation',
+            description: 'Действие выполнится, когда связь восстановится.',
+          });
+        }
+      },
+    }),
+  });
+}
+
+function createPersister(): Persister {
+  const storage = typeof window === 'undefined' ? undefined : window.localStorage;
+  const base = createSyncStoragePersister({ storage, key: QUERY_CACHE_KEY, throttleTime: 1000 });
+  return {
+    // The buster is taken at save time, so a cache saved after a login carries the new identity.
+    persistClient: (client) => base.persistClient({ ...client, buster: currentCacheBuster() }),
+    restoreClient: () => base.restoreClient(),
+    removeClient: () => base.removeClient(),
+  };
+}
+
+export const queryClient = createQueryClient();
+export const queryPersister = createPersister();
+
+export const persistOptions = {
+  persister: queryPersister,
+  maxAge: PERSIST_MAX_AGE,
+  get buster() {
+    return currentCacheBuster();
+  },
+  dehydrateOptions: { shouldDehydrateQuery: shouldPersistQuery },
+};
+
+/** Forgets every cached answer, in memory and on disk. */
+export function resetQueryCache(client: QueryClient = queryClient): void {
+  client.cancelQueries().catch(() => undefined);
+  client.clear();
+  try {
+    void queryPersister.removeClient();
+  } catch {
+    // storage blocked: nothing persisted either
+  }
+}
+
+onIdentityChange(() => resetQueryCache());

@@ -1,0 +1,8 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { Session } from '../features/auth/session';
+
+/** What every route's beforeLoad and loader receive. */
+export interface RouterContext {
+  queryClient: QueryClient;
+  session: Session;
+}

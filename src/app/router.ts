@@ -1,0 +1,28 @@
+import { createRouter } from '@tanstack/react-router';
+import { routeTree } from '../routeTree.gen';
+import { session } from '../features/auth/session';
+import { queryClient } from './query-client';
+import type { RouterContext } from './router-context';
+
+export function createAppRouter(context: RouterContext) {
+  return createRouter({
+    routeTree,
+    context,
+    defaultPreload: 'intent',
+    // Loaders read React Query, which has its own freshness rules.
+    defaultPreloadStaleTime: 0,
+    scrollRestoration: true,
+  });
+}
+
+export const router = createAppRouter({ queryClient, session });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+  interface StaticDataRouteOption {
+    /** Spec section 2: the route meta flag that hides the header. */
+    hideHeader?: boolean;
+  }
+}

@@ -1,0 +1,69 @@
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useSession } from '../../features/auth/session';
+import { useDropdown } from '../ui/useDropdown';
+import { displayName, userInitials } from './initials';
+
+export const MENU_ORGANIZATION = 'Организация';
+export const MENU_ADMIN = 'Админка';
+export const MENU_LOGOUT = 'Выйти';
+
+/** Avatar with initials; the menu shows name and email, and the items the user's roles allow. */
+export function UserMenu() {
+  const { user, isOrganizationOwner, isAdmin, logout } = useSession();
+  const navigate = useNavigate();
+  const { open, toggle, close, containerRef, toggleRef } = useDropdown();
+  const [leaving, setLeaving] = useState(false);
+
+  if (!user) return null;
+  const name = displayName(user);
+
+  const onLogout = async () => {
+    setLeaving(true);
+    close();
+    try {
+      // The session clears tokens and state even when the server call fails.
+      await logout();
+    } finally {
+      setLeaving(false);
+      await navigate({ to: '/auth' });
+    }
+  };
+
+  return (
+    <div className="header-dropdown user-menu" ref={containerRef}>
+      <button
+        type="button"
+        ref={toggleRef}
+        className="user-menu__avatar"
+        aria-label={`Меню пользователя ${name}`}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={toggle}
+      >
+        <span aria-hidden="true">{userInitials(user)}</span>
+      </button>
+      {open && (
+        <div className="header-dropdown__panel user-menu__panel" role="menu" aria-label="Меню пользователя">
+          <div className="user-menu__who">
+            <span className="user-menu__name">{name}</span>
+            <span className="user-menu__email">{user.email}</span>
+          </div>
+          {isOrganizationOwner && (
+            <Link to="/organization" role="menuitem" className="user-menu__item" onClick={close}>
+              {MENU_ORGANIZATION}
+            </Link>
+          )}
+          {isAdmin && (
+            <Link to="/admin" role="menuitem" className="user-menu__item" onClick={close}>
+              {MENU_ADMIN}
+            </Link>
+          )}
+          <button type="button" role="menuitem" className="user-menu__item user-menu__item--logout" onClick={onLogout} disabled={leaving}>
+            {MENU_LOGOUT}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

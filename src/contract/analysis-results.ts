@@ -1,0 +1,374 @@
+/**
+ * What the analysis engines (scoring and semantics) return and what the results screens render:
+ * findings, scores, suggestions, and the thresholds that produced them. Plain JSON-safe data.
+ *
+ * Money is in the account currency (roubles unless the data says otherwise). A finding that can be
+ * priced carries both the money of the imported period and `moneyPerMonth` (the period scaled to 30 days).
+ */
+import type { AdPlatform, StatsPeriod } from './campaigns.js';
+
+// ---------------------------------------------------------------- settings
+
+/** Every threshold of the engines, overridable per project; each finding names the one that fired. */
+export interface AnalysisSettings {
+  /** Target cost per conversion set in the project; `null` = use each campaign's own CPA. */
+  targetCpa: number | null;
+  /** A query needs at least this many clicks before it is suggested as a negative (below: "collect data"). */
+  minClicksForNegative: number;
+  /** A keyword needs at least this many clicks before an action is suggested (below: "collect data"). */
+  minClicksForKeywordAction: number;
+  /** Impressions needed before a CTR is judged. */
+  minImpressionsForCtr: number;
+  /** Search CTR below this share (0.02 = 2 %) on commercial queries is low. */
+  lowSearchCtr: number;
+  /** Network CTR at or above this share is suspicious (accidental clicks). */
+  suspiciousNetworkCtr: number;
+  /** CTR below this share of the account's median search CTR is low. */
+  ctrBelowMedianRatio: number;
+  /** A CPC at or above this multiple of the account's median CPC is expensive. */
+  expensiveCpcMedianRatio: number;
+  /** Stop a keyword with 0 conversions when its cost reaches this multiple of the CPA. */
+  stopCostCpaRatio: number;
+  /** Lower the bid when the keyword's CPA reaches this multiple of the target. */
+  lowerBidCpaRatio: number;
+  /** The same ad text in at least this many groups is flagged. */
+  sameAdTextGroups: number;
+  /** A campaign with one group holding at least this many keywords is "one group for everything". */
+  singleGroupMinKeywords: number;
+  /** Group relevance (share of keyword lemmas found in the ads) below this is flagged. */
+  minGroupRelevance: number;
+  /** Competitor brands to add as negatives when they show up in queries. */
+  competitors: string[];
+  /** Place names (lower case) of the project's own region: never suggested as foreign geography. */
+  homeRegionWords: string[];
+  /** Days in a "month" for money figures. */
+  daysPerMonth: number;
+}
+
+export const defaultAnalysisSettings: AnalysisSettings = {
+  targetCpa: null,
+  minClicksForNegative: 5,
+  minClicksForKeywordAction: 30,
+  minImpressionsForCtr: 100,
+  lowSearchCtr: 0.02,
+  suspiciousNetworkCtr: 0.02,
+  ctrBelowMedianRatio: 0.5,
+  expensiveCpcMedianRatio: 2,
+  stopCostCpaRatio: 2,
+  lowerBidCpaRatio: 1.5,
+  sameAdTextGroups: 3,
+  singleGroupMinKeywords: 20,
+  minGroupRelevance: 0.5,
+  competitors: [],
+  homeRegionWords: [],
+  daysPerMonth: 30,
+};
+
+/** Project overrides on top of the defaults (missing keys keep the default). */
+export function resolveAnalysisSettings(overrides: Partial<AnalysisSettings> | null | undefined): AnalysisSettings {
+  return { ...defaultAnalysisSettings, ...(overrides ?? {}) };
+}
+
+// ---------------------------------------------------------------- where a finding points
+
+export type EntityLevel = 'account' | 'campaign' | 'group' | 'ad' | 'keyword' | 'query';
+
+/**
+ * A place in the imported `CampaignData`: indexes into `campaigns[ci].groups[gi].keywords[ki]` /
+ * `.ads[ai]`, plus names and platform ids for display and export. `key` is stable within one analysis
+ * (`c0`, `c0g1`, `c0g1k5`, `c0g1a2`).
+ */
+export interface EntityRef {
+  level: EntityLevel;
+  key: string;
+  campaignIndex?: number;
+  groupIndex?: number;
+  keywordIndex?: number;
+  adIndex?: number;
+  campaignName?: string;
+  groupName?: string;
+  /** Keyword phrase, ad headline or query text, for display. */
+  label?: string;
+  externalId?: string;
+}
+
+// ---------------------------------------------------------------- findings
+
+export type Severity = 'high' | 'medium' | 'low';
+
+export const severityLabels: Record<Severity, string> = {
+  high: 'Деньги уходят сейчас',
+  medium: 'Упущенные возможности',
+  low: 'Порядок в аккаунте',
+};
+
+export type CheckFamily = 'keywords' | 'ads' | 'campaign' | 'statistics';
+
+/** One number a finding rests on: the measured value and the threshold it was compared with. */
+export interface Evidence {
+  /** Russian label, e.g. «Длина заголовка 1», «CTR», «Расход без конверсий». */
+  label: string;
+  value: number | string;
+  /** The threshold that fired, with the settings key it comes from. */
+  threshold?: number | string;
+  setting?: keyof AnalysisSettings;
+  unit?: 'chars' | 'percent' | 'rub' | 'clicks' | 'impressions' | 'conversions' | 'count' | 'ratio';
+}
+
+export interface Finding {
+  /** Unique within the analysis. */
+  id: string;
+  checkId: string;
+  family: CheckFamily;
+  severity: Severity;
+  /** Points this finding takes from its entity's 0–100 score. */
+  weight: number;
+  title: string;
+  explanation: string;
+  fix: string;
+  target: EntityRef;
+  evidence: Evidence[];
+  /** Period of the statistics behind the finding (statistics checks only). */
+  period?: StatsPeriod;
+  /** Money the finding is about over the imported period. */
+  money?: number;
+  /** The same money per month (period scaled to `daysPerMonth`). */
+  moneyPerMonth?: number;
+  /** Suggestions that fix it (ids in `suggestions`). */
+  suggestionIds?: string[];
+}
+
+/** A check of the registry as the results screen can describe it. */
+export interface CheckDescription {
+  id: string;
+  family: CheckFamily;
+  severity: Severity;
+  weight: number;
+  title: string;
+  description: string;
+  /** Needs statistics / conversions to run. */
+  needs: 'pattern' | 'statistics' | 'conversions';
+}
+
+// ---------------------------------------------------------------- keyword actions
+
+export type KeywordAction = 'stop' | 'lower_bid' | 'raise_bid' | 'hold' | 'keep' | 'collect_data';
+
+export const keywordActionLabels: Record<KeywordAction, string> = {
+  stop: 'Остановить',
+  lower_bid: 'Снизить ставку',
+  raise_bid: 'Повысить ставку',
+  hold: 'Подождать',
+  keep: 'Оставить как есть',
+  collect_data: 'Собрать данные',
+};
+
+export interface KeywordVerdict {
+  target: EntityRef;
+  action: KeywordAction;
+  clicks: number;
+  cost: number;
+  conversions: number;
+  cpa: number | null;
+  /** The CPA the keyword was compared with and where it came from. */
+  referenceCpa: number | null;
+  referenceCpaSource: 'target' | 'campaign' | 'account' | null;
+  reason: string;
+}
+
+// ---------------------------------------------------------------- scores
+
+export interface EntityScore {
+  target: EntityRef;
+  /** 0–100; 100 = nothing found. */
+  score: number;
+  findings: number;
+  /** Money per month of the findings on this entity and below it. */
+  moneyPerMonth: number;
+}
+
+export interface CheckSummary {
+  checkId: string;
+  title: string;
+  severity: Severity;
+  count: number;
+  moneyPerMonth: number;
+  /** The first few findings, for the results screen. */
+  examples: Finding[];
+}
+
+export interface AnalysisNotice {
+  code: 'NO_STATISTICS' | 'NO_CONVERSIONS' | 'NO_PERIOD' | 'NO_SEARCH_QUERIES' | 'NO_KEYWORDS';
+  message: string;
+}
+
+export interface ScoringResult {
+  platform: AdPlatform;
+  settings: AnalysisSettings;
+  period: StatsPeriod | null;
+  /** Days in the period and the factor that turns its money into money per month. */
+  periodDays: number;
+  monthFactor: number;
+  notices: AnalysisNotice[];
+  account: EntityScore;
+  campaigns: EntityScore[];
+  groups: EntityScore[];
+  ads: EntityScore[];
+  keywords: EntityScore[];
+  findings: Finding[];
+  bySeverity: Record<Severity, { count: number; moneyPerMonth: number }>;
+  byCheck: CheckSummary[];
+  keywordVerdicts: KeywordVerdict[];
+  /** Cost of keywords without conversions (with ≥ 1 click) over the period and per month. */
+  wastedSpend: { period: number; perMonth: number };
+  /** Ad fixes the screen can accept (fixed lengths, UTM tags). */
+  suggestions: AdFieldFixSuggestion[];
+  checks: CheckDescription[];
+  counts: { campaigns: number; groups: number; ads: number; keywords: number; negativeKeywords: number; searchQueries: number };
+}
+
+// ---------------------------------------------------------------- suggestions
+
+export type NegativeCategory = 'free' | 'informational' | 'jobs' | 'used' | 'foreign_geo' | 'competitors' | 'ambiguous' | 'query';
+
+export const negativeCategoryLabels: Record<NegativeCategory, string> = {
+  free: 'Бесплатное и скачивание',
+  informational: 'Информационные и «своими руками»',
+  jobs: 'Работа и вакансии',
+  used: 'Б/у и объявления',
+  foreign_geo: 'Другая география',
+  competitors: 'Конкуренты',
+  ambiguous: 'Проверить вручную',
+  query: 'Нецелевые запросы',
+};
+
+export type SuggestionStatus = 'ready' | 'check_by_hand';
+
+export interface NegativeKeywordSuggestion {
+  id: string;
+  kind: 'negative_keyword';
+  level: 'campaign' | 'group';
+  target: EntityRef;
+  /** The negative in platform notation, without the leading `-`. */
+  text: string;
+  category: NegativeCategory;
+  /** `check_by_hand` is never added automatically (ambiguous intents). */
+  status: SuggestionStatus;
+  source: 'queries' | 'curated';
+  reason: string;
+  /** Queries it would block, with their statistics. */
+  queries: { query: string; clicks: number; cost: number; conversions: number }[];
+  clicks: number;
+  cost: number;
+  costPerMonth: number;
+  evidence: Evidence[];
+}
+
+/** A negative the engine would have suggested but dropped because it blocks a converting query or the account's own keyword. */
+export interface DroppedNegative {
+  text: string;
+  level: 'campaign' | 'group';
+  target: EntityRef;
+  category: NegativeCategory;
+  reason: string;
+  blockedQueries: string[];
+  blockedKeywords: string[];
+}
+
+export interface CrossMinusSuggestion {
+  id: string;
+  kind: 'cross_minus';
+  /** `keyword`: minus-words on a keyword (like Keywordsresearch.deduplicate); `group`: a minus-phrase on a group. */
+  level: 'keyword' | 'group';
+  target: EntityRef;
+  /** The keyword as it is now, minus-words included (`шуба`). */
+  before: string;
+  /** The keyword (or group negatives) after the fix (`шуба -норковая`). */
+  after: string;
+  /** Negative words/phrases added (without `-`). */
+  add: string[];
+  /** The more specific keywords it lets through. */
+  because: EntityRef[];
+  /** Keywords removed because they duplicate the target (their minus-words are merged into it). */
+  remove: EntityRef[];
+  reason: string;
+}
+
+export type AdField = 'headline' | 'text' | 'displayUrl' | 'path' | 'finalUrl' | 'sitelinkTitle' | 'sitelinkDescription' | 'callout';
+
+export interface AdFieldFixSuggestion {
+  id: string;
+  kind: 'ad_field';
+  target: EntityRef;
+  field: AdField;
+  /** Position within the field's list (headline 0 = Заголовок 1 / Headline 1). */
+  index: number;
+  before: string;
+  /** Proposed value; the user may edit it before accepting. */
+  after: string;
+  reason: string;
+}
+
+export type Suggestion = NegativeKeywordSuggestion | CrossMinusSuggestion | AdFieldFixSuggestion;
+
+// ---------------------------------------------------------------- semantics
+
+export type QueryIntent = 'commercial' | 'informational' | 'navigational' | 'unknown';
+
+export interface KeywordCluster {
+  id: string;
+  /** The shared lemmas that define the cluster (the topic without intent markers). */
+  lemmas: string[];
+  intent: QueryIntent;
+  keywords: EntityRef[];
+  /** Groups the cluster spans: more than one means the same intent is split across groups. */
+  groupKeys: string[];
+}
+
+export interface DuplicateSet {
+  /** Normalised form shared by the keywords (match type + sorted lemmas). */
+  key: string;
+  keywords: EntityRef[];
+  sameGroup: boolean;
+}
+
+export interface GroupIntersection {
+  /** The broader keyword (its lemmas are all in `narrower`). */
+  broader: EntityRef;
+  narrower: EntityRef;
+  /** Words of the narrower keyword missing from the broader one. */
+  extraWords: string[];
+  suggestionId?: string;
+}
+
+export interface GroupRelevance {
+  target: EntityRef;
+  /** Share (0–1) of the group's keyword lemmas found in its ads' headlines and texts. */
+  relevance: number;
+  keywordLemmas: number;
+  missingLemmas: string[];
+  ads: { target: EntityRef; relevance: number }[];
+}
+
+export interface SemanticResult {
+  platform: AdPlatform;
+  settings: AnalysisSettings;
+  notices: AnalysisNotice[];
+  clusters: KeywordCluster[];
+  duplicates: DuplicateSet[];
+  intersections: GroupIntersection[];
+  crossMinus: CrossMinusSuggestion[];
+  negatives: NegativeKeywordSuggestion[];
+  droppedNegatives: DroppedNegative[];
+  /** Zero-conversion queries below `minClicksForNegative`: collect data before cutting. */
+  collectData: { query: string; clicks: number; cost: number; target: EntityRef }[];
+  relevance: GroupRelevance[];
+  counts: { keywords: number; lemmas: number; clusters: number; duplicates: number; intersections: number; negatives: number };
+}
+
+/** Progress callback payload of the engines. */
+export interface AnalysisProgress {
+  stage: 'prepare' | 'lemmatize' | 'semantic' | 'scoring' | 'rollup';
+  done: number;
+  total: number;
+}

@@ -1,0 +1,277 @@
+/**
+ * Projects: an advertiser's site and its imported campaigns. Route contracts of /api/v1/projects and
+ * the creation form rules, shared by the API and the PWA (same Russian messages on both sides).
+ */
+import * as v from 'valibot';
+import { pageOf, UuidSchema } from './common.js';
+import { projectMessages as m } from './messages.js';
+
+export const AD_PLATFORMS = ['yandex_direct', 'google_ads', 'vk_ads'] as const;
+export const AdPlatformSchema = v.picklist(AD_PLATFORMS, m.platformRequired);
+
+/**
+ * Required fields of a create form: a missing key gets the field's own "fill me in" message (valibot
+ * would otherwise answer with a generic "Invalid key").
+ */
+const requiredString = <S extends v.GenericSchema<string, unknown>>(schema: S, message: string) => v.pipe(v.optional(v.string(message), ''), schema);
+
+/**
+ * A site address as people type it (`Example.ru/`, `https://shop.example.ru/catalog?x=1#top`) turned
+ * into one canonical form: http(s) scheme (https when none is typed), lower-case host without a
+ * trailing dot, no credentials, no fragment, no trailing slash. `null` when it is not a web address.
+ */
+export function normalizeSiteUrl(input: string): string | null {
+  const text = input.trim();
+  if (!text || /\s/.test(text)) return null;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.username || url.password) return null;
+  const host = url.hostname.replace(/\.$/, '').toLowerCase();
+  // A public site has a dotted name with a real top-level label; localhost is allowed for trials.
+  if (host !== 'localhost' && !/^[^.]+(\.[^.]+)*\.(xn--[a-z0-9-]+|[a-zа-яё]{2,})$/i.test(host) && !/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return null;
+  const port = url.port ? `:${url.port}` : '';
+  const pathname = url.pathname === '/' ? '' : url.pathname.replace(/\/+$/, '');
+  return `${url.protocol}//${host}${port}${pathname}${url.search}`;
+}
+
+// One message per field: the later rules only speak once the field is filled in.
+const ProjectNameSchema = v.pipe(
+  v.string(m.nameRequired),
+  v.trim(),
+  v.nonEmpty(m.nameRequired),
+  v.check((value) => value.length === 0 || value.length >= 2, m.nameMin),
+  v.maxLength(200, m.nameMax),
+);
+const SiteUrlSchema = v.pipe(
+  v.string(m.siteUrlRequired),
+  v.trim(),
+  v.nonEmpty(m.siteUrlRequired),
+  v.check((value) => value.length === 0 || (value.length <= 2048 && normalizeSiteUrl(value) !== null), m.siteUrlInvalid),
+  v.transform((value) => normalizeSiteUrl(value) as string),
+);
+const RegionSchema = v.pipe(v.string(), v.trim(), v.maxLength(200, m.regionMax));
+const TargetCpaSchema = v.pipe(v.number(m.targetCpaInvalid), v.finite(m.targetCpaInvalid), v.gtValue(0, m.targetCpaInvalid), v.maxValue(100_000_000, m.targetCpaInvalid));
+
+/**
+ * Thresholds of the analysis evidence rules (issue 5), adjustable per project. Stored as given; the
+ * analysis reads them merged over `defaultProjectSettings`.
+ */
+export const ProjectSettingsSchema = v.object({
+  /** Fewer clicks than this on a query: "collect data", never a negative keyword. */
+  min_clicks_for_negative: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Fewer clicks than this on a keyword: "collect data", no bid action. */
+  min_clicks_for_keyword_action: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Stop a keyword with 0 conversions once its cost reaches this many target CPAs. */
+  stop_cost_cpa_multiple: v.optional(v.pipe(v.number(), v.gtValue(0))),
+  /** Lower the bid when CPA reaches this many target CPAs. */
+  lower_bid_cpa_multiple: v.optional(v.pipe(v.number(), v.gtValue(0))),
+  /** Search CTR (fraction) under which a commercial query is low. */
+  low_search_ctr: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+  /** Network CTR (fraction) from which clicks look accidental. */
+  suspicious_network_ctr: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+});
+export type ProjectSettings = v.InferOutput<typeof ProjectSettingsSchema>;
+
+export const defaultProjectSettings: Required<ProjectSettings> = {
+  min_clicks_for_negative: 5,
+  min_clicks_for_keyword_action: 30,
+  stop_cost_cpa_multiple: 2,
+  lower_bid_cpa_multiple: 1.5,
+  low_search_ctr: 0.02,
+  suspicious_network_ctr: 0.02,
+};
+
+/** Step 1 of the creation form: what the user types (target CPA as text in the input). */
+export const ProjectStep1Schema = v.object({
+  name: requiredString(ProjectNameSchema, m.nameRequired),
+  site_url: requiredString(SiteUrlSchema, m.siteUrlRequired),
+  platform: requiredString(AdPlatformSchema, m.platformRequired),
+  region: v.optional(RegionSchema),
+  target_cpa: v.optional(
+    v.pipe(
+      v.union([v.string(), v.number(), v.null()], m.targetCpaInvalid),
+      v.transform((value) => (value === null || value === '' ? undefined : typeof value === 'number' ? value : Number(value.replace(',', '.').replace(/\s/g, '')))),
+      v.union([v.undefined(), TargetCpaSchema], m.targetCpaInvalid),
+    ),
+  ),
+});
+export type ProjectStep1Input = v.InferInput<typeof ProjectStep1Schema>;
+export type ProjectStep1 = v.InferOutput<typeof ProjectStep1Schema>;
+
+export const CreateProjectSchema = v.object({
+  name: requiredString(ProjectNameSchema, m.nameRequired),
+  site_url: requiredString(SiteUrlSchema, m.siteUrlRequired),
+  platform: requiredString(AdPlatformSchema, m.platformRequired),
+  region: v.optional(v.nullable(RegionSchema)),
+  target_cpa: v.optional(v.nullable(TargetCpaSchema)),
+  settings: v.optional(ProjectSettingsSchema),
+  /** A preview from POST /projects/import-preview…: its campaigns become the project's first import. */
+  draft_id: v.optional(UuidSchema),
+});
+export type CreateProjectRequest = v.InferInput<typeof CreateProjectSchema>;
+
+export const UpdateProjectSchema = v.object({
+  name: v.optional(ProjectNameSchema),
+  site_url: v.optional(SiteUrlSchema),
+  platform: v.optional(AdPlatformSchema),
+  region: v.optional(v.nullable(RegionSchema)),
+  target_cpa: v.optional(v.nullable(TargetCpaSchema)),
+  settings: v.optional(ProjectSettingsSchema),
+});
+export type UpdateProjectRequest = v.InferInput<typeof UpdateProjectSchema>;
+
+export const PROJECT_SORTS = ['name', 'created', 'updated'] as const;
+export const ProjectListQuerySchema = v.object({
+  search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
+  sort: v.optional(v.picklist(PROJECT_SORTS, m.sortInvalid), 'updated'),
+  order: v.optional(v.picklist(['asc', 'desc'], m.sortInvalid)),
+  page: v.optional(v.pipe(v.unknown(), v.transform(Number), v.number(), v.integer(), v.minValue(1)), 1),
+  page_size: v.optional(v.pipe(v.unknown(), v.transform(Number), v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 50),
+});
+export type ProjectListQuery = v.InferInput<typeof ProjectListQuerySchema>;
+
+const CountsSchema = v.object({ campaigns: v.number(), groups: v.number(), ads: v.number(), keywords: v.number() });
+export type ProjectCounts = v.InferOutput<typeof CountsSchema>;
+
+export const StatsSummarySchema = v.object({
+  impressions: v.number(),
+  clicks: v.number(),
+  cost: v.number(),
+  conversions: v.number(),
+  revenue: v.optional(v.number()),
+});
+export type StatsSummary = v.InferOutput<typeof StatsSummarySchema>;
+
+const PersonSchema = v.object({ id: v.string(), full_name: v.string() });
+
+export const LastAnalysisSchema = v.object({ id: v.string(), score: v.nullable(v.number()), created_at: v.string() });
+export type LastAnalysis = v.InferOutput<typeof LastAnalysisSchema>;
+
+export const ProjectSummarySchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  site_url: v.string(),
+  platform: AdPlatformSchema,
+  region: v.nullable(v.string()),
+  target_cpa: v.nullable(v.number()),
+  author: v.nullable(PersonSchema),
+  created_at: v.string(),
+  updated_at: v.string(),
+  counts: CountsSchema,
+  last_analysis: v.nullable(LastAnalysisSchema),
+});
+export type ProjectSummary = v.InferOutput<typeof ProjectSummarySchema>;
+
+export const ProjectListSchema = pageOf(ProjectSummarySchema);
+export type ProjectList = v.InferOutput<typeof ProjectListSchema>;
+
+export const ImportProblemSchema = v.object({
+  file: v.string(),
+  row: v.optional(v.number()),
+  column: v.optional(v.string()),
+  message: v.string(),
+  severity: v.picklist(['error', 'warning']),
+});
+
+export const GroupSummarySchema = v.object({
+  name: v.string(),
+  external_id: v.nullable(v.string()),
+  ads: v.number(),
+  keywords: v.number(),
+  negative_keywords: v.number(),
+});
+export type GroupSummary = v.InferOutput<typeof GroupSummarySchema>;
+
+export const CampaignSummarySchema = v.object({
+  id: v.string(),
+  external_id: v.nullable(v.string()),
+  name: v.string(),
+  type: v.nullable(v.string()),
+  groups_count: v.number(),
+  ads_count: v.number(),
+  keywords_count: v.number(),
+  negative_keywords: v.number(),
+  stats: v.nullable(StatsSummarySchema),
+  groups: v.array(GroupSummarySchema),
+});
+export type CampaignSummary = v.InferOutput<typeof CampaignSummarySchema>;
+
+export const IMPORT_SOURCES = ['files', 'direct_api'] as const;
+export type ImportSource = (typeof IMPORT_SOURCES)[number];
+export const IMPORT_MODES = ['create', 'replace', 'append'] as const;
+
+export const ImportRecordSchema = v.object({
+  id: v.string(),
+  source: v.picklist(IMPORT_SOURCES),
+  mode: v.picklist(IMPORT_MODES),
+  status: v.picklist(['completed', 'failed']),
+  file_names: v.array(v.string()),
+  counts: v.object({ campaigns: v.number(), groups: v.number(), ads: v.number(), keywords: v.number(), searchQueries: v.number() }),
+  problems: v.array(ImportProblemSchema),
+  created_by: v.nullable(PersonSchema),
+  created_at: v.string(),
+});
+export type ImportRecord = v.InferOutput<typeof ImportRecordSchema>;
+
+export const ProjectConnectionSchema = v.object({
+  platform: AdPlatformSchema,
+  client_login: v.nullable(v.string()),
+  sandbox: v.boolean(),
+  created_at: v.string(),
+});
+
+export const ProjectDetailSchema = v.object({
+  ...ProjectSummarySchema.entries,
+  settings: ProjectSettingsSchema,
+  stats: v.nullable(StatsSummarySchema),
+  period: v.nullable(v.object({ from: v.string(), to: v.string() })),
+  search_queries: v.number(),
+  campaigns: v.array(CampaignSummarySchema),
+  imports: v.array(ImportRecordSchema),
+  connection: v.nullable(ProjectConnectionSchema),
+});
+export type ProjectDetail = v.InferOutput<typeof ProjectDetailSchema>;
+
+export const CampaignTreeSchema = v.object({ campaigns: v.array(CampaignSummarySchema) });
+export type CampaignTree = v.InferOutput<typeof CampaignTreeSchema>;
+
+export const CampaignParamsSchema = v.object({ id: UuidSchema, campaignId: UuidSchema });
+/** The whole `Campaign` of the model (src/contract/campaigns.ts) with its row id. */
+export const CampaignDataResponseSchema = v.object({ id: v.string(), campaign: v.record(v.string(), v.unknown()) });
+
+/** What an importer recognised in one file (format, platform, encoding…), shown in the preview. */
+export const DetectedFileSchema = v.record(v.string(), v.unknown());
+
+export const ImportPreviewSchema = v.object({
+  draft_id: v.string(),
+  source: v.picklist(IMPORT_SOURCES),
+  platform: AdPlatformSchema,
+  file_names: v.array(v.string()),
+  counts: v.object({ campaigns: v.number(), groups: v.number(), ads: v.number(), keywords: v.number(), searchQueries: v.number() }),
+  problems: v.array(ImportProblemSchema),
+  detected: v.array(DetectedFileSchema),
+  campaigns: v.array(v.object({ name: v.string(), groups: v.number(), ads: v.number(), keywords: v.number() })),
+  /** Direct API points spent on the import, when it came from the API. */
+  units: v.optional(v.unknown()),
+  expires_at: v.string(),
+});
+export type ImportPreview = v.InferOutput<typeof ImportPreviewSchema>;
+
+export const DirectApiPreviewSchema = v.object({
+  token: v.pipe(v.string(m.directTokenRequired), v.trim(), v.nonEmpty(m.directTokenRequired), v.maxLength(500, m.directTokenRequired)),
+  client_login: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, m.clientLoginInvalid), v.regex(/^[A-Za-z0-9._-]*$/, m.clientLoginInvalid))),
+  sandbox: v.optional(v.boolean()),
+});
+export type DirectApiPreviewRequest = v.InferInput<typeof DirectApiPreviewSchema>;
+
+export const ApplyImportSchema = v.object({
+  draft_id: UuidSchema,
+  mode: v.optional(v.picklist(['replace', 'append'], m.importModeInvalid), 'replace'),
+});
+export type ApplyImportRequest = v.InferInput<typeof ApplyImportSchema>;

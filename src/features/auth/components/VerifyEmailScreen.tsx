@@ -1,0 +1,66 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { verifyEmail } from '../api';
+import { useSession } from '../session';
+import { AuthCard } from './AuthCard';
+import { Spinner } from './FormField';
+
+export const VERIFY_REDIRECT_DELAY_MS = 3000;
+const NO_TOKEN_TEXT = 'Ссылка недействительна: в ней нет кода подтверждения.';
+
+/**
+ * /auth/verify-email?token=…: posts the token once (a query, so a re-render or StrictMode does not
+ * post twice), shows the answer, then moves on to /projects.
+ */
+export function VerifyEmailScreen({ token }: { token?: string }) {
+  const navigate = useNavigate();
+  const { user, markVerified } = useSession();
+  const result = useQuery({
+    queryKey: ['auth', 'verify-email', token],
+    queryFn: () => verifyEmail(token as string),
+    enabled: Boolean(token),
+    retry: false,
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+
+  const succeeded = result.isSuccess;
+  const verifiedUserId = result.data?.user?.id;
+  useEffect(() => {
+    if (!succeeded) return;
+    if (user && (!verifiedUserId || verifiedUserId === user.id)) markVerified();
+    const timer = setTimeout(() => void navigate({ to: '/projects' }), VERIFY_REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+    // markVerified and navigate are stable; user only matters at the moment of success.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [succeeded, verifiedUserId]);
+
+  return (
+    <AuthCard title="Подтверждение email">
+      {!token && (
+        <div className="form-error" role="alert">
+          {NO_TOKEN_TEXT}
+        </div>
+      )}
+      {token && result.isPending && (
+        <p className="state-line">
+          <Spinner /> Подтверждаем email…
+        </p>
+      )}
+      {result.isError && (
+        <div className="form-error" role="alert">
+          {result.error.message}
+        </div>
+      )}
+      {result.isSuccess && (
+        <div className="form-success" role="status">
+          {result.data.message}. Сейчас откроем ваши проекты…
+        </div>
+      )}
+      <Link to="/projects" className="btn btn--primary btn--block">
+        Перейти к проектам
+      </Link>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * Service worker registration through workbox-window. The build emits the worker of `src/sw.ts`
+ * as `/sw.js` (vite-plugin-pwa, injectManifest). Keeps the state the update prompt needs.
+ */
+import { Workbox } from 'workbox-window';
+
+export interface ServiceWorkerState {
+  /** A new version is installed and waits for the user's go-ahead. */
+  needRefresh: boolean;
+  /** The app shell was cached for the first time: it now opens offline. */
+  offlineReady: boolean;
+}
+
+type Listener = (state: ServiceWorkerState) => void;
+
+const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000;
+
+let workbox: Workbox | null = null;
+let state: ServiceWorkerState = { needRefresh: false, offlineReady: false };
+const listeners = new Set<Listener>();
+
+function setState(patch: Partial<ServiceWorkerState>): void {
+  state = { ...state, ...patch };
+  for (const listener of listeners) listener(state);
+}
+
+export function getServiceWorkerState(): ServiceWorkerState {
+  return state;
+}
+
+export function subscribeServiceWorker(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Registers `/sw.js` once (production builds only; the dev server has no worker). */
+export function registerServiceWorker(url = '/sw.js'): Workbox | null {
+  if (workbox) return workbox;
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return null;
+  workbox = new Workbox(url, { scope: '/', type: 'classic' });
+  workbox.addEventListener('waiting', () => setState({ needRefresh: true }));
+  workbox.addEventListener('installed', (event) => {
+    if (!event.isUpdate) setState({ offlineReady: true });
+  });
+  workbox
+    .register()
+    .then((registration) => {
+      // Installed apps stay open for days: look for a new version every hour.
+      if (registration) {
+        setInterval(() => {
+          if (navigator.onLine) void registration.update();
+        }, UPDATE_CHECK_INTERVAL_MS);
+      }
+    })
+    .catch((error: unknown) => console.error('Не удалось зарегистрировать service worker', error));
+  return workbox;
+}
+
+/** Lets the waiting worker take over (it answers SKIP_WAITING), then reloads into the new version. */
+export function applyUpdate(): void {
+  if (!workbox) return;
+  workbox.addEventListener('controlling', () => window.location.reload());
+  workbox.messageSkipWaiting();
+}
+
+export function dismissServiceWorkerPrompt(): void {
+  setState({ needRefresh: false, offlineReady: false });
+}

@@ -1,0 +1,26 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { router } from './app/router';
+import { session, setSessionNavigator } from './features/auth/session';
+import { setUnauthorizedHandler } from './lib/api-client';
+import './styles/index.css';
+
+// Session moves go through the router (no full page reload).
+setSessionNavigator((to) => {
+  void router.navigate({ to });
+});
+// A failed refresh: forget the session and go to /auth.
+setUnauthorizedHandler(() => {
+  session.clearLocal();
+  if (router.state.location.pathname !== '/auth') void router.navigate({ to: '/auth', replace: true });
+});
+
+const container = document.getElementById('root');
+if (!container) throw new Error('#root is missing in index.html');
+
+createRoot(container).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,28 @@
+/// <reference lib="webworker" />
+/**
+ * The service worker (vite-plugin-pwa, injectManifest). It precaches the app shell and the static
+ * documents (the build injects the list), serves every navigation from index.html so the installed
+ * app opens offline, and takes over only when the user accepts the update prompt. API data is not
+ * cached here: the React Query cache persisted in local storage covers it.
+ */
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { clientsClaim } from 'workbox-core';
+
+declare let self: ServiceWorkerGlobalScope;
+
+self.addEventListener('message', (event) => {
+  if (event.data && event.data.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+// Client-side routes load the shell; the API and the static documents are never routed to it.
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL('index.html'), {
+    denylist: [/^\/api\//, /\.pdf$/i],
+  }),
+);
+
+clientsClaim();

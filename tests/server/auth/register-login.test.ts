@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, type TestApp } from '../helpers/app.js';
+import { PASSWORD, register, registration, uniqueEmail } from './helpers.js';
+
+const REGISTER = '/api/v1/auth/register';
+const LOGIN = '/api/v1/auth/login';
+
+describe('register', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ config: { welcomeCredit: 100 } });
+  });
+  afterAll(() => t.close());
+
+  it('creates the user, an organization owned by them with an invitation code, and a token pair', async () => {
+    const body = registration({ email: 'New.Owner@Example.test' });
+    const res = await call(t.app, 'POST', REGISTER, { body });
+    expect(res.status).toBe(201);
+    expect(res.body.user).toEqual({
+      id: expect.any(String),
+      email: 'new.owner@example.test',
+      first_name: 'Анна',
+      last_name: 'Смирнова',
+      full_name: 'Анна Смирнова',
+      role: 'user',
+      is_verified: false,
+    });
+    expect(res.body.organization).toEqual({ id: expect.any(String), name: 'Рога и копыта', plan_type: 'free', role: 'owner', invitation_code: expect.stringMatching(/^[A-Z0-9]{5,20}$/) });
+    expect(res.body.tokens).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String) });
+
+    const me = await call(t.app, 'GET', '/api/v1/auth/me', { token: res.body.tokens.access_token });
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual(res.body.user);
+  });
+
+  it('grants the welcome credit through the ledger, once', async () => {
+    const user = await register(t.app);
+    const entries = await t.app.db.selectFrom('token_ledger').select(['type', 'amount', 'balance_after', 'idempotency_key']).where('user_id', '=', user.user.id).execute();
+    expect(entries).toEqual([{ type: 'welcome', amount: 100, balance_after: 100, idempotency_key: 'welcome' }]);
+    const balance = await t.app.db.selectFrom('token_balances').select('balance').where('user_id', '=', user.user.id).executeTakeFirstOrThrow();
+    expect(balance.balance).toBe(100);
+  });
+
+  it('stores the password as an argon2id hash with the OWASP parameters', async () => {
+    const user = await register(t.app);
+    const row = await t.app.db.selectFrom('users').select('password_hash').where('id', '=', user.user.id).executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+
+  it('joins an existing organization as a member with its invitation code (any case, spaces trimmed)', async () => {
+    const owner = await register(t.app);
+    const code: string = owner.organization.invitation_code;
+    const res = await call(t.app, 'POST', REGISTER, { body: registration({ organization_name: undefined, invitation_code: ` ${code.toLowerCase()} ` }) });
+    expect(res.status).toBe(201);
+    expect(res.body.organization.id).toBe(owner.organization.id);
+    expect(res.body.organization.role).toBe('member');
+    // Members do not see the invitation code.
+    expect(res.body.organization.invitation_code).toBeUndefined();
+  });
+
+  it('answers 404 with a clear message for an unknown invitation code', async () => {
+    const res = await call(t.app, 'POST', REGISTER, { body: registration({ organization_name: undefined, invitation_code: 'NOSUCHCODE' }) });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'Код приглашения не найден', code: 'INVITATION_CODE_NOT_FOUND' });
+  });
+
+  it('answers 409 when the email is taken, whatever its case', async () => {
+    const user = await register(t.app);
+    const res = await call(t.app, 'POST', REGISTER, { body: registration({ email: user.email.toUpperCase() }) });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: 'Пользователь с таким email уже зарегистрирован', code: 'EMAIL_TAKEN' });
+  });
+
+  it('lets only one of two simultaneous registrations with the same email through', async () => {
+    const email = uniqueEmail('race');
+    const results = await Promise.all([1, 2].map(() => call(t.app, 'POST', REGISTER, { body: registration({ email }) })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+  });
+
+  describe('answers 422 with the messages of spec section 5', () => {
+    const cases: [string, Record<string, unknown>, string, string][] = [
+      ['empty first name', { first_name: '' }, 'first_name', 'Введите имя'],
+      ['missing first name', { first_name: undefined }, 'first_name', 'Введите имя'],
+      ['one-letter first name', { first_name: 'А' }, 'first_name', 'Имя должно содержать минимум 2 символа'],
+      ['empty last name', { last_name: '' }, 'last_name', 'Введите фамилию'],
+      ['one-letter last name', { last_name: 'С' }, 'last_name', 'Фамилия должна содержать минимум 2 символа'],
+      ['empty email', { email: '' }, 'email', 'Введите email'],
+      ['invalid email', { email: 'not-an-email' }, 'email', 'Некорректный email'],
+      ['short password', { password: 'Ab1' }, 'password', 'Пароль должен содержать минимум 8 символов'],
+      ['password without lowercase', { password: 'ABCDEFG1' }, 'password', 'Пароль должен содержать строчные латинские буквы'],
+      ['password without uppercase', { password: 'abcdefg1' }, 'password', 'Пароль должен содержать заглавные латинские буквы'],
+      ['password without digits', { password: 'Abcdefgh' }, 'password', 'Пароль должен содержать цифры'],
+      ['one-letter organization name', { organization_name: 'А' }, 'organization_name', 'Название организации должно содержать минимум 2 символа'],
+      ['short invitation code', { organization_name: undefined, invitation_code: 'ABCD' }, 'invitation_code', 'Код приглашения должен содержать минимум 5 символов'],
+    ];
+    it.each(cases)('%s', async (_name, overrides, field, message) => {
+      const res = await call(t.app, 'POST', REGISTER, { body: registration(overrides) });
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      expect(res.body.detail).toContainEqual({ loc: ['body', field], msg: message });
+    });
+
+    it('neither organization name nor invitation code', async () => {
+      const res = await call(t.app, 'POST', REGISTER, { body: registration({ organization_name: undefined }) });
+      expect(res.status).toBe(422);
+      expect(res.body.detail.map((d: { msg: string }) => d.msg)).toEqual(['Заполните обязательные поля для выбранного типа организации']);
+      expect(res.body.error).toBe('Заполните обязательные поля для выбранного типа организации');
+    });
+
+    it('both organization name and invitation code', async () => {
+      const res = await call(t.app, 'POST', REGISTER, { body: registration({ invitation_code: 'ABCDEF' }) });
+      expect(res.status).toBe(422);
+      expect(res.body.detail.map((d: { msg: string }) => d.msg)).toEqual(['Заполните обязательные поля для выбранного типа организации']);
+    });
+  });
+});
+
+describe('login', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('returns user, organization and tokens for the right password (email in any case)', async () => {
+    const user = await register(t.app);
+    const res = await call(t.app, 'POST', LOGIN, { body: { email: user.email.toUpperCase(), password: PASSWORD } });
+    expect(res.status).toBe(200);
+    expect(res.body.user).toEqual(user.user);
+    expect(res.body.organization).toEqual(user.organization);
+    const me = await call(t.app, 'GET', '/api/v1/auth/me', { token: res.body.tokens.access_token });
+    expect(me.body.id).toBe(user.user.id);
+  });
+
+  it('gives the same 401 for a wrong password and for an unknown email', async () => {
+    const user = await register(t.app);
+    const wrong = await call(t.app, 'POST', LOGIN, { body: { email: user.email, password: 'Wrong1234' } });
+    const unknown = await call(t.app, 'POST', LOGIN, { body: { email: uniqueEmail('nobody'), password: 'Wrong1234' } });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual({ error: 'Неверный email или пароль', code: 'INVALID_CREDENTIALS' });
+    expect(unknown.body).toEqual(wrong.body);
+  });
+
+  it('lands in the organization used last', async () => {
+    const owner = await register(t.app);
+    const other = await register(t.app, { organization_name: 'Вторая' });
+    // The second owner joins the first organization too, then switches to it.
+    await t.app.db.insertInto('memberships').values({ user_id: other.user.id, organization_id: owner.organization.id, role: 'member' }).execute();
+    const switched = await call(t.app, 'POST', '/api/v1/auth/switch-organization', { token: other.tokens.access_token, body: { organization_id: owner.organization.id } });
+    expect(switched.status).toBe(200);
+    const res = await call(t.app, 'POST', LOGIN, { body: { email: other.email, password: PASSWORD } });
+    expect(res.body.organization).toEqual({ id: owner.organization.id, name: 'Рога и копыта', plan_type: 'free', role: 'member' });
+  });
+
+  describe('answers 422 with the messages of spec section 5', () => {
+    const cases: [string, Record<string, unknown>, string, string][] = [
+      ['empty email', { email: '', password: 'x' }, 'email', 'Введите email'],
+      ['missing email', { password: 'x' }, 'email', 'Введите email'],
+      ['invalid email', { email: 'nope', password: 'x' }, 'email', 'Некорректный email'],
+      ['empty password', { email: 'a@b.ru', password: '' }, 'password', 'Введите пароль'],
+      ['missing password', { email: 'a@b.ru' }, 'password', 'Введите пароль'],
+    ];
+    it.each(cases)('%s', async (_name, body, field, message) => {
+      const res = await call(t.app, 'POST', LOGIN, { body });
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toContainEqual({ loc: ['body', field], msg: message });
+    });
+  });
+});

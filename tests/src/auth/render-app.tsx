@@ -1,0 +1,21 @@
+/** Renders the real app tree (router + providers) at a path, for screen tests. */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { render } from '@testing-library/react';
+import { Provider as JotaiProvider } from 'jotai';
+import { sessionStore } from '../../../src/features/auth/session';
+import { createTestRouter } from '../routes/router-harness';
+
+export async function renderAt(path: string) {
+  const router = createTestRouter(path);
+  await router.load();
+  const queryClient = router.options.context!.queryClient!;
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <JotaiProvider store={sessionStore}>
+        <RouterProvider router={router} />
+      </JotaiProvider>
+    </QueryClientProvider>,
+  );
+  return { router, ...view };
+}
