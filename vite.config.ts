@@ -1,7 +1,37 @@
-import { defineConfig } from 'vite';
+import { gzipSync } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
+
+/**
+ * Prints the JavaScript a first visit to /auth downloads (entry chunk, the /auth route's split
+ * chunks and everything they import statically), gzip-compressed, and fails the build above the
+ * 200 KB budget of issue 3.
+ */
+function firstLoadReport(route = 'src/routes/auth/index.tsx', budgetKb = 200): Plugin {
+  return {
+    name: 'first-load-report',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
+      const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const wanted = new Set<string>();
+      const visit = (fileName: string) => {
+        if (wanted.has(fileName)) return;
+        wanted.add(fileName);
+        for (const imported of byName.get(fileName)?.imports ?? []) visit(imported);
+      };
+      for (const chunk of chunks) {
+        if (chunk.isEntry || chunk.moduleIds.some((id) => id.split('?')[0].endsWith(route))) visit(chunk.fileName);
+      }
+      const bytes = [...wanted].reduce((sum, fileName) => sum + gzipSync(byName.get(fileName)!.code).length, 0);
+      const kb = bytes / 1024;
+      console.log(`\nFirst-load JS for /auth: ${kb.toFixed(2)} kB gzip in ${wanted.size} files (budget ${budgetKb} kB)`);
+      if (kb > budgetKb) this.error(`First-load JS for /auth is ${kb.toFixed(2)} kB gzip, over the ${budgetKb} kB budget`);
+    },
+  };
+}
 
 const apiTarget = process.env.VITE_API_PROXY ?? 'http://localhost:8080';
 
@@ -10,6 +40,7 @@ export default defineConfig({
     // Must come before the React plugin: it generates src/routeTree.gen.ts from src/routes/.
     tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/routeTree.gen.ts' }),
     react(),
+    firstLoadReport(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src',

@@ -14,12 +14,20 @@ import { Route as AppRouteImport } from './routes/_app'
 import { Route as AboutRouteImport } from './routes/about'
 import { Route as AppAdminRouteRouteImport } from './routes/_app/admin/route'
 import { Route as AppOrganizationRouteRouteImport } from './routes/_app/organization/route'
+import { Route as AppTokensRouteImport } from './routes/_app/tokens'
 import { Route as AuthIndexRouteImport } from './routes/auth/index'
 import { Route as AuthVerifyEmailRouteImport } from './routes/auth/verify-email'
 import { Route as AuthVerifyEmailRequiredRouteImport } from './routes/auth/verify-email-required'
 import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
+import { Route as AppOrganizationIndexRouteImport } from './routes/_app/organization/index'
+import { Route as AppOrganizationSettingsRouteImport } from './routes/_app/organization/settings'
+import { Route as AppProjectsIndexRouteImport } from './routes/_app/projects/index'
 import { Route as AuthResetPasswordIndexRouteImport } from './routes/auth/reset-password/index'
 import { Route as AuthResetPasswordConfirmRouteImport } from './routes/auth/reset-password/confirm'
+import { Route as AppProjectsIdIndexRouteImport } from './routes/_app/projects/$id/index'
+import { Route as AppProjectsCreateIndexRouteImport } from './routes/_app/projects/create/index'
+import { Route as AppProjectsCreateStep1RouteImport } from './routes/_app/projects/create/step1'
+import { Route as AppProjectsCreateStep2RouteImport } from './routes/_app/projects/create/step2'
 import { Route as AppAdminAnalysesAnalysisIdIndexRouteImport } from './routes/_app/admin/analyses/$analysisId/index'
 import { Route as AppAdminAnalysesAnalysisIdResultsRouteImport } from './routes/_app/admin/analyses/$analysisId/results'
 import { Route as AppAdminProjectsIdIndexRouteImport } from './routes/_app/admin/projects/$id/index'
@@ -49,6 +57,11 @@ const AppOrganizationRouteRoute = AppOrganizationRouteRouteImport.update({
   path: '/organization',
   getParentRoute: () => AppRoute,
 } as any)
+const AppTokensRoute = AppTokensRouteImport.update({
+  id: '/tokens',
+  path: '/tokens',
+  getParentRoute: () => AppRoute,
+} as any)
 const AuthIndexRoute = AuthIndexRouteImport.update({
   id: '/auth/',
   path: '/auth/',
@@ -69,6 +82,21 @@ const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppAdminRouteRoute,
 } as any)
+const AppOrganizationIndexRoute = AppOrganizationIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AppOrganizationRouteRoute,
+} as any)
+const AppOrganizationSettingsRoute = AppOrganizationSettingsRouteImport.update({
+  id: '/settings',
+  path: '/settings',
+  getParentRoute: () => AppOrganizationRouteRoute,
+} as any)
+const AppProjectsIndexRoute = AppProjectsIndexRouteImport.update({
+  id: '/projects/',
+  path: '/projects/',
+  getParentRoute: () => AppRoute,
+} as any)
 const AuthResetPasswordIndexRoute = AuthResetPasswordIndexRouteImport.update({
   id: '/auth/reset-password/',
   path: '/auth/reset-password/',
@@ -80,6 +108,26 @@ const AuthResetPasswordConfirmRoute =
     path: '/auth/reset-password/confirm',
     getParentRoute: () => rootRouteImport,
   } as any)
+const AppProjectsIdIndexRoute = AppProjectsIdIndexRouteImport.update({
+  id: '/projects/$id/',
+  path: '/projects/$id/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProjectsCreateIndexRoute = AppProjectsCreateIndexRouteImport.update({
+  id: '/projects/create/',
+  path: '/projects/create/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProjectsCreateStep1Route = AppProjectsCreateStep1RouteImport.update({
+  id: '/projects/create/step1',
+  path: '/projects/create/step1',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProjectsCreateStep2Route = AppProjectsCreateStep2RouteImport.update({
+  id: '/projects/create/step2',
+  path: '/projects/create/step2',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppAdminAnalysesAnalysisIdIndexRoute =
   AppAdminAnalysesAnalysisIdIndexRouteImport.update({
     id: '/analyses/$analysisId/',
@@ -108,13 +156,21 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/about': typeof AboutRoute
   '/admin': typeof AppAdminRouteRouteWithChildren
-  '/organization': typeof AppOrganizationRouteRoute
+  '/organization': typeof AppOrganizationRouteRouteWithChildren
+  '/tokens': typeof AppTokensRoute
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
   '/auth/': typeof AuthIndexRoute
+  '/organization/settings': typeof AppOrganizationSettingsRoute
   '/auth/reset-password/confirm': typeof AuthResetPasswordConfirmRoute
   '/admin/': typeof AppAdminIndexRoute
+  '/organization/': typeof AppOrganizationIndexRoute
+  '/projects/': typeof AppProjectsIndexRoute
   '/auth/reset-password/': typeof AuthResetPasswordIndexRoute
+  '/projects/create/step1': typeof AppProjectsCreateStep1Route
+  '/projects/create/step2': typeof AppProjectsCreateStep2Route
+  '/projects/$id/': typeof AppProjectsIdIndexRoute
+  '/projects/create/': typeof AppProjectsCreateIndexRoute
   '/admin/analyses/$analysisId/results': typeof AppAdminAnalysesAnalysisIdResultsRoute
   '/admin/projects/$id/analyses': typeof AppAdminProjectsIdAnalysesRoute
   '/admin/analyses/$analysisId/': typeof AppAdminAnalysesAnalysisIdIndexRoute
@@ -123,13 +179,20 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/about': typeof AboutRoute
-  '/organization': typeof AppOrganizationRouteRoute
+  '/tokens': typeof AppTokensRoute
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
   '/auth': typeof AuthIndexRoute
+  '/organization/settings': typeof AppOrganizationSettingsRoute
   '/auth/reset-password/confirm': typeof AuthResetPasswordConfirmRoute
   '/admin': typeof AppAdminIndexRoute
+  '/organization': typeof AppOrganizationIndexRoute
+  '/projects': typeof AppProjectsIndexRoute
   '/auth/reset-password': typeof AuthResetPasswordIndexRoute
+  '/projects/create/step1': typeof AppProjectsCreateStep1Route
+  '/projects/create/step2': typeof AppProjectsCreateStep2Route
+  '/projects/$id': typeof AppProjectsIdIndexRoute
+  '/projects/create': typeof AppProjectsCreateIndexRoute
   '/admin/analyses/$analysisId/results': typeof AppAdminAnalysesAnalysisIdResultsRoute
   '/admin/projects/$id/analyses': typeof AppAdminProjectsIdAnalysesRoute
   '/admin/analyses/$analysisId': typeof AppAdminAnalysesAnalysisIdIndexRoute
@@ -141,13 +204,21 @@ export interface FileRoutesById {
   '/_app': typeof AppRouteWithChildren
   '/about': typeof AboutRoute
   '/_app/admin': typeof AppAdminRouteRouteWithChildren
-  '/_app/organization': typeof AppOrganizationRouteRoute
+  '/_app/organization': typeof AppOrganizationRouteRouteWithChildren
+  '/_app/tokens': typeof AppTokensRoute
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
   '/auth/': typeof AuthIndexRoute
+  '/_app/organization/settings': typeof AppOrganizationSettingsRoute
   '/auth/reset-password/confirm': typeof AuthResetPasswordConfirmRoute
   '/_app/admin/': typeof AppAdminIndexRoute
+  '/_app/organization/': typeof AppOrganizationIndexRoute
+  '/_app/projects/': typeof AppProjectsIndexRoute
   '/auth/reset-password/': typeof AuthResetPasswordIndexRoute
+  '/_app/projects/create/step1': typeof AppProjectsCreateStep1Route
+  '/_app/projects/create/step2': typeof AppProjectsCreateStep2Route
+  '/_app/projects/$id/': typeof AppProjectsIdIndexRoute
+  '/_app/projects/create/': typeof AppProjectsCreateIndexRoute
   '/_app/admin/analyses/$analysisId/results': typeof AppAdminAnalysesAnalysisIdResultsRoute
   '/_app/admin/projects/$id/analyses': typeof AppAdminProjectsIdAnalysesRoute
   '/_app/admin/analyses/$analysisId/': typeof AppAdminAnalysesAnalysisIdIndexRoute
@@ -160,12 +231,20 @@ export interface FileRouteTypes {
     | '/about'
     | '/admin'
     | '/organization'
+    | '/tokens'
     | '/auth/verify-email'
     | '/auth/verify-email-required'
     | '/auth/'
+    | '/organization/settings'
     | '/auth/reset-password/confirm'
     | '/admin/'
+    | '/organization/'
+    | '/projects/'
     | '/auth/reset-password/'
+    | '/projects/create/step1'
+    | '/projects/create/step2'
+    | '/projects/$id/'
+    | '/projects/create/'
     | '/admin/analyses/$analysisId/results'
     | '/admin/projects/$id/analyses'
     | '/admin/analyses/$analysisId/'
@@ -174,13 +253,20 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/about'
-    | '/organization'
+    | '/tokens'
     | '/auth/verify-email'
     | '/auth/verify-email-required'
     | '/auth'
+    | '/organization/settings'
     | '/auth/reset-password/confirm'
     | '/admin'
+    | '/organization'
+    | '/projects'
     | '/auth/reset-password'
+    | '/projects/create/step1'
+    | '/projects/create/step2'
+    | '/projects/$id'
+    | '/projects/create'
     | '/admin/analyses/$analysisId/results'
     | '/admin/projects/$id/analyses'
     | '/admin/analyses/$analysisId'
@@ -192,12 +278,20 @@ export interface FileRouteTypes {
     | '/about'
     | '/_app/admin'
     | '/_app/organization'
+    | '/_app/tokens'
     | '/auth/verify-email'
     | '/auth/verify-email-required'
     | '/auth/'
+    | '/_app/organization/settings'
     | '/auth/reset-password/confirm'
     | '/_app/admin/'
+    | '/_app/organization/'
+    | '/_app/projects/'
     | '/auth/reset-password/'
+    | '/_app/projects/create/step1'
+    | '/_app/projects/create/step2'
+    | '/_app/projects/$id/'
+    | '/_app/projects/create/'
     | '/_app/admin/analyses/$analysisId/results'
     | '/_app/admin/projects/$id/analyses'
     | '/_app/admin/analyses/$analysisId/'
@@ -252,6 +346,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppOrganizationRouteRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/tokens': {
+      id: '/_app/tokens'
+      path: '/tokens'
+      fullPath: '/tokens'
+      preLoaderRoute: typeof AppTokensRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/auth/': {
       id: '/auth/'
       path: '/auth'
@@ -280,6 +381,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminIndexRouteImport
       parentRoute: typeof AppAdminRouteRoute
     }
+    '/_app/organization/': {
+      id: '/_app/organization/'
+      path: '/'
+      fullPath: '/organization/'
+      preLoaderRoute: typeof AppOrganizationIndexRouteImport
+      parentRoute: typeof AppOrganizationRouteRoute
+    }
+    '/_app/organization/settings': {
+      id: '/_app/organization/settings'
+      path: '/settings'
+      fullPath: '/organization/settings'
+      preLoaderRoute: typeof AppOrganizationSettingsRouteImport
+      parentRoute: typeof AppOrganizationRouteRoute
+    }
+    '/_app/projects/': {
+      id: '/_app/projects/'
+      path: '/projects'
+      fullPath: '/projects/'
+      preLoaderRoute: typeof AppProjectsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/auth/reset-password/': {
       id: '/auth/reset-password/'
       path: '/auth/reset-password'
@@ -293,6 +415,34 @@ declare module '@tanstack/react-router' {
       fullPath: '/auth/reset-password/confirm'
       preLoaderRoute: typeof AuthResetPasswordConfirmRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_app/projects/$id/': {
+      id: '/_app/projects/$id/'
+      path: '/projects/$id'
+      fullPath: '/projects/$id/'
+      preLoaderRoute: typeof AppProjectsIdIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/create/': {
+      id: '/_app/projects/create/'
+      path: '/projects/create'
+      fullPath: '/projects/create/'
+      preLoaderRoute: typeof AppProjectsCreateIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/create/step1': {
+      id: '/_app/projects/create/step1'
+      path: '/projects/create/step1'
+      fullPath: '/projects/create/step1'
+      preLoaderRoute: typeof AppProjectsCreateStep1RouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/create/step2': {
+      id: '/_app/projects/create/step2'
+      path: '/projects/create/step2'
+      fullPath: '/projects/create/step2'
+      preLoaderRoute: typeof AppProjectsCreateStep2RouteImport
+      parentRoute: typeof AppRoute
     }
     '/_app/admin/analyses/$analysisId/': {
       id: '/_app/admin/analyses/$analysisId/'
@@ -346,14 +496,39 @@ const AppAdminRouteRouteWithChildren = AppAdminRouteRoute._addFileChildren(
   AppAdminRouteRouteChildren,
 )
 
+interface AppOrganizationRouteRouteChildren {
+  AppOrganizationSettingsRoute: typeof AppOrganizationSettingsRoute
+  AppOrganizationIndexRoute: typeof AppOrganizationIndexRoute
+}
+
+const AppOrganizationRouteRouteChildren: AppOrganizationRouteRouteChildren = {
+  AppOrganizationSettingsRoute: AppOrganizationSettingsRoute,
+  AppOrganizationIndexRoute: AppOrganizationIndexRoute,
+}
+
+const AppOrganizationRouteRouteWithChildren =
+  AppOrganizationRouteRoute._addFileChildren(AppOrganizationRouteRouteChildren)
+
 interface AppRouteChildren {
   AppAdminRouteRoute: typeof AppAdminRouteRouteWithChildren
-  AppOrganizationRouteRoute: typeof AppOrganizationRouteRoute
+  AppOrganizationRouteRoute: typeof AppOrganizationRouteRouteWithChildren
+  AppTokensRoute: typeof AppTokensRoute
+  AppProjectsIndexRoute: typeof AppProjectsIndexRoute
+  AppProjectsCreateStep1Route: typeof AppProjectsCreateStep1Route
+  AppProjectsCreateStep2Route: typeof AppProjectsCreateStep2Route
+  AppProjectsIdIndexRoute: typeof AppProjectsIdIndexRoute
+  AppProjectsCreateIndexRoute: typeof AppProjectsCreateIndexRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
   AppAdminRouteRoute: AppAdminRouteRouteWithChildren,
-  AppOrganizationRouteRoute: AppOrganizationRouteRoute,
+  AppOrganizationRouteRoute: AppOrganizationRouteRouteWithChildren,
+  AppTokensRoute: AppTokensRoute,
+  AppProjectsIndexRoute: AppProjectsIndexRoute,
+  AppProjectsCreateStep1Route: AppProjectsCreateStep1Route,
+  AppProjectsCreateStep2Route: AppProjectsCreateStep2Route,
+  AppProjectsIdIndexRoute: AppProjectsIdIndexRoute,
+  AppProjectsCreateIndexRoute: AppProjectsCreateIndexRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

@@ -15,7 +15,16 @@ self.addEventListener('message', (event) => {
   if (event.data && event.data.type === 'SKIP_WAITING') void self.skipWaiting();
 });
 
-precacheAndRoute(self.__WB_MANIFEST);
+// The PDFs are listed twice (includeAssets and the glob); precache each URL once.
+const seen = new Set<string>();
+const manifest = self.__WB_MANIFEST.filter((entry) => {
+  const url = typeof entry === 'string' ? entry : entry.url;
+  if (seen.has(url)) return false;
+  seen.add(url);
+  return true;
+});
+
+precacheAndRoute(manifest);
 cleanupOutdatedCaches();
 
 // Client-side routes load the shell; the API and the static documents are never routed to it.

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
 import {
   AuthResponseSchema,
   LoginSchema,
@@ -50,7 +51,8 @@ const resetConfirmContract = { body: ResetPasswordConfirmSchema, response: { 200
 const newPasswordContract = { body: NewPasswordRequestSchema, response: { 200: MessageSchema, 422: ErrorBodySchema }, tags, summary: 'Change the password (logged in)', auth: true } satisfies RouteContract;
 const verifyContract = { body: VerifyEmailSchema, response: { 200: VerifyEmailResponseSchema, 400: ErrorBodySchema }, tags, summary: 'Confirm the email with the token from the mail' } satisfies RouteContract;
 const resendContract = {
-  body: ResendVerificationSchema,
+  // A logged-in user may send no body at all.
+  body: v.nullish(ResendVerificationSchema),
   response: { 200: MessageSchema, 429: ErrorBodySchema },
   tags,
   summary: 'Send the verification mail again (bearer, or {email})',

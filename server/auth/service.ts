@@ -102,7 +102,7 @@ async function landingOrganization(db: DB, userId: string, lastOrganizationId: s
     .selectFrom('memberships')
     .select('organization_id')
     .where('user_id', '=', userId)
-    .orderBy(sql`organization_id = ${lastOrganizationId}`, sql`desc nulls last`)
+    .orderBy(sql`organization_id = ${lastOrganizationId}`, (ob) => ob.desc().nullsLast())
     .orderBy('created_at', 'asc')
     .limit(1)
     .executeTakeFirst();

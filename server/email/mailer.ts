@@ -27,7 +27,8 @@ export function createMailer(options: { smtpUrl?: string; from: string; log: Fas
   const transport = nodemailer.createTransport(options.smtpUrl);
   return {
     async send(mail) {
-      await transport.sendMail({ from: options.from, ...mail });
+      // Quoted-printable rather than base64 for the Russian text: links stay readable in the raw mail.
+      await transport.sendMail({ from: options.from, textEncoding: 'quoted-printable', ...mail });
     },
   };
 }

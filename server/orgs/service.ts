@@ -4,7 +4,11 @@ import { DEFAULT_PLAN_TYPE, type CurrentOrganization, type Member, type UpdateOr
 import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import { forbidden, HttpError, notFound } from '../lib/errors.js';
-import { generateInvitationCode, isUniqueViolation } from './invitation-code.js';
+// One generator for every invitation code (registration and regeneration): 10 unambiguous characters.
+import { generateInvitationCode } from '../auth/invitation-code.js';
+
+/** PostgreSQL's unique_violation: the drawn code belongs to another organization already. */
+const isUniqueViolation = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
 
 const isAdminOrOwner = (caller: Caller) => caller.organizationRole === 'owner' || caller.organizationRole === 'admin';
 const planOf = (plan: string | null | undefined) => plan || DEFAULT_PLAN_TYPE;

@@ -9,6 +9,9 @@ import { countCampaignData, type AdPlatform, type CampaignData, type ImportCount
 import { importCampaignFiles } from './importers/index.js';
 import { importFromDirectApi } from './yandex-direct/index.js';
 
+/** How a Direct API import is named where a file name would stand (problems, detected). */
+export const DIRECT_API_SOURCE_NAME = 'API Яндекс Директа';
+
 export interface ParsedImport {
   /** JSON of the CampaignData; null when the files had errors (nothing is half-imported). */
   dataJson: string | null;
@@ -50,6 +53,8 @@ export async function parseUploadedFiles(input: { files: UploadedFile[]; platfor
 }
 
 export async function fetchDirectApiAccount(input: { token: string; clientLogin?: string; sandbox?: boolean; baseUrl?: string }): Promise<ParsedImport> {
-  const { data, units } = await importFromDirectApi(input);
-  return { ...summarise(data), problems: [], detected: [{ source: 'direct_api', platform: 'yandex_direct', clientLogin: input.clientLogin ?? null }], units };
+  const { data, units, warnings } = await importFromDirectApi(input);
+  // What could not be read (e.g. the statistics report) is a warning beside the preview, not a failure.
+  const problems: ImportProblem[] = warnings.map((message) => ({ file: DIRECT_API_SOURCE_NAME, message, severity: 'warning' }));
+  return { ...summarise(data), problems, detected: [{ file: DIRECT_API_SOURCE_NAME, kind: 'direct_api', platform: 'yandex_direct', clientLogin: input.clientLogin ?? null }], units };
 }

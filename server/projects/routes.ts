@@ -26,6 +26,7 @@ import { runInWorker, WorkerTaskError } from '../lib/run-in-worker.js';
 import { parseOrThrow, routeSchema, type Req, type RouteContract } from '../lib/schema.js';
 import { sealSecret } from '../lib/secret-box.js';
 import type { ParsedImport } from './import-worker.js';
+import { buildTemplateFile, templateFileName } from './importers/template.js';
 import {
   campaignDocument,
   campaignTree,
@@ -104,12 +105,10 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.get('/import-template', { schema: routeSchema(template), ...auth }, async (_request, reply) => {
-    const { buildImportTemplate } = await import('./importers/template.js'); // TEMP until importers land
-    const file = buildImportTemplate();
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="reklama-lab-template.csv"`)
-      .send(typeof file === 'string' ? file : Buffer.from(file));
+      .header('content-disposition', `attachment; filename="${templateFileName}"`)
+      .send(Buffer.from(buildTemplateFile()));
   });
 
   app.post('/import-preview', { schema: routeSchema(previewFiles), ...auth }, async (request: FastifyRequest) => {

@@ -59,6 +59,7 @@ export const tokenRoutes: FastifyPluginAsync = async (app) => {
       amount: body.amount,
       reason: body.reason,
       idempotencyKey: body.idempotency_key,
+      source: 'api',
     });
     return { balance: newBalance, entry };
   });

@@ -65,6 +65,8 @@ export interface CreditInput {
   reason: string;
   /** Same key, same recipient: credited once. Absent: a new credit every time. */
   idempotencyKey?: string;
+  /** Where the credit came from, kept in the audit record ('api', 'cli'). */
+  source: string;
 }
 
 /**
@@ -99,7 +101,7 @@ export async function creditTokens(db: DB, input: CreditInput) {
           action: 'tokens.admin_credit',
           target_user_id: recipient.id,
           organization_id: null,
-          payload: JSON.stringify({ amount: input.amount, reason: input.reason, ledger_entry_id: result.entry.id, balance_after: result.balance, email: recipient.email }),
+          payload: JSON.stringify({ amount: input.amount, reason: input.reason, entry_id: result.entry.id, balance_after: result.balance, email: recipient.email, source: input.source }),
         })
         .execute();
     }

@@ -81,6 +81,10 @@ function createPersister(): Persister {
   };
 }
 
+// React Query assumes "online" until the first online/offline event; an app reopened without
+// network must know at once, so queries wait (showing the restored cache) instead of failing.
+if (typeof navigator !== 'undefined' && typeof navigator.onLine === 'boolean') onlineManager.setOnline(navigator.onLine);
+
 export const queryClient = createQueryClient();
 export const queryPersister = createPersister();
 

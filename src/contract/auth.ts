@@ -17,9 +17,15 @@ export const NewPasswordSchema = v.pipe(
 const firstName = v.pipe(v.string(m.firstNameRequired), v.trim(), v.minLength(1, m.firstNameRequired), v.minLength(2, m.firstNameMin), v.maxLength(100));
 const lastName = v.pipe(v.string(m.lastNameRequired), v.trim(), v.minLength(1, m.lastNameRequired), v.minLength(2, m.lastNameMin), v.maxLength(100));
 
+/**
+ * A field the client left out of an API request is checked as an empty one, so the answer carries the
+ * form's message ('Введите email') rather than valibot's generic missing-key text.
+ */
+const required = <S extends v.GenericSchema<string, unknown>>(schema: S) => v.optional(schema, '');
+
 export const LoginSchema = v.object({
-  email: EmailSchema,
-  password: v.pipe(v.string(m.passwordRequired), v.nonEmpty(m.passwordRequired)),
+  email: required(EmailSchema),
+  password: required(v.pipe(v.string(m.passwordRequired), v.nonEmpty(m.passwordRequired))),
 });
 export type LoginPayload = v.InferOutput<typeof LoginSchema>;
 
@@ -54,10 +60,10 @@ export type RegisterForm = v.InferInput<typeof RegisterFormSchema>;
 /** What the API receives: organization_name when creating, invitation_code when joining. */
 export const RegisterRequestSchema = v.pipe(
   v.object({
-    first_name: firstName,
-    last_name: lastName,
-    email: EmailSchema,
-    password: NewPasswordSchema,
+    first_name: required(firstName),
+    last_name: required(lastName),
+    email: required(EmailSchema),
+    password: required(NewPasswordSchema),
     organization_name: v.optional(OrganizationNameSchema),
     invitation_code: v.optional(InvitationCodeSchema),
   }),
@@ -109,5 +115,5 @@ export const VerifyEmailSchema = v.object({ token: v.pipe(v.string(m.tokenRequir
 export const ResendVerificationSchema = v.object({ email: v.optional(EmailSchema) });
 
 /** POST /auth/logout: the bearer token names the session; a refresh token may be sent instead or as well. */
-export const LogoutSchema = v.optional(v.object({ refresh_token: v.optional(v.string()) }));
+export const LogoutSchema = v.nullish(v.object({ refresh_token: v.optional(v.string()) }));
 export const VerifyEmailResponseSchema = v.object({ message: v.string(), user: UserSchema });

@@ -85,6 +85,10 @@ export interface AdGroup {
   /** Group-level negative keywords/phrases (platform notation, no leading `-`). */
   negativeKeywords: string[];
   region?: string;
+  /** Status as the platform writes it (e.g. Google `Enabled`, `Paused`). */
+  status?: string;
+  /** Statistics a report gave for the group as a whole (not per keyword or ad). */
+  stats?: Stats;
 }
 
 export interface Campaign {
@@ -98,6 +102,13 @@ export interface Campaign {
   negativeKeywords: string[];
   groups: AdGroup[];
   stats?: Stats;
+  /** Status as the platform writes it. */
+  status?: string;
+  /**
+   * The platform whose notation this campaign's keywords use, when it differs from `CampaignData.platform`
+   * (files of both platforms uploaded into one project). Set by the importers on every campaign.
+   */
+  platform?: AdPlatform;
 }
 
 /** One row of a search-query report: what people actually typed. */

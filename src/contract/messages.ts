@@ -106,6 +106,8 @@ export const organizationMessages = {
 
 /** Tokens: history filters, cost calculation and admin credit (issue 2). */
 export const tokenMessages = {
+  pageInvalid: 'Номер страницы: целое число от 1',
+  pageSizeInvalid: 'Размер страницы: целое число от 1 до 100',
   entryTypeInvalid: 'Неизвестный тип операции',
   dateInvalid: 'Некорректная дата: используйте формат ГГГГ-ММ-ДД',
   periodInvalid: 'Начало периода не может быть позже конца',

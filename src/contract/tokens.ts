@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { EmailSchema } from './auth.js';
-import { PageQuerySchema, UuidSchema } from './common.js';
+import { UuidSchema } from './common.js';
 import { tokenMessages as m } from './messages.js';
 
 // /api/v1/tokens/*: balance, history, cost of an analysis, admin credit.
@@ -57,10 +57,15 @@ export function periodBounds(from?: string, to?: string): { from?: Date; to?: Da
   return { from: start, to: end };
 }
 
+/** A whole number from the URL (query values arrive as strings). */
+const queryInteger = (min: number, max: number, message: string) =>
+  v.pipe(v.unknown(), v.transform(Number), v.number(message), v.integer(message), v.minValue(min, message), v.maxValue(max, message));
+
 /** GET /tokens/history: newest first, optional type and period filters. */
 export const HistoryQuerySchema = v.pipe(
   v.object({
-    ...PageQuerySchema.entries,
+    page: v.optional(queryInteger(1, 1_000_000, m.pageInvalid), 1),
+    page_size: v.optional(queryInteger(1, 100, m.pageSizeInvalid), 20),
     type: v.optional(v.picklist(ledgerEntryTypes, m.entryTypeInvalid)),
     from: v.optional(IsoDateSchema),
     to: v.optional(IsoDateSchema),

@@ -12,14 +12,17 @@ export interface LexiconEntry {
   /** The negative as it would be written (a word or a short phrase). */
   text: string;
   category: Exclude<NegativeCategory, 'query' | 'competitors'>;
+  /** Safe to propose up front when there is no query report to check against. */
+  preventive?: boolean;
 }
 
-const entries = (category: LexiconEntry['category'], texts: string[]): LexiconEntry[] => texts.map((text) => ({ text, category }));
+const entries = (category: LexiconEntry['category'], texts: string[], preventive: string[] = []): LexiconEntry[] =>
+  texts.map((text) => ({ text, category, ...(preventive.includes(text) ? { preventive: true } : {}) }));
 
 export const nonCommercialLexicon: LexiconEntry[] = [
-  ...entries('free', ['бесплатно', 'бесплатный', 'даром', 'халява', 'скачать', 'скачивание', 'торрент', 'torrent', 'download', 'free', 'кряк', 'crack', 'взлом']),
-  ...entries('informational', ['своими руками', 'как сделать', 'что такое', 'реферат', 'википедия', 'wiki', 'вики', 'определение', 'самостоятельно', 'чертеж', 'схема', 'инструкция', 'гост']),
-  ...entries('jobs', ['вакансия', 'работа', 'зарплата', 'резюме', 'подработка', 'стажировка', 'требоваться', 'устроиться']),
+  ...entries('free', ['бесплатно', 'даром', 'халява', 'скачать', 'скачивание', 'торрент', 'torrent', 'download', 'free', 'кряк', 'crack', 'взлом'], ['бесплатно', 'скачать', 'торрент']),
+  ...entries('informational', ['своими руками', 'как сделать', 'что такое', 'реферат', 'википедия', 'wiki', 'вики', 'определение', 'самостоятельно', 'чертеж', 'схема', 'инструкция', 'гост'], ['своими руками', 'реферат', 'википедия']),
+  ...entries('jobs', ['вакансии', 'работа', 'зарплата', 'резюме', 'подработка', 'стажировка', 'требуется', 'устроиться'], ['вакансии', 'резюме', 'зарплата']),
   ...entries('used', ['б/у', 'бу', 'подержанный', 'авито', 'avito', 'юла', 'барахолка', 'комиссионка']),
   ...entries('foreign_geo', [
     'киев', 'минск', 'алматы', 'астана', 'ташкент', 'баку', 'ереван', 'тбилиси', 'бишкек', 'кишинев',
@@ -27,7 +30,7 @@ export const nonCommercialLexicon: LexiconEntry[] = [
     'москва', 'спб', 'петербург', 'питер', 'новосибирск', 'екатеринбург', 'казань', 'краснодар', 'ростов',
     'самара', 'омск', 'челябинск', 'уфа', 'воронеж', 'пермь', 'волгоград', 'красноярск', 'сочи',
   ]),
-  ...entries('ambiguous', ['отзыв', 'форум', 'рейтинг', 'сравнение', 'обзор', 'фото', 'видео', 'картинка']),
+  ...entries('ambiguous', ['отзывы', 'форум', 'рейтинг', 'сравнение', 'обзор', 'фото', 'видео', 'картинки']),
 ];
 
 /** Words that make a query commercial (someone is about to buy). */

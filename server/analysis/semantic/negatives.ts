@@ -44,6 +44,18 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     ...settings.competitors.map((text) => ({ text: normalizeText(text), category: 'competitors' as const })),
   ].map((entry) => ({ ...entry, parsed: parsePhrase(entry.text, lemmatizer) }));
 
+  // Entries by the forms and lemmas of their first word, so a query only tries the entries it can match.
+  const lexiconByWord = new Map<string, (typeof lexicon)[number][]>();
+  for (const entry of lexicon) {
+    const first = entry.parsed.significant[0];
+    if (!first) continue;
+    for (const key of new Set([first.form, ...first.lemmas])) {
+      const list = lexiconByWord.get(key) ?? [];
+      list.push(entry);
+      lexiconByWord.set(key, list);
+    }
+  }
+
   // Home geography: what the account itself targets.
   const homeLemmas = new Set<string>();
   for (const word of settings.homeRegionWords) for (const lemma of lemmatizer.lemmatize(normalizeText(word)).all) homeLemmas.add(lemma);
@@ -63,18 +75,36 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     if (query) candidate.queries.push(query);
   };
   const collectData: SemanticResult['collectData'] = [];
+  /** Google negatives do not cover other forms, so the negative is the form people typed. */
+  const googleNegativeFor = (entry: (typeof lexicon)[number], query: PreparedQuery) => {
+    if (entry.parsed.significant.length > 1) {
+      const text = `"${entry.text}"`;
+      return { text, parsed: parsePhrase(text, lemmatizer) };
+    }
+    const lemmas = entry.parsed.significant[0].lemmas;
+    const typed = query.words.find((word) => word.lemmas.some((lemma) => lemmas.includes(lemma)))?.form ?? entry.text;
+    return { text: typed, parsed: parsePhrase(typed, lemmatizer) };
+  };
 
   for (const query of account.queries) {
     const campaign = query.campaign;
     if (!campaign) continue;
-    // A query already blocked by the campaign's negatives needs nothing more.
+    // A query the current negatives already block (added after the report) needs nothing more.
+    if (campaign.negatives.some((negative) => negativeBlocks(negative, query.words, platform))) continue;
+    if (query.group?.negatives.some((negative) => negativeBlocks(negative, query.words, platform))) continue;
     let matchedCategory = false;
-    for (const entry of lexicon) {
-      if (!negativeBlocks(entry.parsed, query.words, platform)) continue;
+    const possible = new Set<(typeof lexicon)[number]>();
+    for (const word of query.words) {
+      for (const entry of lexiconByWord.get(word.form) ?? []) possible.add(entry);
+      for (const lemma of word.lemmas) for (const entry of lexiconByWord.get(lemma) ?? []) possible.add(entry);
+    }
+    for (const entry of possible) {
+      // Intent is recognised by lemma on every platform (the words mean the same on Google).
+      if (!negativeBlocks(entry.parsed, query.words, 'yandex_direct')) continue;
       if (entry.category === 'foreign_geo' && entry.parsed.significant.some((word) => word.lemmas.some((lemma) => homeLemmas.has(lemma)))) continue;
       matchedCategory = true;
-      if (campaign.negatives.some((negative) => negativeBlocks(negative, entry.parsed.words, platform))) continue;
-      add(`${campaign.ref.key}|${entry.text}`, () => ({ level: 'campaign', target: campaign.ref, campaign, text: entry.text, parsed: entry.parsed, category: entry.category, source: 'queries', queries: [] }), query);
+      const { text, parsed } = platform === 'google_ads' ? googleNegativeFor(entry, query) : entry;
+      add(`${campaign.ref.key}|${text}`, () => ({ level: 'campaign', target: campaign.ref, campaign, text, parsed, category: entry.category, source: 'queries', queries: [] }), query);
     }
     if (matchedCategory || !hasConversions) continue;
     const { clicks, conversions, cost } = query.query.stats;
@@ -103,7 +133,7 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
   if (account.queries.length === 0) {
     for (const campaign of account.campaigns) {
       for (const entry of lexicon) {
-        if (entry.category !== 'free' && entry.category !== 'jobs' && entry.category !== 'informational') continue;
+        if (!('preventive' in entry) || !entry.preventive) continue;
         if (campaign.negatives.some((negative) => negativeBlocks(negative, entry.parsed.words, platform))) continue;
         add(`${campaign.ref.key}|${entry.text}`, () => ({ level: 'campaign', target: campaign.ref, campaign, text: entry.text, parsed: entry.parsed, category: entry.category, source: 'curated', queries: [] }));
       }

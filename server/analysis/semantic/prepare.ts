@@ -53,6 +53,7 @@ export interface PreparedQuery {
 }
 
 export interface PreparedAccount {
+  /** The analysed part of the data (the chosen campaigns and their queries). */
   data: CampaignData;
   platform: AdPlatform;
   campaigns: PreparedCampaign[];
@@ -70,7 +71,20 @@ export const isNegativeKeywordRow = (keyword: Keyword) => keyword.phrase.trim().
 
 export type ProgressFn = (done: number, total: number) => void;
 
-export function prepareAccount(data: CampaignData, lemmatizer: Lemmatizer, onProgress?: ProgressFn): PreparedAccount {
+/**
+ * `campaignIndexes` limits the analysis to some campaigns; references keep their index in the full
+ * `data`, so suggestions point at the same objects the export later rewrites.
+ */
+export function prepareAccount(fullData: CampaignData, lemmatizer: Lemmatizer, onProgress?: ProgressFn, campaignIndexes?: number[]): PreparedAccount {
+  const chosen = campaignIndexes ? new Set(campaignIndexes) : null;
+  const chosenNames = new Set(fullData.campaigns.filter((_, index) => !chosen || chosen.has(index)).map((campaign) => campaign.name));
+  const data: CampaignData = chosen
+    ? {
+        ...fullData,
+        campaigns: fullData.campaigns.filter((_, index) => chosen.has(index)),
+        searchQueries: fullData.searchQueries.filter((query) => query.campaignName === undefined || chosenNames.has(query.campaignName)),
+      }
+    : fullData;
   const platform = data.platform;
   const account: PreparedAccount = { data, platform, campaigns: [], keywords: [], ads: [], groups: [], queries: [], negativeKeywordCount: 0, lemmatizer };
   let total = 0;
@@ -88,7 +102,8 @@ export function prepareAccount(data: CampaignData, lemmatizer: Lemmatizer, onPro
     return set;
   };
 
-  data.campaigns.forEach((campaign, campaignIndex) => {
+  fullData.campaigns.forEach((campaign, campaignIndex) => {
+    if (chosen && !chosen.has(campaignIndex)) return;
     const campaignRef: EntityRef = { level: 'campaign', key: `c${campaignIndex}`, campaignIndex, campaignName: campaign.name, label: campaign.name, externalId: campaign.externalId };
     const preparedCampaign: PreparedCampaign = {
       ref: campaignRef,

@@ -59,6 +59,8 @@ export interface DirectClientOptions {
   reportMaxPolls?: number;
   /** Pause between polls when the API sends no `retryIn`. */
   reportDefaultRetryInSeconds?: number;
+  /** Total waiting for one report before giving up (an import must finish in minutes). */
+  reportMaxWaitMs?: number;
 }
 
 export type ProcessingMode = 'auto' | 'online' | 'offline';
@@ -87,6 +89,8 @@ export interface ReportOptions {
   processingMode?: ProcessingMode;
   /** Money in the account currency with 2 decimals (default) instead of millionths. */
   moneyInMicros?: boolean;
+  /** Stops polling (before the next request) once aborted, e.g. when the rest of an import failed. */
+  signal?: AbortSignal;
 }
 
 export interface DirectClient {
@@ -119,6 +123,7 @@ export function createDirectClient(options: DirectClientOptions): DirectClient {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const reportMaxPolls = options.reportMaxPolls ?? 60;
   const defaultRetryIn = options.reportDefaultRetryInSeconds ?? 5;
+  const reportMaxWaitMs = options.reportMaxWaitMs ?? 5 * 60_000;
   const units = createUnitsAccount();
   const limit = createLimiter(options.maxConcurrent ?? 5);
 
@@ -189,12 +194,18 @@ export function createDirectClient(options: DirectClientOptions): DirectClient {
       skipReportHeader: 'true',
       skipReportSummary: 'true',
     };
+    let waited = 0;
     for (let poll = 0; ; poll++) {
+      reportOptions.signal?.throwIfAborted();
       const answer = await call('reports', { params: definition }, headers, readReportAnswer);
       if (answer.status === 200) return parseReportTsv(answer.text, definition.FieldNames);
-      if (poll >= reportMaxPolls) throw reportNotReadyError(`report "${definition.ReportName}" still ${answer.status} after ${poll + 1} polls`, answer.requestId);
       const retryIn = Number(answer.headers.get('retryin'));
-      await sleep((Number.isFinite(retryIn) && retryIn > 0 ? retryIn : defaultRetryIn) * 1000);
+      const pause = (Number.isFinite(retryIn) && retryIn > 0 ? retryIn : defaultRetryIn) * 1000;
+      if (poll >= reportMaxPolls || waited + pause > reportMaxWaitMs) {
+        throw reportNotReadyError(`report "${definition.ReportName}" still ${answer.status} after ${poll + 1} polls and ${waited} ms`, answer.requestId);
+      }
+      await sleep(pause);
+      waited += pause;
     }
   }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyLedgerEntry } from '../../../server/tokens/ledger.js';
 import { createTestApp, call, type TestApp } from '../helpers/app.js';
@@ -14,7 +15,8 @@ afterAll(async () => {
 /** Writes a ledger entry with a chosen timestamp (history filters work on dates). */
 async function entry(user: FixtureUser, type: 'welcome' | 'analysis_debit' | 'admin_credit', amount: number, createdAt: string, key: string) {
   const result = await applyLedgerEntry(t.app.db, { userId: user.id, organizationId: user.organizationId, type, amount, idempotencyKey: key, reason: `r-${key}` });
-  await t.app.db.updateTable('token_ledger').set({ created_at: createdAt }).where('id', '=', result.entry.id).execute();
+  // created_at is never updated by the app (the column type forbids it); a test back-dates it by hand.
+  await sql`update token_ledger set created_at = ${createdAt}::timestamptz where id = ${result.entry.id}`.execute(t.app.db);
   return result.entry.id;
 }
 
@@ -98,7 +100,12 @@ describe('GET /api/v1/tokens/history', () => {
     expect(reversed.status).toBe(422);
     expect(reversed.body.detail).toEqual([{ loc: ['querystring', 'to'], msg: 'Начало периода не может быть позже конца' }]);
 
-    expect((await call(t.app, 'GET', '/api/v1/tokens/history?page=0', { token: user.token })).status).toBe(422);
+    const page = await call(t.app, 'GET', '/api/v1/tokens/history?page=0', { token: user.token });
+    expect(page.status).toBe(422);
+    expect(page.body.detail).toEqual([{ loc: ['querystring', 'page'], msg: 'Номер страницы: целое число от 1' }]);
+    const size = await call(t.app, 'GET', '/api/v1/tokens/history?page_size=abc', { token: user.token });
+    expect(size.status).toBe(422);
+    expect(size.body.detail).toEqual([{ loc: ['querystring', 'page_size'], msg: 'Размер страницы: целое число от 1 до 100' }]);
     expect((await call(t.app, 'GET', '/api/v1/tokens/history?page_size=101', { token: user.token })).status).toBe(422);
   });
 
@@ -207,7 +214,7 @@ describe('POST /api/v1/tokens/admin/credit', () => {
     const audit = await t.app.db.selectFrom('audit_log').selectAll().where('target_user_id', '=', target.id).execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actor_user_id: admin.id, action: 'tokens.admin_credit' });
-    expect(audit[0].payload).toMatchObject({ amount: 50, reason: 'Компенсация за сбой', ledger_entry_id: res.body.entry.id });
+    expect(audit[0].payload).toMatchObject({ amount: 50, reason: 'Компенсация за сбой', entry_id: res.body.entry.id, source: 'api' });
   });
 
   it('credits by email, case-insensitively', async () => {

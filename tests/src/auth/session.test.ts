@@ -132,6 +132,28 @@ describe('start-up', () => {
     expect(session.getState()).toMatchObject({ user: verifiedUser, organization: ownerOrganization, initialized: true });
   });
 
+  it('an expired access token is refreshed once during start-up and the session still loads', async () => {
+    localStorage.setItem('access_token', 'expired');
+    localStorage.setItem('refresh_token', 'r1');
+    let refreshes = 0;
+    server.use(
+      http.get('/api/v1/auth/me', ({ request }) =>
+        request.headers.get('authorization') === 'Bearer fresh' ? HttpResponse.json(verifiedUser) : HttpResponse.json({}, { status: 401 }),
+      ),
+      http.get('/api/v1/organizations/current', ({ request }) =>
+        request.headers.get('authorization') === 'Bearer fresh' ? HttpResponse.json(ownerOrganization) : HttpResponse.json({}, { status: 401 }),
+      ),
+      http.post('/api/v1/auth/refresh', () => {
+        refreshes += 1;
+        return HttpResponse.json({ access_token: 'fresh', refresh_token: 'r2' });
+      }),
+    );
+    await session.initialize();
+    expect(refreshes).toBe(1);
+    expect(session.getState()).toMatchObject({ user: verifiedUser, organization: ownerOrganization });
+    expect(localStorage.getItem('refresh_token')).toBe('r2');
+  });
+
   it('on failure logs it and clears auth', async () => {
     localStorage.setItem('access_token', 'a');
     localStorage.setItem('refresh_token', 'r');

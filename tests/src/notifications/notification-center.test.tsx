@@ -1,6 +1,7 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { session } from '../../../src/features/auth/session';
 import { formatNotificationTime, unreadBadgeText } from '../../../src/features/notifications/format';
 import { NotificationCenter } from '../../../src/features/notifications/NotificationCenter';
 import {
@@ -56,6 +57,13 @@ describe('notification state', () => {
     expect(list.map((item) => item.id)).toEqual([second.id, first.id]);
     expect(list[1]).toMatchObject({ title: 'Анализ готов', message: 'Проект «Лето»', read: false });
     expect(Number.isNaN(Date.parse(list[1].created_at))).toBe(false);
+  });
+
+  it('forgets the notifications when the identity changes (logout, another user)', () => {
+    localStorage.setItem('access_token', 'access-1');
+    addNotification({ title: 'Личное', message: 'только для Анны' });
+    session.clearLocal();
+    expect(notificationStore.get(notificationsAtom)).toEqual([]);
   });
 
   it('never turns a read notification back to unread', () => {

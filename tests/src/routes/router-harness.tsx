@@ -6,6 +6,9 @@ import { session, sessionStateAtom, sessionStore } from '../../../src/features/a
 import type { Organization, User } from '../../../src/contract/auth.js';
 
 
+// jsdom has no scrolling; the router's scroll restoration calls it on every navigation.
+window.scrollTo = () => undefined;
+
 export function resetSession(): void {
   sessionStore.set(sessionStateAtom, { user: null, organization: null, loading: false, error: null, initialized: false, offline: false });
 }

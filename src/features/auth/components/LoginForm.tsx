@@ -1,6 +1,7 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { Link } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
+import type * as v from 'valibot';
 import { LoginSchema, type LoginPayload } from '../../../contract/auth.js';
 import { useSession } from '../session';
 import { FormErrorBox, FormField, SubmitButton } from './FormField';
@@ -13,7 +14,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     register,
     handleSubmit,
     formState: { errors, isValid },
-  } = useForm<LoginPayload>({
+  } = useForm<v.InferInput<typeof LoginSchema>, unknown, LoginPayload>({
     resolver: valibotResolver(LoginSchema),
     // Errors appear once a field has been left (or the form submitted), then follow every keystroke.
     mode: 'onTouched',

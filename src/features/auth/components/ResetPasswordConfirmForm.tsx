@@ -75,7 +75,7 @@ export function ResetPasswordConfirmForm({ token }: { token?: string }) {
 
   return (
     <AuthCard title="Новый пароль" footer={backToLogin}>
-      <form className="form" onSubmit={submit} noValidate aria-label="Новый пароль">
+      <form className="form" onSubmit={submit} noValidate aria-label="Смена пароля">
         <FormField id="confirm-password" label="Новый пароль" error={errors.password?.message}>
           <input id="confirm-password" type="password" autoComplete="new-password" className="input" {...register('password', { deps: ['password_confirm'] })} />
         </FormField>

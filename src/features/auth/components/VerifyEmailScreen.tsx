@@ -27,14 +27,18 @@ export function VerifyEmailScreen({ token }: { token?: string }) {
 
   const succeeded = result.isSuccess;
   const verifiedUserId = result.data?.user?.id;
+
+  // The logged-in user (if it is the one the link was for) is verified from now on.
+  useEffect(() => {
+    if (succeeded && user && !user.is_verified && (!verifiedUserId || verifiedUserId === user.id)) markVerified();
+  }, [succeeded, verifiedUserId, user, markVerified]);
+
+  // Leave the answer on screen for a moment, then continue to the projects.
   useEffect(() => {
     if (!succeeded) return;
-    if (user && (!verifiedUserId || verifiedUserId === user.id)) markVerified();
     const timer = setTimeout(() => void navigate({ to: '/projects' }), VERIFY_REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);
-    // markVerified and navigate are stable; user only matters at the moment of success.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [succeeded, verifiedUserId]);
+  }, [succeeded, navigate]);
 
   return (
     <AuthCard title="Подтверждение email">

@@ -1,0 +1,111 @@
+/**
+ * Yandex Direct bulk-upload files (the campaign file of the Direct web interface / Commander) for the
+ * campaigns the accepted changes touch, written whole after the changes, with the platform's ids so an
+ * upload updates the objects instead of creating new ones.
+ *
+ * Layout (see /work/shared/reference/ad-platforms.md): Russian titles; one row per keyword and/or ad of a
+ * group (row i carries the group's keyword i and ad i), «Доп. объявление группы» `-` on a group's first
+ * row and `+` after; several values in a cell joined with `||`; minus-words as ` -слово` in
+ * «Фраза (с минус-словами)», and group/campaign negatives as `-слово -фраза из слов`.
+ * CSV: UTF-8 with a BOM, tab separated. XLSX: one sheet, header on the first row.
+ */
+import ExcelJS from 'exceljs';
+import type { AdGroup, Campaign, CampaignData } from '../../../src/contract/campaigns.js';
+import { withMinusWords } from '../semantic/phrase.js';
+import { applyChanges, type ChangeSet } from './changes.js';
+
+export const yandexColumns = [
+  'Доп. объявление группы',
+  'Тип объявления',
+  'Мобильное объявление',
+  'ID кампании',
+  'Название кампании',
+  'Минус-слова на кампанию',
+  'ID группы',
+  'Название группы',
+  'Номер группы',
+  'Минус-фразы на группу',
+  'Регион',
+  'ID фразы',
+  'Фраза (с минус-словами)',
+  'Ставка',
+  'ID объявления',
+  'Заголовок 1',
+  'Заголовок 2',
+  'Текст',
+  'Ссылка',
+  'Отображаемая ссылка',
+  'Заголовки быстрых ссылок',
+  'Описания быстрых ссылок',
+  'Адреса быстрых ссылок',
+  'Уточнения',
+] as const;
+
+type Row = Record<(typeof yandexColumns)[number], string>;
+
+export const negativesCell = (negatives: string[]) => negatives.map((text) => `-${text.replace(/^-/, '')}`).join(' ');
+
+const number = (value: number | undefined) => (value === undefined ? '' : String(value).replace('.', ','));
+
+function groupRows(campaign: Campaign, group: AdGroup, groupNumber: number): Row[] {
+  const rows: Row[] = [];
+  const count = Math.max(1, group.keywords.length, group.ads.length);
+  for (let i = 0; i < count; i++) {
+    const keyword = group.keywords[i];
+    const ad = group.ads[i];
+    rows.push({
+      'Доп. объявление группы': i === 0 ? '-' : '+',
+      'Тип объявления': ad ? (ad.kind === 'image' ? 'Графическое' : 'Текстово-графическое') : '',
+      'Мобильное объявление': ad ? (ad.isMobile ? 'да' : 'нет') : '',
+      'ID кампании': campaign.externalId ?? '',
+      'Название кампании': campaign.name,
+      'Минус-слова на кампанию': i === 0 && groupNumber === 1 ? negativesCell(campaign.negativeKeywords) : '',
+      'ID группы': group.externalId ?? '',
+      'Название группы': group.name,
+      'Номер группы': String(groupNumber),
+      'Минус-фразы на группу': i === 0 ? negativesCell(group.negativeKeywords) : '',
+      'Регион': i === 0 ? (group.region ?? '') : '',
+      'ID фразы': keyword?.externalId ?? '',
+      'Фраза (с минус-словами)': keyword ? (keyword.isAutotargeting ? '---autotargeting' : withMinusWords(keyword.phrase, keyword.negativeWords)) : '',
+      'Ставка': number(keyword?.bid),
+      'ID объявления': ad?.externalId ?? '',
+      'Заголовок 1': ad?.headlines[0] ?? '',
+      'Заголовок 2': ad?.headlines[1] ?? '',
+      'Текст': ad?.texts[0] ?? '',
+      'Ссылка': ad?.finalUrl ?? '',
+      'Отображаемая ссылка': ad?.displayUrl ?? '',
+      'Заголовки быстрых ссылок': ad ? ad.sitelinks.map((link) => link.title).join('||') : '',
+      'Описания быстрых ссылок': ad ? ad.sitelinks.map((link) => link.description ?? '').join('||') : '',
+      'Адреса быстрых ссылок': ad ? ad.sitelinks.map((link) => link.url ?? '').join('||') : '',
+      'Уточнения': ad ? ad.callouts.join('||') : '',
+    });
+  }
+  return rows;
+}
+
+/** Rows of the touched campaigns after the changes. */
+export function yandexRows(data: CampaignData, changes: ChangeSet): Row[] {
+  const changed = applyChanges(data, changes);
+  const rows: Row[] = [];
+  for (const campaignIndex of changes.campaignIndexes) {
+    const campaign = changed.campaigns[campaignIndex];
+    campaign.groups.forEach((group, groupIndex) => rows.push(...groupRows(campaign, group, groupIndex + 1)));
+  }
+  return rows;
+}
+
+const csvCell = (value: string) => (/[\t"\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+
+export function exportYandexCsv(data: CampaignData, changes: ChangeSet): string {
+  const lines = [yandexColumns.join('\t'), ...yandexRows(data, changes).map((row) => yandexColumns.map((column) => csvCell(row[column])).join('\t'))];
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+export async function exportYandexXlsx(data: CampaignData, changes: ChangeSet): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Тексты');
+  sheet.addRow([...yandexColumns]);
+  for (const row of yandexRows(data, changes)) sheet.addRow(yandexColumns.map((column) => row[column]));
+  sheet.getRow(1).font = { bold: true };
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}

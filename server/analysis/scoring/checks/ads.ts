@@ -1,0 +1,208 @@
+/**
+ * Ad quality: platform length limits per field, keyword in the headline, sitelinks, callouts, display
+ * URL, UTM tags, the same text in many groups, group relevance. Fields over a limit and links without
+ * UTM get a proposed fix the user can accept (and edit) for export.
+ */
+import type { AdField, AdFieldFixSuggestion, CheckDescription, EntityRef } from '../../../../src/contract/analysis-results.js';
+import type { PreparedAd, PreparedGroup } from '../../semantic/prepare.js';
+import type { ScoringContext } from '../context.js';
+import { googleLimits, longestWord, shortenTo, yandexCountedLength, yandexLimits } from '../platform-limits.js';
+import { checks, makeFinding } from '../registry.js';
+
+const fieldLabels: Record<AdField, string> = {
+  headline: 'Заголовок',
+  text: 'Текст',
+  displayUrl: 'Отображаемая ссылка',
+  path: 'Путь',
+  finalUrl: 'Ссылка',
+  sitelinkTitle: 'Заголовок быстрой ссылки',
+  sitelinkDescription: 'Описание быстрой ссылки',
+  callout: 'Уточнение',
+};
+
+interface LimitRule {
+  definition: CheckDescription;
+  field: AdField;
+  index: number;
+  value: string;
+  limit: number;
+  label: string;
+  measure?: (value: string) => number;
+}
+
+const UTM = /[?&]utm_[a-z]+=/i;
+
+export function utmFor(url: string, platform: ScoringContext['account']['platform']): string {
+  const tags = platform === 'google_ads'
+    ? 'utm_source=google&utm_medium=cpc&utm_campaign={campaignid}&utm_content={creative}&utm_term={keyword}'
+    : 'utm_source=yandex&utm_medium=cpc&utm_campaign={campaign_id}&utm_content={ad_id}&utm_term={keyword}';
+  const [base, hash] = url.split('#', 2);
+  return `${base}${base.includes('?') ? '&' : '?'}${tags}${hash !== undefined ? `#${hash}` : ''}`;
+}
+
+function limitRules(ad: PreparedAd, platform: ScoringContext['account']['platform']): LimitRule[] {
+  const rules: LimitRule[] = [];
+  const { ad: data } = ad;
+  if (platform === 'google_ads') {
+    data.headlines.forEach((value, index) => rules.push({ definition: checks.adHeadlineTooLong, field: 'headline', index, value, limit: googleLimits.headline, label: `Заголовок ${index + 1}` }));
+    data.texts.forEach((value, index) => rules.push({ definition: checks.adTextTooLong, field: 'text', index, value, limit: googleLimits.description, label: `Описание ${index + 1}` }));
+    (data.paths ?? []).forEach((value, index) => rules.push({ definition: checks.adDisplayUrlTooLong, field: 'path', index, value, limit: googleLimits.path, label: `Путь ${index + 1}` }));
+    data.callouts.forEach((value, index) => rules.push({ definition: checks.adCalloutTooLong, field: 'callout', index, value, limit: googleLimits.callout, label: `Уточнение ${index + 1}` }));
+    return rules;
+  }
+  const combinatorial = data.kind === 'combinatorial';
+  data.headlines.forEach((value, index) => {
+    if (index === 1 && !combinatorial) {
+      rules.push({ definition: checks.adHeadlineTooLong, field: 'headline', index, value, limit: yandexLimits.headline2, label: 'Заголовок 2', measure: yandexCountedLength });
+    } else {
+      rules.push({ definition: checks.adHeadlineTooLong, field: 'headline', index, value, limit: yandexLimits.headline1, label: `Заголовок ${index + 1}` });
+      rules.push({ definition: checks.adWordTooLong, field: 'headline', index, value, limit: yandexLimits.headline1Word, label: `Слово в заголовке ${index + 1}`, measure: (text) => longestWord(text).length });
+    }
+  });
+  data.texts.forEach((value, index) => {
+    const label = data.texts.length > 1 ? `Текст ${index + 1}` : 'Текст';
+    rules.push({ definition: checks.adTextTooLong, field: 'text', index, value, limit: yandexLimits.text, label, measure: yandexCountedLength });
+    rules.push({ definition: checks.adWordTooLong, field: 'text', index, value, limit: yandexLimits.textWord, label: `Слово в поле «${label}»`, measure: (text) => longestWord(text).length });
+  });
+  if (data.displayUrl) rules.push({ definition: checks.adDisplayUrlTooLong, field: 'displayUrl', index: 0, value: data.displayUrl, limit: yandexLimits.displayUrl, label: 'Отображаемая ссылка' });
+  data.sitelinks.forEach((sitelink, index) => {
+    rules.push({ definition: checks.adSitelinkTooLong, field: 'sitelinkTitle', index, value: sitelink.title, limit: yandexLimits.sitelinkTitle, label: `Быстрая ссылка ${index + 1}` });
+    if (sitelink.description) rules.push({ definition: checks.adSitelinkTooLong, field: 'sitelinkDescription', index, value: sitelink.description, limit: yandexLimits.sitelinkDescription, label: `Описание быстрой ссылки ${index + 1}` });
+  });
+  data.callouts.forEach((value, index) => rules.push({ definition: checks.adCalloutTooLong, field: 'callout', index, value, limit: yandexLimits.callout, label: `Уточнение ${index + 1}` }));
+  return rules;
+}
+
+function fixSuggestion(ref: EntityRef, field: AdField, index: number, before: string, after: string, reason: string): AdFieldFixSuggestion {
+  return { id: `ad:${ref.key}:${field}:${index}`, kind: 'ad_field', target: ref, field, index, before, after, reason };
+}
+
+function checkAd(ad: PreparedAd, group: PreparedGroup, context: ScoringContext): void {
+  const { findings, suggestions, account } = context;
+  const platform = account.platform;
+  const ref = ad.ref;
+  const data = ad.ad;
+
+  for (const rule of limitRules(ad, platform)) {
+    const measure = rule.measure ?? ((text: string) => text.length);
+    const length = measure(rule.value);
+    if (length <= rule.limit) continue;
+    const isWordRule = rule.definition === checks.adWordTooLong;
+    let suggestionIds: string[] | undefined;
+    if (!isWordRule) {
+      const suggestion = fixSuggestion(ref, rule.field, rule.index, rule.value, shortenTo(rule.value, rule.limit, measure), `${rule.label}: ${length} символов при лимите ${rule.limit}.`);
+      suggestions.push(suggestion);
+      suggestionIds = [suggestion.id];
+    }
+    findings.push(makeFinding(rule.definition, ref, {
+      suffix: `${rule.field}:${rule.index}`,
+      explanation: isWordRule
+        ? `${rule.label}: «${longestWord(rule.value)}» — ${length} символов, лимит ${rule.limit}.`
+        : `${rule.label} «${rule.value}» — ${length} символов, лимит ${rule.limit}${rule.measure === yandexCountedLength ? ' (до 15 знаков препинания не считаются)' : ''}.`,
+      fix: isWordRule ? 'Замените слово более коротким или разбейте его.' : `Сократите ${fieldLabels[rule.field].toLowerCase()} до ${rule.limit} символов.`,
+      evidence: [{ label: rule.label, value: length, threshold: rule.limit, unit: 'chars' }],
+      suggestionIds,
+    }));
+  }
+
+  if (platform === 'google_ads' && data.kind === 'responsive_search') {
+    const headlines = data.headlines.filter((text) => text.trim()).length;
+    const descriptions = data.texts.filter((text) => text.trim()).length;
+    const problems: string[] = [];
+    if (headlines < googleLimits.minHeadlines || headlines > googleLimits.maxHeadlines) problems.push(`заголовков ${headlines} (нужно 3–15)`);
+    if (descriptions < googleLimits.minDescriptions || descriptions > googleLimits.maxDescriptions) problems.push(`описаний ${descriptions} (нужно 2–4)`);
+    if (problems.length) {
+      findings.push(makeFinding(checks.adAssetCount, ref, {
+        explanation: `В адаптивном объявлении ${problems.join(', ')}.`,
+        fix: 'Добавьте или уберите заголовки и описания, чтобы уложиться в 3–15 заголовков и 2–4 описания.',
+        evidence: [
+          { label: 'Заголовков', value: headlines, threshold: '3–15', unit: 'count' },
+          { label: 'Описаний', value: descriptions, threshold: '2–4', unit: 'count' },
+        ],
+      }));
+    }
+  }
+
+  const textual = data.kind === 'text' || data.kind === 'responsive_search' || data.kind === 'combinatorial';
+  if (!textual) return;
+
+  const groupLemmas = new Set<string>();
+  for (const keyword of group.keywords) for (const word of keyword.parsed.significant) if (!word.stop) groupLemmas.add(word.lemma);
+  if (groupLemmas.size > 0 && data.headlines.length > 0 && ![...groupLemmas].some((lemma) => ad.headlineLemmas.has(lemma))) {
+    findings.push(makeFinding(checks.adKeywordNotInHeadline, ref, {
+      explanation: `В заголовке «${data.headlines[0]}» нет ни одного слова из ключевых фраз группы «${group.group.name}».`,
+      fix: `Впишите в заголовок основную фразу группы, например «${group.keywords[0].keyword.phrase.replace(/["[\]!+]/g, '')}».`,
+      evidence: [{ label: 'Слов из фраз в заголовке', value: 0, threshold: 1, unit: 'count' }],
+    }));
+  }
+  if (data.sitelinks.length === 0) {
+    findings.push(makeFinding(checks.adNoSitelinks, ref, {
+      explanation: 'У объявления нет быстрых ссылок.',
+      fix: 'Добавьте 4–8 быстрых ссылок на ключевые разделы сайта с описаниями.',
+      evidence: [{ label: 'Быстрых ссылок', value: 0, threshold: 1, unit: 'count' }],
+    }));
+  }
+  if (data.callouts.length === 0) {
+    findings.push(makeFinding(checks.adNoCallouts, ref, {
+      explanation: 'У объявления нет уточнений.',
+      fix: 'Добавьте 3–4 уточнения с преимуществами (доставка, гарантия, сроки).',
+      evidence: [{ label: 'Уточнений', value: 0, threshold: 1, unit: 'count' }],
+    }));
+  }
+  const hasDisplay = platform === 'google_ads' ? (data.paths ?? []).some((path) => path.trim()) : Boolean(data.displayUrl?.trim());
+  if (!hasDisplay) {
+    findings.push(makeFinding(checks.adNoDisplayUrl, ref, {
+      explanation: platform === 'google_ads' ? 'У объявления не заполнены пути отображаемого URL.' : 'У объявления нет отображаемой ссылки.',
+      fix: platform === 'google_ads' ? 'Заполните Путь 1 и Путь 2 (до 15 символов) словами из фразы.' : 'Добавьте отображаемую ссылку (до 20 символов) со словом из фразы.',
+      evidence: [{ label: platform === 'google_ads' ? 'Путей' : 'Отображаемая ссылка', value: 0, threshold: 1, unit: 'count' }],
+    }));
+  }
+  if (data.finalUrl && !UTM.test(data.finalUrl)) {
+    const suggestion = fixSuggestion(ref, 'finalUrl', 0, data.finalUrl, utmFor(data.finalUrl, platform), 'В ссылке нет UTM-меток.');
+    suggestions.push(suggestion);
+    findings.push(makeFinding(checks.adNoUtm, ref, {
+      explanation: `В ссылке ${data.finalUrl} нет UTM-меток.`,
+      fix: `Добавьте метки: ${suggestion.after}`,
+      evidence: [{ label: 'UTM-меток', value: 0, threshold: 1, unit: 'count' }],
+      suggestionIds: [suggestion.id],
+    }));
+  }
+}
+
+export function runAdChecks(context: ScoringContext, onAd?: () => void): void {
+  const { account, findings, settings, semantic } = context;
+  // Same ad text in many groups: headline 1 + text 1, normalised.
+  const groupsByText = new Map<string, Set<string>>();
+  const textKey = (ad: PreparedAd) => `${(ad.ad.headlines[0] ?? '').trim().toLowerCase()}|${(ad.ad.texts[0] ?? '').trim().toLowerCase()}`;
+  for (const group of account.groups) {
+    for (const ad of group.ads) {
+      if (!ad.ad.headlines[0]) continue;
+      const key = textKey(ad);
+      const set = groupsByText.get(key) ?? new Set<string>();
+      set.add(group.ref.key);
+      groupsByText.set(key, set);
+    }
+  }
+  for (const group of account.groups) {
+    for (const ad of group.ads) {
+      checkAd(ad, group, context);
+      const groups = ad.ad.headlines[0] ? groupsByText.get(textKey(ad))!.size : 0;
+      if (groups >= settings.sameAdTextGroups) {
+        findings.push(makeFinding(checks.adSameTextManyGroups, ad.ref, {
+          explanation: `Объявление «${ad.ad.headlines[0]}» с тем же текстом стоит в ${groups} группах.`,
+          fix: 'Напишите для каждой группы своё объявление со словами её фраз.',
+          evidence: [{ label: 'Групп с тем же текстом', value: groups, threshold: settings.sameAdTextGroups, setting: 'sameAdTextGroups', unit: 'count' }],
+        }));
+      }
+      onAd?.();
+    }
+  }
+  for (const relevance of semantic.relevance) {
+    if (relevance.relevance >= settings.minGroupRelevance) continue;
+    findings.push(makeFinding(checks.groupLowRelevance, relevance.target, {
+      explanation: `В объявлениях группы «${relevance.target.groupName}» есть только ${Math.round(relevance.relevance * 100)} % слов её ключевых фраз; нет: ${relevance.missingLemmas.slice(0, 5).join(', ')}.`,
+      fix: 'Добавьте в заголовки и тексты слова ключевых фраз или разделите группу по смыслу.',
+      evidence: [{ label: 'Релевантность', value: Math.round(relevance.relevance * 100), threshold: Math.round(settings.minGroupRelevance * 100), setting: 'minGroupRelevance', unit: 'percent' }],
+    }));
+  }
+}

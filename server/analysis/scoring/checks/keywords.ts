@@ -1,0 +1,94 @@
+/**
+ * Keyword hygiene: too broad, duplicates, conflicting operators, missing negatives, intersections
+ * between groups. Pattern-based: they need no statistics.
+ */
+import { negativeBlocks } from '../../semantic/negative-match.js';
+import { negativesOf, type PreparedKeyword } from '../../semantic/prepare.js';
+import { type ScoringContext } from '../context.js';
+import { checks, makeFinding } from '../registry.js';
+
+function operatorProblem(keyword: PreparedKeyword, context: ScoringContext): string | null {
+  const phrase = keyword.keyword.phrase;
+  const count = (pattern: RegExp) => (phrase.match(pattern) ?? []).length;
+  if (count(/"/g) % 2 === 1) return 'непарная кавычка';
+  if (count(/\[/g) !== count(/\]/g)) return 'непарная квадратная скобка';
+  if (count(/\(/g) !== count(/\)/g)) return 'непарная круглая скобка';
+  if (/[!+]{2,}|[!+]\s/.test(phrase)) return 'оператор «!» или «+» не перед словом';
+  const platform = context.account.platform;
+  if (platform === 'google_ads' && /(^|\s)[!+]\S/.test(phrase)) return 'операторы Яндекс Директа в фразе Google Ads';
+  for (const minus of keyword.parsed.minus) {
+    if (negativeBlocks(minus, keyword.parsed.words, platform)) return `минус-слово «${minus.words.map((word) => word.form).join(' ')}» совпадает со словом самой фразы`;
+  }
+  for (const negative of [...keyword.group.negatives, ...keyword.campaign.negatives]) {
+    if (negativeBlocks(negative, keyword.parsed.words, platform)) {
+      return `минус-слово группы или кампании «${negative.words.map((word) => word.form).join(' ')}» отключает саму фразу`;
+    }
+  }
+  return null;
+}
+
+export function runKeywordChecks(context: ScoringContext): void {
+  const { account, semantic, findings } = context;
+  const platform = account.platform;
+
+  const duplicateOf = new Map<string, { first: string; count: number; suggestionId?: string }>();
+  const mergeByKeyword = new Map<string, string>();
+  for (const suggestion of semantic.crossMinus) {
+    if (suggestion.remove.length) for (const ref of [suggestion.target, ...suggestion.remove]) mergeByKeyword.set(ref.key, suggestion.id);
+  }
+  for (const set of semantic.duplicates) {
+    set.keywords.slice(1).forEach((ref) => duplicateOf.set(ref.key, { first: set.keywords[0].label ?? '', count: set.keywords.length, suggestionId: mergeByKeyword.get(ref.key) }));
+  }
+  const intersectionsByBroader = new Map<string, { count: number; examples: string[]; suggestionId?: string }>();
+  for (const intersection of semantic.intersections) {
+    const entry = intersectionsByBroader.get(intersection.broader.key) ?? { count: 0, examples: [], suggestionId: intersection.suggestionId };
+    entry.count++;
+    if (entry.examples.length < 3) entry.examples.push(`«${intersection.narrower.label}» (группа «${intersection.narrower.groupName}»)`);
+    intersectionsByBroader.set(intersection.broader.key, entry);
+  }
+
+  for (const keyword of account.keywords) {
+    const ref = keyword.ref;
+    const broad = !keyword.parsed.quoted;
+    if (broad && keyword.parsed.significant.length === 1 && !keyword.parsed.significant[0].fixed) {
+      findings.push(makeFinding(checks.keywordTooBroad, ref, {
+        explanation: `Фраза «${keyword.keyword.phrase}» из одного слова в широком соответствии: по ней показываются любые запросы с этим словом.`,
+        fix: platform === 'google_ads' ? 'Добавьте уточняющие слова или смените тип соответствия на фразовое.' : 'Добавьте уточняющие слова (что именно, для чего) или возьмите слово в кавычки.',
+        evidence: [{ label: 'Слов во фразе', value: 1, threshold: 1, unit: 'count' }],
+      }));
+    }
+    const duplicate = duplicateOf.get(ref.key);
+    if (duplicate) {
+      findings.push(makeFinding(checks.keywordDuplicate, ref, {
+        explanation: `Фраза «${keyword.keyword.phrase}» состоит из тех же слов, что и «${duplicate.first}».`,
+        fix: 'Оставьте одну фразу и перенесите в неё минус-слова остальных.',
+        evidence: [{ label: 'Фраз с теми же словами', value: duplicate.count, threshold: 2, unit: 'count' }],
+        suggestionIds: duplicate.suggestionId ? [duplicate.suggestionId] : undefined,
+      }));
+    }
+    const problem = operatorProblem(keyword, context);
+    if (problem) {
+      findings.push(makeFinding(checks.keywordConflictingOperators, ref, {
+        explanation: `Во фразе «${keyword.keyword.phrase}»: ${problem}.`,
+        fix: 'Исправьте операторы или удалите минус-слово, которое совпадает со словом фразы.',
+        evidence: [{ label: 'Проблема', value: problem }],
+      }));
+    }
+    if (broad && negativesOf(keyword).length === 0) {
+      findings.push(makeFinding(checks.keywordNoNegatives, ref, {
+        explanation: `У фразы «${keyword.keyword.phrase}» нет минус-слов ни у фразы, ни у группы, ни у кампании.`,
+        fix: 'Добавьте минус-слова на кампанию (см. предложения семантического анализа).',
+        evidence: [{ label: 'Минус-слов', value: 0, threshold: 1, unit: 'count' }],
+      }));
+    }
+    const intersection = intersectionsByBroader.get(ref.key);
+    if (intersection) {
+      findings.push(makeFinding(checks.keywordGroupIntersection, ref, {
+        explanation: `Фраза «${keyword.keyword.phrase}» перехватывает запросы фраз других групп: ${intersection.examples.join(', ')}${intersection.count > 3 ? '…' : ''}.`,
+        fix: 'Примените кросс-минусовку: добавьте отличающиеся слова как минус-слова.',
+        evidence: [{ label: 'Пересечений', value: intersection.count, threshold: 1, unit: 'count' }],
+        suggestionIds: intersection.suggestionId ? [intersection.suggestionId] : undefined,
+      }));
+    }
+  }
+}

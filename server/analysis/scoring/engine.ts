@@ -1,0 +1,85 @@
+/**
+ * The scoring engine: runs every check family over a prepared account (with the semantic result for
+ * duplicates, intersections and relevance), then rolls findings up into 0–100 scores.
+ * Pure and deterministic.
+ */
+import type { AnalysisProgress, AnalysisSettings, CheckSummary, EntityRef, ScoringResult, SemanticResult, Severity } from '../../../src/contract/analysis-results.js';
+import { accountFacts } from '../semantic/account-facts.js';
+import type { PreparedAccount } from '../semantic/prepare.js';
+import { runAdChecks } from './checks/ads.js';
+import { runCampaignChecks } from './checks/campaign.js';
+import { runKeywordChecks } from './checks/keywords.js';
+import { runStatisticsChecks } from './checks/statistics.js';
+import type { ScoringContext } from './context.js';
+import { checkRegistry } from './registry.js';
+import { rollUpScores } from './rollup.js';
+
+const severityOrder: Record<Severity, number> = { high: 0, medium: 1, low: 2 };
+const EXAMPLES_PER_CHECK = 5;
+
+export function runScoring(account: PreparedAccount, semantic: SemanticResult, settings: AnalysisSettings, onProgress?: (progress: AnalysisProgress) => void): ScoringResult {
+  const facts = accountFacts(account.data, settings);
+  const context: ScoringContext = { account, semantic, settings, facts, findings: [], suggestions: [], verdicts: [] };
+  const total = 5;
+  onProgress?.({ stage: 'scoring', done: 0, total });
+  runKeywordChecks(context);
+  onProgress?.({ stage: 'scoring', done: 1, total });
+  runAdChecks(context);
+  onProgress?.({ stage: 'scoring', done: 2, total });
+  runCampaignChecks(context);
+  onProgress?.({ stage: 'scoring', done: 3, total });
+  const { wastedSpend } = runStatisticsChecks(context);
+  onProgress?.({ stage: 'scoring', done: 4, total });
+
+  const findings = context.findings.sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity] || (b.moneyPerMonth ?? 0) - (a.moneyPerMonth ?? 0));
+  const accountRef: EntityRef = { level: 'account', key: 'account', label: 'Аккаунт' };
+  onProgress?.({ stage: 'rollup', done: 0, total: 1 });
+  const scores = rollUpScores(account, findings, accountRef);
+
+  const bySeverity: ScoringResult['bySeverity'] = { high: { count: 0, moneyPerMonth: 0 }, medium: { count: 0, moneyPerMonth: 0 }, low: { count: 0, moneyPerMonth: 0 } };
+  const byCheck = new Map<string, CheckSummary>();
+  for (const finding of findings) {
+    bySeverity[finding.severity].count++;
+    bySeverity[finding.severity].moneyPerMonth += finding.moneyPerMonth ?? 0;
+    let summary = byCheck.get(finding.checkId);
+    if (!summary) {
+      summary = { checkId: finding.checkId, title: finding.title, severity: finding.severity, count: 0, moneyPerMonth: 0, examples: [] };
+      byCheck.set(finding.checkId, summary);
+    }
+    summary.count++;
+    summary.moneyPerMonth += finding.moneyPerMonth ?? 0;
+    if (summary.examples.length < EXAMPLES_PER_CHECK) summary.examples.push(finding);
+  }
+  const round2 = (value: number) => Math.round(value * 100) / 100;
+  for (const entry of Object.values(bySeverity)) entry.moneyPerMonth = round2(entry.moneyPerMonth);
+  const checkSummaries = [...byCheck.values()]
+    .map((summary) => ({ ...summary, moneyPerMonth: round2(summary.moneyPerMonth) }))
+    .sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity] || b.moneyPerMonth - a.moneyPerMonth || b.count - a.count);
+  onProgress?.({ stage: 'rollup', done: 1, total: 1 });
+
+  const statsNeeded = (needs: string) => (needs === 'conversions' ? facts.hasConversions : needs === 'statistics' ? facts.hasStatistics : true);
+  return {
+    platform: account.platform,
+    settings,
+    period: facts.period,
+    periodDays: facts.periodDays,
+    monthFactor: round2(facts.monthFactor),
+    notices: facts.notices,
+    ...scores,
+    findings,
+    bySeverity,
+    byCheck: checkSummaries,
+    keywordVerdicts: context.verdicts,
+    wastedSpend: { period: round2(wastedSpend), perMonth: round2(wastedSpend * facts.monthFactor) },
+    suggestions: context.suggestions,
+    checks: checkRegistry.filter((check) => statsNeeded(check.needs)),
+    counts: {
+      campaigns: account.campaigns.length,
+      groups: account.groups.length,
+      ads: account.ads.length,
+      keywords: account.keywords.length,
+      negativeKeywords: account.negativeKeywordCount,
+      searchQueries: account.queries.length,
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Ad field limits of each platform (official help pages, see /work/shared/reference/ad-platforms.md).
+ *
+ * Yandex Direct counts «narrow» punctuation (. , ! : ; ") apart in Заголовок 2 and Текст: up to 15 of
+ * them are free. Заголовок 1 counts every character.
+ */
+export const yandexLimits = {
+  headline1: 56,
+  headline1Word: 22,
+  headline2: 30,
+  text: 81,
+  textWord: 23,
+  freePunctuation: 15,
+  displayUrl: 20,
+  sitelinkTitle: 30,
+  sitelinkDescription: 60,
+  callout: 25,
+} as const;
+
+export const googleLimits = {
+  headline: 30,
+  description: 90,
+  path: 15,
+  minHeadlines: 3,
+  maxHeadlines: 15,
+  minDescriptions: 2,
+  maxDescriptions: 4,
+  sitelinkTitle: 25,
+  sitelinkDescription: 35,
+  callout: 25,
+} as const;
+
+const NARROW_PUNCTUATION = /[.,!:;"]/g;
+
+/** Length as Yandex counts it for Заголовок 2 and Текст: up to 15 narrow punctuation marks are free. */
+export function yandexCountedLength(text: string): number {
+  const free = Math.min(yandexLimits.freePunctuation, (text.match(NARROW_PUNCTUATION) ?? []).length);
+  return text.length - free;
+}
+
+/** The longest word (punctuation around it does not count). */
+export function longestWord(text: string): string {
+  let longest = '';
+  for (const raw of text.split(/\s+/)) {
+    const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    if (word.length > longest.length) longest = word;
+  }
+  return longest;
+}
+
+/** Cuts a text to `limit` characters at a word boundary: a proposal the user edits before accepting. */
+export function shortenTo(text: string, limit: number, measure: (value: string) => number = (value) => value.length): string {
+  if (measure(text) <= limit) return text;
+  const words = text.split(/\s+/);
+  let result = '';
+  for (const word of words) {
+    const next = result ? `${result} ${word}` : word;
+    if (measure(next) > limit) break;
+    result = next;
+  }
+  return (result || text.slice(0, limit)).replace(/[\s,;:–-]+$/, '');
+}

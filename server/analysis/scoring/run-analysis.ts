@@ -1,0 +1,41 @@
+/**
+ * The one call a job makes: imported data in, scoring and semantic results out.
+ *
+ *   const { scoring, semantic } = await runCampaignAnalysis(data, { settings, onProgress });
+ *
+ * Pure: no HTTP, no database; the only I/O is reading az's dictionaries from node_modules once per
+ * process (or worker thread). Run it in a worker (`runInWorker(new URL('…/run-analysis.js', …),
+ * 'runCampaignAnalysis', [data, { settings }])`); `onProgress` cannot cross a thread, so a job that
+ * needs live progress calls it in a worker of its own and posts the progress from there.
+ */
+import { resolveAnalysisSettings, type AnalysisProgress, type AnalysisSettings, type ScoringResult, type SemanticResult } from '../../../src/contract/analysis-results.js';
+import type { CampaignData } from '../../../src/contract/campaigns.js';
+import { runSemanticAnalysis } from '../semantic/engine.js';
+import { createLemmatizer, loadMorphology } from '../semantic/lemmatizer.js';
+import { prepareAccount } from '../semantic/prepare.js';
+import { runScoring } from './engine.js';
+
+export interface RunAnalysisOptions {
+  /** Project overrides; missing keys take `defaultAnalysisSettings`. */
+  settings?: Partial<AnalysisSettings>;
+  /** Only these campaigns (indexes into `data.campaigns`, kept in every result reference); all when missing. */
+  campaignIndexes?: number[];
+  onProgress?: (progress: AnalysisProgress) => void;
+}
+
+export interface AnalysisOutput {
+  scoring: ScoringResult;
+  semantic: SemanticResult;
+}
+
+export async function runCampaignAnalysis(data: CampaignData, options: RunAnalysisOptions = {}): Promise<AnalysisOutput> {
+  const settings = resolveAnalysisSettings(options.settings);
+  const onProgress = options.onProgress;
+  onProgress?.({ stage: 'prepare', done: 0, total: 1 });
+  await loadMorphology();
+  const lemmatizer = createLemmatizer();
+  const account = prepareAccount(data, lemmatizer, (done, total) => onProgress?.({ stage: 'lemmatize', done, total }), options.campaignIndexes);
+  const semantic = runSemanticAnalysis(account, settings, onProgress);
+  const scoring = runScoring(account, semantic, settings, onProgress);
+  return { scoring, semantic };
+}

@@ -1,0 +1,61 @@
+/**
+ * Facts about the imported data both engines need before judging: is there any statistics, any
+ * conversion data, how long is the period (to turn its money into money per month).
+ */
+import type { AnalysisNotice, AnalysisSettings } from '../../../src/contract/analysis-results.js';
+import type { CampaignData, StatsPeriod } from '../../../src/contract/campaigns.js';
+
+export interface AccountFacts {
+  hasStatistics: boolean;
+  /** Any conversion anywhere: without it "0 conversions" means "not measured", not "no sales". */
+  hasConversions: boolean;
+  period: StatsPeriod | null;
+  periodDays: number;
+  /** Multiplier from the period's money to money per month. */
+  monthFactor: number;
+  notices: AnalysisNotice[];
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function periodDaysOf(period: StatsPeriod | undefined | null): number | null {
+  if (!period) return null;
+  const from = Date.parse(period.from);
+  const to = Date.parse(period.to);
+  if (!Number.isFinite(from) || !Number.isFinite(to) || to < from) return null;
+  return Math.round((to - from) / DAY_MS) + 1;
+}
+
+export function accountFacts(data: CampaignData, settings: AnalysisSettings): AccountFacts {
+  let hasStatistics = false;
+  let hasConversions = false;
+  const look = (stats: { impressions: number; clicks: number; cost: number; conversions: number } | undefined) => {
+    if (!stats) return;
+    if (stats.impressions > 0 || stats.clicks > 0 || stats.cost > 0) hasStatistics = true;
+    if (stats.conversions > 0) hasConversions = true;
+  };
+  for (const campaign of data.campaigns) {
+    look(campaign.stats);
+    for (const group of campaign.groups) {
+      for (const keyword of group.keywords) look(keyword.stats);
+      for (const ad of group.ads) look(ad.stats);
+    }
+  }
+  for (const query of data.searchQueries) look(query.stats);
+
+  const notices: AnalysisNotice[] = [];
+  const days = periodDaysOf(data.period);
+  if (!hasStatistics) {
+    notices.push({ code: 'NO_STATISTICS', message: 'В загруженных данных нет статистики: выполнены только проверки структуры, объявлений и ключевых фраз.' });
+  } else if (!hasConversions) {
+    notices.push({ code: 'NO_CONVERSIONS', message: 'В данных нет конверсий: выводы о расходе без конверсий, действия по фразам и минус-фразы из запросов без конверсий не строятся. Загрузите статистику с целями.' });
+  }
+  if (hasStatistics && days === null) {
+    notices.push({ code: 'NO_PERIOD', message: `Период статистики не указан: суммы в месяц посчитаны так, будто статистика за ${settings.daysPerMonth} дней.` });
+  }
+  if (hasStatistics && data.searchQueries.length === 0) {
+    notices.push({ code: 'NO_SEARCH_QUERIES', message: 'Нет отчёта о поисковых запросах: минус-слова предложены по списку нецелевых тематик, без проверки на ваших запросах.' });
+  }
+  const periodDays = days ?? settings.daysPerMonth;
+  return { hasStatistics, hasConversions, period: data.period ?? null, periodDays, monthFactor: settings.daysPerMonth / periodDays, notices };
+}

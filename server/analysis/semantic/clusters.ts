@@ -1,0 +1,58 @@
+/**
+ * Clustering of keywords by intent: keywords whose lemmas, without intent markers (купить, цена,
+ * как…) and place names, are the same set belong to one topic; the markers decide the intent.
+ * A cluster spread over several groups is the same demand split between ads.
+ */
+import type { KeywordCluster, QueryIntent } from '../../../src/contract/analysis-results.js';
+import { commercialMarkers, informationalMarkers, navigationalMarkers, nonCommercialLexicon } from './intent-lexicon.js';
+import type { PhraseWord } from './phrase.js';
+import type { PreparedAccount, PreparedKeyword } from './prepare.js';
+
+const placeNames = new Set(nonCommercialLexicon.filter((entry) => entry.category === 'foreign_geo').map((entry) => entry.text));
+
+const has = (markers: Set<string>, word: PhraseWord) => markers.has(word.form) || word.lemmas.some((lemma) => markers.has(lemma));
+
+export function intentOf(words: PhraseWord[]): QueryIntent {
+  if (words.some((word) => has(commercialMarkers, word))) return 'commercial';
+  if (words.some((word) => has(informationalMarkers, word))) return 'informational';
+  if (words.some((word) => has(navigationalMarkers, word))) return 'navigational';
+  return 'unknown';
+}
+
+function topicKey(keyword: PreparedKeyword): string {
+  const topic = keyword.parsed.significant.filter(
+    (word) => !has(commercialMarkers, word) && !has(informationalMarkers, word) && !has(navigationalMarkers, word) && !placeNames.has(word.lemma),
+  );
+  const lemmas = [...new Set((topic.length ? topic : keyword.parsed.significant).map((word) => word.lemma))].sort();
+  return lemmas.join(' ');
+}
+
+/** Clusters of two or more keywords, largest first. */
+export function clusterKeywords(account: PreparedAccount): { clusters: KeywordCluster[]; total: number } {
+  const byTopic = new Map<string, PreparedKeyword[]>();
+  for (const keyword of account.keywords) {
+    const key = topicKey(keyword);
+    const list = byTopic.get(key);
+    if (list) list.push(keyword);
+    else byTopic.set(key, [keyword]);
+  }
+  const clusters: KeywordCluster[] = [];
+  for (const [key, keywords] of byTopic) {
+    if (keywords.length < 2) continue;
+    const votes = new Map<QueryIntent, number>();
+    for (const keyword of keywords) {
+      const intent = intentOf(keyword.parsed.words);
+      votes.set(intent, (votes.get(intent) ?? 0) + 1);
+    }
+    const intent = [...votes.entries()].sort((a, b) => b[1] - a[1])[0][0];
+    clusters.push({
+      id: `cl:${key}`,
+      lemmas: key.split(' '),
+      intent,
+      keywords: keywords.map((keyword) => keyword.ref),
+      groupKeys: [...new Set(keywords.map((keyword) => keyword.group.ref.key))],
+    });
+  }
+  clusters.sort((a, b) => b.keywords.length - a.keywords.length);
+  return { clusters, total: byTopic.size };
+}

@@ -1,0 +1,47 @@
+/**
+ * The semantic engine: clusters, duplicates, cross-minus, negative keywords, relevance, from a prepared
+ * account. Pure and deterministic: the same data gives the same result.
+ */
+import type { AnalysisProgress, AnalysisSettings, SemanticResult } from '../../../src/contract/analysis-results.js';
+import { accountFacts } from './account-facts.js';
+import { clusterKeywords } from './clusters.js';
+import { findCrossMinus } from './cross-minus.js';
+import { suggestNegatives } from './negatives.js';
+import type { PreparedAccount } from './prepare.js';
+import { groupRelevance } from './relevance.js';
+
+export function runSemanticAnalysis(account: PreparedAccount, settings: AnalysisSettings, onProgress?: (progress: AnalysisProgress) => void): SemanticResult {
+  const facts = accountFacts(account.data, settings);
+  const steps = 4;
+  const step = (done: number) => onProgress?.({ stage: 'semantic', done, total: steps });
+  step(0);
+  const { clusters, total: topics } = clusterKeywords(account);
+  step(1);
+  const cross = findCrossMinus(account);
+  step(2);
+  const negativeResult = suggestNegatives(account, settings, facts.hasConversions, facts.monthFactor);
+  step(3);
+  const relevance = groupRelevance(account);
+  step(4);
+  return {
+    platform: account.platform,
+    settings,
+    notices: facts.notices.filter((notice) => notice.code !== 'NO_PERIOD'),
+    clusters,
+    duplicates: cross.duplicates,
+    intersections: cross.intersections,
+    crossMinus: cross.suggestions,
+    negatives: negativeResult.negatives,
+    droppedNegatives: negativeResult.dropped,
+    collectData: negativeResult.collectData,
+    relevance,
+    counts: {
+      keywords: account.keywords.length,
+      lemmas: account.lemmatizer.vocabularySize,
+      clusters: topics,
+      duplicates: cross.duplicates.length,
+      intersections: cross.intersections.length,
+      negatives: negativeResult.negatives.length,
+    },
+  };
+}

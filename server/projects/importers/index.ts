@@ -1,0 +1,212 @@
+/**
+ * Campaign import from uploaded files: pure (bytes in, data out; no HTTP, no database).
+ *
+ * Each file is decoded (XLSX through exceljs; CSV/TSV with its encoding and delimiter detected), each table's
+ * header row is found and its kind recognised: a Yandex Direct export, a Google Ads Editor export, our CSV
+ * template, a statistics report or a search-query report of either platform. Structure files are merged
+ * into one campaign tree, then statistics are put on its keywords and ads and search queries are collected.
+ *
+ * Nothing is half-imported: when any file has an error-severity problem (unreadable, unrecognised, a
+ * required column missing, no data), `data` is null and `problems` say why. Rows that can be skipped
+ * produce warnings with file, 1-based row and column, and the import goes on.
+ */
+import {
+  countCampaignData,
+  type AdPlatform,
+  type Campaign,
+  type CampaignData,
+  type ImportCounts,
+  type ImportProblem,
+} from '../../../src/contract/campaigns.js';
+import { adPlatformLabels } from '../../../src/contract/campaigns.js';
+import { StructureBuilder } from './builder.js';
+import { detectDelimiter, parseCsvRows } from './csv.js';
+import { detectTable } from './detect.js';
+import { importGoogleAdsEditor } from './google-ads-editor.js';
+import { buildFromStats, mergeStats } from './merge-stats.js';
+import { format, importerMessages } from './messages.js';
+import { ProblemLog } from './problems.js';
+import { importReport, ReportSink } from './reports.js';
+import type { SheetContext } from './sheet.js';
+import { importTemplate } from './template.js';
+import { decodeText, looksBinary } from './text.js';
+import type { DetectedFile, Table } from './types.js';
+import { isOldXls, isZip, readXlsx } from './xlsx.js';
+import { importYandexDirect } from './yandex-direct.js';
+
+export type { DetectedFile, ImportFileKind, TextEncodingName, Delimiter } from './types.js';
+
+export interface ImportFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface ImportOptions {
+  /** The project's platform: used for the template's notation and to warn about another platform's files. */
+  platform?: AdPlatform;
+}
+
+export interface ImportResult {
+  /** null when any file has an error: nothing is half-imported. */
+  data: CampaignData | null;
+  problems: ImportProblem[];
+  counts: ImportCounts;
+  detected: DetectedFile[];
+}
+
+interface ReadTables {
+  tables: Table[];
+  encoding: DetectedFile['encoding'];
+  delimiter?: DetectedFile['delimiter'];
+}
+
+export async function importCampaignFiles(files: ImportFile[], options: ImportOptions = {}): Promise<ImportResult> {
+  const detected: DetectedFile[] = [];
+  const logs = new Map<string, ProblemLog>();
+  const builders = new Map<AdPlatform, StructureBuilder>();
+  const builderFor = (platform: AdPlatform): StructureBuilder => {
+    let builder = builders.get(platform);
+    if (!builder) builders.set(platform, (builder = new StructureBuilder(platform)));
+    return builder;
+  };
+  const sink = new ReportSink();
+  let firstStructurePlatform: AdPlatform | undefined;
+  let firstReportPlatform: AdPlatform | undefined;
+  const templateTables: { context: SheetContext<string> }[] = [];
+
+  for (const file of files) {
+    const name = uniqueName(file.name, logs);
+    const log = new ProblemLog(name);
+    logs.set(name, log);
+    const read = await readTables(file.bytes, log);
+    if (!read) {
+      detected.push({ file: name, kind: 'unknown', encoding: isZip(file.bytes) ? 'xlsx' : 'utf-8' });
+      continue;
+    }
+    let recognised = 0;
+    const unrecognisedSheets: string[] = [];
+    for (const table of read.tables) {
+      const found = detectTable(table);
+      if (!found) {
+        if (table.sheet !== undefined) unrecognisedSheets.push(table.sheet);
+        continue;
+      }
+      recognised += 1;
+      const entry: DetectedFile = { file: name, kind: found.kind, encoding: read.encoding, headerRow: found.headerRow };
+      if (read.delimiter) entry.delimiter = read.delimiter;
+      if (table.sheet !== undefined) entry.sheet = table.sheet;
+      if (found.platform) entry.platform = found.platform;
+      detected.push(entry);
+      if (found.missing.length > 0) {
+        log.error(format(importerMessages.missingColumn, { column: found.missing.join(', ') }), found.headerRow);
+        continue;
+      }
+      if (found.platform && options.platform && found.platform !== options.platform) {
+        log.warn(format(importerMessages.platformMismatch, { detected: adPlatformLabels[found.platform], expected: adPlatformLabels[options.platform] }));
+      }
+      const context: SheetContext<string> = {
+        file: name,
+        fileBase: name.replace(/\.[^.]+$/, ''),
+        sheet: table.sheet,
+        columns: found.columns,
+        preamble: found.preamble,
+        rows: found.rows,
+        log,
+        locale: found.platform === 'google_ads' && !/[а-яё]/i.test(found.columns.titles.join('')) ? 'en' : 'ru',
+      };
+      switch (found.kind) {
+        case 'yandex_direct':
+          firstStructurePlatform ??= 'yandex_direct';
+          importYandexDirect(context as never, builderFor('yandex_direct'));
+          break;
+        case 'google_ads_editor':
+          firstStructurePlatform ??= 'google_ads';
+          importGoogleAdsEditor(context, builderFor('google_ads'));
+          break;
+        case 'template':
+          // The template has no platform of its own: it takes the project's (or the other files') one.
+          templateTables.push({ context });
+          break;
+        default:
+          firstReportPlatform ??= found.platform ?? undefined;
+          importReport(context as never, found.platform ?? 'yandex_direct', sink);
+      }
+    }
+    if (recognised === 0) log.error(importerMessages.unknownKind);
+    else for (const sheet of unrecognisedSheets) log.warn(format(importerMessages.sheetSkipped, { sheet }));
+    if (recognised === 0) detected.push({ file: name, kind: 'unknown', encoding: read.encoding, ...(read.delimiter ? { delimiter: read.delimiter } : {}) });
+  }
+
+  const templatePlatform = options.platform ?? firstStructurePlatform ?? 'yandex_direct';
+  for (const { context } of templateTables) {
+    firstStructurePlatform ??= templatePlatform;
+    importTemplate(context, builderFor(templatePlatform), templatePlatform);
+  }
+
+  const platform = options.platform ?? firstStructurePlatform ?? firstReportPlatform ?? 'yandex_direct';
+  // The project's platform first, then the others in the order they appeared.
+  const ordered = [...builders.values()].sort((a, b) => Number(b.platform === platform) - Number(a.platform === platform));
+  let campaigns: Campaign[] = ordered.flatMap((builder) => builder.campaigns);
+  if (sink.records.length > 0) {
+    if (campaigns.length === 0) {
+      buildFromStats(sink.records, builderFor);
+      campaigns = [...builders.values()].flatMap((builder) => builder.campaigns);
+      if (campaigns.length > 0) {
+        const firstReport = sink.records[0].file;
+        logs.get(firstReport)?.warn(importerMessages.statsWithoutStructure);
+      }
+    } else {
+      mergeStats(campaigns, sink.records, logs);
+    }
+  }
+
+  const problems = [...logs.values()].flatMap((log) => log.finish());
+  const hasErrors = problems.some((problem) => problem.severity === 'error');
+  if (hasErrors) {
+    return { data: null, problems, counts: { campaigns: 0, groups: 0, ads: 0, keywords: 0, searchQueries: 0 }, detected };
+  }
+  const data: CampaignData = { platform, campaigns, searchQueries: sink.searchQueries };
+  if (sink.from && sink.to) data.period = { from: sink.from, to: sink.to };
+  const currency = campaigns.find((campaign) => campaign.currency)?.currency ?? sink.currency;
+  if (currency) data.currency = currency;
+  return { data, problems, counts: countCampaignData(data), detected };
+}
+
+async function readTables(bytes: Uint8Array, log: ProblemLog): Promise<ReadTables | null> {
+  if (bytes.length === 0) {
+    log.error(importerMessages.emptyFile);
+    return null;
+  }
+  if (isOldXls(bytes)) {
+    log.error(importerMessages.oldXls);
+    return null;
+  }
+  if (isZip(bytes)) {
+    try {
+      return { tables: await readXlsx(bytes), encoding: 'xlsx' };
+    } catch {
+      log.error(importerMessages.brokenXlsx);
+      return null;
+    }
+  }
+  const { text, encoding } = decodeText(bytes);
+  if (text.trim() === '') {
+    log.error(importerMessages.emptyFile);
+    return null;
+  }
+  if (looksBinary(text)) {
+    log.error(importerMessages.binaryFile);
+    return null;
+  }
+  const delimiter = detectDelimiter(text);
+  return { tables: [{ rows: { [Symbol.iterator]: () => parseCsvRows(text, delimiter) } }], encoding, delimiter };
+}
+
+/** Two uploads named alike must still be told apart in problems. */
+function uniqueName(name: string, taken: Map<string, unknown>): string {
+  if (!taken.has(name)) return name;
+  for (let n = 2; ; n++) {
+    const candidate = `${name} (${n})`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}

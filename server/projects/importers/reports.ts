@@ -1,0 +1,183 @@
+/**
+ * Statistics and search-query reports of both platforms, CSV or XLSX:
+ * - Yandex Direct «Мастер отчётов» / «Статистика по фразам»: Дата, Кампания, № Кампании, Группа, № Группы,
+ *   Условие показа (Фраза), № Условия показа, № Объявления, Показы, Клики, Расход (руб.), Конверсии, Доход;
+ *   «Поисковые запросы»: Поисковый запрос, Кампания, Группа, Условие показа, Показы, Клики, Расход, Конверсии.
+ * - Google Ads keyword / search terms reports: Campaign, Ad group, Keyword, Match type, Search term, Day,
+ *   Impr., Clicks, Cost, Conversions, Conv. value (also in the Russian interface: Кампания, Группа
+ *   объявлений, Ключевое слово, Стоимость).
+ * A title and a period line may sit above the header; «Итого»/«Total» rows are skipped. Rows become
+ * `StatRecord`s merged onto the imported keywords and ads later (see merge-stats.ts); search queries are
+ * summed per query, campaign, group and keyword.
+ */
+import type { AdPlatform, SearchQuery, Stats } from '../../../src/contract/campaigns.js';
+import { addStats } from './builder.js';
+import type { Dictionary } from './columns.js';
+import { format, importerMessages } from './messages.js';
+import { readNumber, type SheetContext } from './sheet.js';
+import type { Row } from './types.js';
+import { clean, findDates, parseDate } from './values.js';
+
+export const reportColumns = {
+  date: ['Дата', 'День', 'Day', 'Date'],
+  campaignName: ['Кампания', 'Название кампании', 'Campaign'],
+  campaignId: ['№ Кампании', 'ID кампании', 'Номер кампании', 'Campaign ID'],
+  groupName: ['Группа', 'Название группы', 'Группа объявлений', 'Ad group'],
+  groupId: ['№ Группы', 'ID группы', 'Номер группы', 'Ad group ID'],
+  phrase: ['Условие показа', 'Фраза', 'Ключевая фраза', 'Фраза (с минус-словами)', 'Ключевое слово', 'Keyword', 'Search keyword'],
+  keywordId: ['№ Условия показа', 'ID условия показа', 'ID фразы', 'Keyword ID'],
+  matchType: ['Match type', 'Search keyword match type', 'Тип соответствия'],
+  adId: ['№ Объявления', 'ID объявления', 'Ad ID'],
+  adTitle: ['Заголовок', 'Заголовок 1', 'Headline 1'],
+  query: ['Поисковый запрос', 'Search term', 'Search query'],
+  impressions: ['Показы', 'Impr.', 'Impressions'],
+  clicks: ['Клики', 'Clicks'],
+  cost: ['Расход', 'Стоимость', 'Cost'],
+  conversions: ['Конверсии', 'Conversions', 'Conv.'],
+  revenue: ['Доход', 'Ценность конверсий', 'Conv. value', 'Conversion value'],
+  currency: ['Валюта', 'Currency code', 'Currency'],
+} as const satisfies Dictionary<string>;
+
+export type ReportField = keyof typeof reportColumns;
+
+export function isReportHeader(columns: { has(field: ReportField): boolean }): boolean {
+  const metric = columns.has('impressions') || columns.has('clicks') || columns.has('cost');
+  const identity = columns.has('campaignName') || columns.has('campaignId') || columns.has('query') || columns.has('phrase');
+  return metric && identity;
+}
+
+export function missingReportColumns(columns: { has(field: ReportField): boolean }): string[] {
+  if (columns.has('query')) return [];
+  return columns.has('campaignName') || columns.has('campaignId') ? [] : ['«Кампания» (или «№ Кампании»)'];
+}
+
+/** The platform a report's header speaks for: English titles are Google's; Russian ones Yandex's unless Google-only words appear. */
+export function reportPlatform(titles: string[]): AdPlatform {
+  const joined = titles.join(' ').toLowerCase();
+  if (!/[а-яё]/.test(joined)) return 'google_ads';
+  if (joined.includes('ключевое слово') || joined.includes('группа объявлений')) return 'google_ads';
+  return 'yandex_direct';
+}
+
+/** One statistics row, waiting to be matched to a keyword, ad, group or campaign. */
+export interface StatRecord {
+  file: string;
+  row: number;
+  platform: AdPlatform;
+  campaignName?: string;
+  campaignId?: string;
+  groupName?: string;
+  groupId?: string;
+  phrase?: string;
+  keywordId?: string;
+  matchType?: string;
+  adId?: string;
+  adTitle?: string;
+  stats: Stats;
+}
+
+export class ReportSink {
+  readonly records: StatRecord[] = [];
+  private readonly queries = new Map<string, SearchQuery>();
+  from?: string;
+  to?: string;
+  currency?: string;
+
+  addDate(date: string): void {
+    if (!this.from || date < this.from) this.from = date;
+    if (!this.to || date > this.to) this.to = date;
+  }
+
+  addQuery(query: SearchQuery): void {
+    const key = [query.query.toLowerCase(), query.campaignName ?? '', query.groupName ?? '', query.keyword ?? ''].join('\u0001');
+    const existing = this.queries.get(key);
+    if (existing) addStats(existing.stats, query.stats);
+    else this.queries.set(key, query);
+  }
+
+  get searchQueries(): SearchQuery[] {
+    return [...this.queries.values()];
+  }
+}
+
+const TOTAL_ROW = /^(итого|всего|total)/i;
+
+export function importReport(context: SheetContext<ReportField>, platform: AdPlatform, sink: ReportSink): void {
+  const { columns, log } = context;
+  const isQueryReport = columns.has('query');
+  let rowsSeen = 0;
+  let datesSeen = false;
+  for (const row of context.rows) {
+    const first = row.cells.find((cell) => cell.trim() !== '') ?? '';
+    if (TOTAL_ROW.test(first.trim())) continue;
+    rowsSeen += 1;
+    const stats = readReportStats(context, row);
+    const dateCell = columns.get(row, 'date');
+    if (dateCell) {
+      const date = parseDate(dateCell);
+      if (date) {
+        sink.addDate(date);
+        datesSeen = true;
+      } else if (!/^(итого|total)/i.test(dateCell)) {
+        log.warn(format(importerMessages.badDate, { value: dateCell }), row.number, columns.title('date'));
+      }
+    }
+    const currency = clean(columns.get(row, 'currency'));
+    if (currency && !sink.currency) sink.currency = currency;
+    const campaignName = clean(columns.get(row, 'campaignName')) || undefined;
+    const groupName = clean(columns.get(row, 'groupName')) || undefined;
+    const phrase = clean(columns.get(row, 'phrase')) || undefined;
+
+    if (isQueryReport) {
+      const query = clean(columns.get(row, 'query'));
+      if (!query) {
+        log.warn(importerMessages.emptyQuery, row.number, columns.title('query'));
+        continue;
+      }
+      const searchQuery: SearchQuery = { query, stats };
+      if (campaignName) searchQuery.campaignName = campaignName;
+      if (groupName) searchQuery.groupName = groupName;
+      if (phrase) searchQuery.keyword = phrase;
+      sink.addQuery(searchQuery);
+      continue;
+    }
+    const record: StatRecord = { file: context.file, row: row.number, platform, stats };
+    const assign = (key: keyof StatRecord, value: string | undefined): void => {
+      if (value) (record as unknown as Record<string, unknown>)[key] = value;
+    };
+    assign('campaignName', campaignName);
+    assign('campaignId', clean(columns.get(row, 'campaignId')));
+    assign('groupName', groupName);
+    assign('groupId', clean(columns.get(row, 'groupId')));
+    assign('phrase', phrase);
+    assign('keywordId', clean(columns.get(row, 'keywordId')));
+    assign('matchType', clean(columns.get(row, 'matchType')));
+    assign('adId', clean(columns.get(row, 'adId')));
+    assign('adTitle', clean(columns.get(row, 'adTitle')));
+    sink.records.push(record);
+  }
+  if (!datesSeen) {
+    // The period line above the header: «Период: 01.10.2026 - 31.10.2026», «Oct 1, 2026 - Oct 31, 2026».
+    for (const row of context.preamble) {
+      const dates = findDates(row.cells.join(' '));
+      if (dates.length >= 2) {
+        sink.addDate(dates[0]);
+        sink.addDate(dates[dates.length - 1]);
+        break;
+      }
+    }
+  }
+  if (rowsSeen === 0) log.error(importerMessages.noDataRows);
+}
+
+function readReportStats(context: SheetContext<ReportField>, row: Row): Stats {
+  const stats: Stats = {
+    impressions: readNumber(context, row, 'impressions') ?? 0,
+    clicks: readNumber(context, row, 'clicks') ?? 0,
+    cost: readNumber(context, row, 'cost') ?? 0,
+    conversions: readNumber(context, row, 'conversions') ?? 0,
+  };
+  const revenue = readNumber(context, row, 'revenue');
+  if (revenue !== undefined) stats.revenue = revenue;
+  return stats;
+}

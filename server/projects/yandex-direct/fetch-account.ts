@@ -1,0 +1,465 @@
+import { createHash } from 'node:crypto';
+import type { Ad, AdGroup, AdKind, Campaign, CampaignData, Keyword, SearchQuery, Sitelink, Stats, StatsPeriod } from '../../../src/contract/campaigns.js';
+import { directApiMessages } from '../../../src/contract/messages.js';
+import type { DirectClient, ReportDefinition } from './client.js';
+import { DirectApiError } from './errors.js';
+import { splitKeyword } from './keyword-text.js';
+import { reportNumber, type ReportTable } from './report-tsv.js';
+
+/**
+ * Reads a whole Direct account (or some of its campaigns) through the API into the campaign model:
+ * campaigns → groups → ads (with sitelinks and callouts) and keywords, plus, for a period,
+ * statistics per campaign/ad/keyword and the search-query report.
+ *
+ * Per-request limits of `get` (official pages of each service, also seen in tapi-yandex-direct):
+ * CampaignIds ≤ 10 for adgroups/ads/keywords, campaign Ids ≤ 1000, AdGroupIds ≤ 1000; so the
+ * selections are cut into chunks, which the client runs at most 5 at a time.
+ */
+
+export interface FetchAccountOptions {
+  /** Only these campaigns (archived ones included when named); otherwise every non-archived campaign. */
+  campaignIds?: (number | string)[];
+  /** Statistics and search queries for this period (inclusive ISO dates); none when absent. */
+  statsPeriod?: StatsPeriod;
+  /** Keep archived campaigns and ads when reading the whole account. */
+  includeArchived?: boolean;
+  /**
+   * When given, a failed statistics or search-query report is noted here (Russian) and the account
+   * structure is still returned; without it, such a failure throws.
+   */
+  warnings?: string[];
+}
+
+/* The parts of the API objects we read (JSON field names of Campaigns/AdGroups/Ads/Keywords.get). */
+type ArrayOfString = { Items?: string[] | null } | string[] | null | undefined;
+
+interface ApiCampaign {
+  Id: number;
+  Name: string;
+  Type?: string;
+  State?: string;
+  Status?: string;
+  Currency?: string;
+  DailyBudget?: { Amount?: number; Mode?: string } | null;
+  NegativeKeywords?: ArrayOfString;
+}
+
+interface ApiAdGroup {
+  Id: number;
+  Name: string;
+  CampaignId: number;
+  RegionIds?: number[] | null;
+  NegativeKeywords?: ArrayOfString;
+}
+
+interface ApiAd {
+  Id: number;
+  AdGroupId: number;
+  CampaignId?: number;
+  State?: string;
+  Status?: string;
+  Type?: string;
+  Subtype?: string;
+  TextAd?: {
+    Title?: string | null;
+    Title2?: string | null;
+    Text?: string | null;
+    Href?: string | null;
+    DisplayUrlPath?: string | null;
+    Mobile?: 'YES' | 'NO';
+    SitelinkSetId?: number | null;
+    AdExtensions?: { AdExtensionId: number; Type?: string }[] | null;
+    /** Older answers/clients name the callouts this way; read both. */
+    AdExtensionIds?: number[] | null;
+  } | null;
+  TextImageAd?: { Href?: string | null } | null;
+}
+
+interface ApiKeyword {
+  Id: number;
+  Keyword: string;
+  AdGroupId: number;
+  CampaignId?: number;
+  Bid?: number | null;
+  ContextBid?: number | null;
+  State?: string;
+  Status?: string;
+}
+
+interface ApiSitelinksSet {
+  Id: number;
+  Sitelinks?: { Title?: string; Href?: string | null; Description?: string | null }[] | null;
+}
+
+interface ApiAdExtension {
+  Id: number;
+  Type?: string;
+  Callout?: { CalloutText?: string } | null;
+}
+
+const CAMPAIGN_IDS_PER_REQUEST = 10;
+const IDS_PER_REQUEST = 1000;
+
+export const CAMPAIGN_FIELDS = ['Id', 'Name', 'Type', 'State', 'Status', 'Currency', 'DailyBudget', 'NegativeKeywords'];
+export const ADGROUP_FIELDS = ['Id', 'Name', 'CampaignId', 'Type', 'Status', 'RegionIds', 'NegativeKeywords'];
+export const AD_FIELDS = ['Id', 'AdGroupId', 'CampaignId', 'State', 'Status', 'Type', 'Subtype'];
+export const TEXT_AD_FIELDS = ['Title', 'Title2', 'Text', 'Href', 'DisplayUrlPath', 'Mobile', 'SitelinkSetId', 'AdExtensions'];
+export const KEYWORD_FIELDS = ['Id', 'Keyword', 'AdGroupId', 'CampaignId', 'Bid', 'ContextBid', 'State', 'Status'];
+export const STATS_REPORT_FIELDS = ['CampaignId', 'AdGroupId', 'AdId', 'CriterionId', 'CriterionType', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
+export const SEARCH_QUERY_REPORT_FIELDS = ['CampaignName', 'AdGroupName', 'Criterion', 'Query', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
+
+export async function fetchAccount(client: DirectClient, options: FetchAccountOptions = {}): Promise<CampaignData> {
+  const named = options.campaignIds?.map(Number).filter(Number.isFinite);
+  const period = options.statsPeriod;
+
+  // Reports queue on Yandex's side, so ask for them first and read the structure meanwhile.
+  const stopReports = new AbortController();
+  const reportOptions = { signal: stopReports.signal };
+  const statsTable = period ? optionalReport(client.reports(statsReport(period, named), reportOptions), directApiMessages.statsSkipped, options.warnings) : null;
+  const queriesTable = period ? optionalReport(client.reports(searchQueryReport(period, named), reportOptions), directApiMessages.searchQueriesSkipped, options.warnings) : null;
+  // Keep a rejected report from surfacing as "unhandled" while the structure loads; it is awaited below.
+  statsTable?.catch(() => undefined);
+  queriesTable?.catch(() => undefined);
+
+  try {
+    return await fetchWithReports(client, options, named, statsTable, queriesTable);
+  } catch (error) {
+    // No point polling for statistics of an import that has failed.
+    stopReports.abort(error);
+    throw error;
+  }
+}
+
+async function fetchWithReports(
+  client: DirectClient,
+  options: FetchAccountOptions,
+  named: number[] | undefined,
+  statsTable: Promise<ReportTable | null> | null,
+  queriesTable: Promise<ReportTable | null> | null,
+): Promise<CampaignData> {
+  const period = options.statsPeriod;
+  const campaigns = await fetchCampaigns(client, named, options.includeArchived ?? false);
+  const campaignIds = campaigns.map((c) => c.Id);
+  const campaignChunks = chunk(campaignIds, CAMPAIGN_IDS_PER_REQUEST);
+
+  const [groups, ads, keywords] = await Promise.all([
+    getChunked<ApiAdGroup>(client, 'adgroups', campaignChunks, (ids) => ({ SelectionCriteria: { CampaignIds: ids }, FieldNames: ADGROUP_FIELDS })),
+    getChunked<ApiAd>(client, 'ads', campaignChunks, (ids) => ({
+      SelectionCriteria: { CampaignIds: ids },
+      FieldNames: AD_FIELDS,
+      TextAdFieldNames: TEXT_AD_FIELDS,
+      TextImageAdFieldNames: ['Href'],
+    })),
+    getChunked<ApiKeyword>(client, 'keywords', campaignChunks, (ids) => ({ SelectionCriteria: { CampaignIds: ids }, FieldNames: KEYWORD_FIELDS })),
+  ]);
+  const liveAds = options.includeArchived ? ads : ads.filter((ad) => ad.State !== 'ARCHIVED');
+
+  const [sitelinks, callouts] = await Promise.all([fetchSitelinks(client, liveAds), fetchCallouts(client, liveAds)]);
+
+  const data: CampaignData = {
+    platform: 'yandex_direct',
+    campaigns: assemble(campaigns, groups, liveAds, keywords, sitelinks, callouts),
+    searchQueries: [],
+    currency: campaigns.find((c) => c.Currency)?.Currency,
+  };
+
+  if (period) {
+    const [stats, queries] = await Promise.all([statsTable, queriesTable]);
+    if (stats) applyStats(data, stats);
+    if (queries) data.searchQueries = searchQueriesFrom(queries);
+    if (stats || queries) data.period = { ...period };
+  }
+  return data;
+}
+
+async function fetchCampaigns(client: DirectClient, named: number[] | undefined, includeArchived: boolean): Promise<ApiCampaign[]> {
+  if (named && named.length > 0) {
+    return getChunked<ApiCampaign>(client, 'campaigns', chunk(named, IDS_PER_REQUEST), (ids) => ({ SelectionCriteria: { Ids: ids }, FieldNames: CAMPAIGN_FIELDS }));
+  }
+  const all = await client.get<ApiCampaign>('campaigns', { SelectionCriteria: {}, FieldNames: CAMPAIGN_FIELDS });
+  return includeArchived ? all : all.filter((campaign) => campaign.State !== 'ARCHIVED');
+}
+
+async function fetchSitelinks(client: DirectClient, ads: ApiAd[]): Promise<Map<number, Sitelink[]>> {
+  const ids = unique(ads.map((ad) => ad.TextAd?.SitelinkSetId).filter(isId));
+  const sets = await getChunked<ApiSitelinksSet>(client, 'sitelinks', chunk(ids, IDS_PER_REQUEST), (chunkIds) => ({
+    SelectionCriteria: { Ids: chunkIds },
+    FieldNames: ['Id', 'Sitelinks'],
+  }));
+  return new Map(
+    sets.map((set) => [
+      set.Id,
+      (set.Sitelinks ?? []).map((link) => ({
+        title: link.Title ?? '',
+        ...(link.Description ? { description: link.Description } : {}),
+        ...(link.Href ? { url: link.Href } : {}),
+      })),
+    ]),
+  );
+}
+
+async function fetchCallouts(client: DirectClient, ads: ApiAd[]): Promise<Map<number, string>> {
+  const ids = unique(ads.flatMap(calloutIdsOf));
+  const extensions = await getChunked<ApiAdExtension>(client, 'adextensions', chunk(ids, IDS_PER_REQUEST), (chunkIds) => ({
+    SelectionCriteria: { Ids: chunkIds },
+    FieldNames: ['Id', 'Type'],
+    CalloutFieldNames: ['CalloutText'],
+  }));
+  return new Map(extensions.filter((e) => e.Callout?.CalloutText).map((e) => [e.Id, e.Callout!.CalloutText!]));
+}
+
+function calloutIdsOf(ad: ApiAd): number[] {
+  const text = ad.TextAd;
+  if (!text) return [];
+  const fromObjects = (text.AdExtensions ?? []).filter((e) => !e.Type || e.Type === 'CALLOUT').map((e) => e.AdExtensionId);
+  return [...fromObjects, ...(text.AdExtensionIds ?? [])].filter(isId);
+}
+
+async function getChunked<T>(client: DirectClient, service: string, chunks: number[][], params: (ids: number[]) => Record<string, unknown>): Promise<T[]> {
+  const pages = await Promise.all(chunks.map((ids) => client.get<T>(service, params(ids))));
+  return pages.flat();
+}
+
+function assemble(
+  campaigns: ApiCampaign[],
+  groups: ApiAdGroup[],
+  ads: ApiAd[],
+  keywords: ApiKeyword[],
+  sitelinks: Map<number, Sitelink[]>,
+  callouts: Map<number, string>,
+): Campaign[] {
+  const adsByGroup = groupBy(ads, (ad) => ad.AdGroupId);
+  const keywordsByGroup = groupBy(keywords, (keyword) => keyword.AdGroupId);
+  const groupsByCampaign = groupBy(groups, (group) => group.CampaignId);
+
+  return campaigns.map((campaign) => {
+    const dailyBudget = money(campaign.DailyBudget?.Amount);
+    return {
+      externalId: String(campaign.Id),
+      name: campaign.Name,
+      ...(campaign.Type ? { type: campaignTypeLabel(campaign.Type) } : {}),
+      ...(campaign.Currency ? { currency: campaign.Currency } : {}),
+      ...(dailyBudget !== undefined ? { dailyBudget } : {}),
+      negativeKeywords: stringItems(campaign.NegativeKeywords),
+      groups: (groupsByCampaign.get(campaign.Id) ?? []).map(
+        (group): AdGroup => ({
+          externalId: String(group.Id),
+          name: group.Name,
+          keywords: (keywordsByGroup.get(group.Id) ?? []).map(toKeyword),
+          ads: (adsByGroup.get(group.Id) ?? []).map((ad) => toAd(ad, sitelinks, callouts)),
+          negativeKeywords: stringItems(group.NegativeKeywords),
+          ...(group.RegionIds && group.RegionIds.length > 0 ? { region: group.RegionIds.join(', ') } : {}),
+        }),
+      ),
+    };
+  });
+}
+
+function toKeyword(keyword: ApiKeyword): Keyword {
+  const split = splitKeyword(keyword.Keyword);
+  const bid = money(keyword.Bid);
+  const networkBid = money(keyword.ContextBid);
+  const status = statusOf(keyword.State, keyword.Status);
+  return {
+    externalId: String(keyword.Id),
+    phrase: split.phrase,
+    negativeWords: split.negativeWords,
+    matchType: split.matchType,
+    ...(bid ? { bid } : {}),
+    ...(networkBid ? { networkBid } : {}),
+    ...(status ? { status } : {}),
+    ...(split.isAutotargeting ? { isAutotargeting: true } : {}),
+  };
+}
+
+function toAd(ad: ApiAd, sitelinks: Map<number, Sitelink[]>, callouts: Map<number, string>): Ad {
+  const text = ad.TextAd;
+  const status = statusOf(ad.State, ad.Status);
+  const base = { externalId: String(ad.Id), ...(status ? { status } : {}) };
+  if (text) {
+    return {
+      ...base,
+      kind: 'text',
+      headlines: [text.Title, text.Title2].filter(nonEmpty),
+      texts: [text.Text].filter(nonEmpty),
+      ...(text.DisplayUrlPath ? { displayUrl: text.DisplayUrlPath } : {}),
+      ...(text.Href ? { finalUrl: text.Href } : {}),
+      sitelinks: isId(text.SitelinkSetId) ? (sitelinks.get(text.SitelinkSetId) ?? []) : [],
+      callouts: calloutIdsOf(ad).map((id) => callouts.get(id)).filter(nonEmpty),
+      isMobile: text.Mobile === 'YES',
+    };
+  }
+  const kind: AdKind = ad.Type === 'IMAGE_AD' ? 'image' : 'other';
+  const href = ad.TextImageAd?.Href;
+  return { ...base, kind, headlines: [], texts: [], ...(href ? { finalUrl: href } : {}), sitelinks: [], callouts: [] };
+}
+
+/* ---------- statistics ---------- */
+
+function reportName(kind: string, definition: Omit<ReportDefinition, 'ReportName'>): string {
+  // Yandex caches a report by name: the same name with other parameters is refused, so the name carries a hash of them.
+  const hash = createHash('sha256').update(JSON.stringify(definition)).digest('hex').slice(0, 12);
+  return `reklama-lab ${kind} ${hash}`;
+}
+
+function periodCriteria(period: StatsPeriod, campaignIds: number[] | undefined): ReportDefinition['SelectionCriteria'] {
+  return {
+    DateFrom: period.from,
+    DateTo: period.to,
+    ...(campaignIds && campaignIds.length > 0 ? { Filter: [{ Field: 'CampaignId', Operator: 'IN', Values: campaignIds.map(String) }] } : {}),
+  };
+}
+
+export function statsReport(period: StatsPeriod, campaignIds?: number[]): ReportDefinition {
+  const definition = {
+    SelectionCriteria: periodCriteria(period, campaignIds),
+    FieldNames: STATS_REPORT_FIELDS,
+    ReportType: 'CUSTOM_REPORT',
+    DateRangeType: 'CUSTOM_DATE',
+    Format: 'TSV' as const,
+    IncludeVAT: 'YES' as const,
+  };
+  return { ...definition, ReportName: reportName('stats', definition) };
+}
+
+export function searchQueryReport(period: StatsPeriod, campaignIds?: number[]): ReportDefinition {
+  const definition = {
+    SelectionCriteria: periodCriteria(period, campaignIds),
+    FieldNames: SEARCH_QUERY_REPORT_FIELDS,
+    ReportType: 'SEARCH_QUERY_PERFORMANCE_REPORT',
+    DateRangeType: 'CUSTOM_DATE',
+    Format: 'TSV' as const,
+    IncludeVAT: 'YES' as const,
+  };
+  return { ...definition, ReportName: reportName('search-queries', definition) };
+}
+
+/** A report whose failure becomes a warning when the caller collects warnings (never for auth errors: those are fatal anyway). */
+async function optionalReport(report: Promise<ReportTable>, template: string, warnings: string[] | undefined): Promise<ReportTable | null> {
+  try {
+    return await report;
+  } catch (error) {
+    if (!warnings || !(error instanceof DirectApiError) || error.category === 'auth') throw error;
+    warnings.push(template.replace('{reason}', error.message));
+    return null;
+  }
+}
+
+function statsOf(row: Record<string, string>): Stats {
+  return {
+    impressions: reportNumber(row.Impressions),
+    clicks: reportNumber(row.Clicks),
+    cost: reportNumber(row.Cost),
+    conversions: reportNumber(row.Conversions),
+  };
+}
+
+function addStats(target: Stats | undefined, add: Stats): Stats {
+  if (!target) return { ...add };
+  return {
+    impressions: target.impressions + add.impressions,
+    clicks: target.clicks + add.clicks,
+    cost: round2(target.cost + add.cost),
+    conversions: target.conversions + add.conversions,
+  };
+}
+
+/** Sums the CUSTOM_REPORT rows (one per campaign × group × ad × criterion) onto campaigns, ads and keywords. */
+function applyStats(data: CampaignData, table: ReportTable): void {
+  const byCampaign = new Map<string, Stats>();
+  const byAd = new Map<string, Stats>();
+  const byCriterion = new Map<string, Stats>();
+  for (const row of table.rows) {
+    const stats = statsOf(row);
+    const campaignId = row.CampaignId ?? '';
+    const adId = row.AdId ?? '';
+    const criterionId = row.CriterionId ?? row.CriteriaId ?? '';
+    byCampaign.set(campaignId, addStats(byCampaign.get(campaignId), stats));
+    if (isReportId(adId)) byAd.set(adId, addStats(byAd.get(adId), stats));
+    if (isReportId(criterionId)) byCriterion.set(criterionId, addStats(byCriterion.get(criterionId), stats));
+  }
+  for (const campaign of data.campaigns) {
+    const campaignStats = byCampaign.get(campaign.externalId ?? '');
+    if (campaignStats) campaign.stats = campaignStats;
+    for (const group of campaign.groups) {
+      for (const ad of group.ads) {
+        const adStats = byAd.get(ad.externalId ?? '');
+        if (adStats) ad.stats = adStats;
+      }
+      for (const keyword of group.keywords) {
+        const keywordStats = byCriterion.get(keyword.externalId ?? '');
+        if (keywordStats) keyword.stats = keywordStats;
+      }
+    }
+  }
+}
+
+function searchQueriesFrom(table: ReportTable): SearchQuery[] {
+  return table.rows
+    .filter((row) => (row.Query ?? '').trim() !== '')
+    .map((row) => {
+      const keyword = firstValue(row, ['Criterion', 'Criteria', 'MatchedKeyword', 'Keyword']);
+      return {
+        query: row.Query!.trim(),
+        ...(present(row.CampaignName) ? { campaignName: row.CampaignName } : {}),
+        ...(present(row.AdGroupName) ? { groupName: row.AdGroupName } : {}),
+        ...(keyword ? { keyword } : {}),
+        stats: statsOf(row),
+      };
+    });
+}
+
+/* ---------- small helpers ---------- */
+
+/** Money in get answers is in millionths of the currency unit (long). */
+function money(micros: number | null | undefined): number | undefined {
+  if (micros === null || micros === undefined || !Number.isFinite(Number(micros))) return undefined;
+  return round2(Number(micros) / 1_000_000);
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** `ArrayOfString` is `{Items: [...]}` in the official JSON; a bare array or null is tolerated. */
+function stringItems(value: ArrayOfString): string[] {
+  const items = Array.isArray(value) ? value : (value?.Items ?? []);
+  return items.map((item) => item.trim().replace(/^-/, '')).filter((item) => item !== '');
+}
+
+/** TEXT_CAMPAIGN → `text`, UNIFIED_CAMPAIGN → `unified`: the model keeps the platform's type in lower case. */
+export function campaignTypeLabel(type: string): string {
+  return type.replace(/_CAMPAIGN$/, '').toLowerCase();
+}
+
+/** Serving state when the object is not on (suspended, off, archived), otherwise its moderation status; lower case. */
+function statusOf(state: string | undefined, status: string | undefined): string | undefined {
+  const chosen = state && state !== 'ON' ? state : (status ?? state);
+  return chosen ? chosen.toLowerCase() : undefined;
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
+  const map = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}
+
+const unique = <T>(items: T[]) => [...new Set(items)];
+const isId = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0;
+const nonEmpty = (value: string | null | undefined): value is string => typeof value === 'string' && value.trim() !== '';
+const present = (value: string | undefined): value is string => value !== undefined && value.trim() !== '' && value.trim() !== '--';
+const isReportId = (value: string) => present(value) && value !== '0';
+
+function firstValue(row: Record<string, string>, columns: string[]): string | undefined {
+  for (const column of columns) if (present(row[column])) return row[column]!.trim();
+  return undefined;
+}

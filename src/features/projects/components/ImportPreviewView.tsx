@@ -1,0 +1,73 @@
+import type { ImportPreview } from '../../../contract/projects.js';
+import { formatCount, formatDateTime } from '../format';
+
+const MAX_PROBLEMS_SHOWN = 50;
+
+/** What will be imported, before it is saved: totals, campaigns, and the warnings found in the files. */
+export function ImportPreviewView({ preview }: { preview: ImportPreview }) {
+  const { counts } = preview;
+  const warnings = preview.problems;
+  return (
+    <section className="import-preview" aria-label="Что будет импортировано">
+      <h2 className="card__title">Что будет импортировано</h2>
+      {preview.file_names.length > 0 && <p className="muted">Файлы: {preview.file_names.join(', ')}</p>}
+      {preview.source === 'direct_api' && <p className="muted">Источник: API Яндекс Директа</p>}
+      <dl className="stat-grid">
+        <Stat label="Кампании" value={counts.campaigns} />
+        <Stat label="Группы" value={counts.groups} />
+        <Stat label="Объявления" value={counts.ads} />
+        <Stat label="Ключевые фразы" value={counts.keywords} />
+        {counts.searchQueries > 0 && <Stat label="Поисковые запросы" value={counts.searchQueries} />}
+      </dl>
+      {preview.campaigns.length > 0 && (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Кампания</th>
+                <th>Группы</th>
+                <th>Объявления</th>
+                <th>Фразы</th>
+              </tr>
+            </thead>
+            <tbody>
+              {preview.campaigns.map((campaign, index) => (
+                <tr key={index}>
+                  <td>{campaign.name}</td>
+                  <td>{formatCount(campaign.groups)}</td>
+                  <td>{formatCount(campaign.ads)}</td>
+                  <td>{formatCount(campaign.keywords)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {warnings.length > 0 && (
+        <details className="details import-preview__problems">
+          <summary>Замечания при чтении файлов: {warnings.length}</summary>
+          <ul>
+            {warnings.slice(0, MAX_PROBLEMS_SHOWN).map((problem, index) => (
+              <li key={index}>
+                {problem.file}
+                {problem.row !== undefined && `, строка ${problem.row}`}
+                {problem.column && `, «${problem.column}»`}: {problem.message}
+              </li>
+            ))}
+          </ul>
+          {warnings.length > MAX_PROBLEMS_SHOWN && <p className="muted">И ещё {warnings.length - MAX_PROBLEMS_SHOWN}.</p>}
+        </details>
+      )}
+      <p className="field__hint">Предпросмотр хранится до {formatDateTime(preview.expires_at)}.</p>
+    </section>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: number }) {
+  return (
+    <div className="stat">
+      <dt className="stat__label">{label}</dt>
+      <dd className="stat__value">{formatCount(value)}</dd>
+    </div>
+  );
+}

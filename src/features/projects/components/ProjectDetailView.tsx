@@ -1,0 +1,222 @@
+import { Link } from '@tanstack/react-router';
+import { useState, type ReactNode } from 'react';
+import { adPlatformLabels } from '../../../contract/campaigns.js';
+import type { ImportPreview, ImportRecord, ProjectDetail } from '../../../contract/projects.js';
+import { formatCount, formatDate, formatDateTime, formatMoney, formatPercent } from '../format';
+import { CampaignTree } from './CampaignTree';
+import { ImportPreviewView } from './ImportPreviewView';
+import { ImportSourcePanel } from './ImportSourcePanel';
+
+export const DELETE_CONFIRM_TEXT = 'Удалить проект? Кампании и история импортов будут недоступны.';
+
+interface Props {
+  project: ProjectDetail;
+  onDelete: () => void;
+  deleting: boolean;
+  onApplyImport: (draftId: string, mode: 'replace' | 'append') => Promise<unknown>;
+  applying: boolean;
+}
+
+/** The project screen: what it holds, what was imported when, and where to go next. */
+export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, applying }: Props) {
+  const [confirming, setConfirming] = useState(false);
+  const [reimporting, setReimporting] = useState(false);
+  return (
+    <section className="page project-detail">
+      <Link to="/projects" className="link back-link">
+        ← Проекты
+      </Link>
+      <header className="project-detail__header">
+        <div>
+          <h1>{project.name}</h1>
+          <p className="muted">
+            <a href={project.site_url} target="_blank" rel="noreferrer noopener" className="link">
+              {project.site_url.replace(/^https?:\/\//, '')}
+            </a>{' '}
+            · {adPlatformLabels[project.platform]}
+            {project.region && ` · ${project.region}`}
+            {project.target_cpa !== null && ` · целевая цена конверсии ${formatMoney(project.target_cpa)}`}
+          </p>
+        </div>
+        <div className="project-detail__actions">
+          {/* These screens belong to the analysis routes (issue 5). */}
+          <Link to={'/projects/$id/analysis/new' as never} params={{ id: project.id } as never} className="btn btn--primary">
+            Новый анализ
+          </Link>
+          <Link to={'/projects/$id/page-relevance/new' as never} params={{ id: project.id } as never} className="btn btn--secondary">
+            Релевантность страниц
+          </Link>
+          <Link to={'/projects/$id/analysis/history' as never} params={{ id: project.id } as never} className="btn btn--secondary">
+            История анализов
+          </Link>
+        </div>
+      </header>
+
+      <dl className="stat-grid">
+        <Stat label="Кампании" value={formatCount(project.counts.campaigns)} />
+        <Stat label="Группы" value={formatCount(project.counts.groups)} />
+        <Stat label="Объявления" value={formatCount(project.counts.ads)} />
+        <Stat label="Ключевые фразы" value={formatCount(project.counts.keywords)} />
+        {project.last_analysis && <Stat label="Последний анализ" value={project.last_analysis.score === null ? '—' : `${Math.round(project.last_analysis.score)} / 100`} />}
+      </dl>
+
+      {project.stats && (
+        <Card title={`Статистика${project.period ? ` за ${formatDate(project.period.from)} — ${formatDate(project.period.to)}` : ''}`}>
+          <dl className="stat-grid">
+            <Stat label="Показы" value={formatCount(project.stats.impressions)} />
+            <Stat label="Клики" value={formatCount(project.stats.clicks)} />
+            <Stat label="CTR" value={project.stats.impressions > 0 ? formatPercent(project.stats.clicks / project.stats.impressions) : '—'} />
+            <Stat label="Расход" value={formatMoney(project.stats.cost)} />
+            <Stat label="Конверсии" value={formatCount(project.stats.conversions)} />
+            <Stat label="Цена конверсии" value={project.stats.conversions > 0 ? formatMoney(project.stats.cost / project.stats.conversions) : '—'} />
+          </dl>
+        </Card>
+      )}
+
+      <Card
+        title="Кампании"
+        action={
+          <button type="button" className="btn btn--secondary btn--small" onClick={() => setReimporting(!reimporting)} aria-expanded={reimporting}>
+            {project.counts.campaigns > 0 ? 'Обновить кампании' : 'Загрузить кампании'}
+          </button>
+        }
+      >
+        {reimporting && (
+          <Reimport
+            platform={project.platform}
+            hasCampaigns={project.counts.campaigns > 0}
+            applying={applying}
+            onApply={async (draftId, mode) => {
+              try {
+                await onApplyImport(draftId, mode);
+                setReimporting(false);
+              } catch {
+                // The screen shows the error as a toast; the preview stays for another try.
+              }
+            }}
+          />
+        )}
+        <CampaignTree projectId={project.id} campaigns={project.campaigns} />
+        {project.search_queries > 0 && <p className="muted">Поисковых запросов в отчёте: {formatCount(project.search_queries)}</p>}
+      </Card>
+
+      <Card title="История импортов">
+        <ImportHistory imports={project.imports} />
+      </Card>
+
+      <div className="project-detail__danger">
+        {confirming ? (
+          <div className="confirm" role="alertdialog" aria-labelledby="delete-project-question">
+            <p id="delete-project-question">{DELETE_CONFIRM_TEXT}</p>
+            <div className="form__row">
+              <button type="button" className="btn btn--danger" onClick={onDelete} disabled={deleting} aria-busy={deleting}>
+                Удалить
+              </button>
+              <button type="button" className="btn btn--secondary" onClick={() => setConfirming(false)} disabled={deleting}>
+                Отмена
+              </button>
+            </div>
+          </div>
+        ) : (
+          <button type="button" className="btn btn--ghost" onClick={() => setConfirming(true)}>
+            Удалить проект
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function Reimport({ platform, hasCampaigns, applying, onApply }: { platform: string; hasCampaigns: boolean; applying: boolean; onApply: (draftId: string, mode: 'replace' | 'append') => Promise<void> }) {
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [mode, setMode] = useState<'replace' | 'append'>('replace');
+  if (!preview) return <ImportSourcePanel platform={platform} onPreview={setPreview} />;
+  return (
+    <div className="reimport">
+      <ImportPreviewView preview={preview} />
+      {hasCampaigns && (
+        <div className="segmented" role="radiogroup" aria-label="Что сделать с текущими кампаниями">
+          <label className="segmented__option">
+            <input type="radio" name="import-mode" value="replace" checked={mode === 'replace'} onChange={() => setMode('replace')} />
+            <span>Заменить текущие</span>
+          </label>
+          <label className="segmented__option">
+            <input type="radio" name="import-mode" value="append" checked={mode === 'append'} onChange={() => setMode('append')} />
+            <span>Добавить к текущим</span>
+          </label>
+        </div>
+      )}
+      <div className="form__row">
+        <button type="button" className="btn btn--primary" disabled={applying} aria-busy={applying} onClick={() => void onApply(preview.draft_id, mode)}>
+          Сохранить импорт
+        </button>
+        <button type="button" className="btn btn--secondary" disabled={applying} onClick={() => setPreview(null)}>
+          Загрузить другие данные
+        </button>
+      </div>
+    </div>
+  );
+}
+
+const SOURCE_LABELS: Record<ImportRecord['source'], string> = { files: 'Файлы', direct_api: 'API Яндекс Директа' };
+const MODE_LABELS: Record<ImportRecord['mode'], string> = { create: 'создание', replace: 'замена', append: 'добавление' };
+
+function ImportHistory({ imports }: { imports: ImportRecord[] }) {
+  if (imports.length === 0) return <p className="muted">Импортов ещё не было.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Когда</th>
+            <th>Источник</th>
+            <th>Режим</th>
+            <th>Кампании</th>
+            <th>Фразы</th>
+            <th>Объявления</th>
+            <th>Замечания</th>
+            <th>Кто</th>
+          </tr>
+        </thead>
+        <tbody>
+          {imports.map((record) => (
+            <tr key={record.id}>
+              <td>{formatDateTime(record.created_at)}</td>
+              <td title={record.file_names.join(', ')}>
+                {SOURCE_LABELS[record.source]}
+                {record.file_names.length > 0 && <span className="muted"> ({record.file_names.join(', ')})</span>}
+              </td>
+              <td>{MODE_LABELS[record.mode]}</td>
+              <td>{formatCount(record.counts.campaigns)}</td>
+              <td>{formatCount(record.counts.keywords)}</td>
+              <td>{formatCount(record.counts.ads)}</td>
+              <td>{record.problems.length}</td>
+              <td>{record.created_by?.full_name ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Card({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
+  return (
+    <section className="card">
+      <div className="card__header">
+        <h2 className="card__title">{title}</h2>
+        {action}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="stat">
+      <dt className="stat__label">{label}</dt>
+      <dd className="stat__value">{value}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import * as v from 'valibot';
+import { PROJECT_SORTS } from '../../../contract/projects.js';
+import { projectListQueryOptions } from '../../../features/projects/api';
+import { ProjectListView } from '../../../features/projects/components/ProjectListView';
+import '../../../features/projects/projects.css';
+
+// Both optional, so every link to /projects works without search params.
+const SearchSchema = v.object({
+  search: v.optional(v.fallback(v.string(), '')),
+  sort: v.optional(v.fallback(v.picklist(PROJECT_SORTS), 'updated')),
+});
+
+/** Typing in the search box waits this long before asking the server. */
+const SEARCH_DEBOUNCE_MS = 300;
+
+export const Route = createFileRoute('/_app/projects/')({
+  validateSearch: (search) => v.parse(SearchSchema, search),
+  component: ProjectsPage,
+});
+
+function ProjectsPage() {
+  const { search = '', sort = 'updated' } = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const [typed, setTyped] = useState(search);
+  const query = useQuery({ ...projectListQueryOptions({ search, sort }), placeholderData: (previous) => previous });
+
+  useEffect(() => {
+    if (typed === search) return;
+    const timer = setTimeout(() => void navigate({ search: (prev) => ({ ...prev, search: typed || undefined }), replace: true }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [typed, search, navigate]);
+
+  return (
+    <ProjectListView
+      projects={query.data?.items}
+      loading={query.isPending}
+      error={query.error ? query.error.message : null}
+      search={typed}
+      sort={sort}
+      onSearchChange={setTyped}
+      onSortChange={(next) => void navigate({ search: (prev) => ({ ...prev, sort: next }), replace: true })}
+      onRetry={() => void query.refetch()}
+    />
+  );
+}

@@ -1,0 +1,373 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in for the Yandex Direct API v5 on 127.0.0.1, answering in the documented shapes:
+ * - JSON services `campaigns`, `adgroups`, `ads`, `keywords`, `sitelinks`, `adextensions` (method `get`):
+ *   `{result: {<Objects>: [...], LimitedBy?}}` with `Page: {Limit, Offset}` honoured and a small page size
+ *   of its own, so paging is exercised; unknown `FieldNames` and too many `CampaignIds` are refused the
+ *   way the API refuses them (error 8000 / 4001);
+ * - the `Units: spent/available/daily`, `Units-Used-Login` and `RequestId` headers on every JSON answer;
+ * - errors as `{"error": {request_id, error_code, error_string, error_detail}}` (HTTP 200 for JSON
+ *   services, 400/500 for Reports), a wrong token answering 53;
+ * - `reports`: 201/202 with `retryIn` as configured, then 200 with TSV (title and `Total rows` lines
+ *   unless the request skips them).
+ */
+
+export type ApiObject = Record<string, unknown> & { Id: number };
+
+export interface FakeDirectAccount {
+  campaigns: ApiObject[];
+  adGroups: ApiObject[];
+  ads: ApiObject[];
+  keywords: ApiObject[];
+  sitelinksSets: ApiObject[];
+  adExtensions: ApiObject[];
+  /** Rows per ReportType; values are written as given (`--` for none). */
+  reportRows: Record<string, Record<string, string | number>[]>;
+}
+
+export interface FakeFailure {
+  error_code: number;
+  error_string: string;
+  error_detail?: string;
+  /** HTTP status of the failing answer (JSON services default to 200, as the API does). */
+  httpStatus?: number;
+  /** A non-JSON body instead of the error object (a proxy's page). */
+  rawBody?: string;
+  /** How many answers fail before the service answers normally again (default 1). */
+  times?: number;
+}
+
+export interface RecordedRequest {
+  service: string;
+  method?: string;
+  headers: Record<string, string | undefined>;
+  body: any;
+}
+
+export interface FakeDirectOptions {
+  token?: string;
+  /** Objects per `get` answer at most (the real API: 10 000). */
+  pageSize?: number;
+  units?: { available: number; daily: number; perRequest: number };
+  /** Statuses answered before 200 for each ReportType, e.g. `{SEARCH_QUERY_PERFORMANCE_REPORT: [201, 202]}`. */
+  reportProgress?: Record<string, number[]>;
+  /** `retryIn` header sent with 201/202, seconds. */
+  retryIn?: number;
+}
+
+export interface FakeDirect {
+  /** Base address, like https://api.direct.yandex.com/json/v5 */
+  url: string;
+  requests: RecordedRequest[];
+  account: FakeDirectAccount;
+  /** The next answer(s) of `service` fail as described. */
+  failNext(service: string, failure: FakeFailure): void;
+  /** Forgets failures not yet used. */
+  clearFailures(): void;
+  /** Requests being answered right now, and the most there ever were at once. */
+  readonly inFlight: number;
+  readonly maxInFlight: number;
+  unitsLeft(): number;
+  close(): Promise<void>;
+}
+
+/** Field names each service accepts (official `get` pages). */
+const FIELDS: Record<string, { top: string[]; sub?: Record<string, { param: string; names: string[] }> }> = {
+  campaigns: {
+    top: ['Id', 'Name', 'ClientInfo', 'StartDate', 'EndDate', 'TimeTargeting', 'TimeZone', 'NegativeKeywords', 'BlockedIps', 'ExcludedSites', 'DailyBudget', 'Notification', 'Type', 'Status', 'State', 'StatusPayment', 'StatusClarification', 'SourceId', 'Statistics', 'Currency', 'Funds', 'RepresentedBy'],
+  },
+  adgroups: { top: ['Id', 'Name', 'CampaignId', 'RegionIds', 'NegativeKeywords', 'NegativeKeywordSharedSetIds', 'TrackingParams', 'Status', 'Type', 'Subtype', 'ServingStatus', 'RestrictedRegionIds'] },
+  ads: {
+    top: ['Id', 'AdGroupId', 'CampaignId', 'State', 'Status', 'StatusClarification', 'Type', 'Subtype', 'AgeLabel', 'AdCategories'],
+    sub: {
+      TextAd: {
+        param: 'TextAdFieldNames',
+        names: ['Title', 'Title2', 'Text', 'Href', 'Mobile', 'DisplayDomain', 'DisplayUrlPath', 'VCardId', 'AdImageHash', 'SitelinkSetId', 'DisplayUrlPathModeration', 'VCardModeration', 'SitelinksModeration', 'AdImageModeration', 'AdExtensions', 'VideoExtension', 'TurboPageId', 'TurboPageModeration', 'BusinessId', 'PreferVCardOverBusiness'],
+      },
+      TextImageAd: { param: 'TextImageAdFieldNames', names: ['AdImageHash', 'Href', 'TurboPageId', 'TurboPageModeration'] },
+    },
+  },
+  keywords: { top: ['Id', 'Keyword', 'State', 'Status', 'ServingStatus', 'AdGroupId', 'CampaignId', 'Bid', 'ContextBid', 'StrategyPriority', 'UserParam1', 'UserParam2', 'Productivity', 'StatisticsSearch', 'StatisticsNetwork', 'AutotargetingCategories'] },
+  sitelinks: { top: ['Id', 'Sitelinks'] },
+  adextensions: { top: ['Id', 'Type', 'Status', 'StatusClarification', 'Associated'], sub: { Callout: { param: 'CalloutFieldNames', names: ['CalloutText'] } } },
+};
+
+const RESULT_KEY: Record<string, keyof FakeDirectAccount> = {
+  campaigns: 'campaigns',
+  adgroups: 'adGroups',
+  ads: 'ads',
+  keywords: 'keywords',
+  sitelinks: 'sitelinksSets',
+  adextensions: 'adExtensions',
+};
+const RESULT_NAME: Record<string, string> = {
+  campaigns: 'Campaigns',
+  adgroups: 'AdGroups',
+  ads: 'Ads',
+  keywords: 'Keywords',
+  sitelinks: 'SitelinksSets',
+  adextensions: 'AdExtensions',
+};
+
+export async function startFakeDirect(account: FakeDirectAccount, options: FakeDirectOptions = {}): Promise<FakeDirect> {
+  const token = options.token ?? 'fake-token';
+  const pageSize = options.pageSize ?? 2;
+  const units = { ...(options.units ?? { available: 20_000, daily: 64_000, perRequest: 10 }) };
+  const failures = new Map<string, FakeFailure[]>();
+  const reportPolls = new Map<string, number>();
+  const requests: RecordedRequest[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+
+  const server = createServer((req, res) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.on('close', () => inFlight--);
+    readBody(req)
+      .then((text) => handle(req, res, text))
+      .catch((error: Error) => {
+        res.writeHead(500, { 'Content-Type': 'text/plain' });
+        res.end(`fake crashed: ${error.message}`);
+      });
+  });
+
+  function handle(req: IncomingMessage, res: ServerResponse, text: string) {
+    const service = (req.url ?? '').replace(/^\/json\/v5\//, '').replace(/\?.*$/, '');
+    let body: any;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    requests.push({ service, method: body?.method, headers: flatHeaders(req), body });
+    const requestId = randomUUID();
+    const isReport = service === 'reports';
+    const send = (status: number, payload: unknown, extra: Record<string, string> = {}) => {
+      const headers: Record<string, string> = { RequestId: requestId, ...extra };
+      if (!isReport) {
+        units.available -= units.perRequest;
+        headers.Units = `${units.perRequest}/${units.available}/${units.daily}`;
+        headers['Units-Used-Login'] = req.headers['client-login']?.toString() ?? 'teplodom-advertiser';
+      }
+      if (typeof payload === 'string') {
+        res.writeHead(status, { 'Content-Type': isReport ? 'text/tab-separated-values; charset=utf-8' : 'text/html', ...headers });
+        res.end(payload);
+      } else {
+        res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+        res.end(JSON.stringify(payload));
+      }
+    };
+    const error = (code: number, string: string, detail = '', status = isReport ? 400 : 200) =>
+      send(status, { error: { request_id: requestId, error_code: code, error_string: string, error_detail: detail } });
+
+    if (req.method !== 'POST') return send(405, 'Method Not Allowed');
+    if (req.headers.authorization !== `Bearer ${token}`) return error(53, 'Ошибка авторизации', 'OAuth-токен не найден или недействителен');
+
+    const queued = failures.get(service);
+    if (queued && queued.length > 0) {
+      const failure = queued[0]!;
+      failure.times = (failure.times ?? 1) - 1;
+      if (failure.times <= 0) queued.shift();
+      if (failure.rawBody !== undefined) return send(failure.httpStatus ?? 502, failure.rawBody);
+      return error(failure.error_code, failure.error_string, failure.error_detail ?? '', failure.httpStatus ?? (isReport ? 400 : 200));
+    }
+
+    if (body === undefined) return error(8000, 'Неверный запрос', 'Тело запроса не является JSON');
+    if (isReport) return answerReport(req, body, send, error);
+    if (!(service in FIELDS)) return send(404, 'Not Found');
+    if (body.method !== 'get') return error(8000, 'Неверный запрос', `Фейк поддерживает только get, получен ${String(body.method)}`);
+    return answerGet(service, body.params ?? {}, send, error);
+  }
+
+  function answerGet(service: string, params: any, send: (s: number, p: unknown) => void, error: (c: number, s: string, d?: string) => void) {
+    const spec = FIELDS[service]!;
+    const fieldNames: string[] = params.FieldNames ?? [];
+    if (fieldNames.length === 0) return error(8000, 'Неверный запрос', 'Не указан параметр FieldNames');
+    const unknown = fieldNames.filter((name) => !spec.top.includes(name));
+    for (const [, sub] of Object.entries(spec.sub ?? {})) for (const name of params[sub.param] ?? []) if (!sub.names.includes(name)) unknown.push(name);
+    if (unknown.length > 0) return error(8000, 'Неверный запрос', `Неизвестные имена полей: ${unknown.join(', ')}`);
+
+    const criteria = params.SelectionCriteria ?? {};
+    if (Array.isArray(criteria.CampaignIds) && criteria.CampaignIds.length > 10 && service !== 'campaigns') {
+      return error(4001, 'Неверно задан параметр', 'В массиве CampaignIds не более 10 элементов');
+    }
+    if (['adgroups', 'ads', 'keywords'].includes(service) && !criteria.Ids && !criteria.CampaignIds && !criteria.AdGroupIds) {
+      return error(4001, 'Неверно задан параметр', 'Должен быть указан один из параметров Ids, CampaignIds, AdGroupIds');
+    }
+    const matches = (account[RESULT_KEY[service]!] as ApiObject[]).filter(
+      (object) =>
+        (!criteria.Ids || criteria.Ids.includes(object.Id)) &&
+        (!criteria.CampaignIds || criteria.CampaignIds.includes(object.CampaignId)) &&
+        (!criteria.AdGroupIds || criteria.AdGroupIds.includes(object.AdGroupId)) &&
+        (!criteria.States || criteria.States.includes(object.State)),
+    );
+    const offset = Number(params.Page?.Offset ?? 0);
+    const limit = Math.min(Number(params.Page?.Limit ?? 10_000), pageSize);
+    const page = matches.slice(offset, offset + limit).map((object) => project(object, fieldNames, spec.sub ?? {}, params));
+    const result: Record<string, unknown> = {};
+    // The API leaves the list out when nothing matched.
+    if (page.length > 0) result[RESULT_NAME[service]!] = page;
+    if (offset + page.length < matches.length) result.LimitedBy = offset + page.length;
+    send(200, { result });
+  }
+
+  function answerReport(req: IncomingMessage, body: any, send: (s: number, p: unknown, h?: Record<string, string>) => void, error: (c: number, s: string, d?: string, st?: number) => void) {
+    const definition = body.params;
+    if (!definition?.ReportName || !definition.ReportType || !Array.isArray(definition.FieldNames)) {
+      return error(8000, 'Неверный запрос', 'Не указаны обязательные параметры отчёта');
+    }
+    if (!req.headers.processingmode) return error(8000, 'Неверный запрос', 'Не указан заголовок processingMode');
+    const progress = options.reportProgress?.[definition.ReportType] ?? [];
+    const polls = reportPolls.get(definition.ReportName) ?? 0;
+    reportPolls.set(definition.ReportName, polls + 1);
+    if (polls < progress.length) return send(progress[polls]!, '', { retryIn: String(options.retryIn ?? 2) });
+
+    const columns: string[] = definition.FieldNames;
+    const filter = (definition.SelectionCriteria?.Filter ?? []).find((f: any) => f.Field === 'CampaignId' && f.Operator === 'IN');
+    const rows = (account.reportRows[definition.ReportType] ?? []).filter((row) => !filter || filter.Values.includes(String(row.CampaignId)));
+    const lines: string[] = [];
+    if (req.headers.skipreportheader !== 'true') lines.push(`"${definition.ReportName} (${definition.SelectionCriteria?.DateFrom} - ${definition.SelectionCriteria?.DateTo})"`);
+    if (req.headers.skipcolumnheader !== 'true') lines.push(columns.join('\t'));
+    for (const row of rows) lines.push(columns.map((column) => String(row[column] ?? '--')).join('\t'));
+    if (req.headers.skipreportsummary !== 'true') lines.push(`Total rows: ${rows.length}`);
+    send(200, `${lines.join('\n')}\n`);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/json/v5`,
+    requests,
+    account,
+    failNext(service, failure) {
+      const list = failures.get(service) ?? [];
+      list.push({ ...failure });
+      failures.set(service, list);
+    },
+    clearFailures: () => failures.clear(),
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    unitsLeft: () => units.available,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+/** Keeps the requested fields; sub-objects (TextAd, Callout…) only when their field list was asked for. */
+function project(object: ApiObject, fieldNames: string[], sub: Record<string, { param: string }>, params: any): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of fieldNames) if (name in object) out[name] = object[name];
+  for (const [key, { param }] of Object.entries(sub)) {
+    const wanted: string[] | undefined = params[param];
+    const value = object[key] as Record<string, unknown> | undefined;
+    if (!wanted || !value) continue;
+    out[key] = Object.fromEntries(Object.entries(value).filter(([name]) => wanted.includes(name)));
+  }
+  return out;
+}
+
+function flatHeaders(req: IncomingMessage): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * A fictional advertiser, «ТеплоДом» (heated floors), for the tests. Money in millionths of a rouble,
+ * as the API sends it.
+ * ---------------------------------------------------------------------------------------------- */
+
+export function teplodomAccount(): FakeDirectAccount {
+  return {
+    campaigns: [
+      { Id: 701, Name: 'Тёплый пол — Поиск', Type: 'TEXT_CAMPAIGN', State: 'ON', Status: 'ACCEPTED', Currency: 'RUB', DailyBudget: { Amount: 1_500_000_000, Mode: 'STANDARD' }, NegativeKeywords: { Items: ['бесплатно', 'своими руками', 'вакансии'] } },
+      { Id: 702, Name: 'Тёплый пол — РСЯ', Type: 'TEXT_CAMPAIGN', State: 'SUSPENDED', Status: 'ACCEPTED', Currency: 'RUB', DailyBudget: null, NegativeKeywords: null },
+      { Id: 703, Name: 'Архив 2022', Type: 'TEXT_CAMPAIGN', State: 'ARCHIVED', Status: 'ACCEPTED', Currency: 'RUB', NegativeKeywords: null },
+    ],
+    adGroups: [
+      { Id: 8001, Name: 'Электрический тёплый пол', CampaignId: 701, Type: 'TEXT_AD_GROUP', Status: 'ACCEPTED', RegionIds: [213, 2], NegativeKeywords: { Items: ['ремонт'] } },
+      { Id: 8002, Name: 'Водяной тёплый пол', CampaignId: 701, Type: 'TEXT_AD_GROUP', Status: 'ACCEPTED', RegionIds: [213], NegativeKeywords: null },
+      { Id: 8003, Name: 'Тёплый пол под плитку', CampaignId: 702, Type: 'TEXT_AD_GROUP', Status: 'ACCEPTED', RegionIds: [213], NegativeKeywords: null },
+      { Id: 8004, Name: 'Старая группа', CampaignId: 703, Type: 'TEXT_AD_GROUP', Status: 'ACCEPTED', RegionIds: [213], NegativeKeywords: null },
+    ],
+    ads: [
+      {
+        Id: 9001, AdGroupId: 8001, CampaignId: 701, State: 'ON', Status: 'ACCEPTED', Type: 'TEXT_AD', Subtype: 'NONE',
+        TextAd: {
+          Title: 'Электрический тёплый пол от 990 ₽', Title2: 'Монтаж за 1 день', Text: 'Маты и кабель в наличии. Гарантия 15 лет. Доставка по Москве',
+          Href: 'https://teplodom.example/elektro', DisplayUrlPath: 'elektro-pol', Mobile: 'NO', SitelinkSetId: 5001,
+          AdExtensions: [{ AdExtensionId: 6001, Type: 'CALLOUT' }, { AdExtensionId: 6002, Type: 'CALLOUT' }],
+        },
+      },
+      {
+        Id: 9002, AdGroupId: 8001, CampaignId: 701, State: 'ON', Status: 'ACCEPTED', Type: 'TEXT_AD', Subtype: 'NONE',
+        TextAd: { Title: 'Тёплый пол в квартиру', Title2: null, Text: 'Рассчитаем комплект за 5 минут', Href: 'https://teplodom.example/elektro?m=1', DisplayUrlPath: null, Mobile: 'YES', SitelinkSetId: null, AdExtensions: [] },
+      },
+      {
+        Id: 9003, AdGroupId: 8002, CampaignId: 701, State: 'SUSPENDED', Status: 'ACCEPTED', Type: 'TEXT_AD', Subtype: 'NONE',
+        TextAd: { Title: 'Водяной тёплый пол под ключ', Title2: 'Проект бесплатно', Text: 'Коллекторы и трубы в наличии', Href: 'https://teplodom.example/voda', DisplayUrlPath: 'voda', Mobile: 'NO', SitelinkSetId: 5001, AdExtensions: [{ AdExtensionId: 6002, Type: 'CALLOUT' }] },
+      },
+      { Id: 9004, AdGroupId: 8003, CampaignId: 702, State: 'ON', Status: 'ACCEPTED', Type: 'IMAGE_AD', Subtype: 'TEXT_IMAGE_AD', TextImageAd: { AdImageHash: 'fakeHash01', Href: 'https://teplodom.example/plitka' } },
+      {
+        Id: 9005, AdGroupId: 8002, CampaignId: 701, State: 'ARCHIVED', Status: 'ACCEPTED', Type: 'TEXT_AD', Subtype: 'NONE',
+        TextAd: { Title: 'Старое объявление', Title2: null, Text: 'Акция 2022', Href: 'https://teplodom.example/old', DisplayUrlPath: null, Mobile: 'NO', SitelinkSetId: null, AdExtensions: [] },
+      },
+    ],
+    keywords: [
+      { Id: 10001, Keyword: 'тёплый пол электрический -водяной -отзывы', AdGroupId: 8001, CampaignId: 701, Bid: 25_000_000, ContextBid: 5_000_000, State: 'ON', Status: 'ACCEPTED' },
+      { Id: 10002, Keyword: '"купить тёплый пол"', AdGroupId: 8001, CampaignId: 701, Bid: 30_500_000, ContextBid: 0, State: 'ON', Status: 'ACCEPTED' },
+      { Id: 10003, Keyword: '"!тёплый !пол"', AdGroupId: 8001, CampaignId: 701, Bid: 12_000_000, ContextBid: 0, State: 'ON', Status: 'ACCEPTED' },
+      { Id: 10004, Keyword: '---autotargeting', AdGroupId: 8001, CampaignId: 701, Bid: 10_000_000, ContextBid: 0, State: 'ON', Status: 'ACCEPTED' },
+      { Id: 10005, Keyword: 'водяной тёплый пол -[своими руками] -!как', AdGroupId: 8002, CampaignId: 701, Bid: 18_000_000, ContextBid: 0, State: 'SUSPENDED', Status: 'ACCEPTED' },
+      { Id: 10006, Keyword: 'тёплый пол санкт-петербург', AdGroupId: 8002, CampaignId: 701, Bid: 20_000_000, ContextBid: 0, State: 'ON', Status: 'MODERATION' },
+      { Id: 10007, Keyword: 'тёплый пол под плитку', AdGroupId: 8003, CampaignId: 702, Bid: null, ContextBid: 3_000_000, State: 'OFF', Status: 'ACCEPTED' },
+      { Id: 10008, Keyword: 'старая фраза', AdGroupId: 8004, CampaignId: 703, Bid: 1_000_000, ContextBid: 0, State: 'OFF', Status: 'ACCEPTED' },
+    ],
+    sitelinksSets: [
+      {
+        Id: 5001,
+        Sitelinks: [
+          { Title: 'Цены', Href: 'https://teplodom.example/ceny', Description: 'Прайс на монтаж и материалы' },
+          { Title: 'Гарантия', Href: 'https://teplodom.example/garantiya', Description: null },
+          { Title: 'Контакты', Href: null, Description: null },
+        ],
+      },
+    ],
+    adExtensions: [
+      { Id: 6001, Type: 'CALLOUT', Status: 'ACCEPTED', Callout: { CalloutText: 'Монтаж за 1 день' } },
+      { Id: 6002, Type: 'CALLOUT', Status: 'ACCEPTED', Callout: { CalloutText: 'Гарантия 15 лет' } },
+    ],
+    reportRows: {
+      CUSTOM_REPORT: [
+        { CampaignId: 701, AdGroupId: 8001, AdId: 9001, CriterionId: 10001, CriterionType: 'KEYWORD', Impressions: 1200, Clicks: 60, Cost: '1500.50', Conversions: 3 },
+        { CampaignId: 701, AdGroupId: 8001, AdId: 9002, CriterionId: 10001, CriterionType: 'KEYWORD', Impressions: 300, Clicks: 10, Cost: '250.25', Conversions: '--' },
+        { CampaignId: 701, AdGroupId: 8001, AdId: 9001, CriterionId: 10002, CriterionType: 'KEYWORD', Impressions: 800, Clicks: 40, Cost: '1200.00', Conversions: 2 },
+        { CampaignId: 701, AdGroupId: 8002, AdId: 9003, CriterionId: 10005, CriterionType: 'KEYWORD', Impressions: 100, Clicks: 2, Cost: '50.00', Conversions: 0 },
+        { CampaignId: 702, AdGroupId: 8003, AdId: 9004, CriterionId: 10007, CriterionType: 'KEYWORD', Impressions: 5000, Clicks: 25, Cost: '300.00', Conversions: 0 },
+      ],
+      SEARCH_QUERY_PERFORMANCE_REPORT: [
+        { CampaignId: 701, CampaignName: 'Тёплый пол — Поиск', AdGroupName: 'Электрический тёплый пол', Criterion: 'тёплый пол электрический -водяной -отзывы', Query: 'тёплый пол электрический под ламинат цена', Impressions: 150, Clicks: 9, Cost: '220.50', Conversions: 1 },
+        { CampaignId: 701, CampaignName: 'Тёплый пол — Поиск', AdGroupName: 'Электрический тёплый пол', Criterion: '"купить тёплый пол"', Query: 'купить тёплый пол', Impressions: 90, Clicks: 6, Cost: '180.00', Conversions: 2 },
+        { CampaignId: 701, CampaignName: 'Тёплый пол — Поиск', AdGroupName: 'Водяной тёплый пол', Criterion: '---autotargeting', Query: 'тёплый пол своими руками видео', Impressions: 40, Clicks: 3, Cost: '75.00', Conversions: '--' },
+      ],
+    },
+  };
+}

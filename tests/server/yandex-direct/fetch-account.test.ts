@@ -1,0 +1,330 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { CampaignData, Sitelink } from '../../../src/contract/campaigns.js';
+import { directApiMessages } from '../../../src/contract/messages.js';
+import { createDirectClient } from '../../../server/projects/yandex-direct/client.js';
+import { DirectApiError } from '../../../server/projects/yandex-direct/errors.js';
+import { fetchAccount } from '../../../server/projects/yandex-direct/fetch-account.js';
+import { importFromDirectApi, lastFullDays } from '../../../server/projects/yandex-direct/index.js';
+import { splitKeyword } from '../../../server/projects/yandex-direct/keyword-text.js';
+import { startFakeDirect, teplodomAccount, type FakeDirect } from '../../fakes/yandex-direct-fake.js';
+
+const period = { from: '2024-05-01', to: '2024-05-31' };
+const noWait = async () => undefined;
+
+let fake: FakeDirect;
+beforeAll(async () => {
+  fake = await startFakeDirect(teplodomAccount(), { token: 'good-token', pageSize: 2, reportProgress: { SEARCH_QUERY_PERFORMANCE_REPORT: [201, 202] } });
+});
+afterAll(() => fake.close());
+afterEach(() => {
+  fake.requests.length = 0;
+  fake.clearFailures();
+});
+
+const client = (token = 'good-token') => createDirectClient({ token, baseUrl: fake.url, sleep: noWait });
+
+const sitelinks: Sitelink[] = [
+  { title: 'Цены', description: 'Прайс на монтаж и материалы', url: 'https://teplodom.example/ceny' },
+  { title: 'Гарантия', url: 'https://teplodom.example/garantiya' },
+  { title: 'Контакты' },
+];
+
+const expected: CampaignData = {
+  platform: 'yandex_direct',
+  currency: 'RUB',
+  period,
+  campaigns: [
+    {
+      externalId: '701',
+      name: 'Тёплый пол — Поиск',
+      type: 'text',
+      currency: 'RUB',
+      dailyBudget: 1500,
+      negativeKeywords: ['бесплатно', 'своими руками', 'вакансии'],
+      stats: { impressions: 2400, clicks: 112, cost: 3000.75, conversions: 5 },
+      groups: [
+        {
+          externalId: '8001',
+          name: 'Электрический тёплый пол',
+          region: '213, 2',
+          negativeKeywords: ['ремонт'],
+          keywords: [
+            { externalId: '10001', phrase: 'тёплый пол электрический', negativeWords: ['водяной', 'отзывы'], matchType: 'broad', bid: 25, networkBid: 5, status: 'accepted', stats: { impressions: 1500, clicks: 70, cost: 1750.75, conversions: 3 } },
+            { externalId: '10002', phrase: '"купить тёплый пол"', negativeWords: [], matchType: 'phrase', bid: 30.5, status: 'accepted', stats: { impressions: 800, clicks: 40, cost: 1200, conversions: 2 } },
+            { externalId: '10003', phrase: '"!тёплый !пол"', negativeWords: [], matchType: 'exact', bid: 12, status: 'accepted' },
+            { externalId: '10004', phrase: '---autotargeting', negativeWords: [], matchType: 'broad', bid: 10, status: 'accepted', isAutotargeting: true },
+          ],
+          ads: [
+            {
+              externalId: '9001',
+              status: 'accepted',
+              kind: 'text',
+              headlines: ['Электрический тёплый пол от 990 ₽', 'Монтаж за 1 день'],
+              texts: ['Маты и кабель в наличии. Гарантия 15 лет. Доставка по Москве'],
+              displayUrl: 'elektro-pol',
+              finalUrl: 'https://teplodom.example/elektro',
+              sitelinks,
+              callouts: ['Монтаж за 1 день', 'Гарантия 15 лет'],
+              isMobile: false,
+              stats: { impressions: 2000, clicks: 100, cost: 2700.5, conversions: 5 },
+            },
+            {
+              externalId: '9002',
+              status: 'accepted',
+              kind: 'text',
+              headlines: ['Тёплый пол в квартиру'],
+              texts: ['Рассчитаем комплект за 5 минут'],
+              finalUrl: 'https://teplodom.example/elektro?m=1',
+              sitelinks: [],
+              callouts: [],
+              isMobile: true,
+              stats: { impressions: 300, clicks: 10, cost: 250.25, conversions: 0 },
+            },
+          ],
+        },
+        {
+          externalId: '8002',
+          name: 'Водяной тёплый пол',
+          region: '213',
+          negativeKeywords: [],
+          keywords: [
+            { externalId: '10005', phrase: 'водяной тёплый пол', negativeWords: ['[своими руками]', '!как'], matchType: 'broad', bid: 18, status: 'suspended', stats: { impressions: 100, clicks: 2, cost: 50, conversions: 0 } },
+            { externalId: '10006', phrase: 'тёплый пол санкт-петербург', negativeWords: [], matchType: 'broad', bid: 20, status: 'moderation' },
+          ],
+          ads: [
+            {
+              externalId: '9003',
+              status: 'suspended',
+              kind: 'text',
+              headlines: ['Водяной тёплый пол под ключ', 'Проект бесплатно'],
+              texts: ['Коллекторы и трубы в наличии'],
+              displayUrl: 'voda',
+              finalUrl: 'https://teplodom.example/voda',
+              sitelinks,
+              callouts: ['Гарантия 15 лет'],
+              isMobile: false,
+              stats: { impressions: 100, clicks: 2, cost: 50, conversions: 0 },
+            },
+          ],
+        },
+      ],
+    },
+    {
+      externalId: '702',
+      name: 'Тёплый пол — РСЯ',
+      type: 'text',
+      currency: 'RUB',
+      negativeKeywords: [],
+      stats: { impressions: 5000, clicks: 25, cost: 300, conversions: 0 },
+      groups: [
+        {
+          externalId: '8003',
+          name: 'Тёплый пол под плитку',
+          region: '213',
+          negativeKeywords: [],
+          keywords: [
+            { externalId: '10007', phrase: 'тёплый пол под плитку', negativeWords: [], matchType: 'broad', networkBid: 3, status: 'off', stats: { impressions: 5000, clicks: 25, cost: 300, conversions: 0 } },
+          ],
+          ads: [
+            {
+              externalId: '9004',
+              status: 'accepted',
+              kind: 'image',
+              headlines: [],
+              texts: [],
+              finalUrl: 'https://teplodom.example/plitka',
+              sitelinks: [],
+              callouts: [],
+              stats: { impressions: 5000, clicks: 25, cost: 300, conversions: 0 },
+            },
+          ],
+        },
+      ],
+    },
+  ],
+  searchQueries: [
+    {
+      query: 'тёплый пол электрический под ламинат цена',
+      campaignName: 'Тёплый пол — Поиск',
+      groupName: 'Электрический тёплый пол',
+      keyword: 'тёплый пол электрический -водяной -отзывы',
+      stats: { impressions: 150, clicks: 9, cost: 220.5, conversions: 1 },
+    },
+    {
+      query: 'купить тёплый пол',
+      campaignName: 'Тёплый пол — Поиск',
+      groupName: 'Электрический тёплый пол',
+      keyword: '"купить тёплый пол"',
+      stats: { impressions: 90, clicks: 6, cost: 180, conversions: 2 },
+    },
+    {
+      query: 'тёплый пол своими руками видео',
+      campaignName: 'Тёплый пол — Поиск',
+      groupName: 'Водяной тёплый пол',
+      keyword: '---autotargeting',
+      stats: { impressions: 40, clicks: 3, cost: 75, conversions: 0 },
+    },
+  ],
+};
+
+describe('fetchAccount', () => {
+  it('reads the whole account, with sitelinks, callouts, statistics and search queries, into CampaignData', async () => {
+    const data = await fetchAccount(client(), { statsPeriod: period });
+    expect(data).toEqual(expected);
+  });
+
+  it('asks only for documented fields and for each service the way it requires', async () => {
+    // Another period: Yandex (and the fake) remember a report by name, and this one must be built afresh.
+    await fetchAccount(client(), { statsPeriod: { from: '2024-04-01', to: '2024-04-30' } });
+    const services = new Set(fake.requests.map((r) => r.service));
+    expect(services).toEqual(new Set(['campaigns', 'adgroups', 'ads', 'keywords', 'sitelinks', 'adextensions', 'reports']));
+    const sitelinkRequest = fake.requests.find((r) => r.service === 'sitelinks')!;
+    expect(sitelinkRequest.body.params.SelectionCriteria).toEqual({ Ids: [5001] });
+    const calloutRequest = fake.requests.find((r) => r.service === 'adextensions')!;
+    expect(calloutRequest.body.params.SelectionCriteria.Ids.sort()).toEqual([6001, 6002]);
+    const reports = fake.requests.filter((r) => r.service === 'reports').map((r) => r.body.params);
+    expect(new Set(reports.map((r) => r.ReportType))).toEqual(new Set(['CUSTOM_REPORT', 'SEARCH_QUERY_PERFORMANCE_REPORT']));
+    expect(reports.every((r) => r.SelectionCriteria.DateFrom === '2024-04-01' && r.SelectionCriteria.DateTo === '2024-04-30' && r.Format === 'TSV')).toBe(true);
+    // The search-query report answered 201, 202, then 200: three identical requests.
+    expect(reports.filter((r) => r.ReportType === 'SEARCH_QUERY_PERFORMANCE_REPORT')).toHaveLength(3);
+    expect(fake.maxInFlight).toBeLessThanOrEqual(5);
+  });
+
+  it('reads only the named campaigns, archived ones included, and filters the reports to them', async () => {
+    const data = await fetchAccount(client(), { campaignIds: ['702', 703], statsPeriod: period });
+
+    expect(data.campaigns.map((c) => c.name)).toEqual(['Тёплый пол — РСЯ', 'Архив 2022']);
+    expect(data.campaigns[1]!.groups[0]!.keywords.map((k) => k.phrase)).toEqual(['старая фраза']);
+    expect(data.searchQueries).toEqual([]);
+    const report = fake.requests.find((r) => r.service === 'reports')!.body.params;
+    expect(report.SelectionCriteria.Filter).toEqual([{ Field: 'CampaignId', Operator: 'IN', Values: ['702', '703'] }]);
+  });
+
+  it('without a period reads the structure only', async () => {
+    const data = await fetchAccount(client());
+
+    expect(fake.requests.some((r) => r.service === 'reports')).toBe(false);
+    expect(data.period).toBeUndefined();
+    expect(data.searchQueries).toEqual([]);
+    expect(data.campaigns[0]!.stats).toBeUndefined();
+    expect(data.campaigns[0]!.groups[0]!.keywords[0]!.stats).toBeUndefined();
+  });
+
+  it('a failed report becomes a Russian warning when warnings are collected, and an error otherwise', async () => {
+    fake.failNext('reports', { error_code: 4000, error_string: 'Неверные параметры отчета', times: 2 });
+    const warnings: string[] = [];
+    const data = await fetchAccount(client(), { statsPeriod: period, warnings });
+
+    const reason = directApiMessages.invalidRequest.replace('{code}', '4000');
+    expect(warnings.sort()).toEqual(
+      [directApiMessages.statsSkipped.replace('{reason}', reason), directApiMessages.searchQueriesSkipped.replace('{reason}', reason)].sort(),
+    );
+    expect(data.period).toBeUndefined();
+    expect(data.campaigns).toHaveLength(2);
+    expect(data.campaigns[0]!.stats).toBeUndefined();
+
+    fake.failNext('reports', { error_code: 4000, error_string: 'Неверные параметры отчета' });
+    await expect(fetchAccount(client(), { statsPeriod: period })).rejects.toBeInstanceOf(DirectApiError);
+  });
+
+  it('stops the whole import on an auth error, warnings or not', async () => {
+    const error = await fetchAccount(client('revoked'), { statsPeriod: period, warnings: [] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DirectApiError);
+    expect((error as DirectApiError).message).toBe(directApiMessages.invalidToken);
+  });
+});
+
+describe('fetchAccount when the structure fails while reports are building', () => {
+  let slow: FakeDirect;
+  beforeAll(async () => {
+    slow = await startFakeDirect(teplodomAccount(), {
+      token: 'good-token',
+      reportProgress: { CUSTOM_REPORT: Array(20).fill(202), SEARCH_QUERY_PERFORMANCE_REPORT: Array(20).fill(202) },
+    });
+  });
+  afterAll(() => slow.close());
+
+  it('stops polling the reports', async () => {
+    const waiting: (() => void)[] = [];
+    let reportCalls = 0;
+    const direct = createDirectClient({
+      token: 'good-token',
+      baseUrl: slow.url,
+      sleep: () => new Promise<void>((resolve) => waiting.push(resolve)),
+      fetch: (input, init) => {
+        if (String(input).endsWith('/reports')) reportCalls++;
+        return fetch(input, init);
+      },
+    });
+    slow.failNext('campaigns', { error_code: 152, error_string: 'Недостаточно баллов' });
+
+    await expect(fetchAccount(direct, { statsPeriod: period, warnings: [] })).rejects.toMatchObject({ code: 152 });
+    await vi.waitFor(() => expect(waiting).toHaveLength(2)); // both reports answered 202 and wait to poll again
+    const callsBefore = reportCalls;
+    waiting.splice(0).forEach((wake) => wake());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reportCalls).toBe(callsBefore);
+    expect(waiting).toHaveLength(0);
+  });
+});
+
+describe('fetchAccount on a large account', () => {
+  let big: FakeDirect;
+  beforeAll(async () => {
+    const account = teplodomAccount();
+    for (let i = 1; i <= 23; i++) {
+      account.campaigns.push({ Id: i, Name: `Кампания ${i}`, Type: 'TEXT_CAMPAIGN', State: 'ON', Status: 'ACCEPTED', Currency: 'RUB', NegativeKeywords: null });
+      account.adGroups.push({ Id: 100 + i, Name: `Группа ${i}`, CampaignId: i, RegionIds: [1], NegativeKeywords: { Items: ['-дешево'] } });
+      account.keywords.push({ Id: 1000 + i, Keyword: `фраза ${i}`, AdGroupId: 100 + i, CampaignId: i, Bid: 1_000_000, State: 'ON', Status: 'ACCEPTED' });
+    }
+    big = await startFakeDirect(account, { token: 'good-token', pageSize: 3 });
+  });
+  afterAll(() => big.close());
+
+  it('cuts the campaign ids into chunks of 10, runs at most 5 requests at once and still gets everything', async () => {
+    const data = await fetchAccount(createDirectClient({ token: 'good-token', baseUrl: big.url, sleep: noWait }));
+
+    expect(data.campaigns).toHaveLength(25);
+    expect(data.campaigns.flatMap((c) => c.groups)).toHaveLength(26);
+    expect(data.campaigns.find((c) => c.name === 'Кампания 7')!.groups[0]!.negativeKeywords).toEqual(['дешево']);
+    const chunks = big.requests.filter((r) => r.service === 'adgroups' && r.body.params.Page.Offset === 0).map((r) => r.body.params.SelectionCriteria.CampaignIds.length);
+    expect(chunks.sort((a, b) => a - b)).toEqual([5, 10, 10]);
+    expect(big.maxInFlight).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('importFromDirectApi', () => {
+  it('returns the data, the points spent and no warnings, with the last 30 days as the default period', async () => {
+    const result = await importFromDirectApi({ token: 'good-token', baseUrl: fake.url, client: { sleep: noWait }, now: new Date('2024-06-15T10:00:00Z') });
+
+    expect(result.data.campaigns.map((c) => c.name)).toEqual(['Тёплый пол — Поиск', 'Тёплый пол — РСЯ']);
+    expect(result.data.period).toEqual({ from: '2024-05-16', to: '2024-06-14' });
+    expect(result.warnings).toEqual([]);
+    expect(result.units.requests).toBeGreaterThan(0);
+    expect(result.units.spent).toBe(result.units.requests * 10);
+    expect(result.units.available).toBe(fake.unitsLeft());
+  });
+
+  it('skips statistics when asked to, and passes Client-Login on', async () => {
+    const result = await importFromDirectApi({ token: 'good-token', clientLogin: 'teplodom-client', baseUrl: fake.url, statsPeriod: null });
+    expect(result.data.period).toBeUndefined();
+    expect(fake.requests.every((r) => r.headers['client-login'] === 'teplodom-client')).toBe(true);
+    expect(result.units.usedLogin).toBe('teplodom-client');
+  });
+
+  it('computes "the last N full days" in Moscow time', () => {
+    // 22:30 UTC on 14 June is already 15 June in Moscow.
+    expect(lastFullDays(7, new Date('2024-06-14T22:30:00Z'))).toEqual({ from: '2024-06-08', to: '2024-06-14' });
+  });
+});
+
+describe('splitKeyword', () => {
+  it('separates minus-words from the phrase, keeping operators and hyphenated words', () => {
+    expect(splitKeyword('купить шубу -норковая -!дешево')).toEqual({ phrase: 'купить шубу', negativeWords: ['норковая', '!дешево'], matchType: 'broad', isAutotargeting: false });
+    expect(splitKeyword('"купить шубу" -[в кредит]')).toMatchObject({ phrase: '"купить шубу"', negativeWords: ['[в кредит]'], matchType: 'phrase' });
+    expect(splitKeyword('ремонт квартир санкт-петербург')).toMatchObject({ phrase: 'ремонт квартир санкт-петербург', negativeWords: [] });
+    expect(splitKeyword('"[!купить !шубу]"')).toMatchObject({ matchType: 'exact' });
+    expect(splitKeyword('(шуба|пуховик) +на меху')).toMatchObject({ phrase: '(шуба|пуховик) +на меху', negativeWords: [], matchType: 'broad' });
+    expect(splitKeyword('---autotargeting')).toMatchObject({ isAutotargeting: true, negativeWords: [] });
+  });
+});

@@ -1,0 +1,243 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppToaster } from '../../../src/components/layout/AppToaster';
+import { sessionStateAtom, sessionStore } from '../../../src/features/auth/session';
+import { OrganizationPage } from '../../../src/features/organization/OrganizationPage';
+import { OrganizationSettingsPage } from '../../../src/features/organization/OrganizationSettingsPage';
+import { renderWithRouter, server, signIn, testUser } from '../components/helpers';
+
+const API = '*/api/v1/organizations';
+const owner = { user_id: testUser.id, email: testUser.email, first_name: 'Анна', last_name: 'Петрова', full_name: 'Анна Петрова', role: 'owner', joined_at: '2025-01-05T10:00:00Z' };
+const boris = { user_id: 'u-boris', email: 'boris@example.com', first_name: 'Борис', last_name: 'Орлов', full_name: 'Борис Орлов', role: 'member', joined_at: '2025-02-01T10:00:00Z' };
+const vera = { user_id: 'u-vera', email: 'vera@example.com', first_name: 'Вера', last_name: 'Ким', full_name: 'Вера Ким', role: 'admin', joined_at: '2025-02-03T10:00:00Z' };
+
+/** An HTTP error the server sends without any message: the screens must show the spec's fallback. */
+const bare = (status: number) => new HttpResponse(null, { status });
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  vi.restoreAllMocks();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  signIn({}, { role: 'owner' });
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  server.use(
+    http.get(`${API}/current`, () => HttpResponse.json({ id: 'org-1', name: 'Ромашка', plan_type: 'pro', role: 'owner' })),
+    http.get(`${API}/invitation-code`, () => HttpResponse.json({ invitation_code: 'JOIN-12345' })),
+    http.get(`${API}/members`, () => HttpResponse.json({ members: [owner, boris, vera] })),
+  );
+});
+
+function renderOrganization() {
+  return renderWithRouter(
+    <>
+      <AppToaster />
+    </>,
+    { path: '/organization', pages: { '/organization': OrganizationPage, '/organization/settings': OrganizationSettingsPage } },
+  );
+}
+
+describe('/organization', () => {
+  it('shows the name and the plan', async () => {
+    renderOrganization();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ромашка' })).toBeInTheDocument();
+    expect(screen.getByTestId('plan-type')).toHaveTextContent('pro');
+  });
+
+  it("shows plan 'free' when the organization has none", async () => {
+    server.use(http.get(`${API}/current`, () => HttpResponse.json({ id: 'org-1', name: 'Ромашка', plan_type: '', role: 'owner' })));
+    renderOrganization();
+    await waitFor(() => expect(screen.getByTestId('plan-type')).toHaveTextContent(/^free$/));
+  });
+
+  it('lists members with their roles, and no removal for the owner or oneself', async () => {
+    renderOrganization();
+    const list = await screen.findByRole('list', { name: 'Участники организации' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toHaveTextContent('Анна Петрова');
+    expect(rows[0]).toHaveTextContent('Владелец');
+    expect(rows[1]).toHaveTextContent('Борис Орлов');
+    expect(rows[1]).toHaveTextContent('boris@example.com');
+    expect(rows[1]).toHaveTextContent('Участник');
+    expect(rows[2]).toHaveTextContent('Администратор');
+    expect(within(rows[0]).queryByRole('button', { name: /Удалить/ })).not.toBeInTheDocument();
+    expect(within(rows[1]).getByRole('button', { name: 'Удалить Борис Орлов' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Участники (3)' })).toBeInTheDocument();
+  });
+
+  it('removes a member after confirmation and drops that user_id from the list locally', async () => {
+    const deleted: string[] = [];
+    let listLoads = 0;
+    server.use(
+      http.get(`${API}/members`, () => {
+        listLoads += 1;
+        return HttpResponse.json({ members: [owner, boris, vera] });
+      }),
+      http.delete(`${API}/members/:userId`, ({ params }) => {
+        deleted.push(String(params.userId));
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderOrganization();
+    await user.click(await screen.findByRole('button', { name: 'Удалить Борис Орлов' }));
+
+    const dialog = screen.getByRole('alertdialog', { name: 'Удалить участника?' });
+    expect(dialog).toHaveTextContent('Борис Орлов (boris@example.com)');
+    // Cancelling does nothing.
+    await user.click(within(dialog).getByRole('button', { name: 'Отмена' }));
+    expect(deleted).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Удалить Борис Орлов' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Удалить' }));
+    await waitFor(() => expect(screen.queryByText('Борис Орлов')).not.toBeInTheDocument());
+    expect(deleted).toEqual(['u-boris']);
+    expect(screen.getByText('Вера Ким')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Участники (2)' })).toBeInTheDocument();
+    expect(listLoads).toBe(1);
+    expect(await screen.findByText('Участник удалён')).toBeInTheDocument();
+  });
+
+  it('copies the invitation code', async () => {
+    const user = userEvent.setup();
+    renderOrganization();
+    expect(await screen.findByLabelText('Текущий код приглашения')).toHaveTextContent('JOIN-12345');
+    await user.click(screen.getByRole('button', { name: 'Копировать' }));
+    expect(await navigator.clipboard.readText()).toBe('JOIN-12345');
+    expect(await screen.findByText('Код приглашения скопирован')).toBeInTheDocument();
+  });
+
+  it('regenerates the invitation code after confirmation', async () => {
+    let regenerated = 0;
+    server.use(
+      http.post(`${API}/regenerate-invitation-code`, () => {
+        regenerated += 1;
+        return HttpResponse.json({ invitation_code: 'NEW-67890' });
+      }),
+    );
+    const user = userEvent.setup();
+    renderOrganization();
+    await user.click(await screen.findByRole('button', { name: 'Обновить код' }));
+    await user.click(within(screen.getByRole('alertdialog', { name: 'Обновить код приглашения?' })).getByRole('button', { name: 'Обновить' }));
+    await waitFor(() => expect(screen.getByLabelText('Текущий код приглашения')).toHaveTextContent('NEW-67890'));
+    expect(regenerated).toBe(1);
+  });
+
+  describe('fallback messages when the server gives none', () => {
+    it("'Ошибка загрузки организации'", async () => {
+      server.use(http.get(`${API}/current`, () => bare(500)));
+      renderOrganization();
+      expect(await screen.findByText('Ошибка загрузки организации')).toBeInTheDocument();
+    });
+
+    it("'Ошибка загрузки участников'", async () => {
+      server.use(http.get(`${API}/members`, () => bare(500)));
+      renderOrganization();
+      expect(await screen.findByText('Ошибка загрузки участников')).toBeInTheDocument();
+    });
+
+    it("'Ошибка загрузки кода приглашения'", async () => {
+      server.use(http.get(`${API}/invitation-code`, () => bare(503)));
+      renderOrganization();
+      expect(await screen.findByText('Ошибка загрузки кода приглашения')).toBeInTheDocument();
+    });
+
+    it("'Ошибка удаления участника', and the member stays", async () => {
+      server.use(http.delete(`${API}/members/:userId`, () => bare(500)));
+      const user = userEvent.setup();
+      renderOrganization();
+      await user.click(await screen.findByRole('button', { name: 'Удалить Борис Орлов' }));
+      await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Удалить' }));
+      expect(await screen.findByText('Ошибка удаления участника')).toBeInTheDocument();
+      expect(screen.getByText('Борис Орлов')).toBeInTheDocument();
+      expect(console.error).toHaveBeenCalled();
+    });
+
+    it("'Ошибка обновления кода приглашения'", async () => {
+      server.use(http.post(`${API}/regenerate-invitation-code`, () => bare(500)));
+      const user = userEvent.setup();
+      renderOrganization();
+      await user.click(await screen.findByRole('button', { name: 'Обновить код' }));
+      await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Обновить' }));
+      expect(await screen.findByText('Ошибка обновления кода приглашения')).toBeInTheDocument();
+      expect(screen.getByLabelText('Текущий код приглашения')).toHaveTextContent('JOIN-12345');
+    });
+
+    it("the server's own message wins over the fallback", async () => {
+      server.use(http.delete(`${API}/members/:userId`, () => HttpResponse.json({ error: 'Нельзя удалить владельца организации', code: 'FORBIDDEN' }, { status: 403 })));
+      const user = userEvent.setup();
+      renderOrganization();
+      await user.click(await screen.findByRole('button', { name: 'Удалить Вера Ким' }));
+      await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Удалить' }));
+      expect(await screen.findByText('Нельзя удалить владельца организации')).toBeInTheDocument();
+    });
+  });
+});
+
+describe('/organization/settings', () => {
+  function renderSettings() {
+    return renderWithRouter(<AppToaster />, {
+      path: '/organization/settings',
+      pages: { '/organization': OrganizationPage, '/organization/settings': OrganizationSettingsPage },
+    });
+  }
+
+  it('renames the organization, and the session shows the new name', async () => {
+    const bodies: unknown[] = [];
+    server.use(
+      http.put(`${API}/current`, async ({ request }) => {
+        const body = (await request.json()) as { name: string };
+        bodies.push(body);
+        return HttpResponse.json({ id: 'org-1', name: body.name, plan_type: 'pro', role: 'owner' });
+      }),
+    );
+    const user = userEvent.setup();
+    renderSettings();
+    const name = await screen.findByLabelText('Название организации');
+    await waitFor(() => expect(name).toHaveValue('Ромашка'));
+    const save = screen.getByRole('button', { name: 'Сохранить' });
+    expect(save).toBeDisabled();
+
+    await user.clear(name);
+    await user.type(name, '  Василёк ');
+    await user.click(save);
+    expect(await screen.findByText('Настройки организации сохранены')).toBeInTheDocument();
+    expect(bodies).toEqual([{ name: 'Василёк' }]);
+    expect(sessionStore.get(sessionStateAtom).organization?.name).toBe('Василёк');
+    expect(sessionStore.get(sessionStateAtom).organization?.role).toBe('owner');
+  });
+
+  it('checks the name length before sending', async () => {
+    const user = userEvent.setup();
+    renderSettings();
+    const name = await screen.findByLabelText('Название организации');
+    await waitFor(() => expect(name).toHaveValue('Ромашка'));
+    await user.clear(name);
+    await user.type(name, 'Я');
+    await user.tab();
+    expect(await screen.findByText('Название организации должно содержать минимум 2 символа')).toBeInTheDocument();
+  });
+
+  it("shows 'Ошибка обновления организации' when the server gives no message", async () => {
+    server.use(http.put(`${API}/current`, () => bare(500)));
+    const user = userEvent.setup();
+    renderSettings();
+    const name = await screen.findByLabelText('Название организации');
+    await waitFor(() => expect(name).toHaveValue('Ромашка'));
+    await user.type(name, ' и партнёры');
+    await user.click(screen.getByRole('button', { name: 'Сохранить' }));
+    expect(await screen.findByTestId('form-error')).toHaveTextContent('Ошибка обновления организации');
+    expect(sessionStore.get(sessionStateAtom).organization?.name).toBe('Ромашка');
+  });
+
+  it("shows 'Ошибка загрузки организации' when the organization cannot be loaded", async () => {
+    server.use(http.get(`${API}/current`, () => bare(502)));
+    renderSettings();
+    expect(await screen.findByText('Ошибка загрузки организации')).toBeInTheDocument();
+  });
+});

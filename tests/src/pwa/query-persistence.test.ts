@@ -1,0 +1,120 @@
+import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/react-query-persist-client';
+import { onlineManager, MutationObserver, type QueryClient } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+const toastWarning = vi.hoisted(() => vi.fn());
+vi.mock('sonner', () => ({ toast: { warning: toastWarning, success: vi.fn(), error: vi.fn() } }));
+
+import {
+  APP_VERSION,
+  QUERY_CACHE_KEY,
+  createQueryClient,
+  currentCacheBuster,
+  persistOptions,
+  queryClient,
+} from '../../../src/app/query-client';
+import { session } from '../../../src/features/auth/session';
+import { ownerOrganization, verifiedUser } from '../lib/test-server';
+
+const otherUser = { ...verifiedUser, id: '99999999-9999-4999-8999-999999999999', email: 'boris@example.ru' };
+
+function signedInAs(user: typeof verifiedUser) {
+  localStorage.setItem('access_token', `token-${user.id}`);
+  localStorage.setItem('session_snapshot', JSON.stringify({ user, organization: ownerOrganization }));
+}
+
+const options = () => ({ ...persistOptions, buster: currentCacheBuster() });
+
+/** The storage persister writes throttled (once a second): save, then let the throttle fire. */
+// The persist packages carry their own copy of query-core's types: hand them our client as theirs.
+type PersistClient = Parameters<typeof persistQueryClientSave>[0]['queryClient'];
+
+async function save(client: QueryClient) {
+  vi.useFakeTimers();
+  try {
+    await persistQueryClientSave({ queryClient: client as unknown as PersistClient, ...options() });
+    vi.advanceTimersByTime(1000);
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+beforeEach(() => {
+  queryClient.clear();
+  toastWarning.mockReset();
+});
+afterEach(() => onlineManager.setOnline(true));
+
+describe('persisted query cache', () => {
+  it('writes only the queries marked meta.persist, stamped with app version and user', async () => {
+    signedInAs(verifiedUser);
+    const client = createQueryClient();
+    await client.fetchQuery({ queryKey: ['tokens', 'balance'], queryFn: () => ({ balance: 120 }), meta: { persist: true } });
+    await client.fetchQuery({ queryKey: ['secret', 'draft'], queryFn: () => 'not for disk' });
+    await save(client);
+
+    const stored = JSON.parse(localStorage.getItem(QUERY_CACHE_KEY)!);
+    expect(stored.buster).toBe(`${APP_VERSION}:${verifiedUser.id}:${ownerOrganization.id}`);
+    expect(stored.clientState.queries.map((q: { queryKey: unknown }) => q.queryKey)).toEqual([['tokens', 'balance']]);
+  });
+
+  it('restores the cache for the same user (balance shows offline after a reload)', async () => {
+    signedInAs(verifiedUser);
+    const before = createQueryClient();
+    await before.fetchQuery({ queryKey: ['tokens', 'balance'], queryFn: () => ({ balance: 120 }), meta: { persist: true } });
+    await save(before);
+
+    const afterReload = createQueryClient();
+    await persistQueryClientRestore({ queryClient: afterReload as unknown as PersistClient, ...options() });
+    expect(afterReload.getQueryData(['tokens', 'balance'])).toEqual({ balance: 120 });
+  });
+
+  it("never restores one user's cache for another user", async () => {
+    signedInAs(verifiedUser);
+    const first = createQueryClient();
+    await first.fetchQuery({ queryKey: ['projects'], queryFn: () => ['Проект Анны'], meta: { persist: true } });
+    await save(first);
+
+    signedInAs(otherUser);
+    const second = createQueryClient();
+    await persistQueryClientRestore({ queryClient: second as unknown as PersistClient, ...options() });
+    expect(second.getQueryData(['projects'])).toBeUndefined();
+    expect(localStorage.getItem(QUERY_CACHE_KEY)).toBeNull();
+  });
+
+  it('logout clears the cache in memory and on disk', async () => {
+    signedInAs(verifiedUser);
+    await queryClient.fetchQuery({ queryKey: ['tokens', 'balance'], queryFn: () => ({ balance: 5 }), meta: { persist: true } });
+    await save(queryClient);
+    expect(localStorage.getItem(QUERY_CACHE_KEY)).not.toBeNull();
+
+    session.clearLocal();
+    expect(queryClient.getQueryData(['tokens', 'balance'])).toBeUndefined();
+    expect(localStorage.getItem(QUERY_CACHE_KEY)).toBeNull();
+  });
+});
+
+describe('mutations offline', () => {
+  it("say 'Нет подключения к сети', wait while offline and run when the network returns", async () => {
+    const client = createQueryClient();
+    const mutationFn = vi.fn(async (name: string) => ({ name }));
+    const observer = new MutationObserver(client, { mutationFn });
+    onlineManager.setOnline(false);
+
+    const result = observer.mutate('Новый проект');
+    await vi.waitFor(() => expect(observer.getCurrentResult().isPaused).toBe(true));
+    expect(toastWarning).toHaveBeenCalledWith('Нет подключения к сети', expect.objectContaining({ description: expect.any(String) }));
+    expect(mutationFn).not.toHaveBeenCalled();
+
+    onlineManager.setOnline(true);
+    await expect(result).resolves.toEqual({ name: 'Новый проект' });
+    expect(mutationFn).toHaveBeenCalledTimes(1);
+  });
+
+  it('online mutations run at once without the warning', async () => {
+    const client = createQueryClient();
+    const observer = new MutationObserver(client, { mutationFn: async () => 'ok' });
+    await expect(observer.mutate()).resolves.toBe('ok');
+    expect(toastWarning).not.toHaveBeenCalled();
+  });
+});
