@@ -46,7 +46,7 @@ export function median(values: number[]): number | null {
 const cpaOf = (stats: Stats | undefined) => (stats && stats.conversions > 0 ? stats.cost / stats.conversions : null);
 
 export function runStatisticsChecks(context: ScoringContext): { wastedSpend: number } {
-  const { account, facts, settings, findings, verdicts } = context;
+  const { account, facts, settings, findings } = context;
   if (!facts.hasStatistics) return { wastedSpend: 0 };
   const { monthFactor, period } = facts;
   const common = { monthFactor, period: period ?? undefined };
@@ -68,11 +68,16 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
   const medianCpc = { search: median(cpcs.search), network: median(cpcs.network) };
 
   let wastedSpend = 0;
+  // Money already priced by a keyword's stop / lower-bid finding is not counted again by wider findings.
+  const pricedCost = new Map<PreparedCampaign, number>();
   for (const keyword of account.keywords) {
     const stats = keyword.keyword.stats;
     if (!stats) continue;
     if (facts.hasConversions && stats.conversions === 0 && stats.clicks > 0) wastedSpend += stats.cost;
+    const before = findings.length;
     if (facts.hasConversions) keywordAction(keyword, stats, campaignStats.get(keyword.campaign), accountCpa, context, periodEvidence);
+    const priced = findings.length > before && findings[findings.length - 1].money !== undefined;
+    if (priced) pricedCost.set(keyword.campaign, (pricedCost.get(keyword.campaign) ?? 0) + stats.cost);
     ctrChecks(keyword, stats, medianSearchCtr, context, periodEvidence);
 
     const reference = medianCpc[keyword.campaign.isNetwork ? 'network' : 'search'];
@@ -81,6 +86,7 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
       const limit = reference * settings.expensiveCpcMedianRatio;
       if (cpc >= limit) {
         const overpay = (cpc - reference) * stats.clicks;
+        const money = priced ? undefined : overpay;
         findings.push(makeFinding(checks.expensiveClicks, keyword.ref, {
           ...common,
           explanation: `Клик по фразе «${keyword.keyword.phrase}» стоит ${formatRub(cpc)} — в ${(cpc / reference).toFixed(1).replace('.', ',')} раза дороже медианы аккаунта (${formatRub(reference)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.`,
@@ -91,7 +97,7 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
             { label: 'Клики', value: stats.clicks, threshold: settings.minClicksForNegative, setting: 'minClicksForNegative', unit: 'clicks' },
             periodEvidence,
           ],
-          money: overpay,
+          money,
         }));
       }
     }
@@ -111,7 +117,7 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
           { label: 'Конверсии', value: 0, unit: 'conversions' },
           periodEvidence,
         ],
-        money: stats.cost,
+        money: Math.max(0, stats.cost - (pricedCost.get(campaign) ?? 0)) || undefined,
       }));
     }
     if (campaign.isNetwork && stats.impressions >= settings.minImpressionsForCtr) {
