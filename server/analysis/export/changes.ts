@@ -50,7 +50,10 @@ export function collectChanges(suggestions: Suggestion[], accepted: AcceptedSugg
       }
     } else if (suggestion.kind === 'cross_minus') {
       const { phrase, minus } = splitMinusWords(suggestion.after);
-      changes.keywordUpdates.push({ ref: target, phrase, negativeWords: minus });
+      // Two accepted fixes of one keyword (a duplicate merge and a cross-minus) add up.
+      const existing = changes.keywordUpdates.find((update) => update.ref.key === target.key);
+      if (existing) existing.negativeWords = addUnique(existing.negativeWords, minus);
+      else changes.keywordUpdates.push({ ref: target, phrase, negativeWords: minus });
       changes.keywordRemovals.push(...suggestion.remove);
     } else {
       changes.adUpdates.push({ ref: target, field: suggestion.field, index: suggestion.index, value: choice.value ?? suggestion.after });

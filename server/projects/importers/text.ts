@@ -10,23 +10,38 @@ export interface DecodedText {
 }
 
 export function detectEncoding(bytes: Uint8Array): TextEncodingName {
+  const found = detectWithoutFullCheck(bytes);
+  if (found !== 'utf-8?') return found;
+  return isValidUtf8(bytes) ? 'utf-8' : 'windows-1251';
+}
+
+/**
+ * BOMs first; then BOM-less UTF-16 by its zero bytes (ASCII characters of UTF-16LE have a zero in every odd
+ * byte, Cyrillic ones do not, so a clear bias to one parity is enough; UTF-8 and Windows-1251 text never
+ * has zero bytes); otherwise UTF-8 or Windows-1251, decided by a strict UTF-8 pass.
+ */
+function detectWithoutFullCheck(bytes: Uint8Array): TextEncodingName | 'utf-8?' {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8-bom';
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
   const zeros = zeroBytesByParity(bytes);
-  // ASCII-heavy UTF-16 text has a zero in every other byte; Cyrillic UTF-16LE (0x04xx) still has zero-free
-  // pairs, so a clear majority on one parity is enough.
   if (zeros.sampled >= 4) {
     if (zeros.odd > zeros.sampled * 0.05 && zeros.even < zeros.odd / 10) return 'utf-16le';
     if (zeros.even > zeros.sampled * 0.05 && zeros.odd < zeros.even / 10) return 'utf-16be';
   }
-  if (isValidUtf8(bytes)) return 'utf-8';
-  return 'windows-1251';
+  return 'utf-8?';
 }
 
 export function decodeText(bytes: Uint8Array): DecodedText {
-  const encoding = detectEncoding(bytes);
+  const encoding = detectWithoutFullCheck(bytes);
   switch (encoding) {
+    case 'utf-8?':
+      // One strict pass both validates and decodes; invalid UTF-8 is the Windows-1251 of Russian Excel.
+      try {
+        return { encoding: 'utf-8', text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+      } catch {
+        return { encoding: 'windows-1251', text: new TextDecoder('windows-1251').decode(bytes) };
+      }
     case 'utf-8-bom':
       return { encoding, text: new TextDecoder('utf-8').decode(bytes.subarray(3)) };
     case 'utf-16le':

@@ -88,5 +88,7 @@ export function splitMulti(raw: string): string[] {
 /** Collapse runs of whitespace (NBSP included) and trim. */
 export function clean(raw: string | undefined): string {
   if (!raw) return '';
-  return raw.replace(/[\s\u00a0]+/g, ' ').trim();
+  const trimmed = raw.trim();
+  // Most cells are already clean: skip the replace then.
+  return /\s\s|[\t\r\n\u00a0]/.test(trimmed) ? trimmed.replace(/[\s\u00a0]+/g, ' ') : trimmed;
 }

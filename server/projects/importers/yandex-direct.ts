@@ -164,6 +164,9 @@ export function importYandexDirect(context: SheetContext<YandexDirectField>, bui
   let currentCampaign: Campaign | undefined;
   let currentGroup: ReturnType<StructureBuilder['group']> | undefined;
   let rowsSeen = 0;
+  let lastCampaignName = '';
+  let lastCampaignId = '';
+  let lastGroup: [string, string, string] = ['', '', ''];
 
   const blockApplied = new Set<Campaign>();
   const applyBlock = (campaign: Campaign): void => {
@@ -186,7 +189,9 @@ export function importYandexDirect(context: SheetContext<YandexDirectField>, bui
     const continuation = marker === '+' && !groupId && !groupNumber && !groupName;
 
     let campaign: Campaign;
-    if (campaignName || campaignId) campaign = builder.campaign({ name: campaignName || undefined, id: campaignId || undefined });
+    // Consecutive rows of one campaign and group are the rule: skip the lookups then.
+    if ((campaignName || campaignId) && currentCampaign && campaignName === lastCampaignName && campaignId === lastCampaignId) campaign = currentCampaign;
+    else if (campaignName || campaignId) campaign = builder.campaign({ name: campaignName || undefined, id: campaignId || undefined });
     else if (continuation && currentCampaign) campaign = currentCampaign;
     else campaign = builder.campaign({ name: block.name ?? context.fileBase, id: block.id });
     applyBlock(campaign);
@@ -198,6 +203,8 @@ export function importYandexDirect(context: SheetContext<YandexDirectField>, bui
         continue;
       }
       group = currentGroup;
+    } else if (currentGroup && currentCampaign === campaign && groupId === lastGroup[0] && groupNumber === lastGroup[1] && groupName === lastGroup[2]) {
+      group = currentGroup;
     } else if (groupId || groupNumber || groupName) {
       group = builder.group(campaign, { id: groupId || undefined, number: groupNumber || undefined, scope: context.file, name: groupName || undefined });
     } else {
@@ -206,6 +213,11 @@ export function importYandexDirect(context: SheetContext<YandexDirectField>, bui
     }
     currentCampaign = campaign;
     currentGroup = group;
+    if (!continuation) {
+      lastCampaignName = campaignName;
+      lastCampaignId = campaignId;
+      lastGroup = [groupId, groupNumber, groupName];
+    }
 
     const campaignType = clean(columns.get(row, 'campaignType'));
     if (campaignType && !campaign.type) campaign.type = campaignType.toLowerCase();

@@ -92,11 +92,11 @@ describe('ad quality and platform limits', () => {
     expect(evidence('ad.text_too_long')).toEqual([]);
     expect(evidence('ad.display_url_too_long')).toEqual([{ label: 'Отображаемая ссылка', value: 23, threshold: 20, unit: 'chars' }]);
     expect(evidence('ad.sitelink_too_long')[0]).toMatchObject({ value: 38, threshold: 30 });
-    expect(evidence('ad.callout_too_long')[0]).toMatchObject({ value: 38, threshold: 25 });
+    expect(evidence('ad.callout_too_long')[0]).toMatchObject({ value: 39, threshold: 25 });
     const second = scoring.findings.filter((finding) => finding.target.key === 'c0g0a1');
     expect(second.find((finding) => finding.checkId === 'ad.word_too_long')!.evidence[0]).toMatchObject({ value: 41, threshold: 23 });
     const fix = scoring.suggestions.find((item) => item.id === 'ad:c0g0a0:headline:0')!;
-    expect(fix.after).toBe('Пластиковые окна с установкой под ключ от производителя в');
+    expect(fix.after).toBe('Пластиковые окна с установкой под ключ от производителя');
     expect(fix.after.length).toBeLessThanOrEqual(56);
   });
 

@@ -37,6 +37,12 @@ export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, 
             {project.region && ` · ${project.region}`}
             {project.target_cpa !== null && ` · целевая цена конверсии ${formatMoney(project.target_cpa)}`}
           </p>
+          {project.connection && (
+            <p className="muted">
+              Подключён API Яндекс Директа{project.connection.client_login && ` (Client-Login: ${project.connection.client_login})`}
+              {project.connection.sandbox && ', песочница'}
+            </p>
+          )}
         </div>
         <div className="project-detail__actions">
           {/* These screens belong to the analysis routes (issue 5). */}

@@ -1,0 +1,161 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext } from './helpers/browser.js';
+import { linkFromMail, startMailbox } from './helpers/mailbox.js';
+import { startServer, type RunningServer } from './helpers/server.js';
+
+const ADMIN = { email: 'admin@e2e.test', password: 'AdminPass123' };
+const OWNER = { email: 'owner@e2e.test', password: 'OwnerPass123', first: 'Ольга', last: 'Смирнова' };
+const MEMBER = { email: 'member@e2e.test', password: 'MemberPass123', first: 'Максим', last: 'Кузнецов' };
+
+describe('sign-up, verification, organizations and sessions in Chromium', () => {
+  let server: RunningServer;
+  let mailbox: Awaited<ReturnType<typeof startMailbox>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mailbox = await startMailbox();
+    server = await startServer({ SMTP_URL: mailbox.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await mailbox?.close();
+  });
+
+  async function register(page: Page, who: typeof OWNER, organization: { create: string } | { join: string }) {
+    await page.goto('/auth');
+    await page.getByRole('tab', { name: 'Регистрация' }).click();
+    const form = page.getByRole('form', { name: 'Регистрация' });
+    await form.getByLabel('Имя', { exact: true }).fill(who.first);
+    await form.getByLabel('Фамилия').fill(who.last);
+    await form.getByLabel('Email').fill(who.email);
+    await form.getByLabel('Пароль', { exact: true }).fill(who.password);
+    if ('create' in organization) {
+      await form.getByLabel('Название организации').fill(organization.create);
+    } else {
+      await form.getByRole('radio', { name: 'Присоединиться по коду' }).check();
+      await form.getByLabel('Код приглашения').fill(organization.join);
+    }
+    await form.getByRole('checkbox').check();
+    await form.getByRole('button', { name: 'Зарегистрироваться' }).click();
+  }
+
+  async function verifyFromMail(page: Page, email: string) {
+    const mail = await mailbox.waitForMail(email);
+    const link = linkFromMail(mail, '/auth/verify-email?token=');
+    await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
+    await page.waitForURL('**/projects', { timeout: 20_000 });
+  }
+
+  async function login(page: Page, who: { email: string; password: string }) {
+    await page.goto('/auth');
+    const form = page.getByRole('form', { name: 'Вход' });
+    await form.getByLabel('Email').fill(who.email);
+    await form.getByLabel('Пароль').fill(who.password);
+    await form.getByRole('button', { name: 'Войти' }).click();
+    await page.waitForURL('**/projects');
+  }
+
+  async function menuItems(page: Page): Promise<string[]> {
+    await page.getByRole('button', { name: /Меню пользователя/ }).click();
+    const items = await page.getByRole('menu').getByRole('menuitem').allInnerTexts();
+    await page.keyboard.press('Escape');
+    return items.map((text) => text.trim());
+  }
+
+  let ownerContext: BrowserContext;
+  let owner: Page;
+  let invitationCode: string;
+
+  it('registers an owner, asks for verification, and lands on /projects after the link from the mail', async () => {
+    ownerContext = await newContext(browser, server.url);
+    owner = await ownerContext.newPage();
+    await register(owner, OWNER, { create: 'Диваны Комфорт' });
+    await owner.waitForURL('**/auth/verify-email-required');
+    await verifyFromMail(owner, OWNER.email);
+    await owner.getByText('Баланс:').waitFor();
+    await owner.getByTestId('balance-value').filter({ hasText: '100' }).waitFor();
+    expect(await menuItems(owner)).toContain('Организация');
+
+    invitationCode = await owner.evaluate(async () => {
+      const res = await fetch('/api/v1/organizations/invitation-code', { headers: { authorization: `Bearer ${localStorage.getItem('access_token')}` } });
+      return (await res.json()).invitation_code as string;
+    });
+    expect(invitationCode).toMatch(/^[A-Z0-9]{5,20}$/);
+  });
+
+  it('lets a second user join by invitation code; a member does not see «Организация»', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await register(page, MEMBER, { join: invitationCode });
+    await page.waitForURL('**/auth/verify-email-required');
+    await verifyFromMail(page, MEMBER.email);
+    const items = await menuItems(page);
+    expect(items).not.toContain('Организация');
+    expect(items).not.toContain('Админка');
+    expect(items).toContain('Выйти');
+
+    // Organization routes are for owners only.
+    await page.goto('/organization');
+    await page.waitForURL('**/projects');
+    await context.close();
+  });
+
+  it('logs out to /auth and logs back in', async () => {
+    await owner.getByRole('button', { name: /Меню пользователя/ }).click();
+    await owner.getByRole('menuitem', { name: 'Выйти' }).click();
+    await owner.waitForURL('**/auth');
+    expect(await owner.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
+    await owner.goto('/projects');
+    await owner.waitForURL('**/auth');
+    await login(owner, OWNER);
+  });
+
+  it('refreshes the session once the access token has expired', async () => {
+    const before = await owner.evaluate(() => localStorage.getItem('refresh_token'));
+    // An access token the server no longer accepts, as after its expiry.
+    await owner.evaluate(() => localStorage.setItem('access_token', 'expired.access.token'));
+    await owner.reload();
+    await owner.getByTestId('balance-value').filter({ hasText: '100' }).waitFor();
+    expect(owner.url()).toMatch(/\/projects$/);
+    const after = await owner.evaluate(() => ({ access: localStorage.getItem('access_token'), refresh: localStorage.getItem('refresh_token') }));
+    expect(after.access).not.toBe('expired.access.token');
+    expect(after.refresh).not.toBe(before);
+  });
+
+  it('shows «Админка» to a platform administrator', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await login(page, ADMIN);
+    expect(await menuItems(page)).toContain('Админка');
+    await page.goto('/admin');
+    await page.waitForURL('**/admin');
+    await context.close();
+  });
+
+  it('still shows the shell, the documents and the cached balance offline', async () => {
+    // First visit online: the service worker installs and precaches the shell and the PDFs.
+    await owner.goto('/projects');
+    await owner.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await owner.reload();
+    await owner.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
+    await owner.getByTestId('balance-value').filter({ hasText: '100' }).waitFor();
+
+    await ownerContext.setOffline(true);
+    await owner.reload();
+    await owner.getByTestId('balance-value').filter({ hasText: '100' }).waitFor();
+    await owner.getByText('Баланс:').waitFor();
+    const pdf = await owner.evaluate(async () => {
+      const res = await fetch('/policy.pdf');
+      return { status: res.status, type: res.headers.get('content-type'), head: (await res.text()).slice(0, 5) };
+    });
+    expect(pdf.status).toBe(200);
+    expect(pdf.head).toBe('%PDF-');
+    await ownerContext.setOffline(false);
+    await ownerContext.close();
+  });
+});
