@@ -1,0 +1,74 @@
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext } from './helpers/browser.js';
+import { startServer, type RunningServer } from './helpers/server.js';
+
+const ADMIN = { email: 'admin@e2e.test', password: 'AdminPass123' };
+const fixtures = path.resolve(new URL('../fixtures/imports', import.meta.url).pathname);
+
+describe('creating projects from platform exports in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+    browser = await launchBrowser();
+    const context = await newContext(browser, server.url);
+    page = await context.newPage();
+    await page.goto('/auth');
+    const form = page.getByRole('form', { name: 'Вход' });
+    await form.getByLabel('Email').fill(ADMIN.email);
+    await form.getByLabel('Пароль').fill(ADMIN.password);
+    await form.getByRole('button', { name: 'Войти' }).click();
+    await page.waitForURL('**/projects');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function createProject(name: string, site: string, platform: string, files: string[]) {
+    await page.goto('/projects/create/step1');
+    const step1 = page.getByRole('form', { name: 'Новый проект: шаг 1' });
+    await step1.getByLabel('Название проекта').fill(name);
+    await step1.getByLabel('Сайт').fill(site);
+    await step1.getByRole('radio', { name: platform }).check();
+    await step1.getByRole('button', { name: 'Далее' }).click();
+    await page.waitForURL('**/projects/create/step2');
+
+    await page.getByLabel('Файлы выгрузки').setInputFiles(files.map((file) => path.join(fixtures, file)));
+    await page.getByRole('button', { name: 'Проверить файлы' }).click();
+    const preview = page.getByRole('region', { name: 'Что будет импортировано' });
+    await preview.waitFor();
+    await page.getByRole('button', { name: 'Сохранить проект' }).click();
+    await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+  }
+
+  it('imports a Yandex Direct export in two steps and keeps the campaign tree after a reload', async () => {
+    await createProject('Диваны Комфорт — Директ', 'divany-komfort.example', 'Яндекс Директ', ['direct-export-utf8-bom.csv']);
+    const tree = page.getByRole('list', { name: 'Кампании' });
+    await tree.waitFor();
+    const before = await tree.innerText();
+    expect(before).toMatch(/Диваны/);
+
+    await page.reload();
+    await page.getByRole('list', { name: 'Кампании' }).waitFor();
+    expect(await page.getByRole('list', { name: 'Кампании' }).innerText()).toBe(before);
+  });
+
+  it('imports a Google Ads Editor export (UTF-16, tab-separated) into a second project', async () => {
+    await createProject('Диваны Комфорт — Google', 'https://divany-komfort.example/spb', 'Google Ads', ['google-editor-utf16.csv']);
+    const tree = page.getByRole('list', { name: 'Кампании' });
+    await tree.waitFor();
+    expect(await tree.innerText()).toMatch(/Google/);
+    await page.reload();
+    await page.getByRole('list', { name: 'Кампании' }).waitFor();
+
+    await page.goto('/projects');
+    await page.getByText('Диваны Комфорт — Директ').waitFor();
+    await page.getByText('Диваны Комфорт — Google').waitFor();
+  });
+});
