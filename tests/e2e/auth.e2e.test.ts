@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext } from './helpers/browser.js';
@@ -81,7 +82,7 @@ describe('sign-up, verification, organizations and sessions in Chromium', () => 
 
     invitationCode = await owner.evaluate(async () => {
       const res = await fetch('/api/v1/organizations/invitation-code', { headers: { authorization: `Bearer ${localStorage.getItem('access_token')}` } });
-      return (await res.json()).invitation_code as string;
+      return ((await res.json()) as { invitation_code: string }).invitation_code;
     });
     expect(invitationCode).toMatch(/^[A-Z0-9]{5,20}$/);
   });

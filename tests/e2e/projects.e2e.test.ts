@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
