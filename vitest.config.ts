@@ -3,6 +3,8 @@ import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   test: {
+    // A run that finds no test is a broken run, not a green one.
+    passWithNoTests: false,
     projects: [
       {
         test: {
@@ -22,6 +24,7 @@ export default defineConfig({
           name: 'web',
           environment: 'jsdom',
           include: ['tests/src/**/*.test.{ts,tsx}'],
+          maxWorkers: 2,
           setupFiles: ['tests/setup/web.ts'],
           testTimeout: 15_000,
         },

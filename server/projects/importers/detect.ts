@@ -29,8 +29,8 @@ const CANDIDATES: Candidate[] = [
   {
     shape: 'report',
     dictionary: reportColumns,
-    test: (columns) => columns.has('query') && isReportHeader(columns as never),
-    missing: (columns) => missingReportColumns(columns as never),
+    test: (columns) => columns.has('query') && isReportHeader(columns),
+    missing: (columns) => missingReportColumns(columns),
   },
   {
     shape: 'google_ads_editor',
@@ -38,7 +38,7 @@ const CANDIDATES: Candidate[] = [
     test: (columns) => isGoogleAdsEditorHeader(columns, 'strong'),
     missing: missingGoogleAdsEditorColumns,
   },
-  { shape: 'report', dictionary: reportColumns, test: (columns) => isReportHeader(columns as never), missing: (columns) => missingReportColumns(columns as never) },
+  { shape: 'report', dictionary: reportColumns, test: (columns) => isReportHeader(columns), missing: (columns) => missingReportColumns(columns) },
   {
     shape: 'google_ads_editor',
     dictionary: googleAdsEditorColumns,
@@ -48,8 +48,8 @@ const CANDIDATES: Candidate[] = [
   {
     shape: 'yandex_direct',
     dictionary: yandexDirectColumns,
-    test: (columns) => isYandexDirectHeader(columns as never),
-    missing: (columns) => missingYandexDirectColumns(columns as never),
+    test: (columns) => isYandexDirectHeader(columns),
+    missing: (columns) => missingYandexDirectColumns(columns),
   },
 ];
 

@@ -26,13 +26,13 @@ import { importGoogleAdsEditor } from './google-ads-editor.js';
 import { buildFromStats, mergeStats } from './merge-stats.js';
 import { format, importerMessages } from './messages.js';
 import { ProblemLog } from './problems.js';
-import { importReport, ReportSink } from './reports.js';
+import { importReport, ReportSink, type ReportField } from './reports.js';
 import type { SheetContext } from './sheet.js';
 import { importTemplate } from './template.js';
-import { decodeText, looksBinary } from './text.js';
+import { decodeText, detectEncoding, looksBinary } from './text.js';
 import type { DetectedFile, Table } from './types.js';
 import { isOldXls, isZip, readXlsx } from './xlsx.js';
-import { importYandexDirect } from './yandex-direct.js';
+import { importYandexDirect, type YandexDirectField } from './yandex-direct.js';
 
 export type { DetectedFile, ImportFileKind, TextEncodingName, Delimiter } from './types.js';
 
@@ -80,7 +80,7 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
     logs.set(name, log);
     const read = await readTables(file.bytes, log);
     if (!read) {
-      detected.push({ file: name, kind: 'unknown', encoding: isZip(file.bytes) ? 'xlsx' : 'utf-8' });
+      detected.push({ file: name, kind: 'unknown', encoding: isZip(file.bytes) || isOldXls(file.bytes) ? 'xlsx' : detectEncoding(file.bytes) });
       continue;
     }
     let recognised = 0;
@@ -104,6 +104,7 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
       if (found.platform && options.platform && found.platform !== options.platform) {
         log.warn(format(importerMessages.platformMismatch, { detected: adPlatformLabels[found.platform], expected: adPlatformLabels[options.platform] }));
       }
+      // The columns were mapped with the dictionary of the detected kind, so the field names match it.
       const context: SheetContext<string> = {
         file: name,
         fileBase: name.replace(/\.[^.]+$/, ''),
@@ -117,7 +118,7 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
       switch (found.kind) {
         case 'yandex_direct':
           firstStructurePlatform ??= 'yandex_direct';
-          importYandexDirect(context as never, builderFor('yandex_direct'));
+          importYandexDirect(context as SheetContext<YandexDirectField>, builderFor('yandex_direct'));
           break;
         case 'google_ads_editor':
           firstStructurePlatform ??= 'google_ads';
@@ -129,7 +130,7 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
           break;
         default:
           firstReportPlatform ??= found.platform ?? undefined;
-          importReport(context as never, found.platform ?? 'yandex_direct', sink);
+          importReport(context as SheetContext<ReportField>, found.platform ?? 'yandex_direct', sink);
       }
     }
     if (recognised === 0) log.error(importerMessages.unknownKind);

@@ -11,7 +11,7 @@ export const importerMessages = {
     'Не удалось распознать файл: не найдена строка заголовков выгрузки Яндекс Директа, Google Ads Editor, отчёта статистики или шаблона Reklama Lab',
   missingColumn: 'Не найден обязательный столбец {column}',
   noDataRows: 'В файле нет строк с данными под заголовком',
-  tooManyProblems: 'И ещё {count} строк с замечаниями того же рода: показаны первые {shown}',
+  tooManyProblems: 'И ещё {count} замечаний по этому файлу: показаны первые {shown}',
   badNumber: 'Не число: «{value}». Значение пропущено',
   negativeNumber: 'Отрицательное значение «{value}». Значение пропущено',
   badDate: 'Не удалось прочитать дату «{value}»',

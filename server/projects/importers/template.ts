@@ -101,7 +101,8 @@ export const templateDictionary = {
 } as Dictionary<string>;
 
 export function isTemplateHeader(columns: { has(field: string): boolean }): boolean {
-  return columns.has('campaign') && columns.has('group') && (columns.has('matchType') || columns.has('groupNegatives') || columns.has('campaignNegatives'));
+  // The titles only the template has; «Группа» is checked as a required column so its absence gets a clear message.
+  return columns.has('campaign') && (columns.has('matchType') || columns.has('groupNegatives') || columns.has('campaignNegatives'));
 }
 
 export function missingTemplateColumns(columns: { has(field: string): boolean }): string[] {

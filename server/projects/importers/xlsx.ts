@@ -2,6 +2,7 @@
  * XLSX through exceljs: every worksheet becomes a table of text cells. Numbers keep JavaScript's notation
  * (`12.5`), dates become ISO dates, rich text and hyperlinks their text, formulas their cached result.
  */
+import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Row, Table } from './types.js';
 
@@ -14,15 +15,27 @@ export function isOldXls(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0;
 }
 
-/** Throws when the workbook cannot be read (truncated or not an XLSX). */
+/**
+ * Reads every worksheet into rows of text. Uses exceljs's streaming reader: the whole-workbook model costs
+ * gigabytes for a 100 000-row export, the streamed rows only their strings. Throws when the workbook cannot
+ * be read (truncated or not an XLSX).
+ */
 export async function readXlsx(bytes: Uint8Array): Promise<Table[]> {
-  const workbook = new ExcelJS.Workbook();
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  await workbook.xlsx.load(buffer as unknown as ExcelJS.Buffer);
+  const input = Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    // Styles tell date cells from numbers.
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
   const tables: Table[] = [];
-  workbook.eachSheet((worksheet) => {
+  let sheetCount = 0;
+  for await (const worksheet of reader) {
+    sheetCount += 1;
     const rows: Row[] = [];
-    worksheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
+    for await (const row of worksheet) {
       const values = row.values as unknown[];
       const cells: string[] = [];
       let blank = true;
@@ -32,10 +45,12 @@ export async function readXlsx(bytes: Uint8Array): Promise<Table[]> {
         if (text !== '') blank = false;
         cells.push(text);
       }
-      if (!blank) rows.push({ number: rowNumber, cells });
-    });
-    tables.push({ sheet: worksheet.name, rows });
-  });
+      if (!blank) rows.push({ number: row.number, cells });
+    }
+    const name = (worksheet as unknown as { name?: string }).name;
+    tables.push({ sheet: name ?? `Лист ${sheetCount}`, rows });
+  }
+  if (sheetCount === 0) throw new Error('no worksheets');
   return tables;
 }
 

@@ -104,4 +104,25 @@ describe('Google Ads Editor export, UTF-8 comma-separated', () => {
     ]);
     expect(result.counts.keywords).toBe(1);
   });
+
+  it('reads all 15 headlines and 4 descriptions, and «Negative keyword» rows in the notation of their text', async () => {
+    const headlines = Array.from({ length: 15 }, (_, i) => `Заголовок ${i + 1}`);
+    const descriptions = Array.from({ length: 4 }, (_, i) => `Описание ${i + 1}`);
+    const header = ['Campaign', 'Ad Group', 'Keyword', 'Criterion Type', 'Ad type', ...headlines.map((_, i) => `Headline ${i + 1}`), ...descriptions.map((_, i) => `Description ${i + 1}`)];
+    const rows = [
+      ['Диваны', 'Кресла', '', '', 'Responsive search ad', ...headlines, ...descriptions],
+      ['Диваны', 'Кресла', '[кресло бу]', 'Negative keyword', '', ...headlines.map(() => ''), ...descriptions.map(() => '')],
+      ['Диваны', '', '"ремонт кресел"', 'Campaign negative keyword', '', ...headlines.map(() => ''), ...descriptions.map(() => '')],
+    ];
+    const data = dataOf(await importCampaignFiles([textFile('rsa.csv', [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\n'))]));
+    const campaign = campaignNamed(data, 'Диваны');
+    const group = groupNamed(campaign, 'Кресла');
+    expect(group.ads[0]).toMatchObject({ kind: 'responsive_search', headlines, texts: descriptions });
+    expect(group.negativeKeywords).toEqual(['[кресло бу]']);
+    expect(campaign.negativeKeywords).toEqual(['"ремонт кресел"']);
+  });
 });
+
+function csvCell(value: string): string {
+  return /[",]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
