@@ -51,8 +51,6 @@ export const googleAdsEditorColumns = {
   ...descriptionTitles,
 } as Dictionary<string>;
 
-export type GoogleAdsEditorField = string;
-
 /**
  * `strong`: titles only Editor writes (a report never has Criterion Type or Headline 1). Otherwise a file
  * with Campaign, Keyword and Match type but no statistics is read as an Editor-style bulk sheet too.

@@ -72,7 +72,7 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
   const sink = new ReportSink();
   let firstStructurePlatform: AdPlatform | undefined;
   let firstReportPlatform: AdPlatform | undefined;
-  const templateTables: { context: SheetContext<string> }[] = [];
+  const templateTables: SheetContext<string>[] = [];
 
   for (const file of files) {
     const name = uniqueName(file.name, logs);
@@ -126,7 +126,7 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
           break;
         case 'template':
           // The template has no platform of its own: it takes the project's (or the other files') one.
-          templateTables.push({ context });
+          templateTables.push(context);
           break;
         default:
           firstReportPlatform ??= found.platform ?? undefined;
@@ -139,7 +139,7 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
   }
 
   const templatePlatform = options.platform ?? firstStructurePlatform ?? 'yandex_direct';
-  for (const { context } of templateTables) {
+  for (const context of templateTables) {
     firstStructurePlatform ??= templatePlatform;
     importTemplate(context, builderFor(templatePlatform), templatePlatform);
   }

@@ -100,7 +100,8 @@ export class ReportSink {
   }
 }
 
-const TOTAL_ROW = /^(итого|всего|total)/i;
+/** «Итого», «Всего:», «Total: Account», «Total rows: 5» — but not a query that starts with «всего». */
+const TOTAL_ROW = /^((итого|всего|total)\s*(:.*)?|total rows\b.*)$/i;
 
 export function importReport(context: SheetContext<ReportField>, platform: AdPlatform, sink: ReportSink): void {
   const { columns, log } = context;
@@ -142,18 +143,20 @@ export function importReport(context: SheetContext<ReportField>, platform: AdPla
       continue;
     }
     const record: StatRecord = { file: context.file, row: row.number, platform, stats };
-    const assign = (key: keyof StatRecord, value: string | undefined): void => {
-      if (value) (record as unknown as Record<string, unknown>)[key] = value;
+    const optional = {
+      campaignName,
+      campaignId: clean(columns.get(row, 'campaignId')),
+      groupName,
+      groupId: clean(columns.get(row, 'groupId')),
+      phrase,
+      keywordId: clean(columns.get(row, 'keywordId')),
+      matchType: clean(columns.get(row, 'matchType')),
+      adId: clean(columns.get(row, 'adId')),
+      adTitle: clean(columns.get(row, 'adTitle')),
     };
-    assign('campaignName', campaignName);
-    assign('campaignId', clean(columns.get(row, 'campaignId')));
-    assign('groupName', groupName);
-    assign('groupId', clean(columns.get(row, 'groupId')));
-    assign('phrase', phrase);
-    assign('keywordId', clean(columns.get(row, 'keywordId')));
-    assign('matchType', clean(columns.get(row, 'matchType')));
-    assign('adId', clean(columns.get(row, 'adId')));
-    assign('adTitle', clean(columns.get(row, 'adTitle')));
+    for (const [key, value] of Object.entries(optional) as [keyof typeof optional, string | undefined][]) {
+      if (value) record[key] = value;
+    }
     sink.records.push(record);
   }
   if (!datesSeen) {

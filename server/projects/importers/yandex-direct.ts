@@ -12,7 +12,7 @@
  */
 import type { Ad, AdKind, Campaign, Keyword, Sitelink } from '../../../src/contract/campaigns.js';
 import { pushUnique, type StructureBuilder } from './builder.js';
-import { mapColumns, normalizeTitle, type Dictionary } from './columns.js';
+import { normalizeTitle, type Dictionary } from './columns.js';
 import { importerMessages } from './messages.js';
 import { parseNegativeList, parseYandexPhrase } from './phrases.js';
 import { readNumber, type SheetContext } from './sheet.js';
@@ -262,39 +262,41 @@ export function importYandexDirect(context: SheetContext<YandexDirectField>, bui
 
 function readAd(context: SheetContext<YandexDirectField>, row: Row, hasComboBlock: boolean): Ad | null {
   const { columns } = context;
-  const classic = [columns.get(row, 'title1', 0), columns.get(row, 'title2', 0)].map(clean).filter(Boolean);
+  const repeatedPair = columns.count('title1') > 1;
+  const classicHeadlines = [columns.get(row, 'title1', 0), columns.get(row, 'title2', 0)].map(clean).filter(Boolean);
   const classicText = clean(columns.get(row, 'text'));
-  let combo: string[] = [];
-  let comboTexts: string[] = [];
-  if (hasComboBlock) {
-    // Combinatorial block: the second «Заголовок 1/2» (or the only one when there is no classic pair) and 3…7.
-    const secondPair = columns.count('title1') > 1;
-    combo = [
-      secondPair ? columns.get(row, 'title1', 1) : '',
-      columns.count('title2') > 1 ? columns.get(row, 'title2', 1) : '',
-      columns.get(row, 'title3'),
-      columns.get(row, 'title4'),
-      columns.get(row, 'title5'),
-      columns.get(row, 'title6'),
-      columns.get(row, 'title7'),
-    ].map(clean).filter(Boolean);
-  }
-  comboTexts = [columns.get(row, 'text1'), columns.get(row, 'text2'), columns.get(row, 'text3')].map(clean).filter(Boolean);
+  // The combinatorial block: the second «Заголовок 1/2» of the newest template, then «Заголовок 3…7».
+  const comboHeadlines = hasComboBlock
+    ? [
+        repeatedPair ? columns.get(row, 'title1', 1) : '',
+        columns.count('title2') > 1 ? columns.get(row, 'title2', 1) : '',
+        ...(['title3', 'title4', 'title5', 'title6', 'title7'] as const).map((field) => columns.get(row, field)),
+      ]
+        .map(clean)
+        .filter(Boolean)
+    : [];
+  const comboTexts = (['text1', 'text2', 'text3'] as const).map((field) => clean(columns.get(row, field))).filter(Boolean);
   const image = clean(columns.get(row, 'image'));
   const creative = clean(columns.get(row, 'creative'));
-  const isCombinatorial = combo.length > 0 && (columns.count('title1') > 1 || columns.has('title3'));
-  if (classic.length === 0 && !classicText && combo.length === 0 && comboTexts.length === 0 && !image && !creative) return null;
+  if (classicHeadlines.length === 0 && !classicText && comboHeadlines.length === 0 && comboTexts.length === 0 && !image && !creative) return null;
 
-  let headlines = classic;
+  const isCombinatorial = comboHeadlines.length > 0;
+  let headlines = classicHeadlines;
   let texts = classicText ? [classicText] : [];
   if (isCombinatorial) {
-    // The classic pair without a combinatorial block of its own keeps heading the list.
-    headlines = columns.count('title1') > 1 ? combo : [...classic, ...combo];
-    texts = comboTexts.length > 0 ? comboTexts : texts;
-  } else if (texts.length === 0 && comboTexts.length > 0) {
+    // Without a repeated pair, «Заголовок 1/2» open the list that «Заголовок 3…7» continue.
+    headlines = repeatedPair ? comboHeadlines : [...classicHeadlines, ...comboHeadlines];
+    if (comboTexts.length > 0) texts = comboTexts;
+  } else if (texts.length === 0) {
     texts = comboTexts;
   }
-  const ad: Ad = { kind: adKind(clean(columns.get(row, 'adType')), isCombinatorial, headlines.length > 0, Boolean(image || creative)), headlines, texts, sitelinks: readSitelinks(context, row), callouts: splitMulti(columns.get(row, 'callouts')).filter(Boolean) };
+  const ad: Ad = {
+    kind: adKind(clean(columns.get(row, 'adType')), isCombinatorial, headlines.length > 0, Boolean(image || creative)),
+    headlines,
+    texts,
+    sitelinks: readSitelinks(context, row),
+    callouts: splitMulti(columns.get(row, 'callouts')).filter(Boolean),
+  };
   const adId = columns.get(row, 'adId');
   if (adId) ad.externalId = adId;
   const url = clean(columns.get(row, 'url'));
@@ -333,8 +335,4 @@ function readSitelinks(context: SheetContext<YandexDirectField>, row: Row): Site
     sitelinks.push(sitelink);
   });
   return sitelinks;
-}
-
-export function yandexDirectColumnMap(cells: string[]) {
-  return mapColumns(cells, yandexDirectColumns);
 }

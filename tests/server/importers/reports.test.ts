@@ -156,3 +156,16 @@ describe('several platforms in one upload', () => {
     ]);
   });
 });
+
+describe('report edge cases', () => {
+  it('skips total rows but keeps a query that starts with «всего»', async () => {
+    const csv = [
+      'Поисковый запрос;Кампания;Показы;Клики;Расход',
+      'всего за 9990 диван;Диваны;10;1;30',
+      'Итого;;10;1;30',
+      'Всего:;;10;1;30',
+    ].join('\n');
+    const data = dataOf(await importCampaignFiles([textFile('queries.csv', csv)]));
+    expect(data.searchQueries.map((query) => query.query)).toEqual(['всего за 9990 диван']);
+  });
+});

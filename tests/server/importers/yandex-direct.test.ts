@@ -179,3 +179,17 @@ describe('Yandex Direct export (Direct Commander XLSX)', () => {
     expect(straight.region).toBe('Москва и Московская область');
   });
 });
+
+describe('the Direct campaign block above the header', () => {
+  it('reads «label | value» rows, «label: value» cells and a titles row over a values row', async () => {
+    const { readCampaignBlock } = await import('../../../server/projects/importers/yandex-direct.js');
+    expect(
+      readCampaignBlock([
+        { number: 1, cells: ['Название кампании:', '', 'Диваны — РСЯ'] },
+        { number: 2, cells: ['Валюта: RUB'] },
+        { number: 4, cells: ['Тип кампании', '№ заказа', 'Минус-фразы на кампанию'] },
+        { number: 5, cells: ['Текстово-графические объявления', '51230000', '-бесплатно -б/у'] },
+      ]),
+    ).toEqual({ name: 'Диваны — РСЯ', currency: 'RUB', type: 'Текстово-графические объявления', id: '51230000', negatives: ['бесплатно', 'б/у'] });
+  });
+});

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import type * as v from 'valibot';
 import { LoginSchema, type LoginPayload } from '../../../contract/auth.js';
 import { useSession } from '../session';
-import { FormErrorBox, FormField, SubmitButton } from './FormField';
+import { FormErrorBox, FormField, SubmitButton } from '../../../components/ui/form';
 
 export const FORGOT_PASSWORD_TEXT = 'Забыли пароль?';
 

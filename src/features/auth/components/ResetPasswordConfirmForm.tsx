@@ -7,7 +7,7 @@ import { NewPasswordSchema } from '../../../contract/auth.js';
 import { validationMessages } from '../../../contract/messages.js';
 import { useSession } from '../session';
 import { AuthCard } from './AuthCard';
-import { FormErrorBox, FormField, SubmitButton } from './FormField';
+import { FormErrorBox, FormField, SubmitButton } from '../../../components/ui/form';
 
 export const ConfirmPasswordFormSchema = v.pipe(
   v.object({ password: NewPasswordSchema, password_confirm: v.string() }),

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { ResetPasswordRequestSchema } from '../../../contract/auth.js';
 import { useSession } from '../session';
 import { AuthCard } from './AuthCard';
-import { FormErrorBox, FormField, SubmitButton } from './FormField';
+import { FormErrorBox, FormField, SubmitButton } from '../../../components/ui/form';
 
 type Values = v.InferInput<typeof ResetPasswordRequestSchema>;
 

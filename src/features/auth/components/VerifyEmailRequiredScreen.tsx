@@ -5,7 +5,7 @@ import { toast } from 'sonner';
 import { fetchCurrentUser, resendVerification } from '../api';
 import { useSession } from '../session';
 import { AuthCard } from './AuthCard';
-import { Spinner } from './FormField';
+import { Spinner } from '../../../components/ui/form';
 
 export const RESEND_TEXT = 'Отправить письмо ещё раз';
 export const CHECK_AGAIN_TEXT = 'Я уже подтвердил email';

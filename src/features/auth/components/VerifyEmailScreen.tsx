@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { verifyEmail } from '../api';
 import { useSession } from '../session';
 import { AuthCard } from './AuthCard';
-import { Spinner } from './FormField';
+import { Spinner } from '../../../components/ui/form';
 
 export const VERIFY_REDIRECT_DELAY_MS = 3000;
 const NO_TOKEN_TEXT = 'Ссылка недействительна: в ней нет кода подтверждения.';

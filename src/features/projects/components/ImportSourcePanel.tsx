@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { DirectApiPreviewSchema, type DirectApiPreviewRequest, type ImportPreview } from '../../../contract/projects.js';
 import { downloadTemplate, previewDirectApi, previewFiles } from '../api';
 import { formatCount } from '../format';
-import { Field } from './Field';
+import { FormField } from '../../../components/ui/form';
 import { ImportErrors, importErrorOf, type ImportErrorState } from './ImportErrors';
 
 /** Same limit as the server's (issue 4): refused here first, so a user never waits for a doomed upload. */
@@ -163,12 +163,12 @@ function DirectApiForm({ onPreview, onError }: { onPreview: (p: ImportPreview) =
 
   return (
     <form className="form" noValidate aria-label="Подключение API Яндекс Директа" onSubmit={handleSubmit((values) => load.mutate(values))}>
-      <Field id="direct-token" label="OAuth-токен" error={errors.token?.message} hint="Токен хранится в зашифрованном виде и никому не показывается.">
+      <FormField id="direct-token" label="OAuth-токен" error={errors.token?.message} hint="Токен хранится в зашифрованном виде и никому не показывается.">
         <input id="direct-token" type="password" className="input" autoComplete="off" aria-invalid={Boolean(errors.token)} {...register('token')} />
-      </Field>
-      <Field id="direct-login" label="Client-Login (для агентских аккаунтов)" error={errors.client_login?.message}>
+      </FormField>
+      <FormField id="direct-login" label="Client-Login (для агентских аккаунтов)" error={errors.client_login?.message}>
         <input id="direct-login" className="input" autoComplete="off" {...register('client_login')} />
-      </Field>
+      </FormField>
       <label className="checkbox">
         <input type="checkbox" {...register('sandbox')} /> Песочница API
       </label>

@@ -2,7 +2,8 @@ import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useForm } from 'react-hook-form';
 import { adPlatformLabels } from '../../../contract/campaigns.js';
 import { AD_PLATFORMS, ProjectStep1Schema, normalizeSiteUrl, type ProjectStep1, type ProjectStep1Input } from '../../../contract/projects.js';
-import { Field, StepIndicator } from './Field';
+import { FormField } from '../../../components/ui/form';
+import { StepIndicator } from './StepIndicator';
 
 interface FormValues {
   name: string;
@@ -49,17 +50,17 @@ export function Step1Form({ initial, onDraftChange, onSubmit }: Props) {
   return (
     <form className="form card project-form" noValidate aria-label="Новый проект: шаг 1" onChange={rememberDraft} onSubmit={handleSubmit(onSubmit)}>
       <StepIndicator step={1} />
-      <Field id="project-name" label="Название проекта" error={errors.name?.message}>
+      <FormField id="project-name" label="Название проекта" error={errors.name?.message}>
         <input id="project-name" className="input" autoComplete="off" aria-invalid={Boolean(errors.name)} {...register('name')} />
-      </Field>
-      <Field
+      </FormField>
+      <FormField
         id="project-site"
         label="Сайт"
         error={errors.site_url?.message}
         hint={normalized && normalized !== siteUrl.trim() ? `Сохраним как ${normalized}` : 'Например, okna-plus.ru'}
       >
         <input id="project-site" className="input" inputMode="url" autoComplete="url" placeholder="example.ru" aria-invalid={Boolean(errors.site_url)} {...register('site_url')} />
-      </Field>
+      </FormField>
       <fieldset className="fieldset field">
         <legend className="field__label">Рекламная платформа</legend>
         <div className="segmented segmented--three" role="radiogroup" aria-label="Рекламная платформа">
@@ -77,12 +78,12 @@ export function Step1Form({ initial, onDraftChange, onSubmit }: Props) {
         )}
       </fieldset>
       <div className="form__grid project-form__optional">
-        <Field id="project-region" label="Регион (необязательно)" error={errors.region?.message}>
+        <FormField id="project-region" label="Регион (необязательно)" error={errors.region?.message}>
           <input id="project-region" className="input" placeholder="Москва и область" {...register('region')} />
-        </Field>
-        <Field id="project-cpa" label="Целевая цена конверсии, ₽ (необязательно)" error={errors.target_cpa?.message}>
+        </FormField>
+        <FormField id="project-cpa" label="Целевая цена конверсии, ₽ (необязательно)" error={errors.target_cpa?.message}>
           <input id="project-cpa" className="input" inputMode="decimal" aria-invalid={Boolean(errors.target_cpa)} {...register('target_cpa')} />
-        </Field>
+        </FormField>
       </div>
       <div className="form__row form__row--end">
         <button type="submit" className="btn btn--primary">
