@@ -22,6 +22,7 @@ import { tokenRoutes } from './tokens/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { analysisRoutes } from './analysis/routes.js';
 import { adminRoutes } from './admin/routes.js';
+import { relevanceRoutes } from './relevance/routes.js';
 import type { JobQueue } from './jobs/queue.js';
 
 declare module 'fastify' {
@@ -31,6 +32,8 @@ declare module 'fastify' {
     mailer: Mailer;
     /** The job queue, when the process runs one (API tests may go without). */
     jobs: JobQueue | null;
+    /** Connection string of the app's database, for dedicated connections (LISTEN); null when unknown. */
+    databaseUrl: string | null;
   }
 }
 
@@ -39,6 +42,8 @@ export interface AppDependencies {
   db: DB;
   mailer?: Mailer;
   jobs?: JobQueue | null;
+  /** The database's connection string (the embedded server's too), for LISTEN/NOTIFY. */
+  databaseUrl?: string;
 }
 
 /** Upload limit for campaign files (issue: 50 MB, streamed). */
@@ -70,6 +75,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       instance.decorate('db', deps.db);
       instance.decorate('mailer', deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: instance.log }));
       instance.decorate('jobs', deps.jobs ?? null);
+      instance.decorate('databaseUrl', deps.databaseUrl ?? config.databaseUrl ?? null);
     }, { name: 'db' }),
   );
 
@@ -135,6 +141,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(projectRoutes, { prefix: '/api/v1/projects' });
   await app.register(analysisRoutes, { prefix: '/api/v1' });
   await app.register(adminRoutes, { prefix: '/api/v1/admin' });
+  await app.register(relevanceRoutes, { prefix: '/api/v1' });
 
   if (config.webRoot && existsSync(path.join(config.webRoot, 'index.html'))) {
     await app.register(fastifyStatic, {

@@ -33,6 +33,11 @@ export interface AppConfig {
   secretsKey: Uint8Array;
   yandexDirectApiUrl: string;
   logLevel: string;
+  /**
+   * Let the landing-page fetcher open loopback/private/link-local addresses (`ALLOW_PRIVATE_PAGE_HOSTS=true`).
+   * Off by default: user-supplied URLs must not reach the server's own network (SSRF). Tests turn it on.
+   */
+  allowPrivateHosts: boolean;
 }
 
 function intFromEnv(value: string | undefined, fallback: number): number {
@@ -86,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secretsKey: overrides.secretsKey ?? persistentSecret(dataDir, 'secrets-key', env.SECRETS_KEY),
     yandexDirectApiUrl: env.YANDEX_DIRECT_API_URL ?? 'https://api.direct.yandex.com/json/v5',
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
+    allowPrivateHosts: env.ALLOW_PRIVATE_PAGE_HOSTS === 'true',
     ...overrides,
   };
 }

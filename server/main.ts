@@ -4,6 +4,7 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { ensureFirstAdmin } from './auth/first-admin.js';
 import { startJobQueue } from './jobs/boss.js';
+import { recoverInterruptedAnalyses } from './analysis/lifecycle.js';
 
 /** `npm start`: one process serves the PWA and the API on one port, with job workers inside. */
 async function main() {
@@ -12,7 +13,9 @@ async function main() {
   });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const jobs = await startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: config.inProcessWorkers, log: console as never });
-  const app = await buildApp({ config, db: database.db, jobs });
+  // Analyses a previous run of the server left half-done start over (or fail and refund).
+  await recoverInterruptedAnalyses(database.db, { jobs, log: console });
+  const app = await buildApp({ config, db: database.db, jobs, databaseUrl: database.url });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -1,6 +1,7 @@
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { startJobQueue } from './jobs/boss.js';
+import { recoverInterruptedAnalyses } from './analysis/lifecycle.js';
 
 /**
  * `npm run worker`: an extra process that only runs jobs, for scaling out. It needs the same database
@@ -14,6 +15,8 @@ async function main() {
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const jobs = await startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: true, log: console as never });
+  // A worker process that died mid-analysis is usually restarted by its supervisor: resume its runs.
+  await recoverInterruptedAnalyses(database.db, { jobs, log: console });
   console.log('Worker started');
   const shutdown = async () => {
     await jobs.stop();

@@ -32,6 +32,15 @@ import { Route as AppAdminAnalysesAnalysisIdIndexRouteImport } from './routes/_a
 import { Route as AppAdminAnalysesAnalysisIdResultsRouteImport } from './routes/_app/admin/analyses/$analysisId/results'
 import { Route as AppAdminProjectsIdIndexRouteImport } from './routes/_app/admin/projects/$id/index'
 import { Route as AppAdminProjectsIdAnalysesRouteImport } from './routes/_app/admin/projects/$id/analyses'
+import { Route as AppProjectsIdAnalysisHistoryRouteImport } from './routes/_app/projects/$id/analysis/history'
+import { Route as AppProjectsIdAnalysisNewRouteImport } from './routes/_app/projects/$id/analysis/new'
+import { Route as AppProjectsIdPageRelevanceNewRouteImport } from './routes/_app/projects/$id/page-relevance/new'
+import { Route as AppProjectsIdAnalysisAnalysisIdResultsRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/results'
+import { Route as AppProjectsIdAnalysisAnalysisIdScoringProgressRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/scoring-progress'
+import { Route as AppProjectsIdAnalysisAnalysisIdSemanticRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/semantic'
+import { Route as AppProjectsIdPageRelevanceAnalysisIdProgressRouteImport } from './routes/_app/projects/$id/page-relevance/$analysisId/progress'
+import { Route as AppProjectsIdPageRelevanceAnalysisIdResultsRouteImport } from './routes/_app/projects/$id/page-relevance/$analysisId/results'
+import { Route as AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -151,6 +160,60 @@ const AppAdminProjectsIdAnalysesRoute =
     path: '/projects/$id/analyses',
     getParentRoute: () => AppAdminRouteRoute,
   } as any)
+const AppProjectsIdAnalysisHistoryRoute =
+  AppProjectsIdAnalysisHistoryRouteImport.update({
+    id: '/projects/$id/analysis/history',
+    path: '/projects/$id/analysis/history',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProjectsIdAnalysisNewRoute =
+  AppProjectsIdAnalysisNewRouteImport.update({
+    id: '/projects/$id/analysis/new',
+    path: '/projects/$id/analysis/new',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProjectsIdPageRelevanceNewRoute =
+  AppProjectsIdPageRelevanceNewRouteImport.update({
+    id: '/projects/$id/page-relevance/new',
+    path: '/projects/$id/page-relevance/new',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProjectsIdAnalysisAnalysisIdResultsRoute =
+  AppProjectsIdAnalysisAnalysisIdResultsRouteImport.update({
+    id: '/projects/$id/analysis/$analysisId/results',
+    path: '/projects/$id/analysis/$analysisId/results',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProjectsIdAnalysisAnalysisIdScoringProgressRoute =
+  AppProjectsIdAnalysisAnalysisIdScoringProgressRouteImport.update({
+    id: '/projects/$id/analysis/$analysisId/scoring-progress',
+    path: '/projects/$id/analysis/$analysisId/scoring-progress',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProjectsIdAnalysisAnalysisIdSemanticRoute =
+  AppProjectsIdAnalysisAnalysisIdSemanticRouteImport.update({
+    id: '/projects/$id/analysis/$analysisId/semantic',
+    path: '/projects/$id/analysis/$analysisId/semantic',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProjectsIdPageRelevanceAnalysisIdProgressRoute =
+  AppProjectsIdPageRelevanceAnalysisIdProgressRouteImport.update({
+    id: '/projects/$id/page-relevance/$analysisId/progress',
+    path: '/projects/$id/page-relevance/$analysisId/progress',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProjectsIdPageRelevanceAnalysisIdResultsRoute =
+  AppProjectsIdPageRelevanceAnalysisIdResultsRouteImport.update({
+    id: '/projects/$id/page-relevance/$analysisId/results',
+    path: '/projects/$id/page-relevance/$analysisId/results',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute =
+  AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRouteImport.update({
+    id: '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId',
+    path: '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId',
+    getParentRoute: () => AppRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -173,8 +236,17 @@ export interface FileRoutesByFullPath {
   '/projects/create/': typeof AppProjectsCreateIndexRoute
   '/admin/analyses/$analysisId/results': typeof AppAdminAnalysesAnalysisIdResultsRoute
   '/admin/projects/$id/analyses': typeof AppAdminProjectsIdAnalysesRoute
+  '/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
+  '/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
+  '/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/admin/analyses/$analysisId/': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/admin/projects/$id/': typeof AppAdminProjectsIdIndexRoute
+  '/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
+  '/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
+  '/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
+  '/projects/$id/page-relevance/$analysisId/progress': typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
+  '/projects/$id/page-relevance/$analysisId/results': typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
+  '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId': typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -195,8 +267,17 @@ export interface FileRoutesByTo {
   '/projects/create': typeof AppProjectsCreateIndexRoute
   '/admin/analyses/$analysisId/results': typeof AppAdminAnalysesAnalysisIdResultsRoute
   '/admin/projects/$id/analyses': typeof AppAdminProjectsIdAnalysesRoute
+  '/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
+  '/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
+  '/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/admin/analyses/$analysisId': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/admin/projects/$id': typeof AppAdminProjectsIdIndexRoute
+  '/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
+  '/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
+  '/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
+  '/projects/$id/page-relevance/$analysisId/progress': typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
+  '/projects/$id/page-relevance/$analysisId/results': typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
+  '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId': typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -221,8 +302,17 @@ export interface FileRoutesById {
   '/_app/projects/create/': typeof AppProjectsCreateIndexRoute
   '/_app/admin/analyses/$analysisId/results': typeof AppAdminAnalysesAnalysisIdResultsRoute
   '/_app/admin/projects/$id/analyses': typeof AppAdminProjectsIdAnalysesRoute
+  '/_app/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
+  '/_app/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
+  '/_app/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/_app/admin/analyses/$analysisId/': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/_app/admin/projects/$id/': typeof AppAdminProjectsIdIndexRoute
+  '/_app/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
+  '/_app/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
+  '/_app/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
+  '/_app/projects/$id/page-relevance/$analysisId/progress': typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
+  '/_app/projects/$id/page-relevance/$analysisId/results': typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
+  '/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId': typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -247,8 +337,17 @@ export interface FileRouteTypes {
     | '/projects/create/'
     | '/admin/analyses/$analysisId/results'
     | '/admin/projects/$id/analyses'
+    | '/projects/$id/analysis/history'
+    | '/projects/$id/analysis/new'
+    | '/projects/$id/page-relevance/new'
     | '/admin/analyses/$analysisId/'
     | '/admin/projects/$id/'
+    | '/projects/$id/analysis/$analysisId/results'
+    | '/projects/$id/analysis/$analysisId/scoring-progress'
+    | '/projects/$id/analysis/$analysisId/semantic'
+    | '/projects/$id/page-relevance/$analysisId/progress'
+    | '/projects/$id/page-relevance/$analysisId/results'
+    | '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -269,8 +368,17 @@ export interface FileRouteTypes {
     | '/projects/create'
     | '/admin/analyses/$analysisId/results'
     | '/admin/projects/$id/analyses'
+    | '/projects/$id/analysis/history'
+    | '/projects/$id/analysis/new'
+    | '/projects/$id/page-relevance/new'
     | '/admin/analyses/$analysisId'
     | '/admin/projects/$id'
+    | '/projects/$id/analysis/$analysisId/results'
+    | '/projects/$id/analysis/$analysisId/scoring-progress'
+    | '/projects/$id/analysis/$analysisId/semantic'
+    | '/projects/$id/page-relevance/$analysisId/progress'
+    | '/projects/$id/page-relevance/$analysisId/results'
+    | '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
   id:
     | '__root__'
     | '/'
@@ -294,8 +402,17 @@ export interface FileRouteTypes {
     | '/_app/projects/create/'
     | '/_app/admin/analyses/$analysisId/results'
     | '/_app/admin/projects/$id/analyses'
+    | '/_app/projects/$id/analysis/history'
+    | '/_app/projects/$id/analysis/new'
+    | '/_app/projects/$id/page-relevance/new'
     | '/_app/admin/analyses/$analysisId/'
     | '/_app/admin/projects/$id/'
+    | '/_app/projects/$id/analysis/$analysisId/results'
+    | '/_app/projects/$id/analysis/$analysisId/scoring-progress'
+    | '/_app/projects/$id/analysis/$analysisId/semantic'
+    | '/_app/projects/$id/page-relevance/$analysisId/progress'
+    | '/_app/projects/$id/page-relevance/$analysisId/results'
+    | '/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -472,6 +589,69 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminProjectsIdAnalysesRouteImport
       parentRoute: typeof AppAdminRouteRoute
     }
+    '/_app/projects/$id/analysis/history': {
+      id: '/_app/projects/$id/analysis/history'
+      path: '/projects/$id/analysis/history'
+      fullPath: '/projects/$id/analysis/history'
+      preLoaderRoute: typeof AppProjectsIdAnalysisHistoryRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/analysis/new': {
+      id: '/_app/projects/$id/analysis/new'
+      path: '/projects/$id/analysis/new'
+      fullPath: '/projects/$id/analysis/new'
+      preLoaderRoute: typeof AppProjectsIdAnalysisNewRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/page-relevance/new': {
+      id: '/_app/projects/$id/page-relevance/new'
+      path: '/projects/$id/page-relevance/new'
+      fullPath: '/projects/$id/page-relevance/new'
+      preLoaderRoute: typeof AppProjectsIdPageRelevanceNewRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/analysis/$analysisId/results': {
+      id: '/_app/projects/$id/analysis/$analysisId/results'
+      path: '/projects/$id/analysis/$analysisId/results'
+      fullPath: '/projects/$id/analysis/$analysisId/results'
+      preLoaderRoute: typeof AppProjectsIdAnalysisAnalysisIdResultsRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/analysis/$analysisId/scoring-progress': {
+      id: '/_app/projects/$id/analysis/$analysisId/scoring-progress'
+      path: '/projects/$id/analysis/$analysisId/scoring-progress'
+      fullPath: '/projects/$id/analysis/$analysisId/scoring-progress'
+      preLoaderRoute: typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/analysis/$analysisId/semantic': {
+      id: '/_app/projects/$id/analysis/$analysisId/semantic'
+      path: '/projects/$id/analysis/$analysisId/semantic'
+      fullPath: '/projects/$id/analysis/$analysisId/semantic'
+      preLoaderRoute: typeof AppProjectsIdAnalysisAnalysisIdSemanticRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/page-relevance/$analysisId/progress': {
+      id: '/_app/projects/$id/page-relevance/$analysisId/progress'
+      path: '/projects/$id/page-relevance/$analysisId/progress'
+      fullPath: '/projects/$id/page-relevance/$analysisId/progress'
+      preLoaderRoute: typeof AppProjectsIdPageRelevanceAnalysisIdProgressRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/page-relevance/$analysisId/results': {
+      id: '/_app/projects/$id/page-relevance/$analysisId/results'
+      path: '/projects/$id/page-relevance/$analysisId/results'
+      fullPath: '/projects/$id/page-relevance/$analysisId/results'
+      preLoaderRoute: typeof AppProjectsIdPageRelevanceAnalysisIdResultsRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId': {
+      id: '/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
+      path: '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
+      fullPath: '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
+      preLoaderRoute: typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRouteImport
+      parentRoute: typeof AppRoute
+    }
   }
 }
 
@@ -518,6 +698,15 @@ interface AppRouteChildren {
   AppProjectsCreateStep2Route: typeof AppProjectsCreateStep2Route
   AppProjectsIdIndexRoute: typeof AppProjectsIdIndexRoute
   AppProjectsCreateIndexRoute: typeof AppProjectsCreateIndexRoute
+  AppProjectsIdAnalysisHistoryRoute: typeof AppProjectsIdAnalysisHistoryRoute
+  AppProjectsIdAnalysisNewRoute: typeof AppProjectsIdAnalysisNewRoute
+  AppProjectsIdPageRelevanceNewRoute: typeof AppProjectsIdPageRelevanceNewRoute
+  AppProjectsIdAnalysisAnalysisIdResultsRoute: typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
+  AppProjectsIdAnalysisAnalysisIdScoringProgressRoute: typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
+  AppProjectsIdAnalysisAnalysisIdSemanticRoute: typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
+  AppProjectsIdPageRelevanceAnalysisIdProgressRoute: typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
+  AppProjectsIdPageRelevanceAnalysisIdResultsRoute: typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
+  AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute: typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
@@ -529,6 +718,21 @@ const AppRouteChildren: AppRouteChildren = {
   AppProjectsCreateStep2Route: AppProjectsCreateStep2Route,
   AppProjectsIdIndexRoute: AppProjectsIdIndexRoute,
   AppProjectsCreateIndexRoute: AppProjectsCreateIndexRoute,
+  AppProjectsIdAnalysisHistoryRoute: AppProjectsIdAnalysisHistoryRoute,
+  AppProjectsIdAnalysisNewRoute: AppProjectsIdAnalysisNewRoute,
+  AppProjectsIdPageRelevanceNewRoute: AppProjectsIdPageRelevanceNewRoute,
+  AppProjectsIdAnalysisAnalysisIdResultsRoute:
+    AppProjectsIdAnalysisAnalysisIdResultsRoute,
+  AppProjectsIdAnalysisAnalysisIdScoringProgressRoute:
+    AppProjectsIdAnalysisAnalysisIdScoringProgressRoute,
+  AppProjectsIdAnalysisAnalysisIdSemanticRoute:
+    AppProjectsIdAnalysisAnalysisIdSemanticRoute,
+  AppProjectsIdPageRelevanceAnalysisIdProgressRoute:
+    AppProjectsIdPageRelevanceAnalysisIdProgressRoute,
+  AppProjectsIdPageRelevanceAnalysisIdResultsRoute:
+    AppProjectsIdPageRelevanceAnalysisIdResultsRoute,
+  AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute:
+    AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

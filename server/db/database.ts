@@ -10,6 +10,9 @@ export type DB = Kysely<Database>;
 
 export function createDatabase(connectionString: string, options: { max?: number } = {}): DB {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 20 });
+  // An idle connection the server drops (restart, admin kill, a dropped test database) must not crash
+  // the process: without a listener pg re-throws it as an uncaught error. The pool replaces the client.
+  pool.on('error', () => undefined);
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

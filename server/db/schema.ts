@@ -1,6 +1,7 @@
 import type { CoreTables } from './tables/core.js';
 import type { ProjectTables } from './tables/projects.js';
 import type { AnalysisTables } from './tables/analysis.js';
+import type { RelevanceTables } from './tables/relevance.js';
 
 /** The whole database as Kysely sees it: each domain declares its own tables in `tables/`. */
-export interface Database extends CoreTables, ProjectTables, AnalysisTables {}
+export interface Database extends CoreTables, ProjectTables, AnalysisTables, RelevanceTables {}

@@ -2,6 +2,8 @@ import type PgBoss from 'pg-boss';
 import type { AppConfig } from '../config.js';
 import type { DB } from '../db/database.js';
 import type { JobQueue } from './queue.js';
+import { analysisJobWorker } from '../analysis/worker.js';
+import { relevanceJobWorker } from '../relevance/worker.js';
 
 export interface WorkerDependencies {
   db: DB;
@@ -16,4 +18,4 @@ export interface JobWorker {
 }
 
 /** Every worker of the app. Domains add theirs here. */
-export const jobWorkers: JobWorker[] = [];
+export const jobWorkers: JobWorker[] = [analysisJobWorker, relevanceJobWorker];

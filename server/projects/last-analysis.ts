@@ -1,14 +1,22 @@
+import { sql } from 'kysely';
 import type { LastAnalysis } from '../../src/contract/projects.js';
 import type { DB } from '../db/database.js';
 
 /**
- * The latest finished analysis of each project, for the project list's "last analysis score".
- *
- * TO BE FILLED BY THE ANALYSIS DOMAIN (issue 5): until analyses are stored there is nothing to show,
- * so every project answers `last_analysis: null`. Return a map keyed by project id with
- * `{ id, score, created_at }` (ISO date) of the newest completed analysis; projects without one are
- * simply absent from the map. Keep it one query for all the ids (the list calls it once per page).
+ * The latest completed analysis of each project, for the project list's "last analysis score"
+ * (filled by the analysis domain). One query for all the ids: the newest completed row per project.
+ * Projects without one are absent from the map.
  */
-export async function lastAnalysisFor(_db: DB, _projectIds: readonly string[]): Promise<Map<string, LastAnalysis>> {
-  return new Map();
+export async function lastAnalysisFor(db: DB, projectIds: readonly string[]): Promise<Map<string, LastAnalysis>> {
+  if (projectIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('analyses')
+    .select(['id', 'project_id', 'score', 'created_at'])
+    .distinctOn('project_id')
+    .where('project_id', 'in', [...projectIds])
+    .where('status', '=', 'completed')
+    .orderBy('project_id')
+    .orderBy(sql`created_at DESC`)
+    .execute();
+  return new Map(rows.map((row) => [row.project_id, { id: row.id, score: row.score, created_at: row.created_at.toISOString() }]));
 }

@@ -31,6 +31,12 @@ export interface PricingTable {
   groups: { per: number; price: number };
   /** Price of each option as a multiple of the campaign's scoring price. */
   kinds: Record<Exclude<AnalysisKind, 'scoring'>, number>;
+  /**
+   * The stand-alone landing-page relevance check (`/projects/:id/page-relevance`) is priced per page,
+   * not per campaign: its work is one fetch and one read per page, whatever the size of the campaigns
+   * leading there. 1 token a page: a 20-page site costs 20, the 100-page maximum costs the welcome credit.
+   */
+  perLandingPage: number;
 }
 
 export const defaultPricingTable: PricingTable = {
@@ -39,6 +45,7 @@ export const defaultPricingTable: PricingTable = {
   ads: { per: 50, price: 1 },
   groups: { per: 10, price: 0 },
   kinds: { semantic: 0.5, relevance: 1, ai: 2 },
+  perLandingPage: 1,
 };
 
 const price = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -55,6 +62,7 @@ const PricingOverrideSchema = v.strictObject({
       ai: v.optional(v.pipe(v.number(), v.minValue(0))),
     }),
   ),
+  perLandingPage: v.optional(price),
 });
 
 /** The defaults with a JSON override on top; a malformed override stops the server at start-up. */
@@ -78,6 +86,7 @@ export function loadPricingTable(json: string | undefined, base: PricingTable = 
     ads: { ...base.ads, ...stripUndefined(o.ads) },
     groups: { ...base.groups, ...stripUndefined(o.groups) },
     kinds: { ...base.kinds, ...stripUndefined(o.kinds) },
+    perLandingPage: o.perLandingPage ?? base.perLandingPage,
   };
 }
 
@@ -123,4 +132,9 @@ export function priceCampaigns(campaigns: readonly CampaignCounts[], kinds: read
     };
   });
   return { total: breakdown.reduce((sum, campaign) => sum + campaign.cost, 0), breakdown };
+}
+
+/** Price of a landing-page relevance check of `pages` pages (see `perLandingPage`). */
+export function priceLandingPages(pages: number, table: PricingTable = pricingTable): number {
+  return pages * table.perLandingPage;
 }

@@ -1,6 +1,8 @@
 import type { Migration } from 'kysely';
 import * as core from './0001_core.js';
 import * as projects from './0010_projects.js';
+import * as analysis from './0020_analysis.js';
+import * as relevance from './0030_relevance.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -9,4 +11,6 @@ import * as projects from './0010_projects.js';
 export const migrations: Record<string, Migration> = {
   '0001_core': core,
   '0010_projects': projects,
+  '0020_analysis': analysis,
+  '0030_relevance': relevance,
 };

@@ -64,7 +64,8 @@ export interface DetectedTable {
   rows: Iterable<Row>;
 }
 
-export function detectTable(table: Table): DetectedTable | null {
+/** `projectPlatform` settles the platform of a Russian-titled report, which both platforms can produce. */
+export function detectTable(table: Table, projectPlatform?: AdPlatform): DetectedTable | null {
   const iterator = table.rows[Symbol.iterator]();
   const head: Row[] = [];
   while (head.length < HEADER_SCAN_ROWS) {
@@ -77,7 +78,7 @@ export function detectTable(table: Table): DetectedTable | null {
     for (const candidate of CANDIDATES) {
       const columns = mapColumns(header.cells, candidate.dictionary);
       if (!candidate.test(columns)) continue;
-      const { kind, platform } = kindOf(candidate.shape, columns);
+      const { kind, platform } = kindOf(candidate.shape, columns, projectPlatform);
       return {
         kind,
         platform,
@@ -92,7 +93,7 @@ export function detectTable(table: Table): DetectedTable | null {
   return null;
 }
 
-function kindOf(shape: Shape, columns: ColumnMap<string>): { kind: ImportFileKind; platform: AdPlatform | null } {
+function kindOf(shape: Shape, columns: ColumnMap<string>, projectPlatform?: AdPlatform): { kind: ImportFileKind; platform: AdPlatform | null } {
   switch (shape) {
     case 'template':
       return { kind: 'template', platform: null };
@@ -101,7 +102,7 @@ function kindOf(shape: Shape, columns: ColumnMap<string>): { kind: ImportFileKin
     case 'yandex_direct':
       return { kind: 'yandex_direct', platform: 'yandex_direct' };
     case 'report': {
-      const platform = reportPlatform(columns.titles);
+      const platform = reportPlatform(columns.titles, projectPlatform);
       const queries = columns.has('query');
       if (platform === 'google_ads') return { kind: queries ? 'google_search_terms' : 'google_stats', platform };
       return { kind: queries ? 'yandex_search_queries' : 'yandex_stats', platform };

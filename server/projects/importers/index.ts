@@ -86,7 +86,7 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
     let recognised = 0;
     const unrecognisedSheets: string[] = [];
     for (const table of read.tables) {
-      const found = detectTable(table);
+      const found = detectTable(table, options.platform);
       if (!found) {
         if (table.sheet !== undefined) unrecognisedSheets.push(table.sheet);
         continue;

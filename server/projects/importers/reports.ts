@@ -51,12 +51,15 @@ export function missingReportColumns(columns: { has(field: ReportField): boolean
   return columns.has('campaignName') || columns.has('campaignId') ? [] : ['«Кампания» (или «№ Кампании»)'];
 }
 
-/** The platform a report's header speaks for: English titles are Google's; Russian ones Yandex's unless Google-only words appear. */
-export function reportPlatform(titles: string[]): AdPlatform {
+/**
+ * The platform a report's header speaks for: English titles are Google's; Russian ones are Google's when
+ * Google-only words appear (its Russian interface), otherwise the project's platform, Yandex by default.
+ */
+export function reportPlatform(titles: string[], projectPlatform?: AdPlatform): AdPlatform {
   const joined = titles.join(' ').toLowerCase();
   if (!/[а-яё]/.test(joined)) return 'google_ads';
   if (joined.includes('ключевое слово') || joined.includes('группа объявлений')) return 'google_ads';
-  return 'yandex_direct';
+  return projectPlatform ?? 'yandex_direct';
 }
 
 /** One statistics row, waiting to be matched to a keyword, ad, group or campaign. */

@@ -7,6 +7,7 @@ import { buildApp } from '../../../server/app.js';
 import { loadConfig, type AppConfig } from '../../../server/config.js';
 import type { Mailer, OutgoingMail } from '../../../server/email/mailer.js';
 import type { JobQueue } from '../../../server/jobs/queue.js';
+import { startJobQueue } from '../../../server/jobs/boss.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface TestApp {
@@ -24,7 +25,15 @@ export function memoryMailer(outbox: OutgoingMail[]): Mailer {
 }
 
 /** Builds the real app on a fresh database. One per test file (beforeAll), closed in afterAll. */
-export async function createTestApp(options: { config?: Partial<AppConfig>; mailer?: Mailer; jobs?: JobQueue | null } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: {
+    config?: Partial<AppConfig>;
+    mailer?: Mailer;
+    jobs?: JobQueue | null;
+    /** Start the real job queue (pg-boss) on the test database, with workers when `runWorkers`; stopped by `close`. */
+    jobQueue?: { runWorkers: boolean };
+  } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'reklama-test-data-'));
   const config = loadConfig(
@@ -40,7 +49,8 @@ export async function createTestApp(options: { config?: Partial<AppConfig>; mail
     },
   );
   const outbox: OutgoingMail[] = [];
-  const app = await buildApp({ config, db: database.db, mailer: options.mailer ?? memoryMailer(outbox), jobs: options.jobs ?? null });
+  const jobs = options.jobQueue ? await startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: options.jobQueue.runWorkers }) : (options.jobs ?? null);
+  const app = await buildApp({ config, db: database.db, mailer: options.mailer ?? memoryMailer(outbox), jobs, databaseUrl: database.url });
   await app.ready();
   return {
     app,
@@ -49,6 +59,7 @@ export async function createTestApp(options: { config?: Partial<AppConfig>; mail
     outbox,
     close: async () => {
       await app.close();
+      if (options.jobQueue) await jobs?.stop();
       await database.drop();
     },
   };

@@ -169,3 +169,30 @@ describe('report edge cases', () => {
     expect(data.searchQueries.map((query) => query.query)).toEqual(['всего за 9990 диван']);
   });
 });
+
+describe('a report in the Russian interface of Google Ads', () => {
+  it('is Google’s when it says «Группа объявлений», or when the project is a Google one', async () => {
+    const csv = ['Кампания;Группа объявлений;Ключевое слово;Показы;Клики;Стоимость;Конверсии', 'Диваны;Кресла;[кресло мешок];100;5;250,00;1'].join('\n');
+    const result = await importCampaignFiles([textFile('google-ru.csv', csv)]);
+    expect(result.detected[0]).toMatchObject({ kind: 'google_stats', platform: 'google_ads' });
+    expect(dataOf(result).campaigns[0].groups[0].keywords[0]).toMatchObject({ phrase: 'кресло мешок', matchType: 'exact', stats: { impressions: 100, clicks: 5, cost: 250, conversions: 1 } });
+    const plain = ['Кампания;Группа;Фраза;Показы;Клики;Расход', 'Диваны;Кресла;кресло;10;1;30'].join('\n');
+    expect((await importCampaignFiles([textFile('plain.csv', plain)], { platform: 'google_ads' })).detected[0]).toMatchObject({ kind: 'google_stats' });
+    expect((await importCampaignFiles([textFile('plain.csv', plain)])).detected[0]).toMatchObject({ kind: 'yandex_stats' });
+  });
+});
+
+describe('a statistics report in XLSX with date cells', () => {
+  it('reads Excel dates for the period and sums a campaign-level report', async () => {
+    const { default: ExcelJS } = await import('exceljs');
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Отчёт');
+    sheet.addRow(['Дата', 'Кампания', 'Показы', 'Клики', 'Расход (руб.)', 'Конверсии']);
+    sheet.addRow([new Date(Date.UTC(2026, 9, 3)), CAMPAIGN, 1000, 50, 1500.5, 2]);
+    sheet.addRow([new Date(Date.UTC(2026, 9, 9)), CAMPAIGN, 500, 20, 600, 1]);
+    const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
+    const data = dataOf(await importCampaignFiles([fixture('direct-export-utf8.tsv'), { name: 'report.xlsx', bytes }]));
+    expect(data.period).toEqual({ from: '2026-10-03', to: '2026-10-09' });
+    expect(campaignNamed(data, CAMPAIGN).stats).toEqual({ impressions: 1500, clicks: 70, cost: 2100.5, conversions: 3 });
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseNegativeList, parseYandexPhrase } from '../../../server/projects/importers/phrases.js';
+import { readCampaignBlock } from '../../../server/projects/importers/yandex-direct.js';
 import { campaignNamed, dataOf, groupNamed, importFixtures } from './helpers.js';
 
 const CAMPAIGN = 'Диваны Комфорт — Поиск — Москва';
@@ -181,8 +182,7 @@ describe('Yandex Direct export (Direct Commander XLSX)', () => {
 });
 
 describe('the Direct campaign block above the header', () => {
-  it('reads «label | value» rows, «label: value» cells and a titles row over a values row', async () => {
-    const { readCampaignBlock } = await import('../../../server/projects/importers/yandex-direct.js');
+  it('reads «label | value» rows, «label: value» cells and a titles row over a values row', () => {
     expect(
       readCampaignBlock([
         { number: 1, cells: ['Название кампании:', '', 'Диваны — РСЯ'] },

@@ -1,0 +1,150 @@
+/**
+ * The one place that calls the scoring and semantic engines (`scoring/`, `semantic/`): if their API
+ * moves, only this file changes. It is also the module the analysis worker runs in a worker thread
+ * (`runAuditInThread`), so the engines never run on the API's event loop.
+ *
+ * Everything the rest of the analysis domain knows about the engines' output goes through here:
+ * the progress percentage of a stage, the summary stored beside the result, the list of suggestions.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type { AnalysisSettings, AnalysisProgress, Suggestion } from '../../src/contract/analysis-results.js';
+import type { AnalysisSummary, AuditResult } from '../../src/contract/analysis.js';
+import type { AdPlatform, CampaignData, Campaign, SearchQuery, StatsPeriod } from '../../src/contract/campaigns.js';
+import type { ProjectSettings } from '../../src/contract/projects.js';
+import { runCampaignAnalysis } from './scoring/run-analysis.js';
+
+export interface AuditInput {
+  /** Only the analysed campaigns, in the project's order, with the project's search queries. */
+  data: CampaignData;
+  /** The project's thresholds (snake_case, as the project form stores them). */
+  settings: ProjectSettings;
+  targetCpa: number | null;
+}
+
+export type AuditProgressFn = (progress: AnalysisProgress) => void;
+
+/** The project's settings in the engine's terms; keys the project does not set keep the engine defaults. */
+export function engineSettings(settings: ProjectSettings, targetCpa: number | null): Partial<AnalysisSettings> {
+  const mapped: Partial<AnalysisSettings> = { targetCpa };
+  if (settings.min_clicks_for_negative !== undefined) mapped.minClicksForNegative = settings.min_clicks_for_negative;
+  if (settings.min_clicks_for_keyword_action !== undefined) mapped.minClicksForKeywordAction = settings.min_clicks_for_keyword_action;
+  if (settings.stop_cost_cpa_multiple !== undefined) mapped.stopCostCpaRatio = settings.stop_cost_cpa_multiple;
+  if (settings.lower_bid_cpa_multiple !== undefined) mapped.lowerBidCpaRatio = settings.lower_bid_cpa_multiple;
+  if (settings.low_search_ctr !== undefined) mapped.lowSearchCtr = settings.low_search_ctr;
+  if (settings.suspicious_network_ctr !== undefined) mapped.suspiciousNetworkCtr = settings.suspicious_network_ctr;
+  return mapped;
+}
+
+export async function runAudit(input: AuditInput, onProgress?: AuditProgressFn): Promise<AuditResult> {
+  const { scoring, semantic } = await runCampaignAnalysis(input.data, {
+    settings: engineSettings(input.settings, input.targetCpa),
+    // Every campaign of `data` is analysed; passing the indexes makes the engine keep only the
+    // search queries of these campaigns (the project's report covers all of them).
+    campaignIndexes: input.data.campaigns.map((_, index) => index),
+    onProgress,
+  });
+  return { scoring, semantic };
+}
+
+// ------------------------------------------------------------------------------------ progress
+
+/** Share of the whole run each engine stage covers, [from, to] in percent; saving takes the rest. */
+const stageSpans: Record<AnalysisProgress['stage'], [number, number]> = {
+  prepare: [0, 2],
+  lemmatize: [2, 45],
+  semantic: [45, 70],
+  scoring: [70, 93],
+  rollup: [93, 96],
+};
+
+/** Overall percentage (0–96; the last points are saving the result) of an engine progress report. */
+export function progressPercent(progress: AnalysisProgress): number {
+  const [from, to] = stageSpans[progress.stage] ?? [0, 0];
+  const share = progress.total > 0 ? Math.min(1, Math.max(0, progress.done / progress.total)) : 0;
+  return Math.floor(from + (to - from) * share);
+}
+
+// ------------------------------------------------------------------------------------ output
+
+/** Every suggestion of a result the user can accept or reject (and the export can apply). */
+export function suggestionsOf(result: AuditResult): Suggestion[] {
+  return [...result.scoring.suggestions, ...result.semantic.crossMinus, ...result.semantic.negatives];
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+export function summarizeAudit(result: AuditResult): AnalysisSummary {
+  const { scoring, semantic } = result;
+  const severity = (key: 'high' | 'medium' | 'low') => ({ count: scoring.bySeverity[key].count, money_per_month: round2(scoring.bySeverity[key].moneyPerMonth) });
+  const notices = new Map<string, string>();
+  for (const notice of [...scoring.notices, ...semantic.notices]) notices.set(notice.code, notice.message);
+  return {
+    account_score: Math.round(scoring.account.score),
+    campaigns: scoring.campaigns.map((campaign) => ({
+      key: campaign.target.key,
+      name: campaign.target.campaignName ?? campaign.target.label ?? '',
+      score: Math.round(campaign.score),
+      findings: campaign.findings,
+      money_per_month: round2(campaign.moneyPerMonth),
+    })),
+    by_severity: { high: severity('high'), medium: severity('medium'), low: severity('low') },
+    findings_count: scoring.findings.length,
+    suggestions_count: suggestionsOf(result).length,
+    wasted_spend: { period: scoring.wastedSpend.period, per_month: scoring.wastedSpend.perMonth },
+    period: scoring.period,
+    counts: {
+      campaigns: scoring.counts.campaigns,
+      groups: scoring.counts.groups,
+      ads: scoring.counts.ads,
+      keywords: scoring.counts.keywords,
+      search_queries: scoring.counts.searchQueries,
+    },
+    notices: [...notices].map(([code, message]) => ({ code, message })),
+  };
+}
+
+// ------------------------------------------------------------------------------------ worker thread
+
+/**
+ * What the worker sends to the thread: the database's JSON texts as they are, so parsing tens of
+ * megabytes happens in the thread, not on the event loop.
+ */
+export interface RawAuditInput {
+  platform: AdPlatform;
+  currency?: string;
+  period: StatsPeriod | null;
+  /** JSON texts of the analysed `Campaign` documents, in order. */
+  campaigns: string[];
+  /** JSON texts of `SearchQuery[]` arrays (one per stored report). */
+  searchQueries: string[];
+  settings: ProjectSettings;
+  targetCpa: number | null;
+}
+
+export interface AuditOutput {
+  /** `AuditResult` as JSON text, ready for the jsonb column. */
+  resultJson: string;
+  summary: AnalysisSummary;
+}
+
+export function campaignDataOf(raw: Pick<RawAuditInput, 'platform' | 'currency' | 'period' | 'campaigns' | 'searchQueries'>): CampaignData {
+  const campaigns = raw.campaigns.map((text) => JSON.parse(text) as Campaign);
+  const searchQueries = raw.searchQueries.flatMap((text) => JSON.parse(text) as SearchQuery[]);
+  return {
+    platform: raw.platform,
+    campaigns,
+    searchQueries,
+    ...(raw.period ? { period: raw.period } : {}),
+    ...(raw.currency ? { currency: raw.currency } : {}),
+  };
+}
+
+/** Thread entry: runs the audit, posts engine progress on `port`, answers with the stored forms. */
+export async function runAuditInThread(raw: RawAuditInput, port: MessagePort): Promise<AuditOutput> {
+  try {
+    const result = await runAudit({ data: campaignDataOf(raw), settings: raw.settings, targetCpa: raw.targetCpa }, (progress) => port.postMessage(progress));
+    return { resultJson: JSON.stringify(result), summary: summarizeAudit(result) };
+  } finally {
+    port.close();
+  }
+}

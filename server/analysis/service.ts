@@ -1,0 +1,355 @@
+/**
+ * Analyses on the database. Every read and write is scoped to an organization (the caller's); the
+ * admin area passes `null` to read across organizations. An analysis of another organization is
+ * "not found", never "forbidden".
+ *
+ * Results are tens of megabytes for a big account, so they never pass through JSON.parse on the
+ * event loop: PostgreSQL hands them over as text and the answers are assembled around that text.
+ */
+import { sql } from 'kysely';
+import {
+  auditAnalysisKinds,
+  finishedStatuses,
+  type Analysis,
+  type AnalysisDecisions,
+  type AnalysisHistoryPage,
+  type AnalysisOptions,
+  type AnalysisStatus,
+} from '../../src/contract/analysis.js';
+import { analysisMessages as m } from '../../src/contract/messages.js';
+import type { ProjectSettings } from '../../src/contract/projects.js';
+import type { Caller } from '../auth/authenticate.js';
+import type { DB } from '../db/database.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { conflict, forbidden, HttpError, notFound, validationError } from '../lib/errors.js';
+import { findProject } from '../projects/service.js';
+import { applyLedgerEntry, getBalance } from '../tokens/ledger.js';
+import { priceCampaigns } from '../tokens/pricing.js';
+import { ANALYSIS_QUEUE, analysisJobOptions, finishUnsuccessfully, type AnalysisJobData } from './lifecycle.js';
+
+const iso = (value: Date | string | null) => (value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString());
+const fullName = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ');
+
+export const analysisNotFound = () => notFound(m.analysisNotFound, 'ANALYSIS_NOT_FOUND');
+
+/** 402 of a start the balance cannot pay: the amounts travel with it so the screen can show them. */
+export class InsufficientTokensError extends HttpError {
+  constructor(readonly required: number, readonly balance: number) {
+    super(402, 'INSUFFICIENT_TOKENS', m.insufficientTokens, [
+      { loc: ['body', 'campaign_ids'], msg: m.insufficientTokensDetail.replace('{required}', String(required)).replace('{balance}', String(balance)) },
+    ]);
+  }
+
+  override toBody() {
+    return { ...super.toBody(), required: this.required, balance: this.balance };
+  }
+}
+
+// ------------------------------------------------------------------------------------ reading
+
+/** The analysis columns every answer shows (never `result`, which is big). */
+function analysisQuery(db: DB) {
+  return db
+    .selectFrom('analyses as a')
+    .leftJoin('users as u', 'u.id', 'a.created_by')
+    .select([
+      'a.id',
+      'a.organization_id',
+      'a.project_id',
+      'a.created_by',
+      'a.kind',
+      'a.status',
+      'a.stage',
+      'a.progress',
+      'a.progress_detail',
+      'a.options',
+      'a.cost',
+      'a.score',
+      'a.summary',
+      'a.error',
+      'a.job_id',
+      'a.created_at',
+      'a.started_at',
+      'a.finished_at',
+      'u.first_name',
+      'u.last_name',
+    ]);
+}
+
+type AnalysisRow = Awaited<ReturnType<ReturnType<typeof analysisQuery>['executeTakeFirstOrThrow']>>;
+
+export function toAnalysis(row: AnalysisRow): Analysis {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    kind: row.kind,
+    status: row.status,
+    stage: row.stage,
+    progress: row.progress,
+    progress_detail: row.progress_detail,
+    options: row.options,
+    cost: row.cost,
+    score: row.score,
+    summary: row.summary,
+    error: row.error,
+    author: row.created_by ? { id: row.created_by, full_name: fullName(row.first_name, row.last_name) } : null,
+    created_at: iso(row.created_at)!,
+    started_at: iso(row.started_at),
+    finished_at: iso(row.finished_at),
+  };
+}
+
+/**
+ * One analysis with its author. With an organization (every user route) it must belong to it and to
+ * a live project of it; `null` (the admin area) reads any.
+ */
+export async function findAnalysisRow(db: DB, organizationId: string | null, analysisId: string): Promise<AnalysisRow> {
+  let query = analysisQuery(db).where('a.id', '=', analysisId);
+  if (organizationId !== null) {
+    query = query
+      .where('a.organization_id', '=', organizationId)
+      .where(({ exists, selectFrom }) => exists(selectFrom('projects as p').select('p.id').whereRef('p.id', '=', 'a.project_id').where('p.deleted_at', 'is', null)));
+  }
+  const row = await query.executeTakeFirst();
+  if (!row) throw analysisNotFound();
+  return row;
+}
+
+export async function getAnalysis(db: DB, organizationId: string | null, analysisId: string): Promise<Analysis> {
+  return toAnalysis(await findAnalysisRow(db, organizationId, analysisId));
+}
+
+export interface HistoryOptions {
+  projectId: string;
+  /** null: the admin area, any organization. */
+  organizationId: string | null;
+  page: number;
+  pageSize: number;
+  status?: AnalysisStatus;
+}
+
+/** Analyses of a project, newest first. */
+export async function listAnalyses(db: DB, options: HistoryOptions): Promise<AnalysisHistoryPage> {
+  let base = db.selectFrom('analyses as a').where('a.project_id', '=', options.projectId);
+  if (options.organizationId !== null) base = base.where('a.organization_id', '=', options.organizationId);
+  if (options.status) base = base.where('a.status', '=', options.status);
+  const [rows, total] = await Promise.all([
+    base
+      .leftJoin('users as u', 'u.id', 'a.created_by')
+      .select([
+        'a.id',
+        'a.created_at',
+        'a.created_by',
+        'a.status',
+        'a.score',
+        'a.cost',
+        'a.finished_at',
+        'u.first_name',
+        'u.last_name',
+        sql<number>`jsonb_array_length(a.options -> 'campaign_ids')`.as('campaigns_count'),
+      ])
+      .orderBy('a.created_at', 'desc')
+      .orderBy('a.id')
+      .limit(options.pageSize)
+      .offset((options.page - 1) * options.pageSize)
+      .execute(),
+    base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    items: rows.map((row) => ({
+      id: row.id,
+      created_at: iso(row.created_at)!,
+      author: row.created_by ? { id: row.created_by, full_name: fullName(row.first_name, row.last_name) } : null,
+      status: row.status,
+      score: row.score,
+      cost: row.cost,
+      campaigns_count: row.campaigns_count,
+      finished_at: iso(row.finished_at),
+    })),
+    total: total.total,
+    page: options.page,
+    page_size: options.pageSize,
+  };
+}
+
+// ------------------------------------------------------------------------------------ start
+
+export interface StartInput {
+  campaign_ids: string[];
+  settings?: ProjectSettings;
+  idempotency_key: string;
+}
+
+/**
+ * One transaction: the analysis row (unique per user and idempotency key), the debit, the job.
+ * Twenty identical requests at once: the first inserts, the others wait on the unique key, then find
+ * its row and return it; nothing is charged or enqueued twice. A short balance rolls all of it back.
+ */
+export async function startAnalysis(db: DB, jobs: JobQueue | null, caller: Caller, projectId: string, input: StartInput): Promise<{ analysis: Analysis; created: boolean }> {
+  if (!jobs) throw new HttpError(503, 'JOBS_UNAVAILABLE', m.jobsUnavailable);
+  const key = input.idempotency_key;
+  const analysisId = await db.transaction().execute(async (trx) => {
+    const project = await findProject(trx, caller.organizationId, projectId);
+    const requested = [...new Set(input.campaign_ids)];
+    const campaigns = await trx
+      .selectFrom('campaigns')
+      .select(['id', 'name', 'keywords_count', 'ads_count', 'groups_count'])
+      .where('project_id', '=', projectId)
+      .where('id', 'in', requested)
+      .orderBy('position')
+      .execute();
+    if (campaigns.length !== requested.length) throw validationError([{ loc: ['body', 'campaign_ids'], msg: m.campaignsNotInProject }]);
+
+    const price = priceCampaigns(
+      campaigns.map((c) => ({ id: c.id, name: c.name, keywords_count: c.keywords_count, ads_count: c.ads_count, groups_count: c.groups_count })),
+      auditAnalysisKinds,
+    );
+    const options: AnalysisOptions = {
+      campaign_ids: campaigns.map((c) => c.id),
+      settings: { ...(project.settings as ProjectSettings), ...(input.settings ?? {}) },
+      target_cpa: project.target_cpa,
+    };
+    const inserted = await trx
+      .insertInto('analyses')
+      .values({
+        organization_id: caller.organizationId,
+        project_id: projectId,
+        created_by: caller.userId,
+        status: 'queued',
+        stage: 'queued',
+        options: JSON.stringify(options),
+        cost: price.total,
+        idempotency_key: key,
+      })
+      .onConflict((oc) => oc.columns(['created_by', 'idempotency_key']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) {
+      const existing = await trx
+        .selectFrom('analyses')
+        .select(['id', 'project_id', 'organization_id'])
+        .where('created_by', '=', caller.userId)
+        .where('idempotency_key', '=', key)
+        .executeTakeFirstOrThrow();
+      if (existing.project_id !== projectId || existing.organization_id !== caller.organizationId) throw conflict(m.idempotencyKeyReused, 'IDEMPOTENCY_KEY_REUSED');
+      return { id: existing.id, created: false };
+    }
+
+    if (price.total > 0) {
+      try {
+        await applyLedgerEntry(trx, {
+          userId: caller.userId,
+          organizationId: caller.organizationId,
+          type: 'analysis_debit',
+          amount: -price.total,
+          idempotencyKey: `analysis:${key}`,
+          referenceId: inserted.id,
+          reason: `Анализ проекта «${project.name}»`,
+          createdBy: caller.userId,
+        });
+      } catch (error) {
+        if (error instanceof HttpError && error.statusCode === 402) throw new InsufficientTokensError(price.total, await getBalance(trx, caller.userId));
+        throw error;
+      }
+    }
+    const jobId = await jobs.send(ANALYSIS_QUEUE, { analysisId: inserted.id } satisfies AnalysisJobData, { transaction: trx, ...analysisJobOptions });
+    await trx.updateTable('analyses').set({ job_id: jobId }).where('id', '=', inserted.id).execute();
+    return { id: inserted.id, created: true };
+  });
+  return { analysis: await getAnalysis(db, caller.organizationId, analysisId.id), created: analysisId.created };
+}
+
+// ------------------------------------------------------------------------------------ cancel
+
+/** Cancels a queued or running analysis and refunds it; cancelling a cancelled one changes nothing. */
+export async function cancelAnalysis(db: DB, jobs: JobQueue | null, caller: Caller, analysisId: string): Promise<Analysis> {
+  const row = await findAnalysisRow(db, caller.organizationId, analysisId);
+  if (row.created_by !== caller.userId && caller.organizationRole === 'member') throw forbidden(m.cancelForbidden, 'FORBIDDEN');
+  if (row.status === 'cancelled') return toAnalysis(row);
+  if (finishedStatuses.includes(row.status)) throw conflict(m.alreadyFinished, 'ANALYSIS_FINISHED');
+  const cancelled = await finishUnsuccessfully(db, analysisId, 'cancelled', null);
+  const now = await findAnalysisRow(db, caller.organizationId, analysisId);
+  // Lost the race with the end of the run: it finished first and keeps its outcome.
+  if (!cancelled && now.status !== 'cancelled') throw conflict(m.alreadyFinished, 'ANALYSIS_FINISHED');
+  // The worker notices on its next heartbeat; a job not started yet need not start at all.
+  if (cancelled && row.job_id && jobs) await jobs.cancel(ANALYSIS_QUEUE, row.job_id).catch(() => undefined);
+  return toAnalysis(now);
+}
+
+// ------------------------------------------------------------------------------------ results
+
+function requireCompleted(row: AnalysisRow) {
+  if (row.status !== 'completed') throw conflict(m.notCompleted, 'ANALYSIS_NOT_COMPLETED');
+}
+
+/** `{analysis, result, decisions}` as JSON text, the result spliced in as PostgreSQL gives it. */
+export async function analysisResultsJson(db: DB, organizationId: string | null, analysisId: string): Promise<string> {
+  const row = await findAnalysisRow(db, organizationId, analysisId);
+  requireCompleted(row);
+  const stored = await db
+    .selectFrom('analyses')
+    .select([sql<string | null>`result::text`.as('result'), 'decisions'])
+    .where('id', '=', analysisId)
+    .executeTakeFirstOrThrow();
+  return `{"analysis":${JSON.stringify(toAnalysis(row))},"result":${stored.result ?? 'null'},"decisions":${JSON.stringify(stored.decisions)}}`;
+}
+
+/** Ids among `ids` that are not suggestions of the stored result (checked inside PostgreSQL). */
+async function unknownSuggestionIds(db: DB, analysisId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const known = await sql<{ id: string }>`
+    SELECT s ->> 'id' AS id
+      FROM analyses a,
+           jsonb_array_elements(coalesce(a.result -> 'scoring' -> 'suggestions', '[]')
+                                || coalesce(a.result -> 'semantic' -> 'crossMinus', '[]')
+                                || coalesce(a.result -> 'semantic' -> 'negatives', '[]')) s
+     WHERE a.id = ${analysisId} AND s ->> 'id' = ANY(${ids}::text[])`.execute(db);
+  const found = new Set(known.rows.map((row) => row.id));
+  return ids.filter((id) => !found.has(id));
+}
+
+/** Replaces the user's choice on the suggestions of a completed analysis. */
+export async function saveDecisions(db: DB, caller: Caller, analysisId: string, decisions: AnalysisDecisions): Promise<AnalysisDecisions> {
+  const row = await findAnalysisRow(db, caller.organizationId, analysisId);
+  requireCompleted(row);
+  const clean: AnalysisDecisions = { accepted: [...new Set(decisions.accepted)], rejected: [...new Set(decisions.rejected)] };
+  const values = Object.entries(decisions.values ?? {}).filter(([id]) => clean.accepted.includes(id));
+  if (values.length > 0) clean.values = Object.fromEntries(values);
+  const unknown = await unknownSuggestionIds(db, analysisId, [...clean.accepted, ...clean.rejected]);
+  if (unknown.length > 0) {
+    const shown = unknown.slice(0, 10).join(', ') + (unknown.length > 10 ? ` и ещё ${unknown.length - 10}` : '');
+    throw validationError([{ loc: ['body', 'accepted'], msg: m.unknownSuggestions.replace('{ids}', shown) }]);
+  }
+  await db.updateTable('analyses').set({ decisions: JSON.stringify(clean), updated_at: sql`now()` }).where('id', '=', analysisId).execute();
+  return clean;
+}
+
+export interface ExportSource {
+  analysis: Analysis;
+  platform: string;
+  campaigns: string[];
+  resultJson: string;
+  decisions: AnalysisDecisions;
+}
+
+/** What the export thread needs: the analysed campaigns as they were, the result and the choice. */
+export async function exportSource(db: DB, organizationId: string, analysisId: string): Promise<ExportSource> {
+  const row = await findAnalysisRow(db, organizationId, analysisId);
+  requireCompleted(row);
+  const [stored, project, campaigns] = await Promise.all([
+    db.selectFrom('analyses').select([sql<string>`result::text`.as('result'), 'decisions']).where('id', '=', analysisId).executeTakeFirstOrThrow(),
+    db.selectFrom('projects').select('platform').where('id', '=', row.project_id).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('campaigns')
+      .select(['id', sql<string>`data::text`.as('data')])
+      .where('project_id', '=', row.project_id)
+      .where('id', 'in', row.options.campaign_ids)
+      .orderBy('position')
+      .execute(),
+  ]);
+  if (stored.decisions.accepted.length === 0) throw conflict(m.nothingToExport, 'NOTHING_TO_EXPORT');
+  // Suggestions point at campaigns by their index in the analysed list: only the same list will do.
+  // Campaign rows never change after an import, so the same ids in the same order are the same data.
+  if (campaigns.map((c) => c.id).join() !== row.options.campaign_ids.join()) throw conflict(m.campaignsChanged, 'CAMPAIGNS_CHANGED');
+  return { analysis: toAnalysis(row), platform: project.platform, campaigns: campaigns.map((c) => c.data), resultJson: stored.result, decisions: stored.decisions };
+}

@@ -1,0 +1,221 @@
+import * as v from 'valibot';
+import type { ScoringResult, SemanticResult, Severity } from './analysis-results.js';
+import type { StatsPeriod } from './campaigns.js';
+import { UuidSchema } from './common.js';
+import { analysisMessages as m } from './messages.js';
+import { ProjectSettingsSchema } from './projects.js';
+import type { AnalysisKind } from './tokens.js';
+
+// /api/v1/projects/:id/analyses and /api/v1/analyses/:id…: start, progress (SSE), history, results,
+// decisions on suggestions, export of the accepted changes, cancel.
+
+/**
+ * What an audit runs and is charged for: scoring always needs the semantic pass (duplicates,
+ * intersections, relevance), so the price is `POST /tokens/calculate-cost` with these kinds.
+ */
+export const auditAnalysisKinds: AnalysisKind[] = ['scoring', 'semantic'];
+
+export const analysisStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type AnalysisStatus = (typeof analysisStatuses)[number];
+/** The run is over: no more progress, the SSE stream sends `done` and closes. */
+export const finishedStatuses: readonly AnalysisStatus[] = ['completed', 'failed', 'cancelled'];
+
+export const analysisStatusLabels: Record<AnalysisStatus, string> = {
+  queued: 'В очереди',
+  running: 'Выполняется',
+  completed: 'Завершён',
+  failed: 'Ошибка',
+  cancelled: 'Отменён',
+};
+
+/** Stages as stored in `analysis.stage`, in the order a run passes them. */
+export const analysisStages = ['queued', 'prepare', 'lemmatize', 'semantic', 'scoring', 'rollup', 'saving', 'done'] as const;
+export type AnalysisStage = (typeof analysisStages)[number];
+
+export const analysisStageLabels: Record<AnalysisStage, string> = {
+  queued: 'Ожидание в очереди',
+  prepare: 'Подготовка данных',
+  lemmatize: 'Лемматизация ключевых фраз и запросов',
+  semantic: 'Семантический анализ',
+  scoring: 'Проверки и оценка кампаний',
+  rollup: 'Сводка результатов',
+  saving: 'Сохранение результатов',
+  done: 'Готово',
+};
+
+/** Where the run is inside its stage: `done` of `total` items (keywords, checks…). */
+export interface AnalysisProgressDetail {
+  stage: string;
+  done: number;
+  total: number;
+}
+
+export interface AnalysisOptions {
+  /** The analysed campaigns (ids of the project's campaigns), in the project's order. */
+  campaign_ids: string[];
+  /** Thresholds used: the project's settings with the start request's overrides on top. */
+  settings: v.InferOutput<typeof ProjectSettingsSchema>;
+  /** The project's target CPA at start time. */
+  target_cpa: number | null;
+}
+
+export interface AnalysisDecisions {
+  /** Suggestion ids (from `result.scoring.suggestions`, `result.semantic.crossMinus`, `result.semantic.negatives`). */
+  accepted: string[];
+  rejected: string[];
+  /** Edited values of accepted ad-field suggestions, by suggestion id (default: the suggestion's `after`). */
+  values?: Record<string, string>;
+}
+
+/** The short form of the results, stored beside them for lists, the gauge and the charts. */
+export interface AnalysisSummary {
+  account_score: number;
+  campaigns: { key: string; name: string; score: number; findings: number; money_per_month: number }[];
+  by_severity: Record<Severity, { count: number; money_per_month: number }>;
+  findings_count: number;
+  suggestions_count: number;
+  /** Money spent without conversions over the imported period and per month. */
+  wasted_spend: { period: number; per_month: number };
+  period: StatsPeriod | null;
+  counts: { campaigns: number; groups: number; ads: number; keywords: number; search_queries: number };
+  /** What the engines could not do (no statistics, no conversions…), in Russian. */
+  notices: { code: string; message: string }[];
+}
+
+/** The full engine output stored for an analysis (`GET /analyses/:id/results` → `result`). */
+export interface AuditResult {
+  scoring: ScoringResult;
+  semantic: SemanticResult;
+}
+
+const PersonSchema = v.object({ id: v.string(), full_name: v.string() });
+
+export const AnalysisSchema = v.object({
+  id: v.string(),
+  project_id: v.string(),
+  kind: v.literal('audit'),
+  status: v.picklist(analysisStatuses),
+  /** One of `analysisStages` (null before a worker picks it up). */
+  stage: v.nullable(v.string()),
+  /** 0–100. */
+  progress: v.number(),
+  progress_detail: v.nullable(v.object({ stage: v.string(), done: v.number(), total: v.number() })),
+  options: v.object({ campaign_ids: v.array(v.string()), settings: v.record(v.string(), v.unknown()), target_cpa: v.nullable(v.number()) }),
+  cost: v.number(),
+  /** Account score 0–100 once completed. */
+  score: v.nullable(v.number()),
+  summary: v.nullable(v.record(v.string(), v.unknown())),
+  /** Russian message for a failed or interrupted run. */
+  error: v.nullable(v.string()),
+  author: v.nullable(PersonSchema),
+  created_at: v.string(),
+  started_at: v.nullable(v.string()),
+  finished_at: v.nullable(v.string()),
+});
+/** `summary` is an `AnalysisSummary` when present. */
+export type Analysis = Omit<v.InferOutput<typeof AnalysisSchema>, 'summary' | 'options'> & { summary: AnalysisSummary | null; options: AnalysisOptions };
+
+export const AnalysisResponseSchema = v.object({ analysis: AnalysisSchema });
+export type AnalysisResponse = { analysis: Analysis };
+
+const IdempotencyKeySchema = v.pipe(v.string(m.idempotencyKeyRequired), v.trim(), v.minLength(1, m.idempotencyKeyRequired), v.maxLength(200, m.idempotencyKeyRequired));
+
+/** POST /projects/:id/analyses → 201 (new) or 200 (the same key again: the first analysis, no second charge). */
+export const StartAnalysisSchema = v.object(
+  {
+    campaign_ids: v.pipe(v.array(UuidSchema, m.campaignsRequired), v.minLength(1, m.campaignsRequired), v.maxLength(1000, m.campaignsTooMany)),
+    /** Threshold overrides for this run on top of the project's settings. */
+    settings: v.optional(ProjectSettingsSchema),
+    /** Made once per click on the client (e.g. crypto.randomUUID()), reused on retries. */
+    idempotency_key: IdempotencyKeySchema,
+  },
+  m.campaignsRequired,
+);
+export type StartAnalysisRequest = v.InferInput<typeof StartAnalysisSchema>;
+
+/** Extra fields of the 402 answer of a start with a short balance. */
+export interface InsufficientTokensBody {
+  error: string;
+  code: 'INSUFFICIENT_TOKENS';
+  detail: { loc: string[]; msg: string }[];
+  /** Tokens the analysis costs. */
+  required: number;
+  /** Tokens on the caller's balance. */
+  balance: number;
+}
+
+const queryInteger = (min: number, max: number, message: string) =>
+  v.pipe(v.unknown(), v.transform(Number), v.number(message), v.integer(message), v.minValue(min, message), v.maxValue(max, message));
+
+export const AnalysisHistoryQuerySchema = v.object({
+  page: v.optional(queryInteger(1, 1_000_000, m.pageInvalid), 1),
+  page_size: v.optional(queryInteger(1, 100, m.pageSizeInvalid), 20),
+  status: v.optional(v.picklist(analysisStatuses, m.statusInvalid)),
+});
+export type AnalysisHistoryQuery = v.InferInput<typeof AnalysisHistoryQuerySchema>;
+
+export const AnalysisHistoryItemSchema = v.object({
+  id: v.string(),
+  created_at: v.string(),
+  author: v.nullable(PersonSchema),
+  status: v.picklist(analysisStatuses),
+  score: v.nullable(v.number()),
+  cost: v.number(),
+  campaigns_count: v.number(),
+  finished_at: v.nullable(v.string()),
+});
+export type AnalysisHistoryItem = v.InferOutput<typeof AnalysisHistoryItemSchema>;
+
+export const AnalysisHistoryPageSchema = v.object({ items: v.array(AnalysisHistoryItemSchema), total: v.number(), page: v.number(), page_size: v.number() });
+export type AnalysisHistoryPage = v.InferOutput<typeof AnalysisHistoryPageSchema>;
+
+const SuggestionIdsSchema = v.pipe(v.array(v.pipe(v.string(m.suggestionIdInvalid), v.minLength(1, m.suggestionIdInvalid), v.maxLength(200, m.suggestionIdInvalid)), m.suggestionIdInvalid), v.maxLength(100_000, m.tooManyDecisions));
+
+/** PUT /analyses/:id/decisions: the whole choice (replaces the previous one). */
+export const DecisionsSchema = v.pipe(
+  v.object(
+    {
+      accepted: SuggestionIdsSchema,
+      rejected: SuggestionIdsSchema,
+      values: v.optional(v.record(v.string(), v.pipe(v.string(m.valueInvalid), v.maxLength(1000, m.valueInvalid)), m.valueInvalid)),
+    },
+    m.decisionsRequired,
+  ),
+  v.check((body) => {
+    const accepted = new Set(body.accepted);
+    return !body.rejected.some((id) => accepted.has(id));
+  }, m.acceptedAndRejected),
+);
+export type DecisionsRequest = v.InferInput<typeof DecisionsSchema>;
+
+export const DecisionsResponseSchema = v.object({
+  decisions: v.object({ accepted: v.array(v.string()), rejected: v.array(v.string()), values: v.optional(v.record(v.string(), v.string())) }),
+});
+
+/** GET /analyses/:id/results. `result` is an `AuditResult` (null unless completed). */
+export const AnalysisResultsSchema = v.object({
+  analysis: AnalysisSchema,
+  result: v.nullable(v.record(v.string(), v.unknown())),
+  decisions: DecisionsResponseSchema.entries.decisions,
+});
+export type AnalysisResults = { analysis: Analysis; result: AuditResult | null; decisions: AnalysisDecisions };
+
+export const exportPlatforms = ['yandex_direct', 'google_ads'] as const;
+export const exportFormats = ['csv', 'xlsx'] as const;
+
+/** GET /analyses/:id/export?platform=&format=: the file of the accepted changes. */
+export const ExportQuerySchema = v.object({
+  /** Defaults to the project's platform. */
+  platform: v.optional(v.picklist(exportPlatforms, m.exportPlatformInvalid)),
+  format: v.optional(v.picklist(exportFormats, m.exportFormatInvalid), 'csv'),
+});
+export type ExportQuery = v.InferInput<typeof ExportQuerySchema>;
+
+/**
+ * GET /analyses/:id/events (text/event-stream, bearer header): `event: progress` with `{analysis}` on
+ * connect and on every change, then `event: done` with `{analysis}` (completed, failed or cancelled)
+ * and the stream ends. Comment lines (`: ping`) keep the connection alive every 15 s.
+ */
+export type AnalysisEvent = { event: 'progress' | 'done'; data: AnalysisResponse };
+
+export const AnalysisParamsSchema = v.object({ id: UuidSchema });

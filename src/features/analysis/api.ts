@@ -1,0 +1,163 @@
+/**
+ * The analysis calls of the PWA and their React Query definitions (one definition per query, shared
+ * by every screen). History is kept on disk (`meta.persist`) so it still shows offline.
+ */
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { CalculateCostRequest, CostResponse } from '../../contract/tokens.js';
+import { ApiError, apiClient, buildUrl, errorMessageFrom, NETWORK_ERROR_MESSAGE, refreshSession } from '../../lib/api-client';
+import { tokenStorage } from '../../lib/storage';
+import {
+  auditAnalysisKinds,
+  type Analysis,
+  type AnalysisDecisions,
+  type AnalysisHistoryPage,
+  type AnalysisResponse,
+  type AnalysisResults,
+  type AnalysisStatus,
+  type exportFormats,
+  type exportPlatforms,
+  type InsufficientTokensBody,
+  type StartAnalysisRequest,
+} from '../../contract/analysis.js';
+
+export type ExportPlatform = (typeof exportPlatforms)[number];
+export type ExportFormat = (typeof exportFormats)[number];
+
+export const HISTORY_PAGE_SIZE = 20;
+/** Polling interval of the progress screen when the event stream is not available. */
+export const POLL_INTERVAL_MS = 2000;
+/** What an audit runs, so what its cost is calculated for (the server charges the same). */
+export const AUDIT_KINDS = auditAnalysisKinds;
+
+export interface HistoryFilter {
+  page: number;
+  status: AnalysisStatus | null;
+}
+
+export const analysisKeys = {
+  all: ['analyses'] as const,
+  history: (projectId: string, filter: HistoryFilter) => ['analyses', 'history', projectId, filter] as const,
+  historyOf: (projectId: string) => ['analyses', 'history', projectId] as const,
+  detail: (analysisId: string) => ['analyses', 'detail', analysisId] as const,
+  results: (analysisId: string) => ['analyses', 'results', analysisId] as const,
+  cost: (request: CalculateCostRequest) => ['analyses', 'cost', request] as const,
+};
+
+export const fetchAnalysis = (analysisId: string, signal?: AbortSignal) =>
+  apiClient.get<AnalysisResponse>(`/api/v1/analyses/${analysisId}`, { signal }).then((answer) => answer.analysis);
+
+export const analysisQueryOptions = (analysisId: string) =>
+  queryOptions({
+    queryKey: analysisKeys.detail(analysisId),
+    queryFn: ({ signal }) => fetchAnalysis(analysisId, signal),
+  });
+
+export const resultsQueryOptions = (analysisId: string) =>
+  queryOptions({
+    queryKey: analysisKeys.results(analysisId),
+    queryFn: ({ signal }) => apiClient.get<AnalysisResults>(`/api/v1/analyses/${analysisId}/results`, { signal }),
+    // A finished result never changes by itself; decisions are written back into the cache.
+    staleTime: Infinity,
+  });
+
+export const historyQueryOptions = (projectId: string, filter: HistoryFilter) =>
+  queryOptions({
+    queryKey: analysisKeys.history(projectId, filter),
+    queryFn: ({ signal }) =>
+      apiClient.get<AnalysisHistoryPage>(`/api/v1/projects/${projectId}/analyses`, {
+        params: { page: filter.page, page_size: HISTORY_PAGE_SIZE, status: filter.status },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+    meta: { persist: true },
+  });
+
+export const costQueryOptions = (request: CalculateCostRequest) =>
+  queryOptions({
+    queryKey: analysisKeys.cost(request),
+    queryFn: ({ signal }) => apiClient.post<CostResponse>('/api/v1/tokens/calculate-cost', request, { signal }),
+    enabled: request.campaigns.length > 0,
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+export async function startAnalysis(projectId: string, body: StartAnalysisRequest): Promise<Analysis> {
+  const answer = await apiClient.post<AnalysisResponse>(`/api/v1/projects/${projectId}/analyses`, body);
+  return answer.analysis;
+}
+
+export const cancelAnalysis = (analysisId: string) =>
+  apiClient.post<AnalysisResponse>(`/api/v1/analyses/${analysisId}/cancel`).then((answer) => answer.analysis);
+
+export const saveDecisions = (analysisId: string, decisions: AnalysisDecisions) =>
+  apiClient.put<{ decisions: AnalysisDecisions }>(`/api/v1/analyses/${analysisId}/decisions`, decisions).then((answer) => answer.decisions);
+
+/** The short-balance answer of a start (402 INSUFFICIENT_TOKENS), with what it costs and what there is. */
+export function insufficientBalanceOf(error: unknown): { required: number | null; balance: number | null } | null {
+  if (!(error instanceof ApiError)) return null;
+  const body = error.body as Partial<InsufficientTokensBody> | null;
+  if (error.status !== 402 && body?.code !== 'INSUFFICIENT_TOKENS') return null;
+  return {
+    required: typeof body?.required === 'number' ? body.required : null,
+    balance: typeof body?.balance === 'number' ? body.balance : null,
+  };
+}
+
+/** The exports the server writes (Google Ads Editor takes CSV only), with their default file names. */
+export const exportOptions: { platform: ExportPlatform; format: ExportFormat; label: string; fileName: string }[] = [
+  { platform: 'yandex_direct', format: 'xlsx', label: 'Яндекс Директ, XLSX', fileName: 'direct-changes.xlsx' },
+  { platform: 'yandex_direct', format: 'csv', label: 'Яндекс Директ, CSV', fileName: 'direct-changes.csv' },
+  { platform: 'google_ads', format: 'csv', label: 'Google Ads Editor, CSV', fileName: 'google-ads-editor-changes.csv' },
+];
+
+/** The file name of a `Content-Disposition` header (`filename*=UTF-8''…` wins over `filename=`). */
+export function fileNameFromDisposition(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
+  return plain ? plain[1].trim() : null;
+}
+
+async function fetchExport(url: string, token: string | null): Promise<Response> {
+  try {
+    return await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  } catch {
+    throw new ApiError(NETWORK_ERROR_MESSAGE, 0, null);
+  }
+}
+
+/**
+ * Downloads the export of the accepted changes. A plain link cannot carry the bearer header, so the
+ * file is fetched, turned into a blob and saved through an object URL. One refresh on 401, as the
+ * API client does.
+ */
+export async function downloadExport(analysisId: string, platform: ExportPlatform, format: ExportFormat): Promise<string> {
+  const url = buildUrl(`/api/v1/analyses/${analysisId}/export`, { platform, format });
+  let response = await fetchExport(url, tokenStorage.getAccessToken());
+  if (response.status === 401 && tokenStorage.getRefreshToken()) {
+    response = await fetchExport(url, await refreshSession());
+  }
+  if (!response.ok) {
+    const type = response.headers.get('content-type') ?? '';
+    const body = type.includes('json') ? await response.json().catch(() => null) : null;
+    throw new ApiError(errorMessageFrom(body, response.status), response.status, body);
+  }
+  const blob = await response.blob();
+  const fileName = fileNameFromDisposition(response.headers.get('content-disposition')) ?? exportOptions.find((option) => option.platform === platform && option.format === format)?.fileName ?? `export.${format}`;
+  const objectUrl = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = objectUrl;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(objectUrl), 1000);
+  return fileName;
+}

@@ -1,0 +1,115 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import type { AnalysisResults, AuditResult } from '../../../contract/analysis.js';
+import { severityLabels } from '../../../contract/analysis-results.js';
+import { QueryError } from '../../../components/ui/QueryError';
+import { formatDateTime } from '../../../lib/format';
+import { resultsQueryOptions } from '../api';
+import { formatCount, formatRubPerMonth, pluralRu } from '../format';
+import { actionPlan, auditResultOf } from '../result-model';
+import { AnalysisGate } from './AnalysisGate';
+import { FindingCard } from './FindingCard';
+
+export const PLAN_TITLE = 'План действий по результатам аудита';
+
+/**
+ * /projects/{id}/analysis/{analysisId}/ai-analysis/{aiAnalysisId}. No language model runs on this
+ * server, so this screen does not pretend to be one: it is the audit's own findings turned into an
+ * ordered plan, the biggest money leaks first, and it says so.
+ */
+export function ActionPlanView({ projectId, analysisId }: { projectId: string; analysisId: string }) {
+  const results = useQuery(resultsQueryOptions(analysisId));
+  if (results.isPending) {
+    return (
+      <section className="page state-line">
+        <span className="spinner" role="status" aria-label="Загрузка плана" />
+      </section>
+    );
+  }
+  if (results.isError) {
+    return (
+      <section className="page analysis-page">
+        <AnalysisGate projectId={projectId} analysisId={analysisId} error={results.error}>
+          <QueryError error={results.error} onRetry={() => void results.refetch()} />
+        </AnalysisGate>
+      </section>
+    );
+  }
+  const audit = auditResultOf(results.data.result);
+  if (!audit) {
+    return (
+      <section className="page analysis-page">
+        <AnalysisGate projectId={projectId} analysisId={analysisId} analysis={results.data.analysis} />
+      </section>
+    );
+  }
+  return <PlanScreen projectId={projectId} analysisId={analysisId} data={results.data} audit={audit} />;
+}
+
+function PlanScreen({ projectId, analysisId, data, audit }: { projectId: string; analysisId: string; data: AnalysisResults; audit: AuditResult }) {
+  const steps = actionPlan(audit);
+  const priced = steps.filter((step) => step.moneyPerMonth > 0);
+  const totalPerMonth = priced.reduce((sum, step) => sum + step.moneyPerMonth, 0);
+  return (
+    <section className="page analysis-page analysis-plan">
+      <Link to="/projects/$id/analysis/$analysisId/results" params={{ id: projectId, analysisId }} className="link back-link">
+        ← К результатам
+      </Link>
+      <header className="page-header">
+        <h1>{PLAN_TITLE}</h1>
+      </header>
+      <p className="muted">
+        Аудит от {formatDateTime(data.analysis.created_at)}, оценка аккаунта {Math.round(audit.scoring.account.score)} из 100.
+      </p>
+      <p className="analysis-plan__honest" role="note">
+        AI-анализ с языковой моделью на этом сервере не подключён. План ниже собран из проверок аудита без генерации текста: сначала то, что стоит
+        больше всего рублей в месяц, затем остальные замечания по важности.
+      </p>
+
+      {priced.length > 0 && (
+        <p className="analysis-plan__total">
+          Исправив пункты с оценкой в деньгах, вы перестанете терять около <strong>{formatRubPerMonth(totalPerMonth)}</strong>.
+        </p>
+      )}
+
+      {steps.length === 0 ? (
+        <div className="state-card">
+          <p>Аудит не нашёл замечаний — действовать не нужно.</p>
+        </div>
+      ) : (
+        <ol className="plan-steps">
+          {steps.map((step, index) => (
+            <li key={step.checkId} className="card plan-step" data-testid="plan-step">
+              <h2 className="plan-step__title">
+                <span className="plan-step__number">{index + 1}.</span> {step.title}
+              </h2>
+              <p className="plan-step__meta">
+                {step.moneyPerMonth > 0 && <strong>{formatRubPerMonth(step.moneyPerMonth)} · </strong>}
+                {severityLabels[step.severity]} · {formatCount(step.count)} {pluralRu(step.count, ['место', 'места', 'мест'])}
+              </p>
+              <p>
+                <strong>Что сделать:</strong> {step.fix}
+              </p>
+              <p className="muted">{step.explanation}</p>
+              <details>
+                <summary>Примеры ({formatCount(step.examples.length)})</summary>
+                {step.examples.map((finding) => (
+                  <FindingCard key={finding.id} finding={finding} />
+                ))}
+              </details>
+            </li>
+          ))}
+        </ol>
+      )}
+
+      <div className="analysis-actions">
+        <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} className="btn btn--primary">
+          Принять предложения
+        </Link>
+        <Link to="/projects/$id/analysis/$analysisId/results" params={{ id: projectId, analysisId }} className="btn btn--secondary">
+          К результатам
+        </Link>
+      </div>
+    </section>
+  );
+}

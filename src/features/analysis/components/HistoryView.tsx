@@ -1,0 +1,115 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { analysisStatuses, analysisStatusLabels, type AnalysisHistoryItem, type AnalysisStatus } from '../../../contract/analysis.js';
+import { QueryError } from '../../../components/ui/QueryError';
+import { formatDateTime } from '../../../lib/format';
+import { HISTORY_PAGE_SIZE, historyQueryOptions } from '../api';
+import { formatCount, formatTokens, pluralRu } from '../format';
+
+/** /projects/{id}/analysis/history: every analysis of the project, newest first, filter and pages. */
+export function HistoryView({ projectId }: { projectId: string }) {
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState<AnalysisStatus | null>(null);
+  const history = useQuery(historyQueryOptions(projectId, { page, status }));
+  const pages = history.data ? Math.max(1, Math.ceil(history.data.total / (history.data.page_size || HISTORY_PAGE_SIZE))) : 1;
+
+  return (
+    <section className="page analysis-page analysis-history">
+      <Link to="/projects/$id" params={{ id: projectId }} className="link back-link">
+        ← К проекту
+      </Link>
+      <header className="page-header">
+        <h1>История анализов</h1>
+        <Link to="/projects/$id/analysis/new" params={{ id: projectId }} className="btn btn--primary">
+          Новый анализ
+        </Link>
+      </header>
+
+      <div className="field analysis-history__filter">
+        <label className="field__label" htmlFor="history-status">
+          Статус
+        </label>
+        <select
+          id="history-status"
+          className="select"
+          value={status ?? ''}
+          onChange={(event) => {
+            setStatus((event.target.value || null) as AnalysisStatus | null);
+            setPage(1);
+          }}
+        >
+          <option value="">Все</option>
+          {analysisStatuses.map((value) => (
+            <option key={value} value={value}>
+              {analysisStatusLabels[value]}
+            </option>
+          ))}
+        </select>
+      </div>
+
+      {history.isPending && (
+        <p className="state-line">
+          <span className="spinner" role="status" aria-label="Загрузка истории" />
+        </p>
+      )}
+      {history.isError && !history.data && <QueryError error={history.error} onRetry={() => void history.refetch()} />}
+      {history.data && history.data.items.length === 0 && (
+        <p className="muted">{status ? 'Анализов с таким статусом нет.' : 'Анализов пока не было. Запустите первый.'}</p>
+      )}
+      {history.data && history.data.items.length > 0 && (
+        <>
+          <ul className="history-list" aria-busy={history.isPlaceholderData}>
+            {history.data.items.map((item) => (
+              <HistoryRow key={item.id} projectId={projectId} item={item} />
+            ))}
+          </ul>
+          <nav className="pager" aria-label="Страницы истории анализов">
+            <button type="button" className="btn btn--secondary btn--small" onClick={() => setPage((value) => value - 1)} disabled={page <= 1}>
+              Назад
+            </button>
+            <span className="pager__info">
+              Страница {page} из {pages}
+            </span>
+            <button
+              type="button"
+              className="btn btn--secondary btn--small"
+              onClick={() => setPage((value) => value + 1)}
+              disabled={page >= pages || history.isPlaceholderData}
+            >
+              Вперёд
+            </button>
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}
+
+function HistoryRow({ projectId, item }: { projectId: string; item: AnalysisHistoryItem }) {
+  const running = item.status === 'queued' || item.status === 'running';
+  return (
+    <li className="history-item" data-testid="history-item">
+      <div className="history-item__main">
+        <p className="history-item__date">{formatDateTime(item.created_at)}</p>
+        <p className="muted">
+          {item.author?.full_name ?? 'Автор неизвестен'} · {formatCount(item.campaigns_count)} {pluralRu(item.campaigns_count, ['кампания', 'кампании', 'кампаний'])} · {formatTokens(item.cost)}
+          {(item.status === 'failed' || item.status === 'cancelled') && ' (возвращены)'}
+        </p>
+      </div>
+      <span className={`badge analysis-status analysis-status--${item.status}`}>{analysisStatusLabels[item.status]}</span>
+      <p className="history-item__score">{item.score === null ? '—' : `${Math.round(item.score)} / 100`}</p>
+      <div className="history-item__link">
+        {item.status === 'completed' ? (
+          <Link to="/projects/$id/analysis/$analysisId/results" params={{ id: projectId, analysisId: item.id }} className="link">
+            Результаты
+          </Link>
+        ) : running ? (
+          <Link to="/projects/$id/analysis/$analysisId/scoring-progress" params={{ id: projectId, analysisId: item.id }} className="link">
+            Ход анализа
+          </Link>
+        ) : null}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,310 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useMemo, useRef, useState } from 'react';
+import type { Analysis } from '../../../contract/analysis.js';
+import { defaultProjectSettings, type ProjectDetail, type ProjectSettings } from '../../../contract/projects.js';
+import type { CalculateCostRequest } from '../../../contract/tokens.js';
+import { ApiError } from '../../../lib/api-client';
+import { AUDIT_KINDS, costQueryOptions, insufficientBalanceOf, startAnalysis } from '../api';
+import { formatCount, formatRub, formatTokens, pluralRu } from '../format';
+import { useIdempotencyKey } from '../idempotency';
+
+export const START_LABEL = 'Запустить анализ';
+export const INSUFFICIENT_TITLE = 'Недостаточно токенов на балансе';
+
+interface ThresholdField {
+  key: keyof ProjectSettings;
+  label: string;
+  hint: string;
+  /** CTR thresholds are shares in the API and percents on screen. */
+  percent?: boolean;
+}
+
+const thresholdFields: ThresholdField[] = [
+  { key: 'min_clicks_for_negative', label: 'Минимум кликов для минус-слова', hint: 'Запрос с меньшим числом кликов не минусуется: сначала собрать данные.' },
+  { key: 'min_clicks_for_keyword_action', label: 'Минимум кликов для решения по фразе', hint: 'Меньше кликов — «собрать данные», без изменения ставки.' },
+  { key: 'low_search_ctr', label: 'Низкий CTR на поиске, %', hint: 'CTR коммерческих запросов ниже этого значения считается низким.', percent: true },
+  { key: 'suspicious_network_ctr', label: 'Подозрительный CTR в сетях, %', hint: 'CTR в сетях от этого значения — признак случайных кликов.', percent: true },
+  { key: 'stop_cost_cpa_multiple', label: 'Остановить фразу при расходе, × CPA', hint: 'Фраза без конверсий останавливается, когда расход достиг стольких CPA.' },
+  { key: 'lower_bid_cpa_multiple', label: 'Снизить ставку при CPA, × цели', hint: 'Ставка снижается, когда цена конверсии во столько раз выше целевой.' },
+];
+
+type ThresholdTexts = Record<keyof ProjectSettings, string>;
+
+function initialTexts(settings: ProjectSettings): ThresholdTexts {
+  const merged = { ...defaultProjectSettings, ...stripUndefined(settings) };
+  const texts = {} as ThresholdTexts;
+  for (const field of thresholdFields) {
+    const value = merged[field.key];
+    texts[field.key] = String(field.percent ? round(value * 100) : value).replace('.', ',');
+  }
+  return texts;
+}
+
+const round = (value: number) => Math.round(value * 1e6) / 1e6;
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+}
+
+/** The typed thresholds as the API wants them, or the first field error. */
+export function parseThresholds(texts: ThresholdTexts): { settings: ProjectSettings; errors: Partial<Record<keyof ProjectSettings, string>> } {
+  const settings: ProjectSettings = {};
+  const errors: Partial<Record<keyof ProjectSettings, string>> = {};
+  for (const field of thresholdFields) {
+    const number = Number(texts[field.key].replace(',', '.').replace(/\s/g, ''));
+    const text = texts[field.key].trim();
+    if (!text || !Number.isFinite(number) || number < 0) {
+      errors[field.key] = 'Введите неотрицательное число';
+      continue;
+    }
+    if (field.key.startsWith('min_clicks') && !Number.isInteger(number)) {
+      errors[field.key] = 'Введите целое число';
+      continue;
+    }
+    if (field.percent && number > 100) {
+      errors[field.key] = 'Не больше 100 %';
+      continue;
+    }
+    if (field.key.endsWith('_multiple') && number === 0) {
+      errors[field.key] = 'Введите число больше нуля';
+      continue;
+    }
+    settings[field.key] = field.percent ? round(number / 100) : number;
+  }
+  return { settings, errors };
+}
+
+interface Props {
+  project: ProjectDetail;
+  onStarted: (analysis: Analysis) => void;
+}
+
+/** /projects/{id}/analysis/new: campaigns, thresholds, the price before paying, and the start. */
+export function NewAnalysisView({ project, onStarted }: Props) {
+  const [selected, setSelected] = useState<Set<string>>(() => new Set(project.campaigns.map((campaign) => campaign.id)));
+  const [texts, setTexts] = useState<ThresholdTexts>(() => initialTexts(project.settings));
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof ProjectSettings, string>>>({});
+  const idempotency = useIdempotencyKey();
+  // A second click before React re-renders the disabled button must not send a second request.
+  const sending = useRef(false);
+
+  const chosen = project.campaigns.filter((campaign) => selected.has(campaign.id));
+  const costRequest = useMemo<CalculateCostRequest>(
+    () => ({
+      campaigns: project.campaigns.filter((campaign) => selected.has(campaign.id)).map((campaign) => ({
+        id: campaign.id,
+        name: campaign.name,
+        keywords_count: campaign.keywords_count,
+        ads_count: campaign.ads_count,
+        groups_count: campaign.groups_count,
+      })),
+      analysis_kinds: [...AUDIT_KINDS],
+    }),
+    [selected, project.campaigns],
+  );
+  const cost = useQuery(costQueryOptions(costRequest));
+
+  const start = useMutation({
+    mutationFn: (settings: ProjectSettings) =>
+      startAnalysis(project.id, { campaign_ids: chosen.map((campaign) => campaign.id), settings, idempotency_key: idempotency.key() }),
+    onSuccess: (analysis) => {
+      idempotency.renew();
+      onStarted(analysis);
+    },
+    onError: (error) => {
+      // A 4xx is a refusal: nothing was created or charged, so the next try may be a new start.
+      // A lost answer or a 5xx may hide a start that happened: keep the key, the retry is safe.
+      if (error instanceof ApiError && error.status >= 400 && error.status < 500) idempotency.renew();
+    },
+    onSettled: () => {
+      sending.current = false;
+    },
+  });
+
+  const toggle = (id: string) => {
+    start.reset();
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  };
+  const allChosen = chosen.length === project.campaigns.length;
+  const toggleAll = () => {
+    start.reset();
+    setSelected(allChosen ? new Set() : new Set(project.campaigns.map((campaign) => campaign.id)));
+  };
+
+  const costShort = cost.data && !cost.data.sufficient && !cost.isPlaceholderData ? { required: cost.data.total, balance: cost.data.balance } : null;
+  // The server's 402 wins: its amounts are the ones it actually checked.
+  const shortBalance = insufficientBalanceOf(start.error) ?? costShort;
+  const canStart = chosen.length > 0 && !start.isPending && !costShort;
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    if (sending.current || chosen.length === 0) return;
+    const { settings, errors } = parseThresholds(texts);
+    setFieldErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+    sending.current = true;
+    start.mutate(settings);
+  };
+
+  return (
+    <section className="page analysis-page analysis-new">
+      <Link to="/projects/$id" params={{ id: project.id }} className="link back-link">
+        ← {project.name}
+      </Link>
+      <header className="page-header">
+        <h1>Новый анализ</h1>
+      </header>
+
+      {project.campaigns.length === 0 ? (
+        <div className="state-card">
+          <p>В проекте нет кампаний. Импортируйте кампании на странице проекта, чтобы запустить анализ.</p>
+          <Link to="/projects/$id" params={{ id: project.id }} className="btn btn--primary">
+            К проекту
+          </Link>
+        </div>
+      ) : (
+        <form className="analysis-new__form" onSubmit={submit} noValidate>
+          <fieldset className="card analysis-fieldset">
+            <legend className="card__title">Кампании</legend>
+            <label className="checkbox analysis-campaign analysis-campaign--all">
+              <input type="checkbox" checked={allChosen} onChange={toggleAll} />
+              <span>Все кампании ({formatCount(project.campaigns.length)})</span>
+            </label>
+            <ul className="analysis-campaigns">
+              {project.campaigns.map((campaign) => (
+                <li key={campaign.id}>
+                  <label className="checkbox analysis-campaign">
+                    <input type="checkbox" checked={selected.has(campaign.id)} onChange={() => toggle(campaign.id)} />
+                    <span className="analysis-campaign__text">
+                      <span className="analysis-campaign__name">{campaign.name}</span>
+                      <span className="muted analysis-campaign__counts">
+                        {formatCount(campaign.groups_count)} {pluralRu(campaign.groups_count, ['группа', 'группы', 'групп'])} ·{' '}
+                        {formatCount(campaign.ads_count)} {pluralRu(campaign.ads_count, ['объявление', 'объявления', 'объявлений'])} ·{' '}
+                        {formatCount(campaign.keywords_count)} {pluralRu(campaign.keywords_count, ['фраза', 'фразы', 'фраз'])}
+                      </span>
+                    </span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+            {chosen.length === 0 && (
+              <p className="field__error" role="alert">
+                Выберите хотя бы одну кампанию
+              </p>
+            )}
+          </fieldset>
+
+          <fieldset className="card analysis-fieldset">
+            <legend className="card__title">Пороги анализа</legend>
+            <p className="muted">
+              {project.target_cpa !== null
+                ? `Целевая цена конверсии: ${formatRub(project.target_cpa)} (меняется в настройках проекта).`
+                : 'Целевая цена конверсии не задана: фразы сравниваются с CPA своей кампании.'}
+            </p>
+            <div className="analysis-thresholds">
+              {thresholdFields.map((field) => {
+                const id = `threshold-${field.key}`;
+                const error = fieldErrors[field.key];
+                return (
+                  <div key={field.key} className={`field${error ? ' field--invalid' : ''}`}>
+                    <label className="field__label" htmlFor={id}>
+                      {field.label}
+                    </label>
+                    <input
+                      id={id}
+                      className="input"
+                      inputMode="decimal"
+                      value={texts[field.key]}
+                      aria-invalid={Boolean(error)}
+                      aria-describedby={`${id}-hint`}
+                      onChange={(event) => setTexts((current) => ({ ...current, [field.key]: event.target.value }))}
+                    />
+                    {error ? (
+                      <p className="field__error" id={`${id}-hint`}>
+                        {error}
+                      </p>
+                    ) : (
+                      <p className="field__hint" id={`${id}-hint`}>
+                        {field.hint}
+                      </p>
+                    )}
+                  </div>
+                );
+              })}
+            </div>
+          </fieldset>
+
+          <section className="card analysis-cost" aria-labelledby="analysis-cost-title" aria-live="polite">
+            <h2 id="analysis-cost-title" className="card__title">
+              Стоимость
+            </h2>
+            {chosen.length === 0 ? (
+              <p className="muted">Выберите кампании, чтобы увидеть стоимость.</p>
+            ) : cost.data ? (
+              <>
+                <p className="analysis-cost__total" data-testid="analysis-cost">
+                  {formatTokens(cost.data.total)}
+                </p>
+                <p className="muted">На балансе: {formatTokens(cost.data.balance)}</p>
+                <details className="analysis-cost__breakdown">
+                  <summary>Из чего складывается цена</summary>
+                  <ul>
+                    {cost.data.breakdown.map((line) => (
+                      <li key={line.index}>
+                        <strong>{line.name ?? `Кампания ${line.index + 1}`}</strong>: {formatTokens(line.cost)}
+                        <span className="muted"> ({line.items.map((item) => `${item.label} — ${item.amount}`).join('; ')})</span>
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              </>
+            ) : cost.isError ? (
+              <p className="form-error" role="alert">
+                Не удалось рассчитать стоимость: {cost.error.message}
+              </p>
+            ) : (
+              <p className="muted">
+                <span className="spinner" aria-hidden="true" /> Считаем стоимость…
+              </p>
+            )}
+          </section>
+
+          {shortBalance && (
+            <div className="form-error analysis-balance-error" role="alert">
+              <p>
+                <strong>{INSUFFICIENT_TITLE}.</strong>{' '}
+                {shortBalance.required !== null && shortBalance.balance !== null
+                  ? `Анализ стоит ${formatTokens(shortBalance.required)}, на балансе ${formatTokens(shortBalance.balance)}.`
+                  : 'Пополните баланс, чтобы запустить анализ.'}
+              </p>
+              <Link to="/tokens" className="link">
+                Пополнить баланс на странице «Токены»
+              </Link>
+            </div>
+          )}
+          {start.isError && !insufficientBalanceOf(start.error) && (
+            <p className="form-error" role="alert">
+              Анализ не запущен: {start.error.message}. Нажмите «{START_LABEL}» ещё раз — повторный запрос не спишет токены дважды.
+            </p>
+          )}
+
+          <div className="analysis-actions">
+            <button type="submit" className="btn btn--primary" disabled={!canStart} aria-busy={start.isPending}>
+              {start.isPending && <span className="spinner" aria-hidden="true" />}
+              {START_LABEL}
+            </button>
+            <Link to="/projects/$id/analysis/history" params={{ id: project.id }} className="btn btn--ghost">
+              История анализов
+            </Link>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

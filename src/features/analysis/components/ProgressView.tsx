@@ -1,0 +1,147 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { analysisStageLabels, analysisStatusLabels, type AnalysisStage } from '../../../contract/analysis.js';
+import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
+import { QueryError } from '../../../components/ui/QueryError';
+import { analysisKeys, cancelAnalysis } from '../api';
+import { formatCount, formatTokens } from '../format';
+import { failureMessage, REFUND_NOTE, reportOutcome, setOnScreen } from '../outcome';
+import { useAnalysisProgress } from '../useAnalysisProgress';
+
+/** How long 100 % stays on screen before the semantic screen opens. */
+export const MOVE_ON_DELAY_MS = 800;
+
+export function stageLabel(stage: string | null | undefined): string {
+  if (!stage) return analysisStageLabels.queued;
+  return analysisStageLabels[stage as AnalysisStage] ?? stage;
+}
+
+/** /projects/{id}/analysis/{analysisId}/scoring-progress: live stage and percent, cancel, then on. */
+export function ProgressView({ projectId, analysisId }: { projectId: string; analysisId: string }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { analysis, transport, isError, error, refetch } = useAnalysisProgress(analysisId);
+  const [confirming, setConfirming] = useState(false);
+
+  useEffect(() => setOnScreen(analysisId, true), [analysisId]);
+  useEffect(() => {
+    if (analysis) reportOutcome(analysis);
+  }, [analysis]);
+
+  const completed = analysis?.status === 'completed';
+  useEffect(() => {
+    if (!completed) return;
+    const timer = setTimeout(() => {
+      void navigate({ to: '/projects/$id/analysis/$analysisId/semantic', params: { id: projectId, analysisId }, replace: true });
+    }, MOVE_ON_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [completed, navigate, projectId, analysisId]);
+
+  const cancel = useMutation({
+    mutationFn: () => cancelAnalysis(analysisId),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(analysisKeys.detail(analysisId), updated);
+      setConfirming(false);
+    },
+  });
+
+  if (!analysis) {
+    return (
+      <section className="page analysis-page">
+        {isError && error ? <QueryError error={error} onRetry={() => void refetch()} /> : <p className="state-line"><span className="spinner" role="status" aria-label="Загрузка анализа" /></p>}
+      </section>
+    );
+  }
+
+  const running = analysis.status === 'queued' || analysis.status === 'running';
+  const percent = Math.max(0, Math.min(100, Math.round(completed ? 100 : analysis.progress)));
+  const detail = analysis.progress_detail;
+
+  return (
+    <section className="page analysis-page analysis-progress">
+      <Link to="/projects/$id" params={{ id: projectId }} className="link back-link">
+        ← К проекту
+      </Link>
+      <header className="page-header">
+        <h1>Анализ кампаний</h1>
+        <span className={`badge analysis-status analysis-status--${analysis.status}`}>{analysisStatusLabels[analysis.status]}</span>
+      </header>
+
+      <div className="card analysis-progress__card">
+        <p className="analysis-progress__stage" data-testid="analysis-stage">
+          {completed ? analysisStageLabels.done : stageLabel(analysis.stage)}
+        </p>
+        <div className="analysis-progress__bar" role="progressbar" aria-label="Ход анализа" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+          <div className={`analysis-progress__fill analysis-progress__fill--${analysis.status}`} style={{ width: `${percent}%` }} />
+        </div>
+        <p className="analysis-progress__numbers">
+          <strong data-testid="analysis-percent">{percent} %</strong>
+          {running && detail && detail.total > 0 && (
+            <span className="muted">
+              {' '}
+              · {formatCount(detail.done)} из {formatCount(detail.total)}
+            </span>
+          )}
+        </p>
+        {running && (
+          <p className="muted analysis-progress__transport">
+            {transport === 'stream' ? 'Обновляется в реальном времени' : 'Обновляется каждые 2 секунды'} · списано {formatTokens(analysis.cost)}
+          </p>
+        )}
+        {completed && <p className="form-success">Анализ завершён. Открываем результаты…</p>}
+        {analysis.status === 'failed' && (
+          <div className="form-error" role="alert">
+            <p>{failureMessage(analysis)}</p>
+          </div>
+        )}
+        {analysis.status === 'cancelled' && (
+          <p className="muted" role="status">
+            Анализ отменён. {REFUND_NOTE}.
+          </p>
+        )}
+      </div>
+
+      {cancel.isError && (
+        <p className="form-error" role="alert">
+          Не удалось отменить анализ: {cancel.error.message}
+        </p>
+      )}
+
+      <div className="analysis-actions">
+        {running && (
+          <button type="button" className="btn btn--secondary" onClick={() => setConfirming(true)} disabled={cancel.isPending}>
+            Отменить анализ
+          </button>
+        )}
+        {completed && (
+          <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} className="btn btn--primary">
+            К предложениям
+          </Link>
+        )}
+        {(analysis.status === 'failed' || analysis.status === 'cancelled') && (
+          <Link to="/projects/$id/analysis/new" params={{ id: projectId }} className="btn btn--primary">
+            Запустить заново
+          </Link>
+        )}
+        <Link to="/projects/$id/analysis/history" params={{ id: projectId }} className="btn btn--ghost">
+          История анализов
+        </Link>
+      </div>
+
+      {confirming && (
+        <ConfirmDialog
+          title="Отменить анализ?"
+          confirmLabel="Отменить анализ"
+          cancelLabel="Продолжить"
+          danger
+          busy={cancel.isPending}
+          onConfirm={() => cancel.mutate()}
+          onCancel={() => setConfirming(false)}
+        >
+          Анализ остановится, списанные токены вернутся на баланс.
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+/** Texts of the analysis screens: money, percentages, evidence values, periods, in Russian conventions. */
+import type { Evidence } from '../../contract/analysis-results.js';
+import type { StatsPeriod } from '../../contract/campaigns.js';
+
+const integer = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0 });
+const decimal = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 });
+const shortDate = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });
+
+export const formatCount = (value: number) => integer.format(value);
+export const formatRub = (value: number) => `${integer.format(Math.round(value))} ₽`;
+export const formatRubPerMonth = (value: number) => `${formatRub(value)} в месяц`;
+/** A share (0.0213) as a percent: «2,13 %». */
+export const formatShare = (value: number) => `${decimal.format(value * 100)} %`;
+export const formatTokens = (value: number) => `${integer.format(value)} ${pluralRu(value, ['токен', 'токена', 'токенов'])}`;
+
+export function formatPeriod(period: StatsPeriod | null | undefined): string | null {
+  if (!period) return null;
+  const from = new Date(period.from);
+  const to = new Date(period.to);
+  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) return `${period.from} — ${period.to}`;
+  return `${shortDate.format(from)} — ${shortDate.format(to)}`;
+}
+
+/** One evidence value with its unit (percent values are shares in the engines). */
+export function formatEvidenceValue(value: number | string, unit: Evidence['unit']): string {
+  if (typeof value === 'string') return value;
+  switch (unit) {
+    case 'percent':
+      return formatShare(value);
+    case 'rub':
+      return formatRub(value);
+    case 'chars':
+      return `${formatCount(value)} ${pluralRu(value, ['символ', 'символа', 'символов'])}`;
+    case 'clicks':
+      return `${formatCount(value)} ${pluralRu(value, ['клик', 'клика', 'кликов'])}`;
+    case 'impressions':
+      return `${formatCount(value)} ${pluralRu(value, ['показ', 'показа', 'показов'])}`;
+    case 'conversions':
+      return `${formatCount(value)} ${pluralRu(value, ['конверсия', 'конверсии', 'конверсий'])}`;
+    case 'ratio':
+      return `× ${decimal.format(value)}`;
+    default:
+      return decimal.format(value);
+  }
+}
+
+/** Russian plural: pluralRu(5, ['кампания', 'кампании', 'кампаний']) → 'кампаний'. */
+export function pluralRu(count: number, forms: [string, string, string]): string {
+  const whole = Math.abs(Math.trunc(count));
+  const mod10 = whole % 10;
+  const mod100 = whole % 100;
+  if (!Number.isInteger(count)) return forms[1];
+  if (mod10 === 1 && mod100 !== 11) return forms[0];
+  if (mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)) return forms[1];
+  return forms[2];
+}
+
+/** A colour band of a 0–100 score, shared by the gauge and the bars. */
+export function scoreBand(score: number): 'good' | 'fair' | 'poor' {
+  if (score >= 80) return 'good';
+  if (score >= 50) return 'fair';
+  return 'poor';
+}

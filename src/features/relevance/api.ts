@@ -1,0 +1,67 @@
+/**
+ * The landing-page relevance calls of the PWA and their React Query definitions. A run's state is
+ * polled every 2 s while it is unfinished (the poll stops by itself once it is done).
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { isFinished, type LandingUrlsResponse, type RelevanceAnalysis, type RelevanceList, type RelevanceResults, type StartRelevanceRequest } from '../../contract/relevance.js';
+import { ApiError, apiClient } from '../../lib/api-client';
+
+/** How often the progress screen asks for the run's state. */
+export const POLL_INTERVAL_MS = 2000;
+
+export const relevanceKeys = {
+  all: ['page-relevance'] as const,
+  urls: (projectId: string) => ['page-relevance', 'urls', projectId] as const,
+  detail: (id: string) => ['page-relevance', 'detail', id] as const,
+  results: (id: string) => ['page-relevance', 'results', id] as const,
+  history: (projectId: string) => ['page-relevance', 'history', projectId] as const,
+};
+
+/** The project's latest runs, for the links under the start form. */
+export const relevanceHistoryQueryOptions = (projectId: string) =>
+  queryOptions({
+    queryKey: relevanceKeys.history(projectId),
+    queryFn: ({ signal }) => apiClient.get<RelevanceList>(`/api/v1/projects/${projectId}/page-relevance`, { signal, params: { page: 1, page_size: 5 } }),
+  });
+
+export const landingUrlsQueryOptions = (projectId: string) =>
+  queryOptions({
+    queryKey: relevanceKeys.urls(projectId),
+    queryFn: ({ signal }) => apiClient.get<LandingUrlsResponse>(`/api/v1/projects/${projectId}/page-relevance/urls`, { signal }),
+  });
+
+export const relevanceQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: relevanceKeys.detail(id),
+    queryFn: ({ signal }) => apiClient.get<{ analysis: RelevanceAnalysis }>(`/api/v1/page-relevance/${id}`, { signal }).then((answer) => answer.analysis),
+    refetchInterval: (query) => (query.state.data && isFinished(query.state.data.status) ? false : POLL_INTERVAL_MS),
+    // Progress must keep moving while the tab is in the background too.
+    refetchIntervalInBackground: true,
+  });
+
+export const relevanceResultsQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: relevanceKeys.results(id),
+    queryFn: ({ signal }) => apiClient.get<RelevanceResults>(`/api/v1/page-relevance/${id}/results`, { signal }),
+    staleTime: Infinity,
+  });
+
+export const startRelevance = (projectId: string, body: StartRelevanceRequest) =>
+  apiClient.post<{ analysis: RelevanceAnalysis }>(`/api/v1/projects/${projectId}/page-relevance`, body).then((answer) => answer.analysis);
+
+export const cancelRelevance = (id: string) => apiClient.post<{ analysis: RelevanceAnalysis }>(`/api/v1/page-relevance/${id}/cancel`).then((answer) => answer.analysis);
+
+/** The amounts of a 402 answer («Нужно токенов: 4, на балансе: 2»), to show beside the button. */
+export function insufficientMessage(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.status !== 402) return null;
+  const detail = (error.body as { detail?: { msg?: string }[] } | null)?.detail;
+  return detail?.[0]?.msg ?? null;
+}
+
+export function newIdempotencyKey(): string {
+  const webCrypto = globalThis.crypto;
+  if (typeof webCrypto?.randomUUID === 'function') return webCrypto.randomUUID();
+  const bytes = new Uint8Array(16);
+  webCrypto.getRandomValues(bytes);
+  return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,195 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useRef, useState } from 'react';
+import { MAX_RELEVANCE_URLS, relevanceStatusLabels, type LandingUrlsResponse, type RelevanceAnalysis } from '../../../contract/relevance.js';
+import { QueryError } from '../../../components/ui/QueryError';
+import { ApiError } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/format';
+import { insufficientMessage, landingUrlsQueryOptions, newIdempotencyKey, relevanceHistoryQueryOptions, startRelevance } from '../api';
+import { formatCount, formatPages, formatTokens, pluralRu } from '../format';
+
+interface Props {
+  projectId: string;
+  onStarted: (analysis: RelevanceAnalysis) => void;
+}
+
+/** /projects/{id}/page-relevance/new: the project's landing pages to choose from, the price, the start. */
+export function NewRelevanceView({ projectId, onStarted }: Props) {
+  const urls = useQuery(landingUrlsQueryOptions(projectId));
+  return (
+    <section className="page relevance-page">
+      <Link to="/projects/$id" params={{ id: projectId }} className="link back-link">
+        ← К проекту
+      </Link>
+      <header className="page-header">
+        <h1>Релевантность посадочных страниц</h1>
+      </header>
+      <p className="muted relevance-lead">
+        Проверим, что страницы, на которые ведут объявления, отвечают на ключевые фразы и подтверждают обещания заголовков, открываются без ошибок и
+        быстро. Несоответствие снижает показатель качества и конверсию: клики оплачены, а заявок нет.
+      </p>
+      {urls.isPending ? (
+        <div className="state-line">
+          <span className="spinner" role="status" aria-label="Загрузка страниц" />
+        </div>
+      ) : urls.error ? (
+        <QueryError error={urls.error} onRetry={() => void urls.refetch()} />
+      ) : urls.data.urls.length === 0 ? (
+        <div className="state-card">
+          <p>В объявлениях проекта нет ссылок на посадочные страницы. Импортируйте кампании с объявлениями, чтобы запустить проверку.</p>
+          <Link to="/projects/$id" params={{ id: projectId }} className="btn btn--primary">
+            К проекту
+          </Link>
+        </div>
+      ) : (
+        <UrlPicker projectId={projectId} data={urls.data} onStarted={onStarted} />
+      )}
+      <PreviousRuns projectId={projectId} />
+    </section>
+  );
+}
+
+/** The latest runs of the project: a finished one opens its results, an unfinished one its progress. */
+function PreviousRuns({ projectId }: { projectId: string }) {
+  const history = useQuery(relevanceHistoryQueryOptions(projectId));
+  if (!history.data || history.data.items.length === 0) return null;
+  return (
+    <div className="card relevance-history">
+      <h2 className="card__title">Предыдущие проверки</h2>
+      <ul>
+        {history.data.items.map((run) => (
+          <li key={run.id}>
+            <Link
+              to={run.status === 'completed' ? '/projects/$id/page-relevance/$analysisId/results' : '/projects/$id/page-relevance/$analysisId/progress'}
+              params={{ id: projectId, analysisId: run.id }}
+              className="link"
+            >
+              {formatDateTime(run.created_at)}
+            </Link>{' '}
+            · {formatPages(run.pages_count)} · {relevanceStatusLabels[run.status]}
+            {run.score !== null && ` · оценка ${run.score} из 100`}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function UrlPicker({ projectId, data, onStarted }: { projectId: string; data: LandingUrlsResponse; onStarted: Props['onStarted'] }) {
+  const [selected, setSelected] = useState<Set<string>>(() => new Set(data.urls.slice(0, MAX_RELEVANCE_URLS).map((item) => item.url)));
+  // One key per form: a retry after a lost answer is the same start, never a second charge.
+  const key = useRef<string | null>(null);
+  const sending = useRef(false);
+
+  const start = useMutation({
+    mutationFn: () => {
+      key.current ??= newIdempotencyKey();
+      return startRelevance(projectId, { urls: data.urls.filter((item) => selected.has(item.url)).map((item) => item.url), idempotency_key: key.current });
+    },
+    onSuccess: (analysis) => {
+      key.current = null;
+      onStarted(analysis);
+    },
+    onError: (error) => {
+      // A refusal (4xx) created nothing: the next try may be a new start.
+      if (error instanceof ApiError && error.status >= 400 && error.status < 500) key.current = null;
+    },
+    onSettled: () => {
+      sending.current = false;
+    },
+  });
+
+  const toggle = (url: string) => {
+    start.reset();
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(url)) next.delete(url);
+      else next.add(url);
+      return next;
+    });
+  };
+  const allChosen = selected.size === Math.min(data.urls.length, MAX_RELEVANCE_URLS);
+  const toggleAll = () => {
+    start.reset();
+    setSelected(allChosen ? new Set() : new Set(data.urls.slice(0, MAX_RELEVANCE_URLS).map((item) => item.url)));
+  };
+
+  const cost = selected.size * data.price_per_page;
+  const tooMany = selected.size > MAX_RELEVANCE_URLS;
+  const short = cost > data.balance;
+  const shortDetail = insufficientMessage(start.error);
+  const canStart = selected.size > 0 && !tooMany && !short && !start.isPending;
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    if (sending.current || !canStart) return;
+    sending.current = true;
+    start.mutate();
+  };
+
+  return (
+    <form className="relevance-new" onSubmit={submit} noValidate>
+      <fieldset className="card relevance-fieldset">
+        <legend className="card__title">Посадочные страницы</legend>
+        <label className="checkbox relevance-url relevance-url--all">
+          <input type="checkbox" checked={allChosen} onChange={toggleAll} />
+          <span>Все страницы ({formatCount(data.urls.length)})</span>
+        </label>
+        {data.urls.length > MAX_RELEVANCE_URLS && <p className="muted">За один анализ проверяется не больше {MAX_RELEVANCE_URLS} страниц: выбраны те, на которые ведёт больше групп.</p>}
+        <ul className="relevance-urls">
+          {data.urls.map((item) => (
+            <li key={item.url}>
+              <label className="checkbox relevance-url">
+                <input type="checkbox" checked={selected.has(item.url)} onChange={() => toggle(item.url)} />
+                <span className="relevance-url__text">
+                  <span className="relevance-url__address">{item.url}</span>
+                  <span className="muted relevance-url__counts">
+                    {formatCount(item.groups)} {pluralRu(item.groups, ['группа', 'группы', 'групп'])} · {formatCount(item.keywords)}{' '}
+                    {pluralRu(item.keywords, ['фраза', 'фразы', 'фраз'])} · {formatCount(item.ads)} {pluralRu(item.ads, ['объявление', 'объявления', 'объявлений'])}
+                  </span>
+                </span>
+              </label>
+            </li>
+          ))}
+        </ul>
+        {selected.size === 0 && (
+          <p className="field__error" role="alert">
+            Выберите хотя бы одну страницу
+          </p>
+        )}
+        {tooMany && (
+          <p className="field__error" role="alert">
+            За один анализ можно проверить не больше 100 страниц
+          </p>
+        )}
+      </fieldset>
+
+      <div className="card relevance-cost" aria-live="polite">
+        <p>
+          Выбрано: <strong>{formatPages(selected.size)}</strong>
+        </p>
+        <p>
+          Стоимость: <strong data-testid="relevance-cost">{formatTokens(cost)}</strong> <span className="muted">({formatTokens(data.price_per_page)} за страницу)</span>
+        </p>
+        <p className="muted">На балансе: {formatTokens(data.balance)}</p>
+        {(short || shortDetail) && (
+          <div className="state-card state-card--error" role="alert">
+            <p>Недостаточно токенов на балансе</p>
+            {shortDetail && <p className="muted">{shortDetail}</p>}
+            <Link to="/tokens" className="btn btn--secondary btn--small">
+              Пополнить баланс
+            </Link>
+          </div>
+        )}
+        {start.error && !shortDetail && (
+          <p className="field__error" role="alert">
+            {start.error.message}
+          </p>
+        )}
+        <button type="submit" className="btn btn--primary" disabled={!canStart}>
+          {start.isPending ? 'Запускаем…' : 'Проверить страницы'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,116 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { relevanceStageLabels, relevanceStatusLabels } from '../../../contract/relevance.js';
+import { QueryError } from '../../../components/ui/QueryError';
+import { ApiError } from '../../../lib/api-client';
+import { cancelRelevance, relevanceKeys, relevanceQueryOptions } from '../api';
+import { formatCount, formatTokens } from '../format';
+
+interface Props {
+  projectId: string;
+  analysisId: string;
+}
+
+/**
+ * /projects/{id}/page-relevance/{analysisId}/progress: the run's stage and pages read so far, polled
+ * every 2 s; moves on to the results as soon as the run is completed.
+ */
+export function ProgressRelevanceView({ projectId, analysisId }: Props) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const run = useQuery(relevanceQueryOptions(analysisId));
+  const analysis = run.data;
+
+  useEffect(() => {
+    if (analysis?.status === 'completed') {
+      void navigate({ to: '/projects/$id/page-relevance/$analysisId/results', params: { id: projectId, analysisId }, replace: true });
+    }
+  }, [analysis?.status, analysisId, navigate, projectId]);
+
+  const cancel = useMutation({
+    mutationFn: () => cancelRelevance(analysisId),
+    onSuccess: (cancelled) => {
+      queryClient.setQueryData(relevanceKeys.detail(analysisId), cancelled);
+      void queryClient.invalidateQueries({ queryKey: ['tokens'] });
+    },
+  });
+
+  if (run.isPending) {
+    return (
+      <section className="page state-line">
+        <span className="spinner" role="status" aria-label="Загрузка анализа" />
+      </section>
+    );
+  }
+  if (!analysis) {
+    const notFound = run.error instanceof ApiError && run.error.status === 404;
+    return (
+      <section className="page page--narrow">
+        {notFound ? (
+          <div className="state-card state-card--error" role="alert">
+            <h1>Анализ не найден</h1>
+            <Link to="/projects/$id" params={{ id: projectId }} className="btn btn--primary">
+              К проекту
+            </Link>
+          </div>
+        ) : (
+          <QueryError error={run.error!} onRetry={() => void run.refetch()} />
+        )}
+      </section>
+    );
+  }
+
+  const detail = analysis.progress_detail;
+  const unfinished = analysis.status === 'queued' || analysis.status === 'running';
+  return (
+    <section className="page page--narrow relevance-page relevance-progress">
+      <Link to="/projects/$id" params={{ id: projectId }} className="link back-link">
+        ← К проекту
+      </Link>
+      <header className="page-header">
+        <h1>Проверка посадочных страниц</h1>
+      </header>
+      <div className="card">
+        <p className="relevance-progress__status">
+          <span className={`badge relevance-status relevance-status--${analysis.status}`}>{relevanceStatusLabels[analysis.status]}</span>
+          {unfinished && <span>{relevanceStageLabels[analysis.stage]}</span>}
+        </p>
+        {unfinished && (
+          <>
+            <div className="relevance-bar relevance-bar--large" role="progressbar" aria-label="Ход проверки" aria-valuemin={0} aria-valuemax={100} aria-valuenow={analysis.progress}>
+              <span style={{ width: `${analysis.progress}%` }} />
+            </div>
+            <p className="muted">
+              {detail ? `Проверено страниц: ${formatCount(detail.done)} из ${formatCount(detail.total)}` : `Страниц к проверке: ${formatCount(analysis.pages_count)}`}
+            </p>
+            <button type="button" className="btn btn--secondary" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
+              {cancel.isPending ? 'Отменяем…' : 'Отменить'}
+            </button>
+            {cancel.error && (
+              <p className="field__error" role="alert">
+                {cancel.error.message}
+              </p>
+            )}
+          </>
+        )}
+        {analysis.status === 'failed' && (
+          <div className="state-card state-card--error" role="alert">
+            <p>{analysis.error ?? 'Не удалось выполнить анализ'}</p>
+            <p className="muted">{formatTokens(analysis.cost)} возвращены на баланс.</p>
+          </div>
+        )}
+        {analysis.status === 'cancelled' && (
+          <div className="state-card" role="status">
+            <p>Анализ отменён, {formatTokens(analysis.cost)} возвращены на баланс.</p>
+          </div>
+        )}
+        {(analysis.status === 'failed' || analysis.status === 'cancelled') && (
+          <Link to="/projects/$id/page-relevance/new" params={{ id: projectId }} className="btn btn--primary">
+            Запустить заново
+          </Link>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,231 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { severityLabels } from '../../../contract/analysis-results.js';
+import type { PageRelevance, RelevanceIssue, RelevanceResult, Severity } from '../../../contract/relevance.js';
+import { QueryError } from '../../../components/ui/QueryError';
+import { ApiError } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/format';
+import { relevanceResultsQueryOptions } from '../api';
+import { formatCount, formatPercent, formatPages, formatRub, scoreBand } from '../format';
+
+interface Props {
+  projectId: string;
+  analysisId: string;
+}
+
+const severities: Severity[] = ['high', 'medium', 'low'];
+const severityShort: Record<Severity, string> = { high: 'Критично', medium: 'Важно', low: 'Совет' };
+
+/** /projects/{id}/page-relevance/{analysisId}/results: the account summary and a row per page, worst first. */
+export function ResultsRelevanceView({ projectId, analysisId }: Props) {
+  const results = useQuery(relevanceResultsQueryOptions(analysisId));
+  if (results.isPending) {
+    return (
+      <section className="page state-line">
+        <span className="spinner" role="status" aria-label="Загрузка результатов" />
+      </section>
+    );
+  }
+  if (!results.data) {
+    const error = results.error;
+    const notFound = error instanceof ApiError && error.status === 404;
+    const notReady = error instanceof ApiError && error.status === 409;
+    return (
+      <section className="page page--narrow">
+        {notFound || notReady ? (
+          <div className="state-card state-card--error" role="alert">
+            <h1>{notFound ? 'Анализ не найден' : 'Результаты ещё не готовы'}</h1>
+            {notReady ? (
+              <Link to="/projects/$id/page-relevance/$analysisId/progress" params={{ id: projectId, analysisId }} className="btn btn--primary">
+                К ходу проверки
+              </Link>
+            ) : (
+              <Link to="/projects/$id" params={{ id: projectId }} className="btn btn--primary">
+                К проекту
+              </Link>
+            )}
+          </div>
+        ) : (
+          <QueryError error={error!} onRetry={() => void results.refetch()} />
+        )}
+      </section>
+    );
+  }
+  const { analysis, result } = results.data;
+  return (
+    <section className="page relevance-page relevance-results">
+      <Link to="/projects/$id" params={{ id: projectId }} className="link back-link">
+        ← К проекту
+      </Link>
+      <header className="page-header">
+        <h1>Релевантность посадочных страниц</h1>
+        <Link to="/projects/$id/page-relevance/new" params={{ id: projectId }} className="btn btn--secondary">
+          Новая проверка
+        </Link>
+      </header>
+      <p className="muted">Проверка от {formatDateTime(analysis.finished_at ?? analysis.created_at)}</p>
+      <Summary result={result} />
+      <h2 className="relevance-section-title">Страницы</h2>
+      <div className="table-wrap">
+        <table className="table relevance-table">
+          <thead>
+            <tr>
+              <th scope="col">Оценка</th>
+              <th scope="col">Страница</th>
+              <th scope="col">Ответ</th>
+              <th scope="col">Title и H1</th>
+              <th scope="col">Покрытие фраз</th>
+              <th scope="col">Не найдено на странице</th>
+              <th scope="col">Проблемы</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.pages.map((page) => (
+              <PageRow key={page.url} page={page} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function Summary({ result }: { result: RelevanceResult }) {
+  const { summary } = result;
+  return (
+    <div className="card relevance-summary" aria-label="Сводка">
+      <div className="relevance-summary__score">
+        <span className={`relevance-score relevance-score--${scoreBand(summary.averageScore ?? 0)} relevance-score--large`}>{summary.averageScore ?? '—'}</span>
+        <span className="muted">средняя оценка из 100</span>
+      </div>
+      <dl className="relevance-summary__facts">
+        <div>
+          <dt>Проверено</dt>
+          <dd>{formatPages(summary.pages)}</dd>
+        </div>
+        <div>
+          <dt>Открываются</dt>
+          <dd>{formatCount(summary.reachable)}</dd>
+        </div>
+        <div>
+          <dt>Слабые страницы (ниже 50)</dt>
+          <dd>{formatCount(summary.weakPages)}</dd>
+        </div>
+        {summary.costOnWeakPages > 0 && (
+          <div>
+            <dt>Расход на рекламу, ведущую на слабые страницы</dt>
+            <dd>{formatRub(summary.costOnWeakPages)}</dd>
+          </div>
+        )}
+        {severities.map((severity) => (
+          <div key={severity}>
+            <dt>{severityLabels[severity]}</dt>
+            <dd>{formatCount(summary.issuesBySeverity[severity])}</dd>
+          </div>
+        ))}
+      </dl>
+      {summary.topIssues.length > 0 && (
+        <div>
+          <h2 className="card__title">Частые проблемы</h2>
+          <ul className="relevance-top-issues">
+            {summary.topIssues.map((item) => (
+              <li key={item.code}>
+                {item.title}: {formatPages(item.pages)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function answerOf(page: PageRelevance): string {
+  if (page.error) return page.error;
+  const parts = [`HTTP ${page.status}`];
+  if (page.redirects.length > 0) parts.push(`перенаправлений: ${page.redirects.length}`);
+  if (page.timingMs !== null) parts.push(`${(page.timingMs / 1000).toFixed(1).replace('.', ',')} с`);
+  return parts.join(' · ');
+}
+
+function PageRow({ page }: { page: PageRelevance }) {
+  const missing = [...new Set(page.groups.flatMap((group) => group.missing))];
+  const readable = !page.error && page.status !== null && page.status >= 200 && page.status < 300;
+  return (
+    <tr className="relevance-row">
+      <td data-label="Оценка">
+        <span className={`relevance-score relevance-score--${scoreBand(page.score)}`} aria-label={`Оценка ${page.score} из 100`}>
+          {page.score}
+        </span>
+      </td>
+      <td data-label="Страница" className="relevance-row__url">
+        <a href={page.url} target="_blank" rel="noreferrer noopener">
+          {page.url}
+        </a>
+        {page.finalUrl && page.finalUrl !== page.url && <span className="muted relevance-row__final">→ {page.finalUrl}</span>}
+        {page.ads > 0 && <span className="muted">Объявлений: {formatCount(page.ads)}</span>}
+      </td>
+      <td data-label="Ответ">{answerOf(page)}</td>
+      <td data-label="Title и H1">
+        {readable ? (
+          <>
+            <span className="relevance-row__title">{page.title ?? <em className="muted">нет title</em>}</span>
+            <span className="muted">{page.h1[0] ? `H1: ${page.h1[0]}` : 'нет H1'}</span>
+          </>
+        ) : (
+          '—'
+        )}
+      </td>
+      <td data-label="Покрытие фраз">
+        {readable && page.groups.length > 0 ? (
+          <>
+            <div className={`relevance-bar relevance-bar--${scoreBand(page.coverage * 100)}`} role="meter" aria-label="Покрытие ключевых фраз" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(page.coverage * 100)}>
+              <span style={{ width: `${Math.round(page.coverage * 100)}%` }} />
+            </div>
+            <span className="muted">
+              {formatPercent(page.coverage)} · в title/H1 {formatPercent(page.headingCoverage)}
+            </span>
+          </>
+        ) : (
+          '—'
+        )}
+      </td>
+      <td data-label="Не найдено на странице">
+        {missing.length > 0 ? <span className="relevance-missing">{missing.join(', ')}</span> : readable ? <span className="muted">всё найдено</span> : '—'}
+        {page.adPromise.missing.length > 0 && <span className="muted relevance-promise">Из заголовков: {page.adPromise.missing.join(', ')}</span>}
+      </td>
+      <td data-label="Проблемы">
+        <IssueList issues={page.issues} />
+      </td>
+    </tr>
+  );
+}
+
+function IssueList({ issues }: { issues: RelevanceIssue[] }) {
+  const [open, setOpen] = useState<string | null>(null);
+  if (issues.length === 0) return <span className="muted">Нет</span>;
+  return (
+    <ul className="relevance-issues">
+      {severities.flatMap((severity) =>
+        issues
+          .filter((item) => item.severity === severity)
+          .map((item) => (
+            <li key={item.code} className={`relevance-issue relevance-issue--${severity}`}>
+              <button type="button" className="relevance-issue__toggle" aria-expanded={open === item.code} onClick={() => setOpen(open === item.code ? null : item.code)}>
+                <span className={`badge relevance-severity relevance-severity--${severity}`}>{severityShort[severity]}</span> {item.title}
+              </button>
+              {open === item.code && (
+                <div className="relevance-issue__detail">
+                  <p>{item.explanation}</p>
+                  <p>
+                    <strong>Что сделать:</strong> {item.fix}
+                  </p>
+                </div>
+              )}
+            </li>
+          )),
+      )}
+    </ul>
+  );
+}

@@ -1,0 +1,13 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { ProgressView } from '../../../../../../features/analysis/components/ProgressView';
+import '../../../../../../features/analysis/analysis.css';
+
+export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/scoring-progress')({
+  component: ProgressPage,
+});
+
+function ProgressPage() {
+  const { id, analysisId } = Route.useParams();
+  // Keyed by the analysis, so moving to another run starts from a clean state.
+  return <ProgressView key={analysisId} projectId={id} analysisId={analysisId} />;
+}

@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import type { Analysis } from '../../../src/contract/analysis.js';
+import type { CampaignData } from '../../../src/contract/campaigns.js';
+import type { DB } from '../../../server/db/database.js';
+import { call } from '../helpers/app.js';
+import type { FixtureUser } from '../helpers/fixtures.js';
+import { createProject, insertDraft, sampleCampaignData } from '../projects/helpers.js';
+
+/** The projects' sample account plus a broad keyword that other keywords of its group narrow (a cross-minus suggestion). */
+export function analysisSampleData(prefix = 'Окна'): CampaignData {
+  const data = sampleCampaignData(prefix);
+  data.campaigns[0]!.groups[0]!.keywords.push({ phrase: 'окна', negativeWords: [], matchType: 'broad' }, { phrase: 'окна пвх недорого', negativeWords: [], matchType: 'broad' });
+  return data;
+}
+
+/** A project of the user's organization with the sample campaigns imported; returns its id and campaign ids. */
+export async function projectWithCampaigns(app: FastifyInstance, user: FixtureUser, data: CampaignData = analysisSampleData()) {
+  const draftId = await insertDraft(app, user, data);
+  const project = await createProject(app, user.token, { draft_id: draftId });
+  const campaigns = (project.campaigns as { id: string; name: string; keywords_count: number; ads_count: number; groups_count: number }[]).map((c) => c);
+  return { projectId: project.id as string, campaigns, campaignIds: campaigns.map((c) => c.id) };
+}
+
+export interface SseEvent {
+  event: string;
+  analysis: Analysis;
+}
+
+/** Parses a text/event-stream body into its events (comments and `retry:` lines skipped). */
+export function parseSse(text: string): SseEvent[] {
+  return text
+    .split('\n\n')
+    .map((block) => {
+      const event = /^event: (.+)$/m.exec(block)?.[1];
+      const data = /^data: (.+)$/m.exec(block)?.[1];
+      return event && data ? { event, analysis: (JSON.parse(data) as { analysis: Analysis }).analysis } : null;
+    })
+    .filter((item): item is SseEvent => item !== null);
+}
+
+/** Reads the analysis's SSE stream until the server ends it (after `done`), and returns its events. */
+export async function eventsUntilDone(app: FastifyInstance, token: string, analysisId: string): Promise<SseEvent[]> {
+  const response = await app.inject({ method: 'GET', url: `/api/v1/analyses/${analysisId}/events`, headers: { authorization: `Bearer ${token}` } });
+  if (response.statusCode !== 200) throw new Error(`events: ${response.statusCode} ${response.body}`);
+  return parseSse(response.body);
+}
+
+/** Waits, without polling, until the analysis row satisfies `ready`: re-checked on every NOTIFY of the pipeline. */
+export async function waitForAnalysisRow<T extends Record<string, unknown>>(db: DB, url: string, analysisId: string, ready: (row: T) => boolean): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('LISTEN analysis_progress');
+    const read = async () => (await client.query(`SELECT * FROM analyses WHERE id = $1`, [analysisId])).rows[0] as T;
+    return await new Promise<T>((resolve, reject) => {
+      let checking = Promise.resolve();
+      const check = () => {
+        checking = checking.then(async () => {
+          const row = await read();
+          if (row && ready(row)) resolve(row);
+        }, reject);
+      };
+      client.on('notification', (message) => message.payload === analysisId && check());
+      check();
+    });
+  } finally {
+    await client.end();
+  }
+}
+
+export async function balanceOf(app: FastifyInstance, userId: string): Promise<number> {
+  const row = await app.db.selectFrom('token_balances').select('balance').where('user_id', '=', userId).executeTakeFirst();
+  return row?.balance ?? 0;
+}
+
+export async function ledgerOf(app: FastifyInstance, analysisId: string) {
+  return app.db.selectFrom('token_ledger').select(['type', 'amount', 'idempotency_key']).where('reference_id', '=', analysisId).orderBy('created_at').execute();
+}
+
+/** The price the start must charge: what /tokens/calculate-cost answers for these campaigns and the audit kinds. */
+export async function quotedCost(app: FastifyInstance, token: string, campaigns: { id: string; keywords_count: number; ads_count: number; groups_count: number }[]): Promise<number> {
+  const response = await call(app, 'POST', '/api/v1/tokens/calculate-cost', {
+    token,
+    body: { campaigns: campaigns.map((c) => ({ id: c.id, keywords_count: c.keywords_count, ads_count: c.ads_count, groups_count: c.groups_count })), analysis_kinds: ['scoring', 'semantic'] },
+  });
+  if (response.status !== 200) throw new Error(`calculate-cost: ${response.status}`);
+  return response.body.total as number;
+}
+
+/** A promise with its resolve function outside, for gating a test runner. */
+export function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}

@@ -1,0 +1,226 @@
+/** Data of the analysis screen tests: a project, analyses in each state and a small audit result. */
+import type { Analysis, AnalysisResults, AuditResult } from '../../../src/contract/analysis.js';
+import type { Finding, NegativeKeywordSuggestion, CrossMinusSuggestion, AdFieldFixSuggestion } from '../../../src/contract/analysis-results.js';
+import { defaultAnalysisSettings } from '../../../src/contract/analysis-results.js';
+import type { ProjectDetail } from '../../../src/contract/projects.js';
+
+export const projectId = '44444444-4444-4444-8444-444444444444';
+export const analysisId = '55555555-5555-4555-8555-555555555555';
+const campaignA = '77777777-7777-4777-8777-777777777777';
+const campaignB = '77777777-7777-4777-8777-777777777778';
+
+export const project: ProjectDetail = {
+  id: projectId,
+  name: 'Окна Плюс',
+  site_url: 'https://okna-plus.ru',
+  platform: 'yandex_direct',
+  region: 'Москва',
+  target_cpa: 1500,
+  author: { id: 'u1', full_name: 'Анна Петрова' },
+  created_at: '2025-02-01T10:00:00.000Z',
+  updated_at: '2025-02-03T10:00:00.000Z',
+  counts: { campaigns: 2, groups: 3, ads: 4, keywords: 320 },
+  last_analysis: null,
+  settings: { min_clicks_for_negative: 7 },
+  stats: null,
+  period: null,
+  search_queries: 0,
+  campaigns: [
+    { id: campaignA, external_id: '1001', name: 'Окна — поиск', type: 'search', groups_count: 2, ads_count: 3, keywords_count: 300, negative_keywords: 2, stats: null, groups: [] },
+    { id: campaignB, external_id: '1002', name: 'Окна — РСЯ', type: 'network', groups_count: 1, ads_count: 1, keywords_count: 20, negative_keywords: 0, stats: null, groups: [] },
+  ],
+  imports: [],
+  connection: null,
+};
+
+export const campaignIds = [campaignA, campaignB];
+
+export function makeAnalysis(patch: Partial<Analysis> = {}): Analysis {
+  return {
+    id: analysisId,
+    project_id: projectId,
+    kind: 'audit',
+    status: 'queued',
+    stage: 'queued',
+    progress: 0,
+    progress_detail: null,
+    options: { campaign_ids: campaignIds, settings: {}, target_cpa: 1500 },
+    cost: 20,
+    score: null,
+    summary: null,
+    error: null,
+    author: { id: 'u1', full_name: 'Анна Петрова' },
+    created_at: '2025-03-01T10:00:00.000Z',
+    started_at: null,
+    finished_at: null,
+    ...patch,
+  };
+}
+
+const period = { from: '2025-01-01', to: '2025-01-31' };
+
+const wasteFinding: Finding = {
+  id: 'f1',
+  checkId: 'stats.wasted_spend',
+  family: 'statistics',
+  severity: 'high',
+  weight: 10,
+  title: 'Расход без конверсий',
+  explanation: 'Фраза потратила деньги и не принесла ни одной конверсии.',
+  fix: 'Остановите фразу «окна бесплатно» или снизьте ставку.',
+  target: { level: 'keyword', key: 'c0g0k1', campaignName: 'Окна — поиск', groupName: 'Пластиковые окна', label: 'окна бесплатно' },
+  evidence: [
+    { label: 'Клики', value: 42, threshold: 30, setting: 'minClicksForKeywordAction', unit: 'clicks' },
+    { label: 'Расход без конверсий', value: 3400, threshold: 3000, unit: 'rub' },
+  ],
+  period,
+  money: 3400,
+  moneyPerMonth: 3290,
+};
+
+const ctrFinding: Finding = {
+  id: 'f2',
+  checkId: 'stats.low_ctr',
+  family: 'statistics',
+  severity: 'medium',
+  weight: 5,
+  title: 'Низкий CTR на поиске',
+  explanation: 'Объявление показывается, но по нему почти не кликают.',
+  fix: 'Добавьте ключевую фразу в заголовок.',
+  target: { level: 'keyword', key: 'c0g0k2', campaignName: 'Окна — поиск', groupName: 'Пластиковые окна', label: 'пластиковые окна' },
+  evidence: [{ label: 'CTR', value: 0.012, threshold: 0.02, setting: 'lowSearchCtr', unit: 'percent' }],
+  period,
+};
+
+const lengthFinding: Finding = {
+  id: 'f3',
+  checkId: 'ads.headline_length',
+  family: 'ads',
+  severity: 'low',
+  weight: 2,
+  title: 'Заголовок длиннее лимита',
+  explanation: 'Заголовок 1 длиннее 56 символов.',
+  fix: 'Сократите заголовок до 56 символов.',
+  target: { level: 'ad', key: 'c0g0a0', campaignName: 'Окна — поиск', groupName: 'Пластиковые окна', label: 'Пластиковые окна от завода с установкой под ключ и гарантией десять лет' },
+  evidence: [{ label: 'Длина заголовка 1', value: 70, threshold: 56, unit: 'chars' }],
+};
+
+const campaignNegative: NegativeKeywordSuggestion = {
+  id: 's-free',
+  kind: 'negative_keyword',
+  level: 'campaign',
+  target: { level: 'campaign', key: 'c0', campaignIndex: 0, campaignName: 'Окна — поиск' },
+  text: 'бесплатно',
+  category: 'free',
+  status: 'ready',
+  source: 'queries',
+  reason: 'Запросы о бесплатном не приносят заказов',
+  queries: [{ query: 'окна бесплатно', clicks: 12, cost: 900, conversions: 0 }],
+  clicks: 12,
+  cost: 900,
+  costPerMonth: 870,
+  evidence: [],
+};
+
+const jobsNegative: NegativeKeywordSuggestion = {
+  ...campaignNegative,
+  id: 's-jobs',
+  text: 'вакансии',
+  category: 'jobs',
+  reason: 'Соискатели, а не покупатели',
+  queries: [{ query: 'монтажник окон вакансии', clicks: 6, cost: 300, conversions: 0 }],
+  clicks: 6,
+  cost: 300,
+  costPerMonth: 290,
+};
+
+const handNegative: NegativeKeywordSuggestion = {
+  ...campaignNegative,
+  id: 's-reviews',
+  text: 'отзывы',
+  category: 'ambiguous',
+  status: 'check_by_hand',
+  reason: 'Отзывы ищут и покупатели: решите сами',
+  queries: [],
+  clicks: 0,
+  cost: 0,
+  costPerMonth: 0,
+};
+
+const crossMinus: CrossMinusSuggestion = {
+  id: 's-cross',
+  kind: 'cross_minus',
+  level: 'keyword',
+  target: { level: 'keyword', key: 'c0g0k0', campaignIndex: 0, groupIndex: 0, keywordIndex: 0, campaignName: 'Окна — поиск', groupName: 'Пластиковые окна', label: 'окна' },
+  before: 'окна',
+  after: 'окна -пластиковые',
+  add: ['пластиковые'],
+  because: [],
+  remove: [],
+  reason: 'Фраза «пластиковые окна» точнее',
+};
+
+const adFix: AdFieldFixSuggestion = {
+  id: 's-ad',
+  kind: 'ad_field',
+  target: lengthFinding.target,
+  field: 'headline',
+  index: 0,
+  before: 'Пластиковые окна от завода с установкой под ключ и гарантией десять лет',
+  after: 'Пластиковые окна от завода с установкой под ключ',
+  reason: 'Заголовок 1 длиннее 56 символов',
+};
+
+export const auditResult: AuditResult = {
+  scoring: {
+    platform: 'yandex_direct',
+    settings: defaultAnalysisSettings,
+    period,
+    periodDays: 31,
+    monthFactor: 30 / 31,
+    notices: [],
+    account: { target: { level: 'account', key: 'account' }, score: 64, findings: 3, moneyPerMonth: 3290 },
+    campaigns: [
+      { target: { level: 'campaign', key: 'c0', campaignName: 'Окна — поиск' }, score: 58, findings: 3, moneyPerMonth: 3290 },
+      { target: { level: 'campaign', key: 'c1', campaignName: 'Окна — РСЯ' }, score: 91, findings: 0, moneyPerMonth: 0 },
+    ],
+    groups: [],
+    ads: [],
+    keywords: [],
+    findings: [wasteFinding, ctrFinding, lengthFinding],
+    bySeverity: { high: { count: 1, moneyPerMonth: 3290 }, medium: { count: 1, moneyPerMonth: 0 }, low: { count: 1, moneyPerMonth: 0 } },
+    byCheck: [
+      { checkId: 'ads.headline_length', title: 'Заголовок длиннее лимита', severity: 'low', count: 1, moneyPerMonth: 0, examples: [lengthFinding] },
+      { checkId: 'stats.low_ctr', title: 'Низкий CTR на поиске', severity: 'medium', count: 1, moneyPerMonth: 0, examples: [ctrFinding] },
+      { checkId: 'stats.wasted_spend', title: 'Расход без конверсий', severity: 'high', count: 1, moneyPerMonth: 3290, examples: [wasteFinding] },
+    ],
+    keywordVerdicts: [],
+    wastedSpend: { period: 3400, perMonth: 3290 },
+    suggestions: [adFix],
+    checks: [],
+    counts: { campaigns: 2, groups: 3, ads: 4, keywords: 320, negativeKeywords: 2, searchQueries: 40 },
+  },
+  semantic: {
+    platform: 'yandex_direct',
+    settings: defaultAnalysisSettings,
+    notices: [],
+    clusters: [{ id: 'k1', lemmas: ['окно', 'пластиковый'], intent: 'commercial', keywords: [crossMinus.target], groupKeys: ['c0g0', 'c0g1'] }],
+    duplicates: [],
+    intersections: [],
+    crossMinus: [crossMinus],
+    negatives: [campaignNegative, jobsNegative, handNegative],
+    droppedNegatives: [],
+    collectData: [],
+    relevance: [],
+    counts: { keywords: 320, lemmas: 400, clusters: 1, duplicates: 0, intersections: 1, negatives: 3 },
+  },
+};
+
+export function makeResults(patch: Partial<AnalysisResults> = {}): AnalysisResults {
+  return {
+    analysis: makeAnalysis({ status: 'completed', stage: 'done', progress: 100, score: 64, finished_at: '2025-03-01T10:05:00.000Z' }),
+    result: auditResult,
+    decisions: { accepted: [], rejected: [] },
+    ...patch,
+  };
+}

@@ -1,0 +1,89 @@
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearNotifications, notificationStore, notificationsAtom } from '../../../src/features/notifications/notifications';
+import { BACKGROUND_POLL_MS, failureMessage, reportOutcome, stopTracking, trackInBackground } from '../../../src/features/analysis/outcome';
+import { acceptedSummary, actionPlan, decide, suggestionSections } from '../../../src/features/analysis/result-model';
+import { server, useTestServer } from '../lib/test-server';
+import { analysisId, auditResult, makeAnalysis } from './fixtures';
+
+useTestServer();
+
+const notifications = () => notificationStore.get(notificationsAtom);
+
+beforeEach(() => {
+  clearNotifications();
+  localStorage.setItem('access_token', 'access-1');
+});
+
+afterEach(() => {
+  stopTracking(analysisId);
+  vi.useRealTimers();
+});
+
+describe('finish notifications', () => {
+  it('notifies once per analysis, and only for a run seen running on this device', () => {
+    expect(reportOutcome(makeAnalysis({ status: 'completed', score: 80 }))).toBe(false);
+    expect(reportOutcome(makeAnalysis({ status: 'running' }))).toBe(false);
+    expect(reportOutcome(makeAnalysis({ status: 'completed', score: 80 }))).toBe(true);
+    expect(reportOutcome(makeAnalysis({ status: 'completed', score: 80 }))).toBe(false);
+    expect(notifications()).toHaveLength(1);
+  });
+
+  it('does not notify for a run the user cancelled', () => {
+    reportOutcome(makeAnalysis({ status: 'running' }));
+    expect(reportOutcome(makeAnalysis({ status: 'cancelled' }))).toBe(false);
+    expect(notifications()).toHaveLength(0);
+  });
+
+  it('says the tokens went back without repeating it when the server already did', () => {
+    expect(failureMessage({ error: null })).toBe('Не удалось выполнить анализ. Токены возвращены на баланс');
+    expect(failureMessage({ error: 'Анализ выполнялся слишком долго и был остановлен. Токены возвращены на баланс' })).toBe(
+      'Анализ выполнялся слишком долго и был остановлен. Токены возвращены на баланс',
+    );
+  });
+
+  it('keeps watching a started run in the background and notifies when it fails', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let status: 'running' | 'failed' = 'running';
+    server.use(http.get(`/api/v1/analyses/${analysisId}`, () => HttpResponse.json({ analysis: makeAnalysis({ status, error: status === 'failed' ? 'Ошибка движка' : null }) })));
+    trackInBackground(analysisId);
+    await vi.advanceTimersByTimeAsync(BACKGROUND_POLL_MS);
+    expect(notifications()).toHaveLength(0);
+    status = 'failed';
+    await vi.advanceTimersByTimeAsync(BACKGROUND_POLL_MS);
+    await vi.waitFor(() => expect(notifications()).toEqual([expect.objectContaining({ title: 'Анализ не выполнен', message: 'Ошибка движка. Токены возвращены на баланс' })]));
+  });
+});
+
+describe('result model', () => {
+  it('moves an id between accepted and rejected without duplicates, and clears it', () => {
+    const start = { accepted: ['a'], rejected: ['b'] };
+    expect(decide(start, ['b'], 'accepted')).toEqual({ accepted: ['a', 'b'], rejected: [] });
+    expect(decide(start, ['a', 'c'], 'rejected')).toEqual({ accepted: [], rejected: ['b', 'a', 'c'] });
+    expect(decide(start, ['a'], null)).toEqual({ accepted: [], rejected: ['b'] });
+  });
+
+  it('never offers bulk acceptance of check-by-hand negatives', () => {
+    const sections = suggestionSections(auditResult);
+    expect(sections.map((section) => [section.id, section.items.map((item) => item.id), section.bulk])).toEqual([
+      ['campaign-negatives', ['s-free', 's-jobs'], true],
+      ['check-by-hand', ['s-reviews'], false],
+      ['cross-minus', ['s-cross'], true],
+      ['ad-fixes', ['s-ad'], true],
+    ]);
+  });
+
+  it('sums what the accepted suggestions change and save', () => {
+    expect(acceptedSummary(auditResult, { accepted: ['s-free', 's-jobs', 's-ad'], rejected: [] })).toEqual({
+      negatives: 2,
+      crossMinus: 0,
+      adFixes: 1,
+      total: 3,
+      savingsPerMonth: 1160,
+    });
+  });
+
+  it('orders the plan by roubles per month, then by severity', () => {
+    expect(actionPlan(auditResult).map((step) => step.checkId)).toEqual(['stats.wasted_spend', 'stats.low_ctr', 'ads.headline_length']);
+  });
+});

@@ -1,0 +1,126 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AnalysisDecisions } from '../../../src/contract/analysis.js';
+import { renderAt } from '../auth/render-app';
+import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
+import { resetSession, signIn } from '../routes/router-harness';
+import { analysisId, makeAnalysis, makeResults, projectId } from './fixtures';
+
+useTestServer();
+
+const semanticPath = `/projects/${projectId}/analysis/${analysisId}/semantic`;
+let saved: AnalysisDecisions[];
+
+beforeEach(() => {
+  resetSession();
+  signIn(verifiedUser, ownerOrganization);
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  saved = [];
+  server.use(
+    http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 100 })),
+    http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults({ decisions: { accepted: ['s-cross'], rejected: [] } }))),
+    http.put(`/api/v1/analyses/${analysisId}/decisions`, async ({ request }) => {
+      const body = (await request.json()) as AnalysisDecisions;
+      saved.push(body);
+      return HttpResponse.json({ decisions: body });
+    }),
+  );
+});
+
+const section = (title: string) => screen.getByRole('heading', { name: new RegExp(title) }).closest('section') as HTMLElement;
+const itemWith = (text: string) => screen.getByText(text).closest('[data-testid="suggestion"]') as HTMLElement;
+
+describe('semantic suggestions', () => {
+  it('groups the suggestions: campaign negatives by category, check by hand, cross-minus, ad fixes', async () => {
+    await renderAt(semanticPath);
+    await screen.findByRole('heading', { name: 'Семантика: предложения' });
+
+    const campaign = section('Минус-слова на уровне кампании');
+    expect(within(campaign).getByText('Бесплатное и скачивание')).toBeInTheDocument();
+    expect(within(campaign).getByText('Работа и вакансии')).toBeInTheDocument();
+    expect(within(campaign).getByText('-бесплатно')).toBeInTheDocument();
+
+    const byHand = section('Проверить вручную');
+    expect(within(byHand).getByText('-отзывы')).toBeInTheDocument();
+    // Ambiguous intents are never accepted in bulk.
+    expect(within(byHand).queryByRole('button', { name: 'Принять все' })).not.toBeInTheDocument();
+
+    expect(within(section('Кросс-минусовка')).getByText('окна → окна -пластиковые')).toBeInTheDocument();
+    expect(within(section('Исправления объявлений')).getByText(/Пластиковые окна от завода с установкой под ключ$/)).toBeInTheDocument();
+    // The earlier choice comes back from the server.
+    expect(within(itemWith('окна → окна -пластиковые')).getByRole('button', { name: 'Принять' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('saves each accept and reject with PUT decisions, bulk included, then opens the results', async () => {
+    const user = userEvent.setup();
+    const { router } = await renderAt(semanticPath);
+    await screen.findByRole('heading', { name: 'Семантика: предложения' });
+
+    await user.click(within(itemWith('-бесплатно')).getByRole('button', { name: 'Принять' }));
+    await waitFor(() => expect(saved.at(-1)).toEqual({ accepted: ['s-cross', 's-free'], rejected: [] }));
+
+    await user.click(within(itemWith('-отзывы')).getByRole('button', { name: 'Отклонить' }));
+    await waitFor(() => expect(saved.at(-1)).toEqual({ accepted: ['s-cross', 's-free'], rejected: ['s-reviews'] }));
+
+    await user.click(within(section('Минус-слова на уровне кампании')).getByRole('button', { name: 'Отклонить все' }));
+    await waitFor(() => expect(saved.at(-1)).toEqual({ accepted: ['s-cross'], rejected: ['s-reviews', 's-free', 's-jobs'] }));
+
+    // A second click on the pressed button clears the choice.
+    await user.click(within(itemWith('-вакансии')).getByRole('button', { name: 'Отклонить' }));
+    await waitFor(() => expect(saved.at(-1)).toEqual({ accepted: ['s-cross'], rejected: ['s-reviews', 's-free'] }));
+    expect(await screen.findByText('Решения сохранены')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'К результатам' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/projects/${projectId}/analysis/${analysisId}/results`));
+    // The results show the choice just made.
+    expect(await screen.findByText(/Принято 1 изменение/)).toBeInTheDocument();
+  });
+
+  it('keeps the last choice when clicks come faster than the saves', async () => {
+    const user = userEvent.setup();
+    server.use(
+      http.put(`/api/v1/analyses/${analysisId}/decisions`, async ({ request }) => {
+        const body = (await request.json()) as AnalysisDecisions;
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        saved.push(body);
+        return HttpResponse.json({ decisions: body });
+      }),
+    );
+    await renderAt(semanticPath);
+    await screen.findByRole('heading', { name: 'Семантика: предложения' });
+    await user.click(within(itemWith('-бесплатно')).getByRole('button', { name: 'Принять' }));
+    await user.click(within(itemWith('-вакансии')).getByRole('button', { name: 'Принять' }));
+    await user.click(within(itemWith('-отзывы')).getByRole('button', { name: 'Принять' }));
+    await waitFor(() => expect(saved.at(-1)).toEqual({ accepted: ['s-cross', 's-free', 's-jobs', 's-reviews'], rejected: [] }));
+    await screen.findByText('Решения сохранены');
+  });
+
+  it('lets the user correct an accepted ad fix before it is exported', async () => {
+    const user = userEvent.setup();
+    await renderAt(semanticPath);
+    await screen.findByRole('heading', { name: 'Семантика: предложения' });
+    const adItem = within(section('Исправления объявлений')).getByTestId('suggestion');
+    await user.click(within(adItem).getByRole('button', { name: 'Принять' }));
+    const input = within(adItem).getByLabelText('Новое значение (можно поправить)');
+    expect(input).toHaveValue('Пластиковые окна от завода с установкой под ключ');
+    await user.clear(input);
+    await user.type(input, 'Окна от завода под ключ');
+    await user.tab();
+    await waitFor(() =>
+      expect(saved.at(-1)).toEqual({ accepted: ['s-cross', 's-ad'], rejected: [], values: { 's-ad': 'Окна от завода под ключ' } }),
+    );
+  });
+
+  it('says so when the analysis is still running', async () => {
+    server.use(
+      http.get(`/api/v1/analyses/${analysisId}/results`, () =>
+        HttpResponse.json({ analysis: makeAnalysis({ status: 'running', progress: 40 }), result: null, decisions: { accepted: [], rejected: [] } }),
+      ),
+    );
+    await renderAt(semanticPath);
+    expect(await screen.findByText('Анализ ещё выполняется')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'К ходу анализа' })).toHaveAttribute('href', `/projects/${projectId}/analysis/${analysisId}/scoring-progress`);
+  });
+});

@@ -1,0 +1,268 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LandingUrlsResponse, PageRelevance, RelevanceAnalysis, RelevanceResults } from '../../../src/contract/relevance.js';
+import { renderAt } from '../auth/render-app';
+import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
+import { resetSession, signIn } from '../routes/router-harness';
+
+useTestServer();
+
+const projectId = '44444444-4444-4444-8444-444444444444';
+const analysisId = '66666666-6666-4666-8666-666666666666';
+const progressPath = `/projects/${projectId}/page-relevance/${analysisId}/progress`;
+const resultsPath = `/projects/${projectId}/page-relevance/${analysisId}/results`;
+
+const landing: LandingUrlsResponse = {
+  urls: [
+    { url: 'https://okna.ru/plastikovye?utm_source=yandex', campaigns: 1, groups: 3, keywords: 24, ads: 5 },
+    { url: 'https://okna.ru/dacha', campaigns: 1, groups: 1, keywords: 2, ads: 1 },
+    { url: 'https://okna.ru/old', campaigns: 2, groups: 1, keywords: 1, ads: 2 },
+  ],
+  price_per_page: 1,
+  balance: 10,
+};
+
+const analysis = (extra: Partial<RelevanceAnalysis> = {}): RelevanceAnalysis => ({
+  id: analysisId,
+  project_id: projectId,
+  status: 'queued',
+  stage: 'queued',
+  progress: 0,
+  progress_detail: null,
+  pages_count: 4,
+  cost: 4,
+  score: null,
+  summary: null,
+  error: null,
+  author: { id: verifiedUser.id, full_name: 'Анна Петрова' },
+  created_at: '2025-03-01T10:00:00.000Z',
+  started_at: null,
+  finished_at: null,
+  ...extra,
+});
+
+const page = (extra: Partial<PageRelevance>): PageRelevance => ({
+  url: 'https://okna.ru/plastikovye',
+  finalUrl: 'https://okna.ru/plastikovye',
+  status: 200,
+  contentType: 'text/html',
+  timingMs: 420,
+  redirects: [],
+  error: null,
+  title: 'Пластиковые окна',
+  metaDescription: null,
+  h1: ['Пластиковые окна с установкой'],
+  h2: [],
+  wordCount: 600,
+  noindex: false,
+  canonical: null,
+  score: 92,
+  coverage: 1,
+  headingCoverage: 1,
+  adPromise: { words: 3, coverage: 1, missing: [] },
+  groups: [{ campaign: 'Окна', group: 'Пластиковые окна', keywords: 2, lemmas: 2, coverage: 1, headingCoverage: 1, missing: [] }],
+  ads: 5,
+  cost: 1200,
+  clicks: 40,
+  issues: [],
+  ...extra,
+});
+
+const results: RelevanceResults = {
+  analysis: analysis({ status: 'completed', stage: 'done', progress: 100, score: 48, finished_at: '2025-03-01T10:02:00.000Z' }),
+  result: {
+    pages: [
+      page({ url: 'https://okna.ru/old', finalUrl: null, status: null, error: 'Страница не ответила за 10 с', score: 0, title: null, h1: [], groups: [], issues: [{ code: 'fetch_failed', severity: 'high', title: 'Страница не открылась: Страница не ответила за 10 с', explanation: 'Клик потерян.', fix: 'Проверьте сервер.' }] }),
+      page({
+        url: 'https://okna.ru/dacha',
+        finalUrl: 'https://okna.ru/dacha',
+        title: 'Кондиционеры',
+        h1: [],
+        score: 21,
+        coverage: 0.25,
+        headingCoverage: 0,
+        adPromise: { words: 2, coverage: 0.5, missing: ['скидка'] },
+        groups: [{ campaign: 'Окна', group: 'Окна на дачу', keywords: 2, lemmas: 4, coverage: 0.25, headingCoverage: 0, missing: ['дача', 'дачный', 'окно'] }],
+        issues: [
+          { code: 'no_utm', severity: 'low', title: 'В ссылке объявления нет UTM-меток', explanation: 'Без меток сложнее.', fix: 'Добавьте utm_source.' },
+          { code: 'low_keyword_coverage', severity: 'high', title: 'Страница слабо отвечает на ключевые фразы групп «Окна на дачу»: найдено 25% слов', explanation: 'Посетитель уходит.', fix: 'Ведите группу на подходящую страницу.' },
+        ],
+      }),
+      page({}),
+    ],
+    summary: { pages: 3, reachable: 2, averageScore: 38, weakPages: 2, issuesBySeverity: { high: 2, medium: 0, low: 1 }, costOnWeakPages: 2400, topIssues: [{ code: 'fetch_failed', title: 'Страница не открывается', pages: 1 }] },
+  },
+};
+
+beforeEach(() => {
+  resetSession();
+  signIn(verifiedUser, ownerOrganization);
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  server.use(
+    http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 10 })),
+    http.get(`/api/v1/projects/${projectId}/page-relevance`, () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 5 })),
+  );
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('new page-relevance analysis', () => {
+  it('lists the landing pages with their groups and keywords, prices the chosen ones and starts with an idempotency key', async () => {
+    const started: unknown[] = [];
+    server.use(
+      http.get(`/api/v1/projects/${projectId}/page-relevance/urls`, () => HttpResponse.json(landing)),
+      http.post(`/api/v1/projects/${projectId}/page-relevance`, async ({ request }) => {
+        started.push(await request.json());
+        return HttpResponse.json({ analysis: analysis({ pages_count: 2, cost: 2 }) }, { status: 201 });
+      }),
+      http.get(`/api/v1/page-relevance/${analysisId}`, () => HttpResponse.json({ analysis: analysis() })),
+    );
+    const user = userEvent.setup();
+    const { router } = await renderAt(`/projects/${projectId}/page-relevance/new`);
+
+    const row = (await screen.findByText('https://okna.ru/plastikovye?utm_source=yandex')).closest('label')!;
+    expect(within(row).getByText('3 группы · 24 фразы · 5 объявлений')).toBeInTheDocument();
+    expect(screen.getByTestId('relevance-cost')).toHaveTextContent('3 токена');
+
+    await user.click(screen.getByRole('checkbox', { name: /okna\.ru\/old/ }));
+    expect(screen.getByTestId('relevance-cost')).toHaveTextContent('2 токена');
+    await user.click(screen.getByRole('button', { name: 'Проверить страницы' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe(progressPath));
+    expect(started).toHaveLength(1);
+    expect(started[0]).toEqual({ urls: ['https://okna.ru/plastikovye?utm_source=yandex', 'https://okna.ru/dacha'], idempotency_key: expect.any(String) });
+  });
+
+  it('shows the amounts when the server refuses for lack of tokens, and blocks a start the balance cannot pay', async () => {
+    server.use(
+      http.get(`/api/v1/projects/${projectId}/page-relevance/urls`, () => HttpResponse.json({ ...landing, balance: 2 })),
+      http.post(`/api/v1/projects/${projectId}/page-relevance`, () =>
+        HttpResponse.json({ error: 'Недостаточно токенов на балансе', code: 'INSUFFICIENT_TOKENS', detail: [{ loc: ['body', 'urls'], msg: 'Нужно токенов: 2, на балансе: 1' }] }, { status: 402 }),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderAt(`/projects/${projectId}/page-relevance/new`);
+    await screen.findByText('https://okna.ru/dacha');
+    // 3 pages for 3 tokens with 2 on the balance: refused before asking the server.
+    expect(screen.getByRole('button', { name: 'Проверить страницы' })).toBeDisabled();
+    expect(screen.getByRole('alert')).toHaveTextContent('Недостаточно токенов на балансе');
+
+    await user.click(screen.getByRole('checkbox', { name: /okna\.ru\/old/ }));
+    await user.click(screen.getByRole('button', { name: 'Проверить страницы' }));
+    expect(await screen.findByText('Нужно токенов: 2, на балансе: 1')).toBeInTheDocument();
+  });
+
+  it('explains when the project has no landing pages, and links the previous checks', async () => {
+    server.use(
+      http.get(`/api/v1/projects/${projectId}/page-relevance/urls`, () => HttpResponse.json({ ...landing, urls: [] })),
+      http.get(`/api/v1/projects/${projectId}/page-relevance`, () => HttpResponse.json({ items: [results.analysis], total: 1, page: 1, page_size: 5 })),
+    );
+    await renderAt(`/projects/${projectId}/page-relevance/new`);
+    expect(await screen.findByText(/В объявлениях проекта нет ссылок на посадочные страницы/)).toBeInTheDocument();
+    const previous = await screen.findByRole('heading', { name: 'Предыдущие проверки' });
+    const link = within(previous.parentElement!).getByRole('link');
+    expect(link).toHaveAttribute('href', resultsPath);
+    expect(previous.parentElement).toHaveTextContent('4 страницы · Готово · оценка 48 из 100');
+  });
+});
+
+describe('page-relevance progress', () => {
+  it('polls every 2 seconds, shows the pages read so far and moves on to the results when done', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const answers = [
+      analysis({ status: 'running', stage: 'fetching', progress: 22, progress_detail: { done: 1, total: 4 } }),
+      analysis({ status: 'running', stage: 'analyzing', progress: 92, progress_detail: { done: 4, total: 4 } }),
+      results.analysis,
+    ];
+    let calls = 0;
+    server.use(
+      http.get(`/api/v1/page-relevance/${analysisId}`, () => HttpResponse.json({ analysis: answers[Math.min(calls++, answers.length - 1)] })),
+      http.get(`/api/v1/page-relevance/${analysisId}/results`, () => HttpResponse.json(results)),
+    );
+    const { router } = await renderAt(progressPath);
+
+    expect(await screen.findByText('Проверено страниц: 1 из 4')).toBeInTheDocument();
+    expect(screen.getByText('Загружаем страницы')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Ход проверки' })).toHaveAttribute('aria-valuenow', '22');
+    expect(calls).toBe(1);
+
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(await screen.findByText('Проверено страниц: 4 из 4')).toBeInTheDocument();
+    expect(calls).toBe(2);
+
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    await waitFor(() => expect(router.state.location.pathname).toBe(resultsPath));
+    expect(await screen.findByRole('heading', { name: 'Релевантность посадочных страниц' })).toBeInTheDocument();
+    // Finished: no more polling.
+    const after = calls;
+    await act(() => vi.advanceTimersByTimeAsync(6000));
+    expect(calls).toBe(after);
+  });
+
+  it('cancels a running check and says the tokens came back', async () => {
+    let cancelled = false;
+    server.use(
+      http.get(`/api/v1/page-relevance/${analysisId}`, () => HttpResponse.json({ analysis: analysis(cancelled ? { status: 'cancelled' } : { status: 'running', stage: 'fetching', progress: 10 }) })),
+      http.post(`/api/v1/page-relevance/${analysisId}/cancel`, () => {
+        cancelled = true;
+        return HttpResponse.json({ analysis: analysis({ status: 'cancelled' }) });
+      }),
+    );
+    const user = userEvent.setup();
+    await renderAt(progressPath);
+    await user.click(await screen.findByRole('button', { name: 'Отменить' }));
+    expect(await screen.findByText('Анализ отменён, 4 токена возвращены на баланс.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Запустить заново' })).toHaveAttribute('href', `/projects/${projectId}/page-relevance/new`);
+  });
+
+  it('shows why a run failed', async () => {
+    server.use(http.get(`/api/v1/page-relevance/${analysisId}`, () => HttpResponse.json({ analysis: analysis({ status: 'failed', error: 'Не удалось выполнить анализ, токены возвращены' }) })));
+    await renderAt(progressPath);
+    expect(await screen.findByText('Не удалось выполнить анализ, токены возвращены')).toBeInTheDocument();
+  });
+});
+
+describe('page-relevance results', () => {
+  it('shows the summary and a row per page: score, answer, title/h1, coverage, missing words, issues by severity', async () => {
+    server.use(http.get(`/api/v1/page-relevance/${analysisId}/results`, () => HttpResponse.json(results)));
+    const user = userEvent.setup();
+    await renderAt(resultsPath);
+
+    const summary = await screen.findByLabelText('Сводка');
+    expect(within(summary).getByText('38')).toBeInTheDocument();
+    expect(within(summary).getByText('2 400 ₽')).toBeInTheDocument();
+    expect(within(summary).getByText('Страница не открывается: 1 страница')).toBeInTheDocument();
+
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(3);
+    expect(within(rows[0]).getByLabelText('Оценка 0 из 100')).toBeInTheDocument();
+    expect(within(rows[0]).getByText('Страница не ответила за 10 с')).toBeInTheDocument();
+
+    const dacha = rows[1];
+    expect(within(dacha).getByText('Кондиционеры')).toBeInTheDocument();
+    expect(within(dacha).getByText('нет H1')).toBeInTheDocument();
+    expect(within(dacha).getByRole('meter', { name: 'Покрытие ключевых фраз' })).toHaveAttribute('aria-valuenow', '25');
+    expect(within(dacha).getByText('дача, дачный, окно')).toBeInTheDocument();
+    expect(within(dacha).getByText('Из заголовков: скидка')).toBeInTheDocument();
+    // High severity first, whatever the order the server sent.
+    const issues = within(dacha).getAllByRole('button');
+    expect(issues[0]).toHaveTextContent('Критично');
+    expect(issues[1]).toHaveTextContent('Совет');
+    await user.click(issues[0]);
+    expect(within(dacha).getByText('Ведите группу на подходящую страницу.')).toBeInTheDocument();
+
+    expect(within(rows[2]).getByText('всё найдено')).toBeInTheDocument();
+    expect(within(rows[2]).getByText('Нет')).toBeInTheDocument();
+  });
+
+  it('sends an unfinished run back to its progress', async () => {
+    server.use(http.get(`/api/v1/page-relevance/${analysisId}/results`, () => HttpResponse.json({ error: 'Результаты ещё не готовы', code: 'RESULTS_NOT_READY' }, { status: 409 })));
+    await renderAt(resultsPath);
+    expect(await screen.findByRole('heading', { name: 'Результаты ещё не готовы' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'К ходу проверки' })).toHaveAttribute('href', progressPath);
+  });
+});
