@@ -15,7 +15,7 @@ import { createMailer, type Mailer } from './email/mailer.js';
 import { HttpError } from './lib/errors.js';
 import { valibotValidatorCompiler } from './lib/schema.js';
 import { authenticatePlugin } from './auth/authenticate.js';
-import { createRateLimitStore } from './lib/rate-limit-store.js';
+import { createRateLimitStorage } from './lib/rate-limit-store.js';
 import { authRoutes } from './auth/routes.js';
 import { organizationRoutes } from './orgs/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
@@ -115,9 +115,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     },
     crossOriginEmbedderPolicy: false,
   });
+  const rateLimitStorage = createRateLimitStorage(deps.db, config.redisUrl ? { url: config.redisUrl, nameSpace: config.rateLimitNamespace } : undefined);
+  app.addHook('onClose', rateLimitStorage.close);
   await app.register(rateLimit, {
     global: false,
-    store: createRateLimitStore(deps.db, config.redisUrl),
+    ...rateLimitStorage.options,
     errorResponseBuilder: (_request, context) => ({ statusCode: 429, error: apiMessages.tooManyRequests, code: 'RATE_LIMITED', retryAfter: context.after }),
   });
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20 } });

@@ -22,7 +22,10 @@ export interface AppConfig {
   emailTokenTtlSeconds: number;
   smtpUrl?: string;
   mailFrom: string;
+  /** Rate-limit counters in this Redis instead of PostgreSQL. */
   redisUrl?: string;
+  /** Prefix of the rate-limit keys in Redis (several deployments may share one Redis). */
+  rateLimitNamespace: string;
   welcomeCredit: number;
   /** Serve the built PWA from this folder (production). */
   webRoot?: string;
@@ -84,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Reklama Lab <no-reply@reklama-lab.local>',
     redisUrl: env.REDIS_URL || undefined,
+    rateLimitNamespace: env.RATE_LIMIT_NAMESPACE ?? 'reklama-lab:rate-limit:',
     welcomeCredit: intFromEnv(env.WELCOME_CREDIT, 100),
     webRoot: env.WEB_ROOT,
     rateLimit: { max: intFromEnv(env.AUTH_RATE_LIMIT_MAX, 10), timeWindowMs: intFromEnv(env.AUTH_RATE_LIMIT_WINDOW_MS, 60_000) },

@@ -1,4 +1,5 @@
-import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor, FastifyRateLimitOptions } from '@fastify/rate-limit';
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor, FastifyRateLimitOptions, RateLimitPluginOptions } from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
 
@@ -7,18 +8,37 @@ type Callback = (error: Error | null, result?: { current: number; ttl: number })
 /** Expired windows are swept now and then, by whichever request happens to draw it. */
 const SWEEP_PROBABILITY = 0.01;
 
+/** Where the counters of @fastify/rate-limit live, as plugin options, and how to let go of it. */
+export interface RateLimitStorage {
+  kind: 'postgres' | 'redis';
+  options: Pick<RateLimitPluginOptions, 'store' | 'redis' | 'nameSpace'>;
+  close: () => Promise<void>;
+}
+
+/**
+ * The counters are shared by every server process: in PostgreSQL by default (nothing more to run), in
+ * Redis when `REDIS_URL` is set (the plugin's own Redis store: one Lua INCR + PEXPIRE per hit).
+ */
+export function createRateLimitStorage(db: DB, redis?: { url: string; nameSpace: string }): RateLimitStorage {
+  if (!redis) return { kind: 'postgres', options: { store: createPostgresRateLimitStore(db) }, close: async () => undefined };
+  // Few retries and a short connect timeout: a login must fail fast, not hang, when Redis is down.
+  const client = new Redis(redis.url, { maxRetriesPerRequest: 2, connectTimeout: 5_000 });
+  return {
+    kind: 'redis',
+    options: { redis: client, nameSpace: redis.nameSpace },
+    close: async () => {
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
+
 /**
  * A store for @fastify/rate-limit kept in the PostgreSQL table `rate_limits` (key, hits, reset_at), so
  * every server process behind a load balancer counts against the same limit. Each hit is one atomic
  * upsert: a new window starts when the old one has passed, otherwise the counter goes up by one; the
  * statement returns the count and the time left, with no read-then-write race between processes.
  */
-export function createRateLimitStore(db: DB, redisUrl?: string): FastifyRateLimitStoreCtor {
-  if (redisUrl) {
-    // Redis needs `ioredis`, which the project does not ship; PostgreSQL already shares the counters.
-    process.emitWarning('REDIS_URL is set, but rate-limit counters are kept in PostgreSQL (ioredis is not installed).');
-  }
-
+export function createPostgresRateLimitStore(db: DB): FastifyRateLimitStoreCtor {
   class PostgresRateLimitStore implements FastifyRateLimitStore {
     constructor(
       _options: FastifyRateLimitOptions,
