@@ -35,6 +35,8 @@ export interface AppConfig {
   /** Key for encrypting ad-platform OAuth tokens at rest (32 bytes). */
   secretsKey: Uint8Array;
   yandexDirectApiUrl: string;
+  /** The Direct API sandbox, used when a user ticks «Песочница API» (tests point both at a local fake). */
+  yandexDirectSandboxApiUrl: string;
   logLevel: string;
   /**
    * Let the landing-page fetcher open loopback/private/link-local addresses (`ALLOW_PRIVATE_PAGE_HOSTS=true`).
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     inProcessWorkers: env.IN_PROCESS_WORKERS !== 'false',
     secretsKey: overrides.secretsKey ?? persistentSecret(dataDir, 'secrets-key', env.SECRETS_KEY),
     yandexDirectApiUrl: env.YANDEX_DIRECT_API_URL ?? 'https://api.direct.yandex.com/json/v5',
+    yandexDirectSandboxApiUrl: env.YANDEX_DIRECT_SANDBOX_API_URL ?? 'https://api-sandbox.direct.yandex.com/json/v5',
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
     allowPrivateHosts: env.ALLOW_PRIVATE_PAGE_HOSTS === 'true',
     ...overrides,

@@ -38,7 +38,9 @@ import {
   listProjects,
   projectDetail,
   storeDraft,
+  storedDirectAccess,
   updateProject,
+  type DirectAccess,
 } from './service.js';
 import { receiveUploads } from './upload.js';
 
@@ -69,6 +71,13 @@ const previewFiles = {
   auth: true,
 } satisfies RouteContract;
 const previewDirect = { body: DirectApiPreviewSchema, response: { 200: ImportPreviewSchema }, tags, summary: 'Load the campaigns of a Yandex Direct account through API v5 into a preview', auth: true } satisfies RouteContract;
+const previewConnected = {
+  params: IdParamsSchema,
+  response: { 200: ImportPreviewSchema },
+  tags,
+  summary: 'Load the campaigns again through the Direct API connection saved with the project (the stored token, no token asked) into a preview',
+  auth: true,
+} satisfies RouteContract;
 const applyImport = { params: IdParamsSchema, body: ApplyImportSchema, response: { 201: ProjectDetailSchema }, tags, summary: 'Save a preview into the project: replace its campaigns or append to them', auth: true } satisfies RouteContract;
 const tree = { params: IdParamsSchema, response: { 200: CampaignTreeSchema }, tags, summary: 'Campaigns → groups with counts and statistics', auth: true } satisfies RouteContract;
 const campaign = { params: CampaignParamsSchema, response: { 200: CampaignDataResponseSchema }, tags, summary: 'The whole campaign: groups, keywords, ads, negatives, statistics', auth: true } satisfies RouteContract;
@@ -131,15 +140,15 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     }
   });
 
-  app.post<Req<typeof previewDirect>>('/import-preview/direct-api', { schema: routeSchema(previewDirect), ...auth }, async (request) => {
-    const caller = callerOf(request);
-    const { token, client_login, sandbox } = request.body;
+  /** Reads a Direct account in a worker into a preview that carries the token, sealed, for the project to keep. */
+  async function previewDirectAccount(request: FastifyRequest, access: DirectAccess) {
     let parsed: ParsedImport;
     try {
+      const baseUrl = access.sandbox ? app.config.yandexDirectSandboxApiUrl : app.config.yandexDirectApiUrl;
       parsed = await runInWorker<ParsedImport>(
         importWorker,
         'fetchDirectApiAccount',
-        [{ token, clientLogin: client_login || undefined, sandbox: sandbox ?? false, baseUrl: sandbox ? undefined : app.config.yandexDirectApiUrl }],
+        [{ token: access.token, clientLogin: access.clientLogin || undefined, sandbox: access.sandbox, baseUrl }],
         { timeoutMs: IMPORT_TIMEOUT_MS },
       );
     } catch (error) {
@@ -148,8 +157,18 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
       const message = error instanceof WorkerTaskError && /[а-яё]/i.test(error.message) ? error.message : projectMessages.directApiFailed;
       throw new HttpError(422, 'DIRECT_API_ERROR', message, [{ loc: ['body', 'token'], msg: message }]);
     }
-    const connection = { encrypted_token: sealSecret(token, app.config.secretsKey, DIRECT_TOKEN_CONTEXT), client_login: client_login || null, sandbox: sandbox ?? false };
-    return storeDraft(app.db, caller, requireImportable(parsed), 'direct_api', [], connection, 'yandex_direct');
+    const connection = { encrypted_token: sealSecret(access.token, app.config.secretsKey, DIRECT_TOKEN_CONTEXT), client_login: access.clientLogin || null, sandbox: access.sandbox };
+    return storeDraft(app.db, callerOf(request), requireImportable(parsed), 'direct_api', [], connection, 'yandex_direct');
+  }
+
+  app.post<Req<typeof previewDirect>>('/import-preview/direct-api', { schema: routeSchema(previewDirect), ...auth }, async (request) => {
+    const { token, client_login, sandbox } = request.body;
+    return previewDirectAccount(request, { token, clientLogin: client_login || null, sandbox: sandbox ?? false });
+  });
+
+  app.post<Req<typeof previewConnected>>('/:id/import-preview/direct-api', { schema: routeSchema(previewConnected), ...auth }, async (request) => {
+    const access = await storedDirectAccess(app.db, callerOf(request).organizationId, request.params.id, app.config.secretsKey);
+    return previewDirectAccount(request, access);
   });
 
   app.get<Req<typeof getOne>>('/:id', { schema: routeSchema(getOne), ...auth }, async (request) => {

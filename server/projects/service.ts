@@ -22,7 +22,8 @@ import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { ImportMode, ImportSource } from '../db/tables/projects.js';
-import { forbidden, notFound } from '../lib/errors.js';
+import { forbidden, HttpError, notFound } from '../lib/errors.js';
+import { openSecret } from '../lib/secret-box.js';
 import type { ParsedImport } from './import-worker.js';
 import { lastAnalysisFor } from './last-analysis.js';
 
@@ -313,6 +314,33 @@ export async function deleteProject(db: DB, caller: Caller, projectId: string): 
     await trx.updateTable('projects').set({ deleted_at: new Date(), updated_at: new Date() }).where('id', '=', projectId).execute();
     await trx.deleteFrom('project_connections').where('project_id', '=', projectId).execute();
   });
+}
+
+/** What it takes to read the project's Direct account again: the stored token, opened, and its settings. */
+export interface DirectAccess {
+  token: string;
+  clientLogin: string | null;
+  sandbox: boolean;
+}
+
+/** The Direct API connection saved with a live project of the organization, its token opened for one use. */
+export async function storedDirectAccess(db: DB, organizationId: string, projectId: string, secretsKey: Uint8Array): Promise<DirectAccess> {
+  await findProject(db, organizationId, projectId);
+  const connection = await db
+    .selectFrom('project_connections')
+    .select(['encrypted_token', 'client_login', 'sandbox'])
+    .where('project_id', '=', projectId)
+    .where('platform', '=', 'yandex_direct')
+    .executeTakeFirst();
+  if (!connection) throw notFound(projectMessages.directApiNotConnected, 'CONNECTION_NOT_FOUND');
+  let token: string;
+  try {
+    token = openSecret(connection.encrypted_token, secretsKey, DIRECT_TOKEN_CONTEXT);
+  } catch {
+    // Sealed under another key (SECRETS_KEY changed) or damaged: only a new token helps.
+    throw new HttpError(422, 'DIRECT_TOKEN_UNREADABLE', projectMessages.directTokenUnreadable, [{ loc: ['connection'], msg: projectMessages.directTokenUnreadable }]);
+  }
+  return { token, clientLogin: connection.client_login, sandbox: connection.sandbox };
 }
 
 // ---------------------------------------------------------------------------------- drafts / imports

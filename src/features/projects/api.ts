@@ -68,6 +68,9 @@ export function previewFiles(files: File[], platform?: string, signal?: AbortSig
 
 export const previewDirectApi = (body: DirectApiPreviewRequest) => apiClient.post<ImportPreview>(`${BASE}/import-preview/direct-api`, body);
 
+/** The account again, through the Direct API connection saved with the project (the server holds the token). */
+export const previewConnectedDirectApi = (projectId: string) => apiClient.post<ImportPreview>(`${BASE}/${projectId}/import-preview/direct-api`);
+
 /** As the server names it (server/projects/importers/template.ts). */
 export const TEMPLATE_FILE_NAME = 'reklama-lab-shablon-kampaniy.csv';
 

@@ -33,6 +33,7 @@ describe('tenant isolation of projects', () => {
       call(t.app, 'GET', `/api/v1/projects/${projectB.id}/campaigns`, { token: userA.token }),
       call(t.app, 'GET', `/api/v1/projects/${projectB.id}/campaigns/${campaignId}`, { token: userA.token }),
       call(t.app, 'POST', `/api/v1/projects/${projectB.id}/imports`, { token: userA.token, body: { draft_id: ownDraft, mode: 'replace' } }),
+      call(t.app, 'POST', `/api/v1/projects/${projectB.id}/import-preview/direct-api`, { token: userA.token }),
     ];
     for (const response of await Promise.all(attempts)) {
       expect(response.status).toBe(404);

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -134,5 +134,109 @@ describe('project detail', () => {
     server.use(http.get(`/api/v1/projects/${id}`, () => HttpResponse.json({ error: 'Проект не найден', code: 'PROJECT_NOT_FOUND' }, { status: 404 })));
     await renderAt(`/projects/${id}`);
     expect(await screen.findByRole('heading', { name: 'Проект не найден' })).toBeInTheDocument();
+  });
+});
+
+/** The label → value pairs of a statistics grid. */
+function statsOf(container: HTMLElement): Record<string, string> {
+  const labels = [...container.querySelectorAll('dt')].map((term) => term.textContent ?? '');
+  const values = [...container.querySelectorAll('dd')].map((value) => (value.textContent ?? '').replace(/\s/g, ' '));
+  return Object.fromEntries(labels.map((label, index) => [label, values[index]]));
+}
+
+const reimportPreview = {
+  draft_id: '12121212-1212-4212-8212-121212121212',
+  source: 'files',
+  platform: 'yandex_direct',
+  file_names: ['new-direct.tsv'],
+  counts: { campaigns: 1, groups: 1, ads: 2, keywords: 5, searchQueries: 0 },
+  problems: [],
+  detected: [],
+  campaigns: [{ name: 'Окна — РСЯ', groups: 1, ads: 2, keywords: 5 }],
+  expires_at: new Date(Date.now() + 3600_000).toISOString(),
+};
+
+describe('project detail: what the project holds', () => {
+  it('sums up the statistics of the period and counts the campaigns, groups, ads and keywords', async () => {
+    await renderAt(`/projects/${id}`);
+    const statistics = (await screen.findByRole('heading', { name: /^Статистика за/ })).closest('section')!;
+    expect(statistics).toHaveTextContent('Статистика за 1 янв. 2025 г. — 31 янв. 2025 г.');
+    expect(statsOf(statistics)).toEqual({
+      Показы: '1 400',
+      Клики: '60',
+      CTR: '4,29 %',
+      Расход: '3 200 ₽',
+      Конверсии: '2',
+      'Цена конверсии': '1 600 ₽',
+    });
+    const totals = screen.getByRole('heading', { name: 'Окна Плюс' }).closest('section')!.querySelector('.stat-grid') as HTMLElement;
+    expect(statsOf(totals)).toEqual({ Кампании: '1', Группы: '2', Объявления: '1', 'Ключевые фразы': '3' });
+  });
+});
+
+describe('project detail: re-import', () => {
+  it('previews new files and adds their campaigns to the current ones when asked to', async () => {
+    let applied: unknown = null;
+    const afterImport: ProjectDetail = {
+      ...detail,
+      counts: { campaigns: 2, groups: 3, ads: 3, keywords: 8 },
+      campaigns: [...detail.campaigns, { ...detail.campaigns[0]!, id: '13131313-1313-4313-8313-131313131313', name: 'Окна — РСЯ', groups: [] }],
+      imports: [{ ...detail.imports[0]!, id: '14141414-1414-4414-8414-141414141414', mode: 'append', file_names: ['new-direct.tsv'] }, ...detail.imports],
+    };
+    server.use(
+      http.post('/api/v1/projects/import-preview', () => HttpResponse.json(reimportPreview)),
+      http.post(`/api/v1/projects/${id}/imports`, async ({ request }) => {
+        applied = await request.json();
+        return HttpResponse.json(afterImport, { status: 201 });
+      }),
+    );
+    const user = userEvent.setup();
+    await renderAt(`/projects/${id}`);
+    await user.click(await screen.findByRole('button', { name: 'Обновить кампании' }));
+    fireEvent.drop(screen.getByTestId('dropzone'), { dataTransfer: { files: [new File(['x'], 'new-direct.tsv')] } });
+    await user.click(screen.getByRole('button', { name: 'Проверить файлы' }));
+    const preview = await screen.findByRole('region', { name: 'Что будет импортировано' });
+    expect(within(preview).getByText('Окна — РСЯ')).toBeInTheDocument();
+
+    // Replacing is the default; the user chooses to add.
+    expect(screen.getByRole('radio', { name: 'Заменить текущие' })).toBeChecked();
+    await user.click(screen.getByRole('radio', { name: 'Добавить к текущим' }));
+    await user.click(screen.getByRole('button', { name: 'Сохранить импорт' }));
+
+    await waitFor(() => expect(applied).toEqual({ draft_id: reimportPreview.draft_id, mode: 'append' }));
+    const tree = await screen.findByRole('list', { name: 'Кампании' });
+    await waitFor(() => expect(within(tree).getByRole('button', { name: /Окна — РСЯ/ })).toBeInTheDocument());
+    expect(screen.queryByRole('region', { name: 'Что будет импортировано' })).not.toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: 'добавление' })).toBeInTheDocument();
+  });
+
+  it('reads a connected Direct account again with the saved token and replaces the campaigns', async () => {
+    let reloaded = 0;
+    let applied: unknown = null;
+    server.use(
+      http.get(`/api/v1/projects/${id}`, () =>
+        HttpResponse.json({ ...detail, connection: { platform: 'yandex_direct', client_login: 'okna-plus', sandbox: false, created_at: '2025-02-01T10:00:00.000Z' } }),
+      ),
+      http.post(`/api/v1/projects/${id}/import-preview/direct-api`, () => {
+        reloaded += 1;
+        return HttpResponse.json({ ...reimportPreview, source: 'direct_api', file_names: [] });
+      }),
+      http.post(`/api/v1/projects/${id}/imports`, async ({ request }) => {
+        applied = await request.json();
+        return HttpResponse.json(detail, { status: 201 });
+      }),
+    );
+    const user = userEvent.setup();
+    await renderAt(`/projects/${id}`);
+    expect(await screen.findByText('Подключён API Яндекс Директа (Client-Login: okna-plus)')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Обновить кампании' }));
+    // A connected project opens on the API tab, with no token to type.
+    expect(screen.getByRole('tab', { name: 'API Яндекс Директа' })).toHaveAttribute('aria-selected', 'true');
+    await user.click(screen.getByRole('button', { name: 'Загрузить кампании заново' }));
+    const preview = await screen.findByRole('region', { name: 'Что будет импортировано' });
+    expect(within(preview).getByText('Источник: API Яндекс Директа')).toBeInTheDocument();
+    expect(reloaded).toBe(1);
+    await user.click(screen.getByRole('button', { name: 'Сохранить импорт' }));
+    await waitFor(() => expect(applied).toEqual({ draft_id: reimportPreview.draft_id, mode: 'replace' }));
   });
 });

@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProjectSummary } from '../../../src/contract/projects.js';
@@ -80,6 +81,36 @@ describe('project list', () => {
     expect(requests[0]!.searchParams.get('search')).toBe('окна');
     expect(requests[0]!.searchParams.get('sort')).toBe('name');
     expect(screen.getByRole('combobox', { name: 'Сортировка' })).toHaveValue('name');
+  });
+
+  it('searches as the user types (once typing pauses) and sorts when asked, keeping both in the address', async () => {
+    const requests: URL[] = [];
+    server.use(
+      http.get('/api/v1/projects', ({ request }) => {
+        const url = new URL(request.url);
+        requests.push(url);
+        const search = url.searchParams.get('search') ?? '';
+        const items = [project({}), project({ id: '55555555-5555-4555-8555-555555555555', name: 'Бетон Москва' })].filter((item) => item.name.toLowerCase().includes(search));
+        return HttpResponse.json({ items, total: items.length, page: 1, page_size: 100 });
+      }),
+    );
+    const user = userEvent.setup();
+    const { router } = await renderAt('/projects');
+    await screen.findByRole('link', { name: 'Бетон Москва' });
+
+    await user.type(screen.getByRole('searchbox', { name: 'Поиск по названию' }), 'бетон');
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ search: 'бетон' }));
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Окна Плюс' })).not.toBeInTheDocument());
+    expect(screen.getByRole('link', { name: 'Бетон Москва' })).toBeInTheDocument();
+    // The server is asked once typing pauses, not once per letter.
+    const searched = requests.map((url) => url.searchParams.get('search')).filter((search) => search !== null);
+    expect(searched.at(-1)).toBe('бетон');
+    expect(searched.length).toBeLessThan('бетон'.length);
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Сортировка' }), 'По названию');
+    await waitFor(() => expect(requests.at(-1)!.searchParams.get('sort')).toBe('name'));
+    expect(requests.at(-1)!.searchParams.get('search')).toBe('бетон');
+    expect(router.state.location.search).toMatchObject({ search: 'бетон', sort: 'name' });
   });
 
   it('shows the empty state with a way to create the first project', async () => {

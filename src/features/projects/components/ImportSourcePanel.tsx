@@ -3,8 +3,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import { DirectApiPreviewSchema, type DirectApiPreviewRequest, type ImportPreview } from '../../../contract/projects.js';
-import { downloadTemplate, previewDirectApi, previewFiles } from '../api';
+import { DirectApiPreviewSchema, type DirectApiPreviewRequest, type ImportPreview, type ProjectDetail } from '../../../contract/projects.js';
+import { downloadTemplate, previewConnectedDirectApi, previewDirectApi, previewFiles } from '../api';
 import { formatCount } from '../format';
 import { FormField } from '../../../components/ui/form';
 import { ImportErrors, importErrorOf, type ImportErrorState } from './ImportErrors';
@@ -15,14 +15,21 @@ export const ACCEPTED_FILES = '.csv,.tsv,.txt,.xlsx';
 
 type Source = 'files' | 'direct_api';
 
+/** A project that already has a Direct API connection: its account can be read again without the token. */
+export interface SavedConnection {
+  projectId: string;
+  connection: NonNullable<ProjectDetail['connection']>;
+}
+
 interface Props {
   platform?: string;
   onPreview: (preview: ImportPreview) => void;
+  saved?: SavedConnection;
 }
 
 /** Where the campaigns come from: files dropped or chosen (several at once), or the Yandex Direct API. */
-export function ImportSourcePanel({ platform, onPreview }: Props) {
-  const [source, setSource] = useState<Source>('files');
+export function ImportSourcePanel({ platform, onPreview, saved }: Props) {
+  const [source, setSource] = useState<Source>(saved ? 'direct_api' : 'files');
   const [error, setError] = useState<ImportErrorState | null>(null);
 
   return (
@@ -44,7 +51,10 @@ export function ImportSourcePanel({ platform, onPreview }: Props) {
       {source === 'files' ? (
         <FileUpload platform={platform} onPreview={onPreview} onError={setError} />
       ) : (
-        <DirectApiForm onPreview={onPreview} onError={setError} />
+        <>
+          {saved && <SavedConnectionReload saved={saved} onPreview={onPreview} onError={setError} />}
+          <DirectApiForm onPreview={onPreview} onError={setError} />
+        </>
       )}
       {error && <ImportErrors state={error} />}
     </div>
@@ -140,6 +150,29 @@ function FileUpload({ platform, onPreview, onError }: { platform?: string; onPre
           Скачать шаблон CSV
         </button>
       </div>
+    </div>
+  );
+}
+
+function SavedConnectionReload({ saved, onPreview, onError }: { saved: SavedConnection; onPreview: (p: ImportPreview) => void; onError: (e: ImportErrorState | null) => void }) {
+  const reload = useMutation({
+    mutationFn: () => previewConnectedDirectApi(saved.projectId),
+    onMutate: () => onError(null),
+    onSuccess: onPreview,
+    onError: (error) => onError(importErrorOf(error)),
+  });
+  const { client_login, sandbox } = saved.connection;
+  return (
+    <div className="saved-connection">
+      <p>
+        Проект подключён к API Яндекс Директа{client_login && ` (Client-Login: ${client_login})`}
+        {sandbox && ', песочница'}. Сохранённый токен хранится в зашифрованном виде.
+      </p>
+      <button type="button" className="btn btn--primary" disabled={reload.isPending} aria-busy={reload.isPending} onClick={() => reload.mutate()}>
+        {reload.isPending && <span className="spinner" role="status" aria-label="Загрузка" />}
+        Загрузить кампании заново
+      </button>
+      <p className="muted">Или подключите другой аккаунт:</p>
     </div>
   );
 }

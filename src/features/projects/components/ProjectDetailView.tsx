@@ -5,7 +5,7 @@ import type { ImportPreview, ImportRecord, ProjectDetail } from '../../../contra
 import { formatCount, formatDate, formatDateTime, formatMoney, formatPercent } from '../format';
 import { CampaignTree } from './CampaignTree';
 import { ImportPreviewView } from './ImportPreviewView';
-import { ImportSourcePanel } from './ImportSourcePanel';
+import { ImportSourcePanel, type SavedConnection } from './ImportSourcePanel';
 
 export const DELETE_CONFIRM_TEXT = 'Удалить проект? Кампании и история импортов будут недоступны.';
 
@@ -90,6 +90,7 @@ export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, 
         {reimporting && (
           <Reimport
             platform={project.platform}
+            saved={project.connection ? { projectId: project.id, connection: project.connection } : undefined}
             hasCampaigns={project.counts.campaigns > 0}
             applying={applying}
             onApply={async (draftId, mode) => {
@@ -133,10 +134,18 @@ export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, 
   );
 }
 
-function Reimport({ platform, hasCampaigns, applying, onApply }: { platform: string; hasCampaigns: boolean; applying: boolean; onApply: (draftId: string, mode: 'replace' | 'append') => Promise<void> }) {
+interface ReimportProps {
+  platform: string;
+  saved?: SavedConnection;
+  hasCampaigns: boolean;
+  applying: boolean;
+  onApply: (draftId: string, mode: 'replace' | 'append') => Promise<void>;
+}
+
+function Reimport({ platform, saved, hasCampaigns, applying, onApply }: ReimportProps) {
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [mode, setMode] = useState<'replace' | 'append'>('replace');
-  if (!preview) return <ImportSourcePanel platform={platform} onPreview={setPreview} />;
+  if (!preview) return <ImportSourcePanel platform={platform} onPreview={setPreview} saved={saved} />;
   return (
     <div className="reimport">
       <ImportPreviewView preview={preview} />

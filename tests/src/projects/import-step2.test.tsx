@@ -1,0 +1,248 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ImportPreview } from '../../../src/contract/projects.js';
+import { PREVIEW_STORAGE_KEY, STEP1_STORAGE_KEY } from '../../../src/features/projects/create-draft';
+import { renderAt } from '../auth/render-app';
+import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
+import { resetSession, signIn } from '../routes/router-harness';
+
+useTestServer();
+
+const projectId = '99999999-9999-4999-8999-999999999999';
+const draftId = '33333333-3333-4333-8333-333333333333';
+
+const preview: ImportPreview = {
+  draft_id: draftId,
+  source: 'files',
+  platform: 'yandex_direct',
+  file_names: ['direct.tsv', 'google.csv'],
+  counts: { campaigns: 2, groups: 4, ads: 6, keywords: 10, searchQueries: 0 },
+  problems: [{ file: 'direct.tsv', row: 3, column: 'Ставка', severity: 'warning', message: 'Не число: «28,5о». Значение пропущено' }],
+  detected: [],
+  campaigns: [
+    { name: 'Диваны — Поиск', groups: 2, ads: 4, keywords: 6 },
+    { name: 'Диваны — Google', groups: 2, ads: 2, keywords: 4 },
+  ],
+  expires_at: new Date(Date.now() + 3600_000).toISOString(),
+};
+
+const step1 = { name: 'Диваны Комфорт', site_url: 'divany-komfort.ru', platform: 'yandex_direct' };
+
+beforeEach(() => {
+  resetSession();
+  sessionStorage.clear();
+  signIn(verifiedUser, ownerOrganization);
+  sessionStorage.setItem(STEP1_STORAGE_KEY, JSON.stringify(step1));
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  server.use(http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 100 })));
+});
+
+const file = (name: string, text: string) => new File([text], name, { type: 'text/csv' });
+
+function dropFiles(files: File[]) {
+  const dropzone = screen.getByTestId('dropzone');
+  fireEvent.dragOver(dropzone, { dataTransfer: { files } });
+  expect(dropzone).toHaveClass('dropzone--active');
+  fireEvent.drop(dropzone, { dataTransfer: { files } });
+  expect(dropzone).not.toHaveClass('dropzone--active');
+}
+
+describe('step 2: files dropped, previewed, then saved', () => {
+  it('uploads the dropped files, shows what will be imported, keeps it over a reload and saves the project with it', async () => {
+    // jsdom's File does not survive Node's fetch (it arrives as an empty "blob"), so the files are checked where
+    // the app puts them into the multipart body; the real browser upload is covered by the e2e test.
+    const appended: unknown[][] = [];
+    const append = FormData.prototype.append;
+    vi.spyOn(FormData.prototype, 'append').mockImplementation(function (this: FormData, ...args: unknown[]) {
+      appended.push(args);
+      return (append as (...a: unknown[]) => void).apply(this, args);
+    });
+    const uploads: { contentType: string | null; platform: FormDataEntryValue | null; files: number }[] = [];
+    let created: Record<string, unknown> | null = null;
+    server.use(
+      http.post('/api/v1/projects/import-preview', async ({ request }) => {
+        const contentType = request.headers.get('content-type');
+        const form = await request.formData();
+        uploads.push({ contentType, platform: form.get('platform'), files: form.getAll('files').length });
+        return HttpResponse.json(preview);
+      }),
+      http.post('/api/v1/projects', async ({ request }) => {
+        created = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json({ id: projectId, name: step1.name }, { status: 201 });
+      }),
+      http.get(`/api/v1/projects/${projectId}`, () => HttpResponse.json({ error: 'Проект не найден', code: 'PROJECT_NOT_FOUND' }, { status: 404 })),
+      http.get('/api/v1/projects', () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 100 })),
+    );
+    const user = userEvent.setup();
+    const { router } = await renderAt('/projects/create/step2');
+    await screen.findByTestId('dropzone');
+    expect(screen.getByRole('button', { name: 'Проверить файлы' })).toBeDisabled();
+
+    const dropped = [file('direct.tsv', 'Фраза\tСтавка\n'), file('google.csv', 'Campaign,Keyword\n')];
+    dropFiles(dropped);
+    const chosen = screen.getByRole('list', { name: 'Выбранные файлы' });
+    expect(within(chosen).getAllByRole('listitem').map((item) => item.firstChild?.textContent)).toEqual(['direct.tsv', 'google.csv']);
+    // Nothing is sent before the user asks for the check.
+    expect(uploads).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Проверить файлы' }));
+    const previewSection = await screen.findByRole('region', { name: 'Что будет импортировано' });
+    expect(uploads).toEqual([{ contentType: expect.stringMatching(/^multipart\/form-data; boundary=/), platform: 'yandex_direct', files: 2 }]);
+    expect(appended).toEqual([
+      ['platform', 'yandex_direct'],
+      ['files', dropped[0], 'direct.tsv'],
+      ['files', dropped[1], 'google.csv'],
+    ]);
+    expect(within(previewSection).getByText('Файлы: direct.tsv, google.csv')).toBeInTheDocument();
+    expect(within(previewSection).getByText('Диваны — Поиск')).toBeInTheDocument();
+    expect(within(previewSection).getByText('Замечания при чтении файлов: 1')).toBeInTheDocument();
+    expect(within(previewSection).getByText(/direct\.tsv, строка 3, «Ставка»: Не число: «28,5о»\. Значение пропущено/)).toBeInTheDocument();
+    // The preview is part of the draft that survives a reload.
+    expect(JSON.parse(sessionStorage.getItem(PREVIEW_STORAGE_KEY)!)).toMatchObject({ draft_id: draftId });
+
+    await user.click(screen.getByRole('button', { name: 'Сохранить проект' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/projects/${projectId}`));
+    expect(created).toEqual({ ...step1, site_url: 'https://divany-komfort.ru', region: undefined, target_cpa: undefined, draft_id: draftId });
+    expect(sessionStorage.getItem(STEP1_STORAGE_KEY)).toBeNull();
+    expect(sessionStorage.getItem(PREVIEW_STORAGE_KEY)).toBeNull();
+  });
+
+  it('shows every row to fix when the server refuses the files, and keeps the project unsaved', async () => {
+    server.use(
+      http.post('/api/v1/projects/import-preview', () =>
+        HttpResponse.json(
+          {
+            error: 'Файлы не удалось импортировать: исправьте ошибки и загрузите их ещё раз',
+            code: 'IMPORT_FAILED',
+            detail: [
+              { loc: ['files', 'direct.csv', 1], msg: 'Не найден обязательный столбец «Название группы» (или «ID группы», «Номер группы»)' },
+              { loc: ['files', 'direct.csv', 7, 'Ставка'], msg: 'Не число: «дорого». Значение пропущено' },
+              { loc: ['files', 'broken.xlsx'], msg: 'Файл XLSX повреждён или обрезан: не удалось его прочитать. Сохраните его заново или выгрузите ещё раз' },
+            ],
+          },
+          { status: 422 },
+        ),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderAt('/projects/create/step2');
+    dropFiles([file('direct.csv', 'a;b\n'), file('broken.xlsx', 'PK')]);
+    await user.click(screen.getByRole('button', { name: 'Проверить файлы' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Файлы не удалось импортировать: исправьте ошибки и загрузите их ещё раз')).toBeInTheDocument();
+    const rows = within(alert)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    expect(rows).toEqual([
+      ['direct.csv', '1', '—', 'Не найден обязательный столбец «Название группы» (или «ID группы», «Номер группы»)'],
+      ['direct.csv', '7', 'Ставка', 'Не число: «дорого». Значение пропущено'],
+      ['broken.xlsx', '—', '—', 'Файл XLSX повреждён или обрезан: не удалось его прочитать. Сохраните его заново или выгрузите ещё раз'],
+    ]);
+    expect(screen.getByRole('button', { name: 'Сохранить проект' })).toBeDisabled();
+    expect(sessionStorage.getItem(PREVIEW_STORAGE_KEY)).toBeNull();
+  });
+
+  it('refuses a file over 50 MB before sending anything', async () => {
+    const sent = vi.fn();
+    server.use(http.post('/api/v1/projects/import-preview', () => sent()));
+    await renderAt('/projects/create/step2');
+    const huge = file('huge.csv', 'a');
+    Object.defineProperty(huge, 'size', { value: 50 * 1024 * 1024 + 1 });
+    dropFiles([huge]);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Файл «huge.csv» больше 50 МБ');
+    expect(screen.queryByRole('list', { name: 'Выбранные файлы' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Проверить файлы' })).toBeDisabled();
+    expect(sent).not.toHaveBeenCalled();
+  });
+
+  it('files can also be chosen with the file picker, and removed again', async () => {
+    const user = userEvent.setup();
+    await renderAt('/projects/create/step2');
+    await user.upload(await screen.findByLabelText('Файлы выгрузки'), [file('a.csv', '1'), file('b.xlsx', '2')]);
+    await user.click(screen.getByRole('button', { name: 'Убрать a.csv' }));
+    expect(within(screen.getByRole('list', { name: 'Выбранные файлы' })).getAllByRole('listitem')).toHaveLength(1);
+    expect(screen.getByText('b.xlsx')).toBeInTheDocument();
+  });
+});
+
+describe('step 2: our CSV template', () => {
+  it('downloads the template with the bearer token, as a UTF-8 file Excel opens', async () => {
+    const createObjectURL = vi.fn(() => 'blob:template');
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    const clicked: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.download);
+    });
+    let auth: string | null = null;
+    server.use(
+      http.get('/api/v1/projects/import-template', ({ request }) => {
+        auth = request.headers.get('authorization');
+        return new HttpResponse('\uFEFFКампания;Группа;Фраза\r\n', { headers: { 'content-type': 'text/csv; charset=utf-8' } });
+      }),
+    );
+    const user = userEvent.setup();
+    await renderAt('/projects/create/step2');
+    await user.click(await screen.findByRole('button', { name: 'Скачать шаблон CSV' }));
+    await waitFor(() => expect(clicked).toEqual(['reklama-lab-shablon-kampaniy.csv']));
+    expect(auth).toBe('Bearer access-1');
+    const blob = (createObjectURL.mock.calls[0] as unknown as [Blob])[0];
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder().decode(bytes.subarray(3))).toBe('Кампания;Группа;Фраза\r\n');
+  });
+});
+
+describe('step 2: the Yandex Direct API', () => {
+  it('checks the token and Client-Login, then loads the account into a preview', async () => {
+    let body: unknown = null;
+    server.use(
+      http.post('/api/v1/projects/import-preview/direct-api', async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json({ ...preview, source: 'direct_api', file_names: [] });
+      }),
+    );
+    const user = userEvent.setup();
+    await renderAt('/projects/create/step2');
+    await user.click(await screen.findByRole('tab', { name: 'API Яндекс Директа' }));
+    await user.type(screen.getByLabelText('Client-Login (для агентских аккаунтов)'), 'не логин');
+    await user.click(screen.getByRole('button', { name: 'Загрузить кампании' }));
+    expect(await screen.findByText('Введите OAuth-токен Яндекс Директа')).toBeInTheDocument();
+    expect(screen.getByText('Некорректный Client-Login')).toBeInTheDocument();
+    expect(body).toBeNull();
+
+    await user.type(screen.getByLabelText('OAuth-токен'), 'y0_token');
+    await user.clear(screen.getByLabelText('Client-Login (для агентских аккаунтов)'));
+    await user.type(screen.getByLabelText('Client-Login (для агентских аккаунтов)'), 'divany-komfort');
+    await user.click(screen.getByRole('checkbox', { name: 'Песочница API' }));
+    await user.click(screen.getByRole('button', { name: 'Загрузить кампании' }));
+    const previewSection = await screen.findByRole('region', { name: 'Что будет импортировано' });
+    expect(within(previewSection).getByText('Источник: API Яндекс Директа')).toBeInTheDocument();
+    expect(body).toEqual({ token: 'y0_token', client_login: 'divany-komfort', sandbox: true });
+    expect(screen.getByRole('button', { name: 'Сохранить проект' })).toBeEnabled();
+  });
+
+  it('shows the API error in Russian', async () => {
+    server.use(
+      http.post('/api/v1/projects/import-preview/direct-api', () =>
+        HttpResponse.json(
+          {
+            error: 'OAuth-токен Яндекс Директа недействителен или отозван. Получите новый токен и подключите API заново',
+            code: 'DIRECT_API_ERROR',
+            detail: [{ loc: ['body', 'token'], msg: 'OAuth-токен Яндекс Директа недействителен или отозван. Получите новый токен и подключите API заново' }],
+          },
+          { status: 422 },
+        ),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderAt('/projects/create/step2');
+    await user.click(await screen.findByRole('tab', { name: 'API Яндекс Директа' }));
+    await user.type(screen.getByLabelText('OAuth-токен'), 'y0_revoked');
+    await user.click(screen.getByRole('button', { name: 'Загрузить кампании' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('OAuth-токен Яндекс Директа недействителен или отозван. Получите новый токен и подключите API заново');
+  });
+});
