@@ -73,6 +73,11 @@ export interface Ad {
   sitelinks: Sitelink[];
   callouts: string[];
   isMobile?: boolean;
+  /**
+   * Yandex «Изображение» of an image or text-and-image ad: the image's file name or hash as the export
+   * gives it. Kept so an export of changes can write the ad back whole (an upload row without it loses the image).
+   */
+  image?: string;
   status?: string;
   stats?: Stats;
 }

@@ -29,6 +29,7 @@ export const yandexColumns = [
   'ID фразы',
   'Фраза (с минус-словами)',
   'Ставка',
+  'Ставка в сетях',
   'ID объявления',
   'Заголовок 1',
   'Заголовок 2',
@@ -39,6 +40,7 @@ export const yandexColumns = [
   'Описания быстрых ссылок',
   'Адреса быстрых ссылок',
   'Уточнения',
+  'Изображение',
 ] as const;
 
 type Row = Record<(typeof yandexColumns)[number], string>;
@@ -68,6 +70,7 @@ function groupRows(campaign: Campaign, group: AdGroup, groupNumber: number): Row
       'ID фразы': keyword?.externalId ?? '',
       'Фраза (с минус-словами)': keyword ? (keyword.isAutotargeting ? '---autotargeting' : withMinusWords(keyword.phrase, keyword.negativeWords)) : '',
       'Ставка': number(keyword?.bid),
+      'Ставка в сетях': number(keyword?.networkBid),
       'ID объявления': ad?.externalId ?? '',
       'Заголовок 1': ad?.headlines[0] ?? '',
       'Заголовок 2': ad?.headlines[1] ?? '',
@@ -78,6 +81,7 @@ function groupRows(campaign: Campaign, group: AdGroup, groupNumber: number): Row
       'Описания быстрых ссылок': ad ? ad.sitelinks.map((link) => link.description ?? '').join('||') : '',
       'Адреса быстрых ссылок': ad ? ad.sitelinks.map((link) => link.url ?? '').join('||') : '',
       'Уточнения': ad ? ad.callouts.join('||') : '',
+      'Изображение': ad?.image ?? '',
     });
   }
   return rows;

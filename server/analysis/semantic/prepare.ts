@@ -67,7 +67,8 @@ export interface PreparedAccount {
 
 const NETWORK_TYPE = /network|display|сет|рся|контекстно-медийн|cpm|media/i;
 
-export const isNegativeKeywordRow = (keyword: Keyword) => keyword.phrase.trim().startsWith('-');
+/** A «-слово» row among the keywords; the autotargeting row (`---autotargeting`) starts with dashes too but is none. */
+export const isNegativeKeywordRow = (keyword: Keyword) => !keyword.isAutotargeting && keyword.phrase.trim().startsWith('-');
 
 export type ProgressFn = (done: number, total: number) => void;
 

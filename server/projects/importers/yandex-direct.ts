@@ -303,6 +303,7 @@ function readAd(context: SheetContext<YandexDirectField>, row: Row, hasComboBloc
   if (url) ad.finalUrl = url;
   const displayUrl = clean(columns.get(row, 'displayUrl'));
   if (displayUrl) ad.displayUrl = displayUrl;
+  if (image) ad.image = image;
   const mobile = clean(columns.get(row, 'mobile')).toLowerCase();
   if (mobile === '+' || mobile === 'да' || mobile === 'yes' || mobile === 'true') ad.isMobile = true;
   const status = clean(columns.get(row, 'adStatus'));

@@ -72,6 +72,33 @@ describe('export of accepted changes', () => {
     expect(workbook.worksheets[0].getRow(1).getCell(1).value).toBe('Доп. объявление группы');
   });
 
+  it('writes untouched parts of a changed campaign back whole: network bids, an image ad with its image, a mobile ad', async () => {
+    const withImageAd = yandex([
+      campaign('Шубы', [
+        group('Все шубы', [kw('шуба', { externalId: '11', bid: 12.5, networkBid: 3.5 }), kw('шуба купить', { externalId: '12' })], [
+          ad('Шубы в наличии', { externalId: '21', isMobile: true }),
+          { kind: 'image', externalId: '22', headlines: [], texts: [], finalUrl: 'https://example.ru/shuby', image: 'shuby_1080x607.jpg', sitelinks: [], callouts: [] },
+        ]),
+      ], { negativeKeywords: [], externalId: '41' }),
+    ], [query('шуба скачать выкройку', stats(40, 2, 30), { campaignName: 'Шубы' })]);
+    const { scoring, semantic } = await analyse(withImageAd);
+    const result = await exportAcceptedChanges(withImageAd, [...scoring.suggestions, ...semantic.crossMinus, ...semantic.negatives], [{ id: 'neg:c0|скачать' }]);
+    for (const file of result.files) {
+      const imported = await importCampaignFiles([{ name: file.fileName, bytes: new Uint8Array(file.content) }], { platform: 'yandex_direct' });
+      const [campaignBack] = imported.data!.campaigns;
+      expect(campaignBack!.negativeKeywords, file.fileName).toEqual(['скачать']);
+      expect(campaignBack!.groups[0]!.keywords.map((item) => [item.externalId, item.bid, item.networkBid]), file.fileName).toEqual([
+        ['11', 12.5, 3.5],
+        ['12', undefined, undefined],
+      ]);
+      const ads = campaignBack!.groups[0]!.ads;
+      expect(ads.map((item) => [item.externalId, item.kind, item.isMobile ?? false, item.image]), file.fileName).toEqual([
+        ['21', 'text', true, undefined],
+        ['22', 'image', false, 'shuby_1080x607.jpg'],
+      ]);
+    }
+  });
+
   it('writes a Google Ads Editor CSV that re-imports to the same changes', async () => {
     const google: CampaignData = {
       platform: 'google_ads',

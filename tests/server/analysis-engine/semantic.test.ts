@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { negativeBlocks } from '../../../server/analysis/semantic/negative-match.js';
 import { splitMinusWords } from '../../../server/analysis/semantic/phrase.js';
 import { ad, campaign, group, kw, query, stats, yandex } from '../../fixtures/analysis/builders.js';
-import { analyse, phraseTools } from './helpers.js';
+import { analyse, phraseTools, prepared } from './helpers.js';
 
 describe('normalisation', () => {
   it('folds case and ё, strips operators and splits minus-words off', async () => {
@@ -23,6 +23,17 @@ describe('normalisation', () => {
     const { phrase } = await phraseTools();
     expect(phrase('окна на заказ').lemmaKey).toBe(phrase('заказ окон').lemmaKey);
     expect(phrase('окна +на заказ').lemmaKey).not.toBe(phrase('заказ окон').lemmaKey);
+  });
+});
+
+describe('negatives among the keyword rows', () => {
+  it('reads a «-фраза» row as a group negative, but not the autotargeting row (---autotargeting)', async () => {
+    const account = await prepared(
+      yandex([campaign('Окна', [group('Окна', [kw('купить окна'), kw('-бесплатно'), kw('---autotargeting', { isAutotargeting: true })], [ad('Купить окна ПВХ')])], { negativeKeywords: [] })]),
+    );
+    expect(account.groups[0]!.negativeTexts).toEqual(['бесплатно']);
+    expect(account.negativeKeywordCount).toBe(1);
+    expect(account.keywords.map((keyword) => keyword.keyword.phrase)).toEqual(['купить окна']);
   });
 });
 

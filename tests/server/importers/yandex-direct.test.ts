@@ -109,6 +109,7 @@ describe('Yandex Direct export (CSV)', () => {
       headlines: [],
       texts: [],
       finalUrl: 'https://divany-komfort.example/divany-krovati',
+      image: 'divan-krovat_1080x607.jpg',
       sitelinks: [],
       callouts: [],
       status: 'Черновик',
