@@ -2,6 +2,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext } from './helpers/browser.js';
+import { login } from './helpers/flows.js';
 import { linkFromMail, startMailbox } from './helpers/mailbox.js';
 import { startServer, type RunningServer } from './helpers/server.js';
 
@@ -48,15 +49,6 @@ describe('sign-up, verification, organizations and sessions in Chromium', () => 
     const link = linkFromMail(mail, '/auth/verify-email?token=');
     await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
     await page.waitForURL('**/projects', { timeout: 20_000 });
-  }
-
-  async function login(page: Page, who: { email: string; password: string }) {
-    await page.goto('/auth');
-    const form = page.getByRole('form', { name: 'Вход' });
-    await form.getByLabel('Email').fill(who.email);
-    await form.getByLabel('Пароль').fill(who.password);
-    await form.getByRole('button', { name: 'Войти' }).click();
-    await page.waitForURL('**/projects');
   }
 
   async function menuItems(page: Page): Promise<string[]> {

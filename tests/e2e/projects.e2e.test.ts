@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext } from './helpers/browser.js';
+import { createProjectFromFiles, login } from './helpers/flows.js';
 import { startServer, type RunningServer } from './helpers/server.js';
 
 const ADMIN = { email: 'admin@e2e.test', password: 'AdminPass123' };
@@ -18,35 +19,15 @@ describe('creating projects from platform exports in Chromium', () => {
     browser = await launchBrowser();
     const context = await newContext(browser, server.url);
     page = await context.newPage();
-    await page.goto('/auth');
-    const form = page.getByRole('form', { name: 'Вход' });
-    await form.getByLabel('Email').fill(ADMIN.email);
-    await form.getByLabel('Пароль').fill(ADMIN.password);
-    await form.getByRole('button', { name: 'Войти' }).click();
-    await page.waitForURL('**/projects');
+    await login(page, ADMIN);
   });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
   });
 
-  async function createProject(name: string, site: string, platform: string, files: string[]) {
-    await page.goto('/projects/create/step1');
-    const step1 = page.getByRole('form', { name: 'Новый проект: шаг 1' });
-    await step1.getByLabel('Название проекта').fill(name);
-    await step1.getByLabel('Сайт').fill(site);
-    await step1.getByRole('radio', { name: platform }).check();
-    await step1.getByRole('button', { name: 'Далее' }).click();
-    await page.waitForURL('**/projects/create/step2');
-
-    await page.getByLabel('Файлы выгрузки').setInputFiles(files.map((file) => path.join(fixtures, file)));
-    await page.getByRole('button', { name: 'Проверить файлы' }).click();
-    const preview = page.getByRole('region', { name: 'Что будет импортировано' });
-    await preview.waitFor();
-    await page.getByRole('button', { name: 'Сохранить проект' }).click();
-    await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
-    await page.getByRole('heading', { level: 1, name }).waitFor();
-  }
+  const createProject = (name: string, site: string, platform: string, files: string[]) =>
+    createProjectFromFiles(page, { name, site, platform, files: files.map((file) => path.join(fixtures, file)) });
 
   it('imports a Yandex Direct export in two steps and keeps the campaign tree after a reload', async () => {
     await createProject('Диваны Комфорт — Директ', 'divany-komfort.example', 'Яндекс Директ', ['direct-export-utf8-bom.csv']);

@@ -1,14 +1,38 @@
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type LaunchOptions } from 'playwright-core';
 
 /** Debian's Chromium, with the flags this machine's closed network needs. */
+const launchOptions: LaunchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+};
+
+const contextOptions = { locale: 'ru-RU', viewport: { width: 1280, height: 800 }, serviceWorkers: 'allow' } as const;
+
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  return chromium.launch(launchOptions);
 }
 
+/** A fresh context of the browser: Chromium treats it as incognito (own storage, never installable). */
 export async function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
-  return browser.newContext({ baseURL, locale: 'ru-RU', viewport: { width: 1280, height: 800 }, serviceWorkers: 'allow' });
+  return browser.newContext({ baseURL, ...contextOptions });
+}
+
+/**
+ * Chromium on an ordinary (throw-away) profile, for what an incognito context cannot do, such as
+ * installing the PWA. `close` ends the browser and removes the profile.
+ */
+export async function launchWithProfile(baseURL: string): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const profile = await mkdtemp(path.join(os.tmpdir(), 'reklama-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(profile, { ...launchOptions, baseURL, ...contextOptions });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
 }
