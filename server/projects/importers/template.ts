@@ -1,31 +1,11 @@
 /**
  * Reklama Lab's own CSV template: UTF-8 (with a BOM so Excel shows Cyrillic), `;`-separated, one row per
  * keyword and/or ad. Downloadable from step 2 of project creation; any spreadsheet can fill it.
- *
- * Columns (titles in Russian, order free, case and spaces ignored; «*» — required):
- * - Кампания* — название кампании; строки с одинаковым названием собираются в одну кампанию.
- * - Тип кампании — например «поиск», «сети».
- * - Бюджет в день — число, рубли.
- * - Минус-слова кампании — через пробел с «-» (`-бесплатно -б/у`), через запятую или `||`.
- * - Группа* — название группы объявлений внутри кампании.
- * - Регион — регион показа группы.
- * - Минус-слова группы — как минус-слова кампании.
- * - Фраза — ключевая фраза с операторами площадки и минус-словами (`купить диван -бесплатно`,
- *   `"диван кровать"`, `[купить диван]`); пусто, если строка описывает только объявление.
- * - Тип соответствия — широкое / фразовое / точное (или broad / phrase / exact); пусто — по операторам фразы.
- * - Ставка — цена клика, рубли.
- * - Статус фразы — как в кабинете (например «Активна»).
- * - Заголовок 1, Заголовок 2, Заголовок 3 — заголовки объявления (можно добавить «Заголовок 4»…«Заголовок 15»).
- * - Текст 1, Текст 2 — тексты объявления (можно добавить «Текст 3», «Текст 4»).
- * - Ссылка — адрес посадочной страницы.
- * - Отображаемая ссылка — путь в объявлении.
- * - Заголовки быстрых ссылок, Описания быстрых ссылок, Адреса быстрых ссылок — через `||`, по порядку.
- * - Уточнения — через `||`.
- * - Статус объявления.
- * - Показы, Клики, Расход, Конверсии — статистика фразы (или объявления, если фразы в строке нет) за период.
- * Одинаковое объявление, повторённое в нескольких строках группы, сохраняется один раз.
+ * Its columns and what goes in each are documented once, in src/contract/import-template.ts, which step 2
+ * shows to the user; here the file is written (with two example rows) and read back.
  */
 import type { Ad, AdPlatform, CampaignData, Keyword, MatchType, Stats } from '../../../src/contract/campaigns.js';
+import { IMPORT_TEMPLATE_FILE_NAME, importTemplateColumns, type TemplateColumn } from '../../../src/contract/import-template.js';
 import { pushUnique, type StructureBuilder } from './builder.js';
 import type { Dictionary } from './columns.js';
 import { format, importerMessages } from './messages.js';
@@ -34,41 +14,12 @@ import { readNumber, type SheetContext } from './sheet.js';
 import type { Row } from './types.js';
 import { clean, splitMulti } from './values.js';
 
-export const templateFileName = 'reklama-lab-shablon-kampaniy.csv';
+export type { TemplateColumn };
+export const templateFileName = IMPORT_TEMPLATE_FILE_NAME;
 export const templateDelimiter = ';';
 
 /** The template's columns in the order the generated file has them. */
-export const templateColumns = [
-  'Кампания',
-  'Тип кампании',
-  'Бюджет в день',
-  'Минус-слова кампании',
-  'Группа',
-  'Регион',
-  'Минус-слова группы',
-  'Фраза',
-  'Тип соответствия',
-  'Ставка',
-  'Статус фразы',
-  'Заголовок 1',
-  'Заголовок 2',
-  'Заголовок 3',
-  'Текст 1',
-  'Текст 2',
-  'Ссылка',
-  'Отображаемая ссылка',
-  'Заголовки быстрых ссылок',
-  'Описания быстрых ссылок',
-  'Адреса быстрых ссылок',
-  'Уточнения',
-  'Статус объявления',
-  'Показы',
-  'Клики',
-  'Расход',
-  'Конверсии',
-] as const;
-
-export type TemplateColumn = (typeof templateColumns)[number];
+export const templateColumns: readonly TemplateColumn[] = importTemplateColumns.map((column) => column.title);
 
 const MAX_HEADLINES = 15;
 const MAX_TEXTS = 4;

@@ -14,6 +14,7 @@ import type {
   UpdateProjectRequest,
 } from '../../contract/projects.js';
 import type { Campaign } from '../../contract/campaigns.js';
+import { IMPORT_TEMPLATE_FILE_NAME } from '../../contract/import-template.js';
 import { apiClient } from '../../lib/api-client';
 
 const BASE = '/api/v1/projects';
@@ -71,8 +72,6 @@ export const previewDirectApi = (body: DirectApiPreviewRequest) => apiClient.pos
 /** The account again, through the Direct API connection saved with the project (the server holds the token). */
 export const previewConnectedDirectApi = (projectId: string) => apiClient.post<ImportPreview>(`${BASE}/${projectId}/import-preview/direct-api`);
 
-/** As the server names it (server/projects/importers/template.ts). */
-export const TEMPLATE_FILE_NAME = 'reklama-lab-shablon-kampaniy.csv';
 
 /** Downloads our CSV template (the request needs the bearer token, so no plain link). */
 export async function downloadTemplate(): Promise<void> {
@@ -81,7 +80,7 @@ export async function downloadTemplate(): Promise<void> {
   const url = URL.createObjectURL(new Blob([`\uFEFF${text.replace(/^\uFEFF/, '')}`], { type: 'text/csv;charset=utf-8' }));
   const link = document.createElement('a');
   link.href = url;
-  link.download = TEMPLATE_FILE_NAME;
+  link.download = IMPORT_TEMPLATE_FILE_NAME;
   document.body.append(link);
   link.click();
   link.remove();

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { importTemplateColumns } from '../../../src/contract/import-template.js';
 import type { ImportPreview } from '../../../src/contract/projects.js';
 import { PREVIEW_STORAGE_KEY, STEP1_STORAGE_KEY } from '../../../src/features/projects/create-draft';
 import { renderAt } from '../auth/render-app';
@@ -170,6 +171,17 @@ describe('step 2: files dropped, previewed, then saved', () => {
 });
 
 describe('step 2: our CSV template', () => {
+  it('explains every column of the template, the required ones marked', async () => {
+    const user = userEvent.setup();
+    await renderAt('/projects/create/step2');
+    await user.click(await screen.findByText('Как заполнить шаблон CSV'));
+    const columns = screen.getByLabelText('Столбцы шаблона');
+    const titles = [...columns.querySelectorAll('dt')].map((term) => term.textContent);
+    expect(titles).toEqual(importTemplateColumns.map((column) => ('required' in column ? `${column.title} *` : column.title)));
+    expect(titles.filter((title) => title?.endsWith(' *'))).toEqual(['Кампания *', 'Группа *']);
+    expect(within(columns).getByText('Через ||, по порядку.')).toBeInTheDocument();
+  });
+
   it('downloads the template with the bearer token, as a UTF-8 file Excel opens', async () => {
     const createObjectURL = vi.fn(() => 'blob:template');
     Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });

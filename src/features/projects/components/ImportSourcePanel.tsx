@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
+import { importTemplateColumns, importTemplateNotes } from '../../../contract/import-template.js';
 import { DirectApiPreviewSchema, type DirectApiPreviewRequest, type ImportPreview, type ProjectDetail } from '../../../contract/projects.js';
 import { downloadTemplate, previewConnectedDirectApi, previewDirectApi, previewFiles } from '../api';
 import { formatCount } from '../format';
@@ -150,7 +151,34 @@ function FileUpload({ platform, onPreview, onError }: { platform?: string; onPre
           Скачать шаблон CSV
         </button>
       </div>
+      <TemplateGuide />
     </div>
+  );
+}
+
+/** What each column of our CSV template takes, for people who fill it by hand. */
+function TemplateGuide() {
+  return (
+    <details className="details template-guide">
+      <summary>Как заполнить шаблон CSV</summary>
+      <p className="muted">Файл в кодировке UTF-8, столбцы разделены «;». Порядок столбцов любой; обязательные отмечены звёздочкой.</p>
+      <dl className="template-guide__columns" aria-label="Столбцы шаблона">
+        {importTemplateColumns.map((column) => (
+          <div key={column.title} className="template-guide__column">
+            <dt>
+              {column.title}
+              {'required' in column && column.required && <span aria-label="обязательный"> *</span>}
+            </dt>
+            <dd>{column.description}</dd>
+          </div>
+        ))}
+      </dl>
+      <ul className="template-guide__notes">
+        {importTemplateNotes.map((note) => (
+          <li key={note}>{note}</li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
