@@ -91,6 +91,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: apiMessages.internal, code: 'INTERNAL' });
   });
+  // Graceful close: a request still running when the server starts closing answers with
+  // `Connection: close`, so its keep-alive socket ends with it instead of holding close() open.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (closing && request.raw.httpVersionMajor < 2) reply.header('connection', 'close');
+  });
+
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || !config.webRoot) return reply.status(404).send({ error: apiMessages.notFound, code: 'NOT_FOUND' });
     // SPA fallback: every other path is a client route.
@@ -149,6 +159,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await app.register(fastifyStatic, {
       root: path.resolve(config.webRoot),
       wildcard: false,
+      // The plugin's own Cache-Control (max-age=0) would replace ours below.
+      cacheControl: false,
       setHeaders: (res, filePath) => {
         // Hashed assets never change; the shell and the service worker must always be revalidated.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');

@@ -2,9 +2,13 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
+import { takeOverShutdownSignals } from './db/embedded.js';
 import { ensureFirstAdmin } from './auth/first-admin.js';
 import { startJobQueue } from './jobs/boss.js';
 import { recoverInterruptedAnalyses } from './analysis/lifecycle.js';
+
+/** How long a SIGTERM/SIGINT may take before the process gives up waiting and exits. */
+const SHUTDOWN_TIMEOUT_MS = 30_000;
 
 /** `npm start`: one process serves the PWA and the API on one port, with job workers inside. */
 async function main() {
@@ -22,12 +26,30 @@ async function main() {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    // Stop taking requests, let running ones finish, then stop workers and the database.
-    await app.close();
-    await jobs.stop();
-    await database.close();
-    process.exit(0);
+    // A stuck connection or job must not keep a stopped server half-alive for ever.
+    const deadline = setTimeout(() => {
+      app.log.error({ timeoutMs: SHUTDOWN_TIMEOUT_MS }, 'shutdown took too long, exiting');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    deadline.unref();
+    let exitCode = 0;
+    try {
+      // Stop taking requests, let running ones finish (open SSE streams are ended), then stop the
+      // workers (running jobs finish or are picked up again after the next start) and the database.
+      await app.close();
+      await jobs.stop();
+      await database.close();
+      app.log.info('stopped');
+    } catch (error) {
+      exitCode = 1;
+      app.log.error({ err: error }, 'shutdown failed');
+    } finally {
+      clearTimeout(deadline);
+      process.exit(exitCode);
+    }
   };
+  // From here on this handler alone decides when the embedded PostgreSQL stops: after the requests.
+  takeOverShutdownSignals();
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 

@@ -17,7 +17,7 @@ import {
   VerifyEmailResponseSchema,
   VerifyEmailSchema,
 } from '../../src/contract/auth.js';
-import { ErrorBodySchema, MessageSchema } from '../../src/contract/common.js';
+import { ErrorBodySchema, MessageSchema, NoContentSchema } from '../../src/contract/common.js';
 import { routeSchema, type Req, type RouteContract } from '../lib/schema.js';
 import { callerOf } from './authenticate.js';
 import * as auth from './service.js';
@@ -38,7 +38,7 @@ const refreshContract = {
   tags,
   summary: 'New token pair for a refresh token (rotated; a reused token revokes its session)',
 } satisfies RouteContract;
-const logoutContract = { body: LogoutSchema, tags, summary: 'Log out: revokes the session of the bearer token (and of the refresh token, if sent)', auth: true } satisfies RouteContract;
+const logoutContract = { body: LogoutSchema, response: { 204: NoContentSchema, 401: ErrorBodySchema }, tags, summary: 'Log out: revokes the session of the bearer token (and of the refresh token, if sent)', auth: true } satisfies RouteContract;
 const switchContract = {
   body: SwitchOrganizationSchema,
   response: { 200: SwitchOrganizationResponseSchema, 403: ErrorBodySchema },

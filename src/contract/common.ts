@@ -15,6 +15,9 @@ export const IdParamsSchema = v.object({ id: UuidSchema });
 
 export const MessageSchema = v.object({ message: v.string() });
 
+/** A 204 answer: no body (documents the status in the OpenAPI document). */
+export const NoContentSchema = v.null();
+
 /** Page query for list endpoints; strings from the URL are turned into numbers. */
 export const PageQuerySchema = v.object({
   page: v.optional(v.pipe(v.unknown(), v.transform(Number), v.number(), v.integer(), v.minValue(1)), 1),

@@ -1,0 +1,148 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '../../server/db/embedded.js';
+
+/**
+ * `npm start` as a user runs it: the real server process (server/main.ts) on the embedded PostgreSQL of
+ * its DATA_DIR, spoken to over real HTTP on 127.0.0.1. The first start prints the first admin's login;
+ * SIGTERM stops it cleanly, finishing the request in flight; a second start on the same DATA_DIR keeps
+ * every account and prints nothing new.
+ */
+
+interface RunningServer {
+  child: ChildProcess;
+  baseUrl: string;
+  output: () => string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  /** Resolves once a line matching the pattern has been printed. */
+  waitForOutput: (pattern: RegExp, timeoutMs?: number) => Promise<string>;
+}
+
+let dataDir: string;
+let webRoot: string;
+
+async function startServer(): Promise<RunningServer> {
+  const port = await findFreePort();
+  const tsx = path.resolve('node_modules/.bin/tsx');
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, WEB_ROOT: webRoot, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  for (const name of ['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'SMTP_URL', 'REDIS_URL', 'JWT_SECRET']) delete env[name];
+  const child = spawn(tsx, ['server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const waiters = new Set<() => void>();
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+    for (const check of [...waiters]) check();
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const waitForOutput = (pattern: RegExp, timeoutMs = 90_000) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`timed out waiting for ${pattern} in:\n${output}`));
+      }, timeoutMs);
+      const check = () => {
+        const match = output.match(pattern);
+        if (!match) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve(match[0]);
+      };
+      waiters.add(check);
+      check();
+      void exited.then(() => {
+        if (!waiters.has(check)) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        reject(new Error(`server exited before printing ${pattern}:\n${output}`));
+      });
+    });
+  const server = { child, baseUrl: `http://127.0.0.1:${port}`, output: () => output, exited, waitForOutput };
+  await waitForOutput(/Reklama Lab: http/);
+  return server;
+}
+
+async function stop(server: RunningServer): Promise<number | null> {
+  if (server.child.exitCode === null) server.child.kill('SIGTERM');
+  return server.exited;
+}
+
+const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'reklama-process-'));
+  // PostgreSQL runs as the `postgres` user when the tests run as root: it must be able to enter the folder.
+  await chmod(dataDir, 0o755);
+  webRoot = path.join(dataDir, 'web');
+  await mkdir(path.join(webRoot, 'assets'), { recursive: true });
+  await writeFile(path.join(webRoot, 'index.html'), '<!doctype html><html lang="ru"><body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>');
+  await writeFile(path.join(webRoot, 'assets', 'app.js'), 'console.log("shell")');
+});
+afterAll(async () => {
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('the server process (npm start)', () => {
+  let first: RunningServer | undefined;
+  let second: RunningServer | undefined;
+  afterAll(async () => {
+    for (const server of [first, second]) if (server) await stop(server);
+  });
+
+  let adminEmail = '';
+  let adminPassword = '';
+
+  it('starts on the embedded PostgreSQL of DATA_DIR and prints how to log in as the first admin', async () => {
+    first = await startServer();
+    const printed = first.output();
+    expect(printed).toContain('Создан первый администратор платформы');
+    expect(printed).toMatch(new RegExp(`Вход:\\s+http://localhost:${new URL(first.baseUrl).port}/auth`));
+    adminEmail = printed.match(/Email:\s+(\S+)/)![1]!;
+    adminPassword = printed.match(/Пароль:\s+(\S+)/)![1]!;
+    expect(adminEmail).toBe('admin@reklama-lab.local');
+
+    const health = await fetch(`${first.baseUrl}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    // One port serves the PWA too: a client route gets the shell.
+    const page = await fetch(`${first.baseUrl}/projects/some-id`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+    // The JWT secret was generated in the data folder.
+    expect((await stat(path.join(dataDir, 'jwt-secret'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('stops on SIGTERM, finishing the request in flight, and exits with 0', async () => {
+    const server = first!;
+    // A login spends tens of milliseconds in argon2: send SIGTERM once the server has logged the request.
+    const login = fetch(`${server.baseUrl}/api/v1/auth/login`, json({ email: adminEmail, password: adminPassword }));
+    await server.waitForOutput(/"url":"\/api\/v1\/auth\/login"[^\n]*"msg":"incoming request"|"msg":"incoming request"[^\n]*"url":"\/api\/v1\/auth\/login"/);
+    server.child.kill('SIGTERM');
+    const answer = await login;
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('connection')).toBe('close');
+    expect((await answer.json()).user.email).toBe(adminEmail);
+
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('"msg":"shutting down"');
+    expect(server.output()).toContain('"msg":"stopped"');
+    await expect(fetch(`${server.baseUrl}/api/health`)).rejects.toThrow();
+  });
+
+  it('starts again on the same DATA_DIR with the data kept, and prints no new admin', async () => {
+    second = await startServer();
+    expect(second.output()).not.toContain('Создан первый администратор платформы');
+    const login = await fetch(`${second.baseUrl}/api/v1/auth/login`, json({ email: adminEmail, password: adminPassword }));
+    expect(login.status).toBe(200);
+    const body = await login.json();
+    expect(body.user).toMatchObject({ email: adminEmail, role: 'admin' });
+    const balance = await fetch(`${second.baseUrl}/api/v1/tokens/balance`, { headers: { authorization: `Bearer ${body.tokens.access_token}` } });
+    expect(await balance.json()).toEqual({ balance: 100 });
+    expect(await stop(second)).toBe(0);
+  });
+});
