@@ -2,7 +2,8 @@
  * Bench of the analysis engines: an account of 100 000 keywords and 20 000 ads (10 campaigns × 500
  * groups × 20 keywords / 4 ads) plus 50 000 search queries, generated deterministically. Prints the
  * time of lemmatisation/preparation, semantics and scoring, the peak memory, and the raw lemmatiser's
- * own words per second measured in the same run (the limit the engines are compared against).
+ * own words per second measured in the same run (the limit the engines are compared against), beside
+ * the Snowball stemmer's on the same words.
  */
 import type { Ad, CampaignData, Keyword, SearchQuery } from '../src/contract/campaigns.js';
 import { defaultAnalysisSettings } from '../src/contract/analysis-results.js';
@@ -11,6 +12,7 @@ import { runSemanticAnalysis } from '../server/analysis/semantic/engine.js';
 import { createLemmatizer, loadMorphology } from '../server/analysis/semantic/lemmatizer.js';
 import { prepareAccount } from '../server/analysis/semantic/prepare.js';
 import { tokenize } from '../server/analysis/semantic/phrase.js';
+import { snowballRussian } from '../server/analysis/semantic/snowball-russian.js';
 
 const products = ['окна', 'двери', 'шубы', 'кухни', 'диваны', 'потолки', 'ламинат', 'плитка', 'обои', 'матрасы', 'кровати', 'шкафы', 'стулья', 'столы', 'куртки', 'ботинки', 'велосипеды', 'самокаты', 'холодильники', 'телевизоры'];
 const adjectives = ['пластиковые', 'деревянные', 'белые', 'черные', 'большие', 'маленькие', 'угловые', 'детские', 'недорогие', 'элитные', 'складные', 'раздвижные', 'металлические', 'стеклянные', 'натуральные', 'зимние', 'летние', 'мужские', 'женские', 'новые', 'итальянские', 'немецкие', 'китайские', 'российские', 'классические'];
@@ -86,6 +88,10 @@ export async function runAnalysisBench(): Promise<void> {
   const words = [...vocabulary];
   const repeated = Array.from({ length: Math.ceil(50_000 / words.length) }, () => words).flat();
   const rawWordsPerSecond = createLemmatizer().measureRawSpeed(repeated);
+  // The stemmer az was chosen over (README, «Движок анализа»), on the same words in the same run.
+  started = performance.now();
+  for (const word of repeated) snowballRussian(word);
+  const stemmerWordsPerSecond = repeated.length / ((performance.now() - started) / 1000);
 
   const lemmatizer = createLemmatizer();
   started = performance.now();
@@ -111,6 +117,7 @@ export async function runAnalysisBench(): Promise<void> {
   console.log(`  account: ${scoring.counts.keywords} keywords, ${scoring.counts.ads} ads, ${scoring.counts.groups} groups, ${scoring.counts.searchQueries} search queries`);
   console.log(`  dictionaries load:            ${seconds(loadMs)}`);
   console.log(`  raw lemmatiser (az, no memo): ${Math.round(rawWordsPerSecond).toLocaleString('en-US')} words/s on ${words.length} distinct words`);
+  console.log(`  Snowball stemmer, same words: ${Math.round(stemmerWordsPerSecond).toLocaleString('en-US')} words/s`);
   console.log(`  prepare (parse + lemmatise):  ${seconds(prepareMs)} for ${tokens.toLocaleString('en-US')} words = ${Math.round(tokens / (prepareMs / 1000)).toLocaleString('en-US')} words/s with the memo (${lemmatizer.vocabularySize} lemmatised)`);
   console.log(`  semantics:                    ${seconds(semanticMs)} (${semantic.clusters.length} clusters, ${semantic.duplicates.length} duplicate sets, ${semantic.intersections.length} intersections, ${semantic.crossMinus.length} cross-minus, ${semantic.negatives.length} negatives)`);
   console.log(`  scoring:                      ${seconds(scoringMs)} (${scoring.findings.length} findings, account score ${scoring.account.score})`);

@@ -19,25 +19,53 @@ export interface AuditInput {
   /** The project's thresholds (snake_case, as the project form stores them). */
   settings: ProjectSettings;
   targetCpa: number | null;
+  /** The project's region (free text), if set. */
+  region?: string | null;
 }
 
 export type AuditProgressFn = (progress: AnalysisProgress) => void;
 
-/** The project's settings in the engine's terms; keys the project does not set keep the engine defaults. */
-export function engineSettings(settings: ProjectSettings, targetCpa: number | null): Partial<AnalysisSettings> {
-  const mapped: Partial<AnalysisSettings> = { targetCpa };
-  if (settings.min_clicks_for_negative !== undefined) mapped.minClicksForNegative = settings.min_clicks_for_negative;
-  if (settings.min_clicks_for_keyword_action !== undefined) mapped.minClicksForKeywordAction = settings.min_clicks_for_keyword_action;
-  if (settings.stop_cost_cpa_multiple !== undefined) mapped.stopCostCpaRatio = settings.stop_cost_cpa_multiple;
-  if (settings.lower_bid_cpa_multiple !== undefined) mapped.lowerBidCpaRatio = settings.lower_bid_cpa_multiple;
-  if (settings.low_search_ctr !== undefined) mapped.lowSearchCtr = settings.low_search_ctr;
-  if (settings.suspicious_network_ctr !== undefined) mapped.suspiciousNetworkCtr = settings.suspicious_network_ctr;
-  return mapped;
+/** Project setting → engine setting: the one table both names meet in. */
+const settingNames = {
+  min_clicks_for_negative: 'minClicksForNegative',
+  min_clicks_for_keyword_action: 'minClicksForKeywordAction',
+  stop_cost_cpa_multiple: 'stopCostCpaRatio',
+  lower_bid_cpa_multiple: 'lowerBidCpaRatio',
+  low_search_ctr: 'lowSearchCtr',
+  suspicious_network_ctr: 'suspiciousNetworkCtr',
+  min_impressions_for_ctr: 'minImpressionsForCtr',
+  ctr_below_median_ratio: 'ctrBelowMedianRatio',
+  expensive_cpc_median_multiple: 'expensiveCpcMedianRatio',
+  same_ad_text_groups: 'sameAdTextGroups',
+  single_group_min_keywords: 'singleGroupMinKeywords',
+  min_group_relevance: 'minGroupRelevance',
+  competitors: 'competitors',
+} as const satisfies Record<keyof ProjectSettings, keyof AnalysisSettings>;
+
+/** Place words of the project's region («Москва и область» → москва, область): never "foreign geography". */
+export function regionWords(region: string | null | undefined): string[] {
+  if (!region) return [];
+  return [...new Set(region.toLowerCase().replace(/ё/g, 'е').split(/[^a-zа-я0-9]+/).filter((word) => word.length >= 3))];
+}
+
+/**
+ * The project's settings in the engine's terms; keys the project does not set keep the engine
+ * defaults. The project's region tells the engine which places are home.
+ */
+export function engineSettings(settings: ProjectSettings, targetCpa: number | null, region: string | null = null): Partial<AnalysisSettings> {
+  const mapped: Record<string, unknown> = { targetCpa };
+  for (const [projectKey, engineKey] of Object.entries(settingNames)) {
+    const value = settings[projectKey as keyof ProjectSettings];
+    if (value !== undefined) mapped[engineKey] = value;
+  }
+  const home = regionWords(region);
+  if (home.length > 0) mapped.homeRegionWords = home;
+  return mapped as Partial<AnalysisSettings>;
 }
 
 export async function runAudit(input: AuditInput, onProgress?: AuditProgressFn): Promise<AuditResult> {
   const { scoring, semantic } = await runCampaignAnalysis(input.data, {
-    settings: engineSettings(input.settings, input.targetCpa),
+    settings: engineSettings(input.settings, input.targetCpa, input.region),
     // Every campaign of `data` is analysed; passing the indexes makes the engine keep only the
     // search queries of these campaigns (the project's report covers all of them).
     campaignIndexes: input.data.campaigns.map((_, index) => index),
@@ -119,6 +147,7 @@ export interface RawAuditInput {
   searchQueries: string[];
   settings: ProjectSettings;
   targetCpa: number | null;
+  region?: string | null;
 }
 
 export interface AuditOutput {
@@ -142,7 +171,7 @@ export function campaignDataOf(raw: Pick<RawAuditInput, 'platform' | 'currency' 
 /** Thread entry: runs the audit, posts engine progress on `port`, answers with the stored forms. */
 export async function runAuditInThread(raw: RawAuditInput, port: MessagePort): Promise<AuditOutput> {
   try {
-    const result = await runAudit({ data: campaignDataOf(raw), settings: raw.settings, targetCpa: raw.targetCpa }, (progress) => port.postMessage(progress));
+    const result = await runAudit({ data: campaignDataOf(raw), settings: raw.settings, targetCpa: raw.targetCpa, region: raw.region }, (progress) => port.postMessage(progress));
     return { resultJson: JSON.stringify(result), summary: summarizeAudit(result) };
   } finally {
     port.close();

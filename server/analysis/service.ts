@@ -208,6 +208,7 @@ export async function startAnalysis(db: DB, jobs: JobQueue | null, caller: Calle
       campaign_ids: campaigns.map((c) => c.id),
       settings: { ...(project.settings as ProjectSettings), ...(input.settings ?? {}) },
       target_cpa: project.target_cpa,
+      region: project.region,
     };
     const inserted = await trx
       .insertInto('analyses')

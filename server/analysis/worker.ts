@@ -128,6 +128,7 @@ async function loadAuditInput(db: DB, run: ClaimedRun): Promise<RawAuditInput> {
     searchQueries: queries.map((row) => row.data),
     settings: run.options.settings,
     targetCpa: run.options.target_cpa,
+    region: run.options.region ?? null,
   };
 }
 

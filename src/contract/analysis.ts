@@ -57,6 +57,8 @@ export interface AnalysisOptions {
   settings: v.InferOutput<typeof ProjectSettingsSchema>;
   /** The project's target CPA at start time. */
   target_cpa: number | null;
+  /** The project's region at start time (its places are never "foreign geography"); absent on older analyses. */
+  region?: string | null;
 }
 
 export interface AnalysisDecisions {
@@ -100,7 +102,7 @@ export const AnalysisSchema = v.object({
   /** 0–100. */
   progress: v.number(),
   progress_detail: v.nullable(v.object({ stage: v.string(), done: v.number(), total: v.number() })),
-  options: v.object({ campaign_ids: v.array(v.string()), settings: v.record(v.string(), v.unknown()), target_cpa: v.nullable(v.number()) }),
+  options: v.object({ campaign_ids: v.array(v.string()), settings: v.record(v.string(), v.unknown()), target_cpa: v.nullable(v.number()), region: v.optional(v.nullable(v.string())) }),
   cost: v.number(),
   /** Account score 0–100 once completed. */
   score: v.nullable(v.number()),

@@ -3,6 +3,7 @@
  * the creation form rules, shared by the API and the PWA (same Russian messages on both sides).
  */
 import * as v from 'valibot';
+import { defaultAnalysisSettings } from './analysis-results.js';
 import { pageOf, UuidSchema } from './common.js';
 import { projectMessages as m } from './messages.js';
 
@@ -59,8 +60,9 @@ const RegionSchema = v.pipe(v.string(), v.trim(), v.maxLength(200, m.regionMax))
 const TargetCpaSchema = v.pipe(v.number(m.targetCpaInvalid), v.finite(m.targetCpaInvalid), v.gtValue(0, m.targetCpaInvalid), v.maxValue(100_000_000, m.targetCpaInvalid));
 
 /**
- * Thresholds of the analysis evidence rules (issue 5), adjustable per project. Stored as given; the
- * analysis reads them merged over `defaultProjectSettings`.
+ * Thresholds of the analysis evidence rules (issue 5), adjustable per project: every threshold the
+ * engines compare with (each flag shows the one that fired). Stored as given; the analysis reads them
+ * merged over `defaultProjectSettings`, which are the engines' own defaults.
  */
 export const ProjectSettingsSchema = v.object({
   /** Fewer clicks than this on a query: "collect data", never a negative keyword. */
@@ -75,16 +77,37 @@ export const ProjectSettingsSchema = v.object({
   low_search_ctr: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
   /** Network CTR (fraction) from which clicks look accidental. */
   suspicious_network_ctr: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+  /** Impressions a keyword or campaign needs before its CTR is judged. */
+  min_impressions_for_ctr: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** A search CTR below this share of the account's median CTR is low too. */
+  ctr_below_median_ratio: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+  /** A click at or above this multiple of the account's median CPC is expensive. */
+  expensive_cpc_median_multiple: v.optional(v.pipe(v.number(), v.gtValue(0))),
+  /** The same ad text in at least this many groups is flagged. */
+  same_ad_text_groups: v.optional(v.pipe(v.number(), v.integer(), v.minValue(2))),
+  /** One group holding at least this many keywords is "one group for everything". */
+  single_group_min_keywords: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /** Share of a group's keyword words its ads must contain (0–1). */
+  min_group_relevance: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+  /** Competitor brands: a query with one is a campaign-level negative (category «конкуренты»). */
+  competitors: v.optional(v.pipe(v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100))), v.maxLength(200))),
 });
 export type ProjectSettings = v.InferOutput<typeof ProjectSettingsSchema>;
 
 export const defaultProjectSettings: Required<ProjectSettings> = {
-  min_clicks_for_negative: 5,
-  min_clicks_for_keyword_action: 30,
-  stop_cost_cpa_multiple: 2,
-  lower_bid_cpa_multiple: 1.5,
-  low_search_ctr: 0.02,
-  suspicious_network_ctr: 0.02,
+  min_clicks_for_negative: defaultAnalysisSettings.minClicksForNegative,
+  min_clicks_for_keyword_action: defaultAnalysisSettings.minClicksForKeywordAction,
+  stop_cost_cpa_multiple: defaultAnalysisSettings.stopCostCpaRatio,
+  lower_bid_cpa_multiple: defaultAnalysisSettings.lowerBidCpaRatio,
+  low_search_ctr: defaultAnalysisSettings.lowSearchCtr,
+  suspicious_network_ctr: defaultAnalysisSettings.suspiciousNetworkCtr,
+  min_impressions_for_ctr: defaultAnalysisSettings.minImpressionsForCtr,
+  ctr_below_median_ratio: defaultAnalysisSettings.ctrBelowMedianRatio,
+  expensive_cpc_median_multiple: defaultAnalysisSettings.expensiveCpcMedianRatio,
+  same_ad_text_groups: defaultAnalysisSettings.sameAdTextGroups,
+  single_group_min_keywords: defaultAnalysisSettings.singleGroupMinKeywords,
+  min_group_relevance: defaultAnalysisSettings.minGroupRelevance,
+  competitors: defaultAnalysisSettings.competitors,
 };
 
 /** Step 1 of the creation form: what the user types (target CPA as text in the input). */

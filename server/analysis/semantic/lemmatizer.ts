@@ -1,40 +1,26 @@
 /**
  * Russian lemmatisation with `az` (pymorphy2's OpenCorpora dictionaries, shipped inside the package and
- * read from disk: never from the network), English words lower-cased and lightly stemmed.
+ * read from disk: never from the network); words the dictionary does not know are joined by their
+ * Snowball stem; English words are lower-cased and lightly stemmed.
  *
- * Why a morphology dictionary and not a stemmer. A Snowball-style Russian stemmer cuts endings by rule and
- * both over-merges and under-merges words a negative keyword must keep apart or together. Measured on
- * the same words (Snowball Russian as implemented in `tests/server/analysis-engine/snowball-russian.ts`,
- * see `lemmatizer.test.ts` which asserts these rows):
+ * Why a dictionary first and a stemmer only for unknown words: measured on a hand-labelled sample of
+ * ad-account words (tests/fixtures/analysis/lemma-sample.ts, figures in the README, «Движок анализа»,
+ * asserted by lemmatizer-comparison.test.ts). A stemmer cuts endings by rule: it splits forms a
+ * negative keyword must cover (окна/окон, дети/детей/ребенок, ковер/ковра) and merges words it must
+ * keep apart (сталь/стал, полка/полк). The dictionary gets those right, but it does not know niche
+ * product words (ламинат, керамогранит, профнастил) and its suffix guesses for them are inconsistent
+ * (керамогранит → «керамогранить», керамогранита → «керамогранит», электросамокат → «самокат»),
+ * while the stemmer joins their forms reliably. So: dictionary lemmas where the dictionary knows the
+ * word, the stem where it does not.
  *
- *   word          snowball   az (lemmas, ё→е)
- *   окна          окн        окно
- *   окон          окон       окно            ← the stemmer splits окна/окон (different stems), az joins them
- *   шуба, шубы    шуб        шуба
- *   норковая      норков     норковый
- *   авто          авт        авто
- *   автобус       автобус    автобус         (both keep авто ≠ автобус; a substring match would not)
- *   стали         стал       стать | сталь   ← one stem for two words; az knows both readings
- *   сталь         стал       сталь
- *   стал          стал       стать           ← the stemmer merges сталь (steel) with стал (became)
- *   дешево        дешев      дешевый | дешево
- *   дешевые       дешев      дешевый
- *   елки          елк        елка
- *   купил         куп        купить
- *   купить        куп        купить
- *   люди          люд        человек         ← suppletive forms only a dictionary knows
- *   дети          дет        ребенок
- *   пошел         пошел      пойти
- *   идти          идт        идти
- *   вакансии      ваканс     вакансия
- *   красивейший   красив     красивый
- *
- * A dictionary costs memory (~12 MB) and start-up (~0.2 s) and is slower per word (~50 000 words/s raw);
- * the per-word memo makes that irrelevant for ad accounts, whose vocabulary is a few thousand words.
+ * A dictionary costs memory (~12 MB) and start-up (~0.2 s) and is slower per word than a stemmer;
+ * the per-word memo makes that irrelevant for ad accounts, whose vocabulary is a few thousand words
+ * (the bench prints both speeds).
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import Az from 'az';
+import { snowballRussian } from './snowball-russian.js';
 
 export interface LemmaInfo {
   /** The most likely lemma, lower case, ё→е. */
@@ -85,7 +71,12 @@ export function stemEnglish(word: string): string {
 
 const yoToE = (text: string) => text.replace(/ё/g, 'е');
 
-function analyse(word: string): LemmaInfo {
+export interface LemmatizerOptions {
+  /** Words unknown to the dictionary: joined by their Snowball stem (default), or kept as they are (only to measure the difference). */
+  unknownWords?: 'stem' | 'keep';
+}
+
+function analyse(word: string, unknownWords: 'stem' | 'keep'): LemmaInfo {
   if (!CYRILLIC.test(word)) {
     const stem = stemEnglish(word);
     return { lemma: stem, all: [stem] };
@@ -93,9 +84,12 @@ function analyse(word: string): LemmaInfo {
   // The dictionary keeps proper nouns capitalised (Москва, Казань); ignoreCase finds them from lower case.
   const parses = Az.Morph(word, MORPH_OPTIONS);
   const dictionary = parses.filter((parse) => parse.parser === 'Dictionary');
-  // Unknown words: az guesses by suffix, and its guesses for brands/abbreviations (авито → авитый) are
-  // worse than the word itself, so an unknown word is its own lemma.
-  if (dictionary.length === 0) return { lemma: word, all: [word] };
+  // Unknown words: az guesses by suffix, inconsistently (авито → авитый, керамогранит → керамогранить,
+  // but керамогранита → керамогранит); the Snowball stem joins their forms the same way every time.
+  if (dictionary.length === 0) {
+    const lemma = unknownWords === 'stem' ? snowballRussian(word) : word;
+    return { lemma, all: [lemma] };
+  }
   const all: string[] = [];
   for (const parse of dictionary) {
     const lemma = yoToE(parse.normalize().word.toLowerCase());
@@ -105,13 +99,14 @@ function analyse(word: string): LemmaInfo {
 }
 
 /** A lemmatiser with its own memo; call `loadMorphology()` first. */
-export function createLemmatizer(): Lemmatizer {
+export function createLemmatizer(options: LemmatizerOptions = {}): Lemmatizer {
+  const unknownWords = options.unknownWords ?? 'stem';
   const memo = new Map<string, LemmaInfo>();
   return {
     lemmatize(word) {
       let info = memo.get(word);
       if (!info) {
-        info = analyse(word);
+        info = analyse(word, unknownWords);
         memo.set(word, info);
       }
       return info;
@@ -121,7 +116,7 @@ export function createLemmatizer(): Lemmatizer {
     },
     measureRawSpeed(words) {
       const started = performance.now();
-      for (const word of words) analyse(word);
+      for (const word of words) analyse(word, unknownWords);
       const seconds = (performance.now() - started) / 1000;
       return seconds > 0 ? Math.round(words.length / seconds) : Infinity;
     },

@@ -45,6 +45,12 @@ describe('negative matching by word and lemma, never substring', () => {
     expect(negativeBlocks(phrase('окно'), words('пластиковые окна'), 'yandex_direct')).toBe(true);
   });
 
+  it('covers every form of a word the dictionary does not know, by its stem', async () => {
+    const { phrase, words } = await phraseTools();
+    expect(negativeBlocks(phrase('ламинат'), words('укладка ламината своими руками'), 'yandex_direct')).toBe(true);
+    expect(negativeBlocks(phrase('электросамокат'), words('детский самокат'), 'yandex_direct')).toBe(false);
+  });
+
   it('!word fixes the form; a minus-phrase needs all its words; quotes need the same word count', async () => {
     const { phrase, words } = await phraseTools();
     expect(negativeBlocks(phrase('!окна'), words('ремонт окон'), 'yandex_direct')).toBe(false);

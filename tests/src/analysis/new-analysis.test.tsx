@@ -96,6 +96,49 @@ describe('new analysis', () => {
     expect(starts[0].settings).toMatchObject({ min_clicks_for_negative: 7, low_search_ctr: 0.02 });
   });
 
+  it('sends every threshold and the competitors, and saves them in the project when asked', async () => {
+    const user = userEvent.setup();
+    const starts: { settings: Record<string, unknown> }[] = [];
+    const patches: { settings: Record<string, unknown> }[] = [];
+    server.use(
+      http.patch(`/api/v1/projects/${projectId}`, async ({ request }) => {
+        const body = (await request.json()) as (typeof patches)[number];
+        patches.push(body);
+        return HttpResponse.json({ ...project, settings: body.settings });
+      }),
+      http.post(`/api/v1/projects/${projectId}/analyses`, async ({ request }) => {
+        starts.push((await request.json()) as (typeof starts)[number]);
+        return HttpResponse.json({ analysis: makeAnalysis() }, { status: 201 });
+      }),
+    );
+    const { router } = await renderAt(`/projects/${projectId}/analysis/new`);
+    await screen.findByTestId('analysis-cost');
+    expect(screen.getByText(/Регион проекта: Москва/)).toBeInTheDocument();
+
+    await user.click(screen.getByText('Остальные пороги и конкуренты'));
+    const sameText = screen.getByLabelText('Один текст объявления в группах, от');
+    expect(sameText).toHaveValue('3');
+    await user.clear(sameText);
+    await user.type(sameText, '1');
+    await user.type(screen.getByLabelText('Конкуренты'), 'Rehau, Veka,rehau');
+    await user.click(startButton());
+    // One group is not "many groups": refused on the spot, nothing sent.
+    expect(await screen.findByText('Не меньше 2')).toBeInTheDocument();
+    expect(starts).toHaveLength(0);
+
+    await user.clear(sameText);
+    await user.type(sameText, '4');
+    await user.clear(screen.getByLabelText('Минимальная релевантность объявлений группы, %'));
+    await user.type(screen.getByLabelText('Минимальная релевантность объявлений группы, %'), '40');
+    await user.click(screen.getByRole('checkbox', { name: 'Сохранить эти пороги в настройках проекта' }));
+    await user.click(startButton());
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/projects/${projectId}/analysis/${analysisId}/scoring-progress`));
+
+    const expected = { min_clicks_for_negative: 7, same_ad_text_groups: 4, min_group_relevance: 0.4, min_impressions_for_ctr: 100, expensive_cpc_median_multiple: 2, competitors: ['Rehau', 'Veka'] };
+    expect(starts[0].settings).toMatchObject(expected);
+    expect(patches).toEqual([{ settings: starts[0].settings }]);
+  });
+
   it('disables the button while the start is being sent', async () => {
     const user = userEvent.setup();
     let release: () => void = () => undefined;
