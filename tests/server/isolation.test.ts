@@ -1,13 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyLedgerEntry } from '../../server/tokens/ledger.js';
+import { analysisSampleData } from './analysis/helpers.js';
 import { createTestApp, call, type TestApp } from './helpers/app.js';
 import { createUser, type FixtureUser } from './helpers/fixtures.js';
+import { createProject, insertDraft } from './projects/helpers.js';
 
 /**
  * Tenant isolation: a user of organization A never reaches a resource of organization B. A resource of
- * B answers 404 (403 only where the route refuses A's role before looking anything up), and lists never
- * show B's data. Every domain adds its rows to `cases` (and, when it needs B-side data, a `seed`).
+ * B answers 404, exactly as a missing id does (403 only where the route refuses A's role before looking
+ * anything up), lists never show B's data, and nothing of B changes. Every org-scoped resource has its
+ * rows in `cases` (members, invitation code, ledger, projects, campaigns, imports, drafts, analyses and
+ * their results/exports/progress stream, page-relevance runs), with the B-side data made by `seeds`.
  */
 
 interface Side {
@@ -58,6 +63,60 @@ const seeds: Seed[] = [
       side.resources.invitationCode = org.invitation_code;
     }
   },
+  // Projects with imported campaigns on both sides, and an unused import preview (draft) on each.
+  async (w, t) => {
+    for (const [side, label] of [[w.a, 'Альфа'], [w.b, 'Бета']] as const) {
+      const project = await createProject(t.app, side.owner.token, {
+        name: `Проект ${label}`,
+        site_url: `${label === 'Альфа' ? 'alpha' : 'beta'}.example.ru`,
+        draft_id: await insertDraft(t.app, side.owner, analysisSampleData(`Кампания ${label}`)),
+      });
+      side.resources.projectId = project.id;
+      side.resources.projectName = project.name;
+      side.resources.campaignId = project.campaigns[0].id;
+      side.resources.campaignName = project.campaigns[0].name;
+      side.resources.draftId = await insertDraft(t.app, side.owner);
+    }
+  },
+  // A finished analysis and a page-relevance run of each side's project, as the workers leave them.
+  async (w, t) => {
+    for (const side of [w.a, w.b]) {
+      const analysis = await t.app.db
+        .insertInto('analyses')
+        .values({
+          organization_id: side.organizationId,
+          project_id: side.resources.projectId!,
+          created_by: side.owner.id,
+          status: 'completed',
+          progress: 100,
+          options: JSON.stringify({ campaign_ids: [side.resources.campaignId] }),
+          cost: 7,
+          idempotency_key: `isolation-${randomUUID()}`,
+          score: 71,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      side.resources.analysisId = analysis.id;
+      const relevance = await t.app.db
+        .insertInto('relevance_analyses')
+        .values({
+          organization_id: side.organizationId,
+          project_id: side.resources.projectId!,
+          created_by: side.owner.id,
+          status: 'running',
+          urls: JSON.stringify(['https://example.ru/okna']),
+          cost: 3,
+          idempotency_key: `isolation-${randomUUID()}`,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      side.resources.relevanceId = relevance.id;
+    }
+    // Every user of A can pay for a start, so a 404 is about the resource, never about money.
+    for (const user of [w.a.owner, w.a.admin, w.a.member]) {
+      await applyLedgerEntry(t.app.db, { userId: user.id, organizationId: w.a.organizationId, type: 'admin_credit', amount: 1000, idempotencyKey: 'isolation-funds' });
+    }
+  },
 ];
 
 const bMembership = (userKey: 'owner' | 'admin' | 'member') => async (w: World, t: TestApp) => {
@@ -68,6 +127,29 @@ const bOrganizationUnchanged = async (w: World, t: TestApp) => {
   const org = await t.app.db.selectFrom('organizations').select(['name', 'invitation_code', 'plan_type']).where('id', '=', w.b.organizationId).executeTakeFirstOrThrow();
   expect(org).toEqual({ name: w.b.resources.organizationName, invitation_code: w.b.resources.invitationCode, plan_type: 'free' });
 };
+
+const bProjectUnchanged = async (w: World, t: TestApp) => {
+  const project = await t.app.db.selectFrom('projects').select('name').where('id', '=', w.b.resources.projectId!).executeTakeFirst();
+  expect(project).toEqual({ name: w.b.resources.projectName });
+  const campaigns = await t.app.db.selectFrom('campaigns').select('id').where('project_id', '=', w.b.resources.projectId!).execute();
+  expect(campaigns.length).toBeGreaterThan(0);
+};
+const bAnalysisUnchanged = async (w: World, t: TestApp) => {
+  const row = await t.app.db.selectFrom('analyses').select(['status', 'decisions']).where('id', '=', w.b.resources.analysisId!).executeTakeFirstOrThrow();
+  expect(row.status).toBe('completed');
+  expect(row.decisions).toEqual({ accepted: [], rejected: [] });
+};
+const bRelevanceUnchanged = async (w: World, t: TestApp) => {
+  const row = await t.app.db.selectFrom('relevance_analyses').select('status').where('id', '=', w.b.resources.relevanceId!).executeTakeFirstOrThrow();
+  expect(row.status).toBe('running');
+};
+/** A start refused for B's project charged nobody of A. */
+const nothingCharged = async (w: World, t: TestApp) => {
+  const debits = await t.app.db.selectFrom('token_ledger').select('id').where('organization_id', '=', w.a.organizationId).where('amount', '<', 0).execute();
+  expect(debits).toEqual([]);
+};
+
+const B = (key: string) => (w: World) => w.b.resources[key]!;
 
 const cases: IsolationCase[] = [
   // Organizations
@@ -85,6 +167,39 @@ const cases: IsolationCase[] = [
   { name: "the balance is the caller's own", as: 'owner', method: 'GET', url: () => '/api/v1/tokens/balance', status: 200 },
   { name: "the history holds only the caller's entries", as: 'owner', method: 'GET', url: () => '/api/v1/tokens/history?page_size=100', status: 200 },
   { name: "the cost shows the caller's balance", as: 'owner', method: 'POST', url: () => '/api/v1/tokens/calculate-cost', body: () => ({ campaigns: [{ keywords_count: 1, ads_count: 1 }] }), status: 200 },
+  // Projects, campaigns, imports and import previews
+  { name: "the project list holds only A's projects", as: 'member', method: 'GET', url: () => '/api/v1/projects?page_size=100', status: 200 },
+  { name: "searching for B's project name finds nothing", as: 'member', method: 'GET', url: (w) => `/api/v1/projects?search=${encodeURIComponent(w.b.resources.projectName!)}`, status: 200 },
+  { name: "B's project is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/projects/${B('projectId')(w)}`, status: 404 },
+  { name: "renaming B's project is not found", as: 'owner', method: 'PATCH', url: (w) => `/api/v1/projects/${B('projectId')(w)}`, body: () => ({ name: 'Захват' }), status: 404, unchanged: bProjectUnchanged },
+  { name: "deleting B's project is not found", as: 'owner', method: 'DELETE', url: (w) => `/api/v1/projects/${B('projectId')(w)}`, status: 404, unchanged: bProjectUnchanged },
+  { name: "B's campaigns are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/projects/${B('projectId')(w)}/campaigns`, status: 404 },
+  { name: "B's campaign is not found", as: 'member', method: 'GET', url: (w) => `/api/v1/projects/${B('projectId')(w)}/campaigns/${B('campaignId')(w)}`, status: 404 },
+  { name: "B's campaign under A's own project is not found", as: 'member', method: 'GET', url: (w) => `/api/v1/projects/${w.a.resources.projectId}/campaigns/${B('campaignId')(w)}`, status: 404 },
+  { name: "importing into B's project is not found", as: 'owner', method: 'POST', url: (w) => `/api/v1/projects/${B('projectId')(w)}/imports`, body: (w) => ({ draft_id: w.a.resources.draftId, mode: 'replace' }), status: 404, unchanged: bProjectUnchanged },
+  { name: "creating a project from B's preview is not found", as: 'owner', method: 'POST', url: () => '/api/v1/projects', body: (w) => ({ name: 'Чужие данные', site_url: 'a.example.ru', platform: 'yandex_direct', draft_id: B('draftId')(w) }), status: 404 },
+  { name: "importing B's preview into A's project is not found", as: 'owner', method: 'POST', url: (w) => `/api/v1/projects/${w.a.resources.projectId}/imports`, body: (w) => ({ draft_id: B('draftId')(w), mode: 'append' }), status: 404 },
+  // Analyses
+  { name: "starting an analysis of B's project is not found and charges nothing", as: 'member', method: 'POST', url: (w) => `/api/v1/projects/${B('projectId')(w)}/analyses`, body: (w) => ({ campaign_ids: [B('campaignId')(w)], idempotency_key: randomUUID() }), status: 404, unchanged: nothingCharged },
+  { name: "analysing B's campaigns from A's project is refused as for unknown campaigns and charges nothing", as: 'member', method: 'POST', url: (w) => `/api/v1/projects/${w.a.resources.projectId}/analyses`, body: (w) => ({ campaign_ids: [B('campaignId')(w)], idempotency_key: randomUUID() }), status: 422, unchanged: nothingCharged },
+  { name: "B's analysis history is not found", as: 'member', method: 'GET', url: (w) => `/api/v1/projects/${B('projectId')(w)}/analyses`, status: 404 },
+  { name: "A's analysis history holds only A's analyses", as: 'member', method: 'GET', url: (w) => `/api/v1/projects/${w.a.resources.projectId}/analyses?page_size=100`, status: 200 },
+  { name: "B's analysis is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}`, status: 404 },
+  { name: "B's analysis progress stream is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/events`, status: 404 },
+  { name: "B's analysis results are not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/results`, status: 404 },
+  { name: "B's analysis export is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/export?format=csv`, status: 404 },
+  { name: "deciding on B's suggestions is not found", as: 'owner', method: 'PUT', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/decisions`, body: () => ({ accepted: ['x'], rejected: [] }), status: 404, unchanged: bAnalysisUnchanged },
+  { name: "cancelling B's analysis is not found", as: 'owner', method: 'POST', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/cancel`, status: 404, unchanged: bAnalysisUnchanged },
+  // Page relevance
+  { name: "B's landing pages are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/projects/${B('projectId')(w)}/page-relevance/urls`, status: 404 },
+  { name: "starting a relevance run on B's project is not found and charges nothing", as: 'member', method: 'POST', url: (w) => `/api/v1/projects/${B('projectId')(w)}/page-relevance`, body: () => ({ urls: ['https://example.ru/'], idempotency_key: randomUUID() }), status: 404, unchanged: nothingCharged },
+  { name: "B's relevance runs are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/projects/${B('projectId')(w)}/page-relevance`, status: 404 },
+  { name: "B's relevance run is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/page-relevance/${B('relevanceId')(w)}`, status: 404 },
+  { name: "B's relevance results are not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/page-relevance/${B('relevanceId')(w)}/results`, status: 404 },
+  { name: "cancelling B's relevance run is not found", as: 'owner', method: 'POST', url: (w) => `/api/v1/page-relevance/${B('relevanceId')(w)}/cancel`, status: 404, unchanged: bRelevanceUnchanged },
+  // The platform admin area spans organizations by design, so an organization's owner is refused it.
+  { name: "the admin overview is refused to A's owner", as: 'owner', method: 'GET', url: () => '/api/v1/admin/overview', status: 403 },
+  { name: "B's project in the admin area is refused to A's owner", as: 'owner', method: 'GET', url: (w) => `/api/v1/admin/projects/${B('projectId')(w)}`, status: 403 },
 ];
 
 /** Everything of B that must never appear in an answer to A. */
@@ -101,7 +216,8 @@ async function side(label: string): Promise<Side> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // With the job queue (no workers): a start that got past the checks would really be enqueued.
+  t = await createTestApp({ jobQueue: { runWorkers: false } });
   w = { a: await side('Алиса'), b: await side('Борис') };
   for (const seed of seeds) await seed(w, t);
 });
@@ -111,16 +227,28 @@ afterAll(async () => {
 
 describe('tenant isolation: organization A never reaches organization B', () => {
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const res = await call(t.app, c.method, c.url(w), { token: w.a[c.as].token, body: c.body?.(w) });
+    const url = c.url(w);
+    const res = await call(t.app, c.method, url, { token: w.a[c.as].token, body: c.body?.(w) });
     expect(res.status).toBe(c.status);
     const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
     for (const secret of secretsOf(w.b)) expect(text).not.toContain(secret);
+    if (c.status === 404) expect(res.body.code).toMatch(/NOT_FOUND$/);
+    const bIds = Object.values(w.b.resources).concat(w.b.owner.id, w.b.admin.id, w.b.member.id).filter((id) => /^[0-9a-f-]{36}$/.test(id));
+    const body = c.body?.(w);
+    const bodyText = body === undefined ? '' : JSON.stringify(body);
+    if (c.status >= 400 && bIds.some((id) => url.includes(id) || bodyText.includes(id))) {
+      // Indistinguishable from ids that exist nowhere: nothing tells A that B's resource exists.
+      const swap = (text: string) => bIds.reduce((current, id) => current.split(id).join(randomUUID()), text);
+      const missing = await call(t.app, c.method, swap(url), { token: w.a[c.as].token, body: body === undefined ? undefined : JSON.parse(swap(bodyText)) });
+      expect(missing.status).toBe(res.status);
+      expect(missing.body).toEqual(res.body);
+    }
     await c.unchanged?.(w, t);
   });
 
   it("refuses a token naming B's organization for a user who is not B's member", async () => {
     const forged = await t.app.accessTokens.sign({ userId: w.a.owner.id, organizationId: w.b.organizationId });
-    for (const url of ['/api/v1/organizations/current', '/api/v1/organizations/members', '/api/v1/tokens/balance']) {
+    for (const url of ['/api/v1/organizations/current', '/api/v1/organizations/members', '/api/v1/tokens/balance', `/api/v1/projects/${w.b.resources.projectId}`, `/api/v1/analyses/${w.b.resources.analysisId}`, `/api/v1/page-relevance/${w.b.resources.relevanceId}`]) {
       const res = await call(t.app, 'GET', url, { token: forged });
       expect(res.status).toBe(401);
     }
