@@ -187,6 +187,15 @@ export function importYandexDirect(context: SheetContext<YandexDirectField>, bui
     const groupNumber = columns.get(row, 'groupNumber');
     const groupName = clean(columns.get(row, 'groupName'));
     const continuation = marker === '+' && !groupId && !groupNumber && !groupName;
+    if (continuation) {
+      // A further ad of the group above: with no group above (or one of another campaign) it belongs nowhere,
+      // and is skipped before it could leave an empty campaign behind.
+      const namesAnotherCampaign = (campaignName !== '' && campaignName !== lastCampaignName) || (campaignId !== '' && campaignId !== lastCampaignId);
+      if (!currentGroup || namesAnotherCampaign) {
+        log.warn(importerMessages.plusWithoutGroup, row.number, columns.title('extraAd'));
+        continue;
+      }
+    }
 
     let campaign: Campaign;
     // Consecutive rows of one campaign and group are the rule: skip the lookups then.
