@@ -81,6 +81,51 @@ describe('POST /projects/import-preview', () => {
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
+  it('lists row-level problems with file, row, column and a Russian message in the preview', async () => {
+    const withTypo = googleEditorCsv.replace('Exact,30,', 'Exact,3O,');
+    const response = await upload(t.app, '/api/v1/projects/import-preview', user.token, [{ name: 'editor.csv', content: withTypo }]);
+    expect(response.status).toBe(200);
+    expect(response.body.problems).toEqual([{ file: 'editor.csv', row: 3, column: 'Max CPC', severity: 'warning', message: 'Не число: «3O». Значение пропущено' }]);
+    expect(response.body.counts.keywords).toBe(2);
+  });
+
+  it('imports nothing when one file of an upload is broken, and points at every place to fix', async () => {
+    const withTypo = googleEditorCsv.replace('Exact,30,', 'Exact,3O,');
+    const before = await t.app.db.selectFrom('import_drafts').select(t.app.db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const response = await upload(t.app, '/api/v1/projects/import-preview', user.token, [
+      { name: 'editor.csv', content: withTypo },
+      { name: 'kampanii.xlsx', content: new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]) },
+    ]);
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({
+      error: 'Файлы не удалось импортировать: исправьте ошибки и загрузите их ещё раз',
+      code: 'IMPORT_FAILED',
+      detail: [
+        { loc: ['files', 'kampanii.xlsx'], msg: 'Файл XLSX повреждён или обрезан: не удалось его прочитать. Сохраните его заново или выгрузите ещё раз' },
+        { loc: ['files', 'editor.csv', 3, 'Max CPC'], msg: 'Не число: «3O». Значение пропущено' },
+      ],
+    });
+    const after = await t.app.db.selectFrom('import_drafts').select(t.app.db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it('leaves a project exactly as it was when its re-import fails', async () => {
+    const first = await upload(t.app, '/api/v1/projects/import-preview', user.token, [{ name: 'editor.csv', content: googleEditorCsv }]);
+    const project = await call(t.app, 'POST', '/api/v1/projects', {
+      token: user.token,
+      body: { name: 'Окна Плюс — проверка', site_url: 'okna-plus.example.ru', platform: 'google_ads', draft_id: first.body.draft_id },
+    });
+    const broken = await upload(t.app, '/api/v1/projects/import-preview', user.token, [{ name: 'new.csv', content: 'Campaign,Keyword\r\n' }]);
+    expect(broken.status).toBe(422);
+    // A preview that is gone by the time it is saved changes nothing either.
+    const stale = await call(t.app, 'POST', `/api/v1/projects/${project.body.id}/imports`, { token: user.token, body: { draft_id: '00000000-0000-4000-8000-000000000000', mode: 'replace' } });
+    expect(stale.status).toBe(404);
+    const after = await call(t.app, 'GET', `/api/v1/projects/${project.body.id}`, { token: user.token });
+    expect(after.body.counts).toEqual(project.body.counts);
+    expect(after.body.campaigns).toEqual(project.body.campaigns);
+    expect(after.body.imports.map((record: { id: string }) => record.id)).toEqual(project.body.imports.map((record: { id: string }) => record.id));
+  });
+
   it('answers 422 for a binary file that is not an export', async () => {
     const response = await upload(t.app, '/api/v1/projects/import-preview', user.token, [{ name: 'photo.xlsx', content: new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xde, 0xad, 0xbe, 0xef]) }]);
     expect(response.status).toBe(422);
