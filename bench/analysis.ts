@@ -29,15 +29,21 @@ function random(seed: number) {
   };
 }
 
-export function generateAccount(): CampaignData {
+/**
+ * The bench account: 10 campaigns × 500 groups (20 keywords, 4 ads, 10 search queries each) by
+ * default; tests take a smaller slice of the same shape.
+ */
+export function generateAccount(size: { campaigns?: number; groupsPerCampaign?: number } = {}): CampaignData {
+  const campaignCount = size.campaigns ?? 10;
+  const groupCount = size.groupsPerCampaign ?? 500;
   const next = random(42);
   const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)];
   const campaigns: CampaignData['campaigns'] = [];
   const searchQueries: SearchQuery[] = [];
-  for (let c = 0; c < 10; c++) {
-    const campaign: CampaignData['campaigns'][number] = { name: `Кампания ${c + 1}`, negativeKeywords: c % 3 === 0 ? [] : ['бесплатно', 'скачать'], groups: [], type: c === 9 ? 'network' : 'search' };
-    for (let g = 0; g < 500; g++) {
-      const product = products[(c * 500 + g) % products.length];
+  for (let c = 0; c < campaignCount; c++) {
+    const campaign: CampaignData['campaigns'][number] = { name: `Кампания ${c + 1}`, negativeKeywords: c % 3 === 0 ? [] : ['бесплатно', 'скачать'], groups: [], type: c === campaignCount - 1 && campaignCount > 1 ? 'network' : 'search' };
+    for (let g = 0; g < groupCount; g++) {
+      const product = products[(c * groupCount + g) % products.length];
       const adjective = adjectives[g % adjectives.length];
       const keywords: Keyword[] = [];
       for (let k = 0; k < 20; k++) {

@@ -150,6 +150,31 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
     expect(await t.app.db.selectFrom('token_ledger').select('id').where('user_id', '=', poor.id).execute()).toHaveLength(0);
   });
 
+  it('enqueues the run in the debit’s transaction: when the enqueue fails, nothing is charged or created', async () => {
+    const jobs = t.app.jobs!;
+    const send = jobs.send;
+    jobs.send = async () => {
+      throw new Error('queue down');
+    };
+    const before = await balanceOf(t.app, user.id);
+    const key = randomUUID();
+    try {
+      const answer = await start({ idempotency_key: key });
+      expect(answer.status).toBe(500);
+    } finally {
+      jobs.send = send;
+    }
+    expect(await balanceOf(t.app, user.id)).toBe(before);
+    expect(await t.app.db.selectFrom('analyses').select('id').where('idempotency_key', '=', key).execute()).toHaveLength(0);
+    expect(await t.app.db.selectFrom('token_ledger').select('id').where('idempotency_key', '=', `analysis:${key}`).execute()).toHaveLength(0);
+
+    // The retry with the same key (the client keeps it after a 5xx) starts and charges once.
+    const retry = await start({ idempotency_key: key });
+    expect(retry.status).toBe(201);
+    expect(await balanceOf(t.app, user.id)).toBe(before - cost);
+    await eventsUntilDone(t.app, user.token, retry.body.analysis.id);
+  });
+
   it('refuses campaigns of another project and keys reused for another project', async () => {
     const other = await projectWithCampaigns(t.app, user);
     const foreign = await start({ campaign_ids: other.campaignIds });
