@@ -20,6 +20,20 @@ describe('files of public/', () => {
     expect(bytes.toString('latin1')).toMatch(/\/Type\s*\/Page\b/);
   });
 
+  it.each(LEGAL_DOCUMENTS.map((doc) => [doc.href, doc.title] as const))('%s is the Russian document «%s» rendered from src/legal', (href, title) => {
+    const name = href.replace(/^\/|\.pdf$/g, '');
+    const source = readFileSync(resolve(publicDir, `../src/legal/${name}.html`), 'utf8');
+    const sourceTitle = source.match(/<title>([^<]+)<\/title>/)![1]!;
+    expect(sourceTitle.startsWith(title)).toBe(true);
+    // A real document: several sections of Russian text, not a placeholder.
+    const text = source.replace(/<[^>]+>/g, ' ');
+    expect(text.match(/[а-яё]+/gi)!.length).toBeGreaterThan(200);
+    expect(source.match(/<h2>/g)!.length).toBeGreaterThanOrEqual(4);
+    // Chromium writes the page title into the PDF as UTF-16BE: the PDF is the render of this source.
+    const hex = readFileSync(resolve(publicDir, `.${href}`)).toString('latin1').match(/\/Title\s*<FEFF([0-9A-F]+)>/i)![1]!;
+    expect(Buffer.from(hex, 'hex').swap16().toString('utf16le')).toBe(sourceTitle);
+  });
+
   it('has the logo and the PWA icons in their sizes', () => {
     expect(pngSize('logo.png').width).toBeGreaterThanOrEqual(64);
     expect(pngSize('icons/icon-192.png')).toEqual({ width: 192, height: 192 });
