@@ -22,6 +22,24 @@ describe('requests', () => {
     expect(buildUrl('/api/v1/tokens/balance')).toBe('/api/v1/tokens/balance');
   });
 
+  it('takes the base address from VITE_API_URL when it is configured', async () => {
+    vi.stubEnv('VITE_API_URL', 'https://api.reklama-lab.example/');
+    try {
+      expect(buildUrl('/api/v1/tokens/balance')).toBe('https://api.reklama-lab.example/api/v1/tokens/balance');
+      let seen = '';
+      server.use(
+        http.get('https://api.reklama-lab.example/api/v1/tokens/balance', ({ request }) => {
+          seen = request.url;
+          return HttpResponse.json({ balance: 3 });
+        }),
+      );
+      await expect(apiClient.get('/api/v1/tokens/balance', { params: { page: 1 } })).resolves.toEqual({ balance: 3 });
+      expect(seen).toBe('https://api.reklama-lab.example/api/v1/tokens/balance?page=1');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('adds only the non-null query parameters', async () => {
     let seen = '';
     server.use(
