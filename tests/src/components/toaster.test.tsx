@@ -1,4 +1,4 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -67,5 +67,38 @@ describe('toaster', () => {
     await screen.findByText('Сообщение 5');
     const visible = document.querySelectorAll('[data-sonner-toast][data-visible="true"]');
     expect(visible).toHaveLength(3);
+  });
+
+  it.each([
+    [44, true],
+    [46, false],
+  ])('a slow swipe to the right of %i px keeps the toast: %s (threshold 45 px)', async (distance, stays) => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    // jsdom has no pointer capture; sonner asks for it on every press.
+    Element.prototype.setPointerCapture ??= () => undefined;
+    render(<AppToaster />);
+    act(() => {
+      toast('Смахните меня', { duration: Infinity });
+    });
+    const element = (await screen.findByText('Смахните меня')).closest('[data-sonner-toast]') as HTMLElement;
+    act(() => {
+      fireEvent.pointerDown(element, { clientX: 100, clientY: 100, button: 0, pointerId: 1 });
+    });
+    // A first small move locks the direction (horizontal), the next one carries the toast along.
+    act(() => {
+      fireEvent.pointerMove(element, { clientX: 105, clientY: 100, pointerId: 1 });
+    });
+    act(() => {
+      fireEvent.pointerMove(element, { clientX: 100 + distance, clientY: 100, pointerId: 1 });
+    });
+    expect(element.style.getPropertyValue('--swipe-amount-x')).toBe(`${distance}px`);
+    // Slowly: a full second, so the speed (under 0.11 px/ms) does not dismiss it, only the distance can.
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    act(() => {
+      fireEvent.pointerUp(element, { clientX: 100 + distance, clientY: 100, pointerId: 1 });
+    });
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    if (stays) expect(screen.getByText('Смахните меня')).toBeInTheDocument();
+    else expect(screen.queryByText('Смахните меня')).not.toBeInTheDocument();
   });
 });
