@@ -214,7 +214,7 @@ describe('step 2: the Yandex Direct API', () => {
     server.use(
       http.post('/api/v1/projects/import-preview/direct-api', async ({ request }) => {
         body = await request.json();
-        return HttpResponse.json({ ...preview, source: 'direct_api', file_names: [] });
+        return HttpResponse.json({ ...preview, source: 'direct_api', file_names: [], units: { spent: 240, available: 19_760, daily: 64_000, requests: 12, usedLogin: 'divany-komfort' } });
       }),
     );
     const user = userEvent.setup();
@@ -233,6 +233,7 @@ describe('step 2: the Yandex Direct API', () => {
     await user.click(screen.getByRole('button', { name: 'Загрузить кампании' }));
     const previewSection = await screen.findByRole('region', { name: 'Что будет импортировано' });
     expect(within(previewSection).getByText('Источник: API Яндекс Директа')).toBeInTheDocument();
+    expect(within(previewSection).getByText(/^Баллы API Директа: потрачено 240, осталось 19\s760 из 64\s000 в сутки$/)).toBeInTheDocument();
     expect(body).toEqual({ token: 'y0_token', client_login: 'divany-komfort', sandbox: true });
     expect(screen.getByRole('button', { name: 'Сохранить проект' })).toBeEnabled();
   });

@@ -12,6 +12,7 @@ export function ImportPreviewView({ preview }: { preview: ImportPreview }) {
       <h2 className="card__title">Что будет импортировано</h2>
       {preview.file_names.length > 0 && <p className="muted">Файлы: {preview.file_names.join(', ')}</p>}
       {preview.source === 'direct_api' && <p className="muted">Источник: API Яндекс Директа</p>}
+      <UnitsLine units={preview.units} />
       <dl className="stat-grid">
         <Stat label="Кампании" value={counts.campaigns} />
         <Stat label="Группы" value={counts.groups} />
@@ -60,6 +61,20 @@ export function ImportPreviewView({ preview }: { preview: ImportPreview }) {
       )}
       <p className="field__hint">Предпросмотр хранится до {formatDateTime(preview.expires_at)}.</p>
     </section>
+  );
+}
+
+/** Points the Direct API charged for the import (its Units header), so an agency sees what is left for today. */
+function UnitsLine({ units }: { units: unknown }) {
+  if (typeof units !== 'object' || units === null) return null;
+  const { spent, available, daily } = units as { spent?: unknown; available?: unknown; daily?: unknown };
+  if (typeof spent !== 'number') return null;
+  return (
+    <p className="muted">
+      Баллы API Директа: потрачено {formatCount(spent)}
+      {typeof available === 'number' && `, осталось ${formatCount(available)}`}
+      {typeof daily === 'number' && ` из ${formatCount(daily)} в сутки`}
+    </p>
   );
 }
 
