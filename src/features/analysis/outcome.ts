@@ -2,8 +2,9 @@
  * The header notification when an analysis finishes or fails: exactly once per analysis on this
  * device, and only for runs the user saw running here (opening an old analysis is not news).
  *
- * After a start, `trackInBackground` keeps an eye on the run while the user is on other screens;
- * the progress screen reports the outcome itself while it is open.
+ * After a start, `trackInBackground` keeps an eye on the run while the user is on other screens
+ * (`resumeTracking` picks it up again after a reload); the progress screen reports the outcome itself
+ * while it is open.
  */
 import type { Analysis } from '../../contract/analysis.js';
 import { finishedStatuses } from '../../contract/analysis.js';
@@ -117,6 +118,15 @@ export function trackInBackground(analysisId: string): void {
       });
   }, BACKGROUND_POLL_MS);
   trackers.set(analysisId, timer);
+}
+
+/**
+ * After a reload (or a new tab) the in-memory trackers are gone while runs seen running here may still
+ * be going: watch them again, so their outcome still reaches the header. Called on every entry to the
+ * signed-in area; runs already watched are left as they are.
+ */
+export function resumeTracking(): void {
+  for (const [analysisId, mark] of Object.entries(readMarks())) if (mark === 'running') trackInBackground(analysisId);
 }
 
 onIdentityChange(() => {

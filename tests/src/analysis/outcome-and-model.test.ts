@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearNotifications, notificationStore, notificationsAtom } from '../../../src/features/notifications/notifications';
-import { BACKGROUND_POLL_MS, failureMessage, reportOutcome, stopTracking, trackInBackground } from '../../../src/features/analysis/outcome';
+import { BACKGROUND_POLL_MS, failureMessage, reportOutcome, resumeTracking, stopTracking, trackInBackground } from '../../../src/features/analysis/outcome';
 import { acceptedSummary, actionPlan, decide, suggestionSections } from '../../../src/features/analysis/result-model';
 import { server, useTestServer } from '../lib/test-server';
 import { analysisId, auditResult, makeAnalysis } from './fixtures';
@@ -52,6 +52,30 @@ describe('finish notifications', () => {
     status = 'failed';
     await vi.advanceTimersByTimeAsync(BACKGROUND_POLL_MS);
     await vi.waitFor(() => expect(notifications()).toEqual([expect.objectContaining({ title: 'Анализ не выполнен', message: 'Ошибка движка. Токены возвращены на баланс' })]));
+  });
+});
+
+describe('finish notifications after a reload', () => {
+  it('watches again the runs seen running before the reload, and only those', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const finishedId = '00000000-0000-4000-8000-00000000aaaa';
+    // What the previous page left in storage: one run seen running, one already reported.
+    localStorage.setItem('analysis_outcomes', JSON.stringify({ [analysisId]: 'running', [finishedId]: 'reported' }));
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/v1/analyses/:id', ({ params }) => {
+        asked.push(String(params.id));
+        return HttpResponse.json({ analysis: makeAnalysis({ id: String(params.id), status: 'completed', score: 71 }) });
+      }),
+    );
+    resumeTracking();
+    resumeTracking();
+    await vi.advanceTimersByTimeAsync(BACKGROUND_POLL_MS);
+    await vi.waitFor(() => expect(notifications()).toEqual([expect.objectContaining({ title: 'Анализ завершён', message: 'Результаты аудита готовы. Оценка аккаунта: 71 из 100.' })]));
+    expect(asked).toEqual([analysisId]);
+    await vi.advanceTimersByTimeAsync(BACKGROUND_POLL_MS);
+    expect(asked).toEqual([analysisId]);
+    expect(notifications()).toHaveLength(1);
   });
 });
 
