@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -35,7 +36,15 @@ function firstLoadReport(route = 'src/routes/auth/index.tsx', budgetKb = 200): P
 
 const apiTarget = process.env.VITE_API_PROXY ?? 'http://localhost:8080';
 
+const packageVersion = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/**
+ * The app version stamped on the persisted query cache: the package version plus the build, so a cache
+ * written by another build (whose data shapes may differ) is never restored. `VITE_APP_VERSION` pins it.
+ */
+const appVersion = process.env.VITE_APP_VERSION ?? `${packageVersion}+${Date.now().toString(36)}`;
+
 export default defineConfig({
+  define: { 'import.meta.env.VITE_APP_VERSION': JSON.stringify(appVersion) },
   plugins: [
     // Must come before the React plugin: it generates src/routeTree.gen.ts from src/routes/.
     tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/routeTree.gen.ts' }),

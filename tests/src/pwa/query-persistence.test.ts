@@ -82,6 +82,37 @@ describe('persisted query cache', () => {
     expect(localStorage.getItem(QUERY_CACHE_KEY)).toBeNull();
   });
 
+  it('never restores a cache written by another app version', async () => {
+    signedInAs(verifiedUser);
+    const before = createQueryClient();
+    await before.fetchQuery({ queryKey: ['tokens', 'balance'], queryFn: () => ({ balance: 120 }), meta: { persist: true } });
+    await save(before);
+    // The same cache as an older build left it: only the version part of the buster differs.
+    const stored = JSON.parse(localStorage.getItem(QUERY_CACHE_KEY)!);
+    localStorage.setItem(QUERY_CACHE_KEY, JSON.stringify({ ...stored, buster: stored.buster.replace(`${APP_VERSION}:`, '0.0.9+old:') }));
+
+    const afterUpdate = createQueryClient();
+    await persistQueryClientRestore({ queryClient: afterUpdate as unknown as PersistClient, ...options() });
+    expect(afterUpdate.getQueryData(['tokens', 'balance'])).toBeUndefined();
+  });
+
+  it("after one user logs out and another logs in, the app shows none of the first user's cached data", async () => {
+    signedInAs(verifiedUser);
+    await queryClient.fetchQuery({ queryKey: ['projects'], queryFn: () => ['Проект Анны'], meta: { persist: true } });
+    await save(queryClient);
+
+    // Offline here: the server call fails, the local logout happens all the same.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await session.logout();
+    logged.mockRestore();
+    // The next user signs in on the same browser, online or not: nothing of Anna's is left anywhere.
+    signedInAs(otherUser);
+    expect(queryClient.getQueryData(['projects'])).toBeUndefined();
+    const reopened = createQueryClient();
+    await persistQueryClientRestore({ queryClient: reopened as unknown as PersistClient, ...options() });
+    expect(reopened.getQueryData(['projects'])).toBeUndefined();
+  });
+
   it('logout clears the cache in memory and on disk', async () => {
     signedInAs(verifiedUser);
     await queryClient.fetchQuery({ queryKey: ['tokens', 'balance'], queryFn: () => ({ balance: 5 }), meta: { persist: true } });
