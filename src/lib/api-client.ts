@@ -3,7 +3,7 @@
  *
  * - Base address from `VITE_API_URL`; same origin when it is not set.
  * - Bearer access token from local storage on every request that has one.
- * - Query parameters only when non-null; JSON bodies, FormData passed as is.
+ * - Query parameters only when non-null; JSON bodies; form data (FormData, URLSearchParams, Blob) passed as is.
  * - JSON responses parsed, anything else read as text.
  * - A 401 on a request that carried a token triggers ONE refresh (shared by every request that
  *   fails at the same time) and one retry. When the refresh fails the tokens are cleared, the
@@ -155,8 +155,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 async function send(method: Method, path: string, body: unknown, opts: RequestOptions, accessToken: string | null): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
   let payload: BodyInit | undefined;
-  if (body instanceof FormData) {
-    // The browser sets the multipart boundary itself.
+  if (body instanceof FormData || body instanceof URLSearchParams || body instanceof Blob) {
+    // Form data goes as it is: the browser sets the multipart boundary or the urlencoded type itself.
     payload = body;
   } else if (body !== undefined) {
     headers['Content-Type'] ??= 'application/json';

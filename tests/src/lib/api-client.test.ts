@@ -110,6 +110,21 @@ describe('requests', () => {
     expect(name).toBe('Кампания');
   });
 
+  it('sends URL-encoded form data as a form, not as JSON', async () => {
+    let contentType: string | null = null;
+    let text = '';
+    server.use(
+      http.post('/api/v1/forms/plain', async ({ request }) => {
+        contentType = request.headers.get('content-type');
+        text = await request.text();
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    await apiClient.post('/api/v1/forms/plain', new URLSearchParams({ email: 'anna@example.ru', name: 'Анна' }));
+    expect(contentType).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(new URLSearchParams(text).get('name')).toBe('Анна');
+  });
+
   it('reads non-JSON responses as text', async () => {
     server.use(http.get('/api/v1/export.csv', () => HttpResponse.text('a;b\n1;2')));
     await expect(apiClient.get<string>('/api/v1/export.csv')).resolves.toBe('a;b\n1;2');
