@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessTokens } from '../../../server/auth/jwt.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
@@ -31,14 +32,31 @@ describe('access tokens', () => {
     expect((await call(t.app, 'GET', ME, { token: expired })).status).toBe(401);
   });
 
-  it('refuses a token for another audience or issuer, or with another algorithm', async () => {
+  it('refuses a token for another audience or issuer, with another algorithm (none, HS512) or without exp', async () => {
     const user = await register(t.app);
     const claims = { userId: user.user.id, organizationId: user.organization.id };
     const otherAudience = await createAccessTokens({ ...t.config, jwtAudience: 'someone-else' }).sign(claims);
     const otherIssuer = await createAccessTokens({ ...t.config, jwtIssuer: 'someone-else' }).sign(claims);
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
     const payload = Buffer.from(JSON.stringify({ sub: user.user.id, org: user.organization.id, typ: 'access', aud: t.config.jwtAudience, iss: t.config.jwtIssuer, exp: Math.floor(Date.now() / 1000) + 600 })).toString('base64url');
-    for (const token of [otherAudience, otherIssuer, `${header}.${payload}.`]) {
+    // The right secret and claims, but HS512: only HS256 is accepted.
+    const otherAlgorithm = await new SignJWT({ org: user.organization.id, typ: 'access' })
+      .setProtectedHeader({ alg: 'HS512' })
+      .setSubject(user.user.id)
+      .setAudience(t.config.jwtAudience)
+      .setIssuer(t.config.jwtIssuer)
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(t.config.jwtSecret);
+    // And without an expiry at all.
+    const noExpiry = await new SignJWT({ org: user.organization.id, typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.user.id)
+      .setAudience(t.config.jwtAudience)
+      .setIssuer(t.config.jwtIssuer)
+      .setIssuedAt()
+      .sign(t.config.jwtSecret);
+    for (const token of [otherAudience, otherIssuer, `${header}.${payload}.`, otherAlgorithm, noExpiry]) {
       expect((await call(t.app, 'GET', ME, { token })).status).toBe(401);
     }
   });
