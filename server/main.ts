@@ -5,7 +5,7 @@ import { openDatabase } from './db/connect.js';
 import { takeOverShutdownSignals } from './db/embedded.js';
 import { ensureFirstAdmin } from './auth/first-admin.js';
 import { startJobQueue } from './jobs/boss.js';
-import { recoverInterruptedAnalyses } from './analysis/lifecycle.js';
+import { recoverInterruptedAnalyses, startRecoverySweep } from './analysis/lifecycle.js';
 
 /** How long a SIGTERM/SIGINT may take before the process gives up waiting and exits. */
 const SHUTDOWN_TIMEOUT_MS = 30_000;
@@ -19,6 +19,8 @@ async function main() {
   const jobs = await startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: config.inProcessWorkers, log: console as never });
   // Analyses a previous run of the server left half-done start over (or fail and refund).
   await recoverInterruptedAnalyses(database.db, { jobs, log: console });
+  // …and those whose worker died so recently that its heartbeat still looked alive, a minute later.
+  const stopRecoverySweep = startRecoverySweep(database.db, { jobs, log: console });
   const app = await buildApp({ config, db: database.db, jobs, databaseUrl: database.url });
 
   let stopping = false;
@@ -37,6 +39,7 @@ async function main() {
       // Stop taking requests, let running ones finish (open SSE streams are ended), then stop the
       // workers (running jobs finish or are picked up again after the next start) and the database.
       await app.close();
+      stopRecoverySweep();
       await jobs.stop();
       await database.close();
       app.log.info('stopped');

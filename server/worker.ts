@@ -1,7 +1,7 @@
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { startJobQueue } from './jobs/boss.js';
-import { recoverInterruptedAnalyses } from './analysis/lifecycle.js';
+import { recoverInterruptedAnalyses, startRecoverySweep } from './analysis/lifecycle.js';
 
 /**
  * `npm run worker`: an extra process that only runs jobs, for scaling out. It needs the same database
@@ -17,8 +17,10 @@ async function main() {
   const jobs = await startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: true, log: console as never });
   // A worker process that died mid-analysis is usually restarted by its supervisor: resume its runs.
   await recoverInterruptedAnalyses(database.db, { jobs, log: console });
+  const stopRecoverySweep = startRecoverySweep(database.db, { jobs, log: console });
   console.log('Worker started');
   const shutdown = async () => {
+    stopRecoverySweep();
     await jobs.stop();
     await database.close();
     process.exit(0);

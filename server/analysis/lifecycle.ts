@@ -140,3 +140,28 @@ export async function recoverInterruptedAnalyses(
   }
   return report;
 }
+
+/**
+ * Recovery again every `everyMs` while the process runs. Start-up recovery leaves alone a run whose
+ * heartbeat is still fresh (its worker might be alive in another process); when that worker in fact
+ * died in the restart, the next sweep after the heartbeat went stale resumes the run, minutes before
+ * pg-boss would expire its job. Sweeps never overlap. Returns the function that stops them.
+ */
+export function startRecoverySweep(
+  db: DB,
+  options: { jobs: JobQueue | null; everyMs?: number; log?: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void } },
+): () => void {
+  let sweeping = false;
+  const timer = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    recoverInterruptedAnalyses(db, { jobs: options.jobs, log: options.log })
+      .catch((error: unknown) => options.log?.error({ err: error }, 'analysis recovery sweep failed'))
+      .finally(() => {
+        sweeping = false;
+      });
+  }, options.everyMs ?? STALE_HEARTBEAT_SECONDS * 1000);
+  // Never the reason a process stays alive.
+  timer.unref();
+  return () => clearInterval(timer);
+}

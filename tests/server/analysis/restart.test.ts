@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { analysisMessages } from '../../../src/contract/messages.js';
-import { recoverInterruptedAnalyses } from '../../../server/analysis/lifecycle.js';
+import { recoverInterruptedAnalyses, startRecoverySweep, STALE_HEARTBEAT_SECONDS } from '../../../server/analysis/lifecycle.js';
 import { runAnalysisJob } from '../../../server/analysis/worker.js';
 import { startJobQueue } from '../../../server/jobs/boss.js';
 import type { JobQueue } from '../../../server/jobs/queue.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
-import { balanceOf, eventsUntilDone, ledgerOf, projectWithCampaigns } from './helpers.js';
+import { balanceOf, eventsUntilDone, ledgerOf, projectWithCampaigns, waitForAnalysisRow } from './helpers.js';
 
 /**
  * A server restart in the middle of a run, reproduced exactly: the job is enqueued by an app whose
@@ -107,5 +107,26 @@ describe('analysis after a restart mid-job', () => {
     expect(await recoverInterruptedAnalyses(t.app.db, { jobs: t.app.jobs })).toEqual({ resumed: [], failed: [] });
     const statuses = await t.app.db.selectFrom('analyses').select(['id', 'status']).where('id', 'in', [live.id, waiting.body.analysis.id]).execute();
     expect(Object.fromEntries(statuses.map((s) => [s.id, s.status]))).toEqual({ [live.id]: 'running', [waiting.body.analysis.id]: 'queued' });
+  });
+
+  it('a run killed so recently that its heartbeat looked alive at start-up is resumed by the next sweep', async () => {
+    const { id, jobId } = await killedMidRun();
+    await t.app.db.updateTable('analyses').set({ heartbeat_at: sql`now()` }).where('id', '=', id).execute();
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const stopSweep = startRecoverySweep(t.app.db, { jobs: t.app.jobs });
+    try {
+      // Start-up: the heartbeat is fresh, so the run is left to its (possibly live) worker.
+      expect(await recoverInterruptedAnalyses(t.app.db, { jobs: t.app.jobs })).toEqual({ resumed: [], failed: [] });
+      // No heartbeat came since: a minute later it has gone stale, and the sweep picks the run up.
+      await t.app.db.updateTable('analyses').set({ heartbeat_at: sql`now() - make_interval(secs => ${STALE_HEARTBEAT_SECONDS + 5})` }).where('id', '=', id).execute();
+      vi.advanceTimersByTime(STALE_HEARTBEAT_SECONDS * 1000);
+      const row = await waitForAnalysisRow<{ status: string; job_id: string }>(t.app.db, t.database.url, id, (r) => r.job_id !== jobId);
+      expect(row.status).toBe('queued');
+    } finally {
+      stopSweep();
+      vi.useRealTimers();
+    }
+    // Charged once, nothing refunded: the run simply starts again on its new job.
+    expect((await ledgerOf(t.app, id)).map((e) => e.type)).toEqual(['analysis_debit']);
   });
 });
