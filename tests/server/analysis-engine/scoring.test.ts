@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Ad } from '../../../src/contract/campaigns.js';
 import type { Finding } from '../../../src/contract/analysis-results.js';
 import { ad, campaign, group, kw, query, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { analyse } from './helpers.js';
@@ -133,6 +134,55 @@ describe('ad quality and platform limits', () => {
     const data = yandex([campaign('Окна', ['А', 'Б', 'В'].map((name) => group(name, [kw(`окна ${name.toLowerCase()}`)], [same])))]);
     expect(ids((await analyse(data)).scoring.findings)).toContain('ad.same_text_many_groups');
     expect(ids((await analyse(data, { sameAdTextGroups: 4 })).scoring.findings)).not.toContain('ad.same_text_many_groups');
+  });
+});
+
+describe('every platform length limit: fires one character over, not at the limit', () => {
+  /** Text of exactly `length` characters in short words, no punctuation. */
+  const textOf = (length: number) => {
+    const text = 'Окна пластиковые и двери '.repeat(10).slice(0, length);
+    return text.endsWith(' ') ? `${text.slice(0, -1)}ы` : text;
+  };
+  const word = (length: number) => `Окна ${'о'.repeat(length)}`;
+  const googleAd = (extra: Partial<Ad>): Ad => ({ kind: 'responsive_search', headlines: ['Окна', 'Двери', 'Балконы'], texts: ['Окна на заказ', 'Двери на заказ'], paths: ['okna'], finalUrl: 'https://example.ru/?utm_source=google', sitelinks: [{ title: 'Цены' }], callouts: ['Гарантия'], ...extra });
+
+  // [platform, what, check, limit, the ad with a field of a given length]
+  const cases: [string, string, string, number, (length: number) => Ad][] = [
+    ['yandex', 'Заголовок 1', 'ad.headline_too_long', 56, (n) => ad(textOf(n))],
+    ['yandex', 'слово заголовка 1', 'ad.word_too_long', 22, (n) => ad(word(n))],
+    ['yandex', 'Заголовок 2', 'ad.headline_too_long', 30, (n) => ad('Окна', { headlines: ['Окна', textOf(n)] })],
+    ['yandex', 'Текст', 'ad.text_too_long', 81, (n) => ad('Окна', { texts: [textOf(n)] })],
+    ['yandex', 'слово текста', 'ad.word_too_long', 23, (n) => ad('Окна', { texts: [word(n)] })],
+    ['yandex', 'Отображаемая ссылка', 'ad.display_url_too_long', 20, (n) => ad('Окна', { displayUrl: 'o'.repeat(n) })],
+    ['yandex', 'заголовок быстрой ссылки', 'ad.sitelink_too_long', 30, (n) => ad('Окна', { sitelinks: [{ title: textOf(n) }] })],
+    ['yandex', 'описание быстрой ссылки', 'ad.sitelink_too_long', 60, (n) => ad('Окна', { sitelinks: [{ title: 'Цены', description: textOf(n) }] })],
+    ['yandex', 'уточнение', 'ad.callout_too_long', 25, (n) => ad('Окна', { callouts: [textOf(n)] })],
+    ['google', 'заголовок', 'ad.headline_too_long', 30, (n) => googleAd({ headlines: [textOf(n), 'Двери', 'Балконы'] })],
+    ['google', 'описание', 'ad.text_too_long', 90, (n) => googleAd({ texts: [textOf(n), 'Двери на заказ'] })],
+    ['google', 'путь', 'ad.display_url_too_long', 15, (n) => googleAd({ paths: ['o'.repeat(n)] })],
+  ];
+
+  it.each(cases)('%s %s (%s): limit %i', async (platform, _what, checkId, limit, make) => {
+    const findingsFor = async (length: number) => {
+      const data = yandex([campaign('Окна', [group('Окна', [kw('окна')], [make(length)])])]);
+      if (platform === 'google') data.platform = 'google_ads';
+      return (await analyse(data)).scoring.findings.filter((finding) => finding.checkId === checkId);
+    };
+    expect(await findingsFor(limit)).toEqual([]);
+    const over = await findingsFor(limit + 1);
+    expect(over).toHaveLength(1);
+    expect(over[0].evidence[0]).toMatchObject({ value: limit + 1, threshold: limit, unit: 'chars' });
+  });
+
+  it('Yandex lets up to 15 narrow punctuation marks go free in Заголовок 2 and Текст, not in Заголовок 1', async () => {
+    const punctuated = (length: number) => `${textOf(length)}${',.!:;'.repeat(3)}`;
+    const checksOf = async (extra: Partial<Ad>, headline = 'Окна') =>
+      (await analyse(yandex([campaign('Окна', [group('Окна', [kw('окна')], [ad(headline, extra)])])]))).scoring.findings.map((finding) => finding.checkId);
+    expect(await checksOf({ texts: [punctuated(81)] })).not.toContain('ad.text_too_long');
+    expect(await checksOf({ texts: [`${punctuated(81)}!`] })).toContain('ad.text_too_long');
+    expect(await checksOf({ headlines: ['Окна', punctuated(30)] })).not.toContain('ad.headline_too_long');
+    // 57 characters, 15 of them marks: over 56, the marks count in Заголовок 1.
+    expect(await checksOf({}, punctuated(42))).toContain('ad.headline_too_long');
   });
 });
 
