@@ -134,6 +134,26 @@ const jobsNegative: NegativeKeywordSuggestion = {
   costPerMonth: 290,
 };
 
+/** A zero-conversion query with enough clicks: a group-level phrase, with the threshold it passed. */
+const groupNegative: NegativeKeywordSuggestion = {
+  ...campaignNegative,
+  id: 's-query',
+  level: 'group',
+  target: { level: 'group', key: 'c0g0', campaignIndex: 0, groupIndex: 0, campaignName: 'Окна — поиск', groupName: 'Пластиковые окна' },
+  text: 'окна пвх rehau',
+  category: 'query',
+  reason: 'Запрос без конверсий с достаточным числом кликов: минус-фраза на группу.',
+  queries: [{ query: 'окна пвх rehau', clicks: 9, cost: 450, conversions: 0 }],
+  clicks: 9,
+  cost: 450,
+  costPerMonth: 435,
+  evidence: [
+    { label: 'Клики', value: 9, threshold: 5, setting: 'minClicksForNegative', unit: 'clicks' },
+    { label: 'Конверсии', value: 0, unit: 'conversions' },
+    { label: 'Расход', value: 450, unit: 'rub' },
+  ],
+};
+
 const handNegative: NegativeKeywordSuggestion = {
   ...campaignNegative,
   id: 's-reviews',
@@ -208,11 +228,11 @@ export const auditResult: AuditResult = {
     duplicates: [],
     intersections: [],
     crossMinus: [crossMinus],
-    negatives: [campaignNegative, jobsNegative, handNegative],
+    negatives: [campaignNegative, jobsNegative, groupNegative, handNegative],
     droppedNegatives: [],
     collectData: [],
     relevance: [],
-    counts: { keywords: 320, lemmas: 400, clusters: 1, duplicates: 0, intersections: 1, negatives: 3 },
+    counts: { keywords: 320, lemmas: 400, clusters: 1, duplicates: 0, intersections: 1, negatives: 4 },
   },
 };
 

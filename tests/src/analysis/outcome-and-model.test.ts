@@ -91,6 +91,7 @@ describe('result model', () => {
     const sections = suggestionSections(auditResult);
     expect(sections.map((section) => [section.id, section.items.map((item) => item.id), section.bulk])).toEqual([
       ['campaign-negatives', ['s-free', 's-jobs'], true],
+      ['group-negatives', ['s-query'], true],
       ['check-by-hand', ['s-reviews'], false],
       ['cross-minus', ['s-cross'], true],
       ['ad-fixes', ['s-ad'], true],

@@ -42,6 +42,12 @@ describe('semantic suggestions', () => {
     expect(within(campaign).getByText('Работа и вакансии')).toBeInTheDocument();
     expect(within(campaign).getByText('-бесплатно')).toBeInTheDocument();
 
+    // A query phrase shows its numbers, the threshold it passed and the period of the report.
+    const phrase = itemWith('-окна пвх rehau');
+    expect(within(section('Минус-фразы на уровне групп')).getByText('-окна пвх rehau')).toBeInTheDocument();
+    expect(phrase).toHaveTextContent('9 кл. · 450 ₽ без конверсий · 435 ₽ в месяц · период 01.01.2025 — 31.01.2025');
+    expect(phrase).toHaveTextContent('Клики9 кликов (порог 5 кликов)');
+
     const byHand = section('Проверить вручную');
     expect(within(byHand).getByText('-отзывы')).toBeInTheDocument();
     // Ambiguous intents are never accepted in bulk.

@@ -1,4 +1,4 @@
-import type { Finding } from '../../../contract/analysis-results.js';
+import type { Evidence, Finding } from '../../../contract/analysis-results.js';
 import { formatEvidenceValue, formatPeriod, formatRub, formatRubPerMonth } from '../format';
 import { placeOf } from './SuggestionItem';
 
@@ -14,19 +14,7 @@ export function FindingCard({ finding }: { finding: Finding }) {
         <strong>{finding.target.label ?? placeOf(finding.target)}</strong>
         {finding.target.label && <span className="muted"> · {placeOf(finding.target)}</span>}
       </p>
-      {finding.evidence.length > 0 && (
-        <dl className="finding__evidence">
-          {finding.evidence.map((item) => (
-            <div key={item.label} className="finding__fact">
-              <dt>{item.label}</dt>
-              <dd>
-                {formatEvidenceValue(item.value, item.unit)}
-                {item.threshold !== undefined && <span className="muted"> (порог {formatEvidenceValue(item.threshold, item.unit)})</span>}
-              </dd>
-            </div>
-          ))}
-        </dl>
-      )}
+      <EvidenceList evidence={finding.evidence} />
       {(period || finding.moneyPerMonth !== undefined) && (
         <p className="finding__money">
           {finding.moneyPerMonth !== undefined && finding.moneyPerMonth > 0 && <strong>{formatRubPerMonth(finding.moneyPerMonth)}</strong>}
@@ -39,5 +27,23 @@ export function FindingCard({ finding }: { finding: Finding }) {
         <strong>Что сделать:</strong> {finding.fix}
       </p>
     </article>
+  );
+}
+
+/** The numbers a flag rests on, each with the threshold it was compared with. */
+export function EvidenceList({ evidence }: { evidence: Evidence[] }) {
+  if (evidence.length === 0) return null;
+  return (
+    <dl className="finding__evidence">
+      {evidence.map((item) => (
+        <div key={item.label} className="finding__fact">
+          <dt>{item.label}</dt>
+          <dd>
+            {formatEvidenceValue(item.value, item.unit)}
+            {item.threshold !== undefined && <span className="muted"> (порог {formatEvidenceValue(item.threshold, item.unit)})</span>}
+          </dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -3,6 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import type { AnalysisResults, AuditResult } from '../../../contract/analysis.js';
 import { negativeCategoryLabels, type QueryIntent } from '../../../contract/analysis-results.js';
+import type { StatsPeriod } from '../../../contract/campaigns.js';
 import { QueryError } from '../../../components/ui/QueryError';
 import { resultsQueryOptions } from '../api';
 import { formatCount, pluralRu } from '../format';
@@ -116,6 +117,7 @@ function SemanticScreen({ projectId, analysisId, data, audit }: { projectId: str
         <SectionCard
           key={section.id}
           section={section}
+          period={audit.scoring.period}
           choiceOf={(id) => choiceOf(decisions, id)}
           onChoose={(ids, choice) => change(decide(decisions, ids, choice))}
           valueOf={(id) => decisions.values?.[id]}
@@ -136,12 +138,14 @@ function SemanticScreen({ projectId, analysisId, data, audit }: { projectId: str
 
 function SectionCard({
   section,
+  period,
   choiceOf: choiceFor,
   onChoose,
   valueOf,
   onValueChange,
 }: {
   section: SuggestionSection;
+  period: StatsPeriod | null;
   choiceOf: (id: string) => Choice;
   onChoose: (ids: string[], choice: Choice) => void;
   valueOf: (id: string) => string | undefined;
@@ -182,6 +186,7 @@ function SectionCard({
                 onChoose={(choice) => onChoose([item.id], choice)}
                 value={valueOf(item.id)}
                 onValueChange={item.kind === 'ad_field' ? (value) => onValueChange(item.id, value, item.after) : undefined}
+                period={period}
               />
             </SuggestionWithHeading>
           );

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import type { AdField, EntityRef, Suggestion } from '../../../contract/analysis-results.js';
+import type { StatsPeriod } from '../../../contract/campaigns.js';
 import { negativeCategoryLabels } from '../../../contract/analysis-results.js';
 import type { Choice } from '../result-model';
-import { formatCount, formatRub, formatRubPerMonth } from '../format';
+import { formatCount, formatPeriod, formatRub, formatRubPerMonth } from '../format';
+import { EvidenceList } from './FindingCard';
 
 const adFieldLabels: Record<AdField, string> = {
   headline: 'Заголовок',
@@ -34,9 +36,12 @@ interface Props {
   /** The user's own value of an ad field (defaults to the suggested one). */
   value?: string;
   onValueChange?: (value: string) => void;
+  /** Period of the search-query statistics behind a negative. */
+  period?: StatsPeriod | null;
 }
 
-export function SuggestionItem({ item, choice, onChoose, value, onValueChange }: Props) {
+export function SuggestionItem({ item, choice, onChoose, value, onValueChange, period }: Props) {
+  const periodText = formatPeriod(period);
   const text = suggestionText(item);
   const [draft, setDraft] = useState(value ?? (item.kind === 'ad_field' ? item.after : ''));
   return (
@@ -55,8 +60,10 @@ export function SuggestionItem({ item, choice, onChoose, value, onValueChange }:
           <p className="suggestion__numbers">
             {formatCount(item.clicks)} кл. · {formatRub(item.cost)} без конверсий
             {item.costPerMonth > 0 && <> · {formatRubPerMonth(item.costPerMonth)}</>}
+            {periodText && <span className="muted"> · период {periodText}</span>}
           </p>
         )}
+        {item.kind === 'negative_keyword' && item.evidence.some((fact) => fact.threshold !== undefined) && <EvidenceList evidence={item.evidence} />}
         <p className="suggestion__reason">{item.reason}</p>
         {item.kind === 'negative_keyword' && item.queries.length > 0 && (
           <details className="suggestion__queries">
