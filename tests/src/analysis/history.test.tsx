@@ -3,11 +3,16 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnalysisHistoryItem } from '../../../src/contract/analysis.js';
-import { historyQueryOptions } from '../../../src/features/analysis/api';
+import { onlineManager } from '@tanstack/react-query';
+import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/react-query-persist-client';
+import { createQueryClient, currentCacheBuster, persistOptions } from '../../../src/app/query-client';
+import { historyQueryOptions, resultsQueryOptions } from '../../../src/features/analysis/api';
 import { renderAt } from '../auth/render-app';
 import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
 import { resetSession, signIn } from '../routes/router-harness';
-import { projectId } from './fixtures';
+import { analysisId, makeResults, projectId } from './fixtures';
+
+type PersistClient = Parameters<typeof persistQueryClientSave>[0]['queryClient'];
 
 useTestServer();
 
@@ -84,7 +89,28 @@ describe('analysis history', () => {
     expect(screen.getByTestId('history-item')).toHaveTextContent('—');
   });
 
-  it('is persisted for offline viewing', () => {
-    expect(historyQueryOptions(projectId, { page: 1, status: null }).meta).toEqual({ persist: true });
+  it('is kept on disk and comes back after a reload without network (results, too big, are not)', async () => {
+    server.use(http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults())));
+    const before = createQueryClient();
+    const page = await before.fetchQuery(historyQueryOptions(projectId, { page: 1, status: null }));
+    await before.fetchQuery(resultsQueryOptions(analysisId));
+    vi.useFakeTimers();
+    try {
+      await persistQueryClientSave({ queryClient: before as unknown as PersistClient, ...persistOptions, buster: currentCacheBuster() });
+      // The storage persister writes throttled, once a second.
+      vi.advanceTimersByTime(1000);
+    } finally {
+      vi.useRealTimers();
+    }
+
+    onlineManager.setOnline(false);
+    try {
+      const afterReload = createQueryClient();
+      await persistQueryClientRestore({ queryClient: afterReload as unknown as PersistClient, ...persistOptions, buster: currentCacheBuster() });
+      expect(afterReload.getQueryData(historyQueryOptions(projectId, { page: 1, status: null }).queryKey)).toEqual(page);
+      expect(afterReload.getQueryData(resultsQueryOptions(analysisId).queryKey)).toBeUndefined();
+    } finally {
+      onlineManager.setOnline(true);
+    }
   });
 });
