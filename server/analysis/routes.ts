@@ -51,7 +51,7 @@ const history = {
   querystring: AnalysisHistoryQuerySchema,
   response: { 200: AnalysisHistoryPageSchema, ...errors },
   tags,
-  summary: 'Analyses of a project, newest first; filter by status',
+  summary: 'Analyses of a project, newest first; filter by status and by author',
   auth: true,
 } satisfies RouteContract;
 const getOne = { params: AnalysisParamsSchema, response: { 200: AnalysisResponseSchema, ...errors }, tags, summary: 'An analysis: status, stage, progress, score, summary', auth: true } satisfies RouteContract;
@@ -112,8 +112,8 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
   app.get<Req<typeof history>>('/projects/:id/analyses', { schema: routeSchema(history), onRequest: [app.authenticate] }, async (request) => {
     const caller = callerOf(request);
     await findProject(app.db, caller.organizationId, request.params.id);
-    const { page, page_size, status } = request.query;
-    return listAnalyses(app.db, { projectId: request.params.id, organizationId: caller.organizationId, page, pageSize: page_size, status });
+    const { page, page_size, status, author_id } = request.query;
+    return listAnalyses(app.db, { projectId: request.params.id, organizationId: caller.organizationId, page, pageSize: page_size, status, authorId: author_id });
   });
 
   app.get<Req<typeof getOne>>('/analyses/:id', { schema: routeSchema(getOne), onRequest: [app.authenticate] }, async (request) => ({

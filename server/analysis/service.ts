@@ -126,6 +126,8 @@ export interface HistoryOptions {
   page: number;
   pageSize: number;
   status?: AnalysisStatus;
+  /** Only the analyses this user started. */
+  authorId?: string;
 }
 
 /** Analyses of a project, newest first. */
@@ -133,6 +135,7 @@ export async function listAnalyses(db: DB, options: HistoryOptions): Promise<Ana
   let base = db.selectFrom('analyses as a').where('a.project_id', '=', options.projectId);
   if (options.organizationId !== null) base = base.where('a.organization_id', '=', options.organizationId);
   if (options.status) base = base.where('a.status', '=', options.status);
+  if (options.authorId) base = base.where('a.created_by', '=', options.authorId);
   const [rows, total] = await Promise.all([
     base
       .leftJoin('users as u', 'u.id', 'a.created_by')

@@ -153,6 +153,8 @@ export const AnalysisHistoryQuerySchema = v.object({
   page: v.optional(queryInteger(1, 1_000_000, m.pageInvalid), 1),
   page_size: v.optional(queryInteger(1, 100, m.pageSizeInvalid), 20),
   status: v.optional(v.picklist(analysisStatuses, m.statusInvalid)),
+  /** Only the analyses this user started («Мои анализы»). */
+  author_id: v.optional(UuidSchema),
 });
 export type AnalysisHistoryQuery = v.InferInput<typeof AnalysisHistoryQuerySchema>;
 

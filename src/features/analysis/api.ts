@@ -32,6 +32,8 @@ export const AUDIT_KINDS = auditAnalysisKinds;
 export interface HistoryFilter {
   page: number;
   status: AnalysisStatus | null;
+  /** Only this user's analyses («Мои»). */
+  authorId?: string | null;
 }
 
 export const analysisKeys = {
@@ -65,7 +67,7 @@ export const historyQueryOptions = (projectId: string, filter: HistoryFilter) =>
     queryKey: analysisKeys.history(projectId, filter),
     queryFn: ({ signal }) =>
       apiClient.get<AnalysisHistoryPage>(`/api/v1/projects/${projectId}/analyses`, {
-        params: { page: filter.page, page_size: HISTORY_PAGE_SIZE, status: filter.status },
+        params: { page: filter.page, page_size: HISTORY_PAGE_SIZE, status: filter.status, author_id: filter.authorId ?? null },
         signal,
       }),
     placeholderData: keepPreviousData,

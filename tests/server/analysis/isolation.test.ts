@@ -60,6 +60,12 @@ describe('analyses are isolated between organizations', () => {
     expect((await call(t.app, 'GET', `/api/v1/analyses/${analysisId}/results`, { token: memberA.token })).status).toBe(200);
     const history = await call(t.app, 'GET', `/api/v1/projects/${projectA.projectId}/analyses`, { token: memberA.token });
     expect(history.body.items.map((item: { id: string }) => item.id)).toEqual([analysisId]);
+    // «Мои анализы»: the member started none, the owner this one.
+    const mine = await call(t.app, 'GET', `/api/v1/projects/${projectA.projectId}/analyses?author_id=${memberA.id}`, { token: memberA.token });
+    expect(mine.body).toMatchObject({ items: [], total: 0 });
+    const owners = await call(t.app, 'GET', `/api/v1/projects/${projectA.projectId}/analyses?author_id=${ownerA.id}`, { token: memberA.token });
+    expect(owners.body.items.map((item: { id: string }) => item.id)).toEqual([analysisId]);
+    expect((await call(t.app, 'GET', `/api/v1/projects/${projectA.projectId}/analyses?author_id=nobody`, { token: memberA.token })).status).toBe(422);
   });
 
   it('hides the analyses of a deleted project', async () => {

@@ -41,6 +41,9 @@ beforeEach(() => {
       const params = new URL(request.url).searchParams;
       requests.push(params);
       const page = Number(params.get('page'));
+      if (params.get('author_id') === verifiedUser.id) {
+        return HttpResponse.json({ items: [item(50, { author: { id: verifiedUser.id, full_name: 'Я Сам' } })], total: 1, page: 1, page_size: 20 });
+      }
       if (params.get('status') === 'failed') {
         return HttpResponse.json({ items: [item(99, { status: 'failed', score: null })], total: 1, page: 1, page_size: 20 });
       }
@@ -87,6 +90,17 @@ describe('analysis history', () => {
     expect(requests.at(-1)?.get('status')).toBe('failed');
     expect(requests.at(-1)?.get('page')).toBe('1');
     expect(screen.getByTestId('history-item')).toHaveTextContent('—');
+  });
+
+  it('filters by author: «Мои анализы» asks for the signed-in user’s only', async () => {
+    const user = userEvent.setup();
+    await renderAt(`/projects/${projectId}/analysis/history`);
+    await screen.findAllByTestId('history-item');
+    expect(requests.at(-1)?.get('author_id')).toBeNull();
+    await user.selectOptions(screen.getByLabelText('Автор'), 'Мои анализы');
+    await waitFor(() => expect(screen.getByTestId('history-item')).toHaveTextContent('Я Сам'));
+    expect(requests.at(-1)?.get('author_id')).toBe(verifiedUser.id);
+    expect(requests.at(-1)?.get('page')).toBe('1');
   });
 
   it('is kept on disk and comes back after a reload without network (results, too big, are not)', async () => {

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { analysisStatuses, analysisStatusLabels, type AnalysisHistoryItem, type AnalysisStatus } from '../../../contract/analysis.js';
 import { QueryError } from '../../../components/ui/QueryError';
 import { formatDateTime } from '../../../lib/format';
+import { useSession } from '../../auth/session';
 import { HISTORY_PAGE_SIZE, historyQueryOptions } from '../api';
 import { formatCount, formatTokens, pluralRu } from '../format';
 
@@ -11,7 +12,9 @@ import { formatCount, formatTokens, pluralRu } from '../format';
 export function HistoryView({ projectId }: { projectId: string }) {
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<AnalysisStatus | null>(null);
-  const history = useQuery(historyQueryOptions(projectId, { page, status }));
+  const [mineOnly, setMineOnly] = useState(false);
+  const userId = useSession().user?.id ?? null;
+  const history = useQuery(historyQueryOptions(projectId, mineOnly && userId ? { page, status, authorId: userId } : { page, status }));
   const pages = history.data ? Math.max(1, Math.ceil(history.data.total / (history.data.page_size || HISTORY_PAGE_SIZE))) : 1;
 
   return (
@@ -26,6 +29,7 @@ export function HistoryView({ projectId }: { projectId: string }) {
         </Link>
       </header>
 
+      <div className="analysis-history__filters">
       <div className="field analysis-history__filter">
         <label className="field__label" htmlFor="history-status">
           Статус
@@ -47,6 +51,24 @@ export function HistoryView({ projectId }: { projectId: string }) {
           ))}
         </select>
       </div>
+      <div className="field analysis-history__filter">
+        <label className="field__label" htmlFor="history-author">
+          Автор
+        </label>
+        <select
+          id="history-author"
+          className="select"
+          value={mineOnly ? 'me' : ''}
+          onChange={(event) => {
+            setMineOnly(event.target.value === 'me');
+            setPage(1);
+          }}
+        >
+          <option value="">Все участники</option>
+          <option value="me">Мои анализы</option>
+        </select>
+      </div>
+      </div>
 
       {history.isPending && (
         <p className="state-line">
@@ -55,7 +77,7 @@ export function HistoryView({ projectId }: { projectId: string }) {
       )}
       {history.isError && !history.data && <QueryError error={history.error} onRetry={() => void history.refetch()} />}
       {history.data && history.data.items.length === 0 && (
-        <p className="muted">{status ? 'Анализов с таким статусом нет.' : 'Анализов пока не было. Запустите первый.'}</p>
+        <p className="muted">{status || mineOnly ? 'Анализов с такими условиями нет.' : 'Анализов пока не было. Запустите первый.'}</p>
       )}
       {history.data && history.data.items.length > 0 && (
         <>
