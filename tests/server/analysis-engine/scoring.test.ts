@@ -265,6 +265,23 @@ describe('statistics: evidence rules, actions and money per month', () => {
     ]);
   });
 
+  it('every statistics flag shows its numbers, the period, the volume and the threshold that fired', async () => {
+    const { scoring } = await analyse(data, { targetCpa: 900 });
+    const flags = scoring.findings.filter((finding) => finding.family === 'statistics');
+    expect(new Set(flags.map((finding) => finding.checkId))).toEqual(
+      new Set(['keyword.action_stop', 'keyword.action_lower_bid', 'keyword.action_raise_bid', 'stats.low_ctr', 'stats.network_ctr_suspicious', 'stats.expensive_clicks', 'stats.wasted_spend']),
+    );
+    for (const finding of flags) {
+      const where = `${finding.checkId} ${finding.target.label}`;
+      expect(finding.period, where).toEqual(period);
+      expect(finding.evidence.some((item) => item.label === 'Период, дней' && item.value === 15), where).toBe(true);
+      expect(finding.evidence.some((item) => item.unit === 'clicks' || item.unit === 'impressions'), where).toBe(true);
+      expect(finding.evidence.some((item) => item.threshold !== undefined), where).toBe(true);
+      expect(finding.explanation.length, where).toBeGreaterThan(20);
+      expect(finding.fix.length, where).toBeGreaterThan(10);
+    }
+  });
+
   it('with no conversion data says so and runs no conversion-based verdicts', async () => {
     const noConversions = structuredClone(data);
     for (const c of noConversions.campaigns) for (const g of c.groups) for (const k of g.keywords) k.stats!.conversions = 0;
