@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminAnalysisResponseSchema, AdminOverviewSchema, AdminProjectDetailSchema } from '../../../src/contract/admin.js';
+import { AnalysisHistoryPageSchema, AnalysisResultsSchema } from '../../../src/contract/analysis.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { eventsUntilDone, projectWithCampaigns } from '../analysis/helpers.js';
@@ -50,6 +53,8 @@ describe('admin API (platform administrators only, across organizations)', () =>
   it('shows counts, recent analyses and the projects of every organization', async () => {
     const overview = await call(t.app, 'GET', '/api/v1/admin/overview?page=1&page_size=10', { token: admin.token });
     expect(overview.status).toBe(200);
+    // The admin screens read exactly the contract's shape (their tests use the same schemas).
+    expect(() => v.parse(AdminOverviewSchema, overview.body)).not.toThrow();
     expect(overview.body.counts).toMatchObject({ organizations: 3, users: 3, projects: 2, analyses: 1, analyses_by_status: { completed: 1, queued: 0 } });
     expect(overview.body.counts.tokens_spent).toBeGreaterThan(0);
     expect(overview.body.recent_analyses[0]).toMatchObject({ id: analysisId, status: 'completed', project: { id: projectA.projectId }, organization: { id: orgOwner.organizationId } });
@@ -69,16 +74,22 @@ describe('admin API (platform administrators only, across organizations)', () =>
     expect(project.status).toBe(200);
     expect(project.body).toMatchObject({ id: projectA.projectId, organization: { id: orgOwner.organizationId }, last_analysis: { id: analysisId } });
     expect(project.body.campaigns).toHaveLength(2);
+    expect(() => v.parse(AdminProjectDetailSchema, project.body)).not.toThrow();
 
     const analyses = await call(t.app, 'GET', `/api/v1/admin/projects/${projectA.projectId}/analyses?status=completed`, { token: admin.token });
     expect(analyses.body).toMatchObject({ total: 1, items: [{ id: analysisId, status: 'completed' }] });
+    expect(() => v.parse(AnalysisHistoryPageSchema, analyses.body)).not.toThrow();
 
     const analysis = await call(t.app, 'GET', `/api/v1/admin/analyses/${analysisId}`, { token: admin.token });
     expect(analysis.body).toMatchObject({ analysis: { id: analysisId, status: 'completed' }, project: { id: projectA.projectId }, organization: { id: orgOwner.organizationId } });
+    expect(() => v.parse(AdminAnalysisResponseSchema, analysis.body)).not.toThrow();
 
     const results = await call(t.app, 'GET', `/api/v1/admin/analyses/${analysisId}/results`, { token: admin.token });
     expect(results.status).toBe(200);
     expect(results.body.result.scoring.account.score).toBe(analysis.body.analysis.score);
+    expect(() => v.parse(AnalysisResultsSchema, results.body)).not.toThrow();
+    // The summary the admin results screen draws from.
+    expect(results.body.analysis.summary).toMatchObject({ account_score: expect.any(Number), by_severity: { high: expect.any(Object) }, campaigns: expect.any(Array), wasted_spend: { per_month: expect.any(Number) } });
 
     expect((await call(t.app, 'GET', `/api/v1/admin/analyses/${randomUUID()}`, { token: admin.token })).status).toBe(404);
     expect((await call(t.app, 'GET', `/api/v1/admin/projects/${randomUUID()}`, { token: admin.token })).status).toBe(404);

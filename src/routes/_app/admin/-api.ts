@@ -1,86 +1,52 @@
 /**
- * Queries of the platform admin area (`/api/v1/admin/...`). The shapes are read tolerantly: the
- * screens show the fields they know and list any others, so they keep working as the API grows.
+ * Queries of the platform admin area, on the API's admin routes (`server/admin/routes.ts`), typed by the
+ * shared contract. The admin reads across every organization; everyone else gets 403 from the server.
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { AdminAnalysisResponse, AdminOverview, AdminProjectDetail } from '../../../contract/admin.js';
+import type { AnalysisHistoryPage, AnalysisResults } from '../../../contract/analysis.js';
 import { apiClient } from '../../../lib/api-client';
-
-export type AdminRecord = Record<string, unknown> & { id?: string };
-
-export interface AdminPage<T = AdminRecord> {
-  items: T[];
-  total: number;
-  page: number;
-  page_size: number;
-}
 
 export const ADMIN_PAGE_SIZE = 20;
 
-/** Accepts `{items,total,…}`, `{projects:[…]}`, `{analyses:[…]}` or a bare array. */
-export function toPage(raw: unknown, page: number, pageSize: number): AdminPage {
-  if (Array.isArray(raw)) return { items: raw as AdminRecord[], total: raw.length, page, page_size: pageSize };
-  if (raw && typeof raw === 'object') {
-    const record = raw as Record<string, unknown>;
-    const list = [record.items, record.projects, record.analyses, record.results].find(Array.isArray) as AdminRecord[] | undefined;
-    if (list) {
-      return {
-        items: list,
-        total: typeof record.total === 'number' ? record.total : list.length,
-        page: typeof record.page === 'number' ? record.page : page,
-        page_size: typeof record.page_size === 'number' ? record.page_size : pageSize,
-      };
-    }
-  }
-  return { items: [], total: 0, page, page_size: pageSize };
-}
+const adminKeys = {
+  overview: (page: number, search: string | null) => ['admin', 'overview', { page, search }] as const,
+  project: (projectId: string) => ['admin', 'project', projectId] as const,
+  projectAnalyses: (projectId: string, page: number) => ['admin', 'project', projectId, 'analyses', page] as const,
+  analysis: (analysisId: string) => ['admin', 'analysis', analysisId] as const,
+  results: (analysisId: string) => ['admin', 'analysis', analysisId, 'results'] as const,
+};
 
-export const adminStatsQuery = () =>
+/** Platform counts, the newest analyses and a page of the projects of every organization. */
+export const adminOverviewQuery = (page: number, search?: string) =>
   queryOptions({
-    queryKey: ['admin', 'stats'],
-    queryFn: ({ signal }) => apiClient.get<Record<string, unknown>>('/api/v1/admin/stats', { signal }),
-  });
-
-export const adminProjectsQuery = (page: number, search?: string) =>
-  queryOptions({
-    queryKey: ['admin', 'projects', { page, search: search ?? null }],
-    queryFn: async ({ signal }) =>
-      toPage(
-        await apiClient.get<unknown>('/api/v1/admin/projects', { params: { page, page_size: ADMIN_PAGE_SIZE, search: search || null }, signal }),
-        page,
-        ADMIN_PAGE_SIZE,
-      ),
+    queryKey: adminKeys.overview(page, search || null),
+    queryFn: ({ signal }) => apiClient.get<AdminOverview>('/api/v1/admin/overview', { params: { page, page_size: ADMIN_PAGE_SIZE, search: search || null }, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const adminProjectQuery = (projectId: string) =>
   queryOptions({
-    queryKey: ['admin', 'project', projectId],
-    queryFn: ({ signal }) => apiClient.get<AdminRecord>(`/api/v1/admin/projects/${encodeURIComponent(projectId)}`, { signal }),
+    queryKey: adminKeys.project(projectId),
+    queryFn: ({ signal }) => apiClient.get<AdminProjectDetail>(`/api/v1/admin/projects/${encodeURIComponent(projectId)}`, { signal }),
   });
 
 export const adminProjectAnalysesQuery = (projectId: string, page: number) =>
   queryOptions({
-    queryKey: ['admin', 'project', projectId, 'analyses', page],
-    queryFn: async ({ signal }) =>
-      toPage(
-        await apiClient.get<unknown>(`/api/v1/admin/projects/${encodeURIComponent(projectId)}/analyses`, {
-          params: { page, page_size: ADMIN_PAGE_SIZE },
-          signal,
-        }),
-        page,
-        ADMIN_PAGE_SIZE,
-      ),
+    queryKey: adminKeys.projectAnalyses(projectId, page),
+    queryFn: ({ signal }) =>
+      apiClient.get<AnalysisHistoryPage>(`/api/v1/admin/projects/${encodeURIComponent(projectId)}/analyses`, { params: { page, page_size: ADMIN_PAGE_SIZE }, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const adminAnalysisQuery = (analysisId: string) =>
   queryOptions({
-    queryKey: ['admin', 'analysis', analysisId],
-    queryFn: ({ signal }) => apiClient.get<AdminRecord>(`/api/v1/admin/analyses/${encodeURIComponent(analysisId)}`, { signal }),
+    queryKey: adminKeys.analysis(analysisId),
+    queryFn: ({ signal }) => apiClient.get<AdminAnalysisResponse>(`/api/v1/admin/analyses/${encodeURIComponent(analysisId)}`, { signal }),
   });
 
 export const adminAnalysisResultsQuery = (analysisId: string) =>
   queryOptions({
-    queryKey: ['admin', 'analysis', analysisId, 'results'],
-    queryFn: ({ signal }) => apiClient.get<AdminRecord>(`/api/v1/admin/analyses/${encodeURIComponent(analysisId)}/results`, { signal }),
+    queryKey: adminKeys.results(analysisId),
+    queryFn: ({ signal }) => apiClient.get<AnalysisResults>(`/api/v1/admin/analyses/${encodeURIComponent(analysisId)}/results`, { signal }),
   });

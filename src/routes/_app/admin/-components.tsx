@@ -1,47 +1,8 @@
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
+import { analysisStatusLabels, type AnalysisStatus } from '../../../contract/analysis.js';
 import { ApiError } from '../../../lib/api-client';
-import { formatValue } from '../../../lib/format';
-import type { AdminRecord } from './-api';
-
-/** Russian names of the fields the admin screens know; anything else is shown by its key. */
-const FIELD_LABELS: Record<string, string> = {
-  id: 'ID',
-  name: 'Название',
-  title: 'Название',
-  status: 'Статус',
-  stage: 'Этап',
-  progress: 'Прогресс, %',
-  kind: 'Вид анализа',
-  type: 'Тип',
-  platform: 'Рекламная система',
-  score: 'Оценка',
-  cost: 'Стоимость, токенов',
-  organization_id: 'ID организации',
-  organization_name: 'Организация',
-  owner_email: 'Владелец',
-  author_email: 'Автор',
-  created_by: 'Автор',
-  project_id: 'ID проекта',
-  project_name: 'Проект',
-  campaigns_count: 'Кампаний',
-  keywords_count: 'Ключевых фраз',
-  ads_count: 'Объявлений',
-  analyses_count: 'Анализов',
-  error: 'Ошибка',
-  created_at: 'Создан',
-  updated_at: 'Изменён',
-  started_at: 'Начат',
-  finished_at: 'Завершён',
-  users: 'Пользователей',
-  organizations: 'Организаций',
-  projects: 'Проектов',
-  analyses: 'Анализов',
-};
-
-export const labelOf = (key: string) => FIELD_LABELS[key] ?? key;
-
-const isScalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
+import { formatNumber } from '../../../lib/format';
 
 /** Loading, empty and error states that say what happened and offer a retry. */
 export function QueryState({
@@ -70,7 +31,7 @@ export function QueryState({
     const notFound = error instanceof ApiError && error.status === 404;
     return (
       <div className="state-card state-card--error" role="alert">
-        <p>{notFound ? 'Данные не найдены или раздел ещё недоступен на сервере.' : error.message}</p>
+        <p>{notFound ? 'Не найдено: такой записи нет или она удалена.' : error.message}</p>
         <button type="button" className="btn btn--secondary btn--small" onClick={onRetry}>
           Повторить
         </button>
@@ -81,80 +42,68 @@ export function QueryState({
   return <>{children}</>;
 }
 
-/** Every scalar field of a record as a definition list; nested data is left to dedicated blocks. */
-export function DetailList({ record, omit = [] }: { record: AdminRecord; omit?: string[] }) {
-  const entries = Object.entries(record).filter(([key, value]) => isScalar(value) && !omit.includes(key));
+/** Label–value pairs as a definition list. */
+export function Details({ rows }: { rows: [label: string, value: ReactNode][] }) {
   return (
     <dl className="details">
-      {entries.map(([key, value]) => (
-        <div className="details__row" key={key}>
-          <dt>{labelOf(key)}</dt>
-          <dd>{formatValue(value)}</dd>
+      {rows.map(([label, value]) => (
+        <div className="details__row" key={label}>
+          <dt>{label}</dt>
+          <dd>{value ?? '—'}</dd>
         </div>
       ))}
     </dl>
   );
 }
 
-/** Nested parts of a record (findings, breakdowns…) as titled, readable blocks. */
-export function NestedBlocks({ record }: { record: AdminRecord }) {
-  const nested = Object.entries(record).filter(([, value]) => !isScalar(value) && value !== undefined);
-  if (nested.length === 0) return null;
-  return (
-    <div className="stack">
-      {nested.map(([key, value]) => (
-        <section className="card" key={key}>
-          <h3 className="card__title">{labelOf(key)}</h3>
-          {Array.isArray(value) && value.every((item) => item && typeof item === 'object') && value.length > 0 ? (
-            <RecordTable rows={value as AdminRecord[]} />
-          ) : (
-            <pre className="code-block">{JSON.stringify(value, null, 2)}</pre>
-          )}
-        </section>
-      ))}
-    </div>
-  );
+export interface Column<Row> {
+  label: string;
+  cell: (row: Row) => ReactNode;
 }
 
-/** A table over the scalar columns of a list of records. */
-export function RecordTable({
-  rows,
-  columns,
-  linkFor,
-}: {
-  rows: AdminRecord[];
-  columns?: string[];
-  linkFor?: (row: AdminRecord) => ReactNode;
-}) {
-  const keys = columns ?? Array.from(new Set(rows.flatMap((row) => Object.keys(row).filter((key) => isScalar(row[key]))))).slice(0, 8);
+/** A table whose cells carry their column name, so it reads as cards on a narrow screen. */
+export function Table<Row extends { id: string }>({ rows, columns, caption }: { rows: Row[]; columns: Column<Row>[]; caption?: string }) {
   return (
     <div className="table-wrap">
       <table className="table">
+        {caption && <caption className="visually-hidden">{caption}</caption>}
         <thead>
           <tr>
-            {keys.map((key) => (
-              <th key={key} scope="col">
-                {labelOf(key)}
+            {columns.map((column) => (
+              <th key={column.label} scope="col">
+                {column.label}
               </th>
             ))}
-            {linkFor && <th scope="col" aria-label="Действия" />}
           </tr>
         </thead>
         <tbody>
-          {rows.map((row, index) => (
-            <tr key={String(row.id ?? index)}>
-              {keys.map((key) => (
-                <td key={key} data-label={labelOf(key)}>
-                  {formatValue(row[key])}
+          {rows.map((row) => (
+            <tr key={row.id}>
+              {columns.map((column) => (
+                <td key={column.label} data-label={column.label}>
+                  {column.cell(row)}
                 </td>
               ))}
-              {linkFor && <td>{linkFor(row)}</td>}
             </tr>
           ))}
         </tbody>
       </table>
     </div>
   );
+}
+
+export function Stat({ value, label }: { value: number | null | undefined; label: string }) {
+  return (
+    <div className="stat">
+      <span className="stat__value">{formatNumber(value)}</span>
+      <span className="stat__label">{label}</span>
+    </div>
+  );
+}
+
+export function StatusBadge({ status }: { status: AnalysisStatus }) {
+  const tone = status === 'completed' ? 'success' : status === 'failed' ? 'danger' : 'muted';
+  return <span className={`badge badge--${tone}`}>{analysisStatusLabels[status]}</span>;
 }
 
 export function Pager({ page, pageSize, total, onPage }: { page: number; pageSize: number; total: number; onPage: (page: number) => void }) {
@@ -177,16 +126,9 @@ export function Pager({ page, pageSize, total, onPage }: { page: number; pageSiz
 
 export function AdminBackLink({ to, params, children }: { to: string; params?: Record<string, string>; children: ReactNode }) {
   return (
-    // The admin tree is small; a plain typed-less link keeps these helpers reusable across its screens.
+    // The admin tree is small; a plain typed-less link keeps this helper reusable across its screens.
     <Link to={to as '/admin'} params={params as never} className="link back-link">
       ← {children}
     </Link>
   );
-}
-
-/** The preferred columns the API actually returns, else whatever it returns. */
-export function pickColumns(sample: Record<string, unknown> | undefined, preferred: string[]): string[] | undefined {
-  if (!sample) return undefined;
-  const present = preferred.filter((key) => key in sample);
-  return present.length > 0 ? present : undefined;
 }

@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { formatNumber } from '../../../lib/format';
-import { adminProjectsQuery, adminStatsQuery } from './-api';
-import { Pager, QueryState, RecordTable, labelOf, pickColumns } from './-components';
+import type { AdminAnalysisItem, AdminProjectItem } from '../../../contract/admin.js';
+import { adPlatformLabels } from '../../../contract/campaigns.js';
+import { formatDateTime, formatNumber } from '../../../lib/format';
+import { adminOverviewQuery } from './-api';
+import { Pager, QueryState, Stat, StatusBadge, Table, type Column } from './-components';
 
 interface OverviewSearch {
   page?: number;
@@ -18,17 +20,57 @@ export const Route = createFileRoute('/_app/admin/')({
       ...(typeof search.q === 'string' && search.q ? { q: search.q } : {}),
     };
   },
-  component: AdminOverview,
+  component: AdminOverviewPage,
 });
 
-const STAT_KEYS = ['users', 'organizations', 'projects', 'analyses'];
+const recentColumns: Column<AdminAnalysisItem>[] = [
+  {
+    label: 'Проект',
+    cell: (row) => (
+      <Link to="/admin/projects/$id" params={{ id: row.project.id }} className="link">
+        {row.project.name}
+      </Link>
+    ),
+  },
+  { label: 'Организация', cell: (row) => row.organization.name },
+  { label: 'Статус', cell: (row) => <StatusBadge status={row.status} /> },
+  { label: 'Оценка', cell: (row) => formatNumber(row.score) },
+  { label: 'Стоимость, токенов', cell: (row) => formatNumber(row.cost) },
+  { label: 'Автор', cell: (row) => row.author?.full_name ?? '—' },
+  { label: 'Создан', cell: (row) => formatDateTime(row.created_at) },
+  {
+    label: 'Анализ',
+    cell: (row) => (
+      <Link to="/admin/analyses/$analysisId" params={{ analysisId: row.id }} className="link">
+        Подробнее
+      </Link>
+    ),
+  },
+];
 
-function AdminOverview() {
+const projectColumns: Column<AdminProjectItem>[] = [
+  { label: 'Название', cell: (row) => row.name },
+  { label: 'Организация', cell: (row) => row.organization.name },
+  { label: 'Рекламная система', cell: (row) => adPlatformLabels[row.platform] },
+  { label: 'Анализов', cell: (row) => formatNumber(row.analyses_count) },
+  { label: 'Последняя оценка', cell: (row) => formatNumber(row.last_analysis?.score) },
+  { label: 'Создан', cell: (row) => formatDateTime(row.created_at) },
+  {
+    label: 'Проект',
+    cell: (row) => (
+      <Link to="/admin/projects/$id" params={{ id: row.id }} className="link">
+        Открыть
+      </Link>
+    ),
+  },
+];
+
+function AdminOverviewPage() {
   const { page = 1, q } = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
-  const stats = useQuery(adminStatsQuery());
-  const projects = useQuery(adminProjectsQuery(page, q));
+  const overview = useQuery(adminOverviewQuery(page, q));
   const [query, setQuery] = useState(q ?? '');
+  const data = overview.data;
 
   const search = (event: FormEvent) => {
     event.preventDefault();
@@ -38,65 +80,60 @@ function AdminOverview() {
   return (
     <div className="stack">
       <h1>Обзор платформы</h1>
-      {stats.data && (
-        <div className="stat-grid">
-          {STAT_KEYS.filter((key) => typeof stats.data[key] === 'number').map((key) => (
-            <div className="stat" key={key}>
-              <span className="stat__value">{formatNumber(stats.data[key] as number)}</span>
-              <span className="stat__label">{labelOf(key)}</span>
+      <QueryState isPending={overview.isPending} error={overview.error} emptyText="" onRetry={() => void overview.refetch()}>
+        {data && (
+          <>
+            <div className="stat-grid">
+              <Stat value={data.counts.organizations} label="Организаций" />
+              <Stat value={data.counts.users} label="Пользователей" />
+              <Stat value={data.counts.projects} label="Проектов" />
+              <Stat value={data.counts.analyses} label="Анализов" />
+              <Stat value={data.counts.tokens_spent} label="Потрачено токенов" />
             </div>
-          ))}
-        </div>
-      )}
 
-      <section className="card">
-        <div className="card__header">
-          <h2 className="card__title">Проекты всех организаций</h2>
-          <form className="inline-form" role="search" onSubmit={search}>
-            <input
-              className="input input--small"
-              type="search"
-              placeholder="Поиск по названию"
-              aria-label="Поиск проектов"
-              value={query}
-              onChange={(event) => setQuery(event.target.value)}
-            />
-            <button type="submit" className="btn btn--secondary btn--small">
-              Найти
-            </button>
-          </form>
-        </div>
-        <QueryState
-          isPending={projects.isPending}
-          error={projects.error}
-          isEmpty={projects.data?.items.length === 0}
-          emptyText={q ? 'Проекты не найдены.' : 'Проектов пока нет.'}
-          onRetry={() => void projects.refetch()}
-        >
-          {projects.data && (
-            <>
-              <RecordTable
-                rows={projects.data.items}
-                columns={pickColumns(projects.data.items[0], ['name', 'organization_name', 'owner_email', 'analyses_count', 'created_at'])}
-                linkFor={(row) =>
-                  row.id ? (
-                    <Link to="/admin/projects/$id" params={{ id: String(row.id) }} className="link">
-                      Открыть
-                    </Link>
-                  ) : null
-                }
-              />
-              <Pager
-                page={projects.data.page}
-                pageSize={projects.data.page_size}
-                total={projects.data.total}
-                onPage={(next) => void navigate({ search: (prev: OverviewSearch) => ({ ...prev, page: next }) })}
-              />
-            </>
-          )}
-        </QueryState>
-      </section>
+            <section className="card">
+              <h2 className="card__title">Последние анализы</h2>
+              {data.recent_analyses.length === 0 ? (
+                <p className="muted">Анализов пока не было.</p>
+              ) : (
+                <Table rows={data.recent_analyses} columns={recentColumns} caption="Последние анализы" />
+              )}
+            </section>
+
+            <section className="card">
+              <div className="card__header">
+                <h2 className="card__title">Проекты всех организаций</h2>
+                <form className="inline-form" role="search" onSubmit={search}>
+                  <input
+                    className="input input--small"
+                    type="search"
+                    placeholder="Проект или организация"
+                    aria-label="Поиск проектов"
+                    value={query}
+                    onChange={(event) => setQuery(event.target.value)}
+                  />
+                  <button type="submit" className="btn btn--secondary btn--small">
+                    Найти
+                  </button>
+                </form>
+              </div>
+              {data.projects.items.length === 0 ? (
+                <p className="muted">{q ? 'Проекты не найдены.' : 'Проектов пока нет.'}</p>
+              ) : (
+                <>
+                  <Table rows={data.projects.items} columns={projectColumns} caption="Проекты всех организаций" />
+                  <Pager
+                    page={data.projects.page}
+                    pageSize={data.projects.page_size}
+                    total={data.projects.total}
+                    onPage={(next) => void navigate({ search: (prev: OverviewSearch) => ({ ...prev, page: next }) })}
+                  />
+                </>
+              )}
+            </section>
+          </>
+        )}
+      </QueryState>
     </div>
   );
 }
-

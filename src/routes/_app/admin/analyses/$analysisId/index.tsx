@@ -1,21 +1,25 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, createFileRoute } from '@tanstack/react-router';
+import { analysisStageLabels, type AnalysisStage } from '../../../../../contract/analysis.js';
+import { formatDateTime, formatNumber } from '../../../../../lib/format';
 import { adminAnalysisQuery } from '../../-api';
-import { AdminBackLink, DetailList, NestedBlocks, QueryState } from '../../-components';
+import { AdminBackLink, Details, QueryState, StatusBadge } from '../../-components';
 
 export const Route = createFileRoute('/_app/admin/analyses/$analysisId/')({
   component: AdminAnalysisDetail,
 });
 
+const stageLabel = (stage: string | null) => (stage ? (analysisStageLabels[stage as AnalysisStage] ?? stage) : '—');
+
 function AdminAnalysisDetail() {
   const { analysisId } = Route.useParams();
-  const analysis = useQuery(adminAnalysisQuery(analysisId));
-  const projectId = typeof analysis.data?.project_id === 'string' ? analysis.data.project_id : null;
+  const query = useQuery(adminAnalysisQuery(analysisId));
+  const data = query.data;
 
   return (
     <div className="stack">
-      {projectId ? (
-        <AdminBackLink to="/admin/projects/$id/analyses" params={{ id: projectId }}>
+      {data ? (
+        <AdminBackLink to="/admin/projects/$id/analyses" params={{ id: data.project.id }}>
           Анализы проекта
         </AdminBackLink>
       ) : (
@@ -27,19 +31,32 @@ function AdminAnalysisDetail() {
           Результаты
         </Link>
       </div>
-      <QueryState
-        isPending={analysis.isPending}
-        error={analysis.error}
-        emptyText="Нет данных об анализе."
-        onRetry={() => void analysis.refetch()}
-      >
-        {analysis.data && (
-          <>
-            <section className="card">
-              <DetailList record={analysis.data} />
-            </section>
-            <NestedBlocks record={analysis.data} />
-          </>
+      <QueryState isPending={query.isPending} error={query.error} emptyText="" onRetry={() => void query.refetch()}>
+        {data && (
+          <section className="card">
+            <Details
+              rows={[
+                [
+                  'Проект',
+                  <Link to="/admin/projects/$id" params={{ id: data.project.id }} className="link">
+                    {data.project.name}
+                  </Link>,
+                ],
+                ['Организация', data.organization.name],
+                ['Статус', <StatusBadge status={data.analysis.status} />],
+                ['Этап', stageLabel(data.analysis.stage)],
+                ['Прогресс, %', formatNumber(data.analysis.progress)],
+                ['Оценка', formatNumber(data.analysis.score)],
+                ['Кампаний', formatNumber(data.analysis.options.campaign_ids.length)],
+                ['Стоимость, токенов', formatNumber(data.analysis.cost)],
+                ['Автор', data.analysis.author?.full_name ?? '—'],
+                ['Создан', formatDateTime(data.analysis.created_at)],
+                ['Начат', formatDateTime(data.analysis.started_at)],
+                ['Окончен', formatDateTime(data.analysis.finished_at)],
+                ...(data.analysis.error ? ([['Ошибка', data.analysis.error]] as [string, string][]) : []),
+              ]}
+            />
+          </section>
         )}
       </QueryState>
     </div>

@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, createFileRoute, useNavigate } from '@tanstack/react-router';
+import type { AnalysisHistoryItem } from '../../../../../contract/analysis.js';
+import { formatDateTime, formatNumber } from '../../../../../lib/format';
 import { adminProjectAnalysesQuery } from '../../-api';
-import { AdminBackLink, Pager, QueryState, RecordTable, pickColumns } from '../../-components';
+import { AdminBackLink, Pager, QueryState, StatusBadge, Table, type Column } from '../../-components';
 
 export const Route = createFileRoute('/_app/admin/projects/$id/analyses')({
   validateSearch: (search: Record<string, unknown>): { page?: number } => {
@@ -10,6 +12,23 @@ export const Route = createFileRoute('/_app/admin/projects/$id/analyses')({
   },
   component: AdminProjectAnalyses,
 });
+
+const columns: Column<AnalysisHistoryItem>[] = [
+  { label: 'Создан', cell: (row) => formatDateTime(row.created_at) },
+  { label: 'Автор', cell: (row) => row.author?.full_name ?? '—' },
+  { label: 'Статус', cell: (row) => <StatusBadge status={row.status} /> },
+  { label: 'Оценка', cell: (row) => formatNumber(row.score) },
+  { label: 'Кампаний', cell: (row) => formatNumber(row.campaigns_count) },
+  { label: 'Стоимость, токенов', cell: (row) => formatNumber(row.cost) },
+  {
+    label: 'Анализ',
+    cell: (row) => (
+      <Link to="/admin/analyses/$analysisId" params={{ analysisId: row.id }} className="link">
+        Подробнее
+      </Link>
+    ),
+  },
+];
 
 function AdminProjectAnalyses() {
   const { id } = Route.useParams();
@@ -32,23 +51,8 @@ function AdminProjectAnalyses() {
       >
         {analyses.data && (
           <>
-            <RecordTable
-              rows={analyses.data.items}
-              columns={pickColumns(analyses.data.items[0], ['kind', 'status', 'score', 'cost', 'author_email', 'created_at'])}
-              linkFor={(row) =>
-                row.id ? (
-                  <Link to="/admin/analyses/$analysisId" params={{ analysisId: String(row.id) }} className="link">
-                    Подробнее
-                  </Link>
-                ) : null
-              }
-            />
-            <Pager
-              page={analyses.data.page}
-              pageSize={analyses.data.page_size}
-              total={analyses.data.total}
-              onPage={(next) => void navigate({ search: { page: next } })}
-            />
+            <Table rows={analyses.data.items} columns={columns} caption="Анализы проекта" />
+            <Pager page={analyses.data.page} pageSize={analyses.data.page_size} total={analyses.data.total} onPage={(next) => void navigate({ search: { page: next } })} />
           </>
         )}
       </QueryState>
