@@ -23,6 +23,7 @@ import { projectRoutes } from './projects/routes.js';
 import { analysisRoutes } from './analysis/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { relevanceRoutes } from './relevance/routes.js';
+import { aiPlanRoutes } from './ai-plan/routes.js';
 import type { JobQueue } from './jobs/queue.js';
 
 declare module 'fastify' {
@@ -58,6 +59,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'body.password'] },
     trustProxy: true,
+    // While closing, a request that still arrives on an open keep-alive connection is answered normally
+    // (with `Connection: close`, below) instead of fastify's English 503 outside our error format.
+    return503OnClosing: false,
     bodyLimit: 2 * 1024 * 1024,
     ajv: { customOptions: { coerceTypes: false } },
   });
@@ -154,6 +158,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(analysisRoutes, { prefix: '/api/v1' });
   await app.register(adminRoutes, { prefix: '/api/v1/admin' });
   await app.register(relevanceRoutes, { prefix: '/api/v1' });
+  await app.register(aiPlanRoutes, { prefix: '/api/v1' });
 
   if (config.webRoot && existsSync(path.join(config.webRoot, 'index.html'))) {
     await app.register(fastifyStatic, {
