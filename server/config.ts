@@ -43,6 +43,40 @@ export interface AppConfig {
    * Off by default: user-supplied URLs must not reach the server's own network (SSRF). Tests turn it on.
    */
   allowPrivateHosts: boolean;
+  /** The language model of the AI plan (an OpenAI-compatible chat-completions API); null: not configured. */
+  llm: LlmConfig | null;
+}
+
+/** Where the AI plan asks for its answer: `LLM_API_URL`, `LLM_API_KEY`, `LLM_MODEL`, `LLM_TIMEOUT_MS`. */
+export interface LlmConfig {
+  /** Base of an OpenAI-compatible API, e.g. `http://host:8000/v1` (`/chat/completions` is appended). */
+  apiUrl: string;
+  /** Sent as `Authorization: Bearer …` when set (local servers often need none). */
+  apiKey: string | null;
+  model: string;
+  /** One request to the model may take this long before the run fails (and is refunded). */
+  timeoutMs: number;
+}
+
+/**
+ * The LLM settings, or null when `LLM_API_URL` is not set. A URL without a model (or a malformed one)
+ * stops the server at start-up: a half-configured model would fail every paid run.
+ */
+export function llmConfigFromEnv(env: NodeJS.ProcessEnv): LlmConfig | null {
+  const apiUrl = env.LLM_API_URL?.trim();
+  if (!apiUrl) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(apiUrl);
+  } catch {
+    throw new Error(`LLM_API_URL is not a URL: "${apiUrl}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('LLM_API_URL must be an http:// or https:// address');
+  const model = env.LLM_MODEL?.trim();
+  if (!model) throw new Error('LLM_MODEL must name the model when LLM_API_URL is set');
+  const timeoutMs = intFromEnv(env.LLM_TIMEOUT_MS, 120_000);
+  if (timeoutMs <= 0) throw new Error('LLM_TIMEOUT_MS must be a positive number of milliseconds');
+  return { apiUrl: apiUrl.replace(/\/+$/, ''), apiKey: env.LLM_API_KEY?.trim() || null, model, timeoutMs };
 }
 
 function intFromEnv(value: string | undefined, fallback: number): number {
@@ -99,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     yandexDirectSandboxApiUrl: env.YANDEX_DIRECT_SANDBOX_API_URL ?? 'https://api-sandbox.direct.yandex.com/json/v5',
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
     allowPrivateHosts: env.ALLOW_PRIVATE_PAGE_HOSTS === 'true',
+    llm: llmConfigFromEnv(env),
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@ import type { CoreTables } from './tables/core.js';
 import type { ProjectTables } from './tables/projects.js';
 import type { AnalysisTables } from './tables/analysis.js';
 import type { RelevanceTables } from './tables/relevance.js';
+import type { AiPlanTables } from './tables/ai-plans.js';
 
 /** The whole database as Kysely sees it: each domain declares its own tables in `tables/`. */
-export interface Database extends CoreTables, ProjectTables, AnalysisTables, RelevanceTables {}
+export interface Database extends CoreTables, ProjectTables, AnalysisTables, RelevanceTables, AiPlanTables {}

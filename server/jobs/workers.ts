@@ -4,6 +4,7 @@ import type { DB } from '../db/database.js';
 import type { JobQueue } from './queue.js';
 import { analysisJobWorker } from '../analysis/worker.js';
 import { relevanceJobWorker } from '../relevance/worker.js';
+import { aiPlanJobWorker } from '../ai-plan/worker.js';
 
 export interface WorkerDependencies {
   db: DB;
@@ -18,4 +19,4 @@ export interface JobWorker {
 }
 
 /** Every worker of the app. Domains add theirs here. */
-export const jobWorkers: JobWorker[] = [analysisJobWorker, relevanceJobWorker];
+export const jobWorkers: JobWorker[] = [analysisJobWorker, relevanceJobWorker, aiPlanJobWorker];

@@ -37,6 +37,13 @@ export interface PricingTable {
    * leading there. 1 token a page: a 20-page site costs 20, the 100-page maximum costs the welcome credit.
    */
   perLandingPage: number;
+  /**
+   * One AI plan (`POST /analyses/:id/ai-plans`): a flat price, because its prompt is bounded
+   * (server/ai-plan/prompt.ts) whatever the size of the account, so every request to the model costs
+   * about the same. 10 tokens: the work is one language-model call of up to ~25 000 characters in and a
+   * short plan out — the most expensive single call of the product, but a single one.
+   */
+  aiPlan: number;
 }
 
 export const defaultPricingTable: PricingTable = {
@@ -46,6 +53,7 @@ export const defaultPricingTable: PricingTable = {
   groups: { per: 10, price: 0 },
   kinds: { semantic: 0.5, relevance: 1, ai: 2 },
   perLandingPage: 1,
+  aiPlan: 10,
 };
 
 const price = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -63,6 +71,7 @@ const PricingOverrideSchema = v.strictObject({
     }),
   ),
   perLandingPage: v.optional(price),
+  aiPlan: v.optional(price),
 });
 
 /** The defaults with a JSON override on top; a malformed override stops the server at start-up. */
@@ -87,6 +96,7 @@ export function loadPricingTable(json: string | undefined, base: PricingTable = 
     groups: { ...base.groups, ...stripUndefined(o.groups) },
     kinds: { ...base.kinds, ...stripUndefined(o.kinds) },
     perLandingPage: o.perLandingPage ?? base.perLandingPage,
+    aiPlan: o.aiPlan ?? base.aiPlan,
   };
 }
 
@@ -137,4 +147,9 @@ export function priceCampaigns(campaigns: readonly CampaignCounts[], kinds: read
 /** Price of a landing-page relevance check of `pages` pages (see `perLandingPage`). */
 export function priceLandingPages(pages: number, table: PricingTable = pricingTable): number {
   return pages * table.perLandingPage;
+}
+
+/** Price of one AI plan of a completed audit (see `aiPlan`). */
+export function priceAiPlan(table: PricingTable = pricingTable): number {
+  return table.aiPlan;
 }

@@ -217,3 +217,27 @@ export const analysisMessages = {
   interrupted: 'Анализ прерван перезапуском сервера. Токены возвращены на баланс',
   timedOut: 'Анализ выполнялся слишком долго и был остановлен. Токены возвращены на баланс',
 } as const;
+
+/** AI plan: the language model's action plan for a completed audit (API answers and run errors). */
+export const aiPlanMessages = {
+  notConfigured: 'AI-анализ недоступен: языковая модель на этом сервере не настроена (LLM_API_URL). Ниже — план действий, собранный из проверок аудита без языковой модели',
+  queueUnavailable: 'Очередь задач недоступна. Попробуйте позже',
+  planNotFound: 'AI-план не найден',
+  analysisNotCompleted: 'AI-план строится по завершённому аудиту: дождитесь окончания анализа',
+  idempotencyKeyInvalid: 'Ключ идемпотентности: от 1 до 200 символов',
+  idempotencyKeyReused: 'Этот ключ идемпотентности уже использован для другого AI-плана',
+  insufficientTokensDetail: 'Стоимость AI-плана — {required} токенов, на балансе {balance}. Пополните баланс на странице «Токены»',
+  debitReason: 'AI-план по аудиту проекта «{project}»',
+  refundNote: 'Токены возвращены на баланс',
+  timeout: 'Языковая модель не ответила за {seconds} с',
+  network: 'Не удалось связаться с языковой моделью: {reason}',
+  httpError: 'Языковая модель ответила ошибкой (HTTP {status}){detail}',
+  badEnvelope: 'Ответ сервера языковой модели не похож на ответ chat completions (нет choices[0].message.content)',
+  emptyAnswer: 'Языковая модель вернула пустой ответ',
+  notJson: 'Языковая модель вернула ответ не в формате JSON',
+  badShape: 'Ответ языковой модели не соответствует формату плана: {problems}',
+  unknownFindings: 'Ответ языковой модели ссылается на замечания, которых нет в аудите: {refs}',
+  auditGone: 'Аудит, по которому строился план, больше недоступен',
+  interrupted: 'Построение AI-плана прервано перезапуском сервера',
+  failed: 'Не удалось построить AI-план',
+} as const;

@@ -3,6 +3,7 @@ import * as core from './0001_core.js';
 import * as projects from './0010_projects.js';
 import * as analysis from './0020_analysis.js';
 import * as relevance from './0030_relevance.js';
+import * as aiPlans from './0040_ai_plans.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0010_projects': projects,
   '0020_analysis': analysis,
   '0030_relevance': relevance,
+  '0040_ai_plans': aiPlans,
 };

@@ -1,0 +1,93 @@
+/**
+ * The model's answer turned into the stored plan. The text must be one JSON object of the shape the
+ * system prompt asks for (checked with valibot); every finding code must be one the prompt listed.
+ * Money comes from the audit, never from the model: a step is worth the priced findings it cites.
+ */
+import * as v from 'valibot';
+import type { AiPlanFinding, AiPlanResult } from '../../src/contract/ai-plan.js';
+import { aiPlanMessages as m } from '../../src/contract/messages.js';
+import { LlmError } from './provider.js';
+import { describeTarget, type PromptFinding } from './prompt.js';
+
+const text = (max: number) => v.pipe(v.string('ожидается строка'), v.trim(), v.minLength(1, 'пустая строка'), v.maxLength(max, `длиннее ${max} символов`));
+const optionalText = (max: number) => v.optional(v.nullable(v.pipe(v.string('ожидается строка'), v.trim(), v.maxLength(max, `длиннее ${max} символов`))));
+
+/** What the system prompt asks the model for. */
+export const LlmPlanAnswerSchema = v.object(
+  {
+    summary: optionalText(2000),
+    steps: v.pipe(
+      v.array(
+        v.object(
+          {
+            title: text(300),
+            why: text(3000),
+            expected_effect: optionalText(1000),
+            findings: v.optional(v.array(v.pipe(v.string('код замечания — строка'), v.trim(), v.toUpperCase()), 'findings — список кодов'), []),
+          },
+          'шаг — объект с полями title, why и findings',
+        ),
+        'steps — список шагов',
+      ),
+      v.minLength(1, 'нет ни одного шага'),
+      v.maxLength(20, 'больше 20 шагов'),
+    ),
+  },
+  'ожидается объект с полями summary и steps',
+);
+
+/** Some servers wrap JSON in a Markdown fence even in JSON mode: the fence is not part of the answer. */
+function unfence(content: string): string {
+  const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(content.trim());
+  return fenced ? fenced[1]! : content;
+}
+
+/** valibot reports a missing key of an object with the object's own message: say what it is instead. */
+const isMissingKey = (issue: v.BaseIssue<unknown>) => issue.kind === 'schema' && issue.type === 'object' && issue.input === undefined && (issue.path?.length ?? 0) > 0;
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+export function parsePlanAnswer(content: string, findings: readonly PromptFinding[]): AiPlanResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(unfence(content));
+  } catch {
+    throw new LlmError(m.notJson);
+  }
+  const parsed = v.safeParse(LlmPlanAnswerSchema, raw);
+  if (!parsed.success) {
+    const problems = parsed.issues
+      .slice(0, 3)
+      .map((issue) => `${v.getDotPath(issue) ?? 'ответ'}: ${isMissingKey(issue) ? 'нет обязательного поля' : issue.message}`)
+      .join('; ');
+    throw new LlmError(m.badShape.replace('{problems}', problems));
+  }
+
+  const byRef = new Map(findings.map((item) => [item.ref, item.finding]));
+  const unknown = [...new Set(parsed.output.steps.flatMap((step) => step.findings).filter((ref) => !byRef.has(ref)))];
+  if (unknown.length > 0) throw new LlmError(m.unknownFindings.replace('{refs}', unknown.slice(0, 10).join(', ')));
+
+  const priced = new Map<string, number>();
+  const steps = parsed.output.steps.map((step, index) => {
+    const cited: AiPlanFinding[] = [...new Set(step.findings)].map((ref) => {
+      const finding = byRef.get(ref)!;
+      const perMonth = finding.moneyPerMonth && finding.moneyPerMonth > 0 ? round(finding.moneyPerMonth) : null;
+      if (perMonth !== null) priced.set(finding.id, perMonth);
+      return { id: finding.id, check_id: finding.checkId, title: finding.title, severity: finding.severity, target: describeTarget(finding.target), money_per_month: perMonth };
+    });
+    const amounts = cited.map((item) => item.money_per_month).filter((value): value is number => value !== null);
+    return {
+      position: index + 1,
+      title: step.title,
+      why: step.why,
+      expected_effect: step.expected_effect || null,
+      money_per_month: amounts.length > 0 ? round(amounts.reduce((sum, value) => sum + value, 0)) : null,
+      findings: cited,
+    };
+  });
+  return {
+    summary: parsed.output.summary || null,
+    steps,
+    money_per_month_total: priced.size > 0 ? round([...priced.values()].reduce((sum, value) => sum + value, 0)) : null,
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * The prompt of an AI plan, built by a pure function from a completed audit: the account's scores, the
+ * checks that fired, the top findings by money (each with a short code the model must cite), and what the
+ * user already accepted. Russian, because the plan is read in Russian.
+ *
+ * Bounded: whatever the size of the account, the prompt stays under `maxChars`, so the price of a plan
+ * (a flat `aiPlan` in the pricing table) matches the work. Lists are capped first; when the text is still
+ * too long, the least useful lines go (accepted examples, campaigns, checks), findings last.
+ */
+import type { AnalysisDecisions, AuditResult } from '../../src/contract/analysis.js';
+import { severityLabels, type EntityRef, type Evidence, type Finding, type Severity, type Suggestion } from '../../src/contract/analysis-results.js';
+import { adPlatformLabels } from '../../src/contract/campaigns.js';
+
+export interface PromptLimits {
+  /** System and user messages together, in characters. */
+  maxChars: number;
+  maxFindings: number;
+  maxChecks: number;
+  maxCampaigns: number;
+  maxAcceptedExamples: number;
+  /** Longer lines (a huge ad text, a long explanation) are cut to this. */
+  maxLineChars: number;
+}
+
+export const defaultPromptLimits: PromptLimits = {
+  maxChars: 24_000,
+  maxFindings: 40,
+  maxChecks: 20,
+  maxCampaigns: 15,
+  maxAcceptedExamples: 15,
+  maxLineChars: 400,
+};
+
+/**
+ * Findings the worker reads out of PostgreSQL for the prompt at most (a big account has tens of
+ * thousands): ordered the way `rankFindings` orders them, so the top ones are the same.
+ */
+export const PROMPT_FINDINGS_PREFETCH = 400;
+
+export interface PromptInput {
+  projectName: string;
+  audit: AuditResult;
+  decisions: AnalysisDecisions;
+}
+
+/** A finding as the prompt cites it: `F1`, `F2`… in the order of the list. */
+export interface PromptFinding {
+  ref: string;
+  finding: Finding;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user';
+  content: string;
+}
+
+export interface AiPlanPrompt {
+  messages: ChatMessage[];
+  /** Characters of all messages together (what `prompt_chars` records). */
+  chars: number;
+  /** The findings listed in the prompt, by code: the only ones a step may refer to. */
+  findings: PromptFinding[];
+}
+
+const severityRank: Record<Severity, number> = { high: 0, medium: 1, low: 2 };
+const money = (finding: Finding) => (finding.moneyPerMonth && finding.moneyPerMonth > 0 ? finding.moneyPerMonth : 0);
+
+/** Most roubles per month first; then the more severe, the heavier, and the id for a stable order. */
+export function rankFindings(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort(
+    (a, b) => money(b) - money(a) || severityRank[a.severity] - severityRank[b.severity] || (b.weight ?? 0) - (a.weight ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}
+
+const integer = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0 });
+const decimal = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 });
+const rub = (value: number) => `${integer.format(Math.round(value))} ₽`;
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** «Кампания «Окна» / группа «ПВХ» / «окна бесплатно»»: where a finding points, for a person. */
+export function describeTarget(target: EntityRef): string {
+  if (target.level === 'account') return 'Аккаунт';
+  const parts: string[] = [];
+  if (target.campaignName) parts.push(`кампания «${target.campaignName}»`);
+  if (target.groupName) parts.push(`группа «${target.groupName}»`);
+  if (target.label && target.level !== 'campaign' && target.level !== 'group') parts.push(`«${target.label}»`);
+  if (parts.length === 0) parts.push(target.label ?? target.key);
+  const text = parts.join(' / ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function evidenceValue(value: number | string, unit: Evidence['unit']): string {
+  if (typeof value === 'string') return value;
+  if (unit === 'percent') return `${decimal.format(value * 100)} %`;
+  if (unit === 'rub') return rub(value);
+  return decimal.format(value);
+}
+
+function describeEvidence(evidence: readonly Evidence[]): string {
+  return evidence
+    .slice(0, 4)
+    .map((item) => `${item.label} ${evidenceValue(item.value, item.unit)}${item.threshold !== undefined ? ` (порог ${evidenceValue(item.threshold, item.unit)})` : ''}`)
+    .join('; ');
+}
+
+function findingLine(ref: string, finding: Finding): string {
+  // What the model needs most comes first: a long line is cut at its end (the evidence).
+  const priced = money(finding) > 0 ? `; ${rub(money(finding))}/мес` : '';
+  const evidence = finding.evidence.length > 0 ? `; данные: ${describeEvidence(finding.evidence)}` : '';
+  return `${ref}. [${severityLabels[finding.severity]}] ${finding.title} — ${describeTarget(finding.target)}${priced}; что сделать: ${finding.fix.replace(/\.\s*$/, '')}${evidence}`;
+}
+
+function suggestionLine(suggestion: Suggestion): string {
+  switch (suggestion.kind) {
+    case 'negative_keyword':
+      return `минус-слово «${suggestion.text}» на уровне ${suggestion.level === 'campaign' ? 'кампании' : 'группы'} — ${describeTarget(suggestion.target)}`;
+    case 'cross_minus':
+      return `кросс-минусовка: «${suggestion.before}» → «${suggestion.after}»`;
+    case 'ad_field':
+      return `исправление объявления: «${suggestion.before}» → «${suggestion.after}»`;
+  }
+}
+
+export const SYSTEM_PROMPT = [
+  'Ты — опытный специалист по контекстной рекламе (Яндекс Директ, Google Ads, VK Реклама).',
+  'Тебе дают результаты автоматического аудита рекламного аккаунта. Составь по ним план действий: упорядоченные шаги, которые рекламодатель выполнит один за другим, самые выгодные и срочные — первыми.',
+  'Опирайся только на данные аудита. Каждый шаг должен ссылаться на замечания аудита по их кодам (F1, F2…) из списка «Главные замечания»; не придумывай коды, которых нет в списке.',
+  'Не называй денежных сумм: сервер сам посчитает эффект шага в рублях по замечаниям, на которые он ссылается.',
+  'Ответь строго одним JSON-объектом без пояснений вокруг, в таком виде:',
+  '{"summary": "2–3 предложения: главное о состоянии аккаунта", "steps": [{"title": "короткое действие в повелительном наклонении", "why": "почему это важно, со ссылкой на данные", "expected_effect": "что изменится после шага, без сумм", "findings": ["F1", "F4"]}]}',
+  'Шагов — от 3 до 10 (меньше, если замечаний мало). Пиши по-русски, конкретно, без общих советов.',
+].join('\n');
+
+interface Section {
+  title: string;
+  lines: string[];
+}
+
+/**
+ * Builds the prompt. Pure: the same audit and decisions always give the same text and codes. The
+ * audit may come with its big arrays pre-cut (see PROMPT_FINDINGS_PREFETCH): only the top findings,
+ * the check summaries and the accepted suggestions are read.
+ */
+export function buildAiPlanPrompt(input: PromptInput, limits: PromptLimits = defaultPromptLimits): AiPlanPrompt {
+  const { scoring, semantic } = input.audit;
+  const line = (text: string) => clip(text, limits.maxLineChars);
+
+  const header: string[] = [
+    line(`Проект: «${input.projectName}», площадка: ${adPlatformLabels[scoring.platform] ?? scoring.platform}.`),
+    scoring.period ? `Период статистики: ${scoring.period.from} — ${scoring.period.to} (${scoring.periodDays} дн.); суммы ниже — в рублях в месяц.` : 'Статистики за период нет: суммы в рублях посчитаны только там, где они есть.',
+    `Объём: кампаний ${scoring.counts.campaigns}, групп ${scoring.counts.groups}, объявлений ${scoring.counts.ads}, ключевых фраз ${scoring.counts.keywords}, поисковых запросов ${scoring.counts.searchQueries}.`,
+    `Оценка аккаунта: ${Math.round(scoring.account.score)} из 100; замечаний ${integer.format(Object.values(scoring.bySeverity).reduce((sum, item) => sum + item.count, 0))}.`,
+    `Расход без конверсий: ${rub(scoring.wastedSpend.perMonth)}/мес.`,
+    ...(['high', 'medium', 'low'] as const).map((severity) => `${severityLabels[severity]}: замечаний ${scoring.bySeverity[severity]?.count ?? 0}, ${rub(scoring.bySeverity[severity]?.moneyPerMonth ?? 0)}/мес.`),
+    `Семантика: дублей ${semantic.counts.duplicates}, пересечений ${semantic.counts.intersections}, предложено минус-слов ${semantic.counts.negatives}.`,
+    ...scoring.notices.slice(0, 5).map((notice) => line(`Ограничение аудита: ${notice.message}`)),
+  ];
+
+  const campaigns: Section = {
+    title: 'Оценки кампаний (из 100; замечаний; ₽/мес):',
+    lines: [...scoring.campaigns]
+      .sort((a, b) => b.moneyPerMonth - a.moneyPerMonth || a.score - b.score)
+      .slice(0, limits.maxCampaigns)
+      .map((campaign) => line(`- ${campaign.target.campaignName ?? campaign.target.label ?? campaign.target.key}: ${Math.round(campaign.score)}; ${campaign.findings}; ${rub(campaign.moneyPerMonth)}`)),
+  };
+
+  const checks: Section = {
+    title: 'Сработавшие проверки (мест; ₽/мес; важность):',
+    lines: scoring.byCheck
+      .filter((check) => check.count > 0)
+      .sort((a, b) => b.moneyPerMonth - a.moneyPerMonth || severityRank[a.severity] - severityRank[b.severity] || b.count - a.count)
+      .slice(0, limits.maxChecks)
+      .map((check) => line(`- ${check.title}: ${check.count}; ${rub(check.moneyPerMonth)}; ${severityLabels[check.severity]}`)),
+  };
+
+  const ranked = rankFindings(scoring.findings).slice(0, limits.maxFindings);
+  const findings: PromptFinding[] = ranked.map((finding, index) => ({ ref: `F${index + 1}`, finding }));
+  const findingLines = findings.map(({ ref, finding }) => line(findingLine(ref, finding)));
+
+  const acceptedIds = new Set(input.decisions.accepted);
+  const suggestions: Suggestion[] = [...semantic.negatives, ...semantic.crossMinus, ...scoring.suggestions];
+  const accepted = suggestions.filter((item) => acceptedIds.has(item.id));
+  const countOf = (kind: Suggestion['kind']) => accepted.filter((item) => item.kind === kind).length;
+  const decisionsHeader =
+    accepted.length === 0
+      ? 'Пользователь ещё не принял ни одного предложения аудита.'
+      : `Пользователь уже принял предложений: ${accepted.length} (минус-слова: ${countOf('negative_keyword')}, кросс-минусовка и дубли: ${countOf('cross_minus')}, объявления: ${countOf('ad_field')}); отклонил: ${input.decisions.rejected.length}. Эти изменения будут внесены — не повторяй их отдельными шагами.`;
+  const acceptedExamples: Section = {
+    title: 'Примеры принятых изменений:',
+    lines: accepted.slice(0, limits.maxAcceptedExamples).map((item) => line(`- ${suggestionLine(item)}`)),
+  };
+
+  const render = () => {
+    const parts = [header.join('\n')];
+    for (const section of [campaigns, checks]) if (section.lines.length > 0) parts.push(`${section.title}\n${section.lines.join('\n')}`);
+    parts.push(`Главные замечания (ссылайся на них по коду):\n${findingLines.length > 0 ? findingLines.join('\n') : 'Замечаний нет.'}`);
+    parts.push(acceptedExamples.lines.length > 0 ? `${decisionsHeader}\n${acceptedExamples.title}\n${acceptedExamples.lines.join('\n')}` : decisionsHeader);
+    return parts.join('\n\n');
+  };
+
+  // Over the budget: drop the least useful lines first, findings from the bottom of the list last.
+  let user = render();
+  const budget = limits.maxChars - SYSTEM_PROMPT.length;
+  for (const trimmable of [acceptedExamples.lines, campaigns.lines, checks.lines, findingLines]) {
+    while (user.length > budget && trimmable.length > (trimmable === findingLines ? 1 : 0)) {
+      trimmable.pop();
+      user = render();
+    }
+  }
+  findings.length = findingLines.length;
+  // Only a header of absurdly long names can still be over: cut the text itself.
+  if (user.length > budget) user = `${user.slice(0, Math.max(0, budget - 1))}…`;
+
+  const messages: ChatMessage[] = [
+    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'user', content: user },
+  ];
+  return { messages, chars: messages.reduce((sum, message) => sum + message.content.length, 0), findings };
+}

@@ -1,0 +1,262 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditResult } from '../../../src/contract/analysis.js';
+import { aiPlanMessages, apiMessages } from '../../../src/contract/messages.js';
+import { rankFindings } from '../../../server/ai-plan/prompt.js';
+import { aiPlanRuns } from '../../../server/ai-plan/worker.js';
+import { buildApp } from '../../../server/app.js';
+import { defaultPricingTable } from '../../../server/tokens/pricing.js';
+import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai-fake.js';
+import { balanceOf, eventsUntilDone, ledgerOf, projectWithCampaigns } from '../analysis/helpers.js';
+import { call, createTestApp, type TestApp } from '../helpers/app.js';
+import { createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { finished, planReply, promptCodes, waitForPlanRow } from './helpers.js';
+
+const PRICE = defaultPricingTable.aiPlan;
+
+/** Resolves when this process's worker is done with the plan's run. */
+function runEnded(id: string): Promise<void> {
+  return new Promise((resolve) => {
+    const onEnded = (ended: string) => {
+      if (ended !== id) return;
+      aiPlanRuns.off('ended', onEnded);
+      resolve();
+    };
+    aiPlanRuns.on('ended', onEnded);
+  });
+}
+
+describe('AI plan API: a language model (a fake OpenAI-compatible server) writes the plan of a completed audit', () => {
+  let fake: FakeOpenAi;
+  let t: TestApp;
+  let user: FixtureUser;
+  let analysisId: string;
+  let audit: AuditResult;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAi();
+    fake.respond(planReply);
+    t = await createTestApp({ jobQueue: { runWorkers: true }, config: { llm: { apiUrl: fake.url, apiKey: fake.apiKey, model: fake.model, timeoutMs: 10_000 } } });
+    user = await createUser(t.app, { balance: 1000 });
+    const project = await projectWithCampaigns(t.app, user);
+    const started = await call(t.app, 'POST', `/api/v1/projects/${project.projectId}/analyses`, { token: user.token, body: { campaign_ids: project.campaignIds, idempotency_key: randomUUID() } });
+    analysisId = started.body.analysis.id;
+    const events = await eventsUntilDone(t.app, user.token, analysisId);
+    expect(events.at(-1)!.analysis.status).toBe('completed');
+    audit = (await call(t.app, 'GET', `/api/v1/analyses/${analysisId}/results`, { token: user.token })).body.result;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  const start = (key = randomUUID(), token = user.token, id = analysisId) => call(t.app, 'POST', `/api/v1/analyses/${id}/ai-plans`, { token, body: { idempotency_key: key } });
+  const getPlan = (id: string, token = user.token) => call(t.app, 'GET', `/api/v1/ai-plans/${id}`, { token });
+  const settle = (id: string) => waitForPlanRow(t.database.url, id, finished);
+
+  it('charges the price, shows the run, asks the model once and stores the plan with money from the audit', async () => {
+    const before = await balanceOf(t.app, user.id);
+    const held = fake.hold();
+    const started = await start();
+    expect(started.status).toBe(201);
+    const id = started.body.ai_plan.id as string;
+    expect(started.body.ai_plan).toMatchObject({ analysis_id: analysisId, status: 'queued', model: fake.model, cost: PRICE, plan: null, usage: null, error: null, author: { id: user.id } });
+    expect(await balanceOf(t.app, user.id)).toBe(before - PRICE);
+
+    // While the model thinks, the plan is running and the prompt's size is known.
+    const request = await held.arrived;
+    const running = await getPlan(id);
+    expect(running.body.ai_plan).toMatchObject({ status: 'running', plan: null });
+    const promptChars = request.body.messages!.reduce((sum, message) => sum + message.content.length, 0);
+    expect(running.body.ai_plan.prompt_chars).toBe(promptChars);
+    held.release();
+    await settle(id);
+
+    expect(request.body).toMatchObject({ model: fake.model, response_format: { type: 'json_object' } });
+    expect(request.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
+    const user_message = request.body.messages!.find((message) => message.role === 'user')!.content;
+    expect(user_message).toContain(`Оценка аккаунта: ${Math.round(audit.scoring.account.score)} из 100`);
+    const codes = promptCodes(request);
+    expect(codes.length).toBeGreaterThanOrEqual(3);
+
+    const done = await getPlan(id);
+    expect(done.status).toBe(200);
+    const plan = done.body.ai_plan;
+    expect(plan).toMatchObject({ status: 'completed', error: null, prompt_chars: promptChars, cost: PRICE });
+    expect(plan.usage.total_tokens).toBe(plan.usage.prompt_tokens + plan.usage.completion_tokens);
+    expect(plan.usage.prompt_tokens).toBeGreaterThan(0);
+    expect(plan.finished_at).not.toBeNull();
+    expect(plan.plan.summary).toBe('Главная утечка — фразы без конверсий.');
+    expect(plan.plan.steps.map((step: { position: number; title: string }) => [step.position, step.title])).toEqual([
+      [1, 'Остановите фразы без конверсий'],
+      [2, 'Исправьте остальное'],
+    ]);
+
+    // The first step cites the prompt's two most expensive findings: the audit's own findings and money.
+    const ranked = rankFindings(audit.scoring.findings);
+    const first = plan.plan.steps[0];
+    expect(first.findings.map((item: { id: string }) => item.id)).toEqual(ranked.slice(0, 2).map((item) => item.id));
+    for (const item of first.findings) {
+      const original = audit.scoring.findings.find((finding) => finding.id === item.id)!;
+      expect(item).toMatchObject({ check_id: original.checkId, title: original.title, severity: original.severity });
+    }
+    const priced = ranked.slice(0, 2).filter((item) => (item.moneyPerMonth ?? 0) > 0);
+    expect(first.money_per_month).toEqual(priced.length > 0 ? Math.round(priced.reduce((sum, item) => sum + item.moneyPerMonth!, 0) * 100) / 100 : null);
+
+    // Charged once, never refunded; the overview lists it.
+    expect((await ledgerOf(t.app, id)).map((entry) => [entry.type, entry.amount])).toEqual([['analysis_debit', -PRICE]]);
+    const overview = await call(t.app, 'GET', `/api/v1/analyses/${analysisId}/ai-plans`, { token: user.token });
+    expect(overview.status).toBe(200);
+    expect(overview.body).toMatchObject({ available: true, unavailable_reason: null, price: PRICE, balance: before - PRICE });
+    expect(overview.body.items[0]).toMatchObject({ id, status: 'completed', model: fake.model, cost: PRICE });
+  });
+
+  it.each([
+    ['an answer that is not JSON', () => ({ content: 'Конечно! Вот план: 1) остановите фразы.' }), `${aiPlanMessages.notJson}. ${aiPlanMessages.refundNote}`, true],
+    ['JSON of another shape', () => ({ content: JSON.stringify({ plan: 'остановите фразы' }) }), `Ответ языковой модели не соответствует формату плана: steps: нет обязательного поля. ${aiPlanMessages.refundNote}`, true],
+    ['steps citing findings that are not in the audit', () => ({ content: JSON.stringify({ steps: [{ title: 'Шаг', why: 'Так', findings: ['F999'] }] }) }), `Ответ языковой модели ссылается на замечания, которых нет в аудите: F999. ${aiPlanMessages.refundNote}`, true],
+    ['an error of the model server', () => ({ status: 503, json: { error: { message: 'Model is overloaded' } } }), `Языковая модель ответила ошибкой (HTTP 503): Model is overloaded. ${aiPlanMessages.refundNote}`, false],
+  ] as const)('fails on %s with a clear Russian error and refunds once', async (_name, reply, error, spent) => {
+    fake.respond(reply);
+    try {
+      const before = await balanceOf(t.app, user.id);
+      const started = await start();
+      expect(started.status).toBe(201);
+      const id = started.body.ai_plan.id as string;
+      await settle(id);
+      const failed = (await getPlan(id)).body.ai_plan;
+      expect(failed).toMatchObject({ status: 'failed', error, plan: null });
+      // Tokens the model spent on a bad answer are still recorded.
+      if (spent) expect(failed.usage.total_tokens).toBeGreaterThan(0);
+      else expect(failed.usage).toBeNull();
+      expect(await balanceOf(t.app, user.id)).toBe(before);
+      expect((await ledgerOf(t.app, id)).map((entry) => [entry.type, entry.amount])).toEqual([
+        ['analysis_debit', -PRICE],
+        ['analysis_refund', PRICE],
+      ]);
+    } finally {
+      fake.respond(planReply);
+    }
+  });
+
+  it('is idempotent: the same key answers the first plan and charges once, even sent 10 times at once', async () => {
+    const before = await balanceOf(t.app, user.id);
+    const key = randomUUID();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => start(key)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([...Array(9).fill(200), 201]);
+    const ids = new Set(answers.map((answer) => answer.body.ai_plan.id));
+    expect(ids.size).toBe(1);
+    const id = [...ids][0] as string;
+    await settle(id);
+    const again = await start(key);
+    expect(again.status).toBe(200);
+    expect(again.body.ai_plan).toMatchObject({ id, status: 'completed' });
+    expect(await balanceOf(t.app, user.id)).toBe(before - PRICE);
+    expect((await ledgerOf(t.app, id)).filter((entry) => entry.type === 'analysis_debit')).toHaveLength(1);
+    const jobs = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'ai-plan.run' AND data ->> 'aiPlanId' = ${id}`.execute(t.app.db);
+    expect(jobs.rows[0]!.n).toBe(1);
+  });
+
+  it('refuses a short balance (402) and an unfinished audit (409), creating and charging nothing', async () => {
+    const poor = await createUser(t.app, { organizationId: user.organizationId, balance: PRICE - 1 });
+    const key = randomUUID();
+    const short = await start(key, poor.token);
+    expect(short.status).toBe(402);
+    expect(short.body).toMatchObject({ error: apiMessages.insufficientTokens, code: 'INSUFFICIENT_TOKENS' });
+    expect(short.body.detail[0].msg).toBe(`Стоимость AI-плана — ${PRICE} токенов, на балансе ${PRICE - 1}. Пополните баланс на странице «Токены»`);
+    expect(await balanceOf(t.app, poor.id)).toBe(PRICE - 1);
+    expect(await t.app.db.selectFrom('ai_plans').select('id').where('idempotency_key', '=', key).execute()).toHaveLength(0);
+
+    const project = await t.app.db.selectFrom('analyses').select('project_id').where('id', '=', analysisId).executeTakeFirstOrThrow();
+    const failedAudit = await t.app.db
+      .insertInto('analyses')
+      .values({ organization_id: user.organizationId, project_id: project.project_id, created_by: user.id, status: 'failed', options: JSON.stringify({ campaign_ids: [], settings: {}, target_cpa: null }), cost: 0, idempotency_key: randomUUID() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const before = await balanceOf(t.app, user.id);
+    const unfinished = await start(randomUUID(), user.token, failedAudit.id);
+    expect(unfinished.status).toBe(409);
+    expect(unfinished.body).toEqual({ error: aiPlanMessages.analysisNotCompleted, code: 'ANALYSIS_NOT_COMPLETED' });
+    expect(await balanceOf(t.app, user.id)).toBe(before);
+
+    // A key already used for another audit's plan is a conflict, not a second plan.
+    const used = randomUUID();
+    const first = await start(used);
+    await settle(first.body.ai_plan.id);
+    const reused = await start(used, user.token, failedAudit.id);
+    expect(reused.status).toBe(409);
+    expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('fails a run whose worker died (stale claim) when someone looks at it, refunds it, and the late answer changes nothing', async () => {
+    const before = await balanceOf(t.app, user.id);
+    const held = fake.hold();
+    const started = await start();
+    const id = started.body.ai_plan.id as string;
+    await held.arrived;
+    await t.app.db.updateTable('ai_plans').set({ heartbeat_at: sql`now() - interval '1 day'` }).where('id', '=', id).execute();
+    const looked = await getPlan(id);
+    expect(looked.body.ai_plan).toMatchObject({ status: 'failed', error: `${aiPlanMessages.interrupted}. ${aiPlanMessages.refundNote}` });
+    expect(await balanceOf(t.app, user.id)).toBe(before);
+
+    const ended = runEnded(id);
+    held.release();
+    // The worker's late answer finds the run no longer its own; the run ends without touching it.
+    await ended;
+    expect((await getPlan(id)).body.ai_plan).toMatchObject({ status: 'failed', plan: null });
+    expect(await balanceOf(t.app, user.id)).toBe(before);
+  });
+
+  describe('tenant isolation', () => {
+    it("another organization's user gets 404 for the audit, its AI plans and a plan, and is charged nothing", async () => {
+      const started = await start();
+      const id = started.body.ai_plan.id as string;
+      await settle(id);
+      const stranger = await createUser(t.app, { balance: 1000 });
+      const answers = [
+        await start(randomUUID(), stranger.token),
+        await call(t.app, 'GET', `/api/v1/analyses/${analysisId}/ai-plans`, { token: stranger.token }),
+        await getPlan(id, stranger.token),
+      ];
+      expect(answers.map((answer) => [answer.status, answer.body.code])).toEqual([
+        [404, 'ANALYSIS_NOT_FOUND'],
+        [404, 'ANALYSIS_NOT_FOUND'],
+        [404, 'AI_PLAN_NOT_FOUND'],
+      ]);
+      expect(answers[2]!.body.error).toBe(aiPlanMessages.planNotFound);
+      for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(user.organizationId);
+      expect(await balanceOf(t.app, stranger.id)).toBe(1000);
+      // A member of the same organization reads it.
+      const colleague = await createUser(t.app, { organizationId: user.organizationId, organizationRole: 'member' });
+      expect((await getPlan(id, colleague.token)).body.ai_plan).toMatchObject({ id, status: 'completed' });
+      // Anonymous: 401 before anything else.
+      expect((await call(t.app, 'GET', `/api/v1/ai-plans/${id}`)).status).toBe(401);
+    });
+  });
+
+  describe('without a language model (LLM_API_URL not set)', () => {
+    let bare: FastifyInstance;
+    beforeAll(async () => {
+      bare = await buildApp({ config: { ...t.config, llm: null }, db: t.database.db, jobs: t.app.jobs, databaseUrl: t.database.url });
+      await bare.ready();
+    });
+    afterAll(() => bare?.close());
+
+    it('answers 503 with a Russian message, charges nothing, and the overview says why', async () => {
+      const before = await balanceOf(t.app, user.id);
+      const key = randomUUID();
+      const refused = await call(bare, 'POST', `/api/v1/analyses/${analysisId}/ai-plans`, { token: user.token, body: { idempotency_key: key } });
+      expect(refused.status).toBe(503);
+      expect(refused.body).toEqual({ error: aiPlanMessages.notConfigured, code: 'LLM_NOT_CONFIGURED' });
+      expect(refused.body.error).toContain('языковая модель на этом сервере не настроена');
+      expect(await balanceOf(t.app, user.id)).toBe(before);
+      expect(await t.app.db.selectFrom('ai_plans').select('id').where('idempotency_key', '=', key).execute()).toHaveLength(0);
+
+      const overview = await call(bare, 'GET', `/api/v1/analyses/${analysisId}/ai-plans`, { token: user.token });
+      expect(overview.status).toBe(200);
+      expect(overview.body).toMatchObject({ available: false, unavailable_reason: aiPlanMessages.notConfigured, price: PRICE });
+    });
+  });
+});
