@@ -1,13 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { AnalysisResults, AuditResult } from '../../../contract/analysis.js';
 import { severityLabels } from '../../../contract/analysis-results.js';
-import { QueryError } from '../../../components/ui/QueryError';
 import { formatDateTime } from '../../../lib/format';
-import { resultsQueryOptions } from '../api';
 import { formatCount, formatRubPerMonth, pluralRu } from '../format';
-import { actionPlan, auditResultOf } from '../result-model';
-import { AnalysisGate } from './AnalysisGate';
+import { actionPlan } from '../result-model';
+import { AuditResultLoader } from './AuditResultLoader';
 import { FindingCard } from './FindingCard';
 
 export const PLAN_TITLE = 'План действий по результатам аудита';
@@ -18,32 +15,11 @@ export const PLAN_TITLE = 'План действий по результатам
  * ordered plan, the biggest money leaks first, and it says so.
  */
 export function ActionPlanView({ projectId, analysisId }: { projectId: string; analysisId: string }) {
-  const results = useQuery(resultsQueryOptions(analysisId));
-  if (results.isPending) {
-    return (
-      <section className="page state-line">
-        <span className="spinner" role="status" aria-label="Загрузка плана" />
-      </section>
-    );
-  }
-  if (results.isError) {
-    return (
-      <section className="page analysis-page">
-        <AnalysisGate projectId={projectId} analysisId={analysisId} error={results.error}>
-          <QueryError error={results.error} onRetry={() => void results.refetch()} />
-        </AnalysisGate>
-      </section>
-    );
-  }
-  const audit = auditResultOf(results.data.result);
-  if (!audit) {
-    return (
-      <section className="page analysis-page">
-        <AnalysisGate projectId={projectId} analysisId={analysisId} analysis={results.data.analysis} />
-      </section>
-    );
-  }
-  return <PlanScreen projectId={projectId} analysisId={analysisId} data={results.data} audit={audit} />;
+  return (
+    <AuditResultLoader projectId={projectId} analysisId={analysisId} loadingLabel="Загрузка плана">
+      {(data, audit) => <PlanScreen projectId={projectId} analysisId={analysisId} data={data} audit={audit} />}
+    </AuditResultLoader>
+  );
 }
 
 function PlanScreen({ projectId, analysisId, data, audit }: { projectId: string; analysisId: string; data: AnalysisResults; audit: AuditResult }) {

@@ -1,14 +1,13 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import type { AnalysisResults, AuditResult } from '../../../contract/analysis.js';
 import { severityLabels, type Severity } from '../../../contract/analysis-results.js';
 import { adPlatformLabels } from '../../../contract/campaigns.js';
-import { QueryError } from '../../../components/ui/QueryError';
-import { downloadExport, exportOptions, resultsQueryOptions, type ExportFormat, type ExportPlatform } from '../api';
+import { downloadExport, exportOptions, type ExportFormat, type ExportPlatform } from '../api';
 import { formatCount, formatPeriod, formatRubPerMonth, formatTokens, pluralRu } from '../format';
-import { acceptedSummary, auditResultOf, severityGroups, type SeverityGroup } from '../result-model';
-import { AnalysisGate } from './AnalysisGate';
+import { acceptedSummary, severityGroups, type SeverityGroup } from '../result-model';
+import { AuditResultLoader } from './AuditResultLoader';
 import { BarChart, ScoreGauge } from './charts';
 import { FindingCard } from './FindingCard';
 
@@ -16,32 +15,11 @@ const severityTone: Record<Severity, string> = { high: 'danger', medium: 'warnin
 
 /** /projects/{id}/analysis/{analysisId}/results: money first, then scores, issues, charts and export. */
 export function ResultsView({ projectId, analysisId }: { projectId: string; analysisId: string }) {
-  const results = useQuery(resultsQueryOptions(analysisId));
-  if (results.isPending) {
-    return (
-      <section className="page state-line">
-        <span className="spinner" role="status" aria-label="Загрузка результатов" />
-      </section>
-    );
-  }
-  if (results.isError) {
-    return (
-      <section className="page analysis-page">
-        <AnalysisGate projectId={projectId} analysisId={analysisId} error={results.error}>
-          <QueryError error={results.error} onRetry={() => void results.refetch()} />
-        </AnalysisGate>
-      </section>
-    );
-  }
-  const audit = auditResultOf(results.data.result);
-  if (!audit) {
-    return (
-      <section className="page analysis-page">
-        <AnalysisGate projectId={projectId} analysisId={analysisId} analysis={results.data.analysis} />
-      </section>
-    );
-  }
-  return <ResultsScreen projectId={projectId} analysisId={analysisId} data={results.data} audit={audit} />;
+  return (
+    <AuditResultLoader projectId={projectId} analysisId={analysisId} loadingLabel="Загрузка результатов">
+      {(data, audit) => <ResultsScreen projectId={projectId} analysisId={analysisId} data={data} audit={audit} />}
+    </AuditResultLoader>
+  );
 }
 
 function ResultsScreen({ projectId, analysisId, data, audit }: { projectId: string; analysisId: string; data: AnalysisResults; audit: AuditResult }) {

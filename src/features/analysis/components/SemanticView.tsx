@@ -1,15 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import type { AnalysisResults, AuditResult } from '../../../contract/analysis.js';
 import { negativeCategoryLabels, type QueryIntent } from '../../../contract/analysis-results.js';
 import type { StatsPeriod } from '../../../contract/campaigns.js';
-import { QueryError } from '../../../components/ui/QueryError';
-import { resultsQueryOptions } from '../api';
 import { formatCount, pluralRu } from '../format';
-import { auditResultOf, choiceOf, decide, suggestionSections, withValue, type Choice, type SuggestionSection } from '../result-model';
+import { choiceOf, decide, suggestionSections, withValue, type Choice, type SuggestionSection } from '../result-model';
 import { useDecisions } from '../useDecisions';
-import { AnalysisGate } from './AnalysisGate';
+import { AuditResultLoader } from './AuditResultLoader';
 import { SuggestionItem } from './SuggestionItem';
 
 /** Items shown per section before «Показать ещё»: big accounts have thousands of suggestions. */
@@ -24,32 +21,11 @@ const intentLabels: Record<QueryIntent, string> = {
 
 /** /projects/{id}/analysis/{analysisId}/semantic: accept or reject every suggestion, then on to the results. */
 export function SemanticView({ projectId, analysisId }: { projectId: string; analysisId: string }) {
-  const results = useQuery(resultsQueryOptions(analysisId));
-  if (results.isPending) {
-    return (
-      <section className="page state-line">
-        <span className="spinner" role="status" aria-label="Загрузка результатов" />
-      </section>
-    );
-  }
-  if (results.isError) {
-    return (
-      <section className="page analysis-page">
-        <AnalysisGate projectId={projectId} analysisId={analysisId} error={results.error}>
-          <QueryError error={results.error} onRetry={() => void results.refetch()} />
-        </AnalysisGate>
-      </section>
-    );
-  }
-  const audit = auditResultOf(results.data.result);
-  if (!audit) {
-    return (
-      <section className="page analysis-page">
-        <AnalysisGate projectId={projectId} analysisId={analysisId} analysis={results.data.analysis} />
-      </section>
-    );
-  }
-  return <SemanticScreen projectId={projectId} analysisId={analysisId} data={results.data} audit={audit} />;
+  return (
+    <AuditResultLoader projectId={projectId} analysisId={analysisId} loadingLabel="Загрузка результатов">
+      {(data, audit) => <SemanticScreen projectId={projectId} analysisId={analysisId} data={data} audit={audit} />}
+    </AuditResultLoader>
+  );
 }
 
 function SemanticScreen({ projectId, analysisId, data, audit }: { projectId: string; analysisId: string; data: AnalysisResults; audit: AuditResult }) {
