@@ -84,6 +84,8 @@ describe('results', () => {
   });
 
   it('shows the action plan built from the findings, biggest roubles per month first, without pretending to be AI', async () => {
+    // The server has no language model configured (the AI plan itself is tested in tests/src/ai-plan).
+    server.use(http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json({ available: false, unavailable_reason: 'не настроена', price: 10, balance: 100, items: [] })));
     await renderAt(`/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`);
     expect(await screen.findByRole('heading', { name: 'План действий по результатам аудита' })).toBeInTheDocument();
     expect(screen.getByRole('note')).toHaveTextContent('AI-анализ с языковой моделью на этом сервере не подключён');

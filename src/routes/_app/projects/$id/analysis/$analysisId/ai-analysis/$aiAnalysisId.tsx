@@ -1,16 +1,17 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ActionPlanView } from '../../../../../../../features/analysis/components/ActionPlanView';
+import { AiAnalysisScreen } from '../../../../../../../features/ai-plan/components/AiAnalysisScreen';
 import '../../../../../../../features/analysis/analysis.css';
+import '../../../../../../../features/ai-plan/ai-plan.css';
 
 export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId')({
-  component: ActionPlanPage,
+  component: AiAnalysisPage,
 });
 
 /**
- * The AI (LLM) analysis screen of the spec. There is no language model here, so `aiAnalysisId`
- * names no separate run: the screen shows the plan built from the audit `analysisId` itself.
+ * The AI (LLM) analysis screen of the spec. `aiAnalysisId` is an AI plan of the audit `analysisId`, or
+ * the audit's own id when none is chosen yet (the link from the results screen).
  */
-function ActionPlanPage() {
-  const { id, analysisId } = Route.useParams();
-  return <ActionPlanView key={analysisId} projectId={id} analysisId={analysisId} />;
+function AiAnalysisPage() {
+  const { id, analysisId, aiAnalysisId } = Route.useParams();
+  return <AiAnalysisScreen key={aiAnalysisId} projectId={id} analysisId={analysisId} aiAnalysisId={aiAnalysisId} />;
 }

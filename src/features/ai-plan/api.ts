@@ -1,0 +1,35 @@
+/**
+ * The AI-plan calls of the PWA and their React Query definitions. A plan's state is polled every 2 s
+ * while the model works on it (the poll stops by itself once it is finished).
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { isAiPlanFinished, type AiPlan, type AiPlanOverview, type AiPlanResponse } from '../../contract/ai-plan.js';
+import { apiClient } from '../../lib/api-client';
+
+/** How often the screen asks for the state of a plan that is not finished. */
+export const POLL_INTERVAL_MS = 2000;
+
+export const aiPlanKeys = {
+  all: ['ai-plans'] as const,
+  overview: (analysisId: string) => ['ai-plans', 'overview', analysisId] as const,
+  detail: (id: string) => ['ai-plans', 'detail', id] as const,
+};
+
+/** Can a plan be asked for (is a model configured), at what price, and the audit's earlier plans. */
+export const aiPlanOverviewQueryOptions = (analysisId: string) =>
+  queryOptions({
+    queryKey: aiPlanKeys.overview(analysisId),
+    queryFn: ({ signal }) => apiClient.get<AiPlanOverview>(`/api/v1/analyses/${analysisId}/ai-plans`, { signal }),
+  });
+
+export const aiPlanQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: aiPlanKeys.detail(id),
+    queryFn: ({ signal }) => apiClient.get<AiPlanResponse>(`/api/v1/ai-plans/${id}`, { signal }).then((answer) => answer.ai_plan),
+    refetchInterval: (query) => (query.state.data && isAiPlanFinished(query.state.data.status) ? false : POLL_INTERVAL_MS),
+    // The model keeps working while the tab is in the background.
+    refetchIntervalInBackground: true,
+  });
+
+export const startAiPlan = (analysisId: string, idempotencyKey: string): Promise<AiPlan> =>
+  apiClient.post<AiPlanResponse>(`/api/v1/analyses/${analysisId}/ai-plans`, { idempotency_key: idempotencyKey }).then((answer) => answer.ai_plan);

@@ -1,0 +1,198 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { aiPlanStatusLabels, isAiPlanFinished, type AiPlan, type AiPlanOverview, type AiPlanStatus } from '../../../contract/ai-plan.js';
+import { QueryError } from '../../../components/ui/QueryError';
+import { ApiError } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/format';
+import { ActionPlanView } from '../../analysis/components/ActionPlanView';
+import { AnalysisGate } from '../../analysis/components/AnalysisGate';
+import { formatCount, formatTokens } from '../../analysis/format';
+import { tokenKeys } from '../../tokens/api';
+import { aiPlanKeys, aiPlanOverviewQueryOptions, aiPlanQueryOptions } from '../api';
+import { AiPlanSteps } from './AiPlanSteps';
+import { RequestAiPlan } from './RequestAiPlan';
+
+export const AI_PLAN_TITLE = 'AI-план действий';
+
+interface Props {
+  projectId: string;
+  analysisId: string;
+  /** An AI plan's id, or the audit's own id (the link from the results screen: no plan chosen yet). */
+  aiAnalysisId: string;
+}
+
+/**
+ * /projects/{id}/analysis/{analysisId}/ai-analysis/{aiAnalysisId}: the AI (LLM) analysis of an audit.
+ * With a plan's id it shows that plan (polled while the model works); with the audit's own id it offers
+ * to ask for one. When the server has no language model, it says so and shows the plan built from the
+ * audit's rules (ActionPlanView) — never a pretend AI answer.
+ */
+export function AiAnalysisScreen({ projectId, analysisId, aiAnalysisId }: Props) {
+  if (aiAnalysisId === analysisId) return <AiPlanEntry projectId={projectId} analysisId={analysisId} />;
+  return <AiPlanScreen projectId={projectId} analysisId={analysisId} aiPlanId={aiAnalysisId} />;
+}
+
+function BackToResults({ projectId, analysisId }: { projectId: string; analysisId: string }) {
+  return (
+    <Link to="/projects/$id/analysis/$analysisId/results" params={{ id: projectId, analysisId }} className="link back-link">
+      ← К результатам
+    </Link>
+  );
+}
+
+function Loading({ label }: { label: string }) {
+  return (
+    <section className="page state-line">
+      <span className="spinner" role="status" aria-label={label} />
+    </section>
+  );
+}
+
+const statusTone: Record<AiPlanStatus, string> = { queued: 'badge--muted', running: '', completed: 'badge--success', failed: 'badge--danger' };
+
+function AiPlanEntry({ projectId, analysisId }: { projectId: string; analysisId: string }) {
+  const overview = useQuery(aiPlanOverviewQueryOptions(analysisId));
+  if (overview.isPending) return <Loading label="Загрузка AI-анализа" />;
+  if (overview.error instanceof ApiError && overview.error.status === 404) {
+    return (
+      <section className="page analysis-page">
+        <AnalysisGate projectId={projectId} analysisId={analysisId} error={overview.error} />
+      </section>
+    );
+  }
+  if (overview.error) {
+    // Whether a model is configured is unknown (offline, a server error): the audit's own plan still helps.
+    return (
+      <>
+        <div className="page ai-plan-unknown">
+          <QueryError error={overview.error} onRetry={() => void overview.refetch()} />
+        </div>
+        <ActionPlanView projectId={projectId} analysisId={analysisId} />
+      </>
+    );
+  }
+  if (!overview.data.available) return <ActionPlanView projectId={projectId} analysisId={analysisId} />;
+  return (
+    <section className="page analysis-page analysis-plan ai-plan">
+      <BackToResults projectId={projectId} analysisId={analysisId} />
+      <header className="page-header">
+        <h1>AI-анализ</h1>
+      </header>
+      <p className="muted">
+        Языковая модель прочитает результаты аудита — оценки, самые дорогие замечания и принятые вами предложения — и составит план действий по шагам. Суммы
+        в рублях в плане берутся из аудита, а не придумываются моделью.
+      </p>
+      <RequestAiPlan projectId={projectId} analysisId={analysisId} overview={overview.data} label="Запросить AI-план" />
+      <EarlierPlans projectId={projectId} analysisId={analysisId} overview={overview.data} />
+    </section>
+  );
+}
+
+function EarlierPlans({ projectId, analysisId, overview, current }: { projectId: string; analysisId: string; overview: AiPlanOverview; current?: string }) {
+  const others = overview.items.filter((item) => item.id !== current);
+  if (others.length === 0) return null;
+  return (
+    <section className="card ai-plan-history" aria-labelledby="ai-plan-history-title">
+      <h2 id="ai-plan-history-title" className="card__title">
+        {current ? 'Другие AI-планы этого аудита' : 'Запрошенные AI-планы'}
+      </h2>
+      <ul className="plain-list">
+        {others.map((item) => (
+          <li key={item.id} className="ai-plan-history__item">
+            <Link to="/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId" params={{ id: projectId, analysisId, aiAnalysisId: item.id }} className="link">
+              {formatDateTime(item.created_at)}
+            </Link>{' '}
+            <span className={`badge ${statusTone[item.status]}`}>{aiPlanStatusLabels[item.status]}</span> <span className="muted">{item.model}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function AiPlanScreen({ projectId, analysisId, aiPlanId }: { projectId: string; analysisId: string; aiPlanId: string }) {
+  const queryClient = useQueryClient();
+  const plan = useQuery(aiPlanQueryOptions(aiPlanId));
+  const overview = useQuery(aiPlanOverviewQueryOptions(analysisId));
+  const status = plan.data?.status;
+
+  // A plan that just finished changed the list (its status) and, when it failed, the balance (refund).
+  useEffect(() => {
+    if (!status || !isAiPlanFinished(status)) return;
+    void queryClient.invalidateQueries({ queryKey: aiPlanKeys.overview(analysisId) });
+    if (status === 'failed') void queryClient.invalidateQueries({ queryKey: tokenKeys.balance() });
+  }, [status, analysisId, queryClient]);
+
+  if (plan.isPending) return <Loading label="Загрузка AI-плана" />;
+  if (plan.error) {
+    const notFound = plan.error instanceof ApiError && plan.error.status === 404;
+    return (
+      <section className="page analysis-page">
+        {notFound ? (
+          <div className="state-card state-card--error" role="alert">
+            <h1>AI-план не найден</h1>
+            <Link to="/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId" params={{ id: projectId, analysisId, aiAnalysisId: analysisId }} className="btn btn--primary">
+              К AI-анализу аудита
+            </Link>
+          </div>
+        ) : (
+          <QueryError error={plan.error} onRetry={() => void plan.refetch()} />
+        )}
+      </section>
+    );
+  }
+
+  const data = plan.data;
+  return (
+    <section className="page analysis-page analysis-plan ai-plan">
+      <BackToResults projectId={projectId} analysisId={analysisId} />
+      <header className="page-header">
+        <h1>{AI_PLAN_TITLE}</h1>
+      </header>
+      <PlanFacts plan={data} />
+      {data.status === 'queued' || data.status === 'running' ? (
+        <div className="state-card ai-plan-progress" aria-live="polite">
+          <span className="spinner" role="status" aria-label={aiPlanStatusLabels[data.status]} />
+          <p>{data.status === 'queued' ? 'Запрос в очереди: языковая модель скоро возьмётся за план.' : 'Языковая модель читает аудит и составляет план. Обычно это занимает до минуты.'}</p>
+        </div>
+      ) : data.status === 'failed' ? (
+        <div className="state-card state-card--error" role="alert">
+          <h2>AI-план не построен</h2>
+          <p>{data.error}</p>
+        </div>
+      ) : data.plan ? (
+        <AiPlanSteps plan={data.plan} />
+      ) : null}
+
+      {isAiPlanFinished(data.status) && overview.data && (
+        <RequestAiPlan projectId={projectId} analysisId={analysisId} overview={overview.data} label={data.status === 'failed' ? 'Попробовать ещё раз' : 'Запросить новый AI-план'} />
+      )}
+      {overview.data && <EarlierPlans projectId={projectId} analysisId={analysisId} overview={overview.data} current={data.id} />}
+      <div className="analysis-actions">
+        <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} className="btn btn--secondary">
+          Принять предложения
+        </Link>
+        <Link to="/projects/$id/analysis/$analysisId/results" params={{ id: projectId, analysisId }} className="btn btn--secondary">
+          К результатам
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+/** Who asked, when, which model, how big the prompt was and what it cost. */
+function PlanFacts({ plan }: { plan: AiPlan }) {
+  const facts = [
+    `Запрошен ${formatDateTime(plan.created_at)}${plan.author ? `, ${plan.author.full_name}` : ''}`,
+    `модель ${plan.model}`,
+    plan.prompt_chars !== null ? `запрос ${formatCount(plan.prompt_chars)} симв.` : null,
+    plan.usage?.total_tokens != null ? `модель потратила ${formatCount(plan.usage.total_tokens)} ток.` : null,
+    plan.status === 'failed' ? `стоимость ${formatTokens(plan.cost)} возвращена` : `стоимость ${formatTokens(plan.cost)}`,
+  ].filter(Boolean);
+  return (
+    <p className="muted ai-plan__facts" data-testid="ai-plan-facts">
+      <span className={`badge ${statusTone[plan.status]}`}>{aiPlanStatusLabels[plan.status]}</span> {facts.join(' · ')}
+    </p>
+  );
+}

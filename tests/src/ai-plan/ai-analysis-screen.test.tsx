@@ -1,0 +1,178 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AiPlan, AiPlanOverview } from '../../../src/contract/ai-plan.js';
+import { aiPlanMessages } from '../../../src/contract/messages.js';
+import { renderAt } from '../auth/render-app';
+import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
+import { resetSession, signIn } from '../routes/router-harness';
+import { analysisId, makeResults, projectId } from '../analysis/fixtures';
+
+useTestServer();
+
+const planId = '99999999-9999-4999-8999-999999999999';
+const earlierId = '99999999-9999-4999-8999-999999999998';
+const entryPath = `/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`;
+const planPath = (id: string) => `/projects/${projectId}/analysis/${analysisId}/ai-analysis/${id}`;
+
+const overview = (patch: Partial<AiPlanOverview> = {}): AiPlanOverview => ({
+  available: true,
+  unavailable_reason: null,
+  price: 10,
+  balance: 100,
+  items: [{ id: earlierId, status: 'completed', model: 'qwen2.5-7b', cost: 10, error: null, created_at: '2025-03-02T09:00:00.000Z', finished_at: '2025-03-02T09:01:00.000Z' }],
+  ...patch,
+});
+
+const aiPlan = (patch: Partial<AiPlan> = {}): AiPlan => ({
+  id: planId,
+  analysis_id: analysisId,
+  project_id: projectId,
+  status: 'queued',
+  model: 'qwen2.5-7b',
+  prompt_chars: null,
+  cost: 10,
+  usage: null,
+  error: null,
+  plan: null,
+  author: { id: verifiedUser.id, full_name: 'Анна Петрова' },
+  created_at: '2025-03-03T10:00:00.000Z',
+  started_at: null,
+  finished_at: null,
+  ...patch,
+});
+
+const completed = aiPlan({
+  status: 'completed',
+  prompt_chars: 6120,
+  usage: { prompt_tokens: 1530, completion_tokens: 410, total_tokens: 1940 },
+  finished_at: '2025-03-03T10:00:40.000Z',
+  plan: {
+    summary: 'Главная утечка — фразы без конверсий в поиске.',
+    money_per_month_total: 3290,
+    steps: [
+      {
+        position: 1,
+        title: 'Остановите фразы без конверсий',
+        why: 'Фраза «окна бесплатно» потратила 3 400 ₽ без заказов.',
+        expected_effect: 'Бюджет перестанет уходить на нецелевые клики.',
+        money_per_month: 3290,
+        findings: [{ id: 'f1', check_id: 'stats.wasted_spend', title: 'Расход без конверсий', severity: 'high', target: 'Кампания «Окна — поиск» / группа «Пластиковые окна» / «окна бесплатно»', money_per_month: 3290 }],
+      },
+      { position: 2, title: 'Сократите заголовки', why: 'Длинные заголовки обрезаются.', expected_effect: null, money_per_month: null, findings: [] },
+    ],
+  },
+});
+
+beforeEach(() => {
+  resetSession();
+  signIn(verifiedUser, ownerOrganization);
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  server.use(
+    http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 100 })),
+    http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults())),
+    http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json(overview())),
+  );
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('AI analysis screen', () => {
+  it('without a language model shows the rule-based plan and says why, with no request button', async () => {
+    server.use(http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json(overview({ available: false, unavailable_reason: aiPlanMessages.notConfigured, items: [] }))));
+    await renderAt(entryPath);
+    expect(await screen.findByRole('heading', { name: 'План действий по результатам аудита' })).toBeInTheDocument();
+    expect(screen.getByRole('note')).toHaveTextContent('AI-анализ с языковой моделью на этом сервере не подключён');
+    expect(screen.getAllByTestId('plan-step')[0]).toHaveTextContent('Расход без конверсий');
+    expect(screen.queryByRole('button', { name: /Запросить AI-план/ })).not.toBeInTheDocument();
+  });
+
+  it('asks for a plan at the shown price, opens it, polls while the model works and shows the plan', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const sent: unknown[] = [];
+    const states = [aiPlan(), aiPlan({ status: 'running', prompt_chars: 6120, started_at: '2025-03-03T10:00:01.000Z' }), completed];
+    let polls = 0;
+    server.use(
+      http.post(`/api/v1/analyses/${analysisId}/ai-plans`, async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({ ai_plan: aiPlan() }, { status: 201 });
+      }),
+      http.get(`/api/v1/ai-plans/${planId}`, () => {
+        polls += 1;
+        return HttpResponse.json({ ai_plan: states[Math.min(polls - 1, states.length - 1)] });
+      }),
+    );
+    const { router } = await renderAt(entryPath);
+    expect(await screen.findByRole('heading', { name: 'AI-анализ' })).toBeInTheDocument();
+    expect(screen.getByText('На балансе 100 токенов.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /^02\.03\.2025/ })).toHaveAttribute('href', planPath(earlierId));
+
+    await user.click(screen.getByRole('button', { name: 'Запросить AI-план · 10 токенов' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(planPath(planId)));
+    expect(sent).toEqual([{ idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
+    expect(await screen.findByRole('heading', { name: 'AI-план действий' })).toBeInTheDocument();
+    expect(screen.getByText('Запрос в очереди: языковая модель скоро возьмётся за план.')).toBeInTheDocument();
+
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(await screen.findByText('Языковая модель читает аудит и составляет план. Обычно это занимает до минуты.')).toBeInTheDocument();
+    expect(screen.getByTestId('ai-plan-facts')).toHaveTextContent('модель qwen2.5-7b · запрос 6 120 симв.');
+
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(await screen.findByText('Главная утечка — фразы без конверсий в поиске.')).toBeInTheDocument();
+    const steps = screen.getAllByTestId('ai-plan-step');
+    expect(steps.map((step) => within(step).getByRole('heading').textContent)).toEqual(['1. Остановите фразы без конверсий', '2. Сократите заголовки']);
+    expect(steps[0]).toHaveTextContent('3 290 ₽ в месяц по оценке аудита');
+    expect(steps[0]).toHaveTextContent('Почему: Фраза «окна бесплатно» потратила 3 400 ₽ без заказов.');
+    expect(steps[0]).toHaveTextContent('Что изменится: Бюджет перестанет уходить на нецелевые клики.');
+    expect(within(steps[0]!).getByTestId('ai-plan-finding')).toHaveTextContent('Расход без конверсий — Кампания «Окна — поиск» / группа «Пластиковые окна» / «окна бесплатно» · Деньги уходят сейчас · 3 290 ₽ в месяц');
+    expect(steps[1]).not.toHaveTextContent('по оценке аудита');
+    expect(screen.getByTestId('ai-plan-total')).toHaveTextContent('аудит оценил в 3 290 ₽ в месяц');
+    expect(screen.getByTestId('ai-plan-facts')).toHaveTextContent('модель потратила 1 940 ток. · стоимость 10 токенов');
+    expect(screen.getByRole('button', { name: 'Запросить новый AI-план · 10 токенов' })).toBeEnabled();
+
+    // Finished: the poll stops.
+    const seen = polls;
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(polls).toBe(seen);
+  });
+
+  it('shows a failed plan with the reason and offers another try', async () => {
+    server.use(http.get(`/api/v1/ai-plans/${planId}`, () => HttpResponse.json({ ai_plan: aiPlan({ status: 'failed', error: `${aiPlanMessages.notJson}. ${aiPlanMessages.refundNote}`, finished_at: '2025-03-03T10:00:30.000Z' }) })));
+    await renderAt(planPath(planId));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('AI-план не построен');
+    expect(alert).toHaveTextContent('Языковая модель вернула ответ не в формате JSON. Токены возвращены на баланс');
+    expect(screen.getByTestId('ai-plan-facts')).toHaveTextContent('стоимость 10 токенов возвращена');
+    expect(await screen.findByRole('button', { name: 'Попробовать ещё раз · 10 токенов' })).toBeEnabled();
+  });
+
+  it('shows why a start was refused (short balance) and stays on the screen', async () => {
+    const user = userEvent.setup();
+    server.use(
+      http.post(`/api/v1/analyses/${analysisId}/ai-plans`, () =>
+        HttpResponse.json({ error: 'Недостаточно токенов на балансе', code: 'INSUFFICIENT_TOKENS', detail: [{ loc: ['body'], msg: 'Стоимость AI-плана — 10 токенов, на балансе 4. Пополните баланс на странице «Токены»' }] }, { status: 402 }),
+      ),
+    );
+    const { router } = await renderAt(entryPath);
+    await user.click(await screen.findByRole('button', { name: 'Запросить AI-план · 10 токенов' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Стоимость AI-плана — 10 токенов, на балансе 4. Пополните баланс на странице «Токены»');
+    expect(router.state.location.pathname).toBe(entryPath);
+  });
+
+  it('disables the request when the balance is short', async () => {
+    server.use(http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json(overview({ balance: 4, items: [] }))));
+    await renderAt(entryPath);
+    expect(await screen.findByRole('button', { name: 'Запросить AI-план · 10 токенов' })).toBeDisabled();
+    expect(screen.getByText('На балансе 4 токена. Этого не хватает: пополните баланс на странице «Токены».')).toBeInTheDocument();
+  });
+
+  it('says when the plan does not exist (another organization, a wrong link)', async () => {
+    server.use(http.get(`/api/v1/ai-plans/${planId}`, () => HttpResponse.json({ error: aiPlanMessages.planNotFound, code: 'AI_PLAN_NOT_FOUND' }, { status: 404 })));
+    await renderAt(planPath(planId));
+    expect(await screen.findByRole('heading', { name: 'AI-план не найден' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'К AI-анализу аудита' })).toHaveAttribute('href', entryPath);
+  });
+});
