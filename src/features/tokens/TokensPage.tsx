@@ -4,6 +4,7 @@ import { ledgerEntryTypeLabels, ledgerEntryTypes, type LedgerEntry, type LedgerE
 import { SUPPORT_CHAT_URL } from '../../components/layout/Footer';
 import { CoinIcon } from '../../components/ui/CoinIcon';
 import { QueryError } from '../../components/ui/QueryError';
+import { Pager } from '../../components/ui/Pager';
 import { balanceQueryOptions, historyQueryOptions, spendingQueryOptions } from './api';
 import { dailySpending } from './spending';
 import { SpendChart } from './SpendChart';
@@ -89,7 +90,6 @@ function HistoryCard() {
   const [page, setPage] = useState(1);
   const [type, setType] = useState<LedgerEntryType | null>(null);
   const history = useQuery({ ...historyQueryOptions({ page, type }), placeholderData: keepPreviousData });
-  const pages = history.data ? Math.max(1, Math.ceil(history.data.total / history.data.page_size)) : 1;
 
   const changeType = (value: string) => {
     setType(value ? (value as LedgerEntryType) : null);
@@ -139,22 +139,7 @@ function HistoryCard() {
               </tbody>
             </table>
           </div>
-          <nav className="pager" aria-label="Страницы истории">
-            <button type="button" className="btn btn--secondary btn--small" onClick={() => setPage((value) => value - 1)} disabled={page <= 1}>
-              Назад
-            </button>
-            <span className="pager__info">
-              Страница {page} из {pages}
-            </span>
-            <button
-              type="button"
-              className="btn btn--secondary btn--small"
-              onClick={() => setPage((value) => value + 1)}
-              disabled={page >= pages || history.isPlaceholderData}
-            >
-              Вперёд
-            </button>
-          </nav>
+          <Pager label="Страницы истории" page={page} pageSize={history.data.page_size} total={history.data.total} onPage={setPage} pending={history.isPlaceholderData} />
         </>
       )}
     </section>

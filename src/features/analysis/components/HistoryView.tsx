@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { analysisStatuses, analysisStatusLabels, type AnalysisHistoryItem, type AnalysisStatus } from '../../../contract/analysis.js';
+import { Pager } from '../../../components/ui/Pager';
 import { QueryError } from '../../../components/ui/QueryError';
 import { formatDateTime } from '../../../lib/format';
 import { useSession } from '../../auth/session';
@@ -15,7 +16,6 @@ export function HistoryView({ projectId }: { projectId: string }) {
   const [mineOnly, setMineOnly] = useState(false);
   const userId = useSession().user?.id ?? null;
   const history = useQuery(historyQueryOptions(projectId, mineOnly && userId ? { page, status, authorId: userId } : { page, status }));
-  const pages = history.data ? Math.max(1, Math.ceil(history.data.total / (history.data.page_size || HISTORY_PAGE_SIZE))) : 1;
 
   return (
     <section className="page analysis-page analysis-history">
@@ -86,22 +86,7 @@ export function HistoryView({ projectId }: { projectId: string }) {
               <HistoryRow key={item.id} projectId={projectId} item={item} />
             ))}
           </ul>
-          <nav className="pager" aria-label="Страницы истории анализов">
-            <button type="button" className="btn btn--secondary btn--small" onClick={() => setPage((value) => value - 1)} disabled={page <= 1}>
-              Назад
-            </button>
-            <span className="pager__info">
-              Страница {page} из {pages}
-            </span>
-            <button
-              type="button"
-              className="btn btn--secondary btn--small"
-              onClick={() => setPage((value) => value + 1)}
-              disabled={page >= pages || history.isPlaceholderData}
-            >
-              Вперёд
-            </button>
-          </nav>
+          <Pager label="Страницы истории анализов" page={page} pageSize={history.data.page_size || HISTORY_PAGE_SIZE} total={history.data.total} onPage={setPage} pending={history.isPlaceholderData} />
         </>
       )}
     </section>

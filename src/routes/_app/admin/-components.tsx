@@ -106,24 +106,6 @@ export function StatusBadge({ status }: { status: AnalysisStatus }) {
   return <span className={`badge badge--${tone}`}>{analysisStatusLabels[status]}</span>;
 }
 
-export function Pager({ page, pageSize, total, onPage }: { page: number; pageSize: number; total: number; onPage: (page: number) => void }) {
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  if (pages <= 1) return null;
-  return (
-    <nav className="pager" aria-label="Страницы">
-      <button type="button" className="btn btn--secondary btn--small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Назад
-      </button>
-      <span className="pager__info">
-        {page} из {pages}
-      </span>
-      <button type="button" className="btn btn--secondary btn--small" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-        Вперёд
-      </button>
-    </nav>
-  );
-}
-
 export function AdminBackLink({ to, params, children }: { to: string; params?: Record<string, string>; children: ReactNode }) {
   return (
     // The admin tree is small; a plain typed-less link keeps this helper reusable across its screens.

@@ -5,7 +5,8 @@ import type { AdminAnalysisItem, AdminProjectItem } from '../../../contract/admi
 import { adPlatformLabels } from '../../../contract/campaigns.js';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { adminOverviewQuery } from './-api';
-import { Pager, QueryState, Stat, StatusBadge, Table, type Column } from './-components';
+import { Pager } from '../../../components/ui/Pager';
+import { QueryState, Stat, StatusBadge, Table, type Column } from './-components';
 
 interface OverviewSearch {
   page?: number;
@@ -123,6 +124,7 @@ function AdminOverviewPage() {
                 <>
                   <Table rows={data.projects.items} columns={projectColumns} caption="Проекты всех организаций" />
                   <Pager
+                    label="Страницы проектов"
                     page={data.projects.page}
                     pageSize={data.projects.page_size}
                     total={data.projects.total}

@@ -3,7 +3,8 @@ import { Link, createFileRoute, useNavigate } from '@tanstack/react-router';
 import type { AnalysisHistoryItem } from '../../../../../contract/analysis.js';
 import { formatDateTime, formatNumber } from '../../../../../lib/format';
 import { adminProjectAnalysesQuery } from '../../-api';
-import { AdminBackLink, Pager, QueryState, StatusBadge, Table, type Column } from '../../-components';
+import { Pager } from '../../../../../components/ui/Pager';
+import { AdminBackLink, QueryState, StatusBadge, Table, type Column } from '../../-components';
 
 export const Route = createFileRoute('/_app/admin/projects/$id/analyses')({
   validateSearch: (search: Record<string, unknown>): { page?: number } => {
@@ -52,7 +53,7 @@ function AdminProjectAnalyses() {
         {analyses.data && (
           <>
             <Table rows={analyses.data.items} columns={columns} caption="Анализы проекта" />
-            <Pager page={analyses.data.page} pageSize={analyses.data.page_size} total={analyses.data.total} onPage={(next) => void navigate({ search: { page: next } })} />
+            <Pager label="Страницы анализов" page={analyses.data.page} pageSize={analyses.data.page_size} total={analyses.data.total} onPage={(next) => void navigate({ search: { page: next } })} />
           </>
         )}
       </QueryState>
