@@ -1,0 +1,34 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import type { ProjectDetail } from '../../../contract/projects.js';
+import { ApiError } from '../../../lib/api-client';
+import { projectQueryOptions } from '../api';
+
+/**
+ * Loads a project for a screen of its own (detail, new analysis) and hands it to `children` once
+ * loaded; meanwhile a spinner, and for a missing or unreadable project one error card with the way back.
+ */
+export function ProjectLoader({ projectId, children }: { projectId: string; children: (project: ProjectDetail) => ReactNode }) {
+  const project = useQuery(projectQueryOptions(projectId));
+  if (project.isPending) {
+    return (
+      <section className="page state-line">
+        <span className="spinner" role="status" aria-label="Загрузка проекта" />
+      </section>
+    );
+  }
+  if (!project.data) {
+    const notFound = project.error instanceof ApiError && project.error.status === 404;
+    return (
+      <section className="page page--narrow state-card state-card--error" role="alert">
+        <h1>{notFound ? 'Проект не найден' : 'Не удалось загрузить проект'}</h1>
+        {!notFound && <p className="muted">{project.error?.message}</p>}
+        <Link to="/projects" className="btn btn--primary">
+          К проектам
+        </Link>
+      </section>
+    );
+  }
+  return <>{children(project.data)}</>;
+}
