@@ -59,18 +59,29 @@ export async function failAiPlan(db: Executor, aiPlanId: string, reason: string)
 }
 
 /**
- * Fails (and refunds) runs a dead process left behind: claimed longer ago than a model call can take.
- * Called when a worker starts, and for one plan when a client looks at it.
+ * Plans that can no longer finish: claimed longer ago than a model call can take (the worker died), or
+ * still waiting for a job pg-boss no longer holds or has given up on (so no worker will ever take them).
+ */
+async function interruptedAiPlans(db: DB, staleSeconds: number, onlyId?: string): Promise<string[]> {
+  const queue = await sql<{ exists: boolean }>`SELECT to_regclass('pgboss.job') IS NOT NULL AS exists`.execute(db);
+  const jobGone = queue.rows[0]?.exists
+    ? sql`NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name = ${AI_PLAN_QUEUE} AND j.id::text = p.job_id AND j.state NOT IN ('completed', 'failed', 'cancelled'))`
+    : sql`false`;
+  const rows = await sql<{ id: string }>`
+    SELECT p.id FROM ai_plans p
+     WHERE (${onlyId ?? null}::uuid IS NULL OR p.id = ${onlyId ?? null}::uuid)
+       AND ((p.status = 'running' AND (p.heartbeat_at IS NULL OR p.heartbeat_at < now() - make_interval(secs => ${staleSeconds})))
+            OR (p.status = 'queued' AND ${jobGone}))`.execute(db);
+  return rows.rows.map((row) => row.id);
+}
+
+/**
+ * Fails (and refunds) plans a dead process or a lost job left behind. Called when a worker starts, and
+ * for one plan when a client looks at it. Safe to race with the run itself: failing is conditional.
  */
 export async function recoverInterruptedAiPlans(db: DB, llm: Pick<LlmConfig, 'timeoutMs'> | null, onlyId?: string): Promise<number> {
   const seconds = staleAfterSeconds(llm ?? { timeoutMs: 120_000 });
-  let query = db
-    .selectFrom('ai_plans')
-    .select('id')
-    .where('status', '=', 'running')
-    .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${seconds})`)]));
-  if (onlyId) query = query.where('id', '=', onlyId);
   let recovered = 0;
-  for (const { id } of await query.execute()) if (await failAiPlan(db, id, m.interrupted)) recovered += 1;
+  for (const id of await interruptedAiPlans(db, seconds, onlyId)) if (await failAiPlan(db, id, m.interrupted)) recovered += 1;
   return recovered;
 }

@@ -84,8 +84,8 @@ async function findPlanRow(db: DB, organizationId: string, id: string): Promise<
 
 export async function getAiPlan(db: DB, llm: LlmConfig | null, caller: Caller, id: string): Promise<AiPlan> {
   const row = await findPlanRow(db, caller.organizationId, id);
-  // A run whose worker died long ago is failed and refunded when someone looks at it.
-  if (row.status === 'running' && (await recoverInterruptedAiPlans(db, llm, id)) > 0) return toApi(await findPlanRow(db, caller.organizationId, id));
+  // A run whose worker died long ago (or whose job was lost) is failed and refunded when someone looks at it.
+  if ((row.status === 'running' || row.status === 'queued') && (await recoverInterruptedAiPlans(db, llm, id)) > 0) return toApi(await findPlanRow(db, caller.organizationId, id));
   return toApi(row);
 }
 

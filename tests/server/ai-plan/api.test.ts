@@ -7,6 +7,7 @@ import { aiPlanMessages, apiMessages } from '../../../src/contract/messages.js';
 import { rankFindings } from '../../../server/ai-plan/prompt.js';
 import { aiPlanRuns } from '../../../server/ai-plan/worker.js';
 import { buildApp } from '../../../server/app.js';
+import { applyLedgerEntry } from '../../../server/tokens/ledger.js';
 import { defaultPricingTable } from '../../../server/tokens/pricing.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai-fake.js';
 import { balanceOf, eventsUntilDone, ledgerOf, projectWithCampaigns } from '../analysis/helpers.js';
@@ -206,6 +207,23 @@ describe('AI plan API: a language model (a fake OpenAI-compatible server) writes
     // The worker's late answer finds the run no longer its own; the run ends without touching it.
     await ended;
     expect((await getPlan(id)).body.ai_plan).toMatchObject({ status: 'failed', plan: null });
+    expect(await balanceOf(t.app, user.id)).toBe(before);
+  });
+
+  it('fails and refunds a queued plan whose job pg-boss no longer holds', async () => {
+    const before = await balanceOf(t.app, user.id);
+    const key = randomUUID();
+    const orphan = await t.app.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('ai_plans')
+        .values({ organization_id: user.organizationId, analysis_id: analysisId, created_by: user.id, model: fake.model, cost: PRICE, idempotency_key: key, job_id: randomUUID() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await applyLedgerEntry(trx, { userId: user.id, organizationId: user.organizationId, type: 'analysis_debit', amount: -PRICE, idempotencyKey: `ai-plan:${key}`, referenceId: row.id });
+      return row.id;
+    });
+    expect(await balanceOf(t.app, user.id)).toBe(before - PRICE);
+    expect((await getPlan(orphan)).body.ai_plan).toMatchObject({ status: 'failed', error: `${aiPlanMessages.interrupted}. ${aiPlanMessages.refundNote}` });
     expect(await balanceOf(t.app, user.id)).toBe(before);
   });
 

@@ -26,21 +26,28 @@ export function planReply(request: FakeChatRequest): FakeReply {
 export async function waitForPlanRow(url: string, id: string, ready: (row: { status: AiPlan['status'] } & Record<string, unknown>) => boolean) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  let done = false;
+  // One read at a time; a notification after the answer reads nothing (the client is closing).
+  let checking: Promise<void> = Promise.resolve();
   try {
     await client.query('LISTEN ai_plan_progress');
-    const read = async () => (await client.query(`SELECT * FROM ai_plans WHERE id = $1`, [id])).rows[0];
     return await new Promise<Record<string, unknown>>((resolve, reject) => {
-      let checking = Promise.resolve();
       const check = () => {
         checking = checking.then(async () => {
-          const row = await read();
-          if (row && ready(row)) resolve(row);
-        }, reject);
+          if (done) return;
+          const row = (await client.query(`SELECT * FROM ai_plans WHERE id = $1`, [id])).rows[0];
+          if (row && ready(row)) {
+            done = true;
+            resolve(row);
+          }
+        }).catch(reject);
       };
       client.on('notification', (message) => message.payload === id && check());
       check();
     });
   } finally {
+    done = true;
+    await checking.catch(() => undefined);
     await client.end();
   }
 }
