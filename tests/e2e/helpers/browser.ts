@@ -16,9 +16,12 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch(launchOptions);
 }
 
-/** A fresh context of the browser: Chromium treats it as incognito (own storage, never installable). */
-export async function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
-  return browser.newContext({ baseURL, ...contextOptions });
+/**
+ * A fresh context of the browser: Chromium treats it as incognito (own storage, never installable).
+ * A desktop window unless another viewport (a phone's) is given.
+ */
+export async function newContext(browser: Browser, baseURL: string, viewport = contextOptions.viewport): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, ...contextOptions, viewport });
 }
 
 /**
