@@ -11,11 +11,24 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
+          // Tests that need a Redis server run as their own project (`npm run test:redis`), so `npm test`
+          // needs nothing but Node; .ci/run installs Redis where it is missing and runs them.
+          exclude: ['tests/server/**/*.redis.test.ts'],
           globalSetup: ['tests/setup/postgres-global.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Each file has its own database; two cores, so two files at a time.
           maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          name: 'redis',
+          environment: 'node',
+          include: ['tests/server/**/*.redis.test.ts'],
+          globalSetup: ['tests/setup/postgres-global.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {
