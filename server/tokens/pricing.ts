@@ -2,11 +2,12 @@ import * as v from 'valibot';
 import { analysisKindLabels, analysisKinds, type AnalysisKind, type CampaignCost, type CampaignCounts } from '../../src/contract/tokens.js';
 
 /**
- * The one pricing table of the product: `POST /tokens/calculate-cost` shows it and starting an analysis
- * charges exactly what it computes. Prices are whole tokens.
+ * The one pricing table of the product, and every price in it is charged by something: an audit start
+ * charges what `POST /tokens/calculate-cost` quotes (per campaign: scoring + semantic), the landing-page
+ * relevance check charges `perLandingPage` per page and an AI plan the flat `aiPlan`. Prices are whole tokens.
  *
  * Why these numbers (defaults; override any of them with the `PRICING_JSON` environment variable,
- * e.g. `PRICING_JSON='{"perCampaign":3,"kinds":{"ai":3}}'`):
+ * e.g. `PRICING_JSON='{"perCampaign":3,"kinds":{"semantic":1},"aiPlan":15}'`):
  * - The work of an audit grows with the number of keywords and ads, not with the number of files, so a
  *   campaign costs a small fixed part plus a part per started block of keywords and of ads.
  * - `perCampaign: 5`: even an empty campaign gets its settings checked and its report built.
@@ -15,9 +16,8 @@ import { analysisKindLabels, analysisKinds, type AnalysisKind, type CampaignCost
  * - 1 token per started 50 ads: field-length and content checks are cheaper than keyword ones.
  * - groups are free by default (their work is counted in keywords and ads); the line exists so an
  *   operator can price them without a code change.
- * - Options on top of scoring cost a share of the campaign's scoring price, rounded up:
- *   semantic ×0.5 (local lemmatisation, cheap), relevance ×1 (fetches and reads every landing page),
- *   ai ×2 (language-model calls are the most expensive part).
+ * - The semantic pass on top of scoring costs a share of the campaign's scoring price, rounded up:
+ *   ×0.5 (local lemmatisation, cheap).
  * So a typical campaign of 300 keywords and 60 ads costs 5 + 6 + 2 = 13 tokens for scoring, 20 with the
  * semantic analysis, and the welcome credit (100, `WELCOME_CREDIT`) pays for a first audit of a
  * several-campaign account with room to spare.
@@ -29,7 +29,7 @@ export interface PricingTable {
   keywords: { per: number; price: number };
   ads: { per: number; price: number };
   groups: { per: number; price: number };
-  /** Price of each option as a multiple of the campaign's scoring price. */
+  /** Price of each per-campaign option as a multiple of the campaign's scoring price. */
   kinds: Record<Exclude<AnalysisKind, 'scoring'>, number>;
   /**
    * The stand-alone landing-page relevance check (`/projects/:id/page-relevance`) is priced per page,
@@ -51,7 +51,7 @@ export const defaultPricingTable: PricingTable = {
   keywords: { per: 100, price: 2 },
   ads: { per: 50, price: 1 },
   groups: { per: 10, price: 0 },
-  kinds: { semantic: 0.5, relevance: 1, ai: 2 },
+  kinds: { semantic: 0.5 },
   perLandingPage: 1,
   aiPlan: 10,
 };
@@ -63,13 +63,8 @@ const PricingOverrideSchema = v.strictObject({
   keywords: v.optional(block),
   ads: v.optional(block),
   groups: v.optional(block),
-  kinds: v.optional(
-    v.strictObject({
-      semantic: v.optional(v.pipe(v.number(), v.minValue(0))),
-      relevance: v.optional(v.pipe(v.number(), v.minValue(0))),
-      ai: v.optional(v.pipe(v.number(), v.minValue(0))),
-    }),
-  ),
+  // Only the kinds `priceCampaigns` charges: the page check and the AI plan have their own prices below.
+  kinds: v.optional(v.strictObject({ semantic: v.optional(v.pipe(v.number(), v.minValue(0))) })),
   perLandingPage: v.optional(price),
   aiPlan: v.optional(price),
 });

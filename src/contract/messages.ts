@@ -119,7 +119,7 @@ export const tokenMessages = {
   countsRequired: 'Укажите для каждой кампании keywords_count и ads_count',
   campaignIdInvalid: 'Некорректный идентификатор кампании',
   campaignNameMax: 'Название кампании не длиннее 500 символов',
-  analysisKindInvalid: 'Неизвестный вид анализа',
+  analysisKindInvalid: 'Неизвестный вид анализа: укажите scoring или semantic (проверка посадочных страниц и AI-план оплачиваются отдельно)',
   creditFieldsRequired: 'Укажите сумму и причину начисления',
   amountInvalid: 'Сумма начисления должна быть целым положительным числом',
   amountTooLarge: 'Сумма начисления не больше 1 000 000 токенов',

@@ -89,16 +89,17 @@ export const HistoryPageSchema = v.object({
 export type HistoryPage = v.InferOutput<typeof HistoryPageSchema>;
 
 /**
- * The kinds of analysis one can pay for. `scoring` is the base of every analysis and always included;
- * the others are options on top of it (their prices are in `server/tokens/pricing.ts`).
+ * The kinds of analysis priced per campaign: what `POST /tokens/calculate-cost` quotes and an audit
+ * start charges. `scoring` is the base and always included; `semantic` is priced as a share of it
+ * (prices in `server/tokens/pricing.ts`). The landing-page relevance check (per page) and the AI plan
+ * (flat) are not priced per campaign, so they are not kinds here: a quote with them would name a price
+ * nothing charges, and an old client sending `relevance` or `ai` gets a 422.
  */
-export const analysisKinds = ['scoring', 'semantic', 'relevance', 'ai'] as const;
+export const analysisKinds = ['scoring', 'semantic'] as const;
 export type AnalysisKind = (typeof analysisKinds)[number];
 export const analysisKindLabels: Record<AnalysisKind, string> = {
   scoring: 'Скоринг кампаний',
   semantic: 'Семантический анализ',
-  relevance: 'Релевантность посадочных страниц',
-  ai: 'AI-анализ',
 };
 
 const CountSchema = v.pipe(v.number(m.countInvalid), v.integer(m.countInvalid), v.minValue(0, m.countInvalid), v.maxValue(10_000_000, m.countInvalid));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPricingTable, loadPricingTable, priceCampaigns } from '../../../server/tokens/pricing.js';
+import { defaultPricingTable, loadPricingTable, priceAiPlan, priceCampaigns, priceLandingPages } from '../../../server/tokens/pricing.js';
 
 // The pricing engine is pure: the same counts always give the same price.
 
@@ -38,15 +38,11 @@ describe('priceCampaigns', () => {
     expect(result.breakdown[0]).not.toHaveProperty('id');
   });
 
-  it('adds each option as a share of the scoring price, rounded up, once however often it is listed', () => {
-    const result = priceCampaigns([{ keywords_count: 250, ads_count: 60 }], ['semantic', 'ai', 'semantic', 'relevance'], defaultPricingTable);
-    // scoring 13; semantic ⌈6.5⌉ = 7; relevance 13; ai 26.
-    expect(result.breakdown[0].items.slice(3)).toEqual([
-      { label: 'Семантический анализ', amount: 7 },
-      { label: 'Релевантность посадочных страниц', amount: 13 },
-      { label: 'AI-анализ', amount: 26 },
-    ]);
-    expect(result.total).toBe(59);
+  it('adds the semantic pass as a share of the scoring price, rounded up, once however often it is listed', () => {
+    const result = priceCampaigns([{ keywords_count: 250, ads_count: 60 }], ['semantic', 'scoring', 'semantic'], defaultPricingTable);
+    // scoring 13; semantic ⌈6.5⌉ = 7.
+    expect(result.breakdown[0].items.slice(3)).toEqual([{ label: 'Семантический анализ', amount: 7 }]);
+    expect(result.total).toBe(20);
   });
 
   it('rounds shares without floating-point noise', () => {
@@ -58,8 +54,8 @@ describe('priceCampaigns', () => {
 describe('loadPricingTable', () => {
   it('keeps the defaults without an override and merges a partial one', () => {
     expect(loadPricingTable(undefined)).toEqual(defaultPricingTable);
-    const table = loadPricingTable('{"perCampaign":3,"groups":{"price":1},"kinds":{"ai":3}}');
-    expect(table).toEqual({ ...defaultPricingTable, perCampaign: 3, groups: { per: 10, price: 1 }, kinds: { semantic: 0.5, relevance: 1, ai: 3 } });
+    const table = loadPricingTable('{"perCampaign":3,"groups":{"price":1},"kinds":{"semantic":1},"aiPlan":15}');
+    expect(table).toEqual({ ...defaultPricingTable, perCampaign: 3, groups: { per: 10, price: 1 }, kinds: { semantic: 1 }, aiPlan: 15 });
     expect(priceCampaigns([{ keywords_count: 0, ads_count: 0, groups_count: 11 }], ['scoring'], table).total).toBe(5);
   });
 
@@ -68,5 +64,14 @@ describe('loadPricingTable', () => {
     expect(() => loadPricingTable('{"perCampaign":-1}')).toThrow(/perCampaign/);
     expect(() => loadPricingTable('{"keywords":{"per":0}}')).toThrow(/keywords\.per/);
     expect(() => loadPricingTable('{"perKeyword":1}')).toThrow(/PRICING_JSON does not match/);
+  });
+
+  it('has no per-campaign price for the page check or the AI plan: those are charged per page and flat', () => {
+    expect(Object.keys(defaultPricingTable.kinds)).toEqual(['semantic']);
+    expect(() => loadPricingTable('{"kinds":{"relevance":1}}')).toThrow(/PRICING_JSON does not match the pricing table: kinds/);
+    expect(() => loadPricingTable('{"kinds":{"ai":2}}')).toThrow(/PRICING_JSON does not match the pricing table: kinds/);
+    const table = loadPricingTable('{"perLandingPage":2,"aiPlan":12}');
+    expect(priceLandingPages(20, table)).toBe(40);
+    expect(priceAiPlan(table)).toBe(12);
   });
 });

@@ -12,6 +12,8 @@ afterAll(async () => {
   await t?.close();
 });
 
+const unknownKind = 'Неизвестный вид анализа: укажите scoring или semantic (проверка посадочных страниц и AI-план оплачиваются отдельно)';
+
 /** Writes a ledger entry with a chosen timestamp (history filters work on dates). */
 async function entry(user: FixtureUser, type: 'welcome' | 'analysis_debit' | 'admin_credit', amount: number, createdAt: string, key: string) {
   const result = await applyLedgerEntry(t.app.db, { userId: user.id, organizationId: user.organizationId, type, amount, idempotencyKey: key, reason: `r-${key}` });
@@ -161,6 +163,26 @@ describe('POST /api/v1/tokens/calculate-cost', () => {
     expect(res.body).toMatchObject({ total: 20, sufficient: true, balance: 100 });
   });
 
+  // The page check is charged per page and the AI plan a flat price, never per campaign: a quote with them
+  // would be a price nothing charges, so an old client asking for them is told so instead of misled.
+  it("refuses the kinds it does not charge per campaign ('relevance', 'ai') with a 422", async () => {
+    const user = await createUser(t.app, { balance: 100 });
+    for (const old of ['relevance', 'ai']) {
+      const res = await call(t.app, 'POST', '/api/v1/tokens/calculate-cost', {
+        token: user.token,
+        body: { campaigns: [{ keywords_count: 250, ads_count: 60 }], analysis_kinds: ['scoring', old] },
+      });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ error: unknownKind, code: 'VALIDATION_ERROR', detail: [{ loc: ['body', 'analysis_kinds', 1], msg: unknownKind }] });
+    }
+  });
+
+  it('documents only the kinds it prices in the OpenAPI document', async () => {
+    const docs = await call(t.app, 'GET', '/api/docs/json');
+    const body = docs.body.paths['/api/v1/tokens/calculate-cost'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.analysis_kinds.items.enum).toEqual(['scoring', 'semantic']);
+  });
+
   it('answers 422 in the spec format for bad input', async () => {
     const user = await createUser(t.app);
     const empty = await call(t.app, 'POST', '/api/v1/tokens/calculate-cost', { token: user.token, body: { campaigns: [] } });
@@ -176,7 +198,7 @@ describe('POST /api/v1/tokens/calculate-cost', () => {
 
     const kind = await call(t.app, 'POST', '/api/v1/tokens/calculate-cost', { token: user.token, body: { campaigns: [{ keywords_count: 1, ads_count: 1 }], analysis_kinds: ['magic'] } });
     expect(kind.status).toBe(422);
-    expect(kind.body.detail).toEqual([{ loc: ['body', 'analysis_kinds', 0], msg: 'Неизвестный вид анализа' }]);
+    expect(kind.body.detail).toEqual([{ loc: ['body', 'analysis_kinds', 0], msg: unknownKind }]);
 
     const missing = await call(t.app, 'POST', '/api/v1/tokens/calculate-cost', { token: user.token, body: {} });
     expect(missing.status).toBe(422);
@@ -246,6 +268,20 @@ describe('POST /api/v1/tokens/admin/credit', () => {
     const res = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body: { user_id: '00000000-0000-4000-8000-000000000000', amount: 5, reason: 'Бонус' } });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'Пользователь не найден', code: 'USER_NOT_FOUND' });
+  });
+
+  // The page check is charged per page and the AI plan a flat price, never per campaign: a quote with them
+  // would be a price nothing charges, so an old client asking for them is told so instead of misled.
+  it("refuses the kinds it does not charge per campaign ('relevance', 'ai') with a 422", async () => {
+    const user = await createUser(t.app, { balance: 100 });
+    for (const old of ['relevance', 'ai']) {
+      const res = await call(t.app, 'POST', '/api/v1/tokens/calculate-cost', {
+        token: user.token,
+        body: { campaigns: [{ keywords_count: 250, ads_count: 60 }], analysis_kinds: ['scoring', old] },
+      });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ error: unknownKind, code: 'VALIDATION_ERROR', detail: [{ loc: ['body', 'analysis_kinds', 1], msg: unknownKind }] });
+    }
   });
 
   it('answers 422 in the spec format for bad input', async () => {
