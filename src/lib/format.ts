@@ -54,3 +54,27 @@ export function formatValue(value: unknown): string {
   }
   return JSON.stringify(value);
 }
+
+/** Russian plural: pluralRu(5, ['кампания', 'кампании', 'кампаний']) → 'кампаний'; a fraction takes the second form. */
+export function pluralRu(count: number, forms: [string, string, string]): string {
+  const whole = Math.abs(Math.trunc(count));
+  const mod10 = whole % 10;
+  const mod100 = whole % 100;
+  if (!Number.isInteger(count)) return forms[1];
+  if (mod10 === 1 && mod100 !== 11) return forms[0];
+  if (mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)) return forms[1];
+  return forms[2];
+}
+
+const wholeNumber = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0 });
+
+export const formatCount = (value: number) => wholeNumber.format(value);
+export const formatRub = (value: number) => `${wholeNumber.format(Math.round(value))} ₽`;
+export const formatTokens = (value: number) => `${formatCount(value)} ${pluralRu(value, ['токен', 'токена', 'токенов'])}`;
+
+/** The colour band of a 0–100 score, shared by the gauges, bars and badges of every analysis. */
+export function scoreBand(score: number): 'good' | 'fair' | 'poor' {
+  if (score >= 80) return 'good';
+  if (score >= 50) return 'fair';
+  return 'poor';
+}

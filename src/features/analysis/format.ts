@@ -1,17 +1,16 @@
 /** Texts of the analysis screens: money, percentages, evidence values, periods, in Russian conventions. */
 import type { Evidence } from '../../contract/analysis-results.js';
 import type { StatsPeriod } from '../../contract/campaigns.js';
+import { formatCount, formatRub, pluralRu } from '../../lib/format';
 
-const integer = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0 });
+export { formatCount, formatRub, formatTokens, pluralRu, scoreBand } from '../../lib/format';
+
 const decimal = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 });
 const shortDate = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });
 
-export const formatCount = (value: number) => integer.format(value);
-export const formatRub = (value: number) => `${integer.format(Math.round(value))} ₽`;
 export const formatRubPerMonth = (value: number) => `${formatRub(value)} в месяц`;
 /** A share (0.0213) as a percent: «2,13 %». */
 export const formatShare = (value: number) => `${decimal.format(value * 100)} %`;
-export const formatTokens = (value: number) => `${integer.format(value)} ${pluralRu(value, ['токен', 'токена', 'токенов'])}`;
 
 export function formatPeriod(period: StatsPeriod | null | undefined): string | null {
   if (!period) return null;
@@ -44,20 +43,4 @@ export function formatEvidenceValue(value: number | string, unit: Evidence['unit
   }
 }
 
-/** Russian plural: pluralRu(5, ['кампания', 'кампании', 'кампаний']) → 'кампаний'. */
-export function pluralRu(count: number, forms: [string, string, string]): string {
-  const whole = Math.abs(Math.trunc(count));
-  const mod10 = whole % 10;
-  const mod100 = whole % 100;
-  if (!Number.isInteger(count)) return forms[1];
-  if (mod10 === 1 && mod100 !== 11) return forms[0];
-  if (mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)) return forms[1];
-  return forms[2];
-}
 
-/** A colour band of a 0–100 score, shared by the gauge and the bars. */
-export function scoreBand(score: number): 'good' | 'fair' | 'poor' {
-  if (score >= 80) return 'good';
-  if (score >= 50) return 'fair';
-  return 'poor';
-}

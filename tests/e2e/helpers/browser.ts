@@ -20,7 +20,7 @@ export async function launchBrowser(): Promise<Browser> {
  * A fresh context of the browser: Chromium treats it as incognito (own storage, never installable).
  * A desktop window unless another viewport (a phone's) is given.
  */
-export async function newContext(browser: Browser, baseURL: string, viewport = contextOptions.viewport): Promise<BrowserContext> {
+export async function newContext(browser: Browser, baseURL: string, viewport: { width: number; height: number } = contextOptions.viewport): Promise<BrowserContext> {
   return browser.newContext({ baseURL, ...contextOptions, viewport });
 }
 
