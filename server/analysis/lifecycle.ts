@@ -55,8 +55,15 @@ export async function finishUnsuccessfully(db: Executor, analysisId: string, sta
   return true;
 }
 
-/** Gives the debit of an analysis back. Idempotent: the same analysis is refunded at most once. */
-export async function refundAnalysis(db: Executor, analysis: { id: string; created_by: string | null; organization_id: string; cost: number }): Promise<void> {
+/**
+ * Gives the debit of a paid run (an audit, a page check, an AI plan) back. Idempotent: the same run is
+ * refunded at most once, whoever calls it.
+ */
+export async function refundAnalysis(
+  db: Executor,
+  analysis: { id: string; created_by: string | null; organization_id: string; cost: number },
+  reason = 'Возврат за анализ',
+): Promise<void> {
   // A free run (a pricing table at 0) was never charged; a deleted payer has no balance left.
   if (analysis.cost <= 0 || !analysis.created_by) return;
   await applyLedgerEntry(db, {
@@ -66,7 +73,7 @@ export async function refundAnalysis(db: Executor, analysis: { id: string; creat
     amount: analysis.cost,
     idempotencyKey: `refund:${analysis.id}`,
     referenceId: analysis.id,
-    reason: 'Возврат за анализ',
+    reason,
   });
 }
 

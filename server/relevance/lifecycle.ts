@@ -11,7 +11,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { relevanceMessages as m } from '../../src/contract/messages.js';
 import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { applyLedgerEntry } from '../tokens/ledger.js';
+import { refundAnalysis } from '../analysis/lifecycle.js';
 
 export const RELEVANCE_QUEUE = 'relevance.run';
 /** Runs started for one analysis (first try plus pg-boss retries after a crash) before it fails for good. */
@@ -27,21 +27,6 @@ export interface RelevanceJobData {
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** Gives the debit back. Idempotent per analysis. */
-async function refund(db: Executor, row: { id: string; created_by: string | null; organization_id: string; cost: number }, reason: string): Promise<void> {
-  // A free run was never charged; a deleted payer has no balance left.
-  if (row.cost <= 0 || !row.created_by) return;
-  await applyLedgerEntry(db, {
-    userId: row.created_by,
-    organizationId: row.organization_id,
-    type: 'analysis_refund',
-    amount: row.cost,
-    idempotencyKey: `refund:${row.id}`,
-    reason,
-    referenceId: row.id,
-  });
-}
-
 /** Ends an unfinished run as failed or cancelled and refunds it; false when it had finished already. */
 export async function finishUnsuccessfully(db: Executor, analysisId: string, status: 'failed' | 'cancelled', error: string | null): Promise<boolean> {
   if (!db.isTransaction) return (db as DB).transaction().execute((trx) => finishUnsuccessfully(trx, analysisId, status, error));
@@ -53,7 +38,7 @@ export async function finishUnsuccessfully(db: Executor, analysisId: string, sta
     .returning(['id', 'created_by', 'organization_id', 'cost'])
     .executeTakeFirst();
   if (!row) return false;
-  await refund(db, row, status === 'cancelled' ? m.cancelRefundReason : m.refundReason);
+  await refundAnalysis(db, row, status === 'cancelled' ? m.cancelRefundReason : m.refundReason);
   return true;
 }
 
