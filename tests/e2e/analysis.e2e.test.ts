@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ad, CampaignData, Keyword } from '../../src/contract/campaigns.js';
 import { importCampaignFiles } from '../../server/projects/importers/index.js';
 import { launchBrowser, newContext } from './helpers/browser.js';
-import { createProjectFromFiles, login } from './helpers/flows.js';
+import { createProjectFromFiles, exactNumber, headerBalance, login, openNewAnalysis, startAnalysis, waitForAnalysisToFinish } from './helpers/flows.js';
 import { startServer, type RunningServer } from './helpers/server.js';
 
 const ADMIN = { email: 'admin@e2e.test', password: 'AdminPass123' };
@@ -36,14 +36,6 @@ function uploadable<T extends Keyword | Ad>(item: T): Omit<T, 'stats' | 'status'
   return rest;
 }
 
-/** The header's balance as a number ('1 234' → 1234). */
-async function headerBalance(page: Page): Promise<number> {
-  const value = page.getByTestId('balance-value').filter({ hasText: /^\d[\d\s\u00a0]*$/ });
-  return Number((await value.innerText()).replace(/\D/g, ''));
-}
-
-const exactNumber = (value: number) => new RegExp(`^${value.toLocaleString('ru-RU').replace(/\s/g, '\\s')}$`);
-
 describe('a campaign analysis from start to export in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -66,8 +58,7 @@ describe('a campaign analysis from start to export in Chromium', () => {
     const balanceBefore = await headerBalance(page);
 
     // Start: campaigns with their counts, the price before paying.
-    await page.getByRole('link', { name: 'Новый анализ' }).click();
-    await page.waitForURL(`**/projects/${projectId}/analysis/new`);
+    await openNewAnalysis(page, projectId);
     const campaign = page.getByRole('checkbox', { name: new RegExp(CAMPAIGN) });
     await campaign.waitFor();
     expect(await campaign.isChecked()).toBe(true);
@@ -77,23 +68,17 @@ describe('a campaign analysis from start to export in Chromium', () => {
     await page.getByText('Выберите кампании, чтобы увидеть стоимость.').waitFor();
     expect(await page.getByRole('button', { name: 'Запустить анализ' }).isDisabled()).toBe(true);
     await campaign.check();
-    const costText = await page.getByTestId('analysis-cost').innerText();
-    const cost = Number(costText.replace(/\D/g, ''));
-    expect(cost).toBeGreaterThan(0);
-    expect(cost).toBeLessThan(balanceBefore);
     await page.getByText(`На балансе: ${balanceBefore}`).waitFor();
 
-    await page.getByRole('button', { name: 'Запустить анализ' }).click();
-    await page.waitForURL(/\/analysis\/[0-9a-f-]{36}\/scoring-progress$/);
-    const analysisId = new URL(page.url()).pathname.split('/').at(-2)!;
+    const { analysisId, cost, costText } = await startAnalysis(page);
+    expect(cost).toBeGreaterThan(0);
+    expect(cost).toBeLessThan(balanceBefore);
 
     // The header shows the debit at once (the start refreshes the balance).
     await page.getByTestId('balance-value').filter({ hasText: exactNumber(balanceBefore - cost) }).waitFor();
 
     // Progress reaches 100 % and the screen moves on to the suggestions by itself.
-    await page.getByTestId('analysis-percent').filter({ hasText: '100 %' }).waitFor();
-    expect(await page.getByRole('progressbar', { name: 'Ход анализа' }).getAttribute('aria-valuenow')).toBe('100');
-    await page.waitForURL(`**/projects/${projectId}/analysis/${analysisId}/semantic`);
+    await waitForAnalysisToFinish(page, projectId, analysisId);
 
     // Suggestions: accept three campaign negatives, a group phrase and one ad fix; reject one negative.
     const decide = async (text: string, choice: 'Принять' | 'Отклонить') => {

@@ -12,7 +12,7 @@ import { createProject, insertDraft } from './projects/helpers.js';
  * B answers 404, exactly as a missing id does (403 only where the route refuses A's role before looking
  * anything up), lists never show B's data, and nothing of B changes. Every org-scoped resource has its
  * rows in `cases` (members, invitation code, ledger, projects, campaigns, imports, drafts, analyses and
- * their results/exports/progress stream, page-relevance runs), with the B-side data made by `seeds`.
+ * their results/exports/progress stream, AI plans, page-relevance runs), with the B-side data made by `seeds`.
  */
 
 interface Side {
@@ -46,6 +46,9 @@ interface IsolationCase {
 
 /** Creates B-side (and, when useful, A-side) data for later domains' cases. */
 type Seed = (w: World, t: TestApp) => Promise<void>;
+
+/** The model named in A's configuration and on the seeded AI plans. */
+const LLM_MODEL = 'isolation-model';
 
 const seeds: Seed[] = [
   // Tokens: a ledger entry on each side, so history and balance can leak only if scoping is wrong.
@@ -112,6 +115,24 @@ const seeds: Seed[] = [
         .executeTakeFirstOrThrow();
       side.resources.relevanceId = relevance.id;
     }
+    // A finished AI plan of each side's analysis, as the AI-plan worker leaves it.
+    for (const side of [w.a, w.b]) {
+      const plan = await t.app.db
+        .insertInto('ai_plans')
+        .values({
+          organization_id: side.organizationId,
+          analysis_id: side.resources.analysisId!,
+          created_by: side.owner.id,
+          status: 'completed',
+          model: LLM_MODEL,
+          cost: 10,
+          idempotency_key: `isolation-${randomUUID()}`,
+          plan: JSON.stringify({ summary: `План ${side === w.a ? 'Альфы' : 'Беты'}`, steps: [], money_per_month_total: null }),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      side.resources.aiPlanId = plan.id;
+    }
     // Every user of A can pay for a start, so a 404 is about the resource, never about money.
     for (const user of [w.a.owner, w.a.admin, w.a.member]) {
       await applyLedgerEntry(t.app.db, { userId: user.id, organizationId: w.a.organizationId, type: 'admin_credit', amount: 1000, idempotencyKey: 'isolation-funds' });
@@ -147,6 +168,17 @@ const bRelevanceUnchanged = async (w: World, t: TestApp) => {
 const nothingCharged = async (w: World, t: TestApp) => {
   const debits = await t.app.db.selectFrom('token_ledger').select('id').where('organization_id', '=', w.a.organizationId).where('amount', '<', 0).execute();
   expect(debits).toEqual([]);
+};
+
+/** B's audit still has its one AI plan and nothing else. */
+const bAiPlansUnchanged = async (w: World, t: TestApp) => {
+  const rows = await t.app.db.selectFrom('ai_plans').select('id').where('analysis_id', '=', w.b.resources.analysisId!).execute();
+  expect(rows).toEqual([{ id: w.b.resources.aiPlanId }]);
+};
+/** A refused AI-plan start charged nobody of A and added no plan to B's audit. */
+const nothingChargedNorPlanned = async (w: World, t: TestApp) => {
+  await nothingCharged(w, t);
+  await bAiPlansUnchanged(w, t);
 };
 
 const B = (key: string) => (w: World) => w.b.resources[key]!;
@@ -190,6 +222,11 @@ const cases: IsolationCase[] = [
   { name: "B's analysis export is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/export?format=csv`, status: 404 },
   { name: "deciding on B's suggestions is not found", as: 'owner', method: 'PUT', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/decisions`, body: () => ({ accepted: ['x'], rejected: [] }), status: 404, unchanged: bAnalysisUnchanged },
   { name: "cancelling B's analysis is not found", as: 'owner', method: 'POST', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/cancel`, status: 404, unchanged: bAnalysisUnchanged },
+  // AI plans
+  { name: "B's AI plans are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/ai-plans`, status: 404 },
+  { name: "A's AI plans list holds only A's plans", as: 'member', method: 'GET', url: (w) => `/api/v1/analyses/${w.a.resources.analysisId}/ai-plans`, status: 200 },
+  { name: "asking for an AI plan of B's analysis is not found and charges nothing", as: 'member', method: 'POST', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/ai-plans`, body: () => ({ idempotency_key: randomUUID() }), status: 404, unchanged: nothingChargedNorPlanned },
+  { name: "B's AI plan is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/ai-plans/${B('aiPlanId')(w)}`, status: 404 },
   // Page relevance
   { name: "B's landing pages are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/projects/${B('projectId')(w)}/page-relevance/urls`, status: 404 },
   { name: "starting a relevance run on B's project is not found and charges nothing", as: 'member', method: 'POST', url: (w) => `/api/v1/projects/${B('projectId')(w)}/page-relevance`, body: () => ({ urls: ['https://example.ru/'], idempotency_key: randomUUID() }), status: 404, unchanged: nothingCharged },
@@ -216,8 +253,9 @@ async function side(label: string): Promise<Side> {
 }
 
 beforeAll(async () => {
-  // With the job queue (no workers): a start that got past the checks would really be enqueued.
-  t = await createTestApp({ jobQueue: { runWorkers: false } });
+  // With the job queue (no workers): a start that got past the checks would really be enqueued. A language
+  // model is configured (never called: no workers) so an AI-plan start is refused for B's audit, not for a missing model.
+  t = await createTestApp({ jobQueue: { runWorkers: false }, config: { llm: { apiUrl: 'http://127.0.0.1:9/v1', apiKey: null, model: LLM_MODEL, timeoutMs: 10_000 } } });
   w = { a: await side('Алиса'), b: await side('Борис') };
   for (const seed of seeds) await seed(w, t);
 });
@@ -248,7 +286,7 @@ describe('tenant isolation: organization A never reaches organization B', () => 
 
   it("refuses a token naming B's organization for a user who is not B's member", async () => {
     const forged = await t.app.accessTokens.sign({ userId: w.a.owner.id, organizationId: w.b.organizationId });
-    for (const url of ['/api/v1/organizations/current', '/api/v1/organizations/members', '/api/v1/tokens/balance', `/api/v1/projects/${w.b.resources.projectId}`, `/api/v1/analyses/${w.b.resources.analysisId}`, `/api/v1/page-relevance/${w.b.resources.relevanceId}`]) {
+    for (const url of ['/api/v1/organizations/current', '/api/v1/organizations/members', '/api/v1/tokens/balance', `/api/v1/projects/${w.b.resources.projectId}`, `/api/v1/analyses/${w.b.resources.analysisId}`, `/api/v1/ai-plans/${w.b.resources.aiPlanId}`, `/api/v1/page-relevance/${w.b.resources.relevanceId}`]) {
       const res = await call(t.app, 'GET', url, { token: forged });
       expect(res.status).toBe(401);
     }

@@ -17,10 +17,12 @@ export interface NewProject {
   platform: string;
   /** Absolute paths of the export files to upload in step 2. */
   files: string[];
+  /** Target cost of a conversion in roubles; the field stays empty without it. */
+  targetCpa?: number;
 }
 
 /**
- * Creates a project the way a user does: step 1 (name, site, platform), step 2 (upload, check the
+ * Creates a project the way a user does: step 1 (name, site, platform, target CPA), step 2 (upload, check the
  * preview, save), and waits for the project page. Returns the project's id from its address.
  */
 export async function createProjectFromFiles(page: Page, project: NewProject): Promise<string> {
@@ -29,6 +31,7 @@ export async function createProjectFromFiles(page: Page, project: NewProject): P
   await step1.getByLabel('Название проекта').fill(project.name);
   await step1.getByLabel('Сайт').fill(project.site);
   await step1.getByRole('radio', { name: project.platform }).check();
+  if (project.targetCpa !== undefined) await step1.getByLabel('Целевая цена конверсии, ₽ (необязательно)').fill(String(project.targetCpa));
   await step1.getByRole('button', { name: 'Далее' }).click();
   await page.waitForURL('**/projects/create/step2');
 
@@ -39,4 +42,56 @@ export async function createProjectFromFiles(page: Page, project: NewProject): P
   await page.waitForURL(/\/projects\/[0-9a-f-]{36}$/);
   await page.getByRole('heading', { level: 1, name: project.name }).waitFor();
   return new URL(page.url()).pathname.split('/').at(-1)!;
+}
+
+/** The header's balance as a number ('1 234' → 1234), once it is loaded. */
+export async function headerBalance(page: Page): Promise<number> {
+  const value = page.getByTestId('balance-value').filter({ hasText: /^\d[\d\s\u00a0]*$/ });
+  return Number((await value.innerText()).replace(/\D/g, ''));
+}
+
+/** A pattern of this number as the PWA writes it (ru-RU groups digits: '1 234'), whatever the space. */
+export const ruNumberPattern = (value: number) => value.toLocaleString('ru-RU').replace(/\s/g, '\\s');
+
+/** A text that is exactly this number as the PWA writes it. */
+export const exactNumber = (value: number) => new RegExp(`^${ruNumberPattern(value)}$`);
+
+export interface StartedAnalysis {
+  analysisId: string;
+  /** The price the new-analysis screen showed, as text («12 токенов») and as a number. */
+  costText: string;
+  cost: number;
+}
+
+/** From the project page: «Новый анализ». */
+export async function openNewAnalysis(page: Page, projectId: string): Promise<void> {
+  await page.getByRole('link', { name: 'Новый анализ' }).click();
+  await page.waitForURL(`**/projects/${projectId}/analysis/new`);
+}
+
+/** On the new-analysis screen with campaigns chosen: waits for the price, starts, and waits for the progress screen. */
+export async function startAnalysis(page: Page): Promise<StartedAnalysis> {
+  const costText = await page.getByTestId('analysis-cost').innerText();
+  await page.getByRole('button', { name: 'Запустить анализ' }).click();
+  await page.waitForURL(/\/analysis\/[0-9a-f-]{36}\/scoring-progress$/);
+  const analysisId = new URL(page.url()).pathname.split('/').at(-2)!;
+  return { analysisId, costText, cost: Number(costText.replace(/\D/g, '')) };
+}
+
+/** On the progress screen: waits for 100 % (text and bar) and for the move on to the suggestions. */
+export async function waitForAnalysisToFinish(page: Page, projectId: string, analysisId: string): Promise<void> {
+  await page.getByTestId('analysis-percent').filter({ hasText: '100 %' }).waitFor();
+  await page.locator('[role="progressbar"][aria-label="Ход анализа"][aria-valuenow="100"]').waitFor();
+  await page.waitForURL(`**/projects/${projectId}/analysis/${analysisId}/semantic`);
+}
+
+/**
+ * From the project page: a new analysis of the campaigns chosen by default, run to completion; ends
+ * on the suggestions screen.
+ */
+export async function runAnalysisToCompletion(page: Page, projectId: string): Promise<StartedAnalysis> {
+  await openNewAnalysis(page, projectId);
+  const started = await startAnalysis(page);
+  await waitForAnalysisToFinish(page, projectId, started.analysisId);
+  return started;
 }

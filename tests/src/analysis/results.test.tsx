@@ -83,11 +83,14 @@ describe('results', () => {
     expect(screen.getByRole('button', { name: 'Яндекс Директ, XLSX' })).toBeDisabled();
   });
 
-  it('shows the action plan built from the findings, biggest roubles per month first, without pretending to be AI', async () => {
+  it('leads through «AI-анализ» to the action plan built from the findings, biggest roubles per month first, without pretending to be AI', async () => {
     // The server has no language model configured (the AI plan itself is tested in tests/src/ai-plan).
     server.use(http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json({ available: false, unavailable_reason: 'не настроена', price: 10, balance: 100, items: [] })));
-    await renderAt(`/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`);
+    const user = userEvent.setup();
+    const { router } = await renderAt(resultsPath);
+    await user.click(await screen.findByRole('link', { name: 'AI-анализ' }));
     expect(await screen.findByRole('heading', { name: 'План действий по результатам аудита' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(`/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`);
     expect(screen.getByRole('note')).toHaveTextContent('AI-анализ с языковой моделью на этом сервере не подключён');
     const steps = screen.getAllByTestId('plan-step');
     expect(steps.map((step) => within(step).getByRole('heading').textContent)).toEqual([

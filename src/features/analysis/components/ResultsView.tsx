@@ -143,7 +143,7 @@ function ResultsScreen({ projectId, analysisId, data, audit }: { projectId: stri
             params={{ id: projectId, analysisId, aiAnalysisId: analysisId }}
             className="btn btn--secondary"
           >
-            План действий
+            AI-анализ
           </Link>
           <Link to="/projects/$id/analysis/history" params={{ id: projectId }} className="btn btn--ghost">
             История анализов
