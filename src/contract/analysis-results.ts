@@ -5,6 +5,7 @@
  * Money is in the account currency (roubles unless the data says otherwise). A finding that can be
  * priced carries both the money of the imported period and `moneyPerMonth` (the period scaled to 30 days).
  */
+import * as v from 'valibot';
 import type { AdPlatform, StatsPeriod } from './campaigns.js';
 
 // ---------------------------------------------------------------- settings
@@ -350,6 +351,38 @@ export interface GroupRelevance {
   ads: { target: EntityRef; relevance: number }[];
 }
 
+/**
+ * What the non-target search queries cost: every query row of the report without conversions that at
+ * least one automatic negative (campaign category word or group phrase, status `ready`; never the
+ * "check by hand" ones) would block, each row counted once however many negatives block it.
+ *
+ * A query's cost is part of the cost of the keyword it was shown for, so this is another view of the
+ * account's spend, not money on top of `ScoringResult.wastedSpend`: the two are never added together.
+ * A schema, not only a type: results stored before it existed lack it, and the client reads it with
+ * `v.safeParse` so such results still render.
+ */
+/** Money rounded to kopecks, as the figures of the results are (the engine's and the screen's sums agree). */
+export const roundMoney = (value: number) => Math.round(value * 100) / 100;
+
+export const NonTargetQueriesSchema = v.object({
+  /** Distinct query rows (a row is one query of one campaign/group in the report). */
+  queries: v.number(),
+  clicks: v.number(),
+  /** Their cost over the report's period and per month (period scaled to `daysPerMonth`). */
+  cost: v.number(),
+  costPerMonth: v.number(),
+  period: v.nullable(v.object({ from: v.string(), to: v.string() })),
+  periodDays: v.number(),
+  /** Period money × this = money per month. */
+  monthFactor: v.number(),
+  /**
+   * The same rows split by the exact set of suggestions that block them (every row in one entry), so
+   * the cost covered by any chosen suggestions is a sum over entries without counting a row twice.
+   */
+  blockedBy: v.array(v.object({ suggestionIds: v.array(v.string()), queries: v.number(), clicks: v.number(), cost: v.number() })),
+});
+export type NonTargetQueries = v.InferOutput<typeof NonTargetQueriesSchema>;
+
 export interface SemanticResult {
   platform: AdPlatform;
   settings: AnalysisSettings;
@@ -360,6 +393,8 @@ export interface SemanticResult {
   crossMinus: CrossMinusSuggestion[];
   negatives: NegativeKeywordSuggestion[];
   droppedNegatives: DroppedNegative[];
+  /** Cost of the queries the automatic negatives would block; absent on results stored before it existed. */
+  nonTargetQueries?: NonTargetQueries;
   /** Zero-conversion queries below `minClicksForNegative`: collect data before cutting. */
   collectData: { query: string; clicks: number; cost: number; target: EntityRef }[];
   relevance: GroupRelevance[];

@@ -7,6 +7,7 @@ import { accountFacts } from './account-facts.js';
 import { clusterKeywords } from './clusters.js';
 import { findCrossMinus } from './cross-minus.js';
 import { suggestNegatives } from './negatives.js';
+import { summarizeNonTargetQueries } from './non-target-queries.js';
 import type { PreparedAccount } from './prepare.js';
 import { groupRelevance } from './relevance.js';
 
@@ -33,6 +34,7 @@ export function runSemanticAnalysis(account: PreparedAccount, settings: Analysis
     crossMinus: cross.suggestions,
     negatives: negativeResult.negatives,
     droppedNegatives: negativeResult.dropped,
+    nonTargetQueries: summarizeNonTargetQueries(negativeResult.blocking, facts),
     collectData: negativeResult.collectData,
     relevance,
     counts: {

@@ -16,6 +16,7 @@ import type { AnalysisSettings, DroppedNegative, EntityRef, NegativeCategory, Ne
 import { nonCommercialLexicon } from './intent-lexicon.js';
 import { negativeBlocks } from './negative-match.js';
 import { normalizeText, parsePhrase, type ParsedPhrase } from './phrase.js';
+import type { SuggestionBlocking } from './non-target-queries.js';
 import type { PreparedAccount, PreparedCampaign, PreparedQuery } from './prepare.js';
 
 interface Candidate {
@@ -35,6 +36,8 @@ export interface NegativeSuggestionsResult {
   negatives: NegativeKeywordSuggestion[];
   dropped: DroppedNegative[];
   collectData: SemanticResult['collectData'];
+  /** Every query row each automatic (`ready`) suggestion would block; `queries` of a suggestion lists only the first 20. */
+  blocking: SuggestionBlocking[];
 }
 
 export function suggestNegatives(account: PreparedAccount, settings: AnalysisSettings, hasConversions: boolean, monthFactor: number): NegativeSuggestionsResult {
@@ -72,7 +75,8 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
       candidate = make();
       candidates.set(key, candidate);
     }
-    if (query) candidate.queries.push(query);
+    // Two lexicon entries of one text (a competitor that is also a curated word) meet the same query in a row.
+    if (query && candidate.queries[candidate.queries.length - 1] !== query) candidate.queries.push(query);
   };
   const collectData: SemanticResult['collectData'] = [];
   /** Google negatives do not cover other forms, so the negative is the form people typed. */
@@ -150,6 +154,7 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
 
   const negatives: NegativeKeywordSuggestion[] = [];
   const dropped: DroppedNegative[] = [];
+  const blocking: SuggestionBlocking[] = [];
   for (const [key, candidate] of candidates) {
     const { parsed, campaign } = candidate;
     const scopeGroups = candidate.level === 'group' ? campaign.groups.filter((group) => group.ref.key === candidate.target.key) : campaign.groups;
@@ -172,8 +177,10 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     const clicks = candidate.queries.reduce((sum, query) => sum + query.query.stats.clicks, 0);
     const cost = round2(candidate.queries.reduce((sum, query) => sum + query.query.stats.cost, 0));
     const handCheck = candidate.category === 'ambiguous' || (candidate.category === 'foreign_geo' && !homeRegionKnown);
+    const id = `neg:${key}`;
+    if (!handCheck) blocking.push({ suggestionId: id, queries: candidate.queries.map((query) => query.query) });
     negatives.push({
-      id: `neg:${key}`,
+      id,
       kind: 'negative_keyword',
       level: candidate.level,
       target: candidate.target,
@@ -199,7 +206,7 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     });
   }
   negatives.sort((a, b) => b.cost - a.cost);
-  return { negatives, dropped, collectData };
+  return { negatives, dropped, collectData, blocking };
 }
 
 function reasonOf(candidate: Candidate, handCheck: boolean): string {

@@ -2,15 +2,19 @@
  * What the results, semantic and plan screens show, read out of the stored engine output. Pure
  * functions of the data, so the screens stay thin and the rules are tested on their own.
  */
+import * as v from 'valibot';
 import type { AnalysisDecisions, AuditResult } from '../../contract/analysis.js';
-import type {
-  AdFieldFixSuggestion,
-  CheckSummary,
-  CrossMinusSuggestion,
-  NegativeCategory,
-  NegativeKeywordSuggestion,
-  Severity,
-  Suggestion,
+import {
+  NonTargetQueriesSchema,
+  roundMoney,
+  type AdFieldFixSuggestion,
+  type CheckSummary,
+  type CrossMinusSuggestion,
+  type NegativeCategory,
+  type NegativeKeywordSuggestion,
+  type NonTargetQueries,
+  type Severity,
+  type Suggestion,
 } from '../../contract/analysis-results.js';
 
 export const severities: Severity[] = ['high', 'medium', 'low'];
@@ -140,8 +144,11 @@ export interface AcceptedSummary {
   crossMinus: number;
   adFixes: number;
   total: number;
-  /** Cost per month of the queries the accepted negatives would have blocked. */
-  savingsPerMonth: number;
+  /**
+   * Cost per month of the queries the accepted negatives would have blocked, each query once; null for
+   * results stored before the engine reported query costs (their negatives' costs overlap).
+   */
+  savingsPerMonth: number | null;
 }
 
 /** What the accepted suggestions change, for the results screen and the export buttons. */
@@ -149,13 +156,42 @@ export function acceptedSummary(result: AuditResult, decisions: AnalysisDecision
   const accepted = new Set(decisions.accepted);
   const chosen = allSuggestions(result).filter((item) => accepted.has(item.id));
   const negatives = chosen.filter(isNegative);
+  const nonTarget = nonTargetQueriesOf(result);
   return {
     negatives: negatives.length,
     crossMinus: chosen.filter(isCrossMinus).length,
     adFixes: chosen.filter(isAdFix).length,
     total: chosen.length,
-    savingsPerMonth: negatives.reduce((sum, item) => sum + item.costPerMonth, 0),
+    savingsPerMonth: nonTarget ? nonTargetQueriesCoveredBy(nonTarget, decisions.accepted).costPerMonth : null,
   };
+}
+
+/** What the non-target queries cost (engine figure), or null for a result stored before it existed. */
+export function nonTargetQueriesOf(result: AuditResult): NonTargetQueries | null {
+  const parsed = v.safeParse(NonTargetQueriesSchema, result.semantic.nonTargetQueries);
+  return parsed.success ? parsed.output : null;
+}
+
+export interface QueriesCovered {
+  queries: number;
+  cost: number;
+  costPerMonth: number;
+}
+
+/**
+ * The part of the non-target queries that some suggestions (the accepted ones) block. A query blocked
+ * by two chosen suggestions counts once: the engine groups the rows by the set of suggestions blocking them.
+ */
+export function nonTargetQueriesCoveredBy(summary: NonTargetQueries, suggestionIds: Iterable<string>): QueriesCovered {
+  const chosen = new Set(suggestionIds);
+  let queries = 0;
+  let cost = 0;
+  for (const entry of summary.blockedBy) {
+    if (!entry.suggestionIds.some((id) => chosen.has(id))) continue;
+    queries += entry.queries;
+    cost += entry.cost;
+  }
+  return { queries, cost: roundMoney(cost), costPerMonth: roundMoney(cost * summary.monthFactor) };
 }
 
 export interface PlanStep {

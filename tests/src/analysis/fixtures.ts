@@ -115,10 +115,13 @@ const campaignNegative: NegativeKeywordSuggestion = {
   status: 'ready',
   source: 'queries',
   reason: 'Запросы о бесплатном не приносят заказов',
-  queries: [{ query: 'окна бесплатно', clicks: 12, cost: 900, conversions: 0 }],
-  clicks: 12,
-  cost: 900,
-  costPerMonth: 870,
+  queries: [
+    { query: 'окна бесплатно', clicks: 12, cost: 900, conversions: 0 },
+    { query: 'вакансии монтажника окон бесплатное обучение', clicks: 4, cost: 310, conversions: 0 },
+  ],
+  clicks: 16,
+  cost: 1210,
+  costPerMonth: 1170.97,
   evidence: [],
 };
 
@@ -128,10 +131,14 @@ const jobsNegative: NegativeKeywordSuggestion = {
   text: 'вакансии',
   category: 'jobs',
   reason: 'Соискатели, а не покупатели',
-  queries: [{ query: 'монтажник окон вакансии', clicks: 6, cost: 300, conversions: 0 }],
-  clicks: 6,
-  cost: 300,
-  costPerMonth: 290,
+  // «вакансии монтажника окон бесплатное обучение» is blocked by «бесплатно» too: one query, two negatives.
+  queries: [
+    { query: 'монтажник окон вакансии', clicks: 6, cost: 300, conversions: 0 },
+    { query: 'вакансии монтажника окон бесплатное обучение', clicks: 4, cost: 310, conversions: 0 },
+  ],
+  clicks: 10,
+  cost: 610,
+  costPerMonth: 590.32,
 };
 
 /** A zero-conversion query with enough clicks: a group-level phrase, with the threshold it passed. */
@@ -230,6 +237,23 @@ export const auditResult: AuditResult = {
     crossMinus: [crossMinus],
     negatives: [campaignNegative, jobsNegative, groupNegative, handNegative],
     droppedNegatives: [],
+    // The distinct queries of the ready negatives: 900 + 310 + 300 + 450 = 1 960 ₽ over 31 days (the
+    // negatives' own costs add up to 2 270 ₽: the shared query would be counted twice).
+    nonTargetQueries: {
+      queries: 4,
+      clicks: 31,
+      cost: 1960,
+      costPerMonth: 1896.77,
+      period,
+      periodDays: 31,
+      monthFactor: 30 / 31,
+      blockedBy: [
+        { suggestionIds: ['s-free'], queries: 1, clicks: 12, cost: 900 },
+        { suggestionIds: ['s-query'], queries: 1, clicks: 9, cost: 450 },
+        { suggestionIds: ['s-free', 's-jobs'], queries: 1, clicks: 4, cost: 310 },
+        { suggestionIds: ['s-jobs'], queries: 1, clicks: 6, cost: 300 },
+      ],
+    },
     collectData: [],
     relevance: [],
     counts: { keywords: 320, lemmas: 400, clusters: 1, duplicates: 0, intersections: 1, negatives: 4 },

@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearNotifications, notificationStore, notificationsAtom } from '../../../src/features/notifications/notifications';
 import { BACKGROUND_POLL_MS, failureMessage, reportOutcome, resumeTracking, stopTracking, trackInBackground } from '../../../src/features/analysis/outcome';
-import { acceptedSummary, actionPlan, decide, suggestionSections } from '../../../src/features/analysis/result-model';
+import { acceptedSummary, actionPlan, decide, nonTargetQueriesCoveredBy, nonTargetQueriesOf, suggestionSections } from '../../../src/features/analysis/result-model';
 import { server, useTestServer } from '../lib/test-server';
 import { analysisId, auditResult, makeAnalysis } from './fixtures';
 
@@ -104,8 +104,26 @@ describe('result model', () => {
       crossMinus: 0,
       adFixes: 1,
       total: 3,
-      savingsPerMonth: 1160,
+      // The query blocked by both «бесплатно» and «вакансии» counts once: (900 + 310 + 300) × 30 / 31.
+      savingsPerMonth: 1461.29,
     });
+  });
+
+  it('covers the non-target queries of the chosen negatives, each query once, and not those of check-by-hand ones', () => {
+    const summary = nonTargetQueriesOf(auditResult)!;
+    expect(nonTargetQueriesCoveredBy(summary, ['s-free'])).toEqual({ queries: 2, cost: 1210, costPerMonth: 1170.97 });
+    expect(nonTargetQueriesCoveredBy(summary, ['s-free', 's-jobs'])).toEqual({ queries: 3, cost: 1510, costPerMonth: 1461.29 });
+    // Everything automatic accepted: the engine's own total.
+    expect(nonTargetQueriesCoveredBy(summary, ['s-free', 's-jobs', 's-query', 's-reviews', 's-cross'])).toEqual({ queries: 4, cost: 1960, costPerMonth: summary.costPerMonth });
+    expect(nonTargetQueriesCoveredBy(summary, ['s-reviews'])).toEqual({ queries: 0, cost: 0, costPerMonth: 0 });
+  });
+
+  it('reads a result stored before the query figure existed without inventing one', () => {
+    const { nonTargetQueries: _absent, ...semantic } = auditResult.semantic;
+    const older = { ...auditResult, semantic };
+    expect(nonTargetQueriesOf(older)).toBeNull();
+    expect(nonTargetQueriesOf({ ...auditResult, semantic: { ...semantic, nonTargetQueries: { queries: 'many' } as never } })).toBeNull();
+    expect(acceptedSummary(older, { accepted: ['s-free', 's-jobs'], rejected: [] })).toMatchObject({ negatives: 2, savingsPerMonth: null });
   });
 
   it('orders the plan by roubles per month, then by severity', () => {

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../auth/render-app';
 import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
 import { resetSession, signIn } from '../routes/router-harness';
-import { analysisId, makeResults, projectId } from './fixtures';
+import { analysisId, auditResult, makeResults, projectId } from './fixtures';
 
 useTestServer();
 
@@ -45,6 +45,52 @@ describe('results', () => {
     expect(within(screen.getByTestId('severity-medium')).getByTestId('finding')).toHaveTextContent('CTR1,2 % (порог 2 %)');
   });
 
+  it('shows the cost of the non-target queries as a second figure, not added to the first, with a way to the negatives', async () => {
+    server.use(http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults())));
+    const user = userEvent.setup();
+    const { router } = await renderAt(resultsPath);
+    const money = within(await screen.findByRole('region', { name: 'Расход без конверсий' }));
+    expect(money.getByTestId('wasted-per-month')).toHaveTextContent('3 290 ₽ в месяц');
+    const queries = within(money.getByTestId('non-target-queries'));
+    expect(queries.getByRole('heading', { name: 'Нецелевые запросы' })).toBeInTheDocument();
+    // Four distinct queries, 1 960 ₽ over January: the negatives' own costs (2 270 ₽) would count the shared one twice.
+    expect(money.getByTestId('non-target-queries')).toHaveTextContent(
+      '1 897 ₽ в месяц4 запроса без конверсий за 01.01.2025 — 31.01.2025 (1 960 ₽ за период) — их отсекут предложенные минус-слова.',
+    );
+    expect(money.getByTestId('non-target-queries')).toHaveTextContent('суммы не складываются');
+    // Nothing accepted yet: no claim about what is covered.
+    expect(queries.queryByTestId('non-target-accepted')).not.toBeInTheDocument();
+
+    await user.click(queries.getByRole('link', { name: 'Минус-слова и запросы' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/projects/${projectId}/analysis/${analysisId}/semantic`));
+  });
+
+  it('says how much of it the accepted negatives cover, a query blocked by two of them once', async () => {
+    server.use(
+      http.get(`/api/v1/analyses/${analysisId}/results`, () =>
+        HttpResponse.json(makeResults({ decisions: { accepted: ['s-free', 's-jobs', 's-reviews'], rejected: [] } })),
+      ),
+    );
+    await renderAt(resultsPath);
+    // (900 + 310 + 300) × 30 / 31 = 1 461 ₽, not (1 210 + 610) × 30 / 31 = 1 761 ₽; the check-by-hand «отзывы» blocks nothing counted.
+    expect(await screen.findByTestId('non-target-accepted')).toHaveTextContent('Принятые минус-слова отсекут 3 из 4 запросов — 1 461 ₽ в месяц.');
+    expect(screen.getByText(/Минус-слова отсекут запросы на 1 461 ₽ в месяц/)).toBeInTheDocument();
+  });
+
+  it('still renders a result stored before the query figure existed', async () => {
+    const { nonTargetQueries: _absent, ...semantic } = auditResult.semantic;
+    server.use(
+      http.get(`/api/v1/analyses/${analysisId}/results`, () =>
+        HttpResponse.json(makeResults({ result: { ...auditResult, semantic }, decisions: { accepted: ['s-free'], rejected: [] } })),
+      ),
+    );
+    await renderAt(resultsPath);
+    expect(await screen.findByTestId('wasted-per-month')).toHaveTextContent('3 290 ₽ в месяц');
+    expect(screen.queryByTestId('non-target-queries')).not.toBeInTheDocument();
+    expect(screen.getByText(/Принято 1 изменение: минус-слова — 1/)).toBeInTheDocument();
+    expect(screen.queryByText(/Минус-слова отсекут запросы на/)).not.toBeInTheDocument();
+  });
+
   it('reflects the accepted decisions and downloads the export with the bearer token', async () => {
     const user = userEvent.setup();
     const createObjectURL = vi.fn(() => 'blob:export');
@@ -65,7 +111,8 @@ describe('results', () => {
     );
     await renderAt(resultsPath);
     expect(await screen.findByText(/Принято 2 изменения: минус-слова — 1, кросс-минусовка и дубли — 1, объявления — 0/)).toBeInTheDocument();
-    expect(screen.getByText(/Минус-слова отсекут запросы на 870 ₽ в месяц/)).toBeInTheDocument();
+    // «бесплатно» accepted: its two queries, 1 210 ₽ over 31 days.
+    expect(screen.getByText(/Минус-слова отсекут запросы на 1 171 ₽ в месяц/)).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Яндекс Директ, CSV' }));
     await waitFor(() => expect(clicked).toEqual(['direct-changes.csv']));

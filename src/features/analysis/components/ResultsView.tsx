@@ -5,8 +5,8 @@ import type { AnalysisResults, AuditResult } from '../../../contract/analysis.js
 import { severityLabels, type Severity } from '../../../contract/analysis-results.js';
 import { adPlatformLabels } from '../../../contract/campaigns.js';
 import { downloadExport, exportOptions, type ExportFormat, type ExportPlatform } from '../api';
-import { formatCount, formatPeriod, formatRubPerMonth, formatTokens, pluralRu } from '../format';
-import { acceptedSummary, severityGroups, type SeverityGroup } from '../result-model';
+import { formatCount, formatPeriod, formatRub, formatRubPerMonth, formatTokens, pluralRu } from '../format';
+import { acceptedSummary, nonTargetQueriesCoveredBy, nonTargetQueriesOf, severityGroups, type SeverityGroup } from '../result-model';
 import { AuditResultLoader } from './AuditResultLoader';
 import { BarChart, ScoreGauge } from './charts';
 import { FindingCard } from './FindingCard';
@@ -55,6 +55,7 @@ function ResultsScreen({ projectId, analysisId, data, audit }: { projectId: stri
         <p className="muted">
           Оценка по фразам с кликами и без конверсий{period ? ` за ${period}, пересчитано на месяц` : ''}.
         </p>
+        <NonTargetQueriesFigure projectId={projectId} analysisId={analysisId} audit={audit} accepted={data.decisions.accepted} />
         <ul className="analysis-money__severities">
           {groups.map((group) => (
             <li key={group.severity} className={`severity-chip severity-chip--${severityTone[group.severity]}`}>
@@ -128,7 +129,7 @@ function ResultsScreen({ projectId, analysisId, data, audit }: { projectId: stri
           <p>
             Принято {formatCount(accepted.total)} {pluralRu(accepted.total, ['изменение', 'изменения', 'изменений'])}: минус-слова — {formatCount(accepted.negatives)}, кросс-минусовка и
             дубли — {formatCount(accepted.crossMinus)}, объявления — {formatCount(accepted.adFixes)}.
-            {accepted.savingsPerMonth > 0 && <> Минус-слова отсекут запросы на {formatRubPerMonth(accepted.savingsPerMonth)}.</>}
+            {accepted.savingsPerMonth !== null && accepted.savingsPerMonth > 0 && <> Минус-слова отсекут запросы на {formatRubPerMonth(accepted.savingsPerMonth)}.</>}
           </p>
         ) : (
           <p className="muted">Пока не принято ни одного предложения: выгружать нечего.</p>
@@ -151,6 +152,41 @@ function ResultsScreen({ projectId, analysisId, data, audit }: { projectId: stri
         </div>
       </section>
     </section>
+  );
+}
+
+/**
+ * The second money figure: what the non-target queries cost, that the suggested negatives cut off.
+ * It is another view of the same spend (a query's cost is inside its keyword's), so it stands beside
+ * the keyword figure with its own meaning and is never added to it. Results stored before the engine
+ * had it show nothing here.
+ */
+function NonTargetQueriesFigure({ projectId, analysisId, audit, accepted }: { projectId: string; analysisId: string; audit: AuditResult; accepted: string[] }) {
+  const summary = nonTargetQueriesOf(audit);
+  if (!summary || summary.queries === 0) return null;
+  const period = formatPeriod(summary.period);
+  const covered = nonTargetQueriesCoveredBy(summary, accepted);
+  return (
+    <div className="analysis-money__queries" data-testid="non-target-queries">
+      <h3 className="analysis-money__subtitle">Нецелевые запросы</h3>
+      <p className="analysis-money__value analysis-money__value--second">{formatRubPerMonth(summary.costPerMonth)}</p>
+      <p>
+        {formatCount(summary.queries)} {pluralRu(summary.queries, ['запрос', 'запроса', 'запросов'])} без конверсий
+        {period ? ` за ${period}` : ''} ({formatRub(summary.cost)} за период) — их отсекут предложенные минус-слова.
+      </p>
+      {covered.queries > 0 && (
+        <p data-testid="non-target-accepted">
+          Принятые минус-слова отсекут {formatCount(covered.queries)} из {formatCount(summary.queries)} {pluralRu(summary.queries, ['запроса', 'запросов', 'запросов'])} —{' '}
+          {formatRubPerMonth(covered.costPerMonth)}.
+        </p>
+      )}
+      <p className="muted">
+        Это не добавка к расходу выше: запрос входит в расход фразы, по которой он показан, поэтому суммы не складываются.
+      </p>
+      <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} className="link">
+        Минус-слова и запросы
+      </Link>
+    </div>
   );
 }
 

@@ -1,0 +1,56 @@
+/**
+ * The money figure of the negative suggestions: what the non-target queries they would block cost.
+ *
+ * Suggestions overlap (one query can hold two category words, «вакансии спб»), so adding their
+ * `cost` would count such a query twice. Here every query row of the report counts once, and the
+ * rows are also grouped by the exact set of suggestions blocking them, so the results screen can
+ * say what the accepted ones cover without counting twice either.
+ */
+import { roundMoney, type NonTargetQueries } from '../../../src/contract/analysis-results.js';
+import type { SearchQuery } from '../../../src/contract/campaigns.js';
+import type { AccountFacts } from './account-facts.js';
+
+/** A ready (automatic) suggestion with every query row it would block, not only the ones it lists. */
+export interface SuggestionBlocking {
+  suggestionId: string;
+  queries: readonly SearchQuery[];
+}
+
+export function summarizeNonTargetQueries(blocking: readonly SuggestionBlocking[], facts: Pick<AccountFacts, 'period' | 'periodDays' | 'monthFactor'>): NonTargetQueries {
+  // Rows are the report's own objects, so identity is "the same row" even when two rows share a text.
+  const blockersOf = new Map<SearchQuery, string[]>();
+  for (const { suggestionId, queries } of blocking) {
+    for (const query of queries) {
+      // A negative never blocks a converting query (such negatives are dropped), but the figure is
+      // "money without conversions" by definition, so it does not rely on that.
+      if (query.stats.conversions > 0) continue;
+      const ids = blockersOf.get(query) ?? [];
+      if (!ids.includes(suggestionId)) ids.push(suggestionId);
+      blockersOf.set(query, ids);
+    }
+  }
+
+  const groups = new Map<string, { suggestionIds: string[]; queries: number; clicks: number; cost: number }>();
+  let clicks = 0;
+  let cost = 0;
+  for (const [query, suggestionIds] of blockersOf) {
+    clicks += query.stats.clicks;
+    cost += query.stats.cost;
+    const key = suggestionIds.join('\n');
+    const group = groups.get(key) ?? { suggestionIds, queries: 0, clicks: 0, cost: 0 };
+    group.queries++;
+    group.clicks += query.stats.clicks;
+    group.cost += query.stats.cost;
+    groups.set(key, group);
+  }
+  return {
+    queries: blockersOf.size,
+    clicks,
+    cost: roundMoney(cost),
+    costPerMonth: roundMoney(cost * facts.monthFactor),
+    period: facts.period,
+    periodDays: facts.periodDays,
+    monthFactor: facts.monthFactor,
+    blockedBy: [...groups.values()].map((group) => ({ ...group, cost: roundMoney(group.cost) })).sort((a, b) => b.cost - a.cost),
+  };
+}
