@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditResult } from '../../src/contract/analysis.js';
 import type { Finding } from '../../src/contract/analysis-results.js';
@@ -8,11 +8,9 @@ import { rankFindings } from '../../server/ai-plan/prompt.js';
 import { defaultPricingTable } from '../../server/tokens/pricing.js';
 import { startFakeOpenAi, type FakeChatRequest, type FakeOpenAi, type FakeReply } from '../fakes/openai-fake.js';
 import { promptCodes } from '../server/ai-plan/helpers.js';
-import { launchBrowser, newContext } from './helpers/browser.js';
-import { createProjectFromFiles, exactNumber, headerBalance, login, ruNumberPattern, runAnalysisToCompletion } from './helpers/flows.js';
-import { startServer, type RunningServer } from './helpers/server.js';
+import { startAdminSession, type AdminSession } from './helpers/admin-session.js';
+import { createProjectFromFiles, exactNumber, headerBalance, ruNumberPattern, runAnalysisToCompletion } from './helpers/flows.js';
 
-const ADMIN = { email: 'admin@e2e.test', password: 'AdminPass123' };
 const fixturesRoot = path.resolve(new URL('../fixtures', import.meta.url).pathname);
 /** A Direct campaign export with its keyword statistics. */
 const projectFiles = ['imports/direct-export-utf8-bom.csv', 'imports/yandex-stats.csv'].map((file) => path.join(fixturesRoot, file));
@@ -57,22 +55,17 @@ async function auditOf(page: Page, baseUrl: string, analysisId: string): Promise
 
 describe('an AI plan of a finished audit in Chromium, written by a language model (a fake OpenAI-compatible server)', () => {
   let fake: FakeOpenAi;
-  let server: RunningServer;
-  let browser: Browser;
+  let session: AdminSession;
   let page: Page;
 
   beforeAll(async () => {
     fake = await startFakeOpenAi();
     fake.respond(planReply);
-    server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LLM_API_URL: fake.url, LLM_API_KEY: fake.apiKey, LLM_MODEL: fake.model });
-    browser = await launchBrowser();
-    const context = await newContext(browser, server.url);
-    page = await context.newPage();
-    await login(page, ADMIN);
+    session = await startAdminSession({ env: { LLM_API_URL: fake.url, LLM_API_KEY: fake.apiKey, LLM_MODEL: fake.model } });
+    page = session.page;
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
     await fake?.close();
   });
 
@@ -117,7 +110,7 @@ describe('an AI plan of a finished audit in Chromium, written by a language mode
     // Each step's roubles per month are the audit's money of the findings it cites.
     const codes = promptCodes(prompt);
     expect(codes.length).toBeGreaterThanOrEqual(3);
-    const ranked = rankFindings((await auditOf(page, server.url, analysisId)).scoring.findings);
+    const ranked = rankFindings((await auditOf(page, session.server.url, analysisId)).scoring.findings);
     const steps = page.getByTestId('ai-plan-step');
     expect(await steps.count()).toBe(PLAN.length);
     const citedByStep = PLAN.map((step) => step.cites.map((index) => ranked[index]!));

@@ -1,15 +1,13 @@
 /// <reference lib="dom" />
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ad, CampaignData, Keyword } from '../../src/contract/campaigns.js';
 import { importCampaignFiles } from '../../server/projects/importers/index.js';
-import { launchBrowser, newContext } from './helpers/browser.js';
-import { createProjectFromFiles, exactNumber, headerBalance, login, openNewAnalysis, startAnalysis, waitForAnalysisToFinish } from './helpers/flows.js';
-import { startServer, type RunningServer } from './helpers/server.js';
+import { startAdminSession, type AdminSession } from './helpers/admin-session.js';
+import { createProjectFromFiles, exactNumber, headerBalance, openNewAnalysis, startAnalysis, waitForAnalysisToFinish } from './helpers/flows.js';
 
-const ADMIN = { email: 'admin@e2e.test', password: 'AdminPass123' };
 const fixturesRoot = path.resolve(new URL('../fixtures', import.meta.url).pathname);
 /**
  * The Direct campaign export, its keyword statistics and a search-query report: with statistics the
@@ -37,20 +35,15 @@ function uploadable<T extends Keyword | Ad>(item: T): Omit<T, 'stats' | 'status'
 }
 
 describe('a campaign analysis from start to export in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  let session: AdminSession;
   let page: Page;
 
   beforeAll(async () => {
-    server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-    browser = await launchBrowser();
-    const context = await newContext(browser, server.url);
-    page = await context.newPage();
-    await login(page, ADMIN);
+    session = await startAdminSession();
+    page = session.page;
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
   });
 
   it('starts on an imported project, shows progress to 100 %, takes decisions, exports exactly them and lists the run in history', async () => {

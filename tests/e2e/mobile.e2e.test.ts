@@ -1,10 +1,10 @@
 /// <reference lib="dom" />
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext } from './helpers/browser.js';
-import { createProjectFromFiles, login } from './helpers/flows.js';
-import { startServer, type RunningServer } from './helpers/server.js';
+import { startAdminSession, type AdminSession } from './helpers/admin-session.js';
+import { newContext } from './helpers/browser.js';
+import { createProjectFromFiles } from './helpers/flows.js';
 
 const ADMIN = { email: 'admin@mobile.test', password: 'AdminPass123' };
 const PHONE = { width: 360, height: 740 };
@@ -14,16 +14,13 @@ const fixtures = path.resolve(new URL('../fixtures/imports', import.meta.url).pa
 const sidewaysOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe('the app on a 360 px wide phone screen', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  let session: AdminSession;
   let page: Page;
   let projectId: string;
 
   beforeAll(async () => {
-    server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-    browser = await launchBrowser();
-    page = await (await newContext(browser, server.url, PHONE)).newPage();
-    await login(page, ADMIN);
+    session = await startAdminSession({ admin: ADMIN, viewport: PHONE });
+    page = session.page;
     projectId = await createProjectFromFiles(page, {
       name: 'Диваны Комфорт на телефоне',
       site: 'divany-komfort.example',
@@ -32,8 +29,7 @@ describe('the app on a 360 px wide phone screen', () => {
     });
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
   });
 
   it('shows every main screen without sideways scrolling, with the balance label in the header', async () => {
@@ -62,7 +58,7 @@ describe('the app on a 360 px wide phone screen', () => {
   });
 
   it('fits the auth screen of a guest', async () => {
-    const guest = await (await newContext(browser, server.url, PHONE)).newPage();
+    const guest = await (await newContext(session.browser, session.server.url, PHONE)).newPage();
     await guest.goto('/auth');
     await guest.getByRole('form', { name: 'Вход' }).waitFor();
     expect(await sidewaysOverflow(guest)).toBe(0);

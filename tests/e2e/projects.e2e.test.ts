@@ -1,29 +1,22 @@
 /// <reference lib="dom" />
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext } from './helpers/browser.js';
-import { createProjectFromFiles, login } from './helpers/flows.js';
-import { startServer, type RunningServer } from './helpers/server.js';
+import { startAdminSession, type AdminSession } from './helpers/admin-session.js';
+import { createProjectFromFiles } from './helpers/flows.js';
 
-const ADMIN = { email: 'admin@e2e.test', password: 'AdminPass123' };
 const fixtures = path.resolve(new URL('../fixtures/imports', import.meta.url).pathname);
 
 describe('creating projects from platform exports in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  let session: AdminSession;
   let page: Page;
 
   beforeAll(async () => {
-    server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-    browser = await launchBrowser();
-    const context = await newContext(browser, server.url);
-    page = await context.newPage();
-    await login(page, ADMIN);
+    session = await startAdminSession();
+    page = session.page;
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
   });
 
   const createProject = (name: string, site: string, platform: string, files: string[]) =>
