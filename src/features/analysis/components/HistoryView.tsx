@@ -8,6 +8,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useSession } from '../../auth/session';
 import { HISTORY_PAGE_SIZE, historyQueryOptions } from '../api';
 import { formatCount, formatTokens, pluralRu } from '../format';
+import { AnalysisStatusBadge } from './AnalysisStatusBadge';
 
 /** /projects/{id}/analysis/history: every analysis of the project, newest first, filter and pages. */
 export function HistoryView({ projectId }: { projectId: string }) {
@@ -104,7 +105,7 @@ function HistoryRow({ projectId, item }: { projectId: string; item: AnalysisHist
           {(item.status === 'failed' || item.status === 'cancelled') && ' (возвращены)'}
         </p>
       </div>
-      <span className={`badge analysis-status analysis-status--${item.status}`}>{analysisStatusLabels[item.status]}</span>
+      <AnalysisStatusBadge status={item.status} />
       <p className="history-item__score">{item.score === null ? '—' : `${Math.round(item.score)} / 100`}</p>
       <div className="history-item__link">
         {item.status === 'completed' ? (

@@ -1,13 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { analysisStageLabels, analysisStatusLabels, type AnalysisStage } from '../../../contract/analysis.js';
+import { analysisStageLabels, type AnalysisStage } from '../../../contract/analysis.js';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { QueryError } from '../../../components/ui/QueryError';
 import { analysisKeys, cancelAnalysis } from '../api';
 import { formatCount, formatTokens } from '../format';
 import { failureMessage, REFUND_NOTE, reportOutcome, setOnScreen } from '../outcome';
 import { useAnalysisProgress } from '../useAnalysisProgress';
+import { AnalysisStatusBadge } from './AnalysisStatusBadge';
 
 /** How long 100 % stays on screen before the semantic screen opens. */
 export const MOVE_ON_DELAY_MS = 800;
@@ -65,7 +66,7 @@ export function ProgressView({ projectId, analysisId }: { projectId: string; ana
       </Link>
       <header className="page-header">
         <h1>Анализ кампаний</h1>
-        <span className={`badge analysis-status analysis-status--${analysis.status}`}>{analysisStatusLabels[analysis.status]}</span>
+        <AnalysisStatusBadge status={analysis.status} />
       </header>
 
       <div className="card analysis-progress__card">

@@ -58,7 +58,7 @@ function ResultsScreen({ projectId, analysisId, data, audit }: { projectId: stri
         <NonTargetQueriesFigure projectId={projectId} analysisId={analysisId} audit={audit} accepted={data.decisions.accepted} />
         <ul className="analysis-money__severities">
           {groups.map((group) => (
-            <li key={group.severity} className={`severity-chip severity-chip--${severityTone[group.severity]}`}>
+            <li key={group.severity} className={`severity-chip badge--${severityTone[group.severity]}`}>
               {severityLabels[group.severity]}: {formatCount(group.count)}
               {group.moneyPerMonth > 0 && ` · ${formatRubPerMonth(group.moneyPerMonth)}`}
             </li>
