@@ -7,6 +7,7 @@ import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { ActionPlanView } from '../../analysis/components/ActionPlanView';
 import { AnalysisGate } from '../../analysis/components/AnalysisGate';
+import { BackToResultsLink, PlanNextSteps } from '../../analysis/components/PlanLinks';
 import { formatCount, formatTokens } from '../../analysis/format';
 import { tokenKeys } from '../../tokens/api';
 import { aiPlanKeys, aiPlanOverviewQueryOptions, aiPlanQueryOptions } from '../api';
@@ -31,14 +32,6 @@ interface Props {
 export function AiAnalysisScreen({ projectId, analysisId, aiAnalysisId }: Props) {
   if (aiAnalysisId === analysisId) return <AiPlanEntry projectId={projectId} analysisId={analysisId} />;
   return <AiPlanScreen projectId={projectId} analysisId={analysisId} aiPlanId={aiAnalysisId} />;
-}
-
-function BackToResults({ projectId, analysisId }: { projectId: string; analysisId: string }) {
-  return (
-    <Link to="/projects/$id/analysis/$analysisId/results" params={{ id: projectId, analysisId }} className="link back-link">
-      ← К результатам
-    </Link>
-  );
 }
 
 function Loading({ label }: { label: string }) {
@@ -75,7 +68,7 @@ function AiPlanEntry({ projectId, analysisId }: { projectId: string; analysisId:
   if (!overview.data.available) return <ActionPlanView projectId={projectId} analysisId={analysisId} />;
   return (
     <section className="page analysis-page analysis-plan ai-plan">
-      <BackToResults projectId={projectId} analysisId={analysisId} />
+      <BackToResultsLink projectId={projectId} analysisId={analysisId} />
       <header className="page-header">
         <h1>AI-анализ</h1>
       </header>
@@ -146,7 +139,7 @@ function AiPlanScreen({ projectId, analysisId, aiPlanId }: { projectId: string; 
   const data = plan.data;
   return (
     <section className="page analysis-page analysis-plan ai-plan">
-      <BackToResults projectId={projectId} analysisId={analysisId} />
+      <BackToResultsLink projectId={projectId} analysisId={analysisId} />
       <header className="page-header">
         <h1>{AI_PLAN_TITLE}</h1>
       </header>
@@ -169,14 +162,7 @@ function AiPlanScreen({ projectId, analysisId, aiPlanId }: { projectId: string; 
         <RequestAiPlan projectId={projectId} analysisId={analysisId} overview={overview.data} label={data.status === 'failed' ? 'Попробовать ещё раз' : 'Запросить новый AI-план'} />
       )}
       {overview.data && <EarlierPlans projectId={projectId} analysisId={analysisId} overview={overview.data} current={data.id} />}
-      <div className="analysis-actions">
-        <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} className="btn btn--secondary">
-          Принять предложения
-        </Link>
-        <Link to="/projects/$id/analysis/$analysisId/results" params={{ id: projectId, analysisId }} className="btn btn--secondary">
-          К результатам
-        </Link>
-      </div>
+      <PlanNextSteps projectId={projectId} analysisId={analysisId} />
     </section>
   );
 }

@@ -1,4 +1,3 @@
-import { Link } from '@tanstack/react-router';
 import type { AnalysisResults, AuditResult } from '../../../contract/analysis.js';
 import { severityLabels } from '../../../contract/analysis-results.js';
 import { formatDateTime } from '../../../lib/format';
@@ -6,6 +5,7 @@ import { formatCount, formatRubPerMonth, pluralRu } from '../format';
 import { actionPlan } from '../result-model';
 import { AuditResultLoader } from './AuditResultLoader';
 import { FindingCard } from './FindingCard';
+import { BackToResultsLink, PlanNextSteps } from './PlanLinks';
 
 export const PLAN_TITLE = 'План действий по результатам аудита';
 
@@ -28,9 +28,7 @@ function PlanScreen({ projectId, analysisId, data, audit }: { projectId: string;
   const totalPerMonth = priced.reduce((sum, step) => sum + step.moneyPerMonth, 0);
   return (
     <section className="page analysis-page analysis-plan">
-      <Link to="/projects/$id/analysis/$analysisId/results" params={{ id: projectId, analysisId }} className="link back-link">
-        ← К результатам
-      </Link>
+      <BackToResultsLink projectId={projectId} analysisId={analysisId} />
       <header className="page-header">
         <h1>{PLAN_TITLE}</h1>
       </header>
@@ -78,14 +76,7 @@ function PlanScreen({ projectId, analysisId, data, audit }: { projectId: string;
         </ol>
       )}
 
-      <div className="analysis-actions">
-        <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} className="btn btn--primary">
-          Принять предложения
-        </Link>
-        <Link to="/projects/$id/analysis/$analysisId/results" params={{ id: projectId, analysisId }} className="btn btn--secondary">
-          К результатам
-        </Link>
-      </div>
+      <PlanNextSteps projectId={projectId} analysisId={analysisId} acceptIsMainAction />
     </section>
   );
 }
