@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { aiPlanStatusLabels, isAiPlanFinished, type AiPlan, type AiPlanOverview, type AiPlanStatus } from '../../../contract/ai-plan.js';
+import { PageLoading } from '../../../components/ui/PageStates';
 import { QueryError } from '../../../components/ui/QueryError';
 import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
@@ -34,19 +35,11 @@ export function AiAnalysisScreen({ projectId, analysisId, aiAnalysisId }: Props)
   return <AiPlanScreen projectId={projectId} analysisId={analysisId} aiPlanId={aiAnalysisId} />;
 }
 
-function Loading({ label }: { label: string }) {
-  return (
-    <section className="page state-line">
-      <span className="spinner" role="status" aria-label={label} />
-    </section>
-  );
-}
-
 const statusTone: Record<AiPlanStatus, string> = { queued: 'badge--muted', running: '', completed: 'badge--success', failed: 'badge--danger' };
 
 function AiPlanEntry({ projectId, analysisId }: { projectId: string; analysisId: string }) {
   const overview = useQuery(aiPlanOverviewQueryOptions(analysisId));
-  if (overview.isPending) return <Loading label="Загрузка AI-анализа" />;
+  if (overview.isPending) return <PageLoading label="Загрузка AI-анализа" />;
   if (overview.error instanceof ApiError && overview.error.status === 404) {
     return (
       <section className="page analysis-page">
@@ -117,7 +110,7 @@ function AiPlanScreen({ projectId, analysisId, aiPlanId }: { projectId: string; 
     if (status === 'failed') void queryClient.invalidateQueries({ queryKey: tokenKeys.balance() });
   }, [status, analysisId, queryClient]);
 
-  if (plan.isPending) return <Loading label="Загрузка AI-плана" />;
+  if (plan.isPending) return <PageLoading label="Загрузка AI-плана" />;
   if (plan.error) {
     const notFound = plan.error instanceof ApiError && plan.error.status === 404;
     return (

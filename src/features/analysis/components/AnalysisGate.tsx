@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { Analysis } from '../../../contract/analysis.js';
+import { AnalysisNotFound } from '../../../components/ui/PageStates';
 import { ApiError } from '../../../lib/api-client';
 import { analysisQueryOptions } from '../api';
 import { failureMessage } from '../outcome';
@@ -28,16 +29,7 @@ export function AnalysisGate({
   const lookup = useQuery({ ...analysisQueryOptions(analysisId), enabled: !given && Boolean(error) && !notFound });
   const analysis = given ?? lookup.data;
 
-  if (notFound) {
-    return (
-      <div className="state-card state-card--error" role="alert">
-        <h1>Анализ не найден</h1>
-        <Link to="/projects/$id" params={{ id: projectId }} className="btn btn--primary">
-          К проекту
-        </Link>
-      </div>
-    );
-  }
+  if (notFound) return <AnalysisNotFound projectId={projectId} />;
   if (analysis && (analysis.status === 'queued' || analysis.status === 'running')) {
     return (
       <div className="state-card">

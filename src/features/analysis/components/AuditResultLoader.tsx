@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { AnalysisResults, AuditResult } from '../../../contract/analysis.js';
+import { PageLoading } from '../../../components/ui/PageStates';
 import { QueryError } from '../../../components/ui/QueryError';
 import { resultsQueryOptions } from '../api';
 import { auditResultOf } from '../result-model';
@@ -24,11 +25,7 @@ export function AuditResultLoader({
 }) {
   const results = useQuery(resultsQueryOptions(analysisId));
   if (results.isPending) {
-    return (
-      <section className="page state-line">
-        <span className="spinner" role="status" aria-label={loadingLabel} />
-      </section>
-    );
+    return <PageLoading label={loadingLabel} />;
   }
   if (results.isError) {
     return (

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { ProjectDetail } from '../../../contract/projects.js';
+import { PageLoading } from '../../../components/ui/PageStates';
 import { ApiError } from '../../../lib/api-client';
 import { projectQueryOptions } from '../api';
 
@@ -12,11 +13,7 @@ import { projectQueryOptions } from '../api';
 export function ProjectLoader({ projectId, children }: { projectId: string; children: (project: ProjectDetail) => ReactNode }) {
   const project = useQuery(projectQueryOptions(projectId));
   if (project.isPending) {
-    return (
-      <section className="page state-line">
-        <span className="spinner" role="status" aria-label="Загрузка проекта" />
-      </section>
-    );
+    return <PageLoading label="Загрузка проекта" />;
   }
   if (!project.data) {
     const notFound = project.error instanceof ApiError && project.error.status === 404;

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { relevanceStageLabels, relevanceStatusLabels } from '../../../contract/relevance.js';
+import { AnalysisNotFound, PageLoading } from '../../../components/ui/PageStates';
 import { QueryError } from '../../../components/ui/QueryError';
 import { ApiError } from '../../../lib/api-client';
 import { cancelRelevance, relevanceKeys, relevanceQueryOptions } from '../api';
@@ -37,23 +38,14 @@ export function ProgressRelevanceView({ projectId, analysisId }: Props) {
   });
 
   if (run.isPending) {
-    return (
-      <section className="page state-line">
-        <span className="spinner" role="status" aria-label="Загрузка анализа" />
-      </section>
-    );
+    return <PageLoading label="Загрузка анализа" />;
   }
   if (!analysis) {
     const notFound = run.error instanceof ApiError && run.error.status === 404;
     return (
       <section className="page page--narrow">
         {notFound ? (
-          <div className="state-card state-card--error" role="alert">
-            <h1>Анализ не найден</h1>
-            <Link to="/projects/$id" params={{ id: projectId }} className="btn btn--primary">
-              К проекту
-            </Link>
-          </div>
+          <AnalysisNotFound projectId={projectId} />
         ) : (
           <QueryError error={run.error!} onRetry={() => void run.refetch()} />
         )}

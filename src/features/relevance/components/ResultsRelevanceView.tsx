@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { severityLabels } from '../../../contract/analysis-results.js';
 import type { PageRelevance, RelevanceIssue, RelevanceResult, Severity } from '../../../contract/relevance.js';
+import { AnalysisNotFound, PageLoading } from '../../../components/ui/PageStates';
 import { QueryError } from '../../../components/ui/QueryError';
 import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
@@ -21,11 +22,7 @@ const severityShort: Record<Severity, string> = { high: 'Критично', medi
 export function ResultsRelevanceView({ projectId, analysisId }: Props) {
   const results = useQuery(relevanceResultsQueryOptions(analysisId));
   if (results.isPending) {
-    return (
-      <section className="page state-line">
-        <span className="spinner" role="status" aria-label="Загрузка результатов" />
-      </section>
-    );
+    return <PageLoading label="Загрузка результатов" />;
   }
   if (!results.data) {
     const error = results.error;
@@ -33,18 +30,14 @@ export function ResultsRelevanceView({ projectId, analysisId }: Props) {
     const notReady = error instanceof ApiError && error.status === 409;
     return (
       <section className="page page--narrow">
-        {notFound || notReady ? (
+        {notFound ? (
+          <AnalysisNotFound projectId={projectId} />
+        ) : notReady ? (
           <div className="state-card state-card--error" role="alert">
-            <h1>{notFound ? 'Анализ не найден' : 'Результаты ещё не готовы'}</h1>
-            {notReady ? (
-              <Link to="/projects/$id/page-relevance/$analysisId/progress" params={{ id: projectId, analysisId }} className="btn btn--primary">
-                К ходу проверки
-              </Link>
-            ) : (
-              <Link to="/projects/$id" params={{ id: projectId }} className="btn btn--primary">
-                К проекту
-              </Link>
-            )}
+            <h1>Результаты ещё не готовы</h1>
+            <Link to="/projects/$id/page-relevance/$analysisId/progress" params={{ id: projectId, analysisId }} className="btn btn--primary">
+              К ходу проверки
+            </Link>
           </div>
         ) : (
           <QueryError error={error!} onRetry={() => void results.refetch()} />
