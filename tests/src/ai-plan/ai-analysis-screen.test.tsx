@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AiPlan, AiPlanOverview } from '../../../src/contract/ai-plan.js';
 import { aiPlanMessages } from '../../../src/contract/messages.js';
 import { renderAt } from '../auth/render-app';
-import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
-import { resetSession, signIn } from '../routes/router-harness';
+import { server, useTestServer, verifiedUser } from '../lib/test-server';
+import { signInOwner } from '../lib/signed-in';
 import { analysisId, makeResults, projectId } from '../analysis/fixtures';
 
 useTestServer();
@@ -66,11 +66,7 @@ const completed = aiPlan({
 });
 
 beforeEach(() => {
-  resetSession();
-  signIn(verifiedUser, ownerOrganization);
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  server.use(
-    http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 100 })),
+  signInOwner(
     http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults())),
     http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json(overview())),
   );

@@ -8,8 +8,8 @@ import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/rea
 import { createQueryClient, currentCacheBuster, persistOptions } from '../../../src/app/query-client';
 import { historyQueryOptions, resultsQueryOptions } from '../../../src/features/analysis/api';
 import { renderAt } from '../auth/render-app';
-import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
-import { resetSession, signIn } from '../routes/router-harness';
+import { server, useTestServer, verifiedUser } from '../lib/test-server';
+import { signInOwner } from '../lib/signed-in';
 import { analysisId, makeResults, projectId } from './fixtures';
 
 type PersistClient = Parameters<typeof persistQueryClientSave>[0]['queryClient'];
@@ -31,12 +31,8 @@ const item = (index: number, patch: Partial<AnalysisHistoryItem> = {}): Analysis
 let requests: URLSearchParams[];
 
 beforeEach(() => {
-  resetSession();
-  signIn(verifiedUser, ownerOrganization);
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
   requests = [];
-  server.use(
-    http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 100 })),
+  signInOwner(
     http.get(`/api/v1/projects/${projectId}/analyses`, ({ request }) => {
       const params = new URL(request.url).searchParams;
       requests.push(params);

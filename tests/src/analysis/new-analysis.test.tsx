@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stopTracking } from '../../../src/features/analysis/outcome';
 import { renderAt } from '../auth/render-app';
-import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
-import { resetSession, signIn } from '../routes/router-harness';
+import { server, useTestServer } from '../lib/test-server';
+import { signInOwner } from '../lib/signed-in';
 import { analysisId, campaignIds, makeAnalysis, project, projectId } from './fixtures';
 
 useTestServer();
@@ -21,12 +21,8 @@ const costAnswer = (total: number, balance: number) => ({
 let costRequests: unknown[];
 
 beforeEach(() => {
-  resetSession();
-  signIn(verifiedUser, ownerOrganization);
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
   costRequests = [];
-  server.use(
-    http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 100 })),
+  signInOwner(
     http.get(`/api/v1/projects/${projectId}`, () => HttpResponse.json(project)),
     http.post('/api/v1/tokens/calculate-cost', async ({ request }) => {
       const body = (await request.json()) as { campaigns: unknown[] };

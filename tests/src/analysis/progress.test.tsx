@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Analysis } from '../../../src/contract/analysis.js';
 import { clearNotifications, notificationStore, notificationsAtom } from '../../../src/features/notifications/notifications';
 import { renderAt } from '../auth/render-app';
-import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
-import { resetSession, signIn } from '../routes/router-harness';
+import { server, useTestServer } from '../lib/test-server';
+import { signInOwner } from '../lib/signed-in';
 import { analysisId, makeAnalysis, makeResults, projectId } from './fixtures';
 
 useTestServer();
@@ -36,12 +36,8 @@ function controlledStream() {
 const notifications = () => notificationStore.get(notificationsAtom);
 
 beforeEach(() => {
-  resetSession();
-  signIn(verifiedUser, ownerOrganization);
   clearNotifications();
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  server.use(
-    http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 100 })),
+  signInOwner(
     http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults())),
     http.put(`/api/v1/analyses/${analysisId}/decisions`, async ({ request }) => HttpResponse.json({ decisions: await request.json() })),
   );

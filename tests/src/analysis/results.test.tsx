@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../auth/render-app';
-import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
-import { resetSession, signIn } from '../routes/router-harness';
+import { server, useTestServer } from '../lib/test-server';
+import { signInOwner } from '../lib/signed-in';
 import { analysisId, auditResult, makeResults, projectId } from './fixtures';
 
 useTestServer();
@@ -12,11 +12,7 @@ useTestServer();
 const resultsPath = `/projects/${projectId}/analysis/${analysisId}/results`;
 
 beforeEach(() => {
-  resetSession();
-  signIn(verifiedUser, ownerOrganization);
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  server.use(
-    http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 100 })),
+  signInOwner(
     http.get(`/api/v1/analyses/${analysisId}/results`, () =>
       HttpResponse.json(makeResults({ decisions: { accepted: ['s-free', 's-cross'], rejected: ['s-jobs'] } })),
     ),

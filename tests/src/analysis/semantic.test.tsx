@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AnalysisDecisions } from '../../../src/contract/analysis.js';
 import { renderAt } from '../auth/render-app';
-import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
-import { resetSession, signIn } from '../routes/router-harness';
+import { server, useTestServer } from '../lib/test-server';
+import { signInOwner } from '../lib/signed-in';
 import { analysisId, makeAnalysis, makeResults, projectId } from './fixtures';
 
 useTestServer();
@@ -14,12 +14,8 @@ const semanticPath = `/projects/${projectId}/analysis/${analysisId}/semantic`;
 let saved: AnalysisDecisions[];
 
 beforeEach(() => {
-  resetSession();
-  signIn(verifiedUser, ownerOrganization);
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
   saved = [];
-  server.use(
-    http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 100 })),
+  signInOwner(
     http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults({ decisions: { accepted: ['s-cross'], rejected: [] } }))),
     http.put(`/api/v1/analyses/${analysisId}/decisions`, async ({ request }) => {
       const body = (await request.json()) as AnalysisDecisions;

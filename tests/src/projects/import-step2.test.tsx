@@ -6,8 +6,8 @@ import { importTemplateColumns } from '../../../src/contract/import-template.js'
 import type { ImportPreview } from '../../../src/contract/projects.js';
 import { PREVIEW_STORAGE_KEY, STEP1_STORAGE_KEY } from '../../../src/features/projects/create-draft';
 import { renderAt } from '../auth/render-app';
-import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
-import { resetSession, signIn } from '../routes/router-harness';
+import { server, useTestServer } from '../lib/test-server';
+import { signInOwner } from '../lib/signed-in';
 
 useTestServer();
 
@@ -32,12 +32,9 @@ const preview: ImportPreview = {
 const step1 = { name: 'Диваны Комфорт', site_url: 'divany-komfort.ru', platform: 'yandex_direct' };
 
 beforeEach(() => {
-  resetSession();
   sessionStorage.clear();
-  signIn(verifiedUser, ownerOrganization);
+  signInOwner();
   sessionStorage.setItem(STEP1_STORAGE_KEY, JSON.stringify(step1));
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  server.use(http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 100 })));
 });
 
 const file = (name: string, text: string) => new File([text], name, { type: 'text/csv' });

@@ -1,19 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ProjectSummary } from '../../../src/contract/projects.js';
 import { renderAt } from '../auth/render-app';
-import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
-import { resetSession, signIn } from '../routes/router-harness';
+import { server, useTestServer, verifiedUser } from '../lib/test-server';
+import { signInOwner } from '../lib/signed-in';
 
 useTestServer();
 beforeEach(() => {
-  resetSession();
-  signIn(verifiedUser, ownerOrganization);
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  // The header's balance indicator asks too; it is not what these tests look at.
-  server.use(http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 100 })));
+  // The header's balance indicator asks too (signInOwner answers it); it is not what these tests look at.
+  signInOwner();
 });
 
 const project = (overrides: Partial<ProjectSummary>): ProjectSummary => ({

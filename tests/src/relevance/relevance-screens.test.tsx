@@ -4,8 +4,8 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LandingUrlsResponse, PageRelevance, RelevanceAnalysis, RelevanceResults } from '../../../src/contract/relevance.js';
 import { renderAt } from '../auth/render-app';
-import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
-import { resetSession, signIn } from '../routes/router-harness';
+import { server, useTestServer, verifiedUser } from '../lib/test-server';
+import { signInOwner } from '../lib/signed-in';
 
 useTestServer();
 
@@ -97,10 +97,7 @@ const results: RelevanceResults = {
 };
 
 beforeEach(() => {
-  resetSession();
-  signIn(verifiedUser, ownerOrganization);
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  server.use(
+  signInOwner(
     http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 10 })),
     http.get(`/api/v1/projects/${projectId}/page-relevance`, () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 5 })),
   );
