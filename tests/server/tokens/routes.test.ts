@@ -270,20 +270,6 @@ describe('POST /api/v1/tokens/admin/credit', () => {
     expect(res.body).toEqual({ error: 'Пользователь не найден', code: 'USER_NOT_FOUND' });
   });
 
-  // The page check is charged per page and the AI plan a flat price, never per campaign: a quote with them
-  // would be a price nothing charges, so an old client asking for them is told so instead of misled.
-  it("refuses the kinds it does not charge per campaign ('relevance', 'ai') with a 422", async () => {
-    const user = await createUser(t.app, { balance: 100 });
-    for (const old of ['relevance', 'ai']) {
-      const res = await call(t.app, 'POST', '/api/v1/tokens/calculate-cost', {
-        token: user.token,
-        body: { campaigns: [{ keywords_count: 250, ads_count: 60 }], analysis_kinds: ['scoring', old] },
-      });
-      expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: unknownKind, code: 'VALIDATION_ERROR', detail: [{ loc: ['body', 'analysis_kinds', 1], msg: unknownKind }] });
-    }
-  });
-
   it('answers 422 in the spec format for bad input', async () => {
     const target = await createUser(t.app);
     const noReason = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body: { user_id: target.id, amount: 0, reason: '  ' } });
