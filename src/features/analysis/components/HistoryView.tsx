@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { analysisStatuses, analysisStatusLabels, type AnalysisHistoryItem, type AnalysisStatus } from '../../../contract/analysis.js';
+import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { Pager } from '../../../components/ui/Pager';
 import { QueryError } from '../../../components/ui/QueryError';
 import { formatDateTime } from '../../../lib/format';
@@ -20,9 +21,7 @@ export function HistoryView({ projectId }: { projectId: string }) {
 
   return (
     <section className="page analysis-page analysis-history">
-      <Link to="/projects/$id" params={{ id: projectId }} className="link back-link">
-        ← К проекту
-      </Link>
+      <BackToProjectLink projectId={projectId} />
       <header className="page-header">
         <h1>История анализов</h1>
         <Link to="/projects/$id/analysis/new" params={{ id: projectId }} className="btn btn--primary">

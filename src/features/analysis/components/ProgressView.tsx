@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { analysisStageLabels, type AnalysisStage } from '../../../contract/analysis.js';
+import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { QueryError } from '../../../components/ui/QueryError';
 import { analysisKeys, cancelAnalysis } from '../api';
@@ -61,9 +62,7 @@ export function ProgressView({ projectId, analysisId }: { projectId: string; ana
 
   return (
     <section className="page analysis-page analysis-progress">
-      <Link to="/projects/$id" params={{ id: projectId }} className="link back-link">
-        ← К проекту
-      </Link>
+      <BackToProjectLink projectId={projectId} />
       <header className="page-header">
         <h1>Анализ кампаний</h1>
         <AnalysisStatusBadge status={analysis.status} />

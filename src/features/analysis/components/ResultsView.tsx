@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import type { AnalysisResults, AuditResult } from '../../../contract/analysis.js';
 import { severityLabels, type Severity } from '../../../contract/analysis-results.js';
 import { adPlatformLabels } from '../../../contract/campaigns.js';
+import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { downloadExport, exportOptions, type ExportFormat, type ExportPlatform } from '../api';
 import { formatCount, formatPeriod, formatRub, formatRubPerMonth, formatTokens, pluralRu } from '../format';
 import { acceptedSummary, nonTargetQueriesCoveredBy, nonTargetQueriesOf, severityGroups, type SeverityGroup } from '../result-model';
@@ -34,9 +35,7 @@ function ResultsScreen({ projectId, analysisId, data, audit }: { projectId: stri
 
   return (
     <section className="page analysis-page analysis-results">
-      <Link to="/projects/$id" params={{ id: projectId }} className="link back-link">
-        ← К проекту
-      </Link>
+      <BackToProjectLink projectId={projectId} />
       <header className="page-header">
         <h1>Результаты аудита</h1>
         <p className="muted">

@@ -1,8 +1,9 @@
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import type { AnalysisResults, AuditResult } from '../../../contract/analysis.js';
 import { negativeCategoryLabels, type QueryIntent } from '../../../contract/analysis-results.js';
 import type { StatsPeriod } from '../../../contract/campaigns.js';
+import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { formatCount, pluralRu } from '../format';
 import { choiceOf, decide, suggestionSections, withValue, type Choice, type SuggestionSection } from '../result-model';
 import { useDecisions } from '../useDecisions';
@@ -47,9 +48,7 @@ function SemanticScreen({ projectId, analysisId, data, audit }: { projectId: str
 
   return (
     <section className="page analysis-page analysis-semantic">
-      <Link to="/projects/$id" params={{ id: projectId }} className="link back-link">
-        ← К проекту
-      </Link>
+      <BackToProjectLink projectId={projectId} />
       <header className="page-header">
         <h1>Семантика: предложения</h1>
       </header>

@@ -2,6 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
 import { MAX_RELEVANCE_URLS, relevanceStatusLabels, type LandingUrlsResponse, type RelevanceAnalysis } from '../../../contract/relevance.js';
+import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { QueryError } from '../../../components/ui/QueryError';
 import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
@@ -18,9 +19,7 @@ export function NewRelevanceView({ projectId, onStarted }: Props) {
   const urls = useQuery(landingUrlsQueryOptions(projectId));
   return (
     <section className="page relevance-page">
-      <Link to="/projects/$id" params={{ id: projectId }} className="link back-link">
-        ← К проекту
-      </Link>
+      <BackToProjectLink projectId={projectId} />
       <header className="page-header">
         <h1>Релевантность посадочных страниц</h1>
       </header>

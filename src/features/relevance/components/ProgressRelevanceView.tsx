@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { relevanceStageLabels, relevanceStatusLabels } from '../../../contract/relevance.js';
+import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { AnalysisNotFound, PageLoading } from '../../../components/ui/PageStates';
 import { QueryError } from '../../../components/ui/QueryError';
 import { ApiError } from '../../../lib/api-client';
@@ -57,9 +58,7 @@ export function ProgressRelevanceView({ projectId, analysisId }: Props) {
   const unfinished = analysis.status === 'queued' || analysis.status === 'running';
   return (
     <section className="page page--narrow relevance-page relevance-progress">
-      <Link to="/projects/$id" params={{ id: projectId }} className="link back-link">
-        ← К проекту
-      </Link>
+      <BackToProjectLink projectId={projectId} />
       <header className="page-header">
         <h1>Проверка посадочных страниц</h1>
       </header>

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { severityLabels } from '../../../contract/analysis-results.js';
 import type { PageRelevance, RelevanceIssue, RelevanceResult, Severity } from '../../../contract/relevance.js';
+import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { AnalysisNotFound, PageLoading } from '../../../components/ui/PageStates';
 import { QueryError } from '../../../components/ui/QueryError';
 import { ApiError } from '../../../lib/api-client';
@@ -48,9 +49,7 @@ export function ResultsRelevanceView({ projectId, analysisId }: Props) {
   const { analysis, result } = results.data;
   return (
     <section className="page relevance-page relevance-results">
-      <Link to="/projects/$id" params={{ id: projectId }} className="link back-link">
-        ← К проекту
-      </Link>
+      <BackToProjectLink projectId={projectId} />
       <header className="page-header">
         <h1>Релевантность посадочных страниц</h1>
         <Link to="/projects/$id/page-relevance/new" params={{ id: projectId }} className="btn btn--secondary">

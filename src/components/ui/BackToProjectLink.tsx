@@ -1,0 +1,10 @@
+import { Link } from '@tanstack/react-router';
+
+/** «← К проекту» at the top of a project's analysis screens (audit and page relevance). */
+export function BackToProjectLink({ projectId }: { projectId: string }) {
+  return (
+    <Link to="/projects/$id" params={{ id: projectId }} className="link back-link">
+      ← К проекту
+    </Link>
+  );
+}
