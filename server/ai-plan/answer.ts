@@ -1,13 +1,14 @@
 /**
  * The model's answer turned into the stored plan. The text must be one JSON object of the shape the
  * system prompt asks for (checked with valibot); every finding code must be one the prompt listed.
- * Money comes from the audit, never from the model: a step is worth the priced findings it cites.
+ * Money comes from the audit, never from the model: a step is worth the priced findings it cites, and
+ * code N (the automatic negatives) is worth the non-target queries' cost, each query once.
  */
 import * as v from 'valibot';
 import type { AiPlanFinding, AiPlanResult } from '../../src/contract/ai-plan.js';
 import { aiPlanMessages as m } from '../../src/contract/messages.js';
 import { LlmError } from './provider.js';
-import { describeTarget, type PromptFinding } from './prompt.js';
+import { describeTarget, NEGATIVES_REF, type PromptFinding, type PromptNegatives } from './prompt.js';
 
 const text = (max: number) => v.pipe(v.string('ожидается строка'), v.trim(), v.minLength(1, 'пустая строка'), v.maxLength(max, `длиннее ${max} символов`));
 const optionalText = (max: number) => v.optional(v.nullable(v.pipe(v.string('ожидается строка'), v.trim(), v.maxLength(max, `длиннее ${max} символов`))));
@@ -47,7 +48,27 @@ const isMissingKey = (issue: v.BaseIssue<unknown>) => issue.kind === 'schema' &&
 
 const round = (value: number) => Math.round(value * 100) / 100;
 
-export function parsePlanAnswer(content: string, findings: readonly PromptFinding[]): AiPlanResult {
+/** Code N as the screen lists it among a step's findings. */
+export const NON_TARGET_QUERIES_ITEM_ID = 'non-target-queries';
+
+function negativesItem(negatives: PromptNegatives): AiPlanFinding {
+  const { summary } = negatives;
+  return {
+    id: NON_TARGET_QUERIES_ITEM_ID,
+    check_id: 'semantic.non_target_queries',
+    title: 'Нецелевые запросы: автоматические минус-слова',
+    severity: 'high',
+    target: `Поисковые запросы без конверсий: ${summary.queries}`,
+    money_per_month: summary.costPerMonth > 0 ? round(summary.costPerMonth) : null,
+  };
+}
+
+/**
+ * `negatives`: code N of the prompt, when it had one. Its money stands on the steps citing it but not in
+ * `money_per_month_total`: the non-target queries are part of the keywords' spend the findings price
+ * (the contract of `NonTargetQueries`: never added to it).
+ */
+export function parsePlanAnswer(content: string, findings: readonly PromptFinding[], negatives: PromptNegatives | null = null): AiPlanResult {
   let raw: unknown;
   try {
     raw = JSON.parse(unfence(content));
@@ -64,12 +85,14 @@ export function parsePlanAnswer(content: string, findings: readonly PromptFindin
   }
 
   const byRef = new Map(findings.map((item) => [item.ref, item.finding]));
-  const unknown = [...new Set(parsed.output.steps.flatMap((step) => step.findings).filter((ref) => !byRef.has(ref)))];
+  const known = (ref: string) => byRef.has(ref) || (negatives !== null && ref === NEGATIVES_REF);
+  const unknown = [...new Set(parsed.output.steps.flatMap((step) => step.findings).filter((ref) => !known(ref)))];
   if (unknown.length > 0) throw new LlmError(m.unknownFindings.replace('{refs}', unknown.slice(0, 10).join(', ')));
 
   const priced = new Map<string, number>();
   const steps = parsed.output.steps.map((step, index) => {
     const cited: AiPlanFinding[] = [...new Set(step.findings)].map((ref) => {
+      if (ref === NEGATIVES_REF && negatives) return negativesItem(negatives);
       const finding = byRef.get(ref)!;
       const perMonth = finding.moneyPerMonth && finding.moneyPerMonth > 0 ? round(finding.moneyPerMonth) : null;
       if (perMonth !== null) priced.set(finding.id, perMonth);

@@ -1,14 +1,26 @@
 /**
  * The prompt of an AI plan, built by a pure function from a completed audit: the account's scores, the
- * checks that fired, the top findings by money (each with a short code the model must cite), and what the
- * user already accepted. Russian, because the plan is read in Russian.
+ * checks that fired, the top findings by money (each with a short code the model must cite), the cost of
+ * the non-target queries with the top automatic negatives (code `N`), and what the user already accepted.
+ * Russian, because the plan is read in Russian.
  *
  * Bounded: whatever the size of the account, the prompt stays under `maxChars`, so the price of a plan
  * (a flat `aiPlan` in the pricing table) matches the work. Lists are capped first; when the text is still
- * too long, the least useful lines go (accepted examples, campaigns, checks), findings last.
+ * too long, the least useful lines go (accepted examples, campaigns, checks, negatives), findings last.
  */
+import * as v from 'valibot';
 import type { AnalysisDecisions, AuditResult } from '../../src/contract/analysis.js';
-import { severityLabels, type EntityRef, type Evidence, type Finding, type Severity, type Suggestion } from '../../src/contract/analysis-results.js';
+import {
+  NonTargetQueriesSchema,
+  severityLabels,
+  type EntityRef,
+  type Evidence,
+  type Finding,
+  type NegativeKeywordSuggestion,
+  type NonTargetQueries,
+  type Severity,
+  type Suggestion,
+} from '../../src/contract/analysis-results.js';
 import { adPlatformLabels } from '../../src/contract/campaigns.js';
 
 export interface PromptLimits {
@@ -18,6 +30,8 @@ export interface PromptLimits {
   maxChecks: number;
   maxCampaigns: number;
   maxAcceptedExamples: number;
+  /** Automatic negatives listed under the non-target queries (code N). */
+  maxNegatives: number;
   /** Longer lines (a huge ad text, a long explanation) are cut to this. */
   maxLineChars: number;
 }
@@ -28,6 +42,7 @@ export const defaultPromptLimits: PromptLimits = {
   maxChecks: 20,
   maxCampaigns: 15,
   maxAcceptedExamples: 15,
+  maxNegatives: 10,
   maxLineChars: 400,
 };
 
@@ -41,6 +56,18 @@ export interface PromptInput {
   projectName: string;
   audit: AuditResult;
   decisions: AnalysisDecisions;
+}
+
+/** The code a step cites for "add the automatic negatives". */
+export const NEGATIVES_REF = 'N';
+
+/**
+ * The non-target queries as the prompt cites them (code `N`): the engine's figure, each query once. A
+ * step citing N is worth `summary.costPerMonth`, never the sum of the negatives' own (overlapping) costs.
+ */
+export interface PromptNegatives {
+  ref: typeof NEGATIVES_REF;
+  summary: NonTargetQueries;
 }
 
 /** A finding as the prompt cites it: `F1`, `F2`… in the order of the list. */
@@ -60,6 +87,8 @@ export interface AiPlanPrompt {
   chars: number;
   /** The findings listed in the prompt, by code: the only ones a step may refer to. */
   findings: PromptFinding[];
+  /** Code N when the prompt gives the non-target queries (results stored before the figure have none). */
+  negatives: PromptNegatives | null;
 }
 
 const severityRank: Record<Severity, number> = { high: 0, medium: 1, low: 2 };
@@ -125,10 +154,27 @@ function suggestionLine(suggestion: Suggestion): string {
   }
 }
 
+/**
+ * The automatic negatives (campaign category words, group phrases; never the check-by-hand ones) that
+ * block the most money first. The worker reads only the top ones and the accepted ones; so does this.
+ */
+export function topAutomaticNegatives(negatives: readonly NegativeKeywordSuggestion[], max: number): NegativeKeywordSuggestion[] {
+  return negatives
+    .filter((item) => item.status === 'ready')
+    .sort((a, b) => b.costPerMonth - a.costPerMonth || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, max);
+}
+
+function negativeLine(negative: NegativeKeywordSuggestion, decisions: AnalysisDecisions): string {
+  const decided = decisions.accepted.includes(negative.id) ? '; уже принято' : decisions.rejected.includes(negative.id) ? '; отклонено пользователем' : '';
+  return `- ${suggestionLine(negative)}; ${rub(negative.costPerMonth)}/мес${decided}`;
+}
+
 export const SYSTEM_PROMPT = [
   'Ты — опытный специалист по контекстной рекламе (Яндекс Директ, Google Ads, VK Реклама).',
   'Тебе дают результаты автоматического аудита рекламного аккаунта. Составь по ним план действий: упорядоченные шаги, которые рекламодатель выполнит один за другим, самые выгодные и срочные — первыми.',
   'Опирайся только на данные аудита. Каждый шаг должен ссылаться на замечания аудита по их кодам (F1, F2…) из списка «Главные замечания»; не придумывай коды, которых нет в списке.',
+  'Если в данных есть блок «Нецелевые запросы (код N)», шаг про добавление автоматических минус-слов ссылается на код N (в том же списке findings); пусть это будет отдельный шаг, без кодов F.',
   'Не называй денежных сумм: сервер сам посчитает эффект шага в рублях по замечаниям, на которые он ссылается.',
   'Ответь строго одним JSON-объектом без пояснений вокруг, в таком виде:',
   '{"summary": "2–3 предложения: главное о состоянии аккаунта", "steps": [{"title": "короткое действие в повелительном наклонении", "why": "почему это важно, со ссылкой на данные", "expected_effect": "что изменится после шага, без сумм", "findings": ["F1", "F4"]}]}',
@@ -181,6 +227,17 @@ export function buildAiPlanPrompt(input: PromptInput, limits: PromptLimits = def
   const findings: PromptFinding[] = ranked.map((finding, index) => ({ ref: `F${index + 1}`, finding }));
   const findingLines = findings.map(({ ref, finding }) => line(findingLine(ref, finding)));
 
+  // Results stored before the engine reported the query figure have none: no code N then.
+  const nonTarget = v.safeParse(NonTargetQueriesSchema, semantic.nonTargetQueries);
+  const automatic = topAutomaticNegatives(semantic.negatives, limits.maxNegatives);
+  const negatives: PromptNegatives | null = nonTarget.success && nonTarget.output.queries > 0 && automatic.length > 0 ? { ref: NEGATIVES_REF, summary: nonTarget.output } : null;
+  const negativesHeader = negatives
+    ? line(
+        `Нецелевые запросы (код ${NEGATIVES_REF}): ${rub(negatives.summary.costPerMonth)}/мес, запросов без конверсий: ${integer.format(negatives.summary.queries)} (каждый запрос посчитан один раз; это часть расхода фраз, не добавка к нему). Их отсекут автоматические минус-слова из отчёта о поисковых запросах.`,
+      )
+    : '';
+  const negativeLines = negatives ? automatic.map((item) => line(negativeLine(item, input.decisions))) : [];
+
   const acceptedIds = new Set(input.decisions.accepted);
   const suggestions: Suggestion[] = [...semantic.negatives, ...semantic.crossMinus, ...scoring.suggestions];
   const accepted = suggestions.filter((item) => acceptedIds.has(item.id));
@@ -197,6 +254,9 @@ export function buildAiPlanPrompt(input: PromptInput, limits: PromptLimits = def
   const render = () => {
     const parts = [header.join('\n')];
     for (const section of [campaigns, checks]) if (section.lines.length > 0) parts.push(`${section.title}\n${section.lines.join('\n')}`);
+    if (negatives) {
+      parts.push(negativeLines.length > 0 ? `${negativesHeader}\nГлавные из них (отсекают запросы на ₽/мес; суммы пересекаются, итог — выше):\n${negativeLines.join('\n')}` : negativesHeader);
+    }
     parts.push(`Главные замечания (ссылайся на них по коду):\n${findingLines.length > 0 ? findingLines.join('\n') : 'Замечаний нет.'}`);
     parts.push(acceptedExamples.lines.length > 0 ? `${decisionsHeader}\n${acceptedExamples.title}\n${acceptedExamples.lines.join('\n')}` : decisionsHeader);
     return parts.join('\n\n');
@@ -205,7 +265,7 @@ export function buildAiPlanPrompt(input: PromptInput, limits: PromptLimits = def
   // Over the budget: drop the least useful lines first, findings from the bottom of the list last.
   let user = render();
   const budget = limits.maxChars - SYSTEM_PROMPT.length;
-  for (const trimmable of [acceptedExamples.lines, campaigns.lines, checks.lines, findingLines]) {
+  for (const trimmable of [acceptedExamples.lines, campaigns.lines, checks.lines, negativeLines, findingLines]) {
     while (user.length > budget && trimmable.length > (trimmable === findingLines ? 1 : 0)) {
       trimmable.pop();
       user = render();
@@ -219,5 +279,5 @@ export function buildAiPlanPrompt(input: PromptInput, limits: PromptLimits = def
     { role: 'system', content: SYSTEM_PROMPT },
     { role: 'user', content: user },
   ];
-  return { messages, chars: messages.reduce((sum, message) => sum + message.content.length, 0), findings };
+  return { messages, chars: messages.reduce((sum, message) => sum + message.content.length, 0), findings, negatives };
 }

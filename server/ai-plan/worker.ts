@@ -15,7 +15,7 @@ import type { QueuedJob } from '../jobs/queue.js';
 import type { JobWorker } from '../jobs/workers.js';
 import { parsePlanAnswer } from './answer.js';
 import { AI_PLAN_QUEUE, failAiPlan, MAX_ATTEMPTS, notifyAiPlan, recoverInterruptedAiPlans, type AiPlanJobData } from './lifecycle.js';
-import { buildAiPlanPrompt, PROMPT_FINDINGS_PREFETCH, type PromptInput } from './prompt.js';
+import { buildAiPlanPrompt, defaultPromptLimits, PROMPT_FINDINGS_PREFETCH, type PromptInput } from './prompt.js';
 import { LlmError, requestChatCompletion } from './provider.js';
 
 /** Emits `'ended'` with the plan id when a run of this process is over, whatever it did (tests wait on it). */
@@ -57,8 +57,20 @@ const acceptedOf = (path: string) =>
   sql.raw(`coalesce((SELECT jsonb_agg(s) FROM jsonb_array_elements(coalesce(a.result #> '{${path}}', '[]'::jsonb)) s WHERE (a.decisions -> 'accepted') @> to_jsonb(s ->> 'id')), '[]'::jsonb)`);
 
 /**
+ * The negatives the prompt reads: the accepted ones and the automatic ones blocking the most money
+ * (`topAutomaticNegatives` picks the same ones again, so the prompt does not depend on this cut).
+ */
+const promptNegatives = sql.raw(`coalesce((SELECT jsonb_agg(e.s ORDER BY e.n)
+  FROM jsonb_array_elements(coalesce(a.result #> '{semantic,negatives}', '[]'::jsonb)) WITH ORDINALITY AS e(s, n)
+ WHERE (a.decisions -> 'accepted') @> to_jsonb(e.s ->> 'id')
+    OR e.n IN (SELECT r.n FROM jsonb_array_elements(coalesce(a.result #> '{semantic,negatives}', '[]'::jsonb)) WITH ORDINALITY AS r(s, n)
+                WHERE r.s ->> 'status' = 'ready'
+                ORDER BY coalesce((r.s ->> 'costPerMonth')::float8, 0) DESC, r.s ->> 'id' COLLATE "C"
+                LIMIT ${defaultPromptLimits.maxNegatives})), '[]'::jsonb)`);
+
+/**
  * The audit as the prompt reads it: the full result minus its big arrays (per-keyword scores and
- * verdicts, clusters…), with only the top findings and the accepted suggestions. A big account's result
+ * verdicts, clusters…), with only the top findings, the top automatic negatives and the accepted suggestions. A big account's result
  * is tens of megabytes; this is a few hundred kilobytes, parsed off nothing but this job.
  */
 async function loadPromptInput(db: DB, analysisId: string): Promise<PromptInput | null> {
@@ -75,7 +87,7 @@ async function loadPromptInput(db: DB, analysisId: string): Promise<PromptInput 
                  'campaigns', coalesce(a.result #> '{scoring,campaigns}', '[]'::jsonb),
                  'groups', '[]'::jsonb, 'ads', '[]'::jsonb, 'keywords', '[]'::jsonb, 'keywordVerdicts', '[]'::jsonb, 'checks', '[]'::jsonb),
              'semantic', (a.result -> 'semantic') || jsonb_build_object(
-                 'negatives', ${acceptedOf('semantic,negatives')},
+                 'negatives', ${promptNegatives},
                  'crossMinus', ${acceptedOf('semantic,crossMinus')},
                  'clusters', '[]'::jsonb, 'duplicates', '[]'::jsonb, 'intersections', '[]'::jsonb, 'droppedNegatives', '[]'::jsonb,
                  'collectData', '[]'::jsonb, 'relevance', '[]'::jsonb))::text END AS source
@@ -110,7 +122,7 @@ async function runClaimed(db: DB, config: AppConfig, job: QueuedJob<AiPlanJobDat
     const completion = await requestChatCompletion(config.llm, prompt.messages);
     // Spent whatever the answer turns out to be: recorded before it is judged.
     if (completion.usage) await owned().set({ ...completion.usage }).execute();
-    const plan = parsePlanAnswer(completion.content, prompt.findings);
+    const plan = parsePlanAnswer(completion.content, prompt.findings, prompt.negatives);
 
     const stored = await owned()
       .set({ status: 'completed', plan: JSON.stringify(plan), finished_at: sql`now()`, heartbeat_at: null })

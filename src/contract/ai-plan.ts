@@ -7,7 +7,9 @@
  *   GET  /api/v1/ai-plans/:id            one AI plan: status, then the plan
  *
  * Money in a step is never the model's guess: the server adds up `moneyPerMonth` of the audit findings
- * the step refers to (null when the audit priced none of them).
+ * the step refers to (null when the audit priced none of them). A step may also cite the automatic
+ * negatives (code N of the prompt): an item `non-target-queries` worth the non-target queries' cost
+ * (`semantic.nonTargetQueries.costPerMonth`, each query once).
  */
 import * as v from 'valibot';
 import { aiPlanMessages as m } from './messages.js';
@@ -28,7 +30,7 @@ const severities = ['high', 'medium', 'low'] as const;
 
 /** A finding of the audit a step is based on, as the screen shows it. */
 export const AiPlanFindingSchema = v.object({
-  /** `Finding.id` in the audit result. */
+  /** `Finding.id` in the audit result, or `non-target-queries` for the automatic negatives (code N). */
   id: v.string(),
   check_id: v.string(),
   title: v.string(),
@@ -57,7 +59,10 @@ export type AiPlanStep = v.InferOutput<typeof AiPlanStepSchema>;
 export const AiPlanResultSchema = v.object({
   summary: v.nullable(v.string()),
   steps: v.array(AiPlanStepSchema),
-  /** Every priced finding referred to by the plan, each counted once; null when none is priced. */
+  /**
+   * Every priced finding referred to by the plan, each counted once; null when none is priced. Not the
+   * non-target queries: they are part of the keywords' spend the findings price, never added to it.
+   */
   money_per_month_total: v.nullable(v.number()),
 });
 export type AiPlanResult = v.InferOutput<typeof AiPlanResultSchema>;

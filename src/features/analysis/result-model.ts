@@ -194,7 +194,10 @@ export function nonTargetQueriesCoveredBy(summary: NonTargetQueries, suggestionI
   return { queries, cost: roundMoney(cost), costPerMonth: roundMoney(cost * summary.monthFactor) };
 }
 
-export interface PlanStep {
+export interface CheckPlanStep {
+  kind: 'check';
+  /** Unique within the plan (the check id). */
+  key: string;
   checkId: string;
   title: string;
   severity: Severity;
@@ -207,26 +210,73 @@ export interface PlanStep {
 }
 
 /**
- * The action plan: checks with money first, largest roubles per month first; then the remaining
- * high-severity ones (money leaking without a price on it), then the rest by how often they fired.
+ * Add the automatic negatives (campaign category words and group phrases; never the check-by-hand ones).
+ * Priced with the engine's deduplicated cost of the queries they block, not the sum of the negatives'
+ * own costs (a query blocked by two of them would count twice).
  */
-export function actionPlan(result: AuditResult): PlanStep[] {
+export interface NegativesPlanStep {
+  kind: 'negatives';
+  key: 'negatives';
+  /** The automatic negatives, the ones blocking the most money first. */
+  negatives: NegativeKeywordSuggestion[];
+  /** The non-target queries they block: count, money of the period and per month, each query once. */
+  queries: NonTargetQueries;
+  moneyPerMonth: number;
+  /** Negatives of the step the user already accepted, and the queries those cover (each once). */
+  accepted: { negatives: number } & QueriesCovered;
+}
+
+export type PlanStep = CheckPlanStep | NegativesPlanStep;
+
+/** Automatic negatives: what the semantic screen lets the user accept in bulk (not check-by-hand). */
+const isAutomaticNegative = (item: NegativeKeywordSuggestion) => item.status === 'ready';
+
+/** The negatives step, or null for results stored before the query figure existed or without automatic negatives. */
+export function negativesPlanStep(result: AuditResult, decisions: AnalysisDecisions): NegativesPlanStep | null {
+  const queries = nonTargetQueriesOf(result);
+  const negatives = result.semantic.negatives.filter(isAutomaticNegative).sort((a, b) => b.costPerMonth - a.costPerMonth || b.clicks - a.clicks);
+  if (!queries || negatives.length === 0) return null;
+  const acceptedIds = new Set(decisions.accepted);
+  return {
+    kind: 'negatives',
+    key: 'negatives',
+    negatives,
+    queries,
+    moneyPerMonth: queries.costPerMonth,
+    accepted: { negatives: negatives.filter((item) => acceptedIds.has(item.id)).length, ...nonTargetQueriesCoveredBy(queries, decisions.accepted) },
+  };
+}
+
+/**
+ * The action plan, money first: checks with money and the automatic negatives (priced by the queries
+ * they block), largest roubles per month first; then the remaining high-severity checks (money leaking
+ * without a price on it), then the rest by how often they fired.
+ */
+export function actionPlan(result: AuditResult, decisions: AnalysisDecisions = { accepted: [], rejected: [] }): PlanStep[] {
   const rank: Record<Severity, number> = { high: 0, medium: 1, low: 2 };
   const checks = result.scoring.byCheck.filter((check) => check.count > 0 && check.examples.length > 0);
   const priced = checks.filter((check) => check.moneyPerMonth > 0).sort(byMoneyThenCount);
   const unpriced = checks
     .filter((check) => check.moneyPerMonth <= 0)
     .sort((a, b) => rank[a.severity] - rank[b.severity] || b.count - a.count);
-  return [...priced, ...unpriced].map((check) => ({
-    checkId: check.checkId,
-    title: check.title,
-    severity: check.severity,
-    fix: check.examples[0].fix,
-    explanation: check.examples[0].explanation,
-    count: check.count,
-    moneyPerMonth: check.moneyPerMonth,
-    examples: check.examples,
-  }));
+  const checkSteps = (list: CheckSummary[]): CheckPlanStep[] =>
+    list.map((check) => ({
+      kind: 'check',
+      key: check.checkId,
+      checkId: check.checkId,
+      title: check.title,
+      severity: check.severity,
+      fix: check.examples[0].fix,
+      explanation: check.examples[0].explanation,
+      count: check.count,
+      moneyPerMonth: check.moneyPerMonth,
+      examples: check.examples,
+    }));
+  const negatives = negativesPlanStep(result, decisions);
+  // A stable sort: on a tie the negatives go first (one list, accepted on one screen). Without a price
+  // (curated words, no query report) they still come before the unpriced checks.
+  const pricedSteps: PlanStep[] = [...(negatives ? [negatives] : []), ...checkSteps(priced)].sort((a, b) => b.moneyPerMonth - a.moneyPerMonth);
+  return [...pricedSteps, ...checkSteps(unpriced)];
 }
 
 /** The stored result when it has the audit's two parts (an unfinished analysis has none). */

@@ -10,7 +10,7 @@ import { buildApp } from '../../../server/app.js';
 import { applyLedgerEntry } from '../../../server/tokens/ledger.js';
 import { defaultPricingTable } from '../../../server/tokens/pricing.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai-fake.js';
-import { balanceOf, eventsUntilDone, ledgerOf, projectWithCampaigns } from '../analysis/helpers.js';
+import { analysisSampleData, balanceOf, eventsUntilDone, ledgerOf, projectWithCampaigns } from '../analysis/helpers.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { finished, planReply, promptCodes, waitForPlanRow } from './helpers.js';
@@ -112,6 +112,60 @@ describe('AI plan API: a language model (a fake OpenAI-compatible server) writes
     expect(overview.status).toBe(200);
     expect(overview.body).toMatchObject({ available: true, unavailable_reason: null, price: PRICE, balance: before - PRICE });
     expect(overview.body.items[0]).toMatchObject({ id, status: 'completed', model: fake.model, cost: PRICE });
+  });
+
+  it('gives the model the non-target queries as code N with the top automatic negatives, and prices a step citing N with the audit’s figure', async () => {
+    // Two query rows without conversions: «вакансии» (a campaign category word) and a group phrase.
+    const data = analysisSampleData();
+    data.searchQueries.push(
+      { query: 'вакансии монтажник окон', campaignName: 'Окна — поиск', stats: { impressions: 60, clicks: 6, cost: 300, conversions: 0 } },
+      { query: 'окна пвх rehau', campaignName: 'Окна — поиск', groupName: 'Пластиковые окна', stats: { impressions: 80, clicks: 8, cost: 400, conversions: 0 } },
+    );
+    const project = await projectWithCampaigns(t.app, user, data);
+    const run = await call(t.app, 'POST', `/api/v1/projects/${project.projectId}/analyses`, { token: user.token, body: { campaign_ids: project.campaignIds, idempotency_key: randomUUID() } });
+    const queriesAnalysisId = run.body.analysis.id as string;
+    expect((await eventsUntilDone(t.app, user.token, queriesAnalysisId)).at(-1)!.analysis.status).toBe('completed');
+    const queriesAudit: AuditResult = (await call(t.app, 'GET', `/api/v1/analyses/${queriesAnalysisId}/results`, { token: user.token })).body.result;
+    // 300 + 400 ₽ over 31 days, each row once: 700 × 30 / 31.
+    expect(queriesAudit.semantic.nonTargetQueries).toMatchObject({ queries: 2, cost: 700, costPerMonth: 677.42 });
+
+    fake.respond((request) => {
+      const codes = promptCodes(request);
+      const user_message = request.body.messages!.find((message) => message.role === 'user')!.content;
+      const negatives = user_message.includes('(код N)') ? ['N'] : [];
+      return {
+        content: JSON.stringify({
+          steps: [
+            { title: 'Добавьте минус-слова', why: 'Нецелевые запросы без конверсий', findings: negatives },
+            { title: 'Остановите фразы без конверсий', why: 'Они тратят бюджет', findings: codes.slice(0, 1) },
+          ],
+        }),
+      };
+    });
+    try {
+      const held = fake.hold();
+      const started = await start(randomUUID(), user.token, queriesAnalysisId);
+      expect(started.status).toBe(201);
+      const id = started.body.ai_plan.id as string;
+      const request = await held.arrived;
+      held.release();
+      await settle(id);
+
+      const user_message = request.body.messages!.find((message) => message.role === 'user')!.content;
+      expect(user_message).toMatch(/Нецелевые запросы \(код N\): 677 ₽\/мес, запросов без конверсий: 2 /);
+      // The worker hands the prompt the automatic negatives, not only the accepted ones (none here).
+      expect(user_message).toContain('- минус-слово «вакансии» на уровне кампании');
+
+      const plan = (await getPlan(id)).body.ai_plan;
+      expect(plan.status).toBe('completed');
+      const [negativesStep, findingsStep] = plan.plan.steps;
+      expect(negativesStep).toMatchObject({ title: 'Добавьте минус-слова', money_per_month: 677.42 });
+      expect(negativesStep.findings).toEqual([expect.objectContaining({ id: 'non-target-queries', money_per_month: 677.42 })]);
+      // The findings' total stays theirs: the queries are part of the same keywords' spend.
+      expect(plan.plan.money_per_month_total).toBe(findingsStep.money_per_month);
+    } finally {
+      fake.respond(planReply);
+    }
   });
 
   it.each([

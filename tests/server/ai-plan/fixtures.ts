@@ -1,6 +1,6 @@
 /** Audit results for the AI-plan unit tests: a small hand-made one, and one of any size. */
 import type { AuditResult } from '../../../src/contract/analysis.js';
-import { defaultAnalysisSettings, type CheckSummary, type Finding, type Severity, type Suggestion } from '../../../src/contract/analysis-results.js';
+import { defaultAnalysisSettings, type CheckSummary, type Finding, type NegativeKeywordSuggestion, type Severity, type Suggestion } from '../../../src/contract/analysis-results.js';
 
 const period = { from: '2025-01-01', to: '2025-01-31' };
 
@@ -126,5 +126,33 @@ export function largeAudit(count: number): AuditResult {
   );
   const audit = makeAudit(findings);
   audit.scoring.campaigns = Array.from({ length: 200 }, (_, i) => ({ target: { level: 'campaign' as const, key: `c${i}`, campaignName: `Кампания ${i} ${'с очень длинным названием '.repeat(3)}` }, score: 50, findings: 10, moneyPerMonth: i }));
+  return audit;
+}
+
+/** A ready (automatic) negative of the first campaign, or a check-by-hand one with `status`. */
+export function negative(id: string, text: string, costPerMonth: number, patch: Partial<NegativeKeywordSuggestion> = {}): NegativeKeywordSuggestion {
+  return { ...(acceptedNegative as NegativeKeywordSuggestion), id, text, category: 'jobs', cost: costPerMonth, costPerMonth, ...patch };
+}
+
+/**
+ * The audit with the engine's non-target query figure: 3 rows, 2 000 ₽ over 31 days (1 935,48 ₽ a month),
+ * one row blocked by both «бесплатно» and «вакансии» (the negatives' own costs overlap).
+ */
+export function withNonTargetQueries(audit: AuditResult, negatives: NegativeKeywordSuggestion[]): AuditResult {
+  audit.semantic.negatives = negatives;
+  audit.semantic.nonTargetQueries = {
+    queries: 3,
+    clicks: 30,
+    cost: 2000,
+    costPerMonth: 1935.48,
+    period,
+    periodDays: 31,
+    monthFactor: 30 / 31,
+    blockedBy: [
+      { suggestionIds: ['s-free'], queries: 1, clicks: 10, cost: 600 },
+      { suggestionIds: ['s-free', 's-jobs'], queries: 1, clicks: 10, cost: 300 },
+      { suggestionIds: ['s-jobs'], queries: 1, clicks: 10, cost: 1100 },
+    ],
+  };
   return audit;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePlanAnswer } from '../../../server/ai-plan/answer.js';
 import { buildAiPlanPrompt, defaultPromptLimits, rankFindings, SYSTEM_PROMPT } from '../../../server/ai-plan/prompt.js';
 import { LlmError } from '../../../server/ai-plan/provider.js';
-import { acceptedNegative, cpcFinding, ctrFinding, largeAudit, lengthFinding, makeAudit, wasteFinding } from './fixtures.js';
+import { acceptedNegative, cpcFinding, ctrFinding, largeAudit, lengthFinding, makeAudit, negative, wasteFinding, withNonTargetQueries } from './fixtures.js';
 
 const decisions = { accepted: ['s-free'], rejected: ['s-other'] };
 
@@ -136,5 +136,95 @@ describe('accepted suggestions of every kind', () => {
     expect(user).toContain('принял предложений: 3 (минус-слова: 1, кросс-минусовка и дубли: 1, объявления: 1)');
     expect(user).toContain('- кросс-минусовка: «окна» → «окна -пластиковые»');
     expect(user).toContain('- исправление объявления: «Длинный заголовок» → «Короткий»');
+  });
+});
+
+describe('non-target queries and the automatic negatives (code N)', () => {
+  const negatives = () => [
+    negative('s-free', 'бесплатно', 870, { category: 'free' }),
+    negative('s-jobs', 'вакансии', 1354.84),
+    negative('s-reviews', 'отзывы', 5000, { status: 'check_by_hand', category: 'ambiguous' }),
+    negative('s-other', 'работа', 100),
+  ];
+  const audit = () => withNonTargetQueries(makeAudit(), negatives());
+  const userOf = (prompt: ReturnType<typeof buildAiPlanPrompt>) => prompt.messages[1]!.content;
+
+  it('gives the deduplicated figure under code N and the top automatic negatives, never the check-by-hand ones', () => {
+    const prompt = buildAiPlanPrompt({ projectName: 'Окна', audit: audit(), decisions });
+    expect(prompt.negatives).toEqual({ ref: 'N', summary: audit().semantic.nonTargetQueries });
+    expect(SYSTEM_PROMPT).toContain('ссылается на код N');
+    const user = userOf(prompt);
+    // 2 000 ₽ × 30 / 31, not the negatives' own 870 + 1 354,84 + 100.
+    expect(user).toMatch(/Нецелевые запросы \(код N\): 1\s935 ₽\/мес, запросов без конверсий: 3 \(каждый запрос посчитан один раз/);
+    const lines = user.split('\n').filter((text) => text.startsWith('- минус-слово'));
+    expect(lines.filter((text) => text.includes('₽/мес'))).toEqual([
+      expect.stringMatching(/^- минус-слово «вакансии» на уровне кампании — Кампания «Окна — поиск»; 1\s355 ₽\/мес$/),
+      '- минус-слово «бесплатно» на уровне кампании — Кампания «Окна — поиск»; 870 ₽/мес; уже принято',
+      '- минус-слово «работа» на уровне кампании — Кампания «Окна — поиск»; 100 ₽/мес; отклонено пользователем',
+    ]);
+    // The accepted examples list «бесплатно» again, as before (without money).
+    expect(lines.at(-1)).toBe('- минус-слово «бесплатно» на уровне кампании — Кампания «Окна — поиск»');
+    expect(user).not.toContain('«отзывы»');
+    // Money first: the negatives come before the findings.
+    expect(user.indexOf('(код N)')).toBeLessThan(user.indexOf('Главные замечания'));
+  });
+
+  it('lists at most maxNegatives automatic negatives, most money first', () => {
+    const many = Array.from({ length: 25 }, (_, i) => negative(`n${i}`, `слово${i}`, 1000 - i));
+    const prompt = buildAiPlanPrompt({ projectName: 'Окна', audit: withNonTargetQueries(makeAudit(), many), decisions: { accepted: [], rejected: [] } });
+    const listed = [...userOf(prompt).matchAll(/^- минус-слово «(слово\d+)»/gm)].map((match) => match[1]);
+    expect(listed).toEqual(Array.from({ length: defaultPromptLimits.maxNegatives }, (_, i) => `слово${i}`));
+  });
+
+  it('stays within the budget with long negatives, dropping their lines before the findings', () => {
+    const long = Array.from({ length: 10 }, (_, i) => negative(`n${i}`, `${'очень длинная минус-фраза '.repeat(30)}${i}`, 1000 - i, { level: 'group' }));
+    const big = withNonTargetQueries(largeAudit(20_000), long);
+    const prompt = buildAiPlanPrompt({ projectName: 'Большой аккаунт', audit: big, decisions: { accepted: [], rejected: [] } });
+    expect(prompt.chars).toBeLessThanOrEqual(defaultPromptLimits.maxChars);
+    expect(userOf(prompt)).toContain('(код N)');
+    expect(prompt.findings.length).toBeGreaterThan(10);
+
+    const tight = { ...defaultPromptLimits, maxChars: SYSTEM_PROMPT.length + 4000 };
+    const small = buildAiPlanPrompt({ projectName: 'Окна', audit: withNonTargetQueries(largeAudit(100), long), decisions: { accepted: [], rejected: [] } }, tight);
+    expect(small.chars).toBeLessThanOrEqual(tight.maxChars);
+    expect(small.findings[0]!.finding.id).toBe('f0');
+    // The figure stays, the negatives' lines went first: several findings are still there.
+    expect(userOf(small)).toContain('(код N)');
+    expect(userOf(small)).not.toContain('- минус-слово');
+    expect(small.findings.length).toBeGreaterThan(1);
+  });
+
+  it('has no code N for a result stored before the figure existed, and refuses a step citing it there', () => {
+    const older = makeAudit(undefined, negatives());
+    const prompt = buildAiPlanPrompt({ projectName: 'Окна', audit: older, decisions });
+    expect(prompt.negatives).toBeNull();
+    expect(userOf(prompt)).not.toContain('код N');
+    const content = JSON.stringify({ steps: [{ title: 'Добавьте минус-слова', why: 'Нецелевые запросы', findings: ['N'] }] });
+    expect(() => parsePlanAnswer(content, prompt.findings, prompt.negatives)).toThrow(new LlmError('Ответ языковой модели ссылается на замечания, которых нет в аудите: N'));
+  });
+
+  it('prices a step citing N with the non-target queries, once per step, beside the findings’ total rather than in it', () => {
+    const prompt = buildAiPlanPrompt({ projectName: 'Окна', audit: audit(), decisions });
+    const plan = parsePlanAnswer(
+      JSON.stringify({
+        steps: [
+          { title: 'Добавьте минус-слова', why: 'Запросы без конверсий', findings: ['n', 'N'] },
+          { title: 'Остановите фразы без конверсий', why: 'Расход без результата', findings: ['F1', 'F2'] },
+          { title: 'Проверьте минус-слова ещё раз', why: 'Повтор', findings: ['N'] },
+        ],
+      }),
+      prompt.findings,
+      prompt.negatives,
+    );
+    expect(plan.steps.map((step) => [step.title, step.money_per_month])).toEqual([
+      ['Добавьте минус-слова', 1935.48],
+      ['Остановите фразы без конверсий', 4490],
+      ['Проверьте минус-слова ещё раз', 1935.48],
+    ]);
+    expect(plan.steps[0]!.findings).toEqual([
+      { id: 'non-target-queries', check_id: 'semantic.non_target_queries', title: 'Нецелевые запросы: автоматические минус-слова', severity: 'high', target: 'Поисковые запросы без конверсий: 3', money_per_month: 1935.48 },
+    ]);
+    // The queries are part of the keywords' spend the findings price: 3 290 + 1 200, not + 1 935,48.
+    expect(plan.money_per_month_total).toBe(4490);
   });
 });

@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearNotifications, notificationStore, notificationsAtom } from '../../../src/features/notifications/notifications';
 import { BACKGROUND_POLL_MS, failureMessage, reportOutcome, resumeTracking, stopTracking, trackInBackground } from '../../../src/features/analysis/outcome';
-import { acceptedSummary, actionPlan, decide, nonTargetQueriesCoveredBy, nonTargetQueriesOf, suggestionSections } from '../../../src/features/analysis/result-model';
+import { acceptedSummary, actionPlan, decide, nonTargetQueriesCoveredBy, nonTargetQueriesOf, suggestionSections, type NegativesPlanStep, type PlanStep } from '../../../src/features/analysis/result-model';
 import { server, useTestServer } from '../lib/test-server';
 import { analysisId, auditResult, makeAnalysis } from './fixtures';
 
@@ -127,6 +127,43 @@ describe('result model', () => {
   });
 
   it('orders the plan by roubles per month, then by severity', () => {
-    expect(actionPlan(auditResult).map((step) => step.checkId)).toEqual(['stats.wasted_spend', 'stats.low_ctr', 'ads.headline_length']);
+    expect(actionPlan(auditResult).map((step) => step.key)).toEqual(['stats.wasted_spend', 'negatives', 'stats.low_ctr', 'ads.headline_length']);
+  });
+});
+
+describe('the negatives step of the plan', () => {
+  const noDecisions = { accepted: [], rejected: [] };
+  const negativesStep = (steps: PlanStep[]) => steps.find((step): step is NegativesPlanStep => step.kind === 'negatives');
+
+  it('is priced with the deduplicated cost of the blocked queries, not the sum of the negatives’ own costs', () => {
+    const step = negativesStep(actionPlan(auditResult, noDecisions))!;
+    // 1 960 ₽ over 31 days × 30 / 31; the negatives' own 1 170,97 + 590,32 + 435 = 2 196,29 would count «вакансии … бесплатное обучение» twice.
+    expect(step.moneyPerMonth).toBe(1896.77);
+    expect(step.queries.queries).toBe(4);
+    // The automatic ones, most money first; «отзывы» (check by hand) is not added by the plan.
+    expect(step.negatives.map((item) => item.text)).toEqual(['бесплатно', 'вакансии', 'окна пвх rehau']);
+    expect(step.accepted).toEqual({ negatives: 0, queries: 0, cost: 0, costPerMonth: 0 });
+  });
+
+  it('ranks by money among the checks: above an unpriced check when the checks price nothing', () => {
+    const unpricedOnly = { ...auditResult, scoring: { ...auditResult.scoring, byCheck: auditResult.scoring.byCheck.filter((check) => check.moneyPerMonth === 0) } };
+    expect(actionPlan(unpricedOnly, noDecisions).map((step) => step.key)).toEqual(['negatives', 'stats.low_ctr', 'ads.headline_length']);
+    // Above the 3 290 ₽ check when the queries cost more.
+    const costly = { ...auditResult, semantic: { ...auditResult.semantic, nonTargetQueries: { ...auditResult.semantic.nonTargetQueries!, costPerMonth: 5000 } } };
+    expect(actionPlan(costly, noDecisions).map((step) => step.key)).toEqual(['negatives', 'stats.wasted_spend', 'stats.low_ctr', 'ads.headline_length']);
+  });
+
+  it('says what the accepted negatives cover, each query once', () => {
+    const step = negativesStep(actionPlan(auditResult, { accepted: ['s-free', 's-jobs', 's-reviews', 's-ad'], rejected: [] }))!;
+    // «отзывы» is not an automatic negative; the shared query counts once: (900 + 310 + 300) × 30 / 31.
+    expect(step.accepted).toEqual({ negatives: 2, queries: 3, cost: 1510, costPerMonth: 1461.29 });
+    expect(step.moneyPerMonth).toBe(1896.77);
+  });
+
+  it('is absent from a result stored before the query figure existed, and without automatic negatives', () => {
+    const { nonTargetQueries: _absent, ...semantic } = auditResult.semantic;
+    expect(actionPlan({ ...auditResult, semantic }, noDecisions).map((step) => step.key)).toEqual(['stats.wasted_spend', 'stats.low_ctr', 'ads.headline_length']);
+    const byHandOnly = { ...auditResult, semantic: { ...auditResult.semantic, negatives: auditResult.semantic.negatives.filter((item) => item.status === 'check_by_hand') } };
+    expect(negativesStep(actionPlan(byHandOnly, noDecisions))).toBeUndefined();
   });
 });

@@ -138,10 +138,52 @@ describe('results', () => {
     const steps = screen.getAllByTestId('plan-step');
     expect(steps.map((step) => within(step).getByRole('heading').textContent)).toEqual([
       '1. Расход без конверсий',
-      '2. Низкий CTR на поиске',
-      '3. Заголовок длиннее лимита',
+      '2. Нецелевые запросы: добавьте минус-слова',
+      '3. Низкий CTR на поиске',
+      '4. Заголовок длиннее лимита',
     ]);
     expect(steps[0]).toHaveTextContent('3 290 ₽ в месяц');
     expect(steps[0]).toHaveTextContent('Что сделать: Остановите фразу «окна бесплатно» или снизьте ставку.');
+
+    // The negatives: priced once per query (1 960 ₽ × 30 / 31 ≈ 1 897 ₽), not 1 170,97 + 590,32 + 435 ≈ 2 196 ₽; «отзывы» is checked by hand, not listed.
+    expect(steps[1]).toHaveTextContent('1 897 ₽ в месяц · 4 запроса без конверсий');
+    expect(steps[1]).toHaveTextContent('Что сделать: Добавьте минус-слова: -бесплатно, -вакансии, -окна пвх rehau (3 шт.) — на экране предложений.');
+    expect(steps[1]).not.toHaveTextContent('отзывы');
+    expect(steps[1]).toHaveTextContent('1 960 ₽ за 01.01.2025 — 31.01.2025');
+    // Accepted: «бесплатно» (900 + 310) × 30 / 31.
+    expect(within(steps[1]!).getByTestId('plan-negatives-accepted')).toHaveTextContent('Вы уже приняли 1 из 3: они отсекут 2 из 4 запросов — 1 171 ₽ в месяц.');
+    // Part of the same spend: beside the checks' total, not added to it.
+    expect(screen.getByText(/вы перестанете терять около/)).toHaveTextContent('около 3 290 ₽ в месяц.');
+    expect(screen.getByTestId('plan-negatives-total')).toHaveTextContent('Минус-слова (шаг 2) отсекут нецелевые запросы на 1 897 ₽ в месяц — это часть того же расхода');
+
+    await user.click(within(steps[1]!).getByRole('link', { name: 'на экране предложений' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/projects/${projectId}/analysis/${analysisId}/semantic`));
+  });
+
+  it('puts the negatives first when the checks price nothing, and renders an older result without them as before', async () => {
+    server.use(http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json({ available: false, unavailable_reason: 'не настроена', price: 10, balance: 100, items: [] })));
+    const planPath = `/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`;
+    const unpriced = { ...auditResult, scoring: { ...auditResult.scoring, byCheck: auditResult.scoring.byCheck.filter((check) => check.moneyPerMonth === 0) } };
+    server.use(http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults({ result: unpriced }))));
+    const first = await renderAt(planPath);
+    const steps = await screen.findAllByTestId('plan-step');
+    expect(within(steps[0]!).getByRole('heading')).toHaveTextContent('1. Нецелевые запросы: добавьте минус-слова');
+    expect(steps[0]).toHaveTextContent('1 897 ₽ в месяц');
+    expect(within(steps[0]!).queryByTestId('plan-negatives-accepted')).not.toBeInTheDocument();
+    expect(screen.queryByText(/вы перестанете терять около/)).not.toBeInTheDocument();
+    expect(screen.getByTestId('plan-negatives-total')).toHaveTextContent('Минус-слова (шаг 1) отсекут нецелевые запросы на 1 897 ₽ в месяц.');
+    first.unmount();
+
+    const { nonTargetQueries: _absent, ...semantic } = auditResult.semantic;
+    server.use(http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults({ result: { ...auditResult, semantic } }))));
+    await renderAt(planPath);
+    await waitFor(() =>
+      expect(screen.getAllByTestId('plan-step').map((step) => within(step).getByRole('heading').textContent)).toEqual([
+        '1. Расход без конверсий',
+        '2. Низкий CTR на поиске',
+        '3. Заголовок длиннее лимита',
+      ]),
+    );
+    expect(screen.queryByTestId('plan-negatives-total')).not.toBeInTheDocument();
   });
 });
