@@ -96,6 +96,21 @@ export const projectMessages = {
   deleteForbidden: 'Удалить проект может его автор, владелец или администратор организации',
 } as const;
 
+/**
+ * Thresholds of the analysis (project settings and a start's overrides): the start form, the project
+ * settings form and the API answer with the same words. `{min}` is the field's smallest allowed value.
+ */
+export const projectSettingsMessages = {
+  numberInvalid: 'Введите неотрицательное число',
+  integer: 'Введите целое число',
+  min: 'Не меньше {min}',
+  shareMax: 'Не больше 100 %',
+  positive: 'Введите число больше нуля',
+  competitorsInvalid: 'Перечислите конкурентов списком названий',
+  competitorTooLong: 'Название конкурента — не длиннее 100 символов',
+  tooManyCompetitors: 'Не больше 200 конкурентов',
+} as const;
+
 /** Organizations: settings form and member management (issue 2). */
 export const organizationMessages = {
   bodyInvalid: 'Передайте поля организации: name и/или plan_type',

@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { defaultAnalysisSettings } from './analysis-results.js';
 import { pageOf, UuidSchema } from './common.js';
-import { projectMessages as m } from './messages.js';
+import { projectMessages as m, projectSettingsMessages as sm } from './messages.js';
 
 export const AD_PLATFORMS = ['yandex_direct', 'google_ads', 'vk_ads'] as const;
 export const AdPlatformSchema = v.picklist(AD_PLATFORMS, m.platformRequired);
@@ -59,6 +59,14 @@ const SiteUrlSchema = v.pipe(
 const RegionSchema = v.pipe(v.string(), v.trim(), v.maxLength(200, m.regionMax));
 const TargetCpaSchema = v.pipe(v.number(m.targetCpaInvalid), v.finite(m.targetCpaInvalid), v.gtValue(0, m.targetCpaInvalid), v.maxValue(100_000_000, m.targetCpaInvalid));
 
+/** A whole number of clicks, impressions or groups, at least `min`. */
+const countSetting = (min = 0) =>
+  v.pipe(v.number(sm.numberInvalid), v.integer(sm.integer), v.minValue(min, min === 0 ? sm.numberInvalid : sm.min.replace('{min}', String(min))));
+/** A share from 0 to 1 (a percent on screen). */
+const shareSetting = v.pipe(v.number(sm.numberInvalid), v.minValue(0, sm.numberInvalid), v.maxValue(1, sm.shareMax));
+/** A factor above zero (× target CPA, × median). */
+const multipleSetting = v.pipe(v.number(sm.numberInvalid), v.gtValue(0, sm.positive));
+
 /**
  * Thresholds of the analysis evidence rules (issue 5), adjustable per project: every threshold the
  * engines compare with (each flag shows the one that fired). Stored as given; the analysis reads them
@@ -66,31 +74,36 @@ const TargetCpaSchema = v.pipe(v.number(m.targetCpaInvalid), v.finite(m.targetCp
  */
 export const ProjectSettingsSchema = v.object({
   /** Fewer clicks than this on a query: "collect data", never a negative keyword. */
-  min_clicks_for_negative: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  min_clicks_for_negative: v.optional(countSetting()),
   /** Fewer clicks than this on a keyword: "collect data", no bid action. */
-  min_clicks_for_keyword_action: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  min_clicks_for_keyword_action: v.optional(countSetting()),
   /** Stop a keyword with 0 conversions once its cost reaches this many target CPAs. */
-  stop_cost_cpa_multiple: v.optional(v.pipe(v.number(), v.gtValue(0))),
+  stop_cost_cpa_multiple: v.optional(multipleSetting),
   /** Lower the bid when CPA reaches this many target CPAs. */
-  lower_bid_cpa_multiple: v.optional(v.pipe(v.number(), v.gtValue(0))),
+  lower_bid_cpa_multiple: v.optional(multipleSetting),
   /** Search CTR (fraction) under which a commercial query is low. */
-  low_search_ctr: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+  low_search_ctr: v.optional(shareSetting),
   /** Network CTR (fraction) from which clicks look accidental. */
-  suspicious_network_ctr: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+  suspicious_network_ctr: v.optional(shareSetting),
   /** Impressions a keyword or campaign needs before its CTR is judged. */
-  min_impressions_for_ctr: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  min_impressions_for_ctr: v.optional(countSetting()),
   /** A search CTR below this share of the account's median CTR is low too. */
-  ctr_below_median_ratio: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+  ctr_below_median_ratio: v.optional(shareSetting),
   /** A click at or above this multiple of the account's median CPC is expensive. */
-  expensive_cpc_median_multiple: v.optional(v.pipe(v.number(), v.gtValue(0))),
+  expensive_cpc_median_multiple: v.optional(multipleSetting),
   /** The same ad text in at least this many groups is flagged. */
-  same_ad_text_groups: v.optional(v.pipe(v.number(), v.integer(), v.minValue(2))),
+  same_ad_text_groups: v.optional(countSetting(2)),
   /** One group holding at least this many keywords is "one group for everything". */
-  single_group_min_keywords: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  single_group_min_keywords: v.optional(countSetting(1)),
   /** Share of a group's keyword words its ads must contain (0–1). */
-  min_group_relevance: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+  min_group_relevance: v.optional(shareSetting),
   /** Competitor brands: a query with one is a campaign-level negative (category «конкуренты»). */
-  competitors: v.optional(v.pipe(v.array(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100))), v.maxLength(200))),
+  competitors: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(sm.competitorsInvalid), v.trim(), v.minLength(1, sm.competitorsInvalid), v.maxLength(100, sm.competitorTooLong)), sm.competitorsInvalid),
+      v.maxLength(200, sm.tooManyCompetitors),
+    ),
+  ),
 });
 export type ProjectSettings = v.InferOutput<typeof ProjectSettingsSchema>;
 
@@ -126,6 +139,13 @@ export const ProjectStep1Schema = v.object({
 });
 export type ProjectStep1Input = v.InferInput<typeof ProjectStep1Schema>;
 export type ProjectStep1 = v.InferOutput<typeof ProjectStep1Schema>;
+
+/**
+ * The project settings form's own fields: step 1 without the platform (the imported campaigns and the
+ * Direct connection belong to it, so it is chosen once). A cleared region or target CPA is `undefined`.
+ */
+export const ProjectEditSchema = v.omit(ProjectStep1Schema, ['platform']);
+export type ProjectEdit = v.InferOutput<typeof ProjectEditSchema>;
 
 export const CreateProjectSchema = v.object({
   name: requiredString(ProjectNameSchema, m.nameRequired),

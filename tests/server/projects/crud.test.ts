@@ -138,6 +138,41 @@ describe('project validation', () => {
     expect(listed.body.items.filter((item: { platform: string }) => item.platform === 'google_ads')).toEqual([]);
   });
 
+  it('refuses thresholds out of range in a PATCH with the form messages, and keeps the saved ones', async () => {
+    const project = await createProject(t.app, owner.token);
+    const saved = await call(t.app, 'PATCH', `/api/v1/projects/${project.id}`, { token: owner.token, body: { settings: { min_clicks_for_negative: 10, low_search_ctr: 0.015 } } });
+    expect(saved.status).toBe(200);
+
+    const response = await call(t.app, 'PATCH', `/api/v1/projects/${project.id}`, {
+      token: owner.token,
+      body: {
+        name: 'Окна Плюс — СПб',
+        settings: {
+          min_clicks_for_negative: -1,
+          min_clicks_for_keyword_action: 2.5,
+          same_ad_text_groups: 1,
+          low_search_ctr: 1.5,
+          stop_cost_cpa_multiple: 0,
+          competitors: ['x'.repeat(101)],
+        },
+      },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.code).toBe('VALIDATION_ERROR');
+    const byField = Object.fromEntries(response.body.detail.map((d: { loc: (string | number)[]; msg: string }) => [d.loc.filter((part) => typeof part === 'string').join('.'), d.msg]));
+    expect(byField).toEqual({
+      'body.settings.min_clicks_for_negative': 'Введите неотрицательное число',
+      'body.settings.min_clicks_for_keyword_action': 'Введите целое число',
+      'body.settings.same_ad_text_groups': 'Не меньше 2',
+      'body.settings.low_search_ctr': 'Не больше 100 %',
+      'body.settings.stop_cost_cpa_multiple': 'Введите число больше нуля',
+      'body.settings.competitors': 'Название конкурента — не длиннее 100 символов',
+    });
+
+    const unchanged = await call(t.app, 'GET', `/api/v1/projects/${project.id}`, { token: owner.token });
+    expect(unchanged.body).toMatchObject({ name: project.name, settings: { min_clicks_for_negative: 10, low_search_ctr: 0.015 } });
+  });
+
   it('answers 404 for an unknown project and 422 for a malformed id', async () => {
     expect((await call(t.app, 'GET', '/api/v1/projects/00000000-0000-4000-8000-000000000000', { token: owner.token })).status).toBe(404);
     expect((await call(t.app, 'GET', '/api/v1/projects/abc', { token: owner.token })).status).toBe(422);

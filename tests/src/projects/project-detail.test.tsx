@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ProjectDetail } from '../../../src/contract/projects.js';
+import { defaultProjectSettings, type ProjectDetail } from '../../../src/contract/projects.js';
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer, verifiedUser } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
@@ -234,5 +234,113 @@ describe('project detail: re-import', () => {
     expect(reloaded).toBe(1);
     await user.click(screen.getByRole('button', { name: 'Сохранить импорт' }));
     await waitFor(() => expect(applied).toEqual({ draft_id: reimportPreview.draft_id, mode: 'replace' }));
+  });
+});
+
+describe('project detail: settings', () => {
+  const openSettings = async (user: ReturnType<typeof userEvent.setup>) => {
+    await renderAt(`/projects/${id}`);
+    await user.click(await screen.findByRole('button', { name: 'Изменить настройки' }));
+    return screen.getByRole('form', { name: 'Настройки проекта' });
+  };
+  const retype = async (user: ReturnType<typeof userEvent.setup>, input: HTMLElement, text: string) => {
+    await user.clear(input);
+    if (text) await user.type(input, text);
+  };
+
+  it('saves the name, the site, the target CPA and a threshold with one PATCH, and the screen shows them', async () => {
+    let current: ProjectDetail = detail;
+    const patches: unknown[] = [];
+    server.use(
+      http.get(`/api/v1/projects/${id}`, () => HttpResponse.json(current)),
+      http.patch(`/api/v1/projects/${id}`, async ({ request }) => {
+        const body = (await request.json()) as Pick<ProjectDetail, 'name' | 'site_url' | 'region' | 'target_cpa' | 'settings'>;
+        patches.push(body);
+        current = { ...current, ...body };
+        return HttpResponse.json(current);
+      }),
+    );
+    const user = userEvent.setup();
+    const form = await openSettings(user);
+    // The form starts from the project and its thresholds over the defaults.
+    expect(within(form).getByLabelText('Название проекта')).toHaveValue('Окна Плюс');
+    expect(within(form).getByLabelText('Целевая цена конверсии, ₽ (необязательно)')).toHaveValue('1500');
+    expect(within(form).getByLabelText('Низкий CTR на поиске, %')).toHaveValue('2');
+
+    await retype(user, within(form).getByLabelText('Название проекта'), 'Окна Плюс СПб');
+    await retype(user, within(form).getByLabelText('Сайт'), 'Okna-Plus.ru/spb/');
+    expect(within(form).getByText('Сохраним как https://okna-plus.ru/spb')).toBeInTheDocument();
+    await retype(user, within(form).getByLabelText('Регион (необязательно)'), '');
+    await retype(user, within(form).getByLabelText('Целевая цена конверсии, ₽ (необязательно)'), '2 000');
+    await retype(user, within(form).getByLabelText('Минимум кликов для минус-слова'), '12');
+    await retype(user, within(form).getByLabelText('Низкий CTR на поиске, %'), '1,5');
+    await user.click(within(form).getByRole('button', { name: 'Сохранить' }));
+
+    expect(await screen.findByText('Настройки проекта сохранены')).toBeInTheDocument();
+    expect(patches).toEqual([
+      {
+        name: 'Окна Плюс СПб',
+        site_url: 'https://okna-plus.ru/spb',
+        region: null,
+        target_cpa: 2000,
+        settings: { ...defaultProjectSettings, min_clicks_for_negative: 12, low_search_ctr: 0.015 },
+      },
+    ]);
+    expect(screen.queryByRole('form', { name: 'Настройки проекта' })).not.toBeInTheDocument();
+    const header = screen.getByRole('heading', { name: 'Окна Плюс СПб' }).parentElement!;
+    expect(within(header).getByRole('link', { name: 'okna-plus.ru/spb' })).toHaveAttribute('href', 'https://okna-plus.ru/spb');
+    expect(header).toHaveTextContent(/целевая цена конверсии 2\s000\s₽/);
+    expect(header).not.toHaveTextContent('Москва');
+    const thresholds = statsOf(screen.getByLabelText('Пороги анализа'));
+    expect(thresholds).toMatchObject({ 'Минимум кликов для минус-слова': '12', 'Низкий CTR на поиске, %': '1,5' });
+  });
+
+  it('shows the field messages and sends nothing while the form is wrong', async () => {
+    const patched = vi.fn();
+    server.use(http.patch(`/api/v1/projects/${id}`, () => patched()));
+    const user = userEvent.setup();
+    const form = await openSettings(user);
+    await retype(user, within(form).getByLabelText('Название проекта'), '');
+    await retype(user, within(form).getByLabelText('Сайт'), 'не сайт');
+    await retype(user, within(form).getByLabelText('Целевая цена конверсии, ₽ (необязательно)'), '-5');
+    await retype(user, within(form).getByLabelText('Минимум кликов для минус-слова'), '2,5');
+    await user.click(within(form).getByText('Остальные пороги и конкуренты'));
+    await retype(user, within(form).getByLabelText('Один текст объявления в группах, от'), '1');
+    await user.click(within(form).getByRole('button', { name: 'Сохранить' }));
+
+    expect(await within(form).findByText('Введите название проекта')).toBeInTheDocument();
+    expect(within(form).getByText('Некорректный адрес сайта')).toBeInTheDocument();
+    expect(within(form).getByText('Целевая цена конверсии должна быть положительным числом')).toBeInTheDocument();
+    expect(within(form).getByText('Введите целое число')).toBeInTheDocument();
+    expect(within(form).getByText('Не меньше 2')).toBeInTheDocument();
+    expect(patched).not.toHaveBeenCalled();
+
+    // Fixed after the first try: the message goes as the user types.
+    await retype(user, within(form).getByLabelText('Минимум кликов для минус-слова'), '3');
+    await waitFor(() => expect(within(form).queryByText('Введите целое число')).not.toBeInTheDocument());
+  });
+
+  it('shows the server\'s refusal under its field and in the form, and keeps the form open', async () => {
+    server.use(
+      http.patch(`/api/v1/projects/${id}`, () =>
+        HttpResponse.json(
+          { error: 'Не меньше 1', code: 'VALIDATION_ERROR', detail: [{ loc: ['body', 'settings', 'single_group_min_keywords'], msg: 'Не меньше 1' }] },
+          { status: 422 },
+        ),
+      ),
+    );
+    const user = userEvent.setup();
+    const form = await openSettings(user);
+    await user.click(within(form).getByRole('button', { name: 'Сохранить' }));
+
+    expect(await within(form).findByTestId('form-error')).toHaveTextContent('Настройки не сохранены: Не меньше 1');
+    const field = within(form).getByLabelText('Фраз в единственной группе кампании, от');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field.closest('details')).toHaveAttribute('open');
+
+    server.use(http.patch(`/api/v1/projects/${id}`, () => HttpResponse.error()));
+    await user.click(within(form).getByRole('button', { name: 'Сохранить' }));
+    expect(await within(form).findByText('Настройки не сохранены: Нет подключения к сети')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Окна Плюс' })).toBeInTheDocument();
   });
 });

@@ -2,7 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useMemo, useRef, useState } from 'react';
 import type { Analysis } from '../../../contract/analysis.js';
-import { defaultProjectSettings, type ProjectDetail, type ProjectSettings } from '../../../contract/projects.js';
+import type { ProjectDetail, ProjectSettings } from '../../../contract/projects.js';
+import { ThresholdFields } from '../../../components/project-settings/ThresholdFields';
+import { parseThresholds, thresholdTextsOf, type ThresholdErrors, type ThresholdTexts } from '../../../components/project-settings/thresholds';
 import type { CalculateCostRequest } from '../../../contract/tokens.js';
 import { ApiError } from '../../../lib/api-client';
 import { projectKeys, updateProject } from '../../projects/api';
@@ -13,95 +15,6 @@ import { useIdempotencyKey } from '../idempotency';
 export const START_LABEL = 'Запустить анализ';
 export const INSUFFICIENT_TITLE = 'Недостаточно токенов на балансе';
 
-type NumericSetting = Exclude<keyof ProjectSettings, 'competitors'>;
-
-interface ThresholdField {
-  key: NumericSetting;
-  label: string;
-  hint: string;
-  /** count: a whole number; share: a share in the API, a percent on screen; multiple: a factor above zero. */
-  kind: 'count' | 'share' | 'multiple';
-  /** Smallest whole number allowed (counts). */
-  min?: number;
-}
-
-/** The evidence rules a marketer tunes most often, shown at once. */
-const mainThresholds: ThresholdField[] = [
-  { key: 'min_clicks_for_negative', kind: 'count', label: 'Минимум кликов для минус-слова', hint: 'Запрос с меньшим числом кликов не минусуется: сначала собрать данные.' },
-  { key: 'min_clicks_for_keyword_action', kind: 'count', label: 'Минимум кликов для решения по фразе', hint: 'Меньше кликов — «собрать данные», без изменения ставки.' },
-  { key: 'low_search_ctr', kind: 'share', label: 'Низкий CTR на поиске, %', hint: 'CTR коммерческих запросов ниже этого значения считается низким.' },
-  { key: 'suspicious_network_ctr', kind: 'share', label: 'Подозрительный CTR в сетях, %', hint: 'CTR в сетях от этого значения — признак случайных кликов.' },
-  { key: 'stop_cost_cpa_multiple', kind: 'multiple', label: 'Остановить фразу при расходе, × CPA', hint: 'Фраза без конверсий останавливается, когда расход достиг стольких CPA.' },
-  { key: 'lower_bid_cpa_multiple', kind: 'multiple', label: 'Снизить ставку при CPA, × цели', hint: 'Ставка снижается, когда цена конверсии во столько раз выше целевой.' },
-];
-
-/** Every other threshold the checks compare with, folded away. */
-const moreThresholds: ThresholdField[] = [
-  { key: 'min_impressions_for_ctr', kind: 'count', label: 'Минимум показов для оценки CTR', hint: 'При меньшем числе показов CTR не оценивается.' },
-  { key: 'ctr_below_median_ratio', kind: 'share', label: 'Низкий CTR относительно медианы аккаунта, %', hint: 'CTR фразы ниже этой доли медианного CTR аккаунта тоже считается низким.' },
-  { key: 'expensive_cpc_median_multiple', kind: 'multiple', label: 'Дорогой клик, × медианы аккаунта', hint: 'Цена клика от стольких медиан аккаунта считается дорогой.' },
-  { key: 'same_ad_text_groups', kind: 'count', min: 2, label: 'Один текст объявления в группах, от', hint: 'Одинаковое объявление в стольких группах и больше — замечание.' },
-  { key: 'single_group_min_keywords', kind: 'count', min: 1, label: 'Фраз в единственной группе кампании, от', hint: 'Кампания с одной группой на столько фраз — «одна группа на всё».' },
-  { key: 'min_group_relevance', kind: 'share', label: 'Минимальная релевантность объявлений группы, %', hint: 'Доля слов ключевых фраз, которые должны быть в объявлениях группы.' },
-];
-
-const thresholdFields = [...mainThresholds, ...moreThresholds];
-
-type ThresholdTexts = Record<NumericSetting, string> & { competitors: string };
-type ThresholdErrors = Partial<Record<keyof ProjectSettings, string>>;
-
-function initialTexts(settings: ProjectSettings): ThresholdTexts {
-  const merged = { ...defaultProjectSettings, ...stripUndefined(settings) };
-  const texts = { competitors: merged.competitors.join(', ') } as ThresholdTexts;
-  for (const field of thresholdFields) {
-    const value = merged[field.key];
-    texts[field.key] = String(field.kind === 'share' ? round(value * 100) : value).replace('.', ',');
-  }
-  return texts;
-}
-
-const round = (value: number) => Math.round(value * 1e6) / 1e6;
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
-}
-
-/** Competitor brands as typed: split on commas and new lines, duplicates dropped. */
-export function parseCompetitors(text: string): string[] {
-  const seen = new Set<string>();
-  return text
-    .split(/[,;\n]/)
-    .map((item) => item.trim())
-    .filter((item) => item && !seen.has(item.toLowerCase()) && seen.add(item.toLowerCase()));
-}
-
-function fieldError(field: ThresholdField, text: string, number: number): string | null {
-  if (!text || !Number.isFinite(number) || number < 0) return 'Введите неотрицательное число';
-  if (field.kind === 'count' && !Number.isInteger(number)) return 'Введите целое число';
-  if (field.kind === 'count' && field.min !== undefined && number < field.min) return `Не меньше ${field.min}`;
-  if (field.kind === 'share' && number > 100) return 'Не больше 100 %';
-  if (field.kind === 'multiple' && number === 0) return 'Введите число больше нуля';
-  return null;
-}
-
-/** The typed thresholds as the API wants them, or the field errors. */
-export function parseThresholds(texts: ThresholdTexts): { settings: ProjectSettings; errors: ThresholdErrors } {
-  const settings: ProjectSettings = {};
-  const errors: ThresholdErrors = {};
-  for (const field of thresholdFields) {
-    const text = texts[field.key].trim();
-    const number = Number(text.replace(',', '.').replace(/\s/g, ''));
-    const error = fieldError(field, text, number);
-    if (error) errors[field.key] = error;
-    else settings[field.key] = field.kind === 'share' ? round(number / 100) : number;
-  }
-  const competitors = parseCompetitors(texts.competitors);
-  if (competitors.some((item) => item.length > 100)) errors.competitors = 'Название конкурента — не длиннее 100 символов';
-  else if (competitors.length > 200) errors.competitors = 'Не больше 200 конкурентов';
-  else settings.competitors = competitors;
-  return { settings, errors };
-}
-
 interface Props {
   project: ProjectDetail;
   onStarted: (analysis: Analysis) => void;
@@ -110,7 +23,7 @@ interface Props {
 /** /projects/{id}/analysis/new: campaigns, thresholds, the price before paying, and the start. */
 export function NewAnalysisView({ project, onStarted }: Props) {
   const [selected, setSelected] = useState<Set<string>>(() => new Set(project.campaigns.map((campaign) => campaign.id)));
-  const [texts, setTexts] = useState<ThresholdTexts>(() => initialTexts(project.settings));
+  const [texts, setTexts] = useState<ThresholdTexts>(() => thresholdTextsOf(project.settings));
   const [fieldErrors, setFieldErrors] = useState<ThresholdErrors>({});
   const [saveToProject, setSaveToProject] = useState(false);
   const queryClient = useQueryClient();
@@ -243,36 +156,7 @@ export function NewAnalysisView({ project, onStarted }: Props) {
                 : 'Целевая цена конверсии не задана: фразы сравниваются с CPA своей кампании.'}
             </p>
             {project.region && <p className="muted">Регион проекта: {project.region}. Эти места не предлагаются в минус-слова как «другая география».</p>}
-            <div className="analysis-thresholds">
-              {mainThresholds.map((field) => (
-                <ThresholdInput key={field.key} field={field} value={texts[field.key]} error={fieldErrors[field.key]} onChange={(value) => setTexts((current) => ({ ...current, [field.key]: value }))} />
-              ))}
-            </div>
-            <details className="analysis-thresholds__more" open={moreThresholds.some((field) => fieldErrors[field.key]) || Boolean(fieldErrors.competitors) || undefined}>
-              <summary>Остальные пороги и конкуренты</summary>
-              <div className="analysis-thresholds">
-                {moreThresholds.map((field) => (
-                  <ThresholdInput key={field.key} field={field} value={texts[field.key]} error={fieldErrors[field.key]} onChange={(value) => setTexts((current) => ({ ...current, [field.key]: value }))} />
-                ))}
-              </div>
-              <div className={`field${fieldErrors.competitors ? ' field--invalid' : ''}`}>
-                <label className="field__label" htmlFor="threshold-competitors">
-                  Конкуренты
-                </label>
-                <textarea
-                  id="threshold-competitors"
-                  className="input"
-                  rows={2}
-                  value={texts.competitors}
-                  aria-invalid={Boolean(fieldErrors.competitors)}
-                  aria-describedby="threshold-competitors-hint"
-                  onChange={(event) => setTexts((current) => ({ ...current, competitors: event.target.value }))}
-                />
-                <p className={fieldErrors.competitors ? 'field__error' : 'field__hint'} id="threshold-competitors-hint">
-                  {fieldErrors.competitors ?? 'Бренды через запятую: запросы с ними предлагаются в минус-слова кампании.'}
-                </p>
-              </div>
-            </details>
+            <ThresholdFields values={texts} errors={fieldErrors} onChange={(key, value) => setTexts((current) => ({ ...current, [key]: value }))} />
             <label className="checkbox">
               <input type="checkbox" checked={saveToProject} onChange={(event) => setSaveToProject(event.target.checked)} />
               <span>Сохранить эти пороги в настройках проекта</span>
@@ -345,20 +229,5 @@ export function NewAnalysisView({ project, onStarted }: Props) {
         </form>
       )}
     </section>
-  );
-}
-
-function ThresholdInput({ field, value, error, onChange }: { field: ThresholdField; value: string; error?: string; onChange: (value: string) => void }) {
-  const id = `threshold-${field.key}`;
-  return (
-    <div className={`field${error ? ' field--invalid' : ''}`}>
-      <label className="field__label" htmlFor={id}>
-        {field.label}
-      </label>
-      <input id={id} className="input" inputMode="decimal" value={value} aria-invalid={Boolean(error)} aria-describedby={`${id}-hint`} onChange={(event) => onChange(event.target.value)} />
-      <p className={error ? 'field__error' : 'field__hint'} id={`${id}-hint`}>
-        {error ?? field.hint}
-      </p>
-    </div>
   );
 }

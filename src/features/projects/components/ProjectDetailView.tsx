@@ -6,6 +6,8 @@ import { formatCount, formatDate, formatDateTime, formatMoney, formatPercent } f
 import { CampaignTree } from './CampaignTree';
 import { ImportPreviewView } from './ImportPreviewView';
 import { ImportSourcePanel, type SavedConnection } from './ImportSourcePanel';
+import { ProjectSettingsForm } from './ProjectSettingsForm';
+import { mainThresholds, moreThresholds, thresholdTextsOf } from '../../../components/project-settings/thresholds';
 
 export const DELETE_CONFIRM_TEXT = 'Удалить проект? Кампании и история импортов будут недоступны.';
 
@@ -21,6 +23,7 @@ interface Props {
 export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, applying }: Props) {
   const [confirming, setConfirming] = useState(false);
   const [reimporting, setReimporting] = useState(false);
+  const [editing, setEditing] = useState(false);
   return (
     <section className="page project-detail">
       <Link to="/projects" className="link back-link">
@@ -111,6 +114,19 @@ export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, 
         <ImportHistory imports={project.imports} />
       </Card>
 
+      <Card
+        title="Настройки проекта"
+        action={
+          !editing && (
+            <button type="button" className="btn btn--secondary btn--small" onClick={() => setEditing(true)}>
+              Изменить настройки
+            </button>
+          )
+        }
+      >
+        {editing ? <ProjectSettingsForm project={project} onClose={() => setEditing(false)} /> : <SettingsSummary project={project} />}
+      </Card>
+
       <div className="project-detail__danger">
         {confirming ? (
           <div className="confirm" role="alertdialog" aria-labelledby="delete-project-question">
@@ -170,6 +186,21 @@ function Reimport({ platform, saved, hasCampaigns, applying, onApply }: Reimport
         </button>
       </div>
     </div>
+  );
+}
+
+/** The thresholds the next analysis starts from (the project's own over the defaults). */
+function SettingsSummary({ project }: { project: ProjectDetail }) {
+  const texts = thresholdTextsOf(project.settings);
+  return (
+    <>
+      <dl className="stat-grid" aria-label="Пороги анализа">
+        {[...mainThresholds, ...moreThresholds].map((field) => (
+          <Stat key={field.key} label={field.label} value={texts[field.key]} />
+        ))}
+      </dl>
+      <p className="muted">Конкуренты: {texts.competitors || 'не указаны'}</p>
+    </>
   );
 }
 
