@@ -76,6 +76,7 @@ export interface Ad {
   /**
    * Yandex «Изображение» of an image or text-and-image ad: the image's file name or hash as the export
    * gives it. Kept so an export of changes can write the ad back whole (an upload row without it loses the image).
+   * An API import stores the same name (adimages `Name`), or the `AdImageHash` when Yandex gives no name.
    */
   image?: string;
   status?: string;

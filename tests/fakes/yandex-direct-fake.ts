@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local stand-in for the Yandex Direct API v5 on 127.0.0.1, answering in the documented shapes:
- * - JSON services `campaigns`, `adgroups`, `ads`, `keywords`, `sitelinks`, `adextensions` (method `get`):
+ * - JSON services `campaigns`, `adgroups`, `ads`, `keywords`, `sitelinks`, `adextensions`, `adimages` (method `get`):
  *   `{result: {<Objects>: [...], LimitedBy?}}` with `Page: {Limit, Offset}` honoured and a small page size
  *   of its own, so paging is exercised; unknown `FieldNames` and too many `CampaignIds` are refused the
- *   way the API refuses them (error 8000 / 4001);
+ *   way the API refuses them (error 8000 / 4001); `adimages` selects by `AdImageHashes` (at most 10 000)
+ *   and `Associated` and answers `{result: {AdImages: [{AdImageHash, Name, …}]}}`;
  * - the `Units: spent/available/daily`, `Units-Used-Login` and `RequestId` headers on every JSON answer;
  * - errors as `{"error": {request_id, error_code, error_string, error_detail}}` (HTTP 200 for JSON
  *   services, 400/500 for Reports), a wrong token answering 53;
@@ -16,6 +17,8 @@ import type { AddressInfo } from 'node:net';
  */
 
 export type ApiObject = Record<string, unknown> & { Id: number };
+/** An uploaded image (adimages.get): keyed by its hash, not by an Id. */
+export type ApiAdImage = Record<string, unknown> & { AdImageHash: string };
 
 export interface FakeDirectAccount {
   campaigns: ApiObject[];
@@ -24,6 +27,7 @@ export interface FakeDirectAccount {
   keywords: ApiObject[];
   sitelinksSets: ApiObject[];
   adExtensions: ApiObject[];
+  adImages: ApiAdImage[];
   /** Rows per ReportType; values are written as given (`--` for none). */
   reportRows: Record<string, Record<string, string | number>[]>;
 }
@@ -93,6 +97,7 @@ const FIELDS: Record<string, { top: string[]; sub?: Record<string, { param: stri
   keywords: { top: ['Id', 'Keyword', 'State', 'Status', 'ServingStatus', 'AdGroupId', 'CampaignId', 'Bid', 'ContextBid', 'StrategyPriority', 'UserParam1', 'UserParam2', 'Productivity', 'StatisticsSearch', 'StatisticsNetwork', 'AutotargetingCategories'] },
   sitelinks: { top: ['Id', 'Sitelinks'] },
   adextensions: { top: ['Id', 'Type', 'Status', 'StatusClarification', 'Associated'], sub: { Callout: { param: 'CalloutFieldNames', names: ['CalloutText'] } } },
+  adimages: { top: ['AdImageHash', 'OriginalUrl', 'PreviewUrl', 'Name', 'Type', 'Subtype', 'Associated'] },
 };
 
 const RESULT_KEY: Record<string, keyof FakeDirectAccount> = {
@@ -102,6 +107,7 @@ const RESULT_KEY: Record<string, keyof FakeDirectAccount> = {
   keywords: 'keywords',
   sitelinks: 'sitelinksSets',
   adextensions: 'adExtensions',
+  adimages: 'adImages',
 };
 const RESULT_NAME: Record<string, string> = {
   campaigns: 'Campaigns',
@@ -110,6 +116,7 @@ const RESULT_NAME: Record<string, string> = {
   keywords: 'Keywords',
   sitelinks: 'SitelinksSets',
   adextensions: 'AdExtensions',
+  adimages: 'AdImages',
 };
 
 export async function startFakeDirect(account: FakeDirectAccount, options: FakeDirectOptions = {}): Promise<FakeDirect> {
@@ -197,12 +204,17 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
     if (['adgroups', 'ads', 'keywords'].includes(service) && !criteria.Ids && !criteria.CampaignIds && !criteria.AdGroupIds) {
       return error(4001, 'Неверно задан параметр', 'Должен быть указан один из параметров Ids, CampaignIds, AdGroupIds');
     }
-    const matches = (account[RESULT_KEY[service]!] as ApiObject[]).filter(
+    if (Array.isArray(criteria.AdImageHashes) && criteria.AdImageHashes.length > 10_000) {
+      return error(4001, 'Неверно задан параметр', 'В массиве AdImageHashes не более 10000 элементов');
+    }
+    const matches = (account[RESULT_KEY[service]!] as Record<string, unknown>[]).filter(
       (object) =>
         (!criteria.Ids || criteria.Ids.includes(object.Id)) &&
         (!criteria.CampaignIds || criteria.CampaignIds.includes(object.CampaignId)) &&
         (!criteria.AdGroupIds || criteria.AdGroupIds.includes(object.AdGroupId)) &&
-        (!criteria.States || criteria.States.includes(object.State)),
+        (!criteria.States || criteria.States.includes(object.State)) &&
+        (!criteria.AdImageHashes || criteria.AdImageHashes.includes(object.AdImageHash)) &&
+        (!criteria.Associated || criteria.Associated === object.Associated),
     );
     const offset = Number(params.Page?.Offset ?? 0);
     const limit = Math.min(Number(params.Page?.Limit ?? 10_000), pageSize);
@@ -265,7 +277,7 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
 }
 
 /** Keeps the requested fields; sub-objects (TextAd, Callout…) only when their field list was asked for. */
-function project(object: ApiObject, fieldNames: string[], sub: Record<string, { param: string }>, params: any): Record<string, unknown> {
+function project(object: Record<string, unknown>, fieldNames: string[], sub: Record<string, { param: string }>, params: any): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of fieldNames) if (name in object) out[name] = object[name];
   for (const [key, { param }] of Object.entries(sub)) {
@@ -313,13 +325,13 @@ export function teplodomAccount(): FakeDirectAccount {
         Id: 9001, AdGroupId: 8001, CampaignId: 701, State: 'ON', Status: 'ACCEPTED', Type: 'TEXT_AD', Subtype: 'NONE',
         TextAd: {
           Title: 'Электрический тёплый пол от 990 ₽', Title2: 'Монтаж за 1 день', Text: 'Маты и кабель в наличии. Гарантия 15 лет. Доставка по Москве',
-          Href: 'https://teplodom.example/elektro', DisplayUrlPath: 'elektro-pol', Mobile: 'NO', SitelinkSetId: 5001,
+          Href: 'https://teplodom.example/elektro', DisplayUrlPath: 'elektro-pol', Mobile: 'NO', SitelinkSetId: 5001, AdImageHash: 'fakeHash02',
           AdExtensions: [{ AdExtensionId: 6001, Type: 'CALLOUT' }, { AdExtensionId: 6002, Type: 'CALLOUT' }],
         },
       },
       {
         Id: 9002, AdGroupId: 8001, CampaignId: 701, State: 'ON', Status: 'ACCEPTED', Type: 'TEXT_AD', Subtype: 'NONE',
-        TextAd: { Title: 'Тёплый пол в квартиру', Title2: null, Text: 'Рассчитаем комплект за 5 минут', Href: 'https://teplodom.example/elektro?m=1', DisplayUrlPath: null, Mobile: 'YES', SitelinkSetId: null, AdExtensions: [] },
+        TextAd: { Title: 'Тёплый пол в квартиру', Title2: null, Text: 'Рассчитаем комплект за 5 минут', Href: 'https://teplodom.example/elektro?m=1', DisplayUrlPath: null, Mobile: 'YES', SitelinkSetId: null, AdImageHash: null, AdExtensions: [] },
       },
       {
         Id: 9003, AdGroupId: 8002, CampaignId: 701, State: 'SUSPENDED', Status: 'ACCEPTED', Type: 'TEXT_AD', Subtype: 'NONE',
@@ -354,6 +366,11 @@ export function teplodomAccount(): FakeDirectAccount {
     adExtensions: [
       { Id: 6001, Type: 'CALLOUT', Status: 'ACCEPTED', Callout: { CalloutText: 'Монтаж за 1 день' } },
       { Id: 6002, Type: 'CALLOUT', Status: 'ACCEPTED', Callout: { CalloutText: 'Гарантия 15 лет' } },
+    ],
+    adImages: [
+      { AdImageHash: 'fakeHash01', Name: 'plitka_1080x607.jpg', Type: 'WIDE', Subtype: 'NONE', Associated: 'YES', OriginalUrl: 'https://avatars.example/fakeHash01/orig', PreviewUrl: 'https://avatars.example/fakeHash01/x90' },
+      { AdImageHash: 'fakeHash02', Name: 'elektro-pol_450x450.png', Type: 'REGULAR', Subtype: 'NONE', Associated: 'YES', OriginalUrl: 'https://avatars.example/fakeHash02/orig', PreviewUrl: 'https://avatars.example/fakeHash02/x90' },
+      { AdImageHash: 'fakeHash99', Name: 'unused.jpg', Type: 'REGULAR', Subtype: 'NONE', Associated: 'NO', OriginalUrl: 'https://avatars.example/fakeHash99/orig', PreviewUrl: 'https://avatars.example/fakeHash99/x90' },
     ],
     reportRows: {
       CUSTOM_REPORT: [

@@ -14,6 +14,10 @@ import { reportNumber, type ReportTable } from './report-tsv.js';
  * Per-request limits of `get` (official pages of each service, also seen in tapi-yandex-direct):
  * CampaignIds ≤ 10 for adgroups/ads/keywords, campaign Ids ≤ 1000, AdGroupIds ≤ 1000; so the
  * selections are cut into chunks, which the client runs at most 5 at a time.
+ *
+ * Ad images: `ads.get` gives only `AdImageHash` (in TextAd for a text ad with an image, in TextImageAd
+ * for an image ad); the image's name comes from `adimages.get` (SelectionCriteria.AdImageHashes,
+ * at most 10 000 a request), asked once per distinct hash.
  */
 
 export interface FetchAccountOptions {
@@ -71,8 +75,9 @@ interface ApiAd {
     AdExtensions?: { AdExtensionId: number; Type?: string }[] | null;
     /** Older answers/clients name the callouts this way; read both. */
     AdExtensionIds?: number[] | null;
+    AdImageHash?: string | null;
   } | null;
-  TextImageAd?: { Href?: string | null } | null;
+  TextImageAd?: { Href?: string | null; AdImageHash?: string | null } | null;
 }
 
 interface ApiKeyword {
@@ -91,6 +96,11 @@ interface ApiSitelinksSet {
   Sitelinks?: { Title?: string; Href?: string | null; Description?: string | null }[] | null;
 }
 
+interface ApiAdImage {
+  AdImageHash: string;
+  Name?: string | null;
+}
+
 interface ApiAdExtension {
   Id: number;
   Type?: string;
@@ -103,7 +113,14 @@ const IDS_PER_REQUEST = 1000;
 export const CAMPAIGN_FIELDS = ['Id', 'Name', 'Type', 'State', 'Status', 'Currency', 'DailyBudget', 'NegativeKeywords'];
 export const ADGROUP_FIELDS = ['Id', 'Name', 'CampaignId', 'Type', 'Status', 'RegionIds', 'NegativeKeywords'];
 export const AD_FIELDS = ['Id', 'AdGroupId', 'CampaignId', 'State', 'Status', 'Type', 'Subtype'];
-export const TEXT_AD_FIELDS = ['Title', 'Title2', 'Text', 'Href', 'DisplayUrlPath', 'Mobile', 'SitelinkSetId', 'AdExtensions'];
+export const TEXT_AD_FIELDS = ['Title', 'Title2', 'Text', 'Href', 'DisplayUrlPath', 'Mobile', 'SitelinkSetId', 'AdExtensions', 'AdImageHash'];
+export const TEXT_IMAGE_AD_FIELDS = ['Href', 'AdImageHash'];
+export const AD_IMAGE_FIELDS = ['AdImageHash', 'Name'];
+/**
+ * Hashes per `adimages.get`: the API takes up to 10 000, but like the other id lists we send 1 000 so
+ * that a large account's lookups spread over the client's parallel slots and each answer stays small.
+ */
+export const AD_IMAGE_HASHES_PER_REQUEST = IDS_PER_REQUEST;
 export const KEYWORD_FIELDS = ['Id', 'Keyword', 'AdGroupId', 'CampaignId', 'Bid', 'ContextBid', 'State', 'Status'];
 export const STATS_REPORT_FIELDS = ['CampaignId', 'AdGroupId', 'AdId', 'CriterionId', 'CriterionType', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
 export const SEARCH_QUERY_REPORT_FIELDS = ['CampaignName', 'AdGroupName', 'Criterion', 'Query', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
@@ -148,17 +165,17 @@ async function fetchWithReports(
       SelectionCriteria: { CampaignIds: ids },
       FieldNames: AD_FIELDS,
       TextAdFieldNames: TEXT_AD_FIELDS,
-      TextImageAdFieldNames: ['Href'],
+      TextImageAdFieldNames: TEXT_IMAGE_AD_FIELDS,
     })),
     getChunked<ApiKeyword>(client, 'keywords', campaignChunks, (ids) => ({ SelectionCriteria: { CampaignIds: ids }, FieldNames: KEYWORD_FIELDS })),
   ]);
   const liveAds = options.includeArchived ? ads : ads.filter((ad) => ad.State !== 'ARCHIVED');
 
-  const [sitelinks, callouts] = await Promise.all([fetchSitelinks(client, liveAds), fetchCallouts(client, liveAds)]);
+  const [sitelinks, callouts, images] = await Promise.all([fetchSitelinks(client, liveAds), fetchCallouts(client, liveAds), fetchImages(client, liveAds)]);
 
   const data: CampaignData = {
     platform: 'yandex_direct',
-    campaigns: assemble(campaigns, groups, liveAds, keywords, sitelinks, callouts),
+    campaigns: assemble(campaigns, groups, liveAds, keywords, { sitelinks, callouts, images }),
     searchQueries: [],
     currency: campaigns.find((c) => c.Currency)?.Currency,
   };
@@ -208,6 +225,40 @@ async function fetchCallouts(client: DirectClient, ads: ApiAd[]): Promise<Map<nu
   return new Map(extensions.filter((e) => e.Callout?.CalloutText).map((e) => [e.Id, e.Callout!.CalloutText!]));
 }
 
+/**
+ * What `Ad.image` holds for each image hash of the ads: the image's name (from `adimages.get`), else the hash.
+ *
+ * Why the name: `Ad.image` is what the export writes back into «Изображение», and the file importer keeps
+ * that cell verbatim from Direct's own export, where we take it to be the image's file name (e.g.
+ * `shuby_1080x607.jpg`; no official page we found spells the cell's format out). `adimages` `Name` is the
+ * name the image was uploaded under, so an account read through the API exports the same cell as one read
+ * from a file. The hash stands in when Yandex gives no name (or refuses the lookup): it is Direct's own
+ * identifier of the image, so the ad still keeps a reference to it instead of losing it.
+ */
+async function fetchImages(client: DirectClient, ads: ApiAd[]): Promise<Map<string, string>> {
+  const hashes = unique(ads.map(imageHashOf).filter(nonEmpty));
+  const images = new Map(hashes.map((hash) => [hash, hash]));
+  if (hashes.length === 0) return images;
+  try {
+    const found = await getChunked<ApiAdImage, string>(client, 'adimages', chunk(hashes, AD_IMAGE_HASHES_PER_REQUEST), (batch) => ({
+      SelectionCriteria: { AdImageHashes: batch },
+      FieldNames: AD_IMAGE_FIELDS,
+    }));
+    for (const image of found) {
+      if (images.has(image.AdImageHash) && nonEmpty(image.Name)) images.set(image.AdImageHash, image.Name.trim());
+    }
+  } catch (error) {
+    // A refused lookup (the request itself, not the token, points or Yandex's health) costs only the
+    // names: the hashes are kept. Anything else fails the import like any other structure request.
+    if (!(error instanceof DirectApiError) || error.category !== 'request') throw error;
+  }
+  return images;
+}
+
+function imageHashOf(ad: ApiAd): string | undefined {
+  return ad.TextAd?.AdImageHash ?? ad.TextImageAd?.AdImageHash ?? undefined;
+}
+
 function calloutIdsOf(ad: ApiAd): number[] {
   const text = ad.TextAd;
   if (!text) return [];
@@ -215,7 +266,7 @@ function calloutIdsOf(ad: ApiAd): number[] {
   return [...fromObjects, ...(text.AdExtensionIds ?? [])].filter(isId);
 }
 
-async function getChunked<T>(client: DirectClient, service: string, chunks: number[][], params: (ids: number[]) => Record<string, unknown>): Promise<T[]> {
+async function getChunked<T, Id = number>(client: DirectClient, service: string, chunks: Id[][], params: (ids: Id[]) => Record<string, unknown>): Promise<T[]> {
   const pages = await Promise.all(chunks.map((ids) => client.get<T>(service, params(ids))));
   return pages.flat();
 }
@@ -225,8 +276,7 @@ function assemble(
   groups: ApiAdGroup[],
   ads: ApiAd[],
   keywords: ApiKeyword[],
-  sitelinks: Map<number, Sitelink[]>,
-  callouts: Map<number, string>,
+  lookups: AdLookups,
 ): Campaign[] {
   const adsByGroup = groupBy(ads, (ad) => ad.AdGroupId);
   const keywordsByGroup = groupBy(keywords, (keyword) => keyword.AdGroupId);
@@ -246,7 +296,7 @@ function assemble(
           externalId: String(group.Id),
           name: group.Name,
           keywords: (keywordsByGroup.get(group.Id) ?? []).map(toKeyword),
-          ads: (adsByGroup.get(group.Id) ?? []).map((ad) => toAd(ad, sitelinks, callouts)),
+          ads: (adsByGroup.get(group.Id) ?? []).map((ad) => toAd(ad, lookups)),
           negativeKeywords: stringItems(group.NegativeKeywords),
           ...(group.RegionIds && group.RegionIds.length > 0 ? { region: group.RegionIds.join(', ') } : {}),
         }),
@@ -272,10 +322,20 @@ function toKeyword(keyword: ApiKeyword): Keyword {
   };
 }
 
-function toAd(ad: ApiAd, sitelinks: Map<number, Sitelink[]>, callouts: Map<number, string>): Ad {
+/** What the ads refer to by id or hash, read by separate requests. */
+interface AdLookups {
+  sitelinks: Map<number, Sitelink[]>;
+  callouts: Map<number, string>;
+  /** Image hash → what `Ad.image` holds (see fetchImages). */
+  images: Map<string, string>;
+}
+
+function toAd(ad: ApiAd, { sitelinks, callouts, images }: AdLookups): Ad {
   const text = ad.TextAd;
   const status = statusOf(ad.State, ad.Status);
-  const base = { externalId: String(ad.Id), ...(status ? { status } : {}) };
+  const hash = imageHashOf(ad);
+  const image = hash ? images.get(hash) : undefined;
+  const base = { externalId: String(ad.Id), ...(status ? { status } : {}), ...(image ? { image } : {}) };
   if (text) {
     return {
       ...base,

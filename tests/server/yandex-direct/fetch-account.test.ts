@@ -66,6 +66,7 @@ const expected: CampaignData = {
               sitelinks,
               callouts: ['Монтаж за 1 день', 'Гарантия 15 лет'],
               isMobile: false,
+              image: 'elektro-pol_450x450.png',
               stats: { impressions: 2000, clicks: 100, cost: 2700.5, conversions: 5 },
             },
             {
@@ -135,6 +136,7 @@ const expected: CampaignData = {
               finalUrl: 'https://teplodom.example/plitka',
               sitelinks: [],
               callouts: [],
+              image: 'plitka_1080x607.jpg',
               stats: { impressions: 5000, clicks: 25, cost: 300, conversions: 0 },
             },
           ],
@@ -177,7 +179,14 @@ describe('fetchAccount', () => {
     // Another period: Yandex (and the fake) remember a report by name, and this one must be built afresh.
     await fetchAccount(client(), { statsPeriod: { from: '2024-04-01', to: '2024-04-30' } });
     const services = new Set(fake.requests.map((r) => r.service));
-    expect(services).toEqual(new Set(['campaigns', 'adgroups', 'ads', 'keywords', 'sitelinks', 'adextensions', 'reports']));
+    expect(services).toEqual(new Set(['campaigns', 'adgroups', 'ads', 'keywords', 'sitelinks', 'adextensions', 'adimages', 'reports']));
+    const adsRequest = fake.requests.find((r) => r.service === 'ads')!;
+    expect(adsRequest.body.params.TextAdFieldNames).toContain('AdImageHash');
+    expect(adsRequest.body.params.TextImageAdFieldNames).toContain('AdImageHash');
+    const imageRequests = fake.requests.filter((r) => r.service === 'adimages');
+    expect(imageRequests).toHaveLength(1);
+    expect(imageRequests[0]!.body.params.SelectionCriteria.AdImageHashes.sort()).toEqual(['fakeHash01', 'fakeHash02']);
+    expect(imageRequests[0]!.body.params.FieldNames).toEqual(['AdImageHash', 'Name']);
     const sitelinkRequest = fake.requests.find((r) => r.service === 'sitelinks')!;
     expect(sitelinkRequest.body.params.SelectionCriteria).toEqual({ Ids: [5001] });
     const calloutRequest = fake.requests.find((r) => r.service === 'adextensions')!;
@@ -188,6 +197,27 @@ describe('fetchAccount', () => {
     // The search-query report answered 201, 202, then 200: three identical requests.
     expect(reports.filter((r) => r.ReportType === 'SEARCH_QUERY_PERFORMANCE_REPORT')).toHaveLength(3);
     expect(fake.maxInFlight).toBeLessThanOrEqual(5);
+  });
+
+  it('keeps the image of an image ad and of a text ad with one (by the image name), and gives none to an ad without', async () => {
+    const data = await fetchAccount(client());
+    const ads = data.campaigns.flatMap((c) => c.groups).flatMap((g) => g.ads);
+    const byId = (id: string) => ads.find((ad) => ad.externalId === id)!;
+
+    expect(byId('9004')).toMatchObject({ kind: 'image', image: 'plitka_1080x607.jpg' });
+    expect(byId('9001')).toMatchObject({ kind: 'text', image: 'elektro-pol_450x450.png' });
+    expect(byId('9002')).not.toHaveProperty('image');
+    expect(byId('9003')).not.toHaveProperty('image');
+  });
+
+  it('keeps the image hash when Yandex refuses the image lookup, and fails on anything worse', async () => {
+    fake.failNext('adimages', { error_code: 8000, error_string: 'Неверный запрос' });
+    const data = await fetchAccount(client());
+    const ads = data.campaigns.flatMap((c) => c.groups).flatMap((g) => g.ads);
+    expect(ads.find((ad) => ad.externalId === '9004')!.image).toBe('fakeHash01');
+
+    fake.failNext('adimages', { error_code: 152, error_string: 'Недостаточно баллов' });
+    await expect(fetchAccount(client())).rejects.toMatchObject({ code: 152 });
   });
 
   it('reads only the named campaigns, archived ones included, and filters the reports to them', async () => {
@@ -290,6 +320,39 @@ describe('fetchAccount on a large account', () => {
     const chunks = big.requests.filter((r) => r.service === 'adgroups' && r.body.params.Page.Offset === 0).map((r) => r.body.params.SelectionCriteria.CampaignIds.length);
     expect(chunks.sort((a, b) => a - b)).toEqual([5, 10, 10]);
     expect(big.maxInFlight).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('fetchAccount with many ad images', () => {
+  let images: FakeDirect;
+  beforeAll(async () => {
+    const account = teplodomAccount();
+    // 1 001 distinct images on 1 002 ads (two ads share the first), one of them unknown to adimages.
+    for (let i = 0; i <= 1001; i++) {
+      const hash = `hash${Math.max(i, 1)}`;
+      account.ads.push({ Id: 20_000 + i, AdGroupId: 8003, CampaignId: 702, State: 'ON', Status: 'ACCEPTED', Type: 'IMAGE_AD', Subtype: 'TEXT_IMAGE_AD', TextImageAd: { AdImageHash: hash, Href: 'https://teplodom.example/plitka' } });
+      if (i !== 1001) account.adImages.push({ AdImageHash: hash, Name: `banner-${i}_1080x607.jpg`, Associated: 'YES' });
+    }
+    images = await startFakeDirect(account, { token: 'good-token', pageSize: 10_000 });
+  });
+  afterAll(() => images.close());
+
+  it('asks adimages for each hash once, in batches, and maps every image ad to its name', async () => {
+    const data = await fetchAccount(createDirectClient({ token: 'good-token', baseUrl: images.url, sleep: noWait }), { campaignIds: [702] });
+
+    const batches = images.requests.filter((r) => r.service === 'adimages').map((r) => r.body.params.SelectionCriteria.AdImageHashes as string[]);
+    expect(batches.map((hashes) => hashes.length).sort((a, b) => a - b)).toEqual([2, 1000]);
+    const asked = batches.flat();
+    expect(new Set(asked).size).toBe(asked.length);
+    expect(asked).toHaveLength(1002); // fakeHash01 of ad 9004 and hash1…hash1001
+
+    const ads = data.campaigns[0]!.groups[0]!.ads;
+    const imageOf = (id: number) => ads.find((ad) => ad.externalId === String(id))!.image;
+    expect(imageOf(20_000)).toBe('banner-1_1080x607.jpg');
+    expect(imageOf(20_001)).toBe('banner-1_1080x607.jpg');
+    expect(imageOf(20_500)).toBe('banner-500_1080x607.jpg');
+    expect(imageOf(21_001)).toBe('hash1001'); // no name known: the hash stands in
+    expect(images.maxInFlight).toBeLessThanOrEqual(5);
   });
 });
 
