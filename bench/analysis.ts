@@ -1,23 +1,21 @@
 /**
  * Bench of the analysis engines: an account of 100 000 keywords and 20 000 ads (10 campaigns × 500
- * groups × 20 keywords / 4 ads) plus 50 000 search queries, generated deterministically. Prints the
- * time of lemmatisation/preparation, semantics and scoring, the peak memory, and the raw lemmatiser's
- * own words per second measured in the same run (the limit the engines are compared against), beside
- * the Snowball stemmer's on the same words.
+ * groups × 20 keywords / 4 ads) plus 50 000 search queries, generated deterministically from the word
+ * lists of bench/account-vocabulary.ts (thousands of distinct words, as in a real account). Prints its
+ * vocabulary (distinct words, how many az does not know), the time of lemmatisation/preparation,
+ * semantics and scoring, the peak memory, and the raw lemmatiser's own words per second on the
+ * account's distinct words in the same run (the limit the engines are compared against), beside the
+ * Snowball stemmer's on the same words.
  */
 import type { Ad, CampaignData, Keyword, SearchQuery } from '../src/contract/campaigns.js';
 import { defaultAnalysisSettings } from '../src/contract/analysis-results.js';
 import { runScoring } from '../server/analysis/scoring/engine.js';
 import { runSemanticAnalysis } from '../server/analysis/semantic/engine.js';
-import { createLemmatizer, loadMorphology } from '../server/analysis/semantic/lemmatizer.js';
+import { createLemmatizer, isDictionaryWord, loadMorphology } from '../server/analysis/semantic/lemmatizer.js';
 import { prepareAccount } from '../server/analysis/semantic/prepare.js';
 import { tokenize } from '../server/analysis/semantic/phrase.js';
 import { snowballRussian } from '../server/analysis/semantic/snowball-russian.js';
-
-const products = ['окна', 'двери', 'шубы', 'кухни', 'диваны', 'потолки', 'ламинат', 'плитка', 'обои', 'матрасы', 'кровати', 'шкафы', 'стулья', 'столы', 'куртки', 'ботинки', 'велосипеды', 'самокаты', 'холодильники', 'телевизоры'];
-const adjectives = ['пластиковые', 'деревянные', 'белые', 'черные', 'большие', 'маленькие', 'угловые', 'детские', 'недорогие', 'элитные', 'складные', 'раздвижные', 'металлические', 'стеклянные', 'натуральные', 'зимние', 'летние', 'мужские', 'женские', 'новые', 'итальянские', 'немецкие', 'китайские', 'российские', 'классические'];
-const modifiers = ['купить', 'цена', 'заказать', 'недорого', 'в москве', 'с доставкой', 'от производителя', 'интернет магазин', 'со скидкой', 'в рассрочку', 'отзывы', 'фото', 'каталог', 'под заказ', 'распродажа'];
-const queryTails = ['бесплатно', 'своими руками', 'вакансии', 'б/у', 'авито', 'казань', 'скачать', 'как выбрать', 'отзывы', 'дешево', 'екатеринбург', 'рейтинг', 'размеры', 'гост', 'схема'];
+import { adPhrases, adjectiveForms, categories, cities, commonAdjectives, queryTails, sellingWords, type Category, type Noun } from './account-vocabulary.js';
 
 /** A small deterministic PRNG (mulberry32), so every run measures the same account. */
 function random(seed: number) {
@@ -29,50 +27,144 @@ function random(seed: number) {
   };
 }
 
+type Pick = <T>(list: readonly T[]) => T;
+const picker = (next: () => number): Pick => (list) => list[Math.floor(next() * list.length)];
+
+/** A category's model codes, the way shops write them: «rx-350», «kgn39vl», «a5012». Each category has its own seeded pool. */
+function modelCodes(categoryIndex: number): string[] {
+  const next = random(1000 + categoryIndex);
+  const pick = picker(next);
+  const letters = 'abcdefghklmnprstvwxz'.split('');
+  const digits = (count: number) => Array.from({ length: count }, () => Math.floor(next() * 10)).join('');
+  const codes = new Set<string>();
+  while (codes.size < 150) {
+    const shape = next();
+    if (shape < 0.35) codes.add(`${pick(letters)}${pick(letters)}-${digits(3)}`);
+    else if (shape < 0.7) codes.add(`${pick(letters)}${pick(letters)}${pick(letters)}${digits(2)}${pick(letters)}${pick(letters)}`);
+    else codes.add(`${pick(letters)}${digits(4)}`);
+  }
+  return [...codes];
+}
+
+/** The adjective's form that agrees with the noun in the given number (nominative) or in the genitive plural. */
+function agree(adjective: string, noun: Noun, form: 'sg' | 'pl' | 'genPl'): string {
+  const forms = adjectiveForms(adjective);
+  if (form === 'genPl') return forms.genPl;
+  return form === 'pl' || noun.gender === 'pl' ? forms.pl : forms[noun.gender];
+}
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** One group's words: its noun, its adjective and brand, and what the templates draw from. */
+interface GroupTopic {
+  category: Category;
+  noun: Noun;
+  adjective: string;
+  brand: string;
+  models: string[];
+}
+
+/** Keyword phrases of the kinds real accounts hold: bare product, product with its qualifier, commerce, brand and model, size, service, city. */
+function keywordPhrase(topic: GroupTopic, k: number, pick: Pick, next: () => number): string {
+  const { category, noun, adjective, brand, models } = topic;
+  const anyAdjective = next() < 0.5 ? adjective : pick(commonAdjectives);
+  const city = pick(cities);
+  const templates: (() => string)[] = [
+    () => noun.nomPl,
+    () => `${agree(adjective, noun, 'pl')} ${noun.nomPl}`,
+    () => `${agree(adjective, noun, 'sg')} ${noun.nomSg}`,
+    () => `купить ${agree(adjective, noun, 'pl')} ${noun.nomPl}`,
+    () => `${noun.nomPl} ${agree(adjective, noun, 'pl')}`,
+    () => `${pick(sellingWords)} ${agree(anyAdjective, noun, 'pl')} ${noun.nomPl}`,
+    () => `${agree(anyAdjective, noun, 'pl')} ${noun.nomPl} ${pick(sellingWords)}`,
+    () => `${noun.nomSg} ${brand} ${pick(models)}`,
+    () => `${brand} ${noun.nomSg} ${pick(models)} ${pick(sellingWords)}`,
+    () => `${noun.nomSg} ${pick(category.sizes)}`,
+    () => `${agree(anyAdjective, noun, 'sg')} ${noun.nomSg} ${pick(category.sizes)} ${pick(sellingWords)}`,
+    () => `${pick(category.services)} ${agree(anyAdjective, noun, 'genPl')} ${noun.genPl}`,
+    () => `${pick(category.services)} ${noun.genSg} в ${city.prep}`,
+    () => `${noun.nomPl} ${pick(sellingWords)} в ${city.prep}`,
+    () => `${agree(anyAdjective, noun, 'pl')} ${noun.nomPl} ${city.nom}`,
+    () => `${noun.nomPl} ${pick(category.cyrillicBrands)}`,
+    () => `цена ${noun.genSg} ${brand}`,
+    () => `${noun.nomPl} с доставкой из ${city.gen}`,
+    () => `${noun.nomSg} ${pick(category.brands)} ${pick(category.sizes)}`,
+    () => `${agree(pick(commonAdjectives), noun, 'sg')} ${noun.nomSg} ${agree(adjective, noun, 'sg')}`,
+  ];
+  return k < 5 ? templates[k]() : pick(templates.slice(5))();
+}
+
 /**
  * The bench account: 10 campaigns × 500 groups (20 keywords, 4 ads, 10 search queries each) by
- * default; tests take a smaller slice of the same shape.
+ * default; tests take a smaller slice of the same shape. Each campaign sells one category of
+ * bench/account-vocabulary.ts; its groups are product × qualifier, so the account has a vocabulary of
+ * thousands of words in several forms, as a real one does.
  */
 export function generateAccount(size: { campaigns?: number; groupsPerCampaign?: number } = {}): CampaignData {
   const campaignCount = size.campaigns ?? 10;
   const groupCount = size.groupsPerCampaign ?? 500;
   const next = random(42);
-  const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)];
+  const pick = picker(next);
   const campaigns: CampaignData['campaigns'] = [];
   const searchQueries: SearchQuery[] = [];
   for (let c = 0; c < campaignCount; c++) {
-    const campaign: CampaignData['campaigns'][number] = { name: `Кампания ${c + 1}`, negativeKeywords: c % 3 === 0 ? [] : ['бесплатно', 'скачать'], groups: [], type: c === campaignCount - 1 && campaignCount > 1 ? 'network' : 'search' };
+    const category = categories[c % categories.length];
+    const models = modelCodes(c % categories.length);
+    const adjectives = [...category.adjectives, ...commonAdjectives];
+    const campaign: CampaignData['campaigns'][number] = { name: `${category.name} ${c + 1}`, negativeKeywords: c % 3 === 0 ? [] : ['бесплатно', 'скачать', 'своими руками'], groups: [], type: c === campaignCount - 1 && campaignCount > 1 ? 'network' : 'search' };
     for (let g = 0; g < groupCount; g++) {
-      const product = products[(c * groupCount + g) % products.length];
-      const adjective = adjectives[g % adjectives.length];
+      const noun = category.nouns[g % category.nouns.length];
+      const adjective = adjectives[(g * 7 + Math.floor(g / category.nouns.length)) % adjectives.length];
+      const brand = category.brands[(g * 3 + c) % category.brands.length];
+      const topic: GroupTopic = { category, noun, adjective, brand, models };
       const keywords: Keyword[] = [];
       for (let k = 0; k < 20; k++) {
-        const words = k === 0 ? [product] : k < 5 ? [adjective, product] : [adjective, product, pick(modifiers), ...(k % 4 === 0 ? [pick(adjectives)] : [])];
         const clicks = Math.floor(next() * 60);
         const cost = Math.round(clicks * (10 + next() * 90));
-        keywords.push({ phrase: words.join(' '), negativeWords: k % 7 === 0 ? ['дешево'] : [], matchType: 'broad', stats: { impressions: clicks * 20 + Math.floor(next() * 500), clicks, cost, conversions: next() < 0.3 ? Math.floor(next() * 4) : 0 } });
+        keywords.push({ phrase: keywordPhrase(topic, k, pick, next), negativeWords: k % 7 === 0 ? [pick(queryTails).split(' ')[0]] : [], matchType: 'broad', stats: { impressions: clicks * 20 + Math.floor(next() * 500), clicks, cost, conversions: next() < 0.3 ? Math.floor(next() * 4) : 0 } });
       }
+      const title = `${capitalise(agree(adjective, noun, 'pl'))} ${noun.nomPl}`;
       const ads: Ad[] = [];
       for (let a = 0; a < 4; a++) {
+        const city = pick(cities);
         ads.push({
           kind: 'text',
-          headlines: [`${adjective} ${product} ${a === 3 ? 'по лучшей цене от производителя с гарантией' : ''}`.trim(), 'Доставка по всей России'],
-          texts: [`Большой выбор: ${adjective} ${product}. Гарантия, рассрочка, доставка за 1 день!`],
-          displayUrl: a % 2 ? product.slice(0, 20) : undefined,
+          headlines: [a === 3 ? `${title} ${brand} по лучшей цене от производителя с гарантией` : a === 2 ? `${title} в ${city.prep}` : `${title} ${brand}`, pick(adPhrases)],
+          texts: [`${pick(adPhrases)}. ${capitalise(noun.nomPl)} ${brand} ${pick(models)} от ${Math.round(1 + next() * 90) * 1000} ₽. ${pick(category.services) === 'доставка' ? 'Доставка' : capitalise(pick(category.services))} ${noun.genPl} в ${city.prep}!`],
+          displayUrl: a % 2 ? noun.nomPl.slice(0, 20) : undefined,
           finalUrl: `https://example.ru/${c}/${g}${a % 2 ? '?utm_source=yandex' : ''}`,
-          sitelinks: a === 0 ? [] : [{ title: 'Каталог', description: 'Все модели в наличии' }],
-          callouts: a === 1 ? [] : ['Гарантия 3 года'],
+          sitelinks: a === 0 ? [] : [{ title: 'Каталог', description: 'Все модели в наличии' }, { title: capitalise(pick(category.services)), description: pick(adPhrases) }],
+          callouts: a === 1 ? [] : [pick(adPhrases)],
         });
       }
-      campaign.groups.push({ name: `${adjective} ${product} ${g}`, keywords, ads, negativeKeywords: g % 5 === 0 ? ['ремонт'] : [] });
+      campaign.groups.push({ name: `${title} ${g}`, keywords, ads, negativeKeywords: g % 5 === 0 ? [pick(queryTails).split(' ')[0]] : [] });
       for (let q = 0; q < 10; q++) {
         const clicks = Math.floor(next() * 12);
-        searchQueries.push({ query: `${adjective} ${product} ${pick(queryTails)}`, campaignName: campaign.name, groupName: campaign.groups[g].name, stats: { impressions: clicks * 15, clicks, cost: clicks * 40, conversions: next() < 0.05 ? 1 : 0 } });
+        const phrase = keywordPhrase(topic, 5 + q, pick, next);
+        searchQueries.push({ query: q % 2 ? `${phrase} ${pick(queryTails)}` : phrase, campaignName: campaign.name, groupName: campaign.groups[g].name, stats: { impressions: clicks * 15, clicks, cost: clicks * 40, conversions: next() < 0.05 ? 1 : 0 } });
       }
     }
     campaigns.push(campaign);
   }
   return { platform: 'yandex_direct', campaigns, searchQueries, period: { from: '2024-03-01', to: '2024-03-31' } };
+}
+
+/** Every word of the account's texts, once: keywords, negatives, ads and search queries. */
+function accountVocabulary(data: CampaignData): string[] {
+  const vocabulary = new Set<string>();
+  const add = (text: string) => {
+    for (const { form } of tokenize(text)) vocabulary.add(form);
+  };
+  for (const campaign of data.campaigns) {
+    campaign.negativeKeywords.forEach(add);
+    for (const group of campaign.groups) {
+      group.negativeKeywords.forEach(add);
+      for (const keyword of group.keywords) [keyword.phrase, ...keyword.negativeWords].forEach(add);
+      for (const ad of group.ads) [...ad.headlines, ...ad.texts, ...ad.callouts, ...ad.sitelinks.flatMap((link) => [link.title, link.description ?? ''])].forEach(add);
+    }
+  }
+  for (const query of data.searchQueries) add(query.query);
+  return [...vocabulary];
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -88,10 +180,9 @@ export async function runAnalysisBench(): Promise<void> {
   const loadMs = performance.now() - started;
 
   // The raw lemmatiser on the account's own vocabulary, without the memo, repeated to a stable figure.
-  const vocabulary = new Set<string>();
-  for (const campaign of data.campaigns) for (const group of campaign.groups) for (const keyword of group.keywords) for (const { form } of tokenize(keyword.phrase)) vocabulary.add(form);
-  for (const query of data.searchQueries) for (const { form } of tokenize(query.query)) vocabulary.add(form);
-  const words = [...vocabulary];
+  const words = accountVocabulary(data);
+  const cyrillic = words.filter((word) => /[а-я]/.test(word));
+  const unknownToDictionary = cyrillic.filter((word) => !isDictionaryWord(word)).length;
   const repeated = Array.from({ length: Math.ceil(50_000 / words.length) }, () => words).flat();
   const rawWordsPerSecond = createLemmatizer().measureRawSpeed(repeated);
   // The stemmer az was chosen over (README, «Движок анализа»), on the same words in the same run.
@@ -121,6 +212,7 @@ export async function runAnalysisBench(): Promise<void> {
   const rssPeakKb = process.resourceUsage().maxRSS;
   console.log('Analysis engines bench (one core)');
   console.log(`  account: ${scoring.counts.keywords} keywords, ${scoring.counts.ads} ads, ${scoring.counts.groups} groups, ${scoring.counts.searchQueries} search queries`);
+  console.log(`  vocabulary: ${words.length.toLocaleString('en-US')} distinct words, ${cyrillic.length.toLocaleString('en-US')} Cyrillic (${unknownToDictionary.toLocaleString('en-US')} of them unknown to az → Snowball stem), ${(words.length - cyrillic.length).toLocaleString('en-US')} Latin/digit tokens`);
   console.log(`  dictionaries load:            ${seconds(loadMs)}`);
   console.log(`  raw lemmatiser (az, no memo): ${Math.round(rawWordsPerSecond).toLocaleString('en-US')} words/s on ${words.length} distinct words`);
   console.log(`  Snowball stemmer, same words: ${Math.round(stemmerWordsPerSecond).toLocaleString('en-US')} words/s`);

@@ -76,14 +76,21 @@ export interface LemmatizerOptions {
   unknownWords?: 'stem' | 'keep';
 }
 
+/** The dictionary's own parses of a word (none for a word it only guesses by suffix). */
+function dictionaryParses(word: string) {
+  // The dictionary keeps proper nouns capitalised (Москва, Казань); ignoreCase finds them from lower case.
+  return Az.Morph(word, MORPH_OPTIONS).filter((parse) => parse.parser === 'Dictionary');
+}
+
+/** Whether the dictionary knows a normalised Cyrillic word (the bench counts the words that fall back to the stem). */
+export const isDictionaryWord = (word: string): boolean => dictionaryParses(word).length > 0;
+
 function analyse(word: string, unknownWords: 'stem' | 'keep'): LemmaInfo {
   if (!CYRILLIC.test(word)) {
     const stem = stemEnglish(word);
     return { lemma: stem, all: [stem] };
   }
-  // The dictionary keeps proper nouns capitalised (Москва, Казань); ignoreCase finds them from lower case.
-  const parses = Az.Morph(word, MORPH_OPTIONS);
-  const dictionary = parses.filter((parse) => parse.parser === 'Dictionary');
+  const dictionary = dictionaryParses(word);
   // Unknown words: az guesses by suffix, inconsistently (авито → авитый, керамогранит → керамогранить,
   // but керамогранита → керамогранит); the Snowball stem joins their forms the same way every time.
   if (dictionary.length === 0) {
