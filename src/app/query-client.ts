@@ -6,7 +6,7 @@
  * the app version and the user (and organization): a cache saved for one identity is never restored
  * for another, and it is wiped on logout.
  */
-import { MutationCache, QueryClient, onlineManager } from '@tanstack/react-query';
+import { MutationCache, QueryClient, dehydrate, onlineManager } from '@tanstack/react-query';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
 import type { Persister } from '@tanstack/react-query-persist-client';
 import { toast } from 'sonner';
@@ -70,9 +70,9 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-function createPersister(): Persister {
+function createPersister(throttleTime: number): Persister {
   const storage = typeof window === 'undefined' ? undefined : window.localStorage;
-  const base = createSyncStoragePersister({ storage, key: QUERY_CACHE_KEY, throttleTime: 1000 });
+  const base = createSyncStoragePersister({ storage, key: QUERY_CACHE_KEY, throttleTime });
   return {
     // The buster is taken at save time, so a cache saved after a login carries the new identity.
     persistClient: (client) => base.persistClient({ ...client, buster: currentCacheBuster() }),
@@ -86,7 +86,8 @@ function createPersister(): Persister {
 if (typeof navigator !== 'undefined' && typeof navigator.onLine === 'boolean') onlineManager.setOnline(navigator.onLine);
 
 export const queryClient = createQueryClient();
-export const queryPersister = createPersister();
+/** Writes at most once a second while the app runs: a busy screen does not serialise the cache on every change. */
+export const queryPersister = createPersister(1000);
 
 export const persistOptions = {
   persister: queryPersister,
@@ -109,3 +110,24 @@ export function resetQueryCache(client: QueryClient = queryClient): void {
 }
 
 onIdentityChange(() => resetQueryCache());
+
+/**
+ * The throttled writer may still hold the latest answers when the page goes away (a reload or a closed
+ * tab within a second of the balance arriving): write them at once, or the next offline start would show
+ * an older cache or none. `pagehide` covers unloads, `visibilitychange` a phone that backgrounds the app.
+ */
+export function saveQueryCacheNow(client: QueryClient = queryClient): void {
+  const persistedClient = { buster: currentCacheBuster(), timestamp: Date.now(), clientState: dehydrate(client, { shouldDehydrateQuery: shouldPersistQuery }) };
+  try {
+    window.localStorage.setItem(QUERY_CACHE_KEY, JSON.stringify(persistedClient));
+  } catch {
+    // storage full or blocked: the throttled writer has the same problem, nothing more to do
+  }
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', () => saveQueryCacheNow());
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') saveQueryCacheNow();
+  });
+}

@@ -69,6 +69,35 @@ describe('persisted query cache', () => {
     expect(afterReload.getQueryData(['tokens', 'balance'])).toEqual({ balance: 120 });
   });
 
+  it('writes the latest answers at once when the page goes away, without waiting for the throttle', async () => {
+    signedInAs(verifiedUser);
+    localStorage.removeItem(QUERY_CACHE_KEY);
+    await queryClient.fetchQuery({ queryKey: ['tokens', 'balance'], queryFn: () => ({ balance: 95 }), meta: { persist: true } });
+    expect(localStorage.getItem(QUERY_CACHE_KEY)).toBeNull();
+
+    // A reload right after the balance arrived: the throttled writer has not fired yet.
+    window.dispatchEvent(new Event('pagehide'));
+
+    const afterReload = createQueryClient();
+    await persistQueryClientRestore({ queryClient: afterReload as unknown as PersistClient, ...options() });
+    expect(afterReload.getQueryData(['tokens', 'balance'])).toEqual({ balance: 95 });
+  });
+
+  it('writes them too when a phone sends the app to the background', async () => {
+    signedInAs(verifiedUser);
+    localStorage.removeItem(QUERY_CACHE_KEY);
+    await queryClient.fetchQuery({ queryKey: ['projects'], queryFn: () => ['Диваны Комфорт'], meta: { persist: true } });
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    try {
+      document.dispatchEvent(new Event('visibilitychange'));
+    } finally {
+      visibility.mockRestore();
+    }
+    const stored = JSON.parse(localStorage.getItem(QUERY_CACHE_KEY)!);
+    expect(stored.buster).toBe(currentCacheBuster());
+    expect(stored.clientState.queries.map((q: { queryKey: unknown }) => q.queryKey)).toEqual([['projects']]);
+  });
+
   it("never restores one user's cache for another user", async () => {
     signedInAs(verifiedUser);
     const first = createQueryClient();
