@@ -116,6 +116,19 @@ export interface Evidence {
   unit?: 'chars' | 'percent' | 'rub' | 'clicks' | 'impressions' | 'conversions' | 'count' | 'ratio';
 }
 
+/**
+ * One entity of an aggregated finding: a check that fires on many keywords (or ads) of one group or
+ * campaign is reported once there, and every entity it fired on is an item, worst (most money) first.
+ * Items are stored as rows of their own (never inside the finding's document) and read page by page.
+ */
+export interface FindingItem {
+  target: EntityRef;
+  evidence: Evidence[];
+  money?: number;
+  moneyPerMonth?: number;
+  suggestionIds?: string[];
+}
+
 export interface Finding {
   /** Unique within the analysis. */
   id: string;
@@ -137,6 +150,13 @@ export interface Finding {
   moneyPerMonth?: number;
   /** Suggestions that fix it (ids in `suggestions`). */
   suggestionIds?: string[];
+  /**
+   * Aggregated finding (target is the group or campaign): how many entities it covers («N фраз»).
+   * Absent = the finding is about its target alone. `money`/`moneyPerMonth` are the sum over the items.
+   */
+  count?: number;
+  /** Every entity of an aggregated finding, worst first (the screen shows the first few, the rest a click away). */
+  items?: FindingItem[];
 }
 
 /** A check of the registry as the results screen can describe it. */
