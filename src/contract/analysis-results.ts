@@ -403,6 +403,42 @@ export const NonTargetQueriesSchema = v.object({
 });
 export type NonTargetQueries = v.InferOutput<typeof NonTargetQueriesSchema>;
 
+// ---------------------------------------------------------------- one money story
+
+/** Why money is lost, each a separate slice of the account's spend (never the same rouble twice). */
+export type MoneyCause = 'wasted_keywords' | 'non_target_queries' | 'overpaid_clicks' | 'broken_pages' | 'network_placements';
+
+export const moneyCauseLabels: Record<MoneyCause, string> = {
+  wasted_keywords: 'Фразы без конверсий',
+  non_target_queries: 'Нецелевые запросы',
+  overpaid_clicks: 'Переплата за клик',
+  broken_pages: 'Неработающие страницы',
+  network_placements: 'Площадки в сетях без конверсий',
+};
+
+/**
+ * The one figure «Теряете ≈ X ₽ в месяц» and what it is made of. Every screen (results, project card,
+ * history, the action plan, the AI plan) shows this figure, never a sum of its own.
+ *
+ * No double counting: a query's cost is inside its keyword's cost (queries of keywords already counted as
+ * wasted are not counted again); a keyword to stop is not also an overpaying bid.
+ */
+export interface MoneyStory {
+  /** Sum of the causes per month (the period's money scaled to `daysPerMonth`). */
+  perMonth: number;
+  /** The same over the imported period. */
+  period: number;
+  causes: {
+    cause: MoneyCause;
+    perMonth: number;
+    period: number;
+    /** Entities the cause is made of (keywords, queries, pages…). */
+    count: number;
+    /** Which list shows them: the findings or suggestions endpoint with these filters. */
+    list: { kind: 'findings' | 'suggestions'; checks?: string[]; suggestionKind?: Suggestion['kind']; category?: NegativeCategory };
+  }[];
+}
+
 export interface SemanticResult {
   platform: AdPlatform;
   settings: AnalysisSettings;
