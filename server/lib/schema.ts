@@ -1,6 +1,8 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import * as v from 'valibot';
+// Russian for valibot's own messages, before any schema is used (the contract modules load it too).
+import '../../src/contract/validation-language.js';
 import { validationError, type ErrorDetail } from './errors.js';
 
 /**
@@ -48,8 +50,20 @@ export interface RouteContract {
   response?: Record<number, v.GenericSchema>;
   tags?: string[];
   summary?: string;
-  /** Needs a bearer access token (shown in the OpenAPI document). */
-  auth?: boolean;
+  /**
+   * Needs a bearer access token: `true` refuses a call without a valid one (401, before the body is read
+   * or validated); `'optional'` checks a token when one is sent. Enforced for every route in one place,
+   * the `onRoute` hook of server/app.ts, and shown in the OpenAPI document.
+   */
+  auth?: boolean | 'optional';
+}
+
+export type AuthMode = true | 'optional';
+const authModeBySchema = new WeakMap<object, AuthMode>();
+
+/** The contract's `auth` of a route, read back from the schema `routeSchema` built for it. */
+export function authModeOf(schema: unknown): AuthMode | undefined {
+  return typeof schema === 'object' && schema !== null ? authModeBySchema.get(schema) : undefined;
 }
 
 export type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : unknown;
@@ -65,7 +79,10 @@ export function routeSchema(contract: RouteContract): FastifySchema {
   }
   if (contract.tags) schema.tags = contract.tags;
   if (contract.summary) schema.summary = contract.summary;
-  if (contract.auth) schema.security = [{ bearerAuth: [] }];
+  if (contract.auth) {
+    schema.security = [{ bearerAuth: [] }];
+    authModeBySchema.set(schema, contract.auth);
+  }
   return schema;
 }
 
