@@ -13,9 +13,38 @@ import { validationError, type ErrorDetail } from './errors.js';
 const valibotByJsonSchema = new WeakMap<object, v.GenericSchema>();
 
 export function jsonSchemaOf(schema: v.GenericSchema): Record<string, unknown> {
-  const json = toJsonSchema(schema, { errorMode: 'ignore', target: 'openapi-3.0' } as Parameters<typeof toJsonSchema>[1]) as Record<string, unknown>;
+  const json = openApiSchemaOf(schema);
   valibotByJsonSchema.set(json, schema);
   return json;
+}
+
+/**
+ * The OpenAPI 3.0.3 Schema Object of a contract schema. `@valibot/to-json-schema` writes a few JSON Schema
+ * forms that OpenAPI 3.0 does not allow (an empty `required` when every key is optional or has a
+ * default, `const`, `$schema`), so they are rewritten into their 3.0 equivalents, at every depth.
+ */
+export function openApiSchemaOf(schema: v.GenericSchema): Record<string, unknown> {
+  const json = toJsonSchema(schema, { errorMode: 'ignore', target: 'openapi-3.0' } as Parameters<typeof toJsonSchema>[1]) as Record<string, unknown>;
+  return toOpenApi30(json) as Record<string, unknown>;
+}
+
+function toOpenApi30(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toOpenApi30);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$schema') continue;
+    if (key === 'required' && Array.isArray(value) && value.length === 0) continue;
+    if (key === 'const') {
+      out.enum = [value];
+      continue;
+    }
+    // Maps of names to schemas: the names are not keywords, only their values are schemas.
+    out[key] = key === 'properties' && typeof value === 'object' && value !== null
+      ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, toOpenApi30(child)]))
+      : toOpenApi30(value);
+  }
+  return out;
 }
 
 export function issuesToDetail(part: string, issues: readonly v.BaseIssue<unknown>[]): ErrorDetail[] {
@@ -75,7 +104,7 @@ export function routeSchema(contract: RouteContract): FastifySchema {
   if (contract.querystring) schema.querystring = jsonSchemaOf(contract.querystring);
   if (contract.params) schema.params = jsonSchemaOf(contract.params);
   if (contract.response) {
-    schema.response = Object.fromEntries(Object.entries(contract.response).map(([status, s]) => [status, toJsonSchema(s, { errorMode: 'ignore' })]));
+    schema.response = Object.fromEntries(Object.entries(contract.response).map(([status, s]) => [status, openApiSchemaOf(s)]));
   }
   if (contract.tags) schema.tags = contract.tags;
   if (contract.summary) schema.summary = contract.summary;

@@ -25,7 +25,7 @@ const cost = {
   body: CalculateCostSchema,
   response: { 200: CostResponseSchema, 422: ErrorBodySchema },
   tags: ['tokens'],
-  summary: 'Price of analysing these campaigns (the amount the analysis start charges)',
+  summary: 'Price of analysing these campaigns (the amount the analysis start charges; without analysis_kinds: scoring + semantic, as a start)',
   auth: true,
 } satisfies RouteContract;
 

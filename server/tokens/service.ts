@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { auditAnalysisKinds } from '../../src/contract/analysis.js';
 import { tokenMessages } from '../../src/contract/messages.js';
 import { periodBounds, type AnalysisKind, type CampaignCounts, type CostResponse, type LedgerEntry as LedgerEntryBody, type LedgerEntryType } from '../../src/contract/tokens.js';
 import type { DB } from '../db/database.js';
@@ -50,8 +51,11 @@ export async function listHistory(db: DB, userId: string, filter: HistoryFilter)
   return { items: rows.map(toEntryBody), total: count.total, page: filter.page, page_size: filter.pageSize };
 }
 
-/** The price of an analysis and whether the caller can pay it now. */
-export async function calculateCost(db: DB, userId: string, campaigns: CampaignCounts[], kinds?: AnalysisKind[]): Promise<CostResponse> {
+/**
+ * The price of an analysis and whether the caller can pay it now. Without `kinds` it quotes what an
+ * audit start charges (`auditAnalysisKinds`), so the figure shown before starting is the one debited.
+ */
+export async function calculateCost(db: DB, userId: string, campaigns: CampaignCounts[], kinds: readonly AnalysisKind[] = auditAnalysisKinds): Promise<CostResponse> {
   const { total, breakdown } = priceCampaigns(campaigns, kinds);
   const balance = await getBalance(db, userId);
   return { total, currency: 'tokens', breakdown, balance, sufficient: balance >= total };
