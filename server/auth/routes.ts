@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import {
   AuthResponseSchema,
@@ -18,6 +18,7 @@ import {
   VerifyEmailSchema,
 } from '../../src/contract/auth.js';
 import { ErrorBodySchema, MessageSchema, NoContentSchema } from '../../src/contract/common.js';
+import { apiMessages } from '../../src/contract/messages.js';
 import { routeSchema, type Req, type RouteContract } from '../lib/schema.js';
 import { callerOf } from './authenticate.js';
 import * as auth from './service.js';
@@ -48,7 +49,7 @@ const switchContract = {
 } satisfies RouteContract;
 const resetContract = { body: ResetPasswordRequestSchema, response: { 200: MessageSchema, 429: ErrorBodySchema }, tags, summary: 'Send a password-reset link (same answer for any email)' } satisfies RouteContract;
 const resetConfirmContract = { body: ResetPasswordConfirmSchema, response: { 200: MessageSchema, 400: ErrorBodySchema }, tags, summary: 'Set a new password from a reset link' } satisfies RouteContract;
-const newPasswordContract = { body: NewPasswordRequestSchema, response: { 200: MessageSchema, 422: ErrorBodySchema }, tags, summary: 'Change the password (logged in)', auth: true } satisfies RouteContract;
+const newPasswordContract = { body: NewPasswordRequestSchema, response: { 200: MessageSchema, 422: ErrorBodySchema, 429: ErrorBodySchema }, tags, summary: 'Change the password (logged in; a few tries of current_password per account, then 429)', auth: true } satisfies RouteContract;
 const verifyContract = { body: VerifyEmailSchema, response: { 200: VerifyEmailResponseSchema, 400: ErrorBodySchema }, tags, summary: 'Confirm the email with the token from the mail' } satisfies RouteContract;
 const resendContract = {
   // A logged-in user may send no body at all.
@@ -105,7 +106,24 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     return auth.confirmPasswordReset(app, request.body.token, request.body.password);
   });
 
-  app.post<Req<typeof newPasswordContract>>('/new-password', { schema: routeSchema(newPasswordContract) }, async (request) => {
+  // Per account (the bearer's user, authenticated before this counter runs), in the same shared store:
+  // a stolen session cannot guess the current password without limit. Every try counts.
+  const { max: triesMax, timeWindowMs: triesWindowMs } = app.config.currentPasswordRateLimit;
+  const currentPasswordTries = {
+    rateLimit: {
+      max: triesMax,
+      timeWindow: triesWindowMs,
+      keyGenerator: (request: FastifyRequest) => `account:${callerOf(request).userId}`,
+      errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) => ({
+        statusCode: 429,
+        error: apiMessages.currentPasswordTooManyTries.replace('{minutes}', String(Math.ceil(triesWindowMs / 60_000))),
+        code: 'RATE_LIMITED',
+        retryAfter: context.after,
+      }),
+    },
+  };
+
+  app.post<Req<typeof newPasswordContract>>('/new-password', { schema: routeSchema(newPasswordContract), config: currentPasswordTries }, async (request) => {
     return auth.changePassword(app, callerOf(request), request.body.current_password, request.body.password);
   });
 

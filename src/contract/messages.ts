@@ -22,6 +22,7 @@ export const validationMessages = {
   invitationCodeMax: 'Код приглашения не длиннее 20 символов',
   tokenRequired: 'Ссылка недействительна',
   passwordsMismatch: 'Пароли не совпадают',
+  passwordCommon: 'Этот пароль слишком распространён и легко подбирается: придумайте другой',
 } as const;
 
 /** Fallback messages of spec section 8, used when the server gives none. */
@@ -64,6 +65,7 @@ export const apiMessages = {
   noOrganization: 'Вы не состоите ни в одной организации',
   currentPasswordInvalid: 'Неверный текущий пароль',
   invalidData: 'Данные содержат недопустимые значения или символы',
+  currentPasswordTooManyTries: 'Слишком много попыток ввести текущий пароль. Попробуйте через {minutes} мин.',
 } as const;
 
 /** Projects: the creation/edit form rules and the import answers (issue 4). */
