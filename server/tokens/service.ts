@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { auditAnalysisKinds } from '../../src/contract/analysis.js';
-import { tokenMessages } from '../../src/contract/messages.js';
+import { apiMessages, tokenMessages } from '../../src/contract/messages.js';
 import { periodBounds, type AnalysisKind, type CampaignCounts, type CostResponse, type LedgerEntry as LedgerEntryBody, type LedgerEntryType } from '../../src/contract/tokens.js';
 import type { DB } from '../db/database.js';
-import { notFound } from '../lib/errors.js';
+import { conflict, notFound } from '../lib/errors.js';
+import { requestFingerprint } from '../lib/idempotency.js';
 import { applyLedgerEntry, getBalance, type LedgerEntry } from './ledger.js';
 import { priceCampaigns } from './pricing.js';
 
@@ -87,6 +88,18 @@ export async function creditTokens(db: DB, input: CreditInput) {
   if (!recipient) throw notFound(tokenMessages.userNotFound, 'USER_NOT_FOUND');
 
   const key = `admin-credit:${input.idempotencyKey ?? randomUUID()}`;
+  const requestHash = input.idempotencyKey === undefined ? undefined : requestFingerprint({ user_id: recipient.id, amount: input.amount, reason: input.reason });
+  if (requestHash !== undefined) {
+    // The key is the admin's: used before for another recipient, it is another request too.
+    const other = await db
+      .selectFrom('token_ledger')
+      .select('id')
+      .where('type', '=', 'admin_credit')
+      .where('idempotency_key', '=', key)
+      .where('user_id', '!=', recipient.id)
+      .executeTakeFirst();
+    if (other) throw conflict(apiMessages.idempotencyKeyOtherRequest, 'IDEMPOTENCY_KEY_REUSED');
+  }
   return db.transaction().execute(async (trx) => {
     const result = await applyLedgerEntry(trx, {
       userId: recipient.id,
@@ -96,6 +109,7 @@ export async function creditTokens(db: DB, input: CreditInput) {
       idempotencyKey: key,
       reason: input.reason,
       createdBy: input.actorUserId,
+      ...(requestHash !== undefined ? { requestHash } : {}),
     });
     if (result.applied) {
       await trx

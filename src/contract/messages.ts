@@ -65,6 +65,7 @@ export const apiMessages = {
   noOrganization: 'Вы не состоите ни в одной организации',
   currentPasswordInvalid: 'Неверный текущий пароль',
   invalidData: 'Данные содержат недопустимые значения или символы',
+  idempotencyKeyOtherRequest: 'Этот ключ идемпотентности уже использован для запроса с другими параметрами. Для нового запроса создайте новый ключ',
   currentPasswordTooManyTries: 'Слишком много попыток ввести текущий пароль. Попробуйте через {minutes} мин.',
 } as const;
 
