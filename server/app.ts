@@ -102,7 +102,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       return reply.status(422).send({ error: apiMessages.invalidData, code: 'INVALID_DATA' });
     }
     const status = error.statusCode ?? 500;
-    if (status === 429) return reply.status(429).send({ error: apiMessages.tooManyRequests, code: 'RATE_LIMITED' });
+    if (status === 429) {
+      // A route's own limit may say more (e.g. the current-password tries); the built answer carries it as `error`.
+      const own = (error as { error?: unknown }).error;
+      return reply.status(429).send({ error: typeof own === 'string' && /[а-яё]/i.test(own) ? own : apiMessages.tooManyRequests, code: 'RATE_LIMITED' });
+    }
     if (status < 500) {
       const message = status === 413 ? 'Файл слишком большой' : status === 415 ? 'Неподдерживаемый тип содержимого' : 'Некорректный запрос';
       return reply.status(status).send({ error: message, code: error.code ?? 'BAD_REQUEST' });

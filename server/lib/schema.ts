@@ -109,7 +109,8 @@ export function routeSchema(contract: RouteContract): FastifySchema {
   if (contract.tags) schema.tags = contract.tags;
   if (contract.summary) schema.summary = contract.summary;
   if (contract.auth) {
-    schema.security = [{ bearerAuth: [] }];
+    // OpenAPI's way to say "a bearer token, or none": an empty requirement beside it.
+    schema.security = contract.auth === 'optional' ? [{ bearerAuth: [] }, {}] : [{ bearerAuth: [] }];
     authModeBySchema.set(schema, contract.auth);
   }
   return schema;

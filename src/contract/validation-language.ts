@@ -9,9 +9,10 @@ import { genericValidationMessages as m } from './messages.js';
 
 const fill = (template: string, value: unknown) => template.replace('{value}', String(value));
 
-/** `"a" | "b"` as valibot writes expectations → «a», «b». */
+/** `("a" | "b")` as valibot writes expectations → «a», «b». */
 const readableExpectation = (expected: string | null) =>
   (expected ?? '')
+    .replace(/^\((.*)\)$/, '$1')
     .split(' | ')
     .map((item) => `«${item.replace(/^"|"$/g, '')}»`)
     .join(', ');
