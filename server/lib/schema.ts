@@ -97,8 +97,12 @@ export function authModeOf(schema: unknown): AuthMode | undefined {
 
 export type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : unknown;
 
+/** Every contract a route was built from, in this process (tests walk them, e.g. for the text rule). */
+export const routeContracts = new Set<RouteContract>();
+
 /** The Fastify `schema` of a route, built from its valibot contract. */
 export function routeSchema(contract: RouteContract): FastifySchema {
+  routeContracts.add(contract);
   const schema: FastifySchema & Record<string, unknown> = {};
   if (contract.body) schema.body = jsonSchemaOf(contract.body);
   if (contract.querystring) schema.querystring = jsonSchemaOf(contract.querystring);

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMessages, genericValidationMessages, validationMessages } from '../../src/contract/messages.js';
+import * as v from 'valibot';
+import { isCleanText, text } from '../../src/contract/text.js';
+import { routeContracts } from '../../server/lib/schema.js';
 import { call, createTestApp, type TestApp } from './helpers/app.js';
 import { createUser, type FixtureUser } from './helpers/fixtures.js';
 import { PASSWORD, register, registration } from './auth/helpers.js';
@@ -309,5 +312,39 @@ describe('calculate-cost without analysis_kinds', () => {
     // The README's example: 300 keywords and 60 ads cost 13 for scoring, 20 with the semantics a start always runs.
     const example = await call(t.app, 'POST', '/api/v1/tokens/calculate-cost', { token: user.token, body: { campaigns: [{ keywords_count: 300, ads_count: 60 }] } });
     expect(example.body.total).toBe(20);
+  });
+});
+
+describe('the contract text rule', () => {
+  type Node = { kind?: string; type?: string; requirement?: unknown; pipe?: Node[]; entries?: Record<string, Node>; item?: Node; wrapped?: Node; options?: Node[]; key?: Node; value?: Node };
+  const guarded = (schema: Node): boolean => Boolean(schema.pipe?.some((step) => step.requirement === isCleanText) || (schema.pipe && guarded(schema.pipe[0]!)));
+
+  /** Paths of string schemas inside `schema` that do not go through `text()`. */
+  function unguardedStrings(schema: Node, path: string, found: string[]): string[] {
+    if (schema.type === 'string') {
+      if (!guarded(schema)) found.push(path);
+      return found;
+    }
+    for (const step of schema.pipe ?? []) if (step !== schema && step.kind === 'schema') unguardedStrings(step, path, found);
+    for (const [key, entry] of Object.entries(schema.entries ?? {})) unguardedStrings(entry, `${path}.${key}`, found);
+    for (const child of [schema.item, schema.wrapped, schema.key, schema.value]) if (child) unguardedStrings(child, path, found);
+    for (const option of schema.options ?? []) if (typeof option === 'object') unguardedStrings(option, path, found);
+    return found;
+  }
+
+  it('guards every string of every request body, query and path parameter of the app', () => {
+    // The walker itself: a bare string is found, text() and what is built on it are not.
+    const sample = v.object({ bare: v.optional(v.string()), clean: v.pipe(text(), v.trim()), list: v.array(v.nullable(v.string())) });
+    expect(unguardedStrings(sample as unknown as Node, 'sample', [])).toEqual(['sample.bare', 'sample.list']);
+
+    expect(routeContracts.size).toBeGreaterThan(40);
+    const found: string[] = [];
+    for (const contract of routeContracts) {
+      for (const part of ['body', 'querystring', 'params'] as const) {
+        const schema = contract[part];
+        if (schema) unguardedStrings(schema as unknown as Node, `${contract.summary ?? '?'} ${part}`, found);
+      }
+    }
+    expect(found).toEqual([]);
   });
 });
