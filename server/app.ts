@@ -13,7 +13,7 @@ import type { AppConfig } from './config.js';
 import type { DB } from './db/database.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { HttpError } from './lib/errors.js';
-import { valibotValidatorCompiler } from './lib/schema.js';
+import { authModeOf, valibotValidatorCompiler } from './lib/schema.js';
 import { authenticatePlugin } from './auth/authenticate.js';
 import { createRateLimitStorage } from './lib/rate-limit-store.js';
 import { authRoutes } from './auth/routes.js';
@@ -45,6 +45,17 @@ export interface AppDependencies {
   jobs?: JobQueue | null;
   /** The database's connection string (the embedded server's too), for LISTEN/NOTIFY. */
   databaseUrl?: string;
+}
+
+/**
+ * PostgreSQL's "data exception" codes for a value it cannot store: untranslatable character (NUL in
+ * text/jsonb), character not in repertoire, string too long, numeric out of range, invalid text
+ * representation. They mean input got past validation, so the client hears 422, not 500.
+ */
+const DATA_REFUSED_CODES = new Set(['22P05', '22021', '22001', '22003', '22P02']);
+function isDataRefusedByDatabase(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && DATA_REFUSED_CODES.has(code) && (error as { severity?: unknown }).severity !== undefined;
 }
 
 /** Upload limit for campaign files (issue: 50 MB, streamed). */
@@ -85,8 +96,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toBody());
+    if (isDataRefusedByDatabase(error)) {
+      // The contract should have refused this value first (src/contract/text.ts); never a 500 for bad input.
+      request.log.warn({ err: error }, 'value refused by the database');
+      return reply.status(422).send({ error: apiMessages.invalidData, code: 'INVALID_DATA' });
+    }
     const status = error.statusCode ?? 500;
-    if (status === 429) return reply.status(429).send({ error: apiMessages.tooManyRequests, code: 'RATE_LIMITED' });
+    if (status === 429) {
+      // A route's own limit may say more (e.g. the current-password tries); the built answer carries it as `error`.
+      const own = (error as { error?: unknown }).error;
+      return reply.status(429).send({ error: typeof own === 'string' && /[а-яё]/i.test(own) ? own : apiMessages.tooManyRequests, code: 'RATE_LIMITED' });
+    }
     if (status < 500) {
       const message = status === 413 ? 'Файл слишком большой' : status === 415 ? 'Неподдерживаемый тип содержимого' : 'Некорректный запрос';
       return reply.status(status).send({ error: message, code: error.code ?? 'BAD_REQUEST' });
@@ -145,6 +165,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(authenticatePlugin);
+  // Authentication comes from the contract's `auth` flag, for every route, here and nowhere else: the
+  // check goes first among the route's onRequest hooks, so an anonymous call is 401 before its body is
+  // streamed or validated, and before any role check (those run at preValidation).
+  app.addHook('onRoute', (route) => {
+    const mode = authModeOf(route.schema);
+    if (!mode) return;
+    const check = mode === 'optional' ? app.authenticateIfPresent : app.authenticate;
+    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [check, ...own];
+  });
 
   app.get('/api/health', { schema: { tags: ['ops'], summary: 'Liveness and database check' } }, async () => {
     await deps.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();

@@ -30,6 +30,8 @@ export interface AppConfig {
   /** Serve the built PWA from this folder (production). */
   webRoot?: string;
   rateLimit: { max: number; timeWindowMs: number };
+  /** Tries of `current_password` on POST /auth/new-password per account and window (ASVS: no unlimited guessing with a stolen session). */
+  currentPasswordRateLimit: { max: number; timeWindowMs: number };
   /** Run job workers inside the API process (default) or only in `npm run worker`. */
   inProcessWorkers: boolean;
   /** Key for encrypting ad-platform OAuth tokens at rest (32 bytes). */
@@ -127,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     welcomeCredit: intFromEnv(env.WELCOME_CREDIT, 100),
     webRoot: env.WEB_ROOT,
     rateLimit: { max: intFromEnv(env.AUTH_RATE_LIMIT_MAX, 10), timeWindowMs: intFromEnv(env.AUTH_RATE_LIMIT_WINDOW_MS, 60_000) },
+    currentPasswordRateLimit: { max: intFromEnv(env.CURRENT_PASSWORD_RATE_LIMIT_MAX, 5), timeWindowMs: intFromEnv(env.CURRENT_PASSWORD_RATE_LIMIT_WINDOW_MS, 15 * 60_000) },
     inProcessWorkers: env.IN_PROCESS_WORKERS !== 'false',
     secretsKey: overrides.secretsKey ?? persistentSecret(dataDir, 'secrets-key', env.SECRETS_KEY),
     yandexDirectApiUrl: env.YANDEX_DIRECT_API_URL ?? 'https://api.direct.yandex.com/json/v5',

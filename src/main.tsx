@@ -5,6 +5,8 @@ import { router } from './app/router';
 import { session, setSessionNavigator } from './features/auth/session';
 import { setUnauthorizedHandler } from './lib/api-client';
 import './styles/index.css';
+// Russian for valibot's own messages in every form (the contract modules load it too; this makes it explicit).
+import './contract/validation-language';
 
 // Session moves go through the router (no full page reload).
 setSessionNavigator((to) => {

@@ -34,9 +34,8 @@ const analysis = { params: AnalysisParamsSchema, response: { 200: AdminAnalysisR
 const results = { params: AnalysisParamsSchema, response: { 200: AnalysisResultsSchema, 409: ErrorBodySchema, ...errors }, tags, summary: 'Results of an analysis of any organization', auth: true } satisfies RouteContract;
 
 export const adminRoutes: FastifyPluginAsync = async (app) => {
-  // Every route here: a valid token first (401), then the platform role (403), before validation.
-  app.addHook('onRequest', app.authenticate);
-  app.addHook('onRequest', app.requirePlatformAdmin);
+  // Every route here: a valid token first (401, from the contracts' auth), then the platform role (403), before validation.
+  app.addHook('preValidation', app.requirePlatformAdmin);
 
   app.get<Req<typeof overview>>('/overview', { schema: routeSchema(overview) }, async (request) => {
     const { page, page_size, search } = request.query;

@@ -38,19 +38,16 @@ const getOne = {
 } satisfies RouteContract;
 
 export const aiPlanRoutes: FastifyPluginAsync = async (app) => {
-  // onRequest, not preHandler: an anonymous caller gets 401 before any body is validated.
-  const auth = { onRequest: [app.authenticate] };
-
-  app.post<Req<typeof start>>('/analyses/:id/ai-plans', { schema: routeSchema(start), ...auth }, async (request, reply) => {
+  app.post<Req<typeof start>>('/analyses/:id/ai-plans', { schema: routeSchema(start) }, async (request, reply) => {
     const { aiPlan, created } = await startAiPlan(app.db, app.jobs, app.config.llm, callerOf(request), request.params.id, request.body);
     return reply.status(created ? 201 : 200).send({ ai_plan: aiPlan });
   });
 
-  app.get<Req<typeof overview>>('/analyses/:id/ai-plans', { schema: routeSchema(overview), ...auth }, async (request) =>
+  app.get<Req<typeof overview>>('/analyses/:id/ai-plans', { schema: routeSchema(overview) }, async (request) =>
     aiPlanOverview(app.db, app.config.llm, app.jobs, callerOf(request), request.params.id),
   );
 
-  app.get<Req<typeof getOne>>('/ai-plans/:id', { schema: routeSchema(getOne), ...auth }, async (request) => ({
+  app.get<Req<typeof getOne>>('/ai-plans/:id', { schema: routeSchema(getOne) }, async (request) => ({
     ai_plan: await getAiPlan(app.db, app.config.llm, callerOf(request), request.params.id),
   }));
 };

@@ -11,6 +11,7 @@ import type { LlmConfig } from '../config.js';
 import type { DB } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { conflict, HttpError, notFound } from '../lib/errors.js';
+import { requestFingerprint, requireSameRequest } from '../lib/idempotency.js';
 import { applyLedgerEntry, getBalance } from '../tokens/ledger.js';
 import { priceAiPlan } from '../tokens/pricing.js';
 import { AI_PLAN_QUEUE, aiPlanJobOptions, notifyAiPlan, recoverInterruptedAiPlans, type AiPlanJobData } from './lifecycle.js';
@@ -103,12 +104,16 @@ export async function aiPlanOverview(db: DB, llm: LlmConfig | null, jobs: JobQue
   };
 }
 
+/** An AI plan's request is its audit: the body carries nothing but the key. */
+const aiPlanRequestHash = (analysisId: string) => requestFingerprint({ analysis_id: analysisId });
+
 async function findByKey(db: DB, caller: Caller, key: string) {
-  return db.selectFrom('ai_plans').select(['id', 'analysis_id', 'organization_id']).where('created_by', '=', caller.userId).where('idempotency_key', '=', key).executeTakeFirst();
+  return db.selectFrom('ai_plans').select(['id', 'analysis_id', 'organization_id', 'request_hash']).where('created_by', '=', caller.userId).where('idempotency_key', '=', key).executeTakeFirst();
 }
 
-async function reuse(db: DB, caller: Caller, existing: { id: string; analysis_id: string; organization_id: string }, analysisId: string): Promise<AiPlan> {
+async function reuse(db: DB, caller: Caller, existing: { id: string; analysis_id: string; organization_id: string; request_hash: string | null }, analysisId: string): Promise<AiPlan> {
   if (existing.analysis_id !== analysisId || existing.organization_id !== caller.organizationId) throw conflict(m.idempotencyKeyReused, 'IDEMPOTENCY_KEY_REUSED');
+  requireSameRequest(existing.request_hash, aiPlanRequestHash(analysisId));
   return toApi(await findPlanRow(db, caller.organizationId, existing.id));
 }
 
@@ -138,7 +143,7 @@ export async function startAiPlan(
   const id = await db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('ai_plans')
-      .values({ organization_id: caller.organizationId, analysis_id: analysisId, created_by: caller.userId, model: llm.model, cost, idempotency_key: key })
+      .values({ organization_id: caller.organizationId, analysis_id: analysisId, created_by: caller.userId, model: llm.model, cost, idempotency_key: key, request_hash: aiPlanRequestHash(analysisId) })
       .onConflict((oc) => oc.columns(['created_by', 'idempotency_key']).doNothing())
       .returning('id')
       .executeTakeFirst();

@@ -104,23 +104,23 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
   });
   app.addHook('onClose', async () => progressEvents.close());
 
-  app.post<Req<typeof start>>('/projects/:id/analyses', { schema: routeSchema(start), onRequest: [app.authenticate] }, async (request, reply) => {
+  app.post<Req<typeof start>>('/projects/:id/analyses', { schema: routeSchema(start) }, async (request, reply) => {
     const { analysis, created } = await startAnalysis(app.db, app.jobs, callerOf(request), request.params.id, request.body);
     return reply.status(created ? 201 : 200).send({ analysis });
   });
 
-  app.get<Req<typeof history>>('/projects/:id/analyses', { schema: routeSchema(history), onRequest: [app.authenticate] }, async (request) => {
+  app.get<Req<typeof history>>('/projects/:id/analyses', { schema: routeSchema(history) }, async (request) => {
     const caller = callerOf(request);
     await findProject(app.db, caller.organizationId, request.params.id);
     const { page, page_size, status, author_id } = request.query;
     return listAnalyses(app.db, { projectId: request.params.id, organizationId: caller.organizationId, page, pageSize: page_size, status, authorId: author_id });
   });
 
-  app.get<Req<typeof getOne>>('/analyses/:id', { schema: routeSchema(getOne), onRequest: [app.authenticate] }, async (request) => ({
+  app.get<Req<typeof getOne>>('/analyses/:id', { schema: routeSchema(getOne) }, async (request) => ({
     analysis: await getAnalysis(app.db, callerOf(request).organizationId, request.params.id),
   }));
 
-  app.get<Req<typeof events>>('/analyses/:id/events', { schema: routeSchema(events), onRequest: [app.authenticate] }, async (request, reply) => {
+  app.get<Req<typeof events>>('/analyses/:id/events', { schema: routeSchema(events) }, async (request, reply) => {
     const organizationId = callerOf(request).organizationId;
     const analysisId = request.params.id;
     // 404 as an ordinary JSON answer, before the stream starts.
@@ -180,28 +180,34 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
       }
     };
 
-    const unsubscribe = progressEvents.subscribe(analysisId, () => void refresh());
+    // A failed read or write ends this stream; it must never become an unhandled rejection.
+    const refreshOrEnd = () =>
+      refresh().catch((error: unknown) => {
+        request.log.warn({ err: error, analysisId }, 'progress stream failed');
+        end();
+      });
+    const unsubscribe = progressEvents.subscribe(analysisId, () => void refreshOrEnd());
     const ping = setInterval(() => raw.write(': ping\n\n'), SSE_HEARTBEAT_MS);
     openStreams.add(end);
     analysisStreams.open++;
     raw.on('close', end);
-    await refresh();
+    await refreshOrEnd();
   });
 
-  app.post<Req<typeof cancel>>('/analyses/:id/cancel', { schema: routeSchema(cancel), onRequest: [app.authenticate] }, async (request) => ({
+  app.post<Req<typeof cancel>>('/analyses/:id/cancel', { schema: routeSchema(cancel) }, async (request) => ({
     analysis: await cancelAnalysis(app.db, app.jobs, callerOf(request), request.params.id),
   }));
 
-  app.get<Req<typeof results>>('/analyses/:id/results', { schema: routeSchema(results), onRequest: [app.authenticate] }, async (request, reply) => {
+  app.get<Req<typeof results>>('/analyses/:id/results', { schema: routeSchema(results) }, async (request, reply) => {
     const body = await analysisResultsJson(app.db, callerOf(request).organizationId, request.params.id);
     return reply.type('application/json; charset=utf-8').send(body);
   });
 
-  app.put<Req<typeof decisions>>('/analyses/:id/decisions', { schema: routeSchema(decisions), onRequest: [app.authenticate] }, async (request) => ({
+  app.put<Req<typeof decisions>>('/analyses/:id/decisions', { schema: routeSchema(decisions) }, async (request) => ({
     decisions: await saveDecisions(app.db, callerOf(request), request.params.id, request.body),
   }));
 
-  app.get<Req<typeof exportChanges>>('/analyses/:id/export', { schema: routeSchema(exportChanges), onRequest: [app.authenticate] }, async (request, reply) => {
+  app.get<Req<typeof exportChanges>>('/analyses/:id/export', { schema: routeSchema(exportChanges) }, async (request, reply) => {
     const source = await exportSource(app.db, callerOf(request).organizationId, request.params.id);
     const input: ExportFileInput = {
       platform: (request.query.platform ?? source.platform) as ExportFileInput['platform'],

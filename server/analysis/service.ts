@@ -22,6 +22,7 @@ import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { conflict, forbidden, HttpError, notFound, validationError } from '../lib/errors.js';
+import { requestFingerprint, requireSameRequest } from '../lib/idempotency.js';
 import { findProject } from '../projects/service.js';
 import { applyLedgerEntry, getBalance } from '../tokens/ledger.js';
 import { priceCampaigns } from '../tokens/pricing.js';
@@ -191,6 +192,8 @@ export interface StartInput {
 export async function startAnalysis(db: DB, jobs: JobQueue | null, caller: Caller, projectId: string, input: StartInput): Promise<{ analysis: Analysis; created: boolean }> {
   if (!jobs) throw new HttpError(503, 'JOBS_UNAVAILABLE', m.jobsUnavailable);
   const key = input.idempotency_key;
+  // What this start asks for; the order and repeats of the campaign ids do not change the request.
+  const requestHash = requestFingerprint({ project_id: projectId, campaign_ids: [...new Set(input.campaign_ids)].sort(), settings: input.settings ?? null });
   const analysisId = await db.transaction().execute(async (trx) => {
     const project = await findProject(trx, caller.organizationId, projectId);
     const requested = [...new Set(input.campaign_ids)];
@@ -224,6 +227,7 @@ export async function startAnalysis(db: DB, jobs: JobQueue | null, caller: Calle
         options: JSON.stringify(options),
         cost: price.total,
         idempotency_key: key,
+        request_hash: requestHash,
       })
       .onConflict((oc) => oc.columns(['created_by', 'idempotency_key']).doNothing())
       .returning('id')
@@ -231,11 +235,12 @@ export async function startAnalysis(db: DB, jobs: JobQueue | null, caller: Calle
     if (!inserted) {
       const existing = await trx
         .selectFrom('analyses')
-        .select(['id', 'project_id', 'organization_id'])
+        .select(['id', 'project_id', 'organization_id', 'request_hash'])
         .where('created_by', '=', caller.userId)
         .where('idempotency_key', '=', key)
         .executeTakeFirstOrThrow();
       if (existing.project_id !== projectId || existing.organization_id !== caller.organizationId) throw conflict(m.idempotencyKeyReused, 'IDEMPOTENCY_KEY_REUSED');
+      requireSameRequest(existing.request_hash, requestHash);
       return { id: existing.id, created: false };
     }
 

@@ -2,9 +2,11 @@ import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
 import * as v from 'valibot';
 import { NewPasswordSchema, EmailSchema } from '../../src/contract/auth.js';
+import { validationMessages } from '../../src/contract/messages.js';
 import type { DB } from '../db/database.js';
 import { applyLedgerEntry, type LedgerResult } from '../tokens/ledger.js';
 import { createAccount, findUserByEmail } from './accounts.js';
+import { isCommonPassword } from './common-passwords.js';
 import { hashPassword } from './passwords.js';
 
 export const ADMIN_ORGANIZATION_NAME = 'Администрация';
@@ -31,6 +33,7 @@ export function checkCredentials(email: string, password: string): { email: stri
   const emailResult = v.safeParse(EmailSchema, email);
   const passwordResult = v.safeParse(NewPasswordSchema, password);
   const problems = [...(emailResult.success ? [] : emailResult.issues), ...(passwordResult.success ? [] : passwordResult.issues)].map((issue) => issue.message);
+  if (passwordResult.success && isCommonPassword(password)) problems.push(validationMessages.passwordCommon);
   if (problems.length > 0) throw new Error(problems.join('; '));
   return { email: (emailResult.output as string).toLowerCase(), password };
 }

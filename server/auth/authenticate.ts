@@ -24,11 +24,13 @@ declare module 'fastify' {
     caller: Caller | null;
   }
   interface FastifyInstance {
-    /** preHandler: requires a valid access token of a current member. */
+    /** onRequest: requires a valid access token of a current member (added from the contract's `auth`). */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    /** preHandler factory: requires one of these organization roles. */
+    /** onRequest: like `authenticate` when a bearer token is sent (a bad one is refused); lets the request through without one. */
+    authenticateIfPresent: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** preValidation factory: requires one of these organization roles (after the contract's authentication). */
     requireOrganizationRole: (...roles: OrganizationRole[]) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    /** preHandler: requires a platform administrator. */
+    /** preValidation: requires a platform administrator (after the contract's authentication). */
     requirePlatformAdmin: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     accessTokens: ReturnType<typeof createAccessTokens>;
   }
@@ -83,6 +85,10 @@ export const authenticatePlugin = fp(
         email: row.email,
         ...(sessionId ? { sessionId } : {}),
       };
+    });
+
+    app.decorate('authenticateIfPresent', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.headers.authorization) await app.authenticate(request, reply);
     });
 
     app.decorate('requireOrganizationRole', (...roles: OrganizationRole[]) => async (request: FastifyRequest) => {

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import {
   AuthResponseSchema,
@@ -18,6 +18,7 @@ import {
   VerifyEmailSchema,
 } from '../../src/contract/auth.js';
 import { ErrorBodySchema, MessageSchema, NoContentSchema } from '../../src/contract/common.js';
+import { apiMessages } from '../../src/contract/messages.js';
 import { routeSchema, type Req, type RouteContract } from '../lib/schema.js';
 import { callerOf } from './authenticate.js';
 import * as auth from './service.js';
@@ -38,7 +39,7 @@ const refreshContract = {
   tags,
   summary: 'New token pair for a refresh token (rotated; a reused token revokes its session)',
 } satisfies RouteContract;
-const logoutContract = { body: LogoutSchema, response: { 204: NoContentSchema, 401: ErrorBodySchema }, tags, summary: 'Log out: revokes the session of the bearer token (and of the refresh token, if sent)', auth: true } satisfies RouteContract;
+const logoutContract = { body: LogoutSchema, response: { 204: NoContentSchema, 401: ErrorBodySchema }, tags, summary: 'Log out: revokes the session of the bearer token (and of the refresh token, if sent)', auth: 'optional' } satisfies RouteContract;
 const switchContract = {
   body: SwitchOrganizationSchema,
   response: { 200: SwitchOrganizationResponseSchema, 403: ErrorBodySchema },
@@ -48,7 +49,7 @@ const switchContract = {
 } satisfies RouteContract;
 const resetContract = { body: ResetPasswordRequestSchema, response: { 200: MessageSchema, 429: ErrorBodySchema }, tags, summary: 'Send a password-reset link (same answer for any email)' } satisfies RouteContract;
 const resetConfirmContract = { body: ResetPasswordConfirmSchema, response: { 200: MessageSchema, 400: ErrorBodySchema }, tags, summary: 'Set a new password from a reset link' } satisfies RouteContract;
-const newPasswordContract = { body: NewPasswordRequestSchema, response: { 200: MessageSchema, 422: ErrorBodySchema }, tags, summary: 'Change the password (logged in)', auth: true } satisfies RouteContract;
+const newPasswordContract = { body: NewPasswordRequestSchema, response: { 200: MessageSchema, 422: ErrorBodySchema, 429: ErrorBodySchema }, tags, summary: 'Change the password (logged in; a few tries of current_password per account, then 429)', auth: true } satisfies RouteContract;
 const verifyContract = { body: VerifyEmailSchema, response: { 200: VerifyEmailResponseSchema, 400: ErrorBodySchema }, tags, summary: 'Confirm the email with the token from the mail' } satisfies RouteContract;
 const resendContract = {
   // A logged-in user may send no body at all.
@@ -56,6 +57,7 @@ const resendContract = {
   response: { 200: MessageSchema, 429: ErrorBodySchema },
   tags,
   summary: 'Send the verification mail again (bearer, or {email})',
+  auth: 'optional',
 } satisfies RouteContract;
 
 export const authRoutes: FastifyPluginAsync = async (app) => {
@@ -70,10 +72,6 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   });
   // Per client address; the counters live in PostgreSQL (server/lib/rate-limit-store.ts), shared by every process.
   const rateLimited = { rateLimit: { max: app.config.rateLimit.max, timeWindow: app.config.rateLimit.timeWindowMs } };
-  /** Authenticates when a bearer token is sent (a bad one is refused), lets the request through without one. */
-  const optionalAuthentication = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.headers.authorization) await app.authenticate(request, reply);
-  };
 
   app.post<Req<typeof registerContract>>('/register', { schema: routeSchema(registerContract), config: rateLimited }, async (request, reply) => {
     return reply.status(201).send(await auth.register(app, request.body));
@@ -83,7 +81,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     return auth.login(app, request.body);
   });
 
-  app.get('/me', { schema: routeSchema(meContract), preHandler: [app.authenticate] }, async (request) => {
+  app.get('/me', { schema: routeSchema(meContract) }, async (request) => {
     return auth.me(app, callerOf(request));
   });
 
@@ -91,12 +89,12 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     return auth.refresh(app, request.body.refresh_token);
   });
 
-  app.post<Req<typeof logoutContract>>('/logout', { schema: routeSchema(logoutContract), preHandler: [optionalAuthentication] }, async (request, reply) => {
+  app.post<Req<typeof logoutContract>>('/logout', { schema: routeSchema(logoutContract) }, async (request, reply) => {
     await auth.logout(app, request.caller, request.body?.refresh_token || undefined);
     return reply.status(204).send();
   });
 
-  app.post<Req<typeof switchContract>>('/switch-organization', { schema: routeSchema(switchContract), preHandler: [app.authenticate] }, async (request) => {
+  app.post<Req<typeof switchContract>>('/switch-organization', { schema: routeSchema(switchContract) }, async (request) => {
     return auth.switchOrganization(app, callerOf(request), request.body.organization_id);
   });
 
@@ -108,7 +106,24 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     return auth.confirmPasswordReset(app, request.body.token, request.body.password);
   });
 
-  app.post<Req<typeof newPasswordContract>>('/new-password', { schema: routeSchema(newPasswordContract), preHandler: [app.authenticate] }, async (request) => {
+  // Per account (the bearer's user, authenticated before this counter runs), in the same shared store:
+  // a stolen session cannot guess the current password without limit. Every try counts.
+  const { max: triesMax, timeWindowMs: triesWindowMs } = app.config.currentPasswordRateLimit;
+  const currentPasswordTries = {
+    rateLimit: {
+      max: triesMax,
+      timeWindow: triesWindowMs,
+      keyGenerator: (request: FastifyRequest) => `account:${callerOf(request).userId}`,
+      errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) => ({
+        statusCode: 429,
+        error: apiMessages.currentPasswordTooManyTries.replace('{minutes}', String(Math.ceil(triesWindowMs / 60_000))),
+        code: 'RATE_LIMITED',
+        retryAfter: context.after,
+      }),
+    },
+  };
+
+  app.post<Req<typeof newPasswordContract>>('/new-password', { schema: routeSchema(newPasswordContract), config: currentPasswordTries }, async (request) => {
     return auth.changePassword(app, callerOf(request), request.body.current_password, request.body.password);
   });
 
@@ -118,7 +133,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
 
   app.post<Req<typeof resendContract>>(
     '/resend-verification',
-    { schema: routeSchema(resendContract), preHandler: [optionalAuthentication], config: rateLimited },
+    { schema: routeSchema(resendContract), config: rateLimited },
     async (request) => auth.resendVerification(app, request.caller, request.body?.email),
   );
 };

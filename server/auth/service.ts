@@ -9,6 +9,7 @@ import { badRequest, conflict, forbidden, notFound, unauthorized, validationErro
 import { createAccount, findOrganizationByInvitationCode, findUserByEmail, organizationView, userView } from './accounts.js';
 import type { Caller } from './authenticate.js';
 import { consumeEmailToken, createEmailToken, createResetTokenForEmail, retireEmailTokens } from './email-tokens.js';
+import { refuseCommonPassword } from './common-passwords.js';
 import { hashPassword, needsRehash, verifyDummyPassword, verifyPassword } from './passwords.js';
 import { moveSession, revokeSession, revokeSessionByRefreshToken, revokeUserSessions, rotateSession, startSession, type Session } from './sessions.js';
 
@@ -64,6 +65,7 @@ function sendVerificationMail(ctx: AuthContext, user: { id: string; email: strin
 const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';
 
 export async function register(ctx: AuthContext, payload: RegisterPayload): Promise<AuthResponse> {
+  refuseCommonPassword(payload.password);
   if (await findUserByEmail(ctx.db, payload.email)) throw conflict(apiMessages.emailTaken, 'EMAIL_TAKEN');
   let organization: { create: string } | { joinId: string };
   if (payload.invitation_code) {
@@ -176,6 +178,7 @@ export async function requestPasswordReset(ctx: AuthContext, email: string): Pro
  * holding a session.
  */
 export async function confirmPasswordReset(ctx: AuthContext, token: string, password: string): Promise<{ message: string }> {
+  refuseCommonPassword(password);
   const passwordHash = await hashPassword(password);
   await ctx.db.transaction().execute(async (trx) => {
     const userId = await consumeEmailToken(trx, 'reset_password', token);
@@ -189,6 +192,7 @@ export async function confirmPasswordReset(ctx: AuthContext, token: string, pass
 
 /** A logged-in change: the current password is checked; the other sessions end, this one stays. */
 export async function changePassword(ctx: AuthContext, caller: Caller, currentPassword: string, password: string): Promise<{ message: string }> {
+  refuseCommonPassword(password);
   const user = await ctx.db.selectFrom('users').select('password_hash').where('id', '=', caller.userId).executeTakeFirst();
   if (!user || !(await verifyPassword(user.password_hash, currentPassword))) {
     throw validationError([{ loc: ['body', 'current_password'], msg: apiMessages.currentPasswordInvalid }]);

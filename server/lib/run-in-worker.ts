@@ -94,7 +94,7 @@ export function runInWorker<T>(moduleUrl: URL | string, exportName: string, args
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       action();
-      void worker.terminate();
+      worker.terminate().catch(() => undefined);
     };
     const onAbort = () => finish(() => reject(options.signal?.reason ?? new Error('Aborted')));
     const timer = options.timeoutMs ? setTimeout(() => finish(() => reject(new Error(`Worker task ${exportName} timed out after ${options.timeoutMs} ms`))), options.timeoutMs) : null;

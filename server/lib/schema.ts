@@ -1,6 +1,8 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import * as v from 'valibot';
+// Russian for valibot's own messages, before any schema is used (the contract modules load it too).
+import '../../src/contract/validation-language.js';
 import { validationError, type ErrorDetail } from './errors.js';
 
 /**
@@ -11,9 +13,38 @@ import { validationError, type ErrorDetail } from './errors.js';
 const valibotByJsonSchema = new WeakMap<object, v.GenericSchema>();
 
 export function jsonSchemaOf(schema: v.GenericSchema): Record<string, unknown> {
-  const json = toJsonSchema(schema, { errorMode: 'ignore', target: 'openapi-3.0' } as Parameters<typeof toJsonSchema>[1]) as Record<string, unknown>;
+  const json = openApiSchemaOf(schema);
   valibotByJsonSchema.set(json, schema);
   return json;
+}
+
+/**
+ * The OpenAPI 3.0.3 Schema Object of a contract schema. `@valibot/to-json-schema` writes a few JSON Schema
+ * forms that OpenAPI 3.0 does not allow (an empty `required` when every key is optional or has a
+ * default, `const`, `$schema`), so they are rewritten into their 3.0 equivalents, at every depth.
+ */
+export function openApiSchemaOf(schema: v.GenericSchema): Record<string, unknown> {
+  const json = toJsonSchema(schema, { errorMode: 'ignore', target: 'openapi-3.0' } as Parameters<typeof toJsonSchema>[1]) as Record<string, unknown>;
+  return toOpenApi30(json) as Record<string, unknown>;
+}
+
+function toOpenApi30(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toOpenApi30);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$schema') continue;
+    if (key === 'required' && Array.isArray(value) && value.length === 0) continue;
+    if (key === 'const') {
+      out.enum = [value];
+      continue;
+    }
+    // Maps of names to schemas: the names are not keywords, only their values are schemas.
+    out[key] = key === 'properties' && typeof value === 'object' && value !== null
+      ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, toOpenApi30(child)]))
+      : toOpenApi30(value);
+  }
+  return out;
 }
 
 export function issuesToDetail(part: string, issues: readonly v.BaseIssue<unknown>[]): ErrorDetail[] {
@@ -48,24 +79,44 @@ export interface RouteContract {
   response?: Record<number, v.GenericSchema>;
   tags?: string[];
   summary?: string;
-  /** Needs a bearer access token (shown in the OpenAPI document). */
-  auth?: boolean;
+  /**
+   * Needs a bearer access token: `true` refuses a call without a valid one (401, before the body is read
+   * or validated); `'optional'` checks a token when one is sent. Enforced for every route in one place,
+   * the `onRoute` hook of server/app.ts, and shown in the OpenAPI document.
+   */
+  auth?: boolean | 'optional';
+}
+
+export type AuthMode = true | 'optional';
+const authModeBySchema = new WeakMap<object, AuthMode>();
+
+/** The contract's `auth` of a route, read back from the schema `routeSchema` built for it. */
+export function authModeOf(schema: unknown): AuthMode | undefined {
+  return typeof schema === 'object' && schema !== null ? authModeBySchema.get(schema) : undefined;
 }
 
 export type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : unknown;
 
+/** Every contract a route was built from, in this process (tests walk them, e.g. for the text rule). */
+export const routeContracts = new Set<RouteContract>();
+
 /** The Fastify `schema` of a route, built from its valibot contract. */
 export function routeSchema(contract: RouteContract): FastifySchema {
+  routeContracts.add(contract);
   const schema: FastifySchema & Record<string, unknown> = {};
   if (contract.body) schema.body = jsonSchemaOf(contract.body);
   if (contract.querystring) schema.querystring = jsonSchemaOf(contract.querystring);
   if (contract.params) schema.params = jsonSchemaOf(contract.params);
   if (contract.response) {
-    schema.response = Object.fromEntries(Object.entries(contract.response).map(([status, s]) => [status, toJsonSchema(s, { errorMode: 'ignore' })]));
+    schema.response = Object.fromEntries(Object.entries(contract.response).map(([status, s]) => [status, openApiSchemaOf(s)]));
   }
   if (contract.tags) schema.tags = contract.tags;
   if (contract.summary) schema.summary = contract.summary;
-  if (contract.auth) schema.security = [{ bearerAuth: [] }];
+  if (contract.auth) {
+    // OpenAPI's way to say "a bearer token, or none": an empty requirement beside it.
+    schema.security = contract.auth === 'optional' ? [{ bearerAuth: [] }, {}] : [{ bearerAuth: [] }];
+    authModeBySchema.set(schema, contract.auth);
+  }
   return schema;
 }
 

@@ -41,33 +41,34 @@ const removal = {
 } satisfies RouteContract;
 
 export const organizationRoutes: FastifyPluginAsync = async (app) => {
-  const manager = [app.authenticate, app.requireOrganizationRole('owner', 'admin')];
+  // After the contract's authentication (onRequest) and before the body is validated.
+  const manager = [app.requireOrganizationRole('owner', 'admin')];
 
-  app.get('/', { schema: routeSchema(list), onRequest: [app.authenticate] }, async (request) => ({
+  app.get('/', { schema: routeSchema(list) }, async (request) => ({
     organizations: await listOrganizations(app.db, callerOf(request).userId),
   }));
 
-  app.get('/current', { schema: routeSchema(current), onRequest: [app.authenticate] }, async (request) => getCurrentOrganization(app.db, callerOf(request)));
+  app.get('/current', { schema: routeSchema(current) }, async (request) => getCurrentOrganization(app.db, callerOf(request)));
 
-  app.put<Req<typeof update>>('/current', { schema: routeSchema(update), onRequest: manager }, async (request) =>
+  app.put<Req<typeof update>>('/current', { schema: routeSchema(update), preValidation: manager }, async (request) =>
     updateCurrentOrganization(app.db, callerOf(request), request.body),
   );
 
-  app.get('/user-role', { schema: routeSchema(userRole), onRequest: [app.authenticate] }, async (request) => ({ role: callerOf(request).organizationRole }));
+  app.get('/user-role', { schema: routeSchema(userRole) }, async (request) => ({ role: callerOf(request).organizationRole }));
 
-  app.get('/invitation-code', { schema: routeSchema(invitationCode), onRequest: manager }, async (request) => ({
+  app.get('/invitation-code', { schema: routeSchema(invitationCode), preValidation: manager }, async (request) => ({
     invitation_code: await getInvitationCode(app.db, callerOf(request).organizationId),
   }));
 
-  app.post('/regenerate-invitation-code', { schema: routeSchema(regenerate), onRequest: manager }, async (request) => ({
+  app.post('/regenerate-invitation-code', { schema: routeSchema(regenerate), preValidation: manager }, async (request) => ({
     invitation_code: await regenerateInvitationCode(app.db, callerOf(request).organizationId),
   }));
 
-  app.get('/members', { schema: routeSchema(members), onRequest: manager }, async (request) => ({
+  app.get('/members', { schema: routeSchema(members), preValidation: manager }, async (request) => ({
     members: await listMembers(app.db, callerOf(request).organizationId),
   }));
 
-  app.delete<Req<typeof removal>>('/members/:userId', { schema: routeSchema(removal), onRequest: manager }, async (request, reply) => {
+  app.delete<Req<typeof removal>>('/members/:userId', { schema: routeSchema(removal), preValidation: manager }, async (request, reply) => {
     await removeMember(app.db, callerOf(request), request.params.userId);
     return reply.status(204).send();
   });

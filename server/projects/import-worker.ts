@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { countCampaignData, type AdPlatform, type CampaignData, type ImportCounts, type ImportProblem } from '../../src/contract/campaigns.js';
+import { stripControlCharacters } from '../../src/contract/text.js';
 import { importCampaignFiles } from './importers/index.js';
 import { importFromDirectApi } from './yandex-direct/index.js';
 
@@ -31,7 +32,7 @@ export interface UploadedFile {
   path: string;
 }
 
-function summarise(data: CampaignData | null): Pick<ParsedImport, 'dataJson' | 'platform' | 'counts' | 'campaigns' | 'period'> {
+function summarise(data: CampaignData | null, clean = false): Pick<ParsedImport, 'dataJson' | 'platform' | 'counts' | 'campaigns' | 'period'> {
   if (!data) {
     return { dataJson: null, platform: null, counts: { campaigns: 0, groups: 0, ads: 0, keywords: 0, searchQueries: 0 }, campaigns: [], period: null };
   }
@@ -39,8 +40,14 @@ function summarise(data: CampaignData | null): Pick<ParsedImport, 'dataJson' | '
     const counts = countCampaignData({ campaigns: [campaign], searchQueries: [] });
     return { name: campaign.name, groups: counts.groups, ads: counts.ads, keywords: counts.keywords };
   });
-  return { dataJson: JSON.stringify(data), platform: data.platform, counts: countCampaignData(data), campaigns, period: data.period ?? null };
+  return { dataJson: clean ? JSON.stringify(data, withoutControlCharacters) : JSON.stringify(data), platform: data.platform, counts: countCampaignData(data), campaigns, period: data.period ?? null };
 }
+
+/**
+ * An account read from the Direct API is not the user's file to fix: control characters in its texts
+ * (PostgreSQL refuses NUL in jsonb) are dropped rather than failing the import.
+ */
+const withoutControlCharacters = (_key: string, value: unknown) => (typeof value === 'string' ? stripControlCharacters(value) : value);
 
 export async function parseUploadedFiles(input: { files: UploadedFile[]; platform?: AdPlatform }): Promise<ParsedImport> {
   const files = [];
@@ -56,5 +63,5 @@ export async function fetchDirectApiAccount(input: { token: string; clientLogin?
   const { data, units, warnings } = await importFromDirectApi(input);
   // What could not be read (e.g. the statistics report) is a warning beside the preview, not a failure.
   const problems: ImportProblem[] = warnings.map((message) => ({ file: DIRECT_API_SOURCE_NAME, message, severity: 'warning' }));
-  return { ...summarise(data), problems, detected: [{ file: DIRECT_API_SOURCE_NAME, kind: 'direct_api', platform: 'yandex_direct', clientLogin: input.clientLogin ?? null }], units };
+  return { ...summarise(data, true), problems, detected: [{ file: DIRECT_API_SOURCE_NAME, kind: 'direct_api', platform: 'yandex_direct', clientLogin: input.clientLogin ?? null }], units };
 }

@@ -104,23 +104,20 @@ function requireImportable(parsed: ParsedImport): ParsedImport & { dataJson: str
 }
 
 export const projectRoutes: FastifyPluginAsync = async (app) => {
-  // onRequest, not preHandler: an anonymous caller gets 401 before any body is validated or streamed.
-  const auth = { onRequest: [app.authenticate] };
-
-  app.get<Req<typeof list>>('/', { schema: routeSchema(list), ...auth }, async (request) => {
+  app.get<Req<typeof list>>('/', { schema: routeSchema(list) }, async (request) => {
     const caller = callerOf(request);
     const { search, sort, order, page, page_size } = request.query;
     return listProjects(app.db, caller.organizationId, { search: search || undefined, sort, order, page, page_size });
   });
 
-  app.get('/import-template', { schema: routeSchema(template), ...auth }, async (_request, reply) => {
+  app.get('/import-template', { schema: routeSchema(template) }, async (_request, reply) => {
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${templateFileName}"`)
       .send(Buffer.from(buildTemplateFile()));
   });
 
-  app.post('/import-preview', { schema: routeSchema(previewFiles), ...auth }, async (request: FastifyRequest) => {
+  app.post('/import-preview', { schema: routeSchema(previewFiles) }, async (request: FastifyRequest) => {
     const caller = callerOf(request);
     const upload = await receiveUploads(request);
     try {
@@ -134,7 +131,8 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
         throw new HttpError(422, 'IMPORT_FAILED', projectMessages.importCrashed, upload.files.map((file) => ({ loc: ['files', file.name], msg: projectMessages.importCrashed })));
       }
       const fileNames = upload.files.map((file) => file.name);
-      return storeDraft(app.db, caller, requireImportable(parsed), 'files', fileNames, null, platform ?? 'yandex_direct');
+      // Awaited here, inside the try: a refusal by the database must reach the error handler, not escape past `finally`.
+      return await storeDraft(app.db, caller, requireImportable(parsed), 'files', fileNames, null, platform ?? 'yandex_direct');
     } finally {
       await upload.cleanup();
     }
@@ -158,54 +156,54 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
       throw new HttpError(422, 'DIRECT_API_ERROR', message, [{ loc: ['body', 'token'], msg: message }]);
     }
     const connection = { encrypted_token: sealSecret(access.token, app.config.secretsKey, DIRECT_TOKEN_CONTEXT), client_login: access.clientLogin || null, sandbox: access.sandbox };
-    return storeDraft(app.db, callerOf(request), requireImportable(parsed), 'direct_api', [], connection, 'yandex_direct');
+    return await storeDraft(app.db, callerOf(request), requireImportable(parsed), 'direct_api', [], connection, 'yandex_direct');
   }
 
-  app.post<Req<typeof previewDirect>>('/import-preview/direct-api', { schema: routeSchema(previewDirect), ...auth }, async (request) => {
+  app.post<Req<typeof previewDirect>>('/import-preview/direct-api', { schema: routeSchema(previewDirect) }, async (request) => {
     const { token, client_login, sandbox } = request.body;
     return previewDirectAccount(request, { token, clientLogin: client_login || null, sandbox: sandbox ?? false });
   });
 
-  app.post<Req<typeof previewConnected>>('/:id/import-preview/direct-api', { schema: routeSchema(previewConnected), ...auth }, async (request) => {
+  app.post<Req<typeof previewConnected>>('/:id/import-preview/direct-api', { schema: routeSchema(previewConnected) }, async (request) => {
     const access = await storedDirectAccess(app.db, callerOf(request).organizationId, request.params.id, app.config.secretsKey);
     return previewDirectAccount(request, access);
   });
 
-  app.get<Req<typeof getOne>>('/:id', { schema: routeSchema(getOne), ...auth }, async (request) => {
+  app.get<Req<typeof getOne>>('/:id', { schema: routeSchema(getOne) }, async (request) => {
     return projectDetail(app.db, callerOf(request).organizationId, request.params.id);
   });
 
-  app.post<Req<typeof create>>('/', { schema: routeSchema(create), ...auth }, async (request, reply) => {
+  app.post<Req<typeof create>>('/', { schema: routeSchema(create) }, async (request, reply) => {
     const caller = callerOf(request);
     const { draft_id, ...fields } = request.body;
     const id = await createProject(app.db, caller, fields, draft_id);
     return reply.status(201).send(await projectDetail(app.db, caller.organizationId, id));
   });
 
-  app.patch<Req<typeof update>>('/:id', { schema: routeSchema(update), ...auth }, async (request) => {
+  app.patch<Req<typeof update>>('/:id', { schema: routeSchema(update) }, async (request) => {
     const caller = callerOf(request);
     await updateProject(app.db, caller.organizationId, request.params.id, request.body);
     return projectDetail(app.db, caller.organizationId, request.params.id);
   });
 
-  app.delete<Req<typeof remove>>('/:id', { schema: routeSchema(remove), ...auth }, async (request, reply) => {
+  app.delete<Req<typeof remove>>('/:id', { schema: routeSchema(remove) }, async (request, reply) => {
     await deleteProject(app.db, callerOf(request), request.params.id);
     return reply.status(204).send();
   });
 
-  app.post<Req<typeof applyImport>>('/:id/imports', { schema: routeSchema(applyImport), ...auth }, async (request, reply) => {
+  app.post<Req<typeof applyImport>>('/:id/imports', { schema: routeSchema(applyImport) }, async (request, reply) => {
     const caller = callerOf(request);
     await importIntoProject(app.db, caller, request.params.id, request.body.draft_id, request.body.mode);
     return reply.status(201).send(await projectDetail(app.db, caller.organizationId, request.params.id));
   });
 
-  app.get<Req<typeof tree>>('/:id/campaigns', { schema: routeSchema(tree), ...auth }, async (request) => {
+  app.get<Req<typeof tree>>('/:id/campaigns', { schema: routeSchema(tree) }, async (request) => {
     const caller = callerOf(request);
     await findProject(app.db, caller.organizationId, request.params.id);
     return { campaigns: await campaignTree(app.db, request.params.id) };
   });
 
-  app.get<Req<typeof campaign>>('/:id/campaigns/:campaignId', { schema: routeSchema(campaign), ...auth }, async (request) => {
+  app.get<Req<typeof campaign>>('/:id/campaigns/:campaignId', { schema: routeSchema(campaign) }, async (request) => {
     const { id, campaignId } = request.params;
     const document = await campaignDocument(app.db, callerOf(request).organizationId, id, campaignId);
     return { id: campaignId, campaign: document };

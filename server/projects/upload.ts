@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { projectMessages } from '../../src/contract/messages.js';
+import { stripControlCharacters } from '../../src/contract/text.js';
 import { HttpError } from '../lib/errors.js';
 import type { UploadedFile } from './import-worker.js';
 
@@ -34,7 +35,8 @@ export async function receiveUploads(request: FastifyRequest): Promise<ReceivedU
         if (typeof part.value === 'string') fields[part.fieldname] = part.value;
         continue;
       }
-      const name = part.filename || `file-${files.length + 1}`;
+      // A NUL in the name would be refused by PostgreSQL where the name is stored with the import.
+      const name = stripControlCharacters(part.filename ?? '') || `file-${files.length + 1}`;
       // The user's file name is only displayed; on disk the file gets a name of ours.
       const target = path.join(dir, `upload-${files.length}`);
       try {

@@ -34,31 +34,28 @@ const results = { params: IdParamsSchema, response: { 409: ErrorBodySchema, ...e
 const cancel = { params: IdParamsSchema, response: { 409: ErrorBodySchema, ...errors }, tags, summary: 'Cancel a queued or running run; its tokens are refunded', auth: true } satisfies RouteContract;
 
 export const relevanceRoutes: FastifyPluginAsync = async (app) => {
-  // onRequest, not preHandler: an anonymous caller gets 401 before any body is validated.
-  const auth = { onRequest: [app.authenticate] };
-
-  app.get<Req<typeof urls>>('/projects/:id/page-relevance/urls', { schema: routeSchema(urls), ...auth }, async (request) =>
+  app.get<Req<typeof urls>>('/projects/:id/page-relevance/urls', { schema: routeSchema(urls) }, async (request) =>
     listLandingUrls(app.db, callerOf(request), request.params.id),
   );
 
-  app.post<Req<typeof start>>('/projects/:id/page-relevance', { schema: routeSchema(start), ...auth }, async (request, reply) => {
+  app.post<Req<typeof start>>('/projects/:id/page-relevance', { schema: routeSchema(start) }, async (request, reply) => {
     const { analysis, created } = await startRelevance(app.db, app.jobs, callerOf(request), request.params.id, request.body);
     return reply.status(created ? 201 : 200).send({ analysis });
   });
 
-  app.get<Req<typeof list>>('/projects/:id/page-relevance', { schema: routeSchema(list), ...auth }, async (request) =>
+  app.get<Req<typeof list>>('/projects/:id/page-relevance', { schema: routeSchema(list) }, async (request) =>
     listRelevance(app.db, callerOf(request), request.params.id, request.query.page, request.query.page_size),
   );
 
-  app.get<Req<typeof getOne>>('/page-relevance/:id', { schema: routeSchema(getOne), ...auth }, async (request) => ({
+  app.get<Req<typeof getOne>>('/page-relevance/:id', { schema: routeSchema(getOne) }, async (request) => ({
     analysis: await getRelevance(app.db, callerOf(request), request.params.id),
   }));
 
-  app.get<Req<typeof results>>('/page-relevance/:id/results', { schema: routeSchema(results), ...auth }, async (request) =>
+  app.get<Req<typeof results>>('/page-relevance/:id/results', { schema: routeSchema(results) }, async (request) =>
     getRelevanceResults(app.db, callerOf(request), request.params.id),
   );
 
-  app.post<Req<typeof cancel>>('/page-relevance/:id/cancel', { schema: routeSchema(cancel), ...auth }, async (request) => ({
+  app.post<Req<typeof cancel>>('/page-relevance/:id/cancel', { schema: routeSchema(cancel) }, async (request) => ({
     analysis: await cancelRelevance(app.db, app.jobs, callerOf(request), request.params.id),
   }));
 };

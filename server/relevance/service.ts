@@ -10,6 +10,7 @@ import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { conflict, HttpError, notFound, validationError } from '../lib/errors.js';
+import { requestFingerprint, requireSameRequest } from '../lib/idempotency.js';
 import { findProject } from '../projects/service.js';
 import { applyLedgerEntry, getBalance } from '../tokens/ledger.js';
 import { priceLandingPages, pricingTable } from '../tokens/pricing.js';
@@ -130,8 +131,10 @@ async function chooseUrls(db: DB, projectId: string, body: StartRelevanceRequest
 export async function startRelevance(db: DB, jobs: JobQueue | null, caller: Caller, projectId: string, body: StartRelevanceRequest): Promise<{ analysis: RelevanceAnalysis; created: boolean }> {
   await findProject(db, caller.organizationId, projectId);
   const key = body.idempotency_key.trim();
+  // What this start asks for: the project and the pages named (none: every landing page of the ads).
+  const requestHash = requestFingerprint({ project_id: projectId, urls: body.urls ? [...new Set(body.urls.map((url) => url.trim()))] : null });
   const existing = await findByKey(db, caller, key);
-  if (existing) return { analysis: await reuse(db, caller, existing, projectId), created: false };
+  if (existing) return { analysis: await reuse(db, caller, existing, projectId, requestHash), created: false };
   if (!jobs) throw new HttpError(503, 'QUEUE_UNAVAILABLE', m.queueUnavailable);
 
   const urls = await chooseUrls(db, projectId, body);
@@ -148,6 +151,7 @@ export async function startRelevance(db: DB, jobs: JobQueue | null, caller: Call
         urls: JSON.stringify(urls),
         cost,
         idempotency_key: key,
+        request_hash: requestHash,
       })
       .onConflict((oc) => oc.columns(['created_by', 'idempotency_key']).doNothing())
       .returning('id')
@@ -178,19 +182,26 @@ export async function startRelevance(db: DB, jobs: JobQueue | null, caller: Call
   if (!id) {
     const raced = await findByKey(db, caller, key);
     if (!raced) throw new Error('idempotent start: the conflicting run vanished');
-    return { analysis: await reuse(db, caller, raced, projectId), created: false };
+    return { analysis: await reuse(db, caller, raced, projectId, requestHash), created: false };
   }
   return { analysis: toApi(await findAnalysisRow(db, caller.organizationId, id)), created: true };
 }
 
 async function findByKey(db: DB, caller: Caller, key: string) {
-  return db.selectFrom('relevance_analyses').select(['id', 'project_id', 'organization_id']).where('created_by', '=', caller.userId).where('idempotency_key', '=', key).executeTakeFirst();
+  return db.selectFrom('relevance_analyses').select(['id', 'project_id', 'organization_id', 'request_hash']).where('created_by', '=', caller.userId).where('idempotency_key', '=', key).executeTakeFirst();
 }
 
-async function reuse(db: DB, caller: Caller, existing: { id: string; project_id: string; organization_id: string }, projectId: string): Promise<RelevanceAnalysis> {
+async function reuse(
+  db: DB,
+  caller: Caller,
+  existing: { id: string; project_id: string; organization_id: string; request_hash: string | null },
+  projectId: string,
+  requestHash: string,
+): Promise<RelevanceAnalysis> {
   if (existing.project_id !== projectId || existing.organization_id !== caller.organizationId) {
     throw conflict('Ключ идемпотентности уже использован для другой операции', 'IDEMPOTENCY_KEY_REUSED');
   }
+  requireSameRequest(existing.request_hash, requestHash);
   return toApi(await findAnalysisRow(db, caller.organizationId, existing.id));
 }
 

@@ -3,6 +3,7 @@ import { apiMessages } from '../../src/contract/messages.js';
 import type { Database } from '../db/schema.js';
 import type { LedgerEntryType } from '../db/tables/core.js';
 import { conflict, paymentRequired } from '../lib/errors.js';
+import { requireSameRequest } from '../lib/idempotency.js';
 
 export interface LedgerEntryInput {
   userId: string;
@@ -15,6 +16,8 @@ export interface LedgerEntryInput {
   reason?: string | null;
   referenceId?: string | null;
   createdBy?: string | null;
+  /** Fingerprint of the request behind the key (server/lib/idempotency.ts): the same key with another request is 409. */
+  requestHash?: string;
 }
 
 export interface LedgerEntry {
@@ -59,16 +62,23 @@ export async function applyLedgerEntry(db: Kysely<Database>, input: LedgerEntryI
       reason: input.reason ?? null,
       reference_id: input.referenceId ?? null,
       created_by: input.createdBy ?? null,
+      request_hash: input.requestHash ?? null,
     })
     .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
     .returning('id')
     .executeTakeFirst();
 
   if (!inserted) {
-    const existing = await db.selectFrom('token_ledger').select(entryColumns).where('user_id', '=', input.userId).where('idempotency_key', '=', input.idempotencyKey).executeTakeFirstOrThrow();
+    const existing = await db
+      .selectFrom('token_ledger')
+      .select([...entryColumns, 'request_hash'])
+      .where('user_id', '=', input.userId)
+      .where('idempotency_key', '=', input.idempotencyKey)
+      .executeTakeFirstOrThrow();
     if (existing.amount !== input.amount || existing.type !== input.type) {
       throw conflict('Ключ идемпотентности уже использован для другой операции', 'IDEMPOTENCY_KEY_REUSED');
     }
+    if (input.requestHash !== undefined) requireSameRequest(existing.request_hash, input.requestHash);
     const current = await getBalance(db, input.userId);
     return { applied: false, entry: existing, balance: current };
   }

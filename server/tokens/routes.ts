@@ -25,7 +25,7 @@ const cost = {
   body: CalculateCostSchema,
   response: { 200: CostResponseSchema, 422: ErrorBodySchema },
   tags: ['tokens'],
-  summary: 'Price of analysing these campaigns (the amount the analysis start charges)',
+  summary: 'Price of analysing these campaigns (the amount the analysis start charges; without analysis_kinds: scoring + semantic, as a start)',
   auth: true,
 } satisfies RouteContract;
 
@@ -38,20 +38,20 @@ const adminCredit = {
 } satisfies RouteContract;
 
 export const tokenRoutes: FastifyPluginAsync = async (app) => {
-  app.get('/balance', { schema: routeSchema(balance), onRequest: [app.authenticate] }, async (request) => ({
+  app.get('/balance', { schema: routeSchema(balance) }, async (request) => ({
     balance: await getBalance(app.db, callerOf(request).userId),
   }));
 
-  app.get<Req<typeof history>>('/history', { schema: routeSchema(history), onRequest: [app.authenticate] }, async (request) => {
+  app.get<Req<typeof history>>('/history', { schema: routeSchema(history) }, async (request) => {
     const query = request.query;
     return listHistory(app.db, callerOf(request).userId, { page: query.page, pageSize: query.page_size, type: query.type, from: query.from, to: query.to });
   });
 
-  app.post<Req<typeof cost>>('/calculate-cost', { schema: routeSchema(cost), onRequest: [app.authenticate] }, async (request) =>
+  app.post<Req<typeof cost>>('/calculate-cost', { schema: routeSchema(cost) }, async (request) =>
     calculateCost(app.db, callerOf(request).userId, request.body.campaigns, request.body.analysis_kinds),
   );
 
-  app.post<Req<typeof adminCredit>>('/admin/credit', { schema: routeSchema(adminCredit), onRequest: [app.authenticate, app.requirePlatformAdmin] }, async (request) => {
+  app.post<Req<typeof adminCredit>>('/admin/credit', { schema: routeSchema(adminCredit), preValidation: [app.requirePlatformAdmin] }, async (request) => {
     const body = request.body;
     const { balance: newBalance, entry } = await creditTokens(app.db, {
       actorUserId: callerOf(request).userId,

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { tokenMessages } from '../../src/contract/messages.js';
+import { auditAnalysisKinds } from '../../src/contract/analysis.js';
+import { apiMessages, tokenMessages } from '../../src/contract/messages.js';
 import { periodBounds, type AnalysisKind, type CampaignCounts, type CostResponse, type LedgerEntry as LedgerEntryBody, type LedgerEntryType } from '../../src/contract/tokens.js';
 import type { DB } from '../db/database.js';
-import { notFound } from '../lib/errors.js';
+import { conflict, notFound } from '../lib/errors.js';
+import { requestFingerprint } from '../lib/idempotency.js';
 import { applyLedgerEntry, getBalance, type LedgerEntry } from './ledger.js';
 import { priceCampaigns } from './pricing.js';
 
@@ -50,8 +52,11 @@ export async function listHistory(db: DB, userId: string, filter: HistoryFilter)
   return { items: rows.map(toEntryBody), total: count.total, page: filter.page, page_size: filter.pageSize };
 }
 
-/** The price of an analysis and whether the caller can pay it now. */
-export async function calculateCost(db: DB, userId: string, campaigns: CampaignCounts[], kinds?: AnalysisKind[]): Promise<CostResponse> {
+/**
+ * The price of an analysis and whether the caller can pay it now. Without `kinds` it quotes what an
+ * audit start charges (`auditAnalysisKinds`), so the figure shown before starting is the one debited.
+ */
+export async function calculateCost(db: DB, userId: string, campaigns: CampaignCounts[], kinds: readonly AnalysisKind[] = auditAnalysisKinds): Promise<CostResponse> {
   const { total, breakdown } = priceCampaigns(campaigns, kinds);
   const balance = await getBalance(db, userId);
   return { total, currency: 'tokens', breakdown, balance, sufficient: balance >= total };
@@ -83,6 +88,18 @@ export async function creditTokens(db: DB, input: CreditInput) {
   if (!recipient) throw notFound(tokenMessages.userNotFound, 'USER_NOT_FOUND');
 
   const key = `admin-credit:${input.idempotencyKey ?? randomUUID()}`;
+  const requestHash = input.idempotencyKey === undefined ? undefined : requestFingerprint({ user_id: recipient.id, amount: input.amount, reason: input.reason });
+  if (requestHash !== undefined) {
+    // The key is the admin's: used before for another recipient, it is another request too.
+    const other = await db
+      .selectFrom('token_ledger')
+      .select('id')
+      .where('type', '=', 'admin_credit')
+      .where('idempotency_key', '=', key)
+      .where('user_id', '!=', recipient.id)
+      .executeTakeFirst();
+    if (other) throw conflict(apiMessages.idempotencyKeyOtherRequest, 'IDEMPOTENCY_KEY_REUSED');
+  }
   return db.transaction().execute(async (trx) => {
     const result = await applyLedgerEntry(trx, {
       userId: recipient.id,
@@ -92,6 +109,7 @@ export async function creditTokens(db: DB, input: CreditInput) {
       idempotencyKey: key,
       reason: input.reason,
       createdBy: input.actorUserId,
+      ...(requestHash !== undefined ? { requestHash } : {}),
     });
     if (result.applied) {
       await trx

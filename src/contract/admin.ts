@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { text } from './text.js';
 import { AnalysisSchema, analysisStatuses, type Analysis } from './analysis.js';
 import { tokenMessages as m } from './messages.js';
 import { AdPlatformSchema, LastAnalysisSchema, ProjectDetailSchema, type ProjectDetail } from './projects.js';
@@ -15,7 +16,7 @@ const queryInteger = (min: number, max: number, message: string) =>
 export const AdminOverviewQuerySchema = v.object({
   page: v.optional(queryInteger(1, 1_000_000, m.pageInvalid), 1),
   page_size: v.optional(queryInteger(1, 100, m.pageSizeInvalid), 20),
-  search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
+  search: v.optional(v.pipe(text(), v.trim(), v.maxLength(200))),
 });
 export type AdminOverviewQuery = v.InferInput<typeof AdminOverviewQuerySchema>;
 

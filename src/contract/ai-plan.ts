@@ -12,6 +12,7 @@
  * (`semantic.nonTargetQueries.costPerMonth`, each query once).
  */
 import * as v from 'valibot';
+import { text } from './text.js';
 import { aiPlanMessages as m } from './messages.js';
 
 export const aiPlanStatuses = ['queued', 'running', 'completed', 'failed'] as const;
@@ -99,7 +100,7 @@ export type AiPlanResponse = v.InferOutput<typeof AiPlanResponseSchema>;
 /** POST /analyses/:id/ai-plans. The key is made once per click and reused on retries (one charge). */
 export const StartAiPlanSchema = v.object(
   {
-    idempotency_key: v.pipe(v.string(m.idempotencyKeyInvalid), v.trim(), v.minLength(1, m.idempotencyKeyInvalid), v.maxLength(200, m.idempotencyKeyInvalid)),
+    idempotency_key: v.pipe(text(m.idempotencyKeyInvalid), v.trim(), v.minLength(1, m.idempotencyKeyInvalid), v.maxLength(200, m.idempotencyKeyInvalid)),
   },
   m.idempotencyKeyInvalid,
 );

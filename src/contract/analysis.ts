@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { text } from './text.js';
 import type { ScoringResult, SemanticResult, Severity } from './analysis-results.js';
 import type { StatsPeriod } from './campaigns.js';
 import { UuidSchema } from './common.js';
@@ -120,7 +121,7 @@ export type Analysis = Omit<v.InferOutput<typeof AnalysisSchema>, 'summary' | 'o
 export const AnalysisResponseSchema = v.object({ analysis: AnalysisSchema });
 export type AnalysisResponse = { analysis: Analysis };
 
-const IdempotencyKeySchema = v.pipe(v.string(m.idempotencyKeyRequired), v.trim(), v.minLength(1, m.idempotencyKeyRequired), v.maxLength(200, m.idempotencyKeyRequired));
+const IdempotencyKeySchema = v.pipe(text(m.idempotencyKeyRequired), v.trim(), v.minLength(1, m.idempotencyKeyRequired), v.maxLength(200, m.idempotencyKeyRequired));
 
 /** POST /projects/:id/analyses → 201 (new) or 200 (the same key again: the first analysis, no second charge). */
 export const StartAnalysisSchema = v.object(
@@ -173,7 +174,7 @@ export type AnalysisHistoryItem = v.InferOutput<typeof AnalysisHistoryItemSchema
 export const AnalysisHistoryPageSchema = v.object({ items: v.array(AnalysisHistoryItemSchema), total: v.number(), page: v.number(), page_size: v.number() });
 export type AnalysisHistoryPage = v.InferOutput<typeof AnalysisHistoryPageSchema>;
 
-const SuggestionIdsSchema = v.pipe(v.array(v.pipe(v.string(m.suggestionIdInvalid), v.minLength(1, m.suggestionIdInvalid), v.maxLength(200, m.suggestionIdInvalid)), m.suggestionIdInvalid), v.maxLength(100_000, m.tooManyDecisions));
+const SuggestionIdsSchema = v.pipe(v.array(v.pipe(text(m.suggestionIdInvalid), v.minLength(1, m.suggestionIdInvalid), v.maxLength(200, m.suggestionIdInvalid)), m.suggestionIdInvalid), v.maxLength(100_000, m.tooManyDecisions));
 
 /** PUT /analyses/:id/decisions: the whole choice (replaces the previous one). */
 export const DecisionsSchema = v.pipe(
@@ -181,7 +182,7 @@ export const DecisionsSchema = v.pipe(
     {
       accepted: SuggestionIdsSchema,
       rejected: SuggestionIdsSchema,
-      values: v.optional(v.record(v.string(), v.pipe(v.string(m.valueInvalid), v.maxLength(1000, m.valueInvalid)), m.valueInvalid)),
+      values: v.optional(v.record(text(), v.pipe(text(m.valueInvalid), v.maxLength(1000, m.valueInvalid)), m.valueInvalid)),
     },
     m.decisionsRequired,
   ),

@@ -1,12 +1,13 @@
 import * as v from 'valibot';
-import { validationMessages as m } from './messages.js';
+import { text } from './text.js';
+import { apiMessages, genericValidationMessages, validationMessages as m } from './messages.js';
 
 // Section 5 of the spec: the same rules for the PWA forms and the API.
 
-export const EmailSchema = v.pipe(v.string(m.emailRequired), v.trim(), v.nonEmpty(m.emailRequired), v.email(m.emailInvalid), v.maxLength(254, m.emailInvalid));
+export const EmailSchema = v.pipe(text(m.emailRequired), v.trim(), v.nonEmpty(m.emailRequired), v.email(m.emailInvalid), v.maxLength(254, m.emailInvalid));
 
 export const NewPasswordSchema = v.pipe(
-  v.string(m.passwordMin),
+  text(m.passwordMin),
   v.minLength(8, m.passwordMin),
   v.maxLength(128, 'Пароль не длиннее 128 символов'),
   v.regex(/[a-z]/, m.passwordLowercase),
@@ -14,8 +15,8 @@ export const NewPasswordSchema = v.pipe(
   v.regex(/[0-9]/, m.passwordDigit),
 );
 
-const firstName = v.pipe(v.string(m.firstNameRequired), v.trim(), v.minLength(1, m.firstNameRequired), v.minLength(2, m.firstNameMin), v.maxLength(100));
-const lastName = v.pipe(v.string(m.lastNameRequired), v.trim(), v.minLength(1, m.lastNameRequired), v.minLength(2, m.lastNameMin), v.maxLength(100));
+const firstName = v.pipe(text(m.firstNameRequired), v.trim(), v.minLength(1, m.firstNameRequired), v.minLength(2, m.firstNameMin), v.maxLength(100));
+const lastName = v.pipe(text(m.lastNameRequired), v.trim(), v.minLength(1, m.lastNameRequired), v.minLength(2, m.lastNameMin), v.maxLength(100));
 
 /**
  * A field the client left out of an API request is checked as an empty one, so the answer carries the
@@ -25,12 +26,12 @@ const required = <S extends v.GenericSchema<string, unknown>>(schema: S) => v.op
 
 export const LoginSchema = v.object({
   email: required(EmailSchema),
-  password: required(v.pipe(v.string(m.passwordRequired), v.nonEmpty(m.passwordRequired))),
+  password: required(v.pipe(text(m.passwordRequired), v.nonEmpty(m.passwordRequired))),
 });
 export type LoginPayload = v.InferOutput<typeof LoginSchema>;
 
-export const OrganizationNameSchema = v.pipe(v.string(m.organizationNameMin), v.trim(), v.minLength(2, m.organizationNameMin), v.maxLength(200));
-export const InvitationCodeSchema = v.pipe(v.string(m.invitationCodeMin), v.trim(), v.minLength(5, m.invitationCodeMin), v.maxLength(20, m.invitationCodeMax));
+export const OrganizationNameSchema = v.pipe(text(m.organizationNameMin), v.trim(), v.minLength(2, m.organizationNameMin), v.maxLength(200));
+export const InvitationCodeSchema = v.pipe(text(m.invitationCodeMin), v.trim(), v.minLength(5, m.invitationCodeMin), v.maxLength(20, m.invitationCodeMax));
 
 /** The register form: what the user fills in, including the fields that are never sent. */
 export const RegisterFormSchema = v.pipe(
@@ -40,8 +41,8 @@ export const RegisterFormSchema = v.pipe(
     email: EmailSchema,
     password: NewPasswordSchema,
     organization_type: v.picklist(['create', 'join'], m.organizationType),
-    organization_name: v.optional(v.string()),
-    invitation_code: v.optional(v.string()),
+    organization_name: v.optional(text()),
+    invitation_code: v.optional(text()),
     terms_accepted: v.literal(true, m.termsRequired),
   }),
   v.forward(
@@ -97,23 +98,23 @@ export type TokenPair = v.InferOutput<typeof TokenPairSchema>;
 export const AuthResponseSchema = v.object({ user: UserSchema, organization: OrganizationSchema, tokens: TokenPairSchema });
 export type AuthResponse = v.InferOutput<typeof AuthResponseSchema>;
 
-export const RefreshSchema = v.object({ refresh_token: v.pipe(v.string(), v.nonEmpty('Refresh token not found')) });
-export const SwitchOrganizationSchema = v.object({ organization_id: v.pipe(v.string(), v.uuid('Некорректный идентификатор')) });
+export const RefreshSchema = v.object({ refresh_token: v.pipe(text(), v.nonEmpty(apiMessages.refreshInvalid)) });
+export const SwitchOrganizationSchema = v.object({ organization_id: v.pipe(text(), v.uuid(genericValidationMessages.uuid)) });
 export const SwitchOrganizationResponseSchema = v.object({ tokens: TokenPairSchema, organization: OrganizationSchema });
 
 export const ResetPasswordRequestSchema = v.object({ email: EmailSchema });
 export const ResetPasswordConfirmSchema = v.object({
-  token: v.pipe(v.string(m.tokenRequired), v.nonEmpty(m.tokenRequired)),
+  token: v.pipe(text(m.tokenRequired), v.nonEmpty(m.tokenRequired)),
   password: NewPasswordSchema,
 });
 /** Change of password by a logged-in user (POST /auth/new-password). */
 export const NewPasswordRequestSchema = v.object({
-  current_password: v.pipe(v.string(m.passwordRequired), v.nonEmpty(m.passwordRequired)),
+  current_password: v.pipe(text(m.passwordRequired), v.nonEmpty(m.passwordRequired)),
   password: NewPasswordSchema,
 });
-export const VerifyEmailSchema = v.object({ token: v.pipe(v.string(m.tokenRequired), v.nonEmpty(m.tokenRequired)) });
+export const VerifyEmailSchema = v.object({ token: v.pipe(text(m.tokenRequired), v.nonEmpty(m.tokenRequired)) });
 export const ResendVerificationSchema = v.object({ email: v.optional(EmailSchema) });
 
 /** POST /auth/logout: the bearer token names the session; a refresh token may be sent instead or as well. */
-export const LogoutSchema = v.nullish(v.object({ refresh_token: v.optional(v.string()) }));
+export const LogoutSchema = v.nullish(v.object({ refresh_token: v.optional(text()) }));
 export const VerifyEmailResponseSchema = v.object({ message: v.string(), user: UserSchema });

@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { text } from './text.js';
+import { genericValidationMessages } from './messages.js';
 
 export const ErrorDetailSchema = v.object({ loc: v.array(v.union([v.string(), v.number()])), msg: v.string() });
 
@@ -10,7 +12,7 @@ export const ErrorBodySchema = v.object({
 });
 export type ErrorBody = v.InferOutput<typeof ErrorBodySchema>;
 
-export const UuidSchema = v.pipe(v.string(), v.uuid('Некорректный идентификатор'));
+export const UuidSchema = v.pipe(text(), v.uuid(genericValidationMessages.uuid));
 export const IdParamsSchema = v.object({ id: UuidSchema });
 
 export const MessageSchema = v.object({ message: v.string() });

@@ -22,6 +22,7 @@ export const validationMessages = {
   invitationCodeMax: 'Код приглашения не длиннее 20 символов',
   tokenRequired: 'Ссылка недействительна',
   passwordsMismatch: 'Пароли не совпадают',
+  passwordCommon: 'Этот пароль слишком распространён и легко подбирается: придумайте другой',
 } as const;
 
 /** Fallback messages of spec section 8, used when the server gives none. */
@@ -63,6 +64,9 @@ export const apiMessages = {
   notMember: 'Вы не состоите в этой организации',
   noOrganization: 'Вы не состоите ни в одной организации',
   currentPasswordInvalid: 'Неверный текущий пароль',
+  invalidData: 'Данные содержат недопустимые значения или символы',
+  idempotencyKeyOtherRequest: 'Этот ключ идемпотентности уже использован для запроса с другими параметрами. Для нового запроса создайте новый ключ',
+  currentPasswordTooManyTries: 'Слишком много попыток ввести текущий пароль. Попробуйте через {minutes} мин.',
 } as const;
 
 /** Projects: the creation/edit form rules and the import answers (issue 4). */
@@ -255,4 +259,42 @@ export const aiPlanMessages = {
   auditGone: 'Аудит, по которому строился план, больше недоступен',
   interrupted: 'Построение AI-плана прервано перезапуском сервера',
   failed: 'Не удалось построить AI-план',
+} as const;
+
+/**
+ * valibot's own messages in Russian, for every rule a schema gives no message of its own
+ * (src/contract/validation-language.ts installs them): no validation error is ever English.
+ * `{value}` is the rule's requirement (a length, a bound, the allowed values).
+ */
+export const genericValidationMessages = {
+  string: 'Ожидается строка',
+  number: 'Ожидается число',
+  boolean: 'Ожидается логическое значение (true или false)',
+  object: 'Ожидается объект',
+  array: 'Ожидается список',
+  null: 'Ожидается null',
+  literal: 'Недопустимое значение: ожидается {value}',
+  picklist: 'Недопустимое значение: выберите одно из {value}',
+  union: 'Недопустимое значение',
+  date: 'Ожидается дата',
+  missingKey: 'Обязательное поле',
+  unknownKey: 'Неизвестное поле',
+  minLengthText: 'Не короче {value} символов',
+  maxLengthText: 'Не длиннее {value} символов',
+  minLengthList: 'Не меньше {value} элементов',
+  maxLengthList: 'Не больше {value} элементов',
+  nonEmpty: 'Заполните поле',
+  email: 'Некорректный email',
+  uuid: 'Некорректный идентификатор',
+  url: 'Некорректный адрес',
+  regex: 'Значение в неверном формате',
+  integer: 'Введите целое число',
+  finite: 'Введите число',
+  minValue: 'Не меньше {value}',
+  maxValue: 'Не больше {value}',
+  gtValue: 'Больше {value}',
+  ltValue: 'Меньше {value}',
+  other: 'Некорректное значение',
+  /** The contract's text rule (src/contract/text.ts): NUL and other control characters never reach the database. */
+  controlCharacters: 'Текст содержит недопустимые управляющие символы (например, нулевой байт): удалите их',
 } as const;

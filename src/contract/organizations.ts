@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { text } from './text.js';
 import { OrganizationNameSchema } from './auth.js';
 import { UuidSchema } from './common.js';
 import { organizationMessages as m } from './messages.js';
@@ -29,7 +30,7 @@ export const OrganizationListSchema = v.object({
 export type OrganizationList = v.InferOutput<typeof OrganizationListSchema>;
 
 /** Plan names are short machine words ('free', 'pro', …); the platform admin sets them. */
-export const PlanTypeSchema = v.pipe(v.string(m.planTypeInvalid), v.trim(), v.regex(/^[a-z][a-z0-9_-]{1,29}$/, m.planTypeInvalid));
+export const PlanTypeSchema = v.pipe(text(m.planTypeInvalid), v.trim(), v.regex(/^[a-z][a-z0-9_-]{1,29}$/, m.planTypeInvalid));
 
 /** PUT /organizations/current: every field optional; plan_type is for platform admins only. */
 export const UpdateOrganizationSchema = v.object(

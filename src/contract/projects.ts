@@ -3,6 +3,7 @@
  * the creation form rules, shared by the API and the PWA (same Russian messages on both sides).
  */
 import * as v from 'valibot';
+import { text } from './text.js';
 import { defaultAnalysisSettings } from './analysis-results.js';
 import { pageOf, UuidSchema } from './common.js';
 import { projectMessages as m, projectSettingsMessages as sm } from './messages.js';
@@ -14,7 +15,7 @@ export const AdPlatformSchema = v.picklist(AD_PLATFORMS, m.platformRequired);
  * Required fields of a create form: a missing key gets the field's own "fill me in" message (valibot
  * would otherwise answer with a generic "Invalid key").
  */
-const requiredString = <S extends v.GenericSchema<string, unknown>>(schema: S, message: string) => v.pipe(v.optional(v.string(message), ''), schema);
+const requiredString = <S extends v.GenericSchema<string, unknown>>(schema: S, message: string) => v.pipe(v.optional(text(message), ''), schema);
 
 /**
  * A site address as people type it (`Example.ru/`, `https://shop.example.ru/catalog?x=1#top`) turned
@@ -43,20 +44,20 @@ export function normalizeSiteUrl(input: string): string | null {
 
 // One message per field: the later rules only speak once the field is filled in.
 const ProjectNameSchema = v.pipe(
-  v.string(m.nameRequired),
+  text(m.nameRequired),
   v.trim(),
   v.nonEmpty(m.nameRequired),
   v.check((value) => value.length === 0 || value.length >= 2, m.nameMin),
   v.maxLength(200, m.nameMax),
 );
 const SiteUrlSchema = v.pipe(
-  v.string(m.siteUrlRequired),
+  text(m.siteUrlRequired),
   v.trim(),
   v.nonEmpty(m.siteUrlRequired),
   v.check((value) => value.length === 0 || (value.length <= 2048 && normalizeSiteUrl(value) !== null), m.siteUrlInvalid),
   v.transform((value) => normalizeSiteUrl(value) as string),
 );
-const RegionSchema = v.pipe(v.string(), v.trim(), v.maxLength(200, m.regionMax));
+const RegionSchema = v.pipe(text(), v.trim(), v.maxLength(200, m.regionMax));
 const TargetCpaSchema = v.pipe(v.number(m.targetCpaInvalid), v.finite(m.targetCpaInvalid), v.gtValue(0, m.targetCpaInvalid), v.maxValue(100_000_000, m.targetCpaInvalid));
 
 /** A whole number of clicks, impressions or groups, at least `min`. */
@@ -100,7 +101,7 @@ export const ProjectSettingsSchema = v.object({
   /** Competitor brands: a query with one is a campaign-level negative (category «конкуренты»). */
   competitors: v.optional(
     v.pipe(
-      v.array(v.pipe(v.string(sm.competitorsInvalid), v.trim(), v.minLength(1, sm.competitorsInvalid), v.maxLength(100, sm.competitorTooLong)), sm.competitorsInvalid),
+      v.array(v.pipe(text(sm.competitorsInvalid), v.trim(), v.minLength(1, sm.competitorsInvalid), v.maxLength(100, sm.competitorTooLong)), sm.competitorsInvalid),
       v.maxLength(200, sm.tooManyCompetitors),
     ),
   ),
@@ -131,7 +132,7 @@ export const ProjectStep1Schema = v.object({
   region: v.optional(RegionSchema),
   target_cpa: v.optional(
     v.pipe(
-      v.union([v.string(), v.number(), v.null()], m.targetCpaInvalid),
+      v.union([text(), v.number(), v.null()], m.targetCpaInvalid),
       v.transform((value) => (value === null || value === '' ? undefined : typeof value === 'number' ? value : Number(value.replace(',', '.').replace(/\s/g, '')))),
       v.union([v.undefined(), TargetCpaSchema], m.targetCpaInvalid),
     ),
@@ -171,7 +172,7 @@ export type UpdateProjectRequest = v.InferInput<typeof UpdateProjectSchema>;
 
 export const PROJECT_SORTS = ['name', 'created', 'updated'] as const;
 export const ProjectListQuerySchema = v.object({
-  search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
+  search: v.optional(v.pipe(text(), v.trim(), v.maxLength(200))),
   sort: v.optional(v.picklist(PROJECT_SORTS, m.sortInvalid), 'updated'),
   order: v.optional(v.picklist(['asc', 'desc'], m.sortInvalid)),
   page: v.optional(v.pipe(v.unknown(), v.transform(Number), v.number(), v.integer(), v.minValue(1)), 1),
@@ -307,8 +308,8 @@ export const ImportPreviewSchema = v.object({
 export type ImportPreview = v.InferOutput<typeof ImportPreviewSchema>;
 
 export const DirectApiPreviewSchema = v.object({
-  token: v.pipe(v.string(m.directTokenRequired), v.trim(), v.nonEmpty(m.directTokenRequired), v.maxLength(500, m.directTokenRequired)),
-  client_login: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, m.clientLoginInvalid), v.regex(/^[A-Za-z0-9._-]*$/, m.clientLoginInvalid))),
+  token: v.pipe(text(m.directTokenRequired), v.trim(), v.nonEmpty(m.directTokenRequired), v.maxLength(500, m.directTokenRequired)),
+  client_login: v.optional(v.pipe(text(), v.trim(), v.maxLength(100, m.clientLoginInvalid), v.regex(/^[A-Za-z0-9._-]*$/, m.clientLoginInvalid))),
   sandbox: v.optional(v.boolean()),
 });
 export type DirectApiPreviewRequest = v.InferInput<typeof DirectApiPreviewSchema>;

@@ -3,6 +3,7 @@
  * headlines promise? Shared by the server (routes, engine output) and the PWA screens.
  */
 import * as v from 'valibot';
+import { text } from './text.js';
 import type { Severity } from './analysis-results.js';
 import { relevanceMessages as m } from './messages.js';
 
@@ -20,12 +21,12 @@ const isHttpUrl = (value: string) => {
   }
 };
 
-export const LandingUrlSchema = v.pipe(v.string(m.urlInvalid), v.trim(), v.maxLength(2000, m.urlInvalid), v.check(isHttpUrl, m.urlInvalid));
+export const LandingUrlSchema = v.pipe(text(m.urlInvalid), v.trim(), v.maxLength(2000, m.urlInvalid), v.check(isHttpUrl, m.urlInvalid));
 
 /** POST /projects/:id/page-relevance. Without `urls`: every landing page of the project's ads (first 100). */
 export const StartRelevanceSchema = v.object({
   urls: v.optional(v.pipe(v.array(LandingUrlSchema, m.urlsRequired), v.minLength(1, m.urlsRequired), v.maxLength(MAX_RELEVANCE_URLS, m.urlsTooMany))),
-  idempotency_key: v.pipe(v.string(m.idempotencyKeyInvalid), v.trim(), v.minLength(1, m.idempotencyKeyInvalid), v.maxLength(200, m.idempotencyKeyInvalid)),
+  idempotency_key: v.pipe(text(m.idempotencyKeyInvalid), v.trim(), v.minLength(1, m.idempotencyKeyInvalid), v.maxLength(200, m.idempotencyKeyInvalid)),
 });
 export type StartRelevanceRequest = v.InferInput<typeof StartRelevanceSchema>;
 

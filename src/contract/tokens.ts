@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { text } from './text.js';
 import { EmailSchema } from './auth.js';
 import { UuidSchema } from './common.js';
 import { tokenMessages as m } from './messages.js';
@@ -44,7 +45,7 @@ function isIsoDateOrTimestamp(value: string): boolean {
   return !Number.isNaN(parsed.getTime()) && (!DATE_ONLY.test(value) || parsed.toISOString().startsWith(value));
 }
 
-const IsoDateSchema = v.pipe(v.string(m.dateInvalid), v.trim(), v.check(isIsoDateOrTimestamp, m.dateInvalid));
+const IsoDateSchema = v.pipe(text(m.dateInvalid), v.trim(), v.check(isIsoDateOrTimestamp, m.dateInvalid));
 
 /**
  * Start of the period a `from`/`to` value covers, and its end: a date-only value is the whole UTC day,
@@ -107,8 +108,8 @@ const CountSchema = v.pipe(v.number(m.countInvalid), v.integer(m.countInvalid), 
 /** What the cost of one campaign depends on; id and name are echoed back in the breakdown. */
 export const CampaignCountsSchema = v.object(
   {
-    id: v.optional(v.union([v.pipe(v.string(), v.maxLength(200, m.campaignIdInvalid)), v.number()], m.campaignIdInvalid)),
-    name: v.optional(v.pipe(v.string(m.campaignNameMax), v.maxLength(500, m.campaignNameMax))),
+    id: v.optional(v.union([v.pipe(text(), v.maxLength(200, m.campaignIdInvalid)), v.number()], m.campaignIdInvalid)),
+    name: v.optional(v.pipe(text(m.campaignNameMax), v.maxLength(500, m.campaignNameMax))),
     keywords_count: CountSchema,
     ads_count: CountSchema,
     groups_count: v.optional(CountSchema),
@@ -154,9 +155,9 @@ export const AdminCreditSchema = v.pipe(
     user_id: v.optional(UuidSchema),
     email: v.optional(EmailSchema),
     amount: v.pipe(v.number(m.amountInvalid), v.integer(m.amountInvalid), v.minValue(1, m.amountInvalid), v.maxValue(1_000_000, m.amountTooLarge)),
-    reason: v.pipe(v.string(m.reasonRequired), v.trim(), v.nonEmpty(m.reasonRequired), v.maxLength(500, m.reasonMax)),
+    reason: v.pipe(text(m.reasonRequired), v.trim(), v.nonEmpty(m.reasonRequired), v.maxLength(500, m.reasonMax)),
     /** Retrying with the same key never credits twice; without one every request is a new credit. */
-    idempotency_key: v.optional(v.pipe(v.string(m.idempotencyKeyInvalid), v.trim(), v.minLength(1, m.idempotencyKeyInvalid), v.maxLength(200, m.idempotencyKeyInvalid))),
+    idempotency_key: v.optional(v.pipe(text(m.idempotencyKeyInvalid), v.trim(), v.minLength(1, m.idempotencyKeyInvalid), v.maxLength(200, m.idempotencyKeyInvalid))),
   }, m.creditFieldsRequired),
   v.check((body) => Boolean(body.user_id) !== Boolean(body.email), m.recipientRequired),
 );

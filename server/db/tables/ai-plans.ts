@@ -19,6 +19,8 @@ export interface AiPlansTable {
   cost: number;
   /** Unique per (created_by, idempotency_key): a retried start returns the same plan, charged once. */
   idempotency_key: string;
+  /** SHA-256 of what the start asked for (server/lib/idempotency.ts); the same key with another request is 409. Null on rows from before it was kept. */
+  request_hash: ColumnType<string | null, string | null | undefined, string | null>;
   job_id: string | null;
   attempts: ColumnType<number, number | undefined, number>;
   heartbeat_at: Timestamp;

@@ -82,6 +82,8 @@ export interface TokenLedgerTable {
   balance_after: number;
   /** Unique per user: a retried operation finds its first entry instead of applying twice. */
   idempotency_key: string;
+  /** SHA-256 of the request behind a keyed admin credit (server/lib/idempotency.ts); null elsewhere. */
+  request_hash: ColumnType<string | null, string | null | undefined, string | null>;
   reason: string | null;
   /** What the entry pays for, e.g. an analysis id. */
   reference_id: string | null;

@@ -22,6 +22,8 @@ export interface RelevanceAnalysesTable {
   cost: number;
   /** Unique per (created_by, idempotency_key): a retried start returns the same run, charged once. */
   idempotency_key: string;
+  /** SHA-256 of what the start asked for (server/lib/idempotency.ts); the same key with another request is 409. Null on rows from before it was kept. */
+  request_hash: ColumnType<string | null, string | null | undefined, string | null>;
   job_id: string | null;
   /** How many times a worker started the run (restarts after a crash count too). */
   attempts: ColumnType<number, number | undefined, number>;

@@ -20,6 +20,7 @@ import {
 } from '../../../src/contract/campaigns.js';
 import { adPlatformLabels } from '../../../src/contract/campaigns.js';
 import { StructureBuilder } from './builder.js';
+import { ControlCharacterCheck } from './control-characters.js';
 import { detectDelimiter, parseCsvRows } from './csv.js';
 import { detectTable } from './detect.js';
 import { importGoogleAdsEditor } from './google-ads-editor.js';
@@ -85,6 +86,7 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
     }
     let recognised = 0;
     const unrecognisedSheets: string[] = [];
+    const controlCharacters = new ControlCharacterCheck(log);
     for (const table of read.tables) {
       const found = detectTable(table, options.platform);
       if (!found) {
@@ -104,6 +106,8 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
       if (found.platform && options.platform && found.platform !== options.platform) {
         log.warn(format(importerMessages.platformMismatch, { detected: adPlatformLabels[found.platform], expected: adPlatformLabels[options.platform] }));
       }
+      for (const row of found.preamble) controlCharacters.check(row);
+      controlCharacters.check({ number: found.headerRow, cells: found.columns.titles });
       // The columns were mapped with the dictionary of the detected kind, so the field names match it.
       const context: SheetContext<string> = {
         file: name,
@@ -111,7 +115,7 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
         sheet: table.sheet,
         columns: found.columns,
         preamble: found.preamble,
-        rows: found.rows,
+        rows: controlCharacters.rows(found.rows, found.columns.titles),
         log,
         locale: found.platform === 'google_ads' && !/[а-яё]/i.test(found.columns.titles.join('')) ? 'en' : 'ru',
       };

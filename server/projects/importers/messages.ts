@@ -28,6 +28,8 @@ export const importerMessages = {
   emptyQuery: 'Пустой поисковый запрос: строка пропущена',
   unknownMatchType: 'Неизвестный тип соответствия «{value}»: считаем его широким',
   sheetSkipped: 'Лист «{sheet}» не распознан и пропущен',
+  controlCharacter: 'Недопустимый управляющий символ ({code}) в ячейке: удалите его и загрузите файл ещё раз',
+  moreControlCharacters: 'И ещё {count} ячеек с управляющими символами',
 } as const;
 
 export function format(template: string, values: Record<string, string | number>): string {

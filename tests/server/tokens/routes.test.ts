@@ -121,7 +121,8 @@ describe('POST /api/v1/tokens/calculate-cost', () => {
     const user = await createUser(t.app, { balance: 20 });
     const res = await call(t.app, 'POST', '/api/v1/tokens/calculate-cost', {
       token: user.token,
-      body: { campaigns: [{ id: 'c-1', name: 'Поиск', keywords_count: 250, ads_count: 60, groups_count: 4 }, { keywords_count: 10, ads_count: 2 }] },
+      // Scoring alone (without analysis_kinds the quote is a whole audit: see tests/server/input-hardening.test.ts).
+      body: { campaigns: [{ id: 'c-1', name: 'Поиск', keywords_count: 250, ads_count: 60, groups_count: 4 }, { keywords_count: 10, ads_count: 2 }], analysis_kinds: ['scoring'] },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
