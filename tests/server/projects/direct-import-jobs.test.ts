@@ -117,7 +117,7 @@ describe('an import job from start to preview', () => {
 });
 
 describe('failures end the job with the Direct client message, never a 5xx', () => {
-  it.each([
+  it.each<[string, () => void, string, string]>([
     ['an invalid token', () => undefined, 'y0_revoked', directApiMessages.invalidToken],
     ['no rights on the account', () => fake.failNext('campaigns', { error_code: 54, error_string: 'Нет прав' }), GOOD_TOKEN, directApiMessages.noRights],
     ['the API points spent', () => fake.failNext('campaigns', { error_code: 152, error_string: 'Недостаточно баллов' }), GOOD_TOKEN, directApiMessages.notEnoughUnits],
