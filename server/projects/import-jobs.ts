@@ -32,8 +32,8 @@ export const DIRECT_IMPORT_QUEUE = 'projects.direct-import';
 export const directImportJobOptions = { retryLimit: 0, expireInSeconds: 30 * 60 } as const;
 /** A running job whose worker has not written a heartbeat for this long is treated as dead. */
 export const STALE_HEARTBEAT_SECONDS = 60;
-/** A job no worker has taken for this long will not be taken (no worker runs, or its pg-boss job is gone). */
-export const STALE_QUEUED_SECONDS = 15 * 60;
+/** A job no worker has taken for this long will not be taken (no worker process runs); long enough for a busy queue. */
+export const STALE_QUEUED_SECONDS = 60 * 60;
 /** Finished jobs are kept as long as the preview they made. */
 const FINISHED_JOB_TTL_HOURS = 24;
 
