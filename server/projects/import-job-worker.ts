@@ -179,7 +179,7 @@ export async function runDirectImportJob(db: DB, config: AppConfig, job: QueuedJ
 
     const finalProgress = seen.last ? progressOf(seen.last.stages, seen.last.units) : progressOf([]);
     // The draft and the completed job together, or neither: a job the recovery failed meanwhile keeps no orphan draft.
-    const stored = await db.transaction().execute(async (trx) => {
+    await db.transaction().execute(async (trx) => {
       const preview: ImportPreview = await storeDraft(
         trx,
         { organizationId: run.organizationId, userId: run.userId },
@@ -206,9 +206,8 @@ export async function runDirectImportJob(db: DB, config: AppConfig, job: QueuedJ
         .returning('id')
         .executeTakeFirst();
       if (!completed) throw new RunLostError();
-      return true;
     });
-    if (stored) importJobEvents.emit('changed', run.id);
+    importJobEvents.emit('changed', run.id);
   } catch (error) {
     if (error instanceof RunLostError || abort.signal.aborted) return;
     const failure = failureOf(error);
