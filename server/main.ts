@@ -6,6 +6,7 @@ import { takeOverShutdownSignals } from './db/embedded.js';
 import { ensureFirstAdmin } from './auth/first-admin.js';
 import { startJobQueue } from './jobs/boss.js';
 import { recoverInterruptedAnalyses, startRecoverySweep } from './analysis/lifecycle.js';
+import { startImportJobRecoverySweep } from './projects/import-jobs.js';
 
 /** How long a SIGTERM/SIGINT may take before the process gives up waiting and exits. */
 const SHUTDOWN_TIMEOUT_MS = 30_000;
@@ -21,6 +22,8 @@ async function main() {
   await recoverInterruptedAnalyses(database.db, { jobs, log: console });
   // …and those whose worker died so recently that its heartbeat still looked alive, a minute later.
   const stopRecoverySweep = startRecoverySweep(database.db, { jobs, log: console });
+  // Direct API imports whose worker died are failed with a message (their start-up recovery runs in the worker).
+  const stopImportSweep = startImportJobRecoverySweep(database.db, { log: console });
   const app = await buildApp({ config, db: database.db, jobs, databaseUrl: database.url });
 
   let stopping = false;
@@ -40,6 +43,7 @@ async function main() {
       // workers (running jobs finish or are picked up again after the next start) and the database.
       await app.close();
       stopRecoverySweep();
+      stopImportSweep();
       await jobs.stop();
       await database.close();
       app.log.info('stopped');

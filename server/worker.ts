@@ -2,6 +2,7 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { startJobQueue } from './jobs/boss.js';
 import { recoverInterruptedAnalyses, startRecoverySweep } from './analysis/lifecycle.js';
+import { startImportJobRecoverySweep } from './projects/import-jobs.js';
 
 /**
  * `npm run worker`: an extra process that only runs jobs, for scaling out. It needs the same database
@@ -18,9 +19,11 @@ async function main() {
   // A worker process that died mid-analysis is usually restarted by its supervisor: resume its runs.
   await recoverInterruptedAnalyses(database.db, { jobs, log: console });
   const stopRecoverySweep = startRecoverySweep(database.db, { jobs, log: console });
+  const stopImportSweep = startImportJobRecoverySweep(database.db, { log: console });
   console.log('Worker started');
   const shutdown = async () => {
     stopRecoverySweep();
+    stopImportSweep();
     await jobs.stop();
     await database.close();
     process.exit(0);

@@ -3,6 +3,7 @@ import type { ProjectTables } from './tables/projects.js';
 import type { AnalysisTables } from './tables/analysis.js';
 import type { RelevanceTables } from './tables/relevance.js';
 import type { AiPlanTables } from './tables/ai-plans.js';
+import type { ImportJobTables } from './tables/import-jobs.js';
 
 /** The whole database as Kysely sees it: each domain declares its own tables in `tables/`. */
-export interface Database extends CoreTables, ProjectTables, AnalysisTables, RelevanceTables, AiPlanTables {}
+export interface Database extends CoreTables, ProjectTables, AnalysisTables, RelevanceTables, AiPlanTables, ImportJobTables {}

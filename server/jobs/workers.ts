@@ -5,6 +5,7 @@ import type { JobQueue } from './queue.js';
 import { analysisJobWorker } from '../analysis/worker.js';
 import { relevanceJobWorker } from '../relevance/worker.js';
 import { aiPlanJobWorker } from '../ai-plan/worker.js';
+import { directImportJobWorker } from '../projects/import-job-worker.js';
 
 export interface WorkerDependencies {
   db: DB;
@@ -19,4 +20,4 @@ export interface JobWorker {
 }
 
 /** Every worker of the app. Domains add theirs here. */
-export const jobWorkers: JobWorker[] = [analysisJobWorker, relevanceJobWorker, aiPlanJobWorker];
+export const jobWorkers: JobWorker[] = [analysisJobWorker, relevanceJobWorker, aiPlanJobWorker, directImportJobWorker];

@@ -5,6 +5,7 @@
  * main thread only passes a string on to PostgreSQL.
  */
 import { readFile } from 'node:fs/promises';
+import type { MessagePort } from 'node:worker_threads';
 import { countCampaignData, type AdPlatform, type CampaignData, type ImportCounts, type ImportProblem } from '../../src/contract/campaigns.js';
 import { stripControlCharacters } from '../../src/contract/text.js';
 import { importCampaignFiles } from './importers/index.js';
@@ -59,8 +60,12 @@ export async function parseUploadedFiles(input: { files: UploadedFile[]; platfor
   return { ...summarise(result.data), problems: result.problems, detected: result.detected as unknown[] };
 }
 
-export async function fetchDirectApiAccount(input: { token: string; clientLogin?: string; sandbox?: boolean; baseUrl?: string }): Promise<ParsedImport> {
-  const { data, units, warnings } = await importFromDirectApi(input);
+/**
+ * Reads a Direct account. With `progress`, every step (stages and points spent, `DirectFetchProgress`)
+ * is posted on that port, for the job to show while the account loads.
+ */
+export async function fetchDirectApiAccount(input: { token: string; clientLogin?: string; sandbox?: boolean; baseUrl?: string }, progress?: MessagePort): Promise<ParsedImport> {
+  const { data, units, warnings } = await importFromDirectApi({ ...input, onProgress: progress ? (state) => progress.postMessage(state) : undefined });
   // What could not be read (e.g. the statistics report) is a warning beside the preview, not a failure.
   const problems: ImportProblem[] = warnings.map((message) => ({ file: DIRECT_API_SOURCE_NAME, message, severity: 'warning' }));
   return { ...summarise(data, true), problems, detected: [{ file: DIRECT_API_SOURCE_NAME, kind: 'direct_api', platform: 'yandex_direct', clientLogin: input.clientLogin ?? null }], units };

@@ -3,7 +3,7 @@
  * save) and the campaign tree. Every member of the organization sees every project of it; a project
  * of another organization is 404.
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { IdParamsSchema } from '../../src/contract/common.js';
 import { projectMessages } from '../../src/contract/messages.js';
 import {
@@ -14,6 +14,7 @@ import {
   CampaignTreeSchema,
   CreateProjectSchema,
   DirectApiPreviewSchema,
+  ImportJobSchema,
   ImportPreviewSchema,
   ProjectDetailSchema,
   ProjectListQuerySchema,
@@ -22,10 +23,11 @@ import {
 } from '../../src/contract/projects.js';
 import { callerOf } from '../auth/authenticate.js';
 import { HttpError } from '../lib/errors.js';
-import { runInWorker, WorkerTaskError } from '../lib/run-in-worker.js';
+import { runInWorker } from '../lib/run-in-worker.js';
 import { parseOrThrow, routeSchema, type Req, type RouteContract } from '../lib/schema.js';
 import { sealSecret } from '../lib/secret-box.js';
 import type { ParsedImport } from './import-worker.js';
+import { getImportJob, startDirectImport } from './import-jobs.js';
 import { buildTemplateFile, templateFileName } from './importers/template.js';
 import {
   campaignDocument,
@@ -70,12 +72,26 @@ const previewFiles = {
   summary: 'Parse uploaded campaign files (multipart, field "files", up to 50 MB each; optional field "platform") into a preview',
   auth: true,
 } satisfies RouteContract;
-const previewDirect = { body: DirectApiPreviewSchema, response: { 200: ImportPreviewSchema }, tags, summary: 'Load the campaigns of a Yandex Direct account through API v5 into a preview', auth: true } satisfies RouteContract;
+const previewDirect = {
+  body: DirectApiPreviewSchema,
+  response: { 202: ImportJobSchema },
+  tags,
+  summary:
+    'Start loading the campaigns of a Yandex Direct account through API v5: answers at once with an import job (follow it at GET /projects/import-jobs/{id}); one unfinished Direct import per user (429)',
+  auth: true,
+} satisfies RouteContract;
 const previewConnected = {
   params: IdParamsSchema,
-  response: { 200: ImportPreviewSchema },
+  response: { 202: ImportJobSchema },
   tags,
-  summary: 'Load the campaigns again through the Direct API connection saved with the project (the stored token, no token asked) into a preview',
+  summary: 'Start loading the campaigns again through the Direct API connection saved with the project (the stored token, no token asked): an import job, as above',
+  auth: true,
+} satisfies RouteContract;
+const importJob = {
+  params: IdParamsSchema,
+  response: { 200: ImportJobSchema },
+  tags,
+  summary: "An import job of the caller: status, progress by stage with API points spent, the preview once completed, the Russian error once failed",
   auth: true,
 } satisfies RouteContract;
 const applyImport = { params: IdParamsSchema, body: ApplyImportSchema, response: { 201: ProjectDetailSchema }, tags, summary: 'Save a preview into the project: replace its campaigns or append to them', auth: true } satisfies RouteContract;
@@ -138,35 +154,28 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     }
   });
 
-  /** Reads a Direct account in a worker into a preview that carries the token, sealed, for the project to keep. */
-  async function previewDirectAccount(request: FastifyRequest, access: DirectAccess) {
-    let parsed: ParsedImport;
-    try {
-      const baseUrl = access.sandbox ? app.config.yandexDirectSandboxApiUrl : app.config.yandexDirectApiUrl;
-      parsed = await runInWorker<ParsedImport>(
-        importWorker,
-        'fetchDirectApiAccount',
-        [{ token: access.token, clientLogin: access.clientLogin || undefined, sandbox: access.sandbox, baseUrl }],
-        { timeoutMs: IMPORT_TIMEOUT_MS },
-      );
-    } catch (error) {
-      request.log.warn({ err: error }, 'direct api import failed');
-      // The client's errors carry the platform's code mapped to a Russian message; anything else is generic.
-      const message = error instanceof WorkerTaskError && /[а-яё]/i.test(error.message) ? error.message : projectMessages.directApiFailed;
-      throw new HttpError(422, 'DIRECT_API_ERROR', message, [{ loc: ['body', 'token'], msg: message }]);
-    }
+  /**
+   * Starts reading a Direct account as a job (server/projects/import-jobs.ts): the token travels to the
+   * worker sealed, and the preview it makes carries it, sealed, for the project to keep.
+   */
+  async function startDirectAccountImport(request: FastifyRequest, reply: FastifyReply, access: DirectAccess, projectId: string | null) {
     const connection = { encrypted_token: sealSecret(access.token, app.config.secretsKey, DIRECT_TOKEN_CONTEXT), client_login: access.clientLogin || null, sandbox: access.sandbox };
-    return await storeDraft(app.db, callerOf(request), requireImportable(parsed), 'direct_api', [], connection, 'yandex_direct');
+    const job = await startDirectImport(app.db, app.jobs, callerOf(request), connection, projectId);
+    return reply.status(202).header('location', `/api/v1/projects/import-jobs/${job.id}`).send(job);
   }
 
-  app.post<Req<typeof previewDirect>>('/import-preview/direct-api', { schema: routeSchema(previewDirect) }, async (request) => {
+  app.post<Req<typeof previewDirect>>('/import-preview/direct-api', { schema: routeSchema(previewDirect) }, async (request, reply) => {
     const { token, client_login, sandbox } = request.body;
-    return previewDirectAccount(request, { token, clientLogin: client_login || null, sandbox: sandbox ?? false });
+    return startDirectAccountImport(request, reply, { token, clientLogin: client_login || null, sandbox: sandbox ?? false }, null);
   });
 
-  app.post<Req<typeof previewConnected>>('/:id/import-preview/direct-api', { schema: routeSchema(previewConnected) }, async (request) => {
+  app.post<Req<typeof previewConnected>>('/:id/import-preview/direct-api', { schema: routeSchema(previewConnected) }, async (request, reply) => {
     const access = await storedDirectAccess(app.db, callerOf(request).organizationId, request.params.id, app.config.secretsKey);
-    return previewDirectAccount(request, access);
+    return startDirectAccountImport(request, reply, access, request.params.id);
+  });
+
+  app.get<Req<typeof importJob>>('/import-jobs/:id', { schema: routeSchema(importJob) }, async (request) => {
+    return getImportJob(app.db, callerOf(request), request.params.id);
   });
 
   app.get<Req<typeof getOne>>('/:id', { schema: routeSchema(getOne) }, async (request) => {

@@ -346,8 +346,8 @@ export async function storedDirectAccess(db: DB, organizationId: string, project
 // ---------------------------------------------------------------------------------- drafts / imports
 
 export async function storeDraft(
-  db: DB,
-  caller: Caller,
+  db: Executor,
+  caller: Pick<Caller, 'organizationId' | 'userId'>,
   parsed: ParsedImport & { dataJson: string },
   source: ImportSource,
   fileNames: string[],

@@ -319,3 +319,70 @@ export const ApplyImportSchema = v.object({
   mode: v.optional(v.picklist(['replace', 'append'], m.importModeInvalid), 'replace'),
 });
 export type ApplyImportRequest = v.InferInput<typeof ApplyImportSchema>;
+
+/**
+ * A Yandex Direct API import runs as a job (a large account takes minutes): the start answers 202 with
+ * the job, `GET /api/v1/projects/import-jobs/{id}` its state; once completed it carries the preview
+ * the old synchronous endpoint returned, saved the same way (`draft_id`).
+ *
+ * Stages in the order they finish. Groups, ads and keywords are read side by side (the API takes 5
+ * requests at a time), and the two reports are ordered first and build on Yandex's side meanwhile, so
+ * several stages can be running at once: `stages` lists each, and `stage` names the first unfinished one.
+ */
+export const DIRECT_IMPORT_STAGES = ['campaigns', 'groups', 'ads', 'keywords', 'extensions', 'statistics', 'search_queries'] as const;
+export type DirectImportStage = (typeof DIRECT_IMPORT_STAGES)[number];
+export const IMPORT_JOB_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export type ImportJobStatus = (typeof IMPORT_JOB_STATUSES)[number];
+
+export const DirectImportStageProgressSchema = v.object({
+  stage: v.picklist(DIRECT_IMPORT_STAGES),
+  status: v.picklist(['pending', 'running', 'done', 'skipped']),
+  /**
+   * Work done out of `total`: campaigns read (campaigns; total unknown until the list ends), campaigns
+   * covered (groups, ads, keywords), lookups answered (extensions: sitelinks, callouts, images), the
+   * report ready (statistics, search queries: 0 or 1 of 1).
+   */
+  done: v.number(),
+  total: v.nullable(v.number()),
+  /** Objects read so far: groups, ads, keywords, sitelink sets + callouts + images, report rows. */
+  items: v.number(),
+});
+export type DirectImportStageProgress = v.InferOutput<typeof DirectImportStageProgressSchema>;
+
+export const DirectImportUnitsSchema = v.object({
+  /** API points spent by this import so far. */
+  spent: v.number(),
+  /** Points left on the account after the latest request, and its daily limit (null before any answer said). */
+  available: v.nullable(v.number()),
+  daily: v.nullable(v.number()),
+});
+
+export const ImportJobProgressSchema = v.object({
+  /** The first unfinished stage; `queued` before a worker took the job, `saving` once every stage is over. */
+  stage: v.picklist(['queued', ...DIRECT_IMPORT_STAGES, 'saving', 'done']),
+  done: v.number(),
+  total: v.nullable(v.number()),
+  stages: v.array(DirectImportStageProgressSchema),
+  units: DirectImportUnitsSchema,
+});
+export type ImportJobProgress = v.InferOutput<typeof ImportJobProgressSchema>;
+
+export const ImportJobSchema = v.object({
+  id: v.string(),
+  source: v.picklist(['direct_api']),
+  /** The project whose saved connection is read again; null for a new project's import. */
+  project_id: v.nullable(v.string()),
+  status: v.picklist(IMPORT_JOB_STATUSES),
+  progress: ImportJobProgressSchema,
+  /** When completed: the preview to save (`draft_id`), exactly what the synchronous import answered. */
+  preview: v.optional(ImportPreviewSchema),
+  /** When failed: a Russian sentence for the user (the Direct API's documented errors keep their wording). */
+  error: v.optional(v.string()),
+  error_code: v.optional(v.string()),
+  created_at: v.string(),
+  started_at: v.nullable(v.string()),
+  finished_at: v.nullable(v.string()),
+});
+export type ImportJob = v.InferOutput<typeof ImportJobSchema>;
+
+export const isImportJobFinished = (status: ImportJobStatus) => status === 'completed' || status === 'failed';

@@ -62,6 +62,11 @@ export interface FakeDirectOptions {
   retryIn?: number;
 }
 
+export interface HeldService {
+  arrived: Promise<void>;
+  release(): void;
+}
+
 export interface FakeDirect {
   /** Base address, like https://api.direct.yandex.com/json/v5 */
   url: string;
@@ -71,6 +76,11 @@ export interface FakeDirect {
   failNext(service: string, failure: FakeFailure): void;
   /** Forgets failures not yet used. */
   clearFailures(): void;
+  /**
+   * Holds every answer of `service` until `release()` (a slow account, frozen where a test wants to
+   * look at the progress); `arrived` resolves once the first such request is being held.
+   */
+  hold(service: string): HeldService;
   /** Requests being answered right now, and the most there ever were at once. */
   readonly inFlight: number;
   readonly maxInFlight: number;
@@ -126,6 +136,7 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
   const failures = new Map<string, FakeFailure[]>();
   const reportPolls = new Map<string, number>();
   const requests: RecordedRequest[] = [];
+  const holds = new Map<string, { arrived: () => void; released: Promise<void> }>();
   let inFlight = 0;
   let maxInFlight = 0;
 
@@ -134,7 +145,14 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
     maxInFlight = Math.max(maxInFlight, inFlight);
     res.on('close', () => inFlight--);
     readBody(req)
-      .then((text) => handle(req, res, text))
+      .then(async (text) => {
+        const held = holds.get(serviceOf(req));
+        if (held) {
+          held.arrived();
+          await held.released;
+        }
+        handle(req, res, text);
+      })
       .catch((error: Error) => {
         res.writeHead(500, { 'Content-Type': 'text/plain' });
         res.end(`fake crashed: ${error.message}`);
@@ -142,7 +160,7 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
   });
 
   function handle(req: IncomingMessage, res: ServerResponse, text: string) {
-    const service = (req.url ?? '').replace(/^\/json\/v5\//, '').replace(/\?.*$/, '');
+    const service = serviceOf(req);
     let body: any;
     try {
       body = JSON.parse(text);
@@ -261,6 +279,20 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
       failures.set(service, list);
     },
     clearFailures: () => failures.clear(),
+    hold(service) {
+      let arrived!: () => void;
+      let release!: () => void;
+      const arrivedPromise = new Promise<void>((resolve) => (arrived = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      holds.set(service, { arrived, released });
+      return {
+        arrived: arrivedPromise,
+        release: () => {
+          holds.delete(service);
+          release();
+        },
+      };
+    },
     get inFlight() {
       return inFlight;
     },
@@ -287,6 +319,10 @@ function project(object: Record<string, unknown>, fieldNames: string[], sub: Rec
     out[key] = Object.fromEntries(Object.entries(value).filter(([name]) => wanted.includes(name)));
   }
   return out;
+}
+
+function serviceOf(req: IncomingMessage): string {
+  return (req.url ?? '').replace(/^\/json\/v5\//, '').replace(/\?.*$/, '');
 }
 
 function flatHeaders(req: IncomingMessage): Record<string, string | undefined> {

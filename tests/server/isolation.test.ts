@@ -12,7 +12,7 @@ import { createProject, insertDraft } from './projects/helpers.js';
  * B answers 404, exactly as a missing id does (403 only where the route refuses A's role before looking
  * anything up), lists never show B's data, and nothing of B changes. Every org-scoped resource has its
  * rows in `cases` (members, invitation code, ledger, projects, campaigns, imports, drafts, analyses and
- * their results/exports/progress stream, AI plans, page-relevance runs), with the B-side data made by `seeds`.
+ * their results/exports/progress stream, AI plans, page-relevance runs, Direct API import jobs), with the B-side data made by `seeds`.
  */
 
 interface Side {
@@ -133,6 +133,21 @@ const seeds: Seed[] = [
         .executeTakeFirstOrThrow();
       side.resources.aiPlanId = plan.id;
     }
+    // A Direct API import job of each side's owner, as its worker leaves a failed one.
+    for (const side of [w.a, w.b]) {
+      const job = await t.app.db
+        .insertInto('import_jobs')
+        .values({
+          organization_id: side.organizationId,
+          user_id: side.owner.id,
+          status: 'failed',
+          error: `Ошибка импорта ${side === w.a ? 'Альфы' : 'Беты'}`,
+          progress: JSON.stringify({ stage: 'campaigns', done: 0, total: null, stages: [], units: { spent: 0, available: null, daily: null } }),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      side.resources.importJobId = job.id;
+    }
     // Every user of A can pay for a start, so a 404 is about the resource, never about money.
     for (const user of [w.a.owner, w.a.admin, w.a.member]) {
       await applyLedgerEntry(t.app.db, { userId: user.id, organizationId: w.a.organizationId, type: 'admin_credit', amount: 1000, idempotencyKey: 'isolation-funds' });
@@ -181,6 +196,12 @@ const nothingChargedNorPlanned = async (w: World, t: TestApp) => {
   await bAiPlansUnchanged(w, t);
 };
 
+/** A refused Direct import start left no job behind. */
+const noImportJobOfA = async (w: World, t: TestApp) => {
+  const jobs = await t.app.db.selectFrom('import_jobs').select('id').where('organization_id', '=', w.a.organizationId).where('id', '!=', w.a.resources.importJobId!).execute();
+  expect(jobs).toEqual([]);
+};
+
 const B = (key: string) => (w: World) => w.b.resources[key]!;
 
 const cases: IsolationCase[] = [
@@ -211,6 +232,8 @@ const cases: IsolationCase[] = [
   { name: "importing into B's project is not found", as: 'owner', method: 'POST', url: (w) => `/api/v1/projects/${B('projectId')(w)}/imports`, body: (w) => ({ draft_id: w.a.resources.draftId, mode: 'replace' }), status: 404, unchanged: bProjectUnchanged },
   { name: "creating a project from B's preview is not found", as: 'owner', method: 'POST', url: () => '/api/v1/projects', body: (w) => ({ name: 'Чужие данные', site_url: 'a.example.ru', platform: 'yandex_direct', draft_id: B('draftId')(w) }), status: 404 },
   { name: "importing B's preview into A's project is not found", as: 'owner', method: 'POST', url: (w) => `/api/v1/projects/${w.a.resources.projectId}/imports`, body: (w) => ({ draft_id: B('draftId')(w), mode: 'append' }), status: 404 },
+  { name: "B's Direct import job is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/projects/import-jobs/${B('importJobId')(w)}`, status: 404 },
+  { name: "reading B's project from the Direct API again is not found and starts no job", as: 'owner', method: 'POST', url: (w) => `/api/v1/projects/${B('projectId')(w)}/import-preview/direct-api`, status: 404, unchanged: noImportJobOfA },
   // Analyses
   { name: "starting an analysis of B's project is not found and charges nothing", as: 'member', method: 'POST', url: (w) => `/api/v1/projects/${B('projectId')(w)}/analyses`, body: (w) => ({ campaign_ids: [B('campaignId')(w)], idempotency_key: randomUUID() }), status: 404, unchanged: nothingCharged },
   { name: "analysing B's campaigns from A's project is refused as for unknown campaigns and charges nothing", as: 'member', method: 'POST', url: (w) => `/api/v1/projects/${w.a.resources.projectId}/analyses`, body: (w) => ({ campaign_ids: [B('campaignId')(w)], idempotency_key: randomUUID() }), status: 422, unchanged: nothingCharged },

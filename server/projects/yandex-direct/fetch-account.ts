@@ -4,6 +4,7 @@ import { directApiMessages } from '../../../src/contract/messages.js';
 import type { DirectClient, ReportDefinition } from './client.js';
 import { DirectApiError } from './errors.js';
 import { splitKeyword } from './keyword-text.js';
+import { createProgressTracker, type DirectProgressListener, type ProgressTracker } from './progress.js';
 import { reportNumber, type ReportTable } from './report-tsv.js';
 
 /**
@@ -32,6 +33,8 @@ export interface FetchAccountOptions {
    * structure is still returned; without it, such a failure throws.
    */
   warnings?: string[];
+  /** Told after every answer that moves a stage (campaigns, groups, ads, keywords, extensions, reports). */
+  onProgress?: DirectProgressListener;
 }
 
 /* The parts of the API objects we read (JSON field names of Campaigns/AdGroups/Ads/Keywords.get). */
@@ -128,18 +131,24 @@ export const SEARCH_QUERY_REPORT_FIELDS = ['CampaignName', 'AdGroupName', 'Crite
 export async function fetchAccount(client: DirectClient, options: FetchAccountOptions = {}): Promise<CampaignData> {
   const named = options.campaignIds?.map(Number).filter(Number.isFinite);
   const period = options.statsPeriod;
+  const progress = createProgressTracker(options.onProgress, () => client.units);
 
   // Reports queue on Yandex's side, so ask for them first and read the structure meanwhile.
   const stopReports = new AbortController();
   const reportOptions = { signal: stopReports.signal };
-  const statsTable = period ? optionalReport(client.reports(statsReport(period, named), reportOptions), directApiMessages.statsSkipped, options.warnings) : null;
-  const queriesTable = period ? optionalReport(client.reports(searchQueryReport(period, named), reportOptions), directApiMessages.searchQueriesSkipped, options.warnings) : null;
+  for (const stage of ['statistics', 'search_queries'] as const) progress.update(stage, period ? { status: 'running', total: 1 } : { status: 'skipped' });
+  const statsTable = period
+    ? trackReport(optionalReport(client.reports(statsReport(period, named), reportOptions), directApiMessages.statsSkipped, options.warnings), progress, 'statistics')
+    : null;
+  const queriesTable = period
+    ? trackReport(optionalReport(client.reports(searchQueryReport(period, named), reportOptions), directApiMessages.searchQueriesSkipped, options.warnings), progress, 'search_queries')
+    : null;
   // Keep a rejected report from surfacing as "unhandled" while the structure loads; it is awaited below.
   statsTable?.catch(() => undefined);
   queriesTable?.catch(() => undefined);
 
   try {
-    return await fetchWithReports(client, options, named, statsTable, queriesTable);
+    return await fetchWithReports(client, options, named, statsTable, queriesTable, progress);
   } catch (error) {
     // No point polling for statistics of an import that has failed.
     stopReports.abort(error);
@@ -153,25 +162,43 @@ async function fetchWithReports(
   named: number[] | undefined,
   statsTable: Promise<ReportTable | null> | null,
   queriesTable: Promise<ReportTable | null> | null,
+  progress: ProgressTracker,
 ): Promise<CampaignData> {
   const period = options.statsPeriod;
+  progress.update('campaigns', { status: 'running' });
   const campaigns = await fetchCampaigns(client, named, options.includeArchived ?? false);
   const campaignIds = campaigns.map((c) => c.Id);
   const campaignChunks = chunk(campaignIds, CAMPAIGN_IDS_PER_REQUEST);
+  progress.update('campaigns', { status: 'done', done: campaigns.length, total: campaigns.length, items: campaigns.length });
 
+  /** A structure stage: progress counts the campaigns whose objects have arrived. */
+  const perCampaigns = async <T>(stage: 'groups' | 'ads' | 'keywords', service: string, params: (ids: number[]) => Record<string, unknown>): Promise<T[]> => {
+    progress.update(stage, { status: 'running', total: campaignIds.length });
+    const items = await getChunked<T>(client, service, campaignChunks, params, (ids, page) => progress.advance(stage, ids.length, page.length));
+    progress.update(stage, { status: 'done' });
+    return items;
+  };
   const [groups, ads, keywords] = await Promise.all([
-    getChunked<ApiAdGroup>(client, 'adgroups', campaignChunks, (ids) => ({ SelectionCriteria: { CampaignIds: ids }, FieldNames: ADGROUP_FIELDS })),
-    getChunked<ApiAd>(client, 'ads', campaignChunks, (ids) => ({
+    perCampaigns<ApiAdGroup>('groups', 'adgroups', (ids) => ({ SelectionCriteria: { CampaignIds: ids }, FieldNames: ADGROUP_FIELDS })),
+    perCampaigns<ApiAd>('ads', 'ads', (ids) => ({
       SelectionCriteria: { CampaignIds: ids },
       FieldNames: AD_FIELDS,
       TextAdFieldNames: TEXT_AD_FIELDS,
       TextImageAdFieldNames: TEXT_IMAGE_AD_FIELDS,
     })),
-    getChunked<ApiKeyword>(client, 'keywords', campaignChunks, (ids) => ({ SelectionCriteria: { CampaignIds: ids }, FieldNames: KEYWORD_FIELDS })),
+    perCampaigns<ApiKeyword>('keywords', 'keywords', (ids) => ({ SelectionCriteria: { CampaignIds: ids }, FieldNames: KEYWORD_FIELDS })),
   ]);
   const liveAds = options.includeArchived ? ads : ads.filter((ad) => ad.State !== 'ARCHIVED');
 
-  const [sitelinks, callouts, images] = await Promise.all([fetchSitelinks(client, liveAds), fetchCallouts(client, liveAds), fetchImages(client, liveAds)]);
+  const lookups = adLookupIds(liveAds);
+  progress.update('extensions', { status: 'running', total: lookups.sitelinkChunks.length + lookups.calloutChunks.length + lookups.imageChunks.length });
+  const onLookup = (_ids: unknown[], page: unknown[]) => progress.advance('extensions', 1, page.length);
+  const [sitelinks, callouts, images] = await Promise.all([
+    fetchSitelinks(client, lookups.sitelinkChunks, onLookup),
+    fetchCallouts(client, lookups.calloutChunks, onLookup),
+    fetchImages(client, lookups.imageChunks, onLookup),
+  ]);
+  progress.update('extensions', { status: 'done' });
 
   const data: CampaignData = {
     platform: 'yandex_direct',
@@ -197,12 +224,28 @@ async function fetchCampaigns(client: DirectClient, named: number[] | undefined,
   return includeArchived ? all : all.filter((campaign) => campaign.State !== 'ARCHIVED');
 }
 
-async function fetchSitelinks(client: DirectClient, ads: ApiAd[]): Promise<Map<number, Sitelink[]>> {
-  const ids = unique(ads.map((ad) => ad.TextAd?.SitelinkSetId).filter(isId));
-  const sets = await getChunked<ApiSitelinksSet>(client, 'sitelinks', chunk(ids, IDS_PER_REQUEST), (chunkIds) => ({
-    SelectionCriteria: { Ids: chunkIds },
-    FieldNames: ['Id', 'Sitelinks'],
-  }));
+/** The ids the ads refer to, cut into the requests that look them up. */
+function adLookupIds(ads: ApiAd[]) {
+  return {
+    sitelinkChunks: chunk(unique(ads.map((ad) => ad.TextAd?.SitelinkSetId).filter(isId)), IDS_PER_REQUEST),
+    calloutChunks: chunk(unique(ads.flatMap(calloutIdsOf)), IDS_PER_REQUEST),
+    imageChunks: chunk(unique(ads.map(imageHashOf).filter(nonEmpty)), AD_IMAGE_HASHES_PER_REQUEST),
+  };
+}
+
+type OnChunk = (ids: unknown[], page: unknown[]) => void;
+
+async function fetchSitelinks(client: DirectClient, chunks: number[][], onChunk?: OnChunk): Promise<Map<number, Sitelink[]>> {
+  const sets = await getChunked<ApiSitelinksSet>(
+    client,
+    'sitelinks',
+    chunks,
+    (chunkIds) => ({
+      SelectionCriteria: { Ids: chunkIds },
+      FieldNames: ['Id', 'Sitelinks'],
+    }),
+    onChunk,
+  );
   return new Map(
     sets.map((set) => [
       set.Id,
@@ -215,13 +258,18 @@ async function fetchSitelinks(client: DirectClient, ads: ApiAd[]): Promise<Map<n
   );
 }
 
-async function fetchCallouts(client: DirectClient, ads: ApiAd[]): Promise<Map<number, string>> {
-  const ids = unique(ads.flatMap(calloutIdsOf));
-  const extensions = await getChunked<ApiAdExtension>(client, 'adextensions', chunk(ids, IDS_PER_REQUEST), (chunkIds) => ({
-    SelectionCriteria: { Ids: chunkIds },
-    FieldNames: ['Id', 'Type'],
-    CalloutFieldNames: ['CalloutText'],
-  }));
+async function fetchCallouts(client: DirectClient, chunks: number[][], onChunk?: OnChunk): Promise<Map<number, string>> {
+  const extensions = await getChunked<ApiAdExtension>(
+    client,
+    'adextensions',
+    chunks,
+    (chunkIds) => ({
+      SelectionCriteria: { Ids: chunkIds },
+      FieldNames: ['Id', 'Type'],
+      CalloutFieldNames: ['CalloutText'],
+    }),
+    onChunk,
+  );
   return new Map(extensions.filter((e) => e.Callout?.CalloutText).map((e) => [e.Id, e.Callout!.CalloutText!]));
 }
 
@@ -235,15 +283,20 @@ async function fetchCallouts(client: DirectClient, ads: ApiAd[]): Promise<Map<nu
  * from a file. The hash stands in when Yandex gives no name (or refuses the lookup): it is Direct's own
  * identifier of the image, so the ad still keeps a reference to it instead of losing it.
  */
-async function fetchImages(client: DirectClient, ads: ApiAd[]): Promise<Map<string, string>> {
-  const hashes = unique(ads.map(imageHashOf).filter(nonEmpty));
-  const images = new Map(hashes.map((hash) => [hash, hash]));
-  if (hashes.length === 0) return images;
+async function fetchImages(client: DirectClient, chunks: string[][], onChunk?: OnChunk): Promise<Map<string, string>> {
+  const images = new Map(chunks.flat().map((hash) => [hash, hash]));
+  if (images.size === 0) return images;
   try {
-    const found = await getChunked<ApiAdImage, string>(client, 'adimages', chunk(hashes, AD_IMAGE_HASHES_PER_REQUEST), (batch) => ({
-      SelectionCriteria: { AdImageHashes: batch },
-      FieldNames: AD_IMAGE_FIELDS,
-    }));
+    const found = await getChunked<ApiAdImage, string>(
+      client,
+      'adimages',
+      chunks,
+      (batch) => ({
+        SelectionCriteria: { AdImageHashes: batch },
+        FieldNames: AD_IMAGE_FIELDS,
+      }),
+      onChunk,
+    );
     for (const image of found) {
       if (images.has(image.AdImageHash) && nonEmpty(image.Name)) images.set(image.AdImageHash, image.Name.trim());
     }
@@ -266,8 +319,20 @@ function calloutIdsOf(ad: ApiAd): number[] {
   return [...fromObjects, ...(text.AdExtensionIds ?? [])].filter(isId);
 }
 
-async function getChunked<T, Id = number>(client: DirectClient, service: string, chunks: Id[][], params: (ids: Id[]) => Record<string, unknown>): Promise<T[]> {
-  const pages = await Promise.all(chunks.map((ids) => client.get<T>(service, params(ids))));
+async function getChunked<T, Id = number>(
+  client: DirectClient,
+  service: string,
+  chunks: Id[][],
+  params: (ids: Id[]) => Record<string, unknown>,
+  onChunk?: (ids: Id[], items: T[]) => void,
+): Promise<T[]> {
+  const pages = await Promise.all(
+    chunks.map(async (ids) => {
+      const items = await client.get<T>(service, params(ids));
+      onChunk?.(ids, items);
+      return items;
+    }),
+  );
   return pages.flat();
 }
 
@@ -422,6 +487,20 @@ function addStats(target: Stats | undefined, add: Stats): Stats {
     cost: round2(target.cost + add.cost),
     conversions: target.conversions + add.conversions,
   };
+}
+
+/** Marks a report's stage done (with its rows) when it arrives, or skipped when it could not be read. */
+function trackReport(report: Promise<ReportTable | null>, progress: ProgressTracker, stage: 'statistics' | 'search_queries'): Promise<ReportTable | null> {
+  return report.then(
+    (table) => {
+      progress.update(stage, table ? { status: 'done', done: 1, items: table.rows.length } : { status: 'skipped' });
+      return table;
+    },
+    (error: unknown) => {
+      progress.update(stage, { status: 'skipped' });
+      throw error;
+    },
+  );
 }
 
 /** Sums the CUSTOM_REPORT rows (one per campaign × group × ad × criterion) onto campaigns, ads and keywords. */

@@ -2,6 +2,7 @@
 import type { CampaignData, StatsPeriod } from '../../../src/contract/campaigns.js';
 import { createDirectClient, type DirectClientOptions } from './client.js';
 import { fetchAccount } from './fetch-account.js';
+import type { DirectProgressListener } from './progress.js';
 import type { DirectUnits } from './units.js';
 
 /**
@@ -22,6 +23,8 @@ export interface ImportFromDirectApiOptions {
   /** For tests: fetch/sleep and the client's tuning. */
   client?: Pick<DirectClientOptions, 'fetch' | 'sleep' | 'maxRetries' | 'pageLimit' | 'reportMaxPolls' | 'reportMaxWaitMs' | 'timeoutMs'>;
   now?: Date;
+  /** Told how far the read has got after every answer that moves it (see `fetchAccount`). */
+  onProgress?: DirectProgressListener;
 }
 
 export interface ImportFromDirectApiResult {
@@ -42,7 +45,7 @@ export async function importFromDirectApi(options: ImportFromDirectApiOptions): 
   });
   const warnings: string[] = [];
   const statsPeriod = options.statsPeriod === null ? undefined : (options.statsPeriod ?? lastFullDays(30, options.now));
-  const data = await fetchAccount(client, { campaignIds: options.campaignIds, statsPeriod, warnings });
+  const data = await fetchAccount(client, { campaignIds: options.campaignIds, statsPeriod, warnings, onProgress: options.onProgress });
   return { data, units: client.units, warnings };
 }
 

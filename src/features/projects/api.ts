@@ -4,10 +4,12 @@
  * projects still show offline.
  */
 import { queryOptions } from '@tanstack/react-query';
+import { isImportJobFinished } from '../../contract/projects.js';
 import type {
   ApplyImportRequest,
   CreateProjectRequest,
   DirectApiPreviewRequest,
+  ImportJob,
   ImportPreview,
   ProjectDetail,
   ProjectList,
@@ -31,7 +33,11 @@ export const projectKeys = {
   list: (filter: ProjectListFilter) => ['projects', 'list', filter] as const,
   detail: (id: string) => ['projects', 'detail', id] as const,
   campaign: (id: string, campaignId: string) => ['projects', 'detail', id, 'campaign', campaignId] as const,
+  importJob: (jobId: string) => ['projects', 'import-job', jobId] as const,
 };
+
+/** How often the progress screen asks for a running import job (tests advance fake timers by it). */
+export const IMPORT_JOB_POLL_MS = 2000;
 
 export const projectListQueryOptions = (filter: ProjectListFilter) =>
   queryOptions({
@@ -67,10 +73,21 @@ export function previewFiles(files: File[], platform?: string, signal?: AbortSig
   return apiClient.post<ImportPreview>(`${BASE}/import-preview`, form, { signal });
 }
 
-export const previewDirectApi = (body: DirectApiPreviewRequest) => apiClient.post<ImportPreview>(`${BASE}/import-preview/direct-api`, body);
+/** Starts reading a Direct account as a job (202): the preview comes with the finished job. */
+export const startDirectApiImport = (body: DirectApiPreviewRequest) => apiClient.post<ImportJob>(`${BASE}/import-preview/direct-api`, body);
 
 /** The account again, through the Direct API connection saved with the project (the server holds the token). */
-export const previewConnectedDirectApi = (projectId: string) => apiClient.post<ImportPreview>(`${BASE}/${projectId}/import-preview/direct-api`);
+export const startConnectedDirectApiImport = (projectId: string) => apiClient.post<ImportJob>(`${BASE}/${projectId}/import-preview/direct-api`);
+
+/** A Direct import job, polled while it runs (also in a background tab); not persisted. */
+export const importJobQueryOptions = (jobId: string) =>
+  queryOptions({
+    queryKey: projectKeys.importJob(jobId),
+    queryFn: ({ signal }) => apiClient.get<ImportJob>(`${BASE}/import-jobs/${jobId}`, { signal }),
+    staleTime: 0,
+    refetchInterval: (query) => (query.state.data && isImportJobFinished(query.state.data.status) ? false : IMPORT_JOB_POLL_MS),
+    refetchIntervalInBackground: true,
+  });
 
 
 /** Downloads our CSV template (the request needs the bearer token, so no plain link). */

@@ -5,6 +5,7 @@
 import { redirect } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { ProjectStep1Schema, type ImportPreview, type ProjectStep1, type ProjectStep1Input } from '../../contract/projects.js';
+import { CREATE_DIRECT_JOB_KEY, saveDirectJobId } from './direct-import-job';
 
 export const STEP1_STORAGE_KEY = 'project_create_step1';
 export const PREVIEW_STORAGE_KEY = 'project_create_preview';
@@ -52,4 +53,5 @@ export const savePreview = (preview: ImportPreview | null) => write(PREVIEW_STOR
 export function clearCreateDraft(): void {
   write(STEP1_STORAGE_KEY, null);
   write(PREVIEW_STORAGE_KEY, null);
+  saveDirectJobId(CREATE_DIRECT_JOB_KEY, null);
 }

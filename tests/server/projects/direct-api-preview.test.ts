@@ -5,7 +5,7 @@ import { DIRECT_TOKEN_CONTEXT } from '../../../server/projects/service.js';
 import { startFakeDirect, teplodomAccount, type FakeDirect } from '../../fakes/yandex-direct-fake.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
-import { createProject } from './helpers.js';
+import { createProject, runDirectImport } from './helpers.js';
 
 let fake: FakeDirect;
 let sandbox: FakeDirect;
@@ -15,7 +15,7 @@ let user: FixtureUser;
 beforeAll(async () => {
   fake = await startFakeDirect(teplodomAccount(), { token: 'y0_good-token' });
   sandbox = await startFakeDirect(teplodomAccount(), { token: 'sandbox-token' });
-  t = await createTestApp({ config: { yandexDirectApiUrl: fake.url, yandexDirectSandboxApiUrl: sandbox.url } });
+  t = await createTestApp({ config: { yandexDirectApiUrl: fake.url, yandexDirectSandboxApiUrl: sandbox.url }, jobQueue: { runWorkers: true } });
   user = await createUser(t.app);
 });
 afterAll(async () => {
@@ -26,19 +26,22 @@ afterAll(async () => {
 
 /** Previews the account behind `token` through the API and saves it as a new project. */
 async function connectedProject(token: string, options: { sandbox?: boolean } = {}) {
-  const preview = await call(t.app, 'POST', '/api/v1/projects/import-preview/direct-api', { token: user.token, body: { token, client_login: 'teplodom', sandbox: options.sandbox } });
-  expect(preview.status).toBe(200);
-  return createProject(t.app, user.token, { name: 'Теплодом', site_url: 'teplodom.example', draft_id: preview.body.draft_id });
+  const { job } = await runDirectImport(t.app, user.token, '/api/v1/projects/import-preview/direct-api', { token, client_login: 'teplodom', sandbox: options.sandbox });
+  expect(job?.status).toBe('completed');
+  return createProject(t.app, user.token, { name: 'Теплодом', site_url: 'teplodom.example', draft_id: job!.preview!.draft_id });
 }
 
 describe('connecting Yandex Direct through the API', () => {
-  it('previews the account, then saves it with the token sealed at rest', async () => {
-    const preview = await call(t.app, 'POST', '/api/v1/projects/import-preview/direct-api', { token: user.token, body: { token: 'y0_good-token', client_login: 'teplodom' } });
-    expect(preview.status).toBe(200);
+  it('previews the account (a job, then its preview), then saves it with the token sealed at rest', async () => {
+    const { started, job } = await runDirectImport(t.app, user.token, '/api/v1/projects/import-preview/direct-api', { token: 'y0_good-token', client_login: 'teplodom' });
+    expect(started.status).toBe(202);
+    expect(JSON.stringify(started.body)).not.toContain('y0_good-token');
+    expect(job).toMatchObject({ status: 'completed', project_id: null });
+    const preview = { body: job!.preview! };
     expect(preview.body).toMatchObject({ source: 'direct_api', platform: 'yandex_direct', file_names: [] });
     expect(preview.body.counts.campaigns).toBeGreaterThan(0);
     expect(preview.body.campaigns.map((c: { name: string }) => c.name)).toContain('Тёплый пол — Поиск');
-    expect(JSON.stringify(preview.body)).not.toContain('y0_good-token');
+    expect(JSON.stringify(job)).not.toContain('y0_good-token');
     // The requests carried the user's token and Client-Login.
     expect(fake.requests[0]!.headers.authorization).toBe('Bearer y0_good-token');
     expect(fake.requests[0]!.headers['client-login']).toBe('teplodom');
@@ -84,13 +87,15 @@ describe('re-import through the saved connection', () => {
     rsya.State = 'ARCHIVED';
     try {
       fake.requests.length = 0;
-      const preview = await call(t.app, 'POST', `/api/v1/projects/${project.id}/import-preview/direct-api`, { token: user.token });
-      expect(preview.status).toBe(200);
+      const { started, job } = await runDirectImport(t.app, user.token, `/api/v1/projects/${project.id}/import-preview/direct-api`);
+      expect(started.status).toBe(202);
+      expect(job).toMatchObject({ status: 'completed', project_id: project.id });
+      const preview = { body: job!.preview! };
       expect(preview.body).toMatchObject({ source: 'direct_api', platform: 'yandex_direct' });
       expect(preview.body.campaigns.map((campaign: { name: string }) => campaign.name)).not.toContain('Тёплый пол — РСЯ');
       expect(fake.requests.length).toBeGreaterThan(0);
       expect(fake.requests.every((request) => request.headers.authorization === 'Bearer y0_good-token' && request.headers['client-login'] === 'teplodom')).toBe(true);
-      expect(JSON.stringify(preview.body)).not.toContain('y0_good-token');
+      expect(JSON.stringify(job)).not.toContain('y0_good-token');
 
       const applied = await call(t.app, 'POST', `/api/v1/projects/${project.id}/imports`, { token: user.token, body: { draft_id: preview.body.draft_id, mode: 'replace' } });
       expect(applied.status).toBe(201);

@@ -1,5 +1,8 @@
+import { once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import { countCampaignData, type CampaignData } from '../../../src/contract/campaigns.js';
+import { isImportJobFinished, type ImportJob } from '../../../src/contract/projects.js';
+import { importJobEvents } from '../../../server/projects/import-jobs.js';
 import { call } from '../helpers/app.js';
 import type { FixtureUser } from '../helpers/fixtures.js';
 
@@ -93,4 +96,26 @@ export async function insertDraft(app: FastifyInstance, user: FixtureUser, data:
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/**
+ * Reads an import job (GET /projects/import-jobs/{id}) until `ready` holds, re-reading after every write
+ * the job's worker makes (no polling, no sleeps). By default: until it has ended.
+ */
+export async function waitForImportJob(app: FastifyInstance, token: string, id: string, ready: (job: ImportJob) => boolean = (job) => isImportJobFinished(job.status)): Promise<ImportJob> {
+  for (;;) {
+    // Listen before reading, so a change between the read and the wait is not missed.
+    const changed = once(importJobEvents, 'changed');
+    const response = await call<ImportJob>(app, 'GET', `/api/v1/projects/import-jobs/${id}`, { token });
+    if (response.status !== 200) throw new Error(`import job ${id}: ${response.status} ${JSON.stringify(response.body)}`);
+    if (ready(response.body)) return response.body;
+    await changed;
+  }
+}
+
+/** Starts a Direct API import at `url` and waits for its job to end; `job` is null when the start was refused. */
+export async function runDirectImport(app: FastifyInstance, token: string, url: string, body?: unknown) {
+  const started = await call(app, 'POST', url, { token, body });
+  if (started.status !== 202) return { started, job: null };
+  return { started, job: await waitForImportJob(app, token, started.body.id) };
 }

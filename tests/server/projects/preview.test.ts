@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directApiMessages } from '../../../src/contract/messages.js';
+import { projectMessages } from '../../../src/contract/messages.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { upload } from './helpers.js';
@@ -161,11 +161,12 @@ describe('POST /projects/import-preview', () => {
 });
 
 describe('POST /projects/import-preview/direct-api', () => {
-  it('answers the API error in Russian and stores nothing', async () => {
+  // The import itself runs as a job: tests/server/projects/direct-import-jobs.test.ts.
+  it('answers 503 in Russian when the server runs no job queue, and starts nothing', async () => {
     const response = await call(t.app, 'POST', '/api/v1/projects/import-preview/direct-api', { token: user.token, body: { token: 'y0_revoked', client_login: 'okna-plus' } });
-    expect(response.status).toBe(422);
-    expect(response.body.code).toBe('DIRECT_API_ERROR');
-    expect(response.body.error).toBe(directApiMessages.invalidToken);
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual({ error: projectMessages.importQueueUnavailable, code: 'JOBS_UNAVAILABLE' });
+    expect(await t.app.db.selectFrom('import_jobs').select('id').execute()).toEqual([]);
   });
 
   it('validates the token and the Client-Login', async () => {

@@ -391,3 +391,42 @@ describe('splitKeyword', () => {
     expect(splitKeyword('---autotargeting')).toMatchObject({ isAutotargeting: true, negativeWords: [] });
   });
 });
+
+describe('progress while the account loads', () => {
+  it('reports each stage as it moves, with the points spent, and ends with every stage over', async () => {
+    const seen: { stages: { stage: string; status: string; done: number; total: number | null; items: number }[]; units: { spent: number } }[] = [];
+    await fetchAccount(client(), { statsPeriod: period, warnings: [], onProgress: (progress) => seen.push(progress) });
+    const last = seen.at(-1)!;
+    expect(last.stages).toEqual([
+      { stage: 'campaigns', status: 'done', done: 2, total: 2, items: 2 },
+      { stage: 'groups', status: 'done', done: 2, total: 2, items: 3 },
+      { stage: 'ads', status: 'done', done: 2, total: 2, items: 5 },
+      { stage: 'keywords', status: 'done', done: 2, total: 2, items: 7 },
+      // One sitelinks, one callouts and one images lookup: 1 set, 2 callouts, 2 images.
+      { stage: 'extensions', status: 'done', done: 3, total: 3, items: 5 },
+      { stage: 'statistics', status: 'done', done: 1, total: 1, items: 5 },
+      { stage: 'search_queries', status: 'done', done: 1, total: 1, items: 3 },
+    ]);
+    expect(last.units.spent).toBe(fake.requests.filter((request) => request.service !== 'reports').length * 10);
+    // Points only grow, and a stage's counters never go back.
+    for (let i = 1; i < seen.length; i++) {
+      expect(seen[i]!.units.spent).toBeGreaterThanOrEqual(seen[i - 1]!.units.spent);
+      for (const [index, stage] of seen[i]!.stages.entries()) expect(stage.done).toBeGreaterThanOrEqual(seen[i - 1]!.stages[index]!.done);
+    }
+    // Keywords were seen loading before they were done.
+    expect(seen.some((progress) => progress.stages[3]!.status === 'running')).toBe(true);
+  });
+
+  it('marks the reports skipped when there is no period or a report fails', async () => {
+    const seen: { stages: { stage: string; status: string }[] }[] = [];
+    await fetchAccount(client(), { onProgress: (progress) => seen.push(progress) });
+    expect(seen.at(-1)!.stages.filter((stage) => stage.status === 'skipped').map((stage) => stage.stage)).toEqual(['statistics', 'search_queries']);
+
+    seen.length = 0;
+    fake.failNext('reports', { error_code: 9000, error_string: 'Очередь отчётов заполнена', httpStatus: 400, times: 10 });
+    const warnings: string[] = [];
+    await fetchAccount(createDirectClient({ token: 'good-token', baseUrl: fake.url, sleep: noWait, maxRetries: 0 }), { statsPeriod: period, warnings, onProgress: (progress) => seen.push(progress) });
+    expect(warnings.length).toBeGreaterThan(0);
+    expect(seen.at(-1)!.stages.filter((stage) => stage.status === 'skipped').length).toBeGreaterThan(0);
+  });
+});

@@ -1,10 +1,14 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { importTemplateColumns } from '../../../src/contract/import-template.js';
+import { projectMessages } from '../../../src/contract/messages.js';
 import type { ImportPreview } from '../../../src/contract/projects.js';
+import { IMPORT_JOB_POLL_MS } from '../../../src/features/projects/api';
 import { PREVIEW_STORAGE_KEY, STEP1_STORAGE_KEY } from '../../../src/features/projects/create-draft';
+import { CREATE_DIRECT_JOB_KEY } from '../../../src/features/projects/direct-import-job';
+import { completedJob, importJob, jobId, runningJob } from './import-job-fixtures';
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
@@ -35,6 +39,9 @@ beforeEach(() => {
   sessionStorage.clear();
   signInOwner();
   sessionStorage.setItem(STEP1_STORAGE_KEY, JSON.stringify(step1));
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 const file = (name: string, text: string) => new File([text], name, { type: 'text/csv' });
@@ -206,15 +213,21 @@ describe('step 2: our CSV template', () => {
 });
 
 describe('step 2: the Yandex Direct API', () => {
-  it('checks the token and Client-Login, then loads the account into a preview', async () => {
+  const directPreview: ImportPreview = { ...preview, source: 'direct_api', file_names: [], units: { spent: 240, available: 19_760, daily: 64_000, requests: 12, usedLogin: 'divany-komfort' } };
+
+  it('checks the token and Client-Login, starts the import job, shows its progress by stage, then the preview', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     let body: unknown = null;
+    const answers = [runningJob(), completedJob(directPreview)];
+    let polls = 0;
     server.use(
       http.post('/api/v1/projects/import-preview/direct-api', async ({ request }) => {
         body = await request.json();
-        return HttpResponse.json({ ...preview, source: 'direct_api', file_names: [], units: { spent: 240, available: 19_760, daily: 64_000, requests: 12, usedLogin: 'divany-komfort' } });
+        return HttpResponse.json(importJob(), { status: 202 });
       }),
+      http.get(`/api/v1/projects/import-jobs/${jobId}`, () => HttpResponse.json(answers[Math.min(polls++, answers.length - 1)])),
     );
-    const user = userEvent.setup();
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     await renderAt('/projects/create/step2');
     await user.click(await screen.findByRole('tab', { name: 'API Яндекс Директа' }));
     await user.type(screen.getByLabelText('Client-Login (для агентских аккаунтов)'), 'не логин');
@@ -228,31 +241,79 @@ describe('step 2: the Yandex Direct API', () => {
     await user.type(screen.getByLabelText('Client-Login (для агентских аккаунтов)'), 'divany-komfort');
     await user.click(screen.getByRole('checkbox', { name: 'Песочница API' }));
     await user.click(screen.getByRole('button', { name: 'Загрузить кампании' }));
+    expect(body).toEqual({ token: 'y0_token', client_login: 'divany-komfort', sandbox: true });
+
+    // The job runs on the server: its progress replaces the form, stage by stage, with the points spent.
+    const progress = await screen.findByRole('region', { name: 'Загрузка из API Яндекс Директа' });
+    expect(await within(progress).findByText('Сейчас: ключевые фразы (0 из 2)')).toBeInTheDocument();
+    const stages = within(within(progress).getByRole('list', { name: 'Этапы загрузки' }))
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(stages).toEqual([
+      '✓ Кампании: готово: 2',
+      '✓ Группы объявлений: готово: 3',
+      '✓ Объявления: готово: 4',
+      '… Ключевые фразы: кампаний 0 из 2, загружено 0',
+      '○ Быстрые ссылки, уточнения и изображения: ожидает',
+      '… Статистика за 30 дней: Яндекс готовит отчёт',
+      '… Поисковые запросы: Яндекс готовит отчёт',
+    ]);
+    expect(within(progress).getByText(/^Баллы API Директа: потрачено 40, осталось 19\s960$/)).toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: 'API Яндекс Директа' })).not.toBeInTheDocument();
+    // Kept with the draft: a reload or a detour finds the same job.
+    expect(sessionStorage.getItem(CREATE_DIRECT_JOB_KEY)).toBe(jobId);
+
+    await act(() => vi.advanceTimersByTimeAsync(IMPORT_JOB_POLL_MS));
     const previewSection = await screen.findByRole('region', { name: 'Что будет импортировано' });
     expect(within(previewSection).getByText('Источник: API Яндекс Директа')).toBeInTheDocument();
     expect(within(previewSection).getByText(/^Баллы API Директа: потрачено 240, осталось 19\s760 из 64\s000 в сутки$/)).toBeInTheDocument();
-    expect(body).toEqual({ token: 'y0_token', client_login: 'divany-komfort', sandbox: true });
     expect(screen.getByRole('button', { name: 'Сохранить проект' })).toBeEnabled();
+    expect(sessionStorage.getItem(CREATE_DIRECT_JOB_KEY)).toBeNull();
+    expect(JSON.parse(sessionStorage.getItem(PREVIEW_STORAGE_KEY)!)).toMatchObject({ draft_id: draftId, source: 'direct_api' });
+    // Finished: no more polling.
+    const after = polls;
+    await act(() => vi.advanceTimersByTimeAsync(3 * IMPORT_JOB_POLL_MS));
+    expect(polls).toBe(after);
   });
 
-  it('shows the API error in Russian', async () => {
+  it('shows the Russian message the failed job carries, and the form again', async () => {
+    const message = 'OAuth-токен Яндекс Директа недействителен или отозван. Получите новый токен и подключите API заново';
     server.use(
-      http.post('/api/v1/projects/import-preview/direct-api', () =>
-        HttpResponse.json(
-          {
-            error: 'OAuth-токен Яндекс Директа недействителен или отозван. Получите новый токен и подключите API заново',
-            code: 'DIRECT_API_ERROR',
-            detail: [{ loc: ['body', 'token'], msg: 'OAuth-токен Яндекс Директа недействителен или отозван. Получите новый токен и подключите API заново' }],
-          },
-          { status: 422 },
-        ),
-      ),
+      http.post('/api/v1/projects/import-preview/direct-api', () => HttpResponse.json(importJob(), { status: 202 })),
+      http.get(`/api/v1/projects/import-jobs/${jobId}`, () => HttpResponse.json(importJob({ status: 'failed', error: message, error_code: 'DIRECT_API_ERROR' }))),
     );
     const user = userEvent.setup();
     await renderAt('/projects/create/step2');
     await user.click(await screen.findByRole('tab', { name: 'API Яндекс Директа' }));
     await user.type(screen.getByLabelText('OAuth-токен'), 'y0_revoked');
     await user.click(screen.getByRole('button', { name: 'Загрузить кампании' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('OAuth-токен Яндекс Директа недействителен или отозван. Получите новый токен и подключите API заново');
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.getByRole('tab', { name: 'API Яндекс Директа' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByLabelText('OAuth-токен')).toBeInTheDocument();
+    expect(sessionStorage.getItem(CREATE_DIRECT_JOB_KEY)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Сохранить проект' })).toBeDisabled();
+  });
+
+  it('says so when an import of the user is already running (429)', async () => {
+    server.use(
+      http.post('/api/v1/projects/import-preview/direct-api', () =>
+        HttpResponse.json({ error: projectMessages.directImportRunning, code: 'IMPORT_ALREADY_RUNNING' }, { status: 429 }),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderAt('/projects/create/step2');
+    await user.click(await screen.findByRole('tab', { name: 'API Яндекс Директа' }));
+    await user.type(screen.getByLabelText('OAuth-токен'), 'y0_token');
+    await user.click(screen.getByRole('button', { name: 'Загрузить кампании' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(projectMessages.directImportRunning);
+  });
+
+  it('coming back to step 2 finds the running job and continues to its preview', async () => {
+    sessionStorage.setItem(CREATE_DIRECT_JOB_KEY, jobId);
+    server.use(http.get(`/api/v1/projects/import-jobs/${jobId}`, () => HttpResponse.json(completedJob(directPreview))));
+    await renderAt('/projects/create/step2');
+    const previewSection = await screen.findByRole('region', { name: 'Что будет импортировано' });
+    expect(within(previewSection).getByText('Диваны — Поиск')).toBeInTheDocument();
+    expect(sessionStorage.getItem(CREATE_DIRECT_JOB_KEY)).toBeNull();
   });
 });

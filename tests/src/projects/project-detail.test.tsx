@@ -2,7 +2,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { defaultProjectSettings, type ProjectDetail } from '../../../src/contract/projects.js';
+import { defaultProjectSettings, type ImportPreview, type ProjectDetail } from '../../../src/contract/projects.js';
+import { reimportDirectJobKey } from '../../../src/features/projects/direct-import-job';
+import { completedJob, importJob, jobId, runningJob } from './import-job-fixtures';
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer, verifiedUser } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
@@ -215,8 +217,9 @@ describe('project detail: re-import', () => {
       ),
       http.post(`/api/v1/projects/${id}/import-preview/direct-api`, () => {
         reloaded += 1;
-        return HttpResponse.json({ ...reimportPreview, source: 'direct_api', file_names: [] });
+        return HttpResponse.json(importJob({ project_id: id }), { status: 202 });
       }),
+      http.get(`/api/v1/projects/import-jobs/${jobId}`, () => HttpResponse.json(completedJob({ ...reimportPreview, source: 'direct_api', file_names: [] } as ImportPreview, { project_id: id }))),
       http.post(`/api/v1/projects/${id}/imports`, async ({ request }) => {
         applied = await request.json();
         return HttpResponse.json(detail, { status: 201 });
@@ -234,6 +237,21 @@ describe('project detail: re-import', () => {
     expect(reloaded).toBe(1);
     await user.click(screen.getByRole('button', { name: 'Сохранить импорт' }));
     await waitFor(() => expect(applied).toEqual({ draft_id: reimportPreview.draft_id, mode: 'replace' }));
+  });
+
+  it('coming back to the project while its Direct import runs shows the progress again', async () => {
+    sessionStorage.setItem(reimportDirectJobKey(id), jobId);
+    server.use(
+      http.get(`/api/v1/projects/${id}`, () =>
+        HttpResponse.json({ ...detail, connection: { platform: 'yandex_direct', client_login: 'okna-plus', sandbox: false, created_at: '2025-02-01T10:00:00.000Z' } }),
+      ),
+      http.get(`/api/v1/projects/import-jobs/${jobId}`, () => HttpResponse.json(runningJob({ project_id: id }))),
+    );
+    await renderAt(`/projects/${id}`);
+    const progress = await screen.findByRole('region', { name: 'Загрузка из API Яндекс Директа' });
+    expect(await within(progress).findByText('Сейчас: ключевые фразы (0 из 2)')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Обновить кампании' })).toHaveAttribute('aria-expanded', 'true');
+    sessionStorage.removeItem(reimportDirectJobKey(id));
   });
 });
 

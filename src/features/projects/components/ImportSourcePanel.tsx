@@ -1,13 +1,15 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { useMutation } from '@tanstack/react-query';
-import { useRef, useState, type DragEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useRef, useState, type DragEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { importTemplateColumns, importTemplateNotes } from '../../../contract/import-template.js';
-import { DirectApiPreviewSchema, type DirectApiPreviewRequest, type ImportPreview, type ProjectDetail } from '../../../contract/projects.js';
-import { downloadTemplate, previewConnectedDirectApi, previewDirectApi, previewFiles } from '../api';
+import { DirectApiPreviewSchema, type DirectApiPreviewRequest, type ImportJob, type ImportPreview, type ProjectDetail } from '../../../contract/projects.js';
+import { downloadTemplate, previewFiles, projectKeys, startConnectedDirectApiImport, startDirectApiImport } from '../api';
+import { readDirectJobId, saveDirectJobId } from '../direct-import-job';
 import { formatCount } from '../format';
 import { FormField } from '../../../components/ui/form';
+import { DirectImportProgress } from './DirectImportProgress';
 import { ImportErrors, importErrorOf, type ImportErrorState } from './ImportErrors';
 
 /** Same limit as the server's (issue 4): refused here first, so a user never waits for a doomed upload. */
@@ -26,12 +28,49 @@ interface Props {
   platform?: string;
   onPreview: (preview: ImportPreview) => void;
   saved?: SavedConnection;
+  /** Where the id of a running Direct import is kept (sessionStorage), so coming back finds it again. */
+  jobStorageKey?: string;
 }
 
-/** Where the campaigns come from: files dropped or chosen (several at once), or the Yandex Direct API. */
-export function ImportSourcePanel({ platform, onPreview, saved }: Props) {
+/**
+ * Where the campaigns come from: files dropped or chosen (several at once), or the Yandex Direct API.
+ * A Direct import runs as a job on the server: while it runs, its progress takes the panel's place.
+ */
+export function ImportSourcePanel({ platform, onPreview, saved, jobStorageKey }: Props) {
   const [source, setSource] = useState<Source>(saved ? 'direct_api' : 'files');
   const [error, setError] = useState<ImportErrorState | null>(null);
+  const [jobId, setJobId] = useState<string | null>(() => (jobStorageKey ? readDirectJobId(jobStorageKey) : null));
+  const queryClient = useQueryClient();
+
+  const trackJob = useCallback(
+    (id: string | null) => {
+      setJobId(id);
+      if (jobStorageKey) saveDirectJobId(jobStorageKey, id);
+    },
+    [jobStorageKey],
+  );
+  const onStarted = (job: ImportJob) => {
+    // The start's answer is the job's first state: shown at once, then polled.
+    queryClient.setQueryData(projectKeys.importJob(job.id), job);
+    trackJob(job.id);
+  };
+  const onJobPreview = useCallback(
+    (preview: ImportPreview) => {
+      trackJob(null);
+      onPreview(preview);
+    },
+    [trackJob, onPreview],
+  );
+  const onJobFailed = useCallback(
+    (message: string) => {
+      trackJob(null);
+      setSource('direct_api');
+      setError({ message, rows: [] });
+    },
+    [trackJob],
+  );
+
+  if (jobId) return <DirectImportProgress jobId={jobId} onPreview={onJobPreview} onFailed={onJobFailed} />;
 
   return (
     <div className="import-source">
@@ -53,8 +92,8 @@ export function ImportSourcePanel({ platform, onPreview, saved }: Props) {
         <FileUpload platform={platform} onPreview={onPreview} onError={setError} />
       ) : (
         <>
-          {saved && <SavedConnectionReload saved={saved} onPreview={onPreview} onError={setError} />}
-          <DirectApiForm onPreview={onPreview} onError={setError} />
+          {saved && <SavedConnectionReload saved={saved} onStarted={onStarted} onError={setError} />}
+          <DirectApiForm onStarted={onStarted} onError={setError} />
         </>
       )}
       {error && <ImportErrors state={error} />}
@@ -182,11 +221,11 @@ function TemplateGuide() {
   );
 }
 
-function SavedConnectionReload({ saved, onPreview, onError }: { saved: SavedConnection; onPreview: (p: ImportPreview) => void; onError: (e: ImportErrorState | null) => void }) {
+function SavedConnectionReload({ saved, onStarted, onError }: { saved: SavedConnection; onStarted: (job: ImportJob) => void; onError: (e: ImportErrorState | null) => void }) {
   const reload = useMutation({
-    mutationFn: () => previewConnectedDirectApi(saved.projectId),
+    mutationFn: () => startConnectedDirectApiImport(saved.projectId),
     onMutate: () => onError(null),
-    onSuccess: onPreview,
+    onSuccess: onStarted,
     onError: (error) => onError(importErrorOf(error)),
   });
   const { client_login, sandbox } = saved.connection;
@@ -205,7 +244,7 @@ function SavedConnectionReload({ saved, onPreview, onError }: { saved: SavedConn
   );
 }
 
-function DirectApiForm({ onPreview, onError }: { onPreview: (p: ImportPreview) => void; onError: (e: ImportErrorState | null) => void }) {
+function DirectApiForm({ onStarted, onError }: { onStarted: (job: ImportJob) => void; onError: (e: ImportErrorState | null) => void }) {
   const {
     register,
     handleSubmit,
@@ -216,9 +255,9 @@ function DirectApiForm({ onPreview, onError }: { onPreview: (p: ImportPreview) =
     defaultValues: { token: '', client_login: '', sandbox: false },
   });
   const load = useMutation({
-    mutationFn: previewDirectApi,
+    mutationFn: startDirectApiImport,
     onMutate: () => onError(null),
-    onSuccess: onPreview,
+    onSuccess: onStarted,
     onError: (error) => onError(importErrorOf(error)),
   });
 

@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { adPlatformLabels } from '../../../contract/campaigns.js';
 import type { ImportPreview, ImportRecord, ProjectDetail } from '../../../contract/projects.js';
+import { readDirectJobId, reimportDirectJobKey } from '../direct-import-job';
 import { formatCount, formatDate, formatDateTime, formatMoney, formatPercent } from '../format';
 import { CampaignTree } from './CampaignTree';
 import { ImportPreviewView } from './ImportPreviewView';
@@ -22,7 +23,8 @@ interface Props {
 /** The project screen: what it holds, what was imported when, and where to go next. */
 export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, applying }: Props) {
   const [confirming, setConfirming] = useState(false);
-  const [reimporting, setReimporting] = useState(false);
+  // A Direct import still running from an earlier visit reopens the import panel with its progress.
+  const [reimporting, setReimporting] = useState(() => readDirectJobId(reimportDirectJobKey(project.id)) !== null);
   const [editing, setEditing] = useState(false);
   return (
     <section className="page project-detail">
@@ -92,6 +94,7 @@ export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, 
       >
         {reimporting && (
           <Reimport
+            projectId={project.id}
             platform={project.platform}
             saved={project.connection ? { projectId: project.id, connection: project.connection } : undefined}
             hasCampaigns={project.counts.campaigns > 0}
@@ -151,6 +154,7 @@ export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, 
 }
 
 interface ReimportProps {
+  projectId: string;
   platform: string;
   saved?: SavedConnection;
   hasCampaigns: boolean;
@@ -158,10 +162,10 @@ interface ReimportProps {
   onApply: (draftId: string, mode: 'replace' | 'append') => Promise<void>;
 }
 
-function Reimport({ platform, saved, hasCampaigns, applying, onApply }: ReimportProps) {
+function Reimport({ projectId, platform, saved, hasCampaigns, applying, onApply }: ReimportProps) {
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [mode, setMode] = useState<'replace' | 'append'>('replace');
-  if (!preview) return <ImportSourcePanel platform={platform} onPreview={setPreview} saved={saved} />;
+  if (!preview) return <ImportSourcePanel platform={platform} onPreview={setPreview} saved={saved} jobStorageKey={reimportDirectJobKey(projectId)} />;
   return (
     <div className="reimport">
       <ImportPreviewView preview={preview} />

@@ -10,6 +10,7 @@ import { StepIndicator } from '../../../../features/projects/components/StepIndi
 import { ImportPreviewView } from '../../../../features/projects/components/ImportPreviewView';
 import { ImportSourcePanel } from '../../../../features/projects/components/ImportSourcePanel';
 import { clearCreateDraft, readPreview, requireValidStep1, savePreview } from '../../../../features/projects/create-draft';
+import { CREATE_DIRECT_JOB_KEY } from '../../../../features/projects/direct-import-job';
 import { ApiError } from '../../../../lib/api-client';
 import '../../../../features/projects/projects.css';
 
@@ -67,7 +68,7 @@ function Step2Page() {
             </div>
           </>
         ) : (
-          <ImportSourcePanel platform={step1.platform} onPreview={showPreview} />
+          <ImportSourcePanel platform={step1.platform} onPreview={showPreview} jobStorageKey={CREATE_DIRECT_JOB_KEY} />
         )}
         {saveError && (
           <div className="form-error" role="alert">

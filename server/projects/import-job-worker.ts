@@ -1,0 +1,234 @@
+/**
+ * The `projects.direct-import` job: claims the import job, opens its sealed token, reads the account
+ * through the Direct API in a worker thread (progress comes back over a MessagePort and is written
+ * into the row, throttled), then stores the preview (a draft, exactly as the synchronous import did)
+ * and completes the job in one transaction.
+ *
+ * Ownership: after the claim every write is conditional on `status = 'running'`. A write that matches
+ * nothing means the recovery sweep failed the job meanwhile (this process was thought dead): the run
+ * stops (its thread is terminated) and leaves the job as it is. A heartbeat every few seconds does the
+ * same check while the thread waits on Yandex.
+ */
+import { MessageChannel } from 'node:worker_threads';
+import { sql } from 'kysely';
+import { projectMessages as m } from '../../src/contract/messages.js';
+import type { ImportPreview } from '../../src/contract/projects.js';
+import type { AppConfig } from '../config.js';
+import type { DB } from '../db/database.js';
+import type { SealedDirectConnection } from '../db/tables/import-jobs.js';
+import type { QueuedJob } from '../jobs/queue.js';
+import type { JobWorker } from '../jobs/workers.js';
+import { runInWorker, WorkerTaskError } from '../lib/run-in-worker.js';
+import { openSecret } from '../lib/secret-box.js';
+import type { ParsedImport } from './import-worker.js';
+import { DIRECT_IMPORT_QUEUE, failImportJob, importJobEvents, progressOf, recoverInterruptedImportJobs, type DirectImportJobData } from './import-jobs.js';
+import { DIRECT_TOKEN_CONTEXT, storeDraft } from './service.js';
+import type { DirectFetchProgress } from './yandex-direct/progress.js';
+
+const importModule = new URL('./import-worker.js', import.meta.url);
+/** The thread gets this long; the pg-boss job expires later, so a stuck read fails with a message first. */
+const READ_TIMEOUT_MS = 20 * 60_000;
+
+/** Timings of a run; tests shorten them. */
+export const directImportTiming = { heartbeatMs: 5_000, progressIntervalMs: 500 };
+
+/** The run no longer owns the job (the recovery failed it): stop without touching it. */
+class RunLostError extends Error {
+  constructor() {
+    super('The import job is no longer owned by this run');
+  }
+}
+
+class ImportFailure extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+interface ClaimedRun {
+  id: string;
+  organizationId: string;
+  userId: string;
+  connection: SealedDirectConnection;
+}
+
+async function claim(db: DB, job: QueuedJob<DirectImportJobData>): Promise<ClaimedRun | null> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('import_jobs')
+      .select(['id', 'organization_id', 'user_id', 'status', 'job_id', 'connection'])
+      .where('id', '=', job.data.importJobId)
+      .forUpdate()
+      .executeTakeFirst();
+    // Only a queued job of this very pg-boss job: a failed (recovered) or finished one stays as it is.
+    if (!row || row.status !== 'queued' || (row.job_id !== null && row.job_id !== job.id)) return null;
+    if (!row.connection) {
+      await failImportJob(trx, row.id, m.directApiFailed);
+      return null;
+    }
+    await trx.updateTable('import_jobs').set({ status: 'running', started_at: sql`now()`, heartbeat_at: sql`now()` }).where('id', '=', row.id).execute();
+    return { id: row.id, organizationId: row.organization_id, userId: row.user_id, connection: row.connection };
+  });
+}
+
+/** Sets columns of the job while this run owns it; false when it does not any more. */
+async function ownedUpdate(db: DB, id: string, set: Record<string, unknown>): Promise<boolean> {
+  const row = await db
+    .updateTable('import_jobs')
+    .set({ ...set, heartbeat_at: sql`now()` })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .returning('id')
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+/**
+ * Thread progress → the row, at most every `progressIntervalMs`; writes run one after another and the
+ * last value always lands.
+ */
+function progressWriter(db: DB, id: string, onLost: () => void) {
+  let pending: DirectFetchProgress | null = null;
+  let lastWriteAt = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let chain: Promise<void> = Promise.resolve();
+  let stopped = false;
+
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const progress = pending;
+    pending = null;
+    if (!progress || stopped) return chain;
+    lastWriteAt = Date.now();
+    chain = chain.then(async () => {
+      const owned = await ownedUpdate(db, id, { progress: JSON.stringify(progressOf(progress.stages, progress.units)) }).catch(() => true);
+      if (!owned) onLost();
+      else importJobEvents.emit('changed', id);
+    });
+    return chain;
+  };
+
+  return {
+    report(progress: DirectFetchProgress) {
+      if (stopped) return;
+      pending = progress;
+      if (Date.now() - lastWriteAt >= directImportTiming.progressIntervalMs) void flush();
+      else timer ??= setTimeout(() => void flush(), directImportTiming.progressIntervalMs - (Date.now() - lastWriteAt));
+    },
+    /** Writes what is pending, then takes no more. */
+    async stop() {
+      await flush();
+      stopped = true;
+    },
+  };
+}
+
+/** What a failed read tells the user: the Direct client's Russian message, or a general one. */
+function failureOf(error: unknown): ImportFailure {
+  if (error instanceof ImportFailure) return error;
+  // The client's errors carry the platform's code mapped to a Russian message; anything else is generic.
+  if (error instanceof WorkerTaskError && /[а-яё]/i.test(error.message)) return new ImportFailure(error.message, 'DIRECT_API_ERROR');
+  if (/timed out/.test(String((error as Error | undefined)?.message))) return new ImportFailure(m.directImportTimedOut, 'DIRECT_API_ERROR');
+  return new ImportFailure(m.directApiFailed, 'DIRECT_API_ERROR');
+}
+
+export async function runDirectImportJob(db: DB, config: AppConfig, job: QueuedJob<DirectImportJobData>, log?: { error: (obj: object, msg: string) => void }): Promise<void> {
+  const run = await claim(db, job);
+  if (!run) return;
+  importJobEvents.emit('changed', run.id);
+
+  const abort = new AbortController();
+  const lose = () => abort.abort(new RunLostError());
+  const heartbeat = setInterval(() => {
+    void ownedUpdate(db, run.id, {}).then((owned) => !owned && lose(), () => undefined);
+  }, directImportTiming.heartbeatMs);
+  const progress = progressWriter(db, run.id, lose);
+  const seen: { last: DirectFetchProgress | null } = { last: null };
+
+  try {
+    let token: string;
+    try {
+      token = openSecret(run.connection.encrypted_token, config.secretsKey, DIRECT_TOKEN_CONTEXT);
+    } catch {
+      throw new ImportFailure(m.directTokenUnreadable, 'DIRECT_TOKEN_UNREADABLE');
+    }
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (state: DirectFetchProgress) => {
+      seen.last = state;
+      progress.report(state);
+    });
+    let parsed: ParsedImport;
+    try {
+      const { client_login: clientLogin, sandbox } = run.connection;
+      const baseUrl = sandbox ? config.yandexDirectSandboxApiUrl : config.yandexDirectApiUrl;
+      parsed = await runInWorker<ParsedImport>(importModule, 'fetchDirectApiAccount', [{ token, clientLogin: clientLogin || undefined, sandbox, baseUrl }, port2], {
+        transferList: [port2],
+        signal: abort.signal,
+        timeoutMs: READ_TIMEOUT_MS,
+      });
+    } finally {
+      port1.close();
+    }
+    await progress.stop();
+    if (abort.signal.aborted) return;
+    if (parsed.dataJson === null || (parsed.counts.campaigns === 0 && parsed.counts.searchQueries === 0)) throw new ImportFailure(m.directApiEmpty, 'IMPORT_EMPTY');
+
+    const finalProgress = seen.last ? progressOf(seen.last.stages, seen.last.units) : progressOf([]);
+    // The draft and the completed job together, or neither: a job the recovery failed meanwhile keeps no orphan draft.
+    await db.transaction().execute(async (trx) => {
+      const preview: ImportPreview = await storeDraft(
+        trx,
+        { organizationId: run.organizationId, userId: run.userId },
+        parsed as ParsedImport & { dataJson: string },
+        'direct_api',
+        [],
+        run.connection,
+        'yandex_direct',
+      );
+      const completed = await trx
+        .updateTable('import_jobs')
+        .set({
+          status: 'completed',
+          progress: JSON.stringify({ ...finalProgress, stage: 'done', done: 0, total: null }),
+          preview: JSON.stringify(preview),
+          draft_id: preview.draft_id,
+          // The draft keeps the sealed token for the project; the job needs it no more.
+          connection: JSON.stringify(null),
+          heartbeat_at: null,
+          finished_at: sql`now()`,
+        })
+        .where('id', '=', run.id)
+        .where('status', '=', 'running')
+        .returning('id')
+        .executeTakeFirst();
+      if (!completed) throw new RunLostError();
+    });
+    importJobEvents.emit('changed', run.id);
+  } catch (error) {
+    if (error instanceof RunLostError || abort.signal.aborted) return;
+    const failure = failureOf(error);
+    if (!(error instanceof ImportFailure)) log?.error({ err: error, importJobId: run.id }, 'direct api import failed');
+    await progress.stop();
+    // Only the run that still owns the job may fail it (failImportJob changes unfinished jobs only).
+    await failImportJob(db, run.id, failure.message, failure.code);
+  } finally {
+    clearInterval(heartbeat);
+    await progress.stop();
+    importJobEvents.emit('ended', run.id);
+  }
+}
+
+export const directImportJobWorker: JobWorker = {
+  queue: DIRECT_IMPORT_QUEUE,
+  start: async (queue, { db, config }) => {
+    const log = { error: (obj: object, msg: string) => (config.logLevel === 'silent' ? undefined : console.error(msg, obj)) };
+    // Jobs a dead process left behind are failed (with a message) before new work is taken.
+    await recoverInterruptedImportJobs(db);
+    // Two runs per process, like the analysis: each is a worker thread beside the API on shared cores.
+    await queue.work<DirectImportJobData>(DIRECT_IMPORT_QUEUE, (job) => runDirectImportJob(db, config, job, log), { concurrency: 2 });
+  },
+};
