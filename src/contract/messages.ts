@@ -256,3 +256,11 @@ export const aiPlanMessages = {
   interrupted: 'Построение AI-плана прервано перезапуском сервера',
   failed: 'Не удалось построить AI-план',
 } as const;
+
+/** A part of the app that a deploy replaced could not be loaded (src/features/pwa/chunk-reload.ts). */
+export const appVersionMessages = {
+  reloading: 'Загружаем новую версию приложения…',
+  title: 'Вышла новая версия приложения',
+  text: 'Часть приложения не загрузилась: на сервере уже новая версия. Обновите страницу, чтобы продолжить.',
+  reloadButton: 'Обновить',
+};
