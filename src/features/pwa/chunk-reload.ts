@@ -73,14 +73,27 @@ export function resetChunkReloadState(): void {
 }
 
 /**
- * Vite dispatches `vite:preloadError` when a dynamic import or its preloaded CSS fails. The error still
- * reaches the router's error screen (which shows the message when no reload happens); the reload here
- * covers the imports outside a route as well.
+ * TanStack Router's lazy route components reload the page on their own once per failing chunk address
+ * (a sessionStorage key per error message). With ours that would make two reloads, and a broken new
+ * version would reload again for its own chunk; marking the message as handled leaves the decision to
+ * `reloadOnceForNewVersion` alone.
  */
-export function installChunkErrorRecovery(target: Pick<Window, 'addEventListener'> = window, env?: ReloadEnvironment): void {
+const ROUTER_RELOAD_KEY_PREFIX = 'tanstack_router_reload:';
+
+/**
+ * Vite dispatches `vite:preloadError` when a dynamic import or its preloaded CSS fails, before the
+ * error reaches the router. We reload here (once, guarded); the error still reaches the route's error
+ * screen, which shows «loading the new version» or, when the reload was already tried, the message.
+ */
+export function installChunkErrorRecovery(target: Pick<Window, 'addEventListener'> = window, env: ReloadEnvironment = browserEnvironment()): void {
   target.addEventListener('vite:preloadError', (event) => {
     const payload = (event as Event & { payload?: unknown }).payload;
-    if (!isChunkLoadError(payload) && !(payload instanceof Error)) return;
+    if (!(payload instanceof Error)) return;
+    try {
+      env.storage?.setItem(`${ROUTER_RELOAD_KEY_PREFIX}${payload.message}`, '1');
+    } catch {
+      // Without storage the router cannot reload either.
+    }
     reloadOnceForNewVersion(env);
   });
 }

@@ -15,15 +15,16 @@ import { NewVersionNotice } from '../../../src/features/pwa/NewVersionNotice';
 
 const staleChunk = new TypeError('Failed to fetch dynamically imported module: https://app.example/assets/semantic-Bx1.js');
 
-function environment(start = 1_000_000): ReloadEnvironment & { clock: { now: number }; reload: ReturnType<typeof vi.fn> } {
+function environment(start = 1_000_000) {
   const values = new Map<string, string>();
   const clock = { now: start };
-  return {
-    clock,
+  const reload = vi.fn<() => void>();
+  const env: ReloadEnvironment = {
     storage: { getItem: (key) => values.get(key) ?? null, setItem: (key, value) => void values.set(key, value) },
-    reload: vi.fn(),
+    reload,
     now: () => clock.now,
   };
+  return { ...env, clock, reload };
 }
 
 beforeEach(() => resetChunkReloadState());
@@ -70,6 +71,8 @@ describe('recovering from a chunk a deploy removed', () => {
     const event = Object.assign(new Event('vite:preloadError', { cancelable: true }), { payload: staleChunk });
     target.dispatchEvent(event);
     expect(env.reload).toHaveBeenCalledTimes(1);
+    // The router's own reload-on-missing-chunk is told the error is handled: one reload, not two.
+    expect(env.storage!.getItem(`tanstack_router_reload:${staleChunk.message}`)).toBe('1');
   });
 
   it('shows «loading the new version» while the reload runs', () => {
