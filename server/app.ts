@@ -117,10 +117,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setNotFoundHandler((request, reply) => {
     // SPA fallback for browser navigations to client routes only; a missing file (a stale hashed chunk
     // after a deploy) must be a 404, never the HTML shell under a script's address.
+    // The reply is not returned: returning it makes fastify await it (one more stream listener per hop of
+    // the static plugin's lookup, enough for a MaxListeners warning on a fallback).
     if (servesWeb && isClientRouteNavigation({ method: request.method, url: request.url, accept: request.headers.accept })) {
-      return reply.sendFile('index.html');
+      reply.sendFile('index.html');
+      return;
     }
-    return reply.status(404).send({ error: apiMessages.notFound, code: 'NOT_FOUND' });
+    reply.status(404).send({ error: apiMessages.notFound, code: 'NOT_FOUND' });
   });
 
   await app.register(helmet, {
