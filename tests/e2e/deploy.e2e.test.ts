@@ -51,6 +51,9 @@ async function makeNextBuild(source: string, target: string, marker: string): Pr
     if (!/\.(js|css|html|webmanifest)$/.test(file)) continue;
     let text = await readFile(file, 'utf8');
     text = text.replace(pattern, (name) => renamed.get(name) ?? name);
+    // The worker's precache list keys un-hashed files (index.html) by a revision of their content: a new
+    // build has new ones, else the worker would keep the old shell.
+    if (path.basename(file) === 'sw.js') text = text.replace(/"revision":"([0-9a-f]+)"/g, (_, revision: string) => `"revision":"${revision}${marker}"`);
     if (path.basename(file) === 'index.html' && path.dirname(file) === target) {
       text = text.replace(/<meta name="x-build"[^>]*>/, '').replace('<head>', `<head><meta name="x-build" content="${marker}">`);
     }
@@ -89,9 +92,9 @@ describe('a deploy while the app is open in Chromium', () => {
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
-  async function openFreshPage(): Promise<Page> {
+  async function openFreshPage(serviceWorkers: 'allow' | 'block' = 'block'): Promise<Page> {
     await context?.close();
-    context = await browser.newContext({ baseURL: server.url, locale: 'ru-RU', viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+    context = await browser.newContext({ baseURL: server.url, locale: 'ru-RU', viewport: { width: 1280, height: 800 }, serviceWorkers });
     return context.newPage();
   }
 
@@ -149,5 +152,43 @@ describe('a deploy while the app is open in Chromium', () => {
     expect(loads).toBe(1);
     expect(await notice.getByRole('button', { name: 'Обновить' }).isVisible()).toBe(true);
     expect(await page.locator('body').innerText()).not.toMatch(/Failed to fetch|dynamically imported module/i);
+  });
+
+  it('with the service worker: the open app keeps working from its cache, then the update prompt leads to the new version', async () => {
+    await deploy(path.join(workDir, 'v1'));
+    page = await openFreshPage('allow');
+    await page.goto('/auth');
+    await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', undefined, { timeout: 30_000 });
+
+    await deploy(path.join(workDir, 'v2'));
+    // The hourly update check (or the next full navigation) finds the new worker, which precaches the new build.
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+    const prompt = page.getByRole('alert').filter({ hasText: 'Доступна новая версия' });
+    await prompt.waitFor({ timeout: 30_000 });
+
+    // Meanwhile the old build still works: its lazy chunks come from the worker's cache.
+    await page.getByRole('link', { name: 'Забыли пароль?' }).dispatchEvent('click');
+    await page.getByRole('heading', { name: 'Восстановление пароля' }).waitFor();
+    expect(await page.locator('meta[name="x-build"]').count()).toBe(0);
+
+    // Nothing cached under an asset address is HTML or an error.
+    const cached = await page.evaluate(async () => {
+      const found: { url: string; status: number; type: string }[] = [];
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+          if (!new URL(request.url).pathname.startsWith('/assets/')) continue;
+          const response = await cache.match(request);
+          found.push({ url: request.url, status: response?.status ?? 0, type: response?.headers.get('content-type') ?? '' });
+        }
+      }
+      return found;
+    });
+    expect(cached.length).toBeGreaterThan(0);
+    expect(cached.filter((entry) => entry.status !== 200 || entry.type.includes('text/html'))).toEqual([]);
+
+    await prompt.getByRole('button', { name: 'Обновить' }).click();
+    await page.waitForFunction(() => document.querySelector('meta[name="x-build"]')?.getAttribute('content') === 'v2', undefined, { timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Восстановление пароля' }).waitFor();
   });
 });
