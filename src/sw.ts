@@ -2,12 +2,14 @@
 /**
  * The service worker (vite-plugin-pwa, injectManifest). It precaches the app shell and the static
  * documents (the build injects the list), serves every navigation from index.html so the installed
- * app opens offline, and takes over only when the user accepts the update prompt. API data is not
+ * app opens offline, and takes over only when the user accepts the update prompt. It caches only 2xx
+ * answers and never an HTML answer for an asset address (src/features/pwa/asset-cache-policy.ts). API data is not
  * cached here: the React Query cache persisted in local storage covers it.
  */
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { addPlugins, cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { clientsClaim } from 'workbox-core';
+import { cacheOnlyGoodAssets } from './features/pwa/asset-cache-policy';
 
 declare let self: ServiceWorkerGlobalScope;
 
@@ -24,6 +26,10 @@ const manifest = self.__WB_MANIFEST.filter((entry) => {
   return true;
 });
 
+// Only 2xx answers, and never HTML under a script's or a style's address (a server that answers a chunk a
+// deploy removed with its HTML shell): such an install fails and is tried again, instead of caching a
+// blank app. Replaces workbox's default check (status < 400), which would let that HTML in.
+addPlugins([cacheOnlyGoodAssets]);
 precacheAndRoute(manifest);
 cleanupOutdatedCaches();
 

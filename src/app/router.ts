@@ -1,5 +1,6 @@
 import { createRouter } from '@tanstack/react-router';
 import { routeTree } from '../routeTree.gen';
+import { RouteError } from '../components/layout/RouteError';
 import { session } from '../features/auth/session';
 import { queryClient } from './query-client';
 import type { RouterContext } from './router-context';
@@ -12,6 +13,8 @@ export function createAppRouter(context: RouterContext) {
     // Loaders read React Query, which has its own freshness rules.
     defaultPreloadStaleTime: 0,
     scrollRestoration: true,
+    // Russian, and a stale chunk after a deploy reloads into the new version (not the English default).
+    defaultErrorComponent: RouteError,
   });
 }
 

@@ -305,3 +305,10 @@ export const genericValidationMessages = {
   /** The contract's text rule (src/contract/text.ts): NUL and other control characters never reach the database. */
   controlCharacters: 'Текст содержит недопустимые управляющие символы (например, нулевой байт): удалите их',
 } as const;
+/** A part of the app that a deploy replaced could not be loaded (src/features/pwa/chunk-reload.ts). */
+export const appVersionMessages = {
+  reloading: 'Загружаем новую версию приложения…',
+  title: 'Вышла новая версия приложения',
+  text: 'Часть приложения не загрузилась: на сервере уже новая версия. Обновите страницу, чтобы продолжить.',
+  reloadButton: 'Обновить',
+};

@@ -6,7 +6,7 @@
  * - Query parameters only when non-null; JSON bodies; form data (FormData, URLSearchParams, Blob) passed as is.
  * - JSON responses parsed, anything else read as text.
  * - A 401 on a request that carried a token triggers ONE refresh (shared by every request that
- *   fails at the same time) and one retry. When the refresh fails the tokens are cleared, the
+ *   fails at the same time, and by every tab of the browser through a Web Lock) and one retry. When the refresh fails the tokens are cleared, the
  *   browser goes to /auth and the error 'Unauthorized' is raised.
  * - Aborted requests are re-raised as they are, without logging or redirects.
  */
@@ -121,17 +121,43 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): voi
 
 let refreshInFlight: Promise<string> | null = null;
 
+/** The Web Lock every tab of this origin takes around a refresh, so the browser refreshes once. */
+export const REFRESH_LOCK_NAME = 'reklama-lab:auth-refresh';
+
 /**
- * Exchanges the stored refresh token for a new pair and stores it. Every caller that arrives while a
- * refresh is running gets the same promise, so the server sees one refresh call.
+ * Exchanges the stored refresh token for a new pair and stores it. Every caller of this tab that
+ * arrives while a refresh is running gets the same promise, and across tabs a Web Lock makes the
+ * refreshes take turns: a tab that waited for the lock finds the pair another tab stored meanwhile in
+ * the shared local storage (its refresh token differs from the one this tab started with) and uses it
+ * without calling the server. Where Web Locks do not exist the tab refreshes on its own, and the
+ * server's reuse grace window answers two tabs refreshing at once with the same pair.
  */
 export function refreshSession(): Promise<string> {
   if (!refreshInFlight) {
-    refreshInFlight = doRefresh().finally(() => {
+    refreshInFlight = refreshOncePerBrowser().finally(() => {
       refreshInFlight = null;
     });
   }
   return refreshInFlight;
+}
+
+function webLocks(): LockManager | null {
+  if (typeof navigator === 'undefined') return null;
+  const locks = (navigator as Navigator & { locks?: LockManager }).locks;
+  return locks && typeof locks.request === 'function' ? locks : null;
+}
+
+async function refreshOncePerBrowser(): Promise<string> {
+  const locks = webLocks();
+  if (!locks) return doRefresh();
+  const startedWith = tokenStorage.getRefreshToken();
+  return locks.request(REFRESH_LOCK_NAME, { mode: 'exclusive' }, async () => {
+    const stored = tokenStorage.getRefreshToken();
+    const access = tokenStorage.getAccessToken();
+    // Another tab refreshed while this one waited: its new pair is already in the shared storage.
+    if (stored && access && stored !== startedWith) return access;
+    return doRefresh();
+  });
 }
 
 async function doRefresh(): Promise<string> {

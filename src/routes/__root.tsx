@@ -4,6 +4,7 @@ import { AppToaster } from '../components/layout/AppToaster';
 import { CookieBanner } from '../components/layout/CookieBanner';
 import { Footer } from '../components/layout/Footer';
 import { Header } from '../components/layout/Header';
+import { RouteError } from '../components/layout/RouteError';
 import { OfflineIndicator } from '../features/pwa/OfflineIndicator';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt';
 
@@ -42,19 +43,6 @@ function NotFound() {
       <Link to="/projects" className="btn btn--primary">
         К проектам
       </Link>
-    </section>
-  );
-}
-
-function RouteError({ error, reset }: { error: unknown; reset: () => void }) {
-  const message = error instanceof Error ? error.message : 'Неизвестная ошибка';
-  return (
-    <section className="page page--narrow state-card" role="alert">
-      <h1>Что-то пошло не так</h1>
-      <p className="muted">{message}</p>
-      <button type="button" className="btn btn--primary" onClick={reset}>
-        Повторить
-      </button>
     </section>
   );
 }

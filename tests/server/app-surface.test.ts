@@ -96,7 +96,8 @@ describe('serving the PWA on the API port (production)', () => {
   it.each(['/', '/projects', '/projects/0b7c/analysis/1/results', '/auth/verify-email?token=abc', '/organization/settings'])(
     'answers the client route %s with the app shell (SPA fallback)',
     async (url) => {
-      const res = await app.inject({ method: 'GET', url });
+      // As a browser navigates (the fallback is for navigations only: tests/server/web-serving.test.ts).
+      const res = await app.inject({ method: 'GET', url, headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('text/html');
       expect(res.body).toBe(shell);

@@ -111,7 +111,7 @@ describe('the server process (npm start)', () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok' });
     // One port serves the PWA too: a client route gets the shell.
-    const page = await fetch(`${first.baseUrl}/projects/some-id`);
+    const page = await fetch(`${first.baseUrl}/projects/some-id`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
     // Without SMTP_URL the verification link goes to the server log, and following it works.

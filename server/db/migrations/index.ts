@@ -6,6 +6,7 @@ import * as relevance from './0030_relevance.js';
 import * as aiPlans from './0040_ai_plans.js';
 import * as inputHardening from './0050_input_hardening.js';
 import * as importJobs from './0054_import_jobs.js';
+import * as refreshGrace from './0052_refresh_grace.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -18,5 +19,6 @@ export const migrations: Record<string, Migration> = {
   '0030_relevance': relevance,
   '0040_ai_plans': aiPlans,
   '0050_input_hardening': inputHardening,
+  '0052_refresh_grace': refreshGrace,
   '0054_import_jobs': importJobs,
 };

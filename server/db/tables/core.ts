@@ -48,6 +48,11 @@ export interface RefreshTokensTable {
   family_expires_at: Timestamp;
   rotated_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /**
+   * On a retired token: the refresh token its rotation issued, sealed with the secret box (context
+   * bound to this row's hash), for answers within the reuse grace window. Cleared once the window is over.
+   */
+  successor_sealed: string | null;
   created_at: CreatedAt;
 }
 

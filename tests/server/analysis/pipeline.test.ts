@@ -273,8 +273,10 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
     };
     const started = await start();
     const id = started.body.analysis.id as string;
-    const response = await fetch(`${address}/api/v1/analyses/${id}/events`, { headers: { authorization: `Bearer ${user.token}` } });
+    // A client that accepts compression still gets the stream uncompressed, event by event (below).
+    const response = await fetch(`${address}/api/v1/analyses/${id}/events`, { headers: { authorization: `Bearer ${user.token}`, 'accept-encoding': 'br, gzip' } });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(response.headers.get('content-encoding')).toBeNull();
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let text = '';

@@ -1,6 +1,9 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { createAccessTokens } from '../../../server/auth/jwt.js';
+import { hashSecretToken } from '../../../server/auth/secret-tokens.js';
+import { REFRESH_REUSE_GRACE_SECONDS } from '../../../server/auth/sessions.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { PASSWORD, register } from './helpers.js';
 
@@ -88,10 +91,20 @@ describe('refresh tokens', () => {
     expect(rows[0]!.token_hash).not.toContain(user.tokens.refresh_token);
   });
 
-  it('revokes the whole family when an old refresh token is used again', async () => {
+  /** Moves the rotation of `refreshToken` back in time, past the grace window (the database's clock decides the window). */
+  async function rotatedLongAgo(refreshToken: string, seconds = REFRESH_REUSE_GRACE_SECONDS + 1) {
+    await t.app.db
+      .updateTable('refresh_tokens')
+      .set({ rotated_at: sql<Date>`now() - make_interval(secs => ${seconds})` })
+      .where('token_hash', '=', hashSecretToken(refreshToken))
+      .execute();
+  }
+
+  it('revokes the whole family when an old refresh token is used again after the grace window', async () => {
     const user = await register(t.app);
     const rotated = await call(t.app, 'POST', REFRESH, { body: { refresh_token: user.tokens.refresh_token } });
     expect(rotated.status).toBe(200);
+    await rotatedLongAgo(user.tokens.refresh_token);
 
     const reuse = await call(t.app, 'POST', REFRESH, { body: { refresh_token: user.tokens.refresh_token } });
     expect(reuse.status).toBe(401);
@@ -105,10 +118,42 @@ describe('refresh tokens', () => {
     expect((await call(t.app, 'POST', REFRESH, { body: { refresh_token: again.body.tokens.refresh_token } })).status).toBe(200);
   });
 
-  it('lets only one of two simultaneous refreshes with the same token through', async () => {
+  it('answers 10 simultaneous refreshes with one token (10 tabs) with the same new refresh token, and the session lives on', async () => {
     const user = await register(t.app);
-    const results = await Promise.all([1, 2].map(() => call(t.app, 'POST', REFRESH, { body: { refresh_token: user.tokens.refresh_token } })));
-    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    const results = await Promise.all(Array.from({ length: 10 }, () => call(t.app, 'POST', REFRESH, { body: { refresh_token: user.tokens.refresh_token } })));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const issued = new Set(results.map((r) => r.body.refresh_token as string));
+    expect(issued.size).toBe(1);
+    const [next] = [...issued];
+    expect(next).not.toBe(user.tokens.refresh_token);
+    // One rotation happened: the family has the old token and one new one.
+    const rows = await t.app.db.selectFrom('refresh_tokens').select(['rotated_at', 'revoked_at']).where('user_id', '=', user.user.id).execute();
+    expect(rows).toHaveLength(2);
+    expect(rows.every((row) => row.revoked_at === null)).toBe(true);
+    for (const result of results) expect((await call(t.app, 'GET', ME, { token: result.body.access_token })).status).toBe(200);
+    // The session goes on rotating as usual.
+    const later = await call(t.app, 'POST', REFRESH, { body: { refresh_token: next } });
+    expect(later.status).toBe(200);
+    expect((await call(t.app, 'GET', ME, { token: later.body.access_token })).status).toBe(200);
+  });
+
+  it('keeps the issued refresh token only sealed, never in clear text, and wipes it once the window is over', async () => {
+    const user = await register(t.app);
+    const first = await call(t.app, 'POST', REFRESH, { body: { refresh_token: user.tokens.refresh_token } });
+    const retired = await t.app.db.selectFrom('refresh_tokens').select('successor_sealed').where('token_hash', '=', hashSecretToken(user.tokens.refresh_token)).executeTakeFirstOrThrow();
+    expect(retired.successor_sealed).toMatch(/^v1:/);
+    expect(retired.successor_sealed).not.toContain(first.body.refresh_token);
+    await rotatedLongAgo(user.tokens.refresh_token);
+    await call(t.app, 'POST', REFRESH, { body: { refresh_token: first.body.refresh_token } });
+    const wiped = await t.app.db.selectFrom('refresh_tokens').select('successor_sealed').where('token_hash', '=', hashSecretToken(user.tokens.refresh_token)).executeTakeFirstOrThrow();
+    expect(wiped.successor_sealed).toBeNull();
+  });
+
+  it('gives no grace after logout: the family stays revoked', async () => {
+    const user = await register(t.app);
+    await call(t.app, 'POST', REFRESH, { body: { refresh_token: user.tokens.refresh_token } });
+    expect((await call(t.app, 'POST', LOGOUT, { body: { refresh_token: user.tokens.refresh_token }, token: user.tokens.access_token })).status).toBeLessThan(300);
+    expect((await call(t.app, 'POST', REFRESH, { body: { refresh_token: user.tokens.refresh_token } })).status).toBe(401);
   });
 
   it('refuses unknown and empty refresh tokens', async () => {
