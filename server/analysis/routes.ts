@@ -23,7 +23,7 @@ import { ErrorBodySchema, IdParamsSchema } from '../../src/contract/common.js';
 import { analysisMessages as m } from '../../src/contract/messages.js';
 import { callerOf } from '../auth/authenticate.js';
 import { conflict, HttpError } from '../lib/errors.js';
-import { runInWorker } from '../lib/run-in-worker.js';
+import { exportPool } from '../lib/worker-pool.js';
 import { routeSchema, type Req, type RouteContract } from '../lib/schema.js';
 import { findProject } from '../projects/service.js';
 import type { ExportFileInput, ExportFileOutcome } from './export-file.js';
@@ -211,7 +211,7 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
       values: source.decisions.values ?? {},
       format: request.query.format,
     };
-    const outcome = await runInWorker<ExportFileOutcome>(exportModule, 'buildExportFile', [input], { timeoutMs: EXPORT_TIMEOUT_MS });
+    const outcome = await exportPool().run<ExportFileOutcome>(exportModule, 'buildExportFile', [input], { timeoutMs: EXPORT_TIMEOUT_MS });
     if (outcome.kind === 'empty') throw conflict(m.nothingToExport, 'NOTHING_TO_EXPORT');
     if (outcome.kind === 'format_unavailable') throw new HttpError(422, 'EXPORT_FORMAT_UNAVAILABLE', m.exportFormatUnavailable, [{ loc: ['querystring', 'format'], msg: m.exportFormatUnavailable }]);
     return reply

@@ -18,7 +18,7 @@ import { analysisMessages } from '../../src/contract/messages.js';
 import type { DB } from '../db/database.js';
 import type { QueuedJob } from '../jobs/queue.js';
 import type { JobWorker } from '../jobs/workers.js';
-import { runInWorker } from '../lib/run-in-worker.js';
+import { analysisPool } from '../lib/worker-pool.js';
 import { ANALYSIS_QUEUE, failAnalysis, MAX_ATTEMPTS, analysisJobOptions, PROGRESS_CHANNEL, type AnalysisJobData } from './lifecycle.js';
 import { progressPercent, type AuditOutput, type RawAuditInput } from './run-audit.js';
 
@@ -28,12 +28,12 @@ const RUN_TIMEOUT_MS = 14 * 60_000;
 
 export type AuditRunner = (input: RawAuditInput, onProgress: (progress: AnalysisProgress) => void, signal: AbortSignal) => Promise<AuditOutput>;
 
-/** Runs `runAuditInThread` of run-audit.ts in a worker thread; progress comes back over a MessagePort. */
+/** Runs `runAuditInThread` of run-audit.ts in a thread of the analysis pool; progress comes back over a MessagePort. */
 export const runAuditInWorkerThread: AuditRunner = async (input, onProgress, signal) => {
   const { port1, port2 } = new MessageChannel();
   port1.on('message', (progress: AnalysisProgress) => onProgress(progress));
   try {
-    return await runInWorker<AuditOutput>(auditModule, 'runAuditInThread', [input, port2], { transferList: [port2], signal, timeoutMs: RUN_TIMEOUT_MS });
+    return await analysisPool().run<AuditOutput>(auditModule, 'runAuditInThread', [input, port2], { transferList: [port2], signal, timeoutMs: RUN_TIMEOUT_MS });
   } finally {
     port1.close();
   }
