@@ -18,7 +18,7 @@ import { analysisMessages } from '../../src/contract/messages.js';
 import type { DB } from '../db/database.js';
 import type { QueuedJob } from '../jobs/queue.js';
 import type { JobWorker } from '../jobs/workers.js';
-import { analysisPool } from '../lib/worker-pool.js';
+import { analysisPool, WorkerLimitError } from '../lib/worker-pool.js';
 import { ANALYSIS_QUEUE, failAnalysis, MAX_ATTEMPTS, analysisJobOptions, PROGRESS_CHANNEL, type AnalysisJobData } from './lifecycle.js';
 import { progressPercent, type AuditOutput, type RawAuditInput } from './run-audit.js';
 
@@ -176,6 +176,14 @@ function progressWriter(db: DB, run: ClaimedRun, onLost: () => void) {
   };
 }
 
+/** What the user reads about a failed run (it is refunded whatever the reason). */
+function failureMessage(error: unknown): string {
+  if (error instanceof CampaignsGoneError) return analysisMessages.campaignsGone;
+  // The pool stopped the thread: over the heap limit (ANALYSIS_WORKER_HEAP_MB) or the run's time limit.
+  if (error instanceof WorkerLimitError) return error.limit === 'memory' ? analysisMessages.outOfMemory : analysisMessages.timedOut;
+  return /timed out/.test(String((error as Error)?.message)) ? analysisMessages.timedOut : analysisMessages.failed;
+}
+
 export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, log?: { error: (obj: object, msg: string) => void }): Promise<void> {
   const run = await claimRun(db, job);
   if (!run) return;
@@ -196,8 +204,7 @@ export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, lo
       if (abort.signal.aborted) return;
       // The engines are deterministic: the same data fails the same way, so no retry, a refund now.
       log?.error({ err: error, analysisId: run.id }, 'analysis run failed');
-      const message = error instanceof CampaignsGoneError ? analysisMessages.campaignsGone : /timed out/.test(String((error as Error)?.message)) ? analysisMessages.timedOut : analysisMessages.failed;
-      await failAnalysis(db, run.id, message);
+      await failAnalysis(db, run.id, failureMessage(error));
       return;
     }
     await progress.stop();

@@ -1,12 +1,12 @@
 /**
- * The CPU-heavy half of an import, run in a worker thread by `runInWorker` (never on the API's event
- * loop): read the uploaded files, parse them with the importers (or fetch the account from the Direct
+ * The CPU-heavy half of an import, run in a thread of the import pool (`importPool()`, never on the API's
+ * event loop; its heap and time limits stop a file too big to parse): read the uploaded files, parse them with the importers (or fetch the account from the Direct
  * API), and hand back a small summary plus the whole CampaignData already serialised to JSON, so the
  * main thread only passes a string on to PostgreSQL.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { countCampaignData, type AdPlatform, type CampaignData, type ImportCounts, type ImportProblem } from '../../src/contract/campaigns.js';
-import { importCampaignFiles } from './importers/index.js';
+import { expandedSizeProblems, importCampaignFiles } from './importers/index.js';
 import { importFromDirectApi } from './yandex-direct/index.js';
 
 /** How a Direct API import is named where a file name would stand (problems, detected). */
@@ -22,6 +22,8 @@ export interface ParsedImport {
   campaigns: { name: string; groups: number; ads: number; keywords: number }[];
   period: { from: string; to: string } | null;
   units?: unknown;
+  /** The upload went over a limit of importers/limits.ts: the message to answer with. */
+  limit?: string;
 }
 
 export interface UploadedFile {
@@ -43,13 +45,18 @@ function summarise(data: CampaignData | null): Pick<ParsedImport, 'dataJson' | '
 }
 
 export async function parseUploadedFiles(input: { files: UploadedFile[]; platform?: AdPlatform }): Promise<ParsedImport> {
+  // The bytes on disk are at most what the files expand to: an upload over the budget is refused before
+  // it is read into memory (buffers live outside the thread's heap limit).
+  const sizes = await Promise.all(input.files.map(async (file) => ({ name: file.name, size: (await stat(file.path)).size })));
+  const oversized = expandedSizeProblems(sizes);
+  if (oversized) return { ...summarise(null), problems: oversized, detected: [], limit: oversized[0].message };
   const files = [];
   for (const file of input.files) {
     const buffer = await readFile(file.path);
     files.push({ name: file.name, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) });
   }
   const result = await importCampaignFiles(files, input.platform ? { platform: input.platform } : undefined);
-  return { ...summarise(result.data), problems: result.problems, detected: result.detected as unknown[] };
+  return { ...summarise(result.data), problems: result.problems, detected: result.detected as unknown[], ...(result.limit ? { limit: result.limit } : {}) };
 }
 
 export async function fetchDirectApiAccount(input: { token: string; clientLogin?: string; sandbox?: boolean; baseUrl?: string }): Promise<ParsedImport> {

@@ -22,9 +22,10 @@ import {
 } from '../../src/contract/projects.js';
 import { callerOf } from '../auth/authenticate.js';
 import { HttpError } from '../lib/errors.js';
-import { runInWorker, WorkerTaskError } from '../lib/run-in-worker.js';
+import { importPool, PoolBusyError, WorkerLimitError, WorkerTaskError, workerPoolSettings } from '../lib/worker-pool.js';
 import { parseOrThrow, routeSchema, type Req, type RouteContract } from '../lib/schema.js';
 import { sealSecret } from '../lib/secret-box.js';
+import { takeImportLease } from './import-lease.js';
 import type { ParsedImport } from './import-worker.js';
 import { buildTemplateFile, templateFileName } from './importers/template.js';
 import {
@@ -45,8 +46,8 @@ import {
 import { receiveUploads } from './upload.js';
 
 const importWorker = new URL('./import-worker.js', import.meta.url);
-/** A parse that takes longer than this is stuck, whatever the file. */
-const IMPORT_TIMEOUT_MS = 10 * 60_000;
+/** A Direct API read waits on the API's answers for minutes; a file parse has the pool's limit (IMPORT_TIMEOUT_SECONDS). */
+const DIRECT_API_TIMEOUT_MS = 10 * 60_000;
 /** The preview's problem list in an error answer stays readable; the rest is counted. */
 const MAX_DETAIL_ROWS = 200;
 
@@ -94,6 +95,8 @@ function problemsAsDetail(problems: ParsedImport['problems']) {
 
 /** What a finished parse means for the client: a preview to store, or a 422 with the rows to fix. */
 function requireImportable(parsed: ParsedImport): ParsedImport & { dataJson: string } {
+  // Over a limit (size, rows, cell length): the limit's own message says what to do.
+  if (parsed.limit) throw new HttpError(422, 'IMPORT_TOO_LARGE', parsed.limit, problemsAsDetail(parsed.problems));
   if (parsed.dataJson === null || parsed.problems.some((problem) => problem.severity === 'error')) {
     throw new HttpError(422, 'IMPORT_FAILED', projectMessages.importFailed, problemsAsDetail(parsed.problems));
   }
@@ -123,20 +126,30 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
   app.post('/import-preview', { schema: routeSchema(previewFiles), ...auth }, async (request: FastifyRequest) => {
     const caller = callerOf(request);
     const upload = await receiveUploads(request);
+    let releaseLease: (() => Promise<void>) | null = null;
     try {
       const platform = upload.fields.platform ? parseOrThrow(AdPlatformSchema, upload.fields.platform, 'platform') : undefined;
+      // One parse per user at a time, refused rather than queued: a queued second upload would hold its files
+      // and its request while the first one runs, and a user (or script) who sent it twice learns it at once.
+      // The lease outlives a parse that waits for a thread and then runs to its time limit.
+      releaseLease = await takeImportLease(app.db, caller.userId, 2 * workerPoolSettings.importTimeoutMs + 60_000);
+      if (!releaseLease) throw new HttpError(429, 'IMPORT_IN_PROGRESS', projectMessages.importInProgress);
       let parsed: ParsedImport;
       try {
-        parsed = await runInWorker<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files: upload.files, platform }], { timeoutMs: IMPORT_TIMEOUT_MS });
+        parsed = await importPool().run<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files: upload.files, platform }]);
       } catch (error) {
-        // An importer that throws met something it could not read at all; the user gets one clear line.
         request.log.warn({ err: error }, 'import parse failed');
-        throw new HttpError(422, 'IMPORT_FAILED', projectMessages.importCrashed, upload.files.map((file) => ({ loc: ['files', file.name], msg: projectMessages.importCrashed })));
+        if (error instanceof PoolBusyError) throw new HttpError(503, 'IMPORT_BUSY', projectMessages.importBusy);
+        // Over the thread's heap or time limit: the thread is gone, the server is fine, the file is the problem.
+        const message = error instanceof WorkerLimitError ? projectMessages.importTooComplex : projectMessages.importCrashed;
+        const code = error instanceof WorkerLimitError ? 'IMPORT_TOO_LARGE' : 'IMPORT_FAILED';
+        // An importer that throws met something it could not read at all; the user gets one clear line.
+        throw new HttpError(422, code, message, upload.files.map((file) => ({ loc: ['files', file.name], msg: message })));
       }
       const fileNames = upload.files.map((file) => file.name);
-      return storeDraft(app.db, caller, requireImportable(parsed), 'files', fileNames, null, platform ?? 'yandex_direct');
+      return await storeDraft(app.db, caller, requireImportable(parsed), 'files', fileNames, null, platform ?? 'yandex_direct');
     } finally {
-      await upload.cleanup();
+      await Promise.all([upload.cleanup(), releaseLease?.().catch((error: unknown) => request.log.warn({ err: error }, 'import lease release failed'))]);
     }
   });
 
@@ -145,11 +158,11 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     let parsed: ParsedImport;
     try {
       const baseUrl = access.sandbox ? app.config.yandexDirectSandboxApiUrl : app.config.yandexDirectApiUrl;
-      parsed = await runInWorker<ParsedImport>(
+      parsed = await importPool().run<ParsedImport>(
         importWorker,
         'fetchDirectApiAccount',
         [{ token: access.token, clientLogin: access.clientLogin || undefined, sandbox: access.sandbox, baseUrl }],
-        { timeoutMs: IMPORT_TIMEOUT_MS },
+        { timeoutMs: DIRECT_API_TIMEOUT_MS },
       );
     } catch (error) {
       request.log.warn({ err: error }, 'direct api import failed');

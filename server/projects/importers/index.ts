@@ -40,6 +40,7 @@ import { declaredXlsxSize, isOldXls, isZip, readXlsx } from './xlsx.js';
 import { importYandexDirect, type YandexDirectField } from './yandex-direct.js';
 
 export type { DetectedFile, ImportFileKind, TextEncodingName, Delimiter } from './types.js';
+export { ImportBudget, importLimits } from './limits.js';
 
 export interface ImportFile {
   name: string;
@@ -56,6 +57,8 @@ export interface ImportOptions {
 export interface ImportResult {
   /** null when any file has an error: nothing is half-imported. */
   data: CampaignData | null;
+  /** Set when the upload went over a limit of limits.ts: the message to answer with. */
+  limit?: string;
   problems: ImportProblem[];
   counts: ImportCounts;
   detected: DetectedFile[];
@@ -84,14 +87,14 @@ interface ReadingState {
 export async function importCampaignFiles(files: ImportFile[], options: ImportOptions = {}): Promise<ImportResult> {
   const budget = options.budget ?? new ImportBudget();
   const oversized = await checkExpandedSizes(files, budget);
-  if (oversized) return failedResult(oversized, []);
+  if (oversized) return { ...failedResult(oversized, []), limit: oversized[0].message };
   const state: ReadingState = { detected: [], logs: new Map() };
   try {
     return await importWithinBudget(files, options, budget, state);
   } catch (error) {
     if (!(error instanceof ImportLimitError) || !state.current) throw error;
     state.current.error(error.message, error.row, error.column);
-    return failedResult([...state.logs.values()].flatMap((log) => log.finish()), state.detected);
+    return { ...failedResult([...state.logs.values()].flatMap((log) => log.finish()), state.detected), limit: error.message };
   }
 }
 
@@ -220,6 +223,11 @@ async function checkExpandedSizes(files: ImportFile[], budget: ImportBudget): Pr
     const declared = isZip(file.bytes) ? await declaredXlsxSize(file.bytes).catch(() => null) : null;
     sizes.push({ name: file.name, size: declared ?? file.bytes.length });
   }
+  return expandedSizeProblems(sizes, budget);
+}
+
+/** Problems for files whose sizes (expanded, or at least their bytes on disk) add up to more than the budget; null when they fit. */
+export function expandedSizeProblems(sizes: { name: string; size: number }[], budget = new ImportBudget()): ImportProblem[] | null {
   const total = sizes.reduce((sum, file) => sum + file.size, 0);
   if (total <= budget.limits.maxExpandedBytes) return null;
   const message = budget.expandedTooLarge(total);
