@@ -14,6 +14,7 @@ const registry: { name: string; file: string }[] = [
   { name: 'server', file: './server.js' },
   { name: 'import', file: './import.js' },
   { name: 'analysis', file: './analysis.js' },
+  { name: 'hostile-uploads', file: './hostile-uploads.js' },
 ];
 
 /** The module's source next to this file (tsx runs .ts; a compiled copy would be .js). */
