@@ -69,7 +69,7 @@ async function register(url: string, index: number): Promise<string> {
 
 async function upload(url: string, token: string, bomb: Buffer): Promise<{ status: number; code: string; seconds: number }> {
   const form = new FormData();
-  form.append('files', new Blob([bomb], { type: XLSX_TYPE }), 'bomb.xlsx');
+  form.append('files', new Blob([new Uint8Array(bomb)], { type: XLSX_TYPE }), 'bomb.xlsx');
   const started = performance.now();
   const response = await fetch(`${url}/api/v1/projects/import-preview`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   const body = (await response.json()) as { code?: string };

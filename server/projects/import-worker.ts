@@ -4,9 +4,10 @@
  * API), and hand back a small summary plus the whole CampaignData already serialised to JSON, so the
  * main thread only passes a string on to PostgreSQL.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { countCampaignData, type AdPlatform, type CampaignData, type ImportCounts, type ImportProblem } from '../../src/contract/campaigns.js';
-import { expandedSizeProblems, importCampaignFiles } from './importers/index.js';
+import { importCampaignFiles } from './importers/index.js';
+import { oversizedUpload } from './upload-size.js';
 import { importFromDirectApi } from './yandex-direct/index.js';
 
 /** How a Direct API import is named where a file name would stand (problems, detected). */
@@ -45,10 +46,9 @@ function summarise(data: CampaignData | null): Pick<ParsedImport, 'dataJson' | '
 }
 
 export async function parseUploadedFiles(input: { files: UploadedFile[]; platform?: AdPlatform }): Promise<ParsedImport> {
-  // The bytes on disk are at most what the files expand to: an upload over the budget is refused before
-  // it is read into memory (buffers live outside the thread's heap limit).
-  const sizes = await Promise.all(input.files.map(async (file) => ({ name: file.name, size: (await stat(file.path)).size })));
-  const oversized = expandedSizeProblems(sizes);
+  // An upload over the expanded-size budget is refused before it is read into memory (buffers live outside
+  // the thread's heap limit). The route checks the same before it asks for a thread; this keeps the task safe alone.
+  const oversized = await oversizedUpload(input.files);
   if (oversized) return { ...summarise(null), problems: oversized, detected: [], limit: oversized[0].message };
   const files = [];
   for (const file of input.files) {

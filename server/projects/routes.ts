@@ -44,6 +44,7 @@ import {
   type DirectAccess,
 } from './service.js';
 import { receiveUploads } from './upload.js';
+import { oversizedUpload } from './upload-size.js';
 
 const importWorker = new URL('./import-worker.js', import.meta.url);
 /** A Direct API read waits on the API's answers for minutes; a file parse has the pool's limit (IMPORT_TIMEOUT_SECONDS). */
@@ -132,6 +133,9 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
       // One parse per user at a time, refused rather than queued: a queued second upload would hold its files
       // and its request while the first one runs, and a user (or script) who sent it twice learns it at once.
       // The lease outlives a parse that waits for a thread and then runs to its time limit.
+      // A zip bomb (or simply too much) is refused from the files' sizes on disk, without a thread.
+      const oversized = await oversizedUpload(upload.files);
+      if (oversized) throw new HttpError(422, 'IMPORT_TOO_LARGE', oversized[0].message, problemsAsDetail(oversized));
       releaseLease = await takeImportLease(app.db, caller.userId, 2 * workerPoolSettings.importTimeoutMs + 60_000);
       if (!releaseLease) throw new HttpError(429, 'IMPORT_IN_PROGRESS', projectMessages.importInProgress);
       let parsed: ParsedImport;

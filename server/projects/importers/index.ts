@@ -223,17 +223,7 @@ async function checkExpandedSizes(files: ImportFile[], budget: ImportBudget): Pr
     const declared = isZip(file.bytes) ? await declaredXlsxSize(file.bytes).catch(() => null) : null;
     sizes.push({ name: file.name, size: declared ?? file.bytes.length });
   }
-  return expandedSizeProblems(sizes, budget);
-}
-
-/** Problems for files whose sizes (expanded, or at least their bytes on disk) add up to more than the budget; null when they fit. */
-export function expandedSizeProblems(sizes: { name: string; size: number }[], budget = new ImportBudget()): ImportProblem[] | null {
-  const total = sizes.reduce((sum, file) => sum + file.size, 0);
-  if (total <= budget.limits.maxExpandedBytes) return null;
-  const message = budget.expandedTooLarge(total);
-  // The files that make up most of it, so the user knows which ones to split.
-  const largest = [...sizes].sort((a, b) => b.size - a.size).filter((file, index) => index === 0 || file.size >= total / 10);
-  return largest.map((file) => ({ file: file.name, message, severity: 'error' as const }));
+  return budget.expandedSizeProblems(sizes);
 }
 
 async function readTables(bytes: Uint8Array, log: ProblemLog, budget: ImportBudget): Promise<ReadTables | null> {

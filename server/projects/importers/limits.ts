@@ -10,6 +10,7 @@
  *   for; a 50 MB file of empty lines is 50 million of them).
  * - cell length: ≤ 32 767 characters, Excel's own limit for a cell, so no real export has longer ones.
  */
+import type { ImportProblem } from '../../../src/contract/campaigns.js';
 import { columnLetter, format, importerMessages } from './messages.js';
 
 export const importLimits = {
@@ -54,8 +55,13 @@ export class ImportBudget {
     }
   }
 
-  /** The message for an upload whose files expand to more than the limit. */
-  expandedTooLarge(expandedBytes: number): string {
-    return format(importerMessages.uploadTooLarge, { size: megabytes(expandedBytes), max: megabytes(this.limits.maxExpandedBytes) });
+  /** Problems for files whose expanded sizes add up to more than the limit (naming the biggest ones); null when they fit. */
+  expandedSizeProblems(sizes: { name: string; size: number }[]): ImportProblem[] | null {
+    const total = sizes.reduce((sum, file) => sum + file.size, 0);
+    if (total <= this.limits.maxExpandedBytes) return null;
+    const message = format(importerMessages.uploadTooLarge, { size: megabytes(total), max: megabytes(this.limits.maxExpandedBytes) });
+    // The files that make up most of it, so the user knows which ones to split.
+    const largest = [...sizes].sort((a, b) => b.size - a.size).filter((file, index) => index === 0 || file.size >= total / 10);
+    return largest.map((file) => ({ file: file.name, message, severity: 'error' as const }));
   }
 }

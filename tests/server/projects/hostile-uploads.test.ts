@@ -34,7 +34,7 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 
 async function preview(token: string, files: { name: string; bytes: Uint8Array | string; type?: string }[]) {
   const form = new FormData();
-  for (const file of files) form.append('files', new Blob([file.bytes], { type: file.type ?? 'text/csv' }), file.name);
+  for (const file of files) form.append('files', new Blob([typeof file.bytes === 'string' ? file.bytes : new Uint8Array(file.bytes)], { type: file.type ?? 'text/csv' }), file.name);
   const response = await fetch(`${baseUrl}/api/v1/projects/import-preview`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   return { status: response.status, body: (await response.json()) as any };
 }
