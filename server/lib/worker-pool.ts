@@ -13,11 +13,12 @@
  *   queue): past it the thread is terminated (an AbortSignal to piscina) and the task fails with
  *   `WorkerLimitError('timeout')`. A caller's own AbortSignal (a cancelled analysis) stops it the same way.
  *
- * Three pools, not one: a long analysis (minutes, up to its 14-minute limit) in a shared pool would hold
- * every thread and queue each user's import and export behind it. So imports, exports and the job
- * engines (analysis, relevance) each get their own threads and heap limit; the threads of all three can
- * run at once (the OS shares the cores), and an idle thread exits after `IDLE_TIMEOUT_MS`, giving its
- * memory back.
+ * Four pools, not one: a long analysis (minutes, up to its 14-minute limit) in a shared pool would hold
+ * every thread and queue each user's import and export behind it, and a relevance run's engine behind
+ * two analyses could outlive its job's 15-minute expiry while waiting. So imports, exports, analysis runs
+ * and relevance runs each get their own threads and heap limit; the threads of all of them can run at once
+ * (the OS shares the cores; the jobs' own concurrency, 2 per process, bounds the job pools anyway), and
+ * an idle thread exits after `IDLE_TIMEOUT_MS`, giving its memory back.
  *
  * The same call works from the compiled build (`build/server/…/*.js`) and from the TypeScript sources
  * under vitest or tsx: a `.js` module that only exists as `.ts` is found by its source, and the threads
@@ -206,7 +207,7 @@ export class TaskPool {
 
 /** Pool sizes and limits, from the environment (README «Безопасность и эксплуатация»). */
 export interface WorkerPoolSettings {
-  /** Threads of each pool. */
+  /** Threads of each pool (import, export, analysis, relevance). */
   threads: number;
   importHeapMb: number;
   importTimeoutMs: number;
@@ -239,7 +240,7 @@ export function workerPoolSettingsFromEnv(env: NodeJS.ProcessEnv): WorkerPoolSet
 /** The settings the pools are created with; read once from the environment (tests may change them before first use). */
 export const workerPoolSettings: WorkerPoolSettings = workerPoolSettingsFromEnv(process.env);
 
-let pools: { import?: TaskPool; export?: TaskPool; analysis?: TaskPool } = {};
+let pools: { import?: TaskPool; export?: TaskPool; analysis?: TaskPool; relevance?: TaskPool } = {};
 
 /** Parsing uploaded campaign files (a request waits for it). */
 export function importPool(): TaskPool {
@@ -253,10 +254,16 @@ export function exportPool(): TaskPool {
   return (pools.export ??= new TaskPool({ name: 'export', maxThreads: s.threads, heapMb: s.analysisHeapMb, timeoutMs: s.exportTimeoutMs }));
 }
 
-/** The engines of the analysis and relevance jobs (each job names its own time limit). */
+/** The engines of the analysis job (the job names its own time limit). */
 export function analysisPool(): TaskPool {
   const s = workerPoolSettings;
   return (pools.analysis ??= new TaskPool({ name: 'analysis', maxThreads: s.threads, heapMb: s.analysisHeapMb, timeoutMs: 14 * 60_000 }));
+}
+
+/** The engine of the landing-page relevance job (the job names its own time limit). */
+export function relevancePool(): TaskPool {
+  const s = workerPoolSettings;
+  return (pools.relevance ??= new TaskPool({ name: 'relevance', maxThreads: s.threads, heapMb: s.analysisHeapMb, timeoutMs: 5 * 60_000 }));
 }
 
 /** Stops the threads of every pool (server shutdown, tests); the next use creates fresh pools. */
