@@ -214,7 +214,6 @@ export interface WorkerPoolSettings {
   /** Import tasks waiting for a thread before new uploads are refused with 503. */
   importQueue: number;
   analysisHeapMb: number;
-  exportTimeoutMs: number;
 }
 
 function positiveInt(value: string | undefined, fallback: number, name: string): number {
@@ -233,7 +232,6 @@ export function workerPoolSettingsFromEnv(env: NodeJS.ProcessEnv): WorkerPoolSet
     importTimeoutMs: positiveInt(env.IMPORT_TIMEOUT_SECONDS, 120, 'IMPORT_TIMEOUT_SECONDS') * 1000,
     importQueue: positiveInt(env.IMPORT_QUEUE, threads * 4, 'IMPORT_QUEUE'),
     analysisHeapMb: positiveInt(env.ANALYSIS_WORKER_HEAP_MB, 2048, 'ANALYSIS_WORKER_HEAP_MB'),
-    exportTimeoutMs: 5 * 60_000,
   };
 }
 
@@ -251,7 +249,7 @@ export function importPool(): TaskPool {
 /** Building the export file of an analysis (a request waits for it; it reads the whole analysis result). */
 export function exportPool(): TaskPool {
   const s = workerPoolSettings;
-  return (pools.export ??= new TaskPool({ name: 'export', maxThreads: s.threads, heapMb: s.analysisHeapMb, timeoutMs: s.exportTimeoutMs }));
+  return (pools.export ??= new TaskPool({ name: 'export', maxThreads: s.threads, heapMb: s.analysisHeapMb, timeoutMs: 5 * 60_000 }));
 }
 
 /** The engines of the analysis job (the job names its own time limit). */
