@@ -1,8 +1,8 @@
 /**
  * The CPU-heavy half of an import, run in a thread of the import pool (`importPool()`, never on the API's
- * event loop; its heap and time limits stop a file too big to parse): read the uploaded files, parse them with the importers (or fetch the account from the Direct
- * API), and hand back a small summary plus the whole CampaignData already serialised to JSON, so the
- * main thread only passes a string on to PostgreSQL.
+ * event loop; its heap and time limits stop a file too big to parse): read the uploaded files, parse them
+ * with the importers (or fetch the account from the Direct API), and hand back a small summary plus the
+ * whole CampaignData already serialised to JSON, so the main thread only passes a string on to PostgreSQL.
  */
 import { readFile } from 'node:fs/promises';
 import { countCampaignData, type AdPlatform, type CampaignData, type ImportCounts, type ImportProblem } from '../../src/contract/campaigns.js';

@@ -130,12 +130,12 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     let releaseLease: (() => Promise<void>) | null = null;
     try {
       const platform = upload.fields.platform ? parseOrThrow(AdPlatformSchema, upload.fields.platform, 'platform') : undefined;
-      // One parse per user at a time, refused rather than queued: a queued second upload would hold its files
-      // and its request while the first one runs, and a user (or script) who sent it twice learns it at once.
-      // The lease outlives a parse that waits for a thread and then runs to its time limit.
       // A zip bomb (or simply too much) is refused from the files' sizes on disk, without a thread.
       const oversized = await oversizedUpload(upload.files);
       if (oversized) throw new HttpError(422, 'IMPORT_TOO_LARGE', oversized[0].message, problemsAsDetail(oversized));
+      // One parse per user at a time, refused rather than queued: a queued second upload would hold its files
+      // and its request while the first one runs, and a user (or script) who sent it twice learns it at once.
+      // The lease outlives a parse that waits for a thread and then runs to its time limit.
       releaseLease = await takeImportLease(app.db, caller.userId, 2 * workerPoolSettings.importTimeoutMs + 60_000);
       if (!releaseLease) throw new HttpError(429, 'IMPORT_IN_PROGRESS', projectMessages.importInProgress);
       let parsed: ParsedImport;
@@ -151,6 +151,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
         throw new HttpError(422, code, message, upload.files.map((file) => ({ loc: ['files', file.name], msg: message })));
       }
       const fileNames = upload.files.map((file) => file.name);
+      // Awaited here: the lease and the files go only once the draft is stored.
       return await storeDraft(app.db, caller, requireImportable(parsed), 'files', fileNames, null, platform ?? 'yandex_direct');
     } finally {
       await Promise.all([upload.cleanup(), releaseLease?.().catch((error: unknown) => request.log.warn({ err: error }, 'import lease release failed'))]);
