@@ -141,6 +141,7 @@ export class TaskPool {
   async run<T>(moduleUrl: URL | string, exportName: string, args: unknown[] = [], options: RunOptions = {}): Promise<T> {
     const { signal } = options;
     signal?.throwIfAborted();
+    const task: PoolTask = { moduleUrl: resolveSourceUrl(new URL(moduleUrl)).href, exportName, args };
     await this.#takeSlot(signal);
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
     // A plain timer rather than AbortSignal.timeout(): tests can drive it with fake timers.
@@ -154,7 +155,6 @@ export class TaskPool {
     signal?.addEventListener('abort', forward, { once: true });
     // Aborted while waiting for the slot's promise to settle: piscina gets an already-aborted signal.
     if (signal?.aborted) stop.abort();
-    const task: PoolTask = { moduleUrl: resolveSourceUrl(new URL(moduleUrl)).href, exportName, args };
     try {
       const reply = (await this.#piscina.run(task, { signal: stop.signal, transferList: options.transferList as TransferListItem[] | undefined })) as PoolTaskReply;
       if (reply.ok) return reply.value as T;

@@ -121,6 +121,8 @@ interface WorkbookReaderParts {
 export async function readXlsx(bytes: Uint8Array, budget = new ImportBudget()): Promise<Table[]> {
   const { limits } = budget;
   const { zip, entries } = await readCentralDirectory(bytes, limits);
+  // Every inflating stream, destroyed at the end: one left paused by a refusal would hold the zip's buffer.
+  const opened: Readable[] = [];
   try {
     const declared = entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
     if (declared > limits.maxExpandedBytes) {
@@ -130,6 +132,7 @@ export async function readXlsx(bytes: Uint8Array, budget = new ImportBudget()): 
     const open = async (entry: Entry): Promise<Readable> => {
       const raw = await new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve(stream))));
       const guard = new LongRunGuard(limits.maxCellChars);
+      opened.push(raw, guard);
       // yauzl's own check (more bytes than declared) arrives as a plain Error: say what it means.
       raw.once('error', (error: Error) => guard.destroy(/too many bytes|not enough bytes/.test(error.message) ? new ImportLimitError(importerMessages.xlsxSizeMismatch) : error));
       return raw.pipe(guard);
@@ -169,6 +172,7 @@ export async function readXlsx(bytes: Uint8Array, budget = new ImportBudget()): 
     }
     return tables;
   } finally {
+    for (const stream of opened) stream.destroy();
     zip.close();
   }
 }
