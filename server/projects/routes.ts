@@ -69,7 +69,8 @@ const remove = { params: IdParamsSchema, tags, summary: 'Delete a project (autho
 const previewFiles = {
   response: { 200: ImportPreviewSchema },
   tags,
-  summary: 'Parse uploaded campaign files (multipart, field "files", up to 50 MB each; optional field "platform") into a preview',
+  summary:
+    'Parse uploaded campaign files (multipart, field "files", up to 50 MB each and 200 MB expanded in all; optional field "platform") into a preview; one upload per user at a time (429 while one is parsed)',
   auth: true,
 } satisfies RouteContract;
 const previewDirect = { body: DirectApiPreviewSchema, response: { 200: ImportPreviewSchema }, tags, summary: 'Load the campaigns of a Yandex Direct account through API v5 into a preview', auth: true } satisfies RouteContract;
