@@ -15,6 +15,7 @@ const registry: { name: string; file: string }[] = [
   { name: 'import', file: './import.js' },
   { name: 'analysis', file: './analysis.js' },
   { name: 'compression', file: './compression.js' },
+  { name: 'hostile-uploads', file: './hostile-uploads.js' },
 ];
 
 /** The module's source next to this file (tsx runs .ts; a compiled copy would be .js). */

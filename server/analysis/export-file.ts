@@ -1,5 +1,5 @@
 /**
- * Export of the accepted changes, run in a worker thread (`runInWorker`): it parses the analysed
+ * Export of the accepted changes, run in a thread of the export pool (`exportPool()`): it parses the analysed
  * campaigns and the stored result and writes the platform's bulk-upload file with the export engine
  * (`export/`), none of which belongs on the API's event loop for a big account.
  */

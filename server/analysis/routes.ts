@@ -23,7 +23,7 @@ import { ErrorBodySchema, IdParamsSchema } from '../../src/contract/common.js';
 import { analysisMessages as m } from '../../src/contract/messages.js';
 import { callerOf } from '../auth/authenticate.js';
 import { conflict, HttpError } from '../lib/errors.js';
-import { runInWorker } from '../lib/run-in-worker.js';
+import { exportPool, WorkerLimitError } from '../lib/worker-pool.js';
 import { routeSchema, type Req, type RouteContract } from '../lib/schema.js';
 import { findProject } from '../projects/service.js';
 import type { ExportFileInput, ExportFileOutcome } from './export-file.js';
@@ -31,7 +31,6 @@ import { createAnalysisEvents } from './progress-events.js';
 import { analysisResultsJson, cancelAnalysis, exportSource, getAnalysis, listAnalyses, saveDecisions, startAnalysis } from './service.js';
 
 const exportModule = new URL('./export-file.js', import.meta.url);
-const EXPORT_TIMEOUT_MS = 5 * 60_000;
 /** A comment line this often keeps proxies and the browser from closing an idle stream. */
 const SSE_HEARTBEAT_MS = 15_000;
 
@@ -217,7 +216,13 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
       values: source.decisions.values ?? {},
       format: request.query.format,
     };
-    const outcome = await runInWorker<ExportFileOutcome>(exportModule, 'buildExportFile', [input], { timeoutMs: EXPORT_TIMEOUT_MS });
+    const outcome = await exportPool()
+      .run<ExportFileOutcome>(exportModule, 'buildExportFile', [input])
+      .catch((error: unknown) => {
+        // Over the export thread's heap or time limit: the thread is replaced, the user gets a Russian answer.
+        if (error instanceof WorkerLimitError) throw new HttpError(422, 'EXPORT_TOO_LARGE', m.exportTooLarge);
+        throw error;
+      });
     if (outcome.kind === 'empty') throw conflict(m.nothingToExport, 'NOTHING_TO_EXPORT');
     if (outcome.kind === 'format_unavailable') throw new HttpError(422, 'EXPORT_FORMAT_UNAVAILABLE', m.exportFormatUnavailable, [{ loc: ['querystring', 'format'], msg: m.exportFormatUnavailable }]);
     return reply

@@ -18,7 +18,7 @@ import { analysisMessages } from '../../src/contract/messages.js';
 import type { DB } from '../db/database.js';
 import type { QueuedJob } from '../jobs/queue.js';
 import type { JobWorker } from '../jobs/workers.js';
-import { runInWorker } from '../lib/run-in-worker.js';
+import { analysisPool, WorkerLimitError } from '../lib/worker-pool.js';
 import { ANALYSIS_QUEUE, failAnalysis, MAX_ATTEMPTS, analysisJobOptions, PROGRESS_CHANNEL, type AnalysisJobData } from './lifecycle.js';
 import { progressPercent, type AuditOutput, type RawAuditInput } from './run-audit.js';
 
@@ -28,12 +28,12 @@ const RUN_TIMEOUT_MS = 14 * 60_000;
 
 export type AuditRunner = (input: RawAuditInput, onProgress: (progress: AnalysisProgress) => void, signal: AbortSignal) => Promise<AuditOutput>;
 
-/** Runs `runAuditInThread` of run-audit.ts in a worker thread; progress comes back over a MessagePort. */
+/** Runs `runAuditInThread` of run-audit.ts in a thread of the analysis pool; progress comes back over a MessagePort. */
 export const runAuditInWorkerThread: AuditRunner = async (input, onProgress, signal) => {
   const { port1, port2 } = new MessageChannel();
   port1.on('message', (progress: AnalysisProgress) => onProgress(progress));
   try {
-    return await runInWorker<AuditOutput>(auditModule, 'runAuditInThread', [input, port2], { transferList: [port2], signal, timeoutMs: RUN_TIMEOUT_MS });
+    return await analysisPool().run<AuditOutput>(auditModule, 'runAuditInThread', [input, port2], { transferList: [port2], signal, timeoutMs: RUN_TIMEOUT_MS });
   } finally {
     port1.close();
   }
@@ -176,6 +176,14 @@ function progressWriter(db: DB, run: ClaimedRun, onLost: () => void) {
   };
 }
 
+/** What the user reads about a failed run (it is refunded whatever the reason). */
+function failureMessage(error: unknown): string {
+  if (error instanceof CampaignsGoneError) return analysisMessages.campaignsGone;
+  // The pool stopped the thread: over the heap limit (ANALYSIS_WORKER_HEAP_MB) or the run's time limit.
+  if (error instanceof WorkerLimitError) return error.limit === 'memory' ? analysisMessages.outOfMemory : analysisMessages.timedOut;
+  return /timed out/.test(String((error as Error)?.message)) ? analysisMessages.timedOut : analysisMessages.failed;
+}
+
 export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, log?: { error: (obj: object, msg: string) => void }): Promise<void> {
   const run = await claimRun(db, job);
   if (!run) return;
@@ -196,8 +204,7 @@ export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, lo
       if (abort.signal.aborted) return;
       // The engines are deterministic: the same data fails the same way, so no retry, a refund now.
       log?.error({ err: error, analysisId: run.id }, 'analysis run failed');
-      const message = error instanceof CampaignsGoneError ? analysisMessages.campaignsGone : /timed out/.test(String((error as Error)?.message)) ? analysisMessages.timedOut : analysisMessages.failed;
-      await failAnalysis(db, run.id, message);
+      await failAnalysis(db, run.id, failureMessage(error));
       return;
     }
     await progress.stop();

@@ -18,7 +18,7 @@ import type { DB } from '../db/database.js';
 import type { SealedDirectConnection } from '../db/tables/import-jobs.js';
 import type { QueuedJob } from '../jobs/queue.js';
 import type { JobWorker } from '../jobs/workers.js';
-import { runInWorker, WorkerTaskError } from '../lib/run-in-worker.js';
+import { importPool, WorkerTaskError } from '../lib/worker-pool.js';
 import { openSecret } from '../lib/secret-box.js';
 import type { ParsedImport } from './import-worker.js';
 import { DIRECT_IMPORT_QUEUE, failImportJob, importJobEvents, progressOf, recoverInterruptedImportJobs, type DirectImportJobData } from './import-jobs.js';
@@ -165,7 +165,7 @@ export async function runDirectImportJob(db: DB, config: AppConfig, job: QueuedJ
     try {
       const { client_login: clientLogin, sandbox } = run.connection;
       const baseUrl = sandbox ? config.yandexDirectSandboxApiUrl : config.yandexDirectApiUrl;
-      parsed = await runInWorker<ParsedImport>(importModule, 'fetchDirectApiAccount', [{ token, clientLogin: clientLogin || undefined, sandbox, baseUrl }, port2], {
+      parsed = await importPool().run<ParsedImport>(importModule, 'fetchDirectApiAccount', [{ token, clientLogin: clientLogin || undefined, sandbox, baseUrl }, port2], {
         transferList: [port2],
         signal: abort.signal,
         timeoutMs: READ_TIMEOUT_MS,

@@ -1,14 +1,15 @@
 /**
- * The CPU-heavy half of an import, run in a worker thread by `runInWorker` (never on the API's event
- * loop): read the uploaded files, parse them with the importers (or fetch the account from the Direct
- * API), and hand back a small summary plus the whole CampaignData already serialised to JSON, so the
- * main thread only passes a string on to PostgreSQL.
+ * The CPU-heavy half of an import, run in a thread of the import pool (`importPool()`, never on the API's
+ * event loop; its heap and time limits stop a file too big to parse): read the uploaded files, parse them
+ * with the importers (or fetch the account from the Direct API), and hand back a small summary plus the
+ * whole CampaignData already serialised to JSON, so the main thread only passes a string on to PostgreSQL.
  */
 import { readFile } from 'node:fs/promises';
 import type { MessagePort } from 'node:worker_threads';
 import { countCampaignData, type AdPlatform, type CampaignData, type ImportCounts, type ImportProblem } from '../../src/contract/campaigns.js';
 import { stripControlCharacters } from '../../src/contract/text.js';
 import { importCampaignFiles } from './importers/index.js';
+import { oversizedUpload } from './upload-size.js';
 import { importFromDirectApi } from './yandex-direct/index.js';
 
 /** How a Direct API import is named where a file name would stand (problems, detected). */
@@ -24,6 +25,8 @@ export interface ParsedImport {
   campaigns: { name: string; groups: number; ads: number; keywords: number }[];
   period: { from: string; to: string } | null;
   units?: unknown;
+  /** The upload went over a limit of importers/limits.ts: the message to answer with. */
+  limit?: string;
 }
 
 export interface UploadedFile {
@@ -51,13 +54,17 @@ function summarise(data: CampaignData | null, clean = false): Pick<ParsedImport,
 const withoutControlCharacters = (_key: string, value: unknown) => (typeof value === 'string' ? stripControlCharacters(value) : value);
 
 export async function parseUploadedFiles(input: { files: UploadedFile[]; platform?: AdPlatform }): Promise<ParsedImport> {
+  // An upload over the expanded-size budget is refused before it is read into memory (buffers live outside
+  // the thread's heap limit). The route checks the same before it asks for a thread; this keeps the task safe alone.
+  const oversized = await oversizedUpload(input.files);
+  if (oversized) return { ...summarise(null), problems: oversized, detected: [], limit: oversized[0].message };
   const files = [];
   for (const file of input.files) {
     const buffer = await readFile(file.path);
     files.push({ name: file.name, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) });
   }
   const result = await importCampaignFiles(files, input.platform ? { platform: input.platform } : undefined);
-  return { ...summarise(result.data), problems: result.problems, detected: result.detected as unknown[] };
+  return { ...summarise(result.data), problems: result.problems, detected: result.detected as unknown[], ...(result.limit ? { limit: result.limit } : {}) };
 }
 
 /**

@@ -23,9 +23,10 @@ import {
 } from '../../src/contract/projects.js';
 import { callerOf } from '../auth/authenticate.js';
 import { HttpError } from '../lib/errors.js';
-import { runInWorker } from '../lib/run-in-worker.js';
+import { importPool, PoolBusyError, WorkerLimitError, workerPoolSettings } from '../lib/worker-pool.js';
 import { parseOrThrow, routeSchema, type Req, type RouteContract } from '../lib/schema.js';
 import { sealSecret } from '../lib/secret-box.js';
+import { takeImportLease } from './import-lease.js';
 import type { ParsedImport } from './import-worker.js';
 import { getImportJob, startDirectImport } from './import-jobs.js';
 import { buildTemplateFile, templateFileName } from './importers/template.js';
@@ -45,10 +46,9 @@ import {
   type DirectAccess,
 } from './service.js';
 import { receiveUploads } from './upload.js';
+import { oversizedUpload } from './upload-size.js';
 
 const importWorker = new URL('./import-worker.js', import.meta.url);
-/** A parse that takes longer than this is stuck, whatever the file. */
-const IMPORT_TIMEOUT_MS = 10 * 60_000;
 /** The preview's problem list in an error answer stays readable; the rest is counted. */
 const MAX_DETAIL_ROWS = 200;
 
@@ -69,7 +69,8 @@ const remove = { params: IdParamsSchema, tags, summary: 'Delete a project (autho
 const previewFiles = {
   response: { 200: ImportPreviewSchema },
   tags,
-  summary: 'Parse uploaded campaign files (multipart, field "files", up to 50 MB each; optional field "platform") into a preview',
+  summary:
+    'Parse uploaded campaign files (multipart, field "files", up to 50 MB each and 200 MB expanded in all; optional field "platform") into a preview; one upload per user at a time (429 while one is parsed)',
   auth: true,
 } satisfies RouteContract;
 const previewDirect = {
@@ -110,6 +111,8 @@ function problemsAsDetail(problems: ParsedImport['problems']) {
 
 /** What a finished parse means for the client: a preview to store, or a 422 with the rows to fix. */
 function requireImportable(parsed: ParsedImport): ParsedImport & { dataJson: string } {
+  // Over a limit (size, rows, cell length): the limit's own message says what to do.
+  if (parsed.limit) throw new HttpError(422, 'IMPORT_TOO_LARGE', parsed.limit, problemsAsDetail(parsed.problems));
   if (parsed.dataJson === null || parsed.problems.some((problem) => problem.severity === 'error')) {
     throw new HttpError(422, 'IMPORT_FAILED', projectMessages.importFailed, problemsAsDetail(parsed.problems));
   }
@@ -136,21 +139,35 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
   app.post('/import-preview', { schema: routeSchema(previewFiles) }, async (request: FastifyRequest) => {
     const caller = callerOf(request);
     const upload = await receiveUploads(request);
+    let releaseLease: (() => Promise<void>) | null = null;
     try {
       const platform = upload.fields.platform ? parseOrThrow(AdPlatformSchema, upload.fields.platform, 'platform') : undefined;
+      // A zip bomb (or simply too much) is refused from the files' sizes on disk, without a thread.
+      const oversized = await oversizedUpload(upload.files);
+      if (oversized) throw new HttpError(422, 'IMPORT_TOO_LARGE', oversized[0].message, problemsAsDetail(oversized));
+      // One parse per user at a time, refused rather than queued: a queued second upload would hold its files
+      // and its request while the first one runs, and a user (or script) who sent it twice learns it at once.
+      // The lease outlives a parse that waits for a thread and then runs to its time limit.
+      releaseLease = await takeImportLease(app.db, caller.userId, 2 * workerPoolSettings.importTimeoutMs + 60_000);
+      if (!releaseLease) throw new HttpError(429, 'IMPORT_IN_PROGRESS', projectMessages.importInProgress);
       let parsed: ParsedImport;
       try {
-        parsed = await runInWorker<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files: upload.files, platform }], { timeoutMs: IMPORT_TIMEOUT_MS });
+        parsed = await importPool().run<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files: upload.files, platform }]);
       } catch (error) {
-        // An importer that throws met something it could not read at all; the user gets one clear line.
         request.log.warn({ err: error }, 'import parse failed');
-        throw new HttpError(422, 'IMPORT_FAILED', projectMessages.importCrashed, upload.files.map((file) => ({ loc: ['files', file.name], msg: projectMessages.importCrashed })));
+        if (error instanceof PoolBusyError) throw new HttpError(503, 'IMPORT_BUSY', projectMessages.importBusy);
+        // Over the thread's heap or time limit: the thread is gone, the server is fine, the file is the problem.
+        const message = error instanceof WorkerLimitError ? projectMessages.importTooComplex : projectMessages.importCrashed;
+        const code = error instanceof WorkerLimitError ? 'IMPORT_TOO_LARGE' : 'IMPORT_FAILED';
+        // An importer that throws met something it could not read at all; the user gets one clear line.
+        throw new HttpError(422, code, message, upload.files.map((file) => ({ loc: ['files', file.name], msg: message })));
       }
       const fileNames = upload.files.map((file) => file.name);
-      // Awaited here, inside the try: a refusal by the database must reach the error handler, not escape past `finally`.
+      // Awaited here, inside the try: a refusal by the database must reach the error handler, not escape past `finally`;
+      // the lease and the files go only once the draft is stored.
       return await storeDraft(app.db, caller, requireImportable(parsed), 'files', fileNames, null, platform ?? 'yandex_direct');
     } finally {
-      await upload.cleanup();
+      await Promise.all([upload.cleanup(), releaseLease?.().catch((error: unknown) => request.log.warn({ err: error }, 'import lease release failed'))]);
     }
   });
 

@@ -15,7 +15,7 @@ import type { AppConfig } from '../config.js';
 import type { DB } from '../db/database.js';
 import type { QueuedJob } from '../jobs/queue.js';
 import type { JobWorker } from '../jobs/workers.js';
-import { runInWorker } from '../lib/run-in-worker.js';
+import { relevancePool } from '../lib/worker-pool.js';
 import { fetchPages, type FetchOptions } from './fetcher.js';
 import { finishUnsuccessfully, MAX_ATTEMPTS, recoverInterruptedRelevance, RELEVANCE_QUEUE, type RelevanceJobData } from './lifecycle.js';
 
@@ -89,7 +89,7 @@ export async function runRelevanceJob(db: DB, config: AppConfig, job: QueuedJob<
     const moved = await owned().set({ stage: 'analyzing', progress: 92, heartbeat_at: sql`now()` }).returning('id').executeTakeFirst();
     if (!moved) throw new RunLostError();
     const input: RelevanceInput = { pages, targets };
-    const result = await runInWorker<RelevanceResult>(engineModule, 'runRelevanceEngine', [input], { timeoutMs: ENGINE_TIMEOUT_MS });
+    const result = await relevancePool().run<RelevanceResult>(engineModule, 'runRelevanceEngine', [input], { timeoutMs: ENGINE_TIMEOUT_MS });
     const stored = await owned()
       .set({
         status: 'completed',

@@ -1,5 +1,5 @@
 /**
- * Entry of the relevance engine in a worker thread (`runInWorker`): loads the morphology dictionaries
+ * Entry of the relevance engine in a thread of the relevance pool (`relevancePool()`): loads the morphology dictionaries
  * of this thread, then runs the pure engine. Reading a hundred 2 MB pages and lemmatising their text
  * is CPU work that must not hold up the API's event loop.
  */

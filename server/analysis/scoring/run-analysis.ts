@@ -4,7 +4,7 @@
  *   const { scoring, semantic } = await runCampaignAnalysis(data, { settings, onProgress });
  *
  * Pure: no HTTP, no database; the only I/O is reading az's dictionaries from node_modules once per
- * process (or worker thread). Run it in a worker (`runInWorker(new URL('…/run-analysis.js', …),
+ * process (or worker thread). Run it in a pool thread (`analysisPool().run(new URL('…/run-analysis.js', …),
  * 'runCampaignAnalysis', [data, { settings }])`); `onProgress` cannot cross a thread, so a job that
  * needs live progress calls it in a worker of its own and posts the progress from there.
  */

@@ -2,6 +2,7 @@
  * A quote-aware CSV/TSV reader over an in-memory string (RFC 4180 quoting: `"a ""b"""`, delimiters and line
  * breaks inside quotes). Rows are produced lazily so a 100 000-row export never exists twice in memory.
  */
+import type { ImportBudget } from './limits.js';
 import type { Delimiter, Row } from './types.js';
 
 const QUOTE = 34; // "
@@ -41,14 +42,19 @@ export function detectDelimiter(text: string): Delimiter {
   return best;
 }
 
-/** Non-blank rows of the text, numbered as a spreadsheet would number them (a quoted line break stays in its row). */
-export function* parseCsvRows(text: string, delimiter: Delimiter): Generator<Row> {
+/**
+ * Non-blank rows of the text, numbered as a spreadsheet would number them (a quoted line break stays in its row).
+ * With a budget, every line counts against the upload's row limit and every cell against the cell length
+ * limit as it is read, so a 40 MB cell or 50 million empty lines stop the read where they are found.
+ */
+export function* parseCsvRows(text: string, delimiter: Delimiter, budget?: ImportBudget): Generator<Row> {
   const length = text.length;
   const delimiterCode = delimiter.charCodeAt(0);
   let position = 0;
   let rowNumber = 0;
   while (position < length) {
     rowNumber += 1;
+    budget?.countRow(rowNumber);
     const cells: string[] = [];
     let blank = true;
     // One record.
@@ -60,6 +66,8 @@ export function* parseCsvRows(text: string, delimiter: Delimiter): Generator<Row
         let parts = '';
         for (;;) {
           const close = text.indexOf('"', start);
+          // An unclosed quote or a huge quoted value: measured before the slice is made.
+          if (budget) budget.checkCell(parts.length + (close === -1 ? length : close) - start, rowNumber, cells.length);
           if (close === -1) {
             // Unterminated quote: take the rest of the file as the value.
             parts += text.slice(start);
@@ -91,6 +99,7 @@ export function* parseCsvRows(text: string, delimiter: Delimiter): Generator<Row
           if (code === delimiterCode || code === LF || code === CR) break;
           end++;
         }
+        budget?.checkCell(end - position, rowNumber, cells.length);
         value = text.slice(position, end);
         position = end;
       }

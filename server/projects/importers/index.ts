@@ -9,6 +9,10 @@
  * Nothing is half-imported: when any file has an error-severity problem (unreadable, unrecognised, a
  * required column missing, no data), `data` is null and `problems` say why. Rows that can be skipped
  * produce warnings with file, 1-based row and column, and the import goes on.
+ *
+ * An upload over a limit of `limits.ts` (expanded size, rows, cell length) stops at once: the expanded
+ * sizes of all files are checked before any file is parsed, the rest while reading, and the first limit
+ * hit ends the whole import with that file's error.
  */
 import {
   countCampaignData,
@@ -25,6 +29,7 @@ import { detectDelimiter, parseCsvRows } from './csv.js';
 import { detectTable } from './detect.js';
 import { importGoogleAdsEditor } from './google-ads-editor.js';
 import { buildFromStats, mergeStats } from './merge-stats.js';
+import { ImportBudget, ImportLimitError } from './limits.js';
 import { format, importerMessages } from './messages.js';
 import { ProblemLog } from './problems.js';
 import { importReport, ReportSink, type ReportField } from './reports.js';
@@ -32,10 +37,11 @@ import type { SheetContext } from './sheet.js';
 import { importTemplate } from './template.js';
 import { decodeText, detectEncoding, looksBinary } from './text.js';
 import type { DetectedFile, Table } from './types.js';
-import { isOldXls, isZip, readXlsx } from './xlsx.js';
+import { declaredXlsxSize, isOldXls, isZip, readXlsx } from './xlsx.js';
 import { importYandexDirect, type YandexDirectField } from './yandex-direct.js';
 
 export type { DetectedFile, ImportFileKind, TextEncodingName, Delimiter } from './types.js';
+export { ImportBudget, importLimits } from './limits.js';
 
 export interface ImportFile {
   name: string;
@@ -45,11 +51,15 @@ export interface ImportFile {
 export interface ImportOptions {
   /** The project's platform: used for the template's notation and to warn about another platform's files. */
   platform?: AdPlatform;
+  /** Limits of the upload (tests lower them). */
+  budget?: ImportBudget;
 }
 
 export interface ImportResult {
   /** null when any file has an error: nothing is half-imported. */
   data: CampaignData | null;
+  /** Set when the upload went over a limit of limits.ts: the message to answer with. */
+  limit?: string;
   problems: ImportProblem[];
   counts: ImportCounts;
   detected: DetectedFile[];
@@ -61,9 +71,36 @@ interface ReadTables {
   delimiter?: DetectedFile['delimiter'];
 }
 
+const failedResult = (problems: ImportProblem[], detected: DetectedFile[]): ImportResult => ({
+  data: null,
+  problems,
+  counts: { campaigns: 0, groups: 0, ads: 0, keywords: 0, searchQueries: 0 },
+  detected,
+});
+
+/** What a limit hit needs to turn into the failed import: the problems so far and the file being read. */
+interface ReadingState {
+  detected: DetectedFile[];
+  logs: Map<string, ProblemLog>;
+  current?: ProblemLog;
+}
+
 export async function importCampaignFiles(files: ImportFile[], options: ImportOptions = {}): Promise<ImportResult> {
-  const detected: DetectedFile[] = [];
-  const logs = new Map<string, ProblemLog>();
+  const budget = options.budget ?? new ImportBudget();
+  const oversized = await checkExpandedSizes(files, budget);
+  if (oversized) return { ...failedResult(oversized, []), limit: oversized[0].message };
+  const state: ReadingState = { detected: [], logs: new Map() };
+  try {
+    return await importWithinBudget(files, options, budget, state);
+  } catch (error) {
+    if (!(error instanceof ImportLimitError) || !state.current) throw error;
+    state.current.error(error.message, error.row, error.column);
+    return { ...failedResult([...state.logs.values()].flatMap((log) => log.finish()), state.detected), limit: error.message };
+  }
+}
+
+async function importWithinBudget(files: ImportFile[], options: ImportOptions, budget: ImportBudget, state: ReadingState): Promise<ImportResult> {
+  const { detected, logs } = state;
   const builders = new Map<AdPlatform, StructureBuilder>();
   const builderFor = (platform: AdPlatform): StructureBuilder => {
     let builder = builders.get(platform);
@@ -79,7 +116,8 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
     const name = uniqueName(file.name, logs);
     const log = new ProblemLog(name);
     logs.set(name, log);
-    const read = await readTables(file.bytes, log);
+    state.current = log;
+    const read = await readTables(file.bytes, log, budget);
     if (!read) {
       detected.push({ file: name, kind: 'unknown', encoding: isZip(file.bytes) || isOldXls(file.bytes) ? 'xlsx' : detectEncoding(file.bytes) });
       continue;
@@ -144,6 +182,7 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
 
   const templatePlatform = options.platform ?? firstStructurePlatform ?? 'yandex_direct';
   for (const context of templateTables) {
+    state.current = context.log;
     firstStructurePlatform ??= templatePlatform;
     importTemplate(context, builderFor(templatePlatform), templatePlatform);
   }
@@ -165,6 +204,7 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
     }
   }
 
+  state.current = undefined;
   const problems = [...logs.values()].flatMap((log) => log.finish());
   const hasErrors = problems.some((problem) => problem.severity === 'error');
   if (hasErrors) {
@@ -177,7 +217,20 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
   return { data, problems, counts: countCampaignData(data), detected };
 }
 
-async function readTables(bytes: Uint8Array, log: ProblemLog): Promise<ReadTables | null> {
+/**
+ * The upload's expanded size (an XLSX as its central directory declares, anything else its bytes) against
+ * the budget, before any file is parsed: problems naming the biggest files, or null when it fits.
+ */
+async function checkExpandedSizes(files: ImportFile[], budget: ImportBudget): Promise<ImportProblem[] | null> {
+  const sizes: { name: string; size: number }[] = [];
+  for (const file of files) {
+    const declared = isZip(file.bytes) ? await declaredXlsxSize(file.bytes).catch(() => null) : null;
+    sizes.push({ name: file.name, size: declared ?? file.bytes.length });
+  }
+  return budget.expandedSizeProblems(sizes);
+}
+
+async function readTables(bytes: Uint8Array, log: ProblemLog, budget: ImportBudget): Promise<ReadTables | null> {
   if (bytes.length === 0) {
     log.error(importerMessages.emptyFile);
     return null;
@@ -188,8 +241,9 @@ async function readTables(bytes: Uint8Array, log: ProblemLog): Promise<ReadTable
   }
   if (isZip(bytes)) {
     try {
-      return { tables: await readXlsx(bytes), encoding: 'xlsx' };
-    } catch {
+      return { tables: await readXlsx(bytes, budget), encoding: 'xlsx' };
+    } catch (error) {
+      if (error instanceof ImportLimitError) throw error;
       log.error(importerMessages.brokenXlsx);
       return null;
     }
@@ -204,7 +258,7 @@ async function readTables(bytes: Uint8Array, log: ProblemLog): Promise<ReadTable
     return null;
   }
   const delimiter = detectDelimiter(text);
-  return { tables: [{ rows: { [Symbol.iterator]: () => parseCsvRows(text, delimiter) } }], encoding, delimiter };
+  return { tables: [{ rows: { [Symbol.iterator]: () => parseCsvRows(text, delimiter, budget) } }], encoding, delimiter };
 }
 
 /** Two uploads named alike must still be told apart in problems. */

@@ -30,8 +30,25 @@ export const importerMessages = {
   sheetSkipped: 'Лист «{sheet}» не распознан и пропущен',
   controlCharacter: 'Недопустимый управляющий символ ({code}) в ячейке: удалите его и загрузите файл ещё раз',
   moreControlCharacters: 'И ещё {count} ячеек с управляющими символами',
+  // Limits of an upload (limits.ts): what was over, the limit, and what to do.
+  uploadTooLarge:
+    'Файлы слишком большие: в распакованном виде это {size}, а за одну загрузку можно разобрать не больше {max}. Загрузите файлы по частям или выгрузите кампании в CSV',
+  xlsxTooLarge:
+    'Файл XLSX в распакованном виде занимает {size}, а разобрать можно не больше {max}: похоже, файл повреждён или раздут. Сохраните выгрузку заново или разделите её на части',
+  xlsxSizeMismatch: 'Файл XLSX повреждён: данных внутри больше, чем указано в его оглавлении. Сохраните файл заново или выгрузите его ещё раз',
+  tooManyZipEntries: 'Файл XLSX состоит из {count} частей: это не похоже на выгрузку кампаний',
+  tooManyRows: 'Слишком много строк: за одну загрузку можно разобрать не больше {max}. Разделите выгрузку на несколько файлов и загрузите их по очереди',
+  cellTooLong: 'Строка {row}, столбец {column}: ячейка длиннее {max} символов (предел Excel). Проверьте, что файл сохранён правильно',
+  sheetCellTooLong: 'В файле есть ячейка длиннее {max} символов (предел Excel): такой файл не разобрать. Проверьте, что он сохранён правильно',
 } as const;
 
 export function format(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
+}
+
+/** The spreadsheet letter of a 0-based column index: 0 → A, 25 → Z, 26 → AA. */
+export function columnLetter(index: number): string {
+  let letters = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
 }

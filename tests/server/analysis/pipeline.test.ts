@@ -6,6 +6,7 @@ import { analysisMessages } from '../../../src/contract/messages.js';
 import { analysisWorkerTiming, auditRunner, runAuditInWorkerThread } from '../../../server/analysis/worker.js';
 import { failAnalysis } from '../../../server/analysis/lifecycle.js';
 import { analysisStreams } from '../../../server/analysis/routes.js';
+import { closeWorkerPools, workerPoolSettings } from '../../../server/lib/worker-pool.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { balanceOf, deferred, eventsUntilDone, ledgerOf, projectWithCampaigns, quotedCost, waitForAnalysisRow } from './helpers.js';
@@ -211,6 +212,25 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
     const results = await call(t.app, 'GET', `/api/v1/analyses/${id}/results`, { token: user.token });
     expect(results.status).toBe(409);
     expect(results.body.code).toBe('ANALYSIS_NOT_COMPLETED');
+  });
+
+  it('a run over its thread’s heap limit fails alone with a Russian message and is refunded; the next run completes', async () => {
+    const saved = workerPoolSettings.analysisHeapMb;
+    await closeWorkerPools();
+    // Too small a heap for the morphology dictionaries: the thread dies of the limit, not the process.
+    workerPoolSettings.analysisHeapMb = 16;
+    const before = await balanceOf(t.app, user.id);
+    try {
+      const id = (await start()).body.analysis.id as string;
+      const events = await eventsUntilDone(t.app, user.token, id);
+      expect(events.at(-1)).toMatchObject({ event: 'done', analysis: { status: 'failed', error: analysisMessages.outOfMemory } });
+      expect(await balanceOf(t.app, user.id)).toBe(before);
+    } finally {
+      await closeWorkerPools();
+      workerPoolSettings.analysisHeapMb = saved;
+    }
+    const next = await eventsUntilDone(t.app, user.token, (await start()).body.analysis.id as string);
+    expect(next.at(-1)).toMatchObject({ event: 'done', analysis: { status: 'completed' } });
   });
 
   it('keeps progress in the database while running; cancel stops the run and refunds once', async () => {
