@@ -23,15 +23,19 @@ describe('TaskPool (piscina worker threads)', () => {
   });
 
   it('keeps the calling event loop free while the worker computes', async () => {
+    // The worker spins until this thread, ticking on its event loop, has ticked ten times: a blocked loop
+    // would never get there and the test would time out.
+    const flag = new Int32Array(new SharedArrayBuffer(4));
     let ticks = 0;
-    const interval = setInterval(() => ticks++, 10);
+    const interval = setInterval(() => {
+      if (++ticks >= 10) Atomics.store(flag, 0, 1);
+    }, 10);
     try {
-      await pool.run(tasks, 'spin', [400]);
+      await pool.run(tasks, 'spinUntilReleased', [flag]);
     } finally {
       clearInterval(interval);
     }
-    // A blocked loop would have ticked at most once.
-    expect(ticks).toBeGreaterThan(5);
+    expect(ticks).toBeGreaterThanOrEqual(10);
   });
 
   it('stops a task that runs past its time limit, and the next task gets a fresh thread', async () => {
