@@ -1,4 +1,5 @@
 import { loadConfig } from './config.js';
+import { describeStartupFailure } from './startup-error.js';
 import { openDatabase } from './db/connect.js';
 import { startJobQueue } from './jobs/boss.js';
 import { recoverInterruptedAnalyses, startRecoverySweep } from './analysis/lifecycle.js';
@@ -29,7 +30,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown());
 }
 
-main().catch((error) => {
-  console.error(error);
+main().catch((error: unknown) => {
+  console.error(describeStartupFailure(error, 'starting the worker'));
   process.exit(1);
 });
