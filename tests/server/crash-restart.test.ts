@@ -20,12 +20,15 @@ interface Server {
 }
 
 let dataDir: string;
+/** Every server this file started, so none outlives it (even when a test times out half-way). */
+const started: ChildProcess[] = [];
 
 function run(extraEnv: NodeJS.ProcessEnv = {}): Promise<Server> {
   return findFreePort().then((port) => {
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, WEB_ROOT: path.join(dataDir, 'no-web'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv };
     for (const name of ['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'SMTP_URL', 'REDIS_URL', 'JWT_SECRET']) if (!(name in extraEnv)) delete env[name];
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    started.push(child);
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -69,6 +72,12 @@ beforeAll(async () => {
   await chmod(dataDir, 0o755);
 });
 afterAll(async () => {
+  for (const child of started) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
   // Whatever this test started and left running goes too (by its own pid, from its own lock file).
   const pid = await postmasterPid();
   if (pid && alive(pid)) process.kill(pid, 'SIGINT');
@@ -84,7 +93,8 @@ describe('start-up after a crash (kill -9) on the same DATA_DIR', () => {
     }
   });
 
-  it('shuts the left-over PostgreSQL down, starts, and logs in with the accounts kept', async () => {
+  // Two server starts: generous on a busy machine.
+  it('shuts the left-over PostgreSQL down, starts, and logs in with the accounts kept', { timeout: 240_000 }, async () => {
     const first = await start();
     const email = first.output().match(/Email:\s+(\S+)/)![1]!;
     const password = first.output().match(/Пароль:\s+(\S+)/)![1]!;
@@ -106,7 +116,7 @@ describe('start-up after a crash (kill -9) on the same DATA_DIR', () => {
     expect(second.output()).not.toContain('Создан первый администратор платформы');
   });
 
-  it('refuses a second server on a DATA_DIR in use, saying what to do instead of printing undefined', async () => {
+  it('refuses a second server on a DATA_DIR in use, saying what to do instead of printing undefined', { timeout: 120_000 }, async () => {
     const running = second!;
     const other = await run();
     expect(await other.exited).toBe(1);
@@ -119,7 +129,7 @@ describe('start-up after a crash (kill -9) on the same DATA_DIR', () => {
     expect((await fetch(`${running.baseUrl}/api/health`)).status).toBe(200);
   });
 
-  it('explains a bad setting instead of crashing with a stack', async () => {
+  it('explains a bad setting instead of crashing with a stack', { timeout: 120_000 }, async () => {
     const bad = await run({ TRUST_PROXY: 'true' });
     expect(await bad.exited).toBe(1);
     expect(bad.output()).toContain('Reklama Lab could not start: reading the configuration (environment variables) failed.');
