@@ -25,6 +25,8 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** DNS for tests; the system resolver otherwise. */
   resolver?: Resolver;
+  /** Which addresses the SSRF guard refuses (tests only; `isPrivateAddress` otherwise). */
+  isRefused?: (address: string) => boolean;
 }
 
 export const defaultFetchLimits = { timeoutMs: 10_000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5, concurrency: 4 };
@@ -198,7 +200,7 @@ export async function fetchPage(address: string, options: FetchOptions = {}): Pr
       if (deadline.signal.aborted) throw deadline.signal.reason;
       let target: ResolvedHost;
       try {
-        target = await untilAborted(resolvePublicAddress(current.hostname, { allowPrivateHosts: options.allowPrivateHosts ?? false, resolver: options.resolver }), deadline.signal);
+        target = await untilAborted(resolvePublicAddress(current.hostname, { allowPrivateHosts: options.allowPrivateHosts ?? false, resolver: options.resolver, isRefused: options.isRefused }), deadline.signal);
       } catch (error) {
         if (error instanceof HostRefusedError) throw new FetchFailure(fill(m.fetchPrivateHost, { address: error.address }), true);
         throw new FetchFailure(fill(m.fetchDns, { host: current.hostname }));

@@ -51,13 +51,16 @@ export const systemResolver: Resolver = async (hostname) => (await lookup(hostna
  * The address to connect to for `hostname`. Refuses the host when any of its addresses is private
  * (a name resolving to both a public and a private address is an attack, not a misconfiguration).
  */
-export async function resolvePublicAddress(hostname: string, options: { allowPrivateHosts: boolean; resolver?: Resolver }): Promise<ResolvedHost> {
+export async function resolvePublicAddress(
+  hostname: string,
+  options: { allowPrivateHosts: boolean; resolver?: Resolver; /** The classifier; tests narrow it to let a local server be the first hop. */ isRefused?: (address: string) => boolean },
+): Promise<ResolvedHost> {
   const bare = hostname.replace(/^\[|\]$/g, '');
   const literal = isIP(bare);
   const addresses: ResolvedHost[] = literal ? [{ address: bare, family: literal === 6 ? 6 : 4 }] : await (options.resolver ?? systemResolver)(bare);
   if (addresses.length === 0) throw Object.assign(new Error(`no address for ${bare}`), { code: 'ENOTFOUND' });
   if (!options.allowPrivateHosts) {
-    const refused = addresses.find((entry) => isPrivateAddress(entry.address));
+    const refused = addresses.find((entry) => (options.isRefused ?? isPrivateAddress)(entry.address));
     if (refused) throw new HostRefusedError(refused.address);
   }
   return addresses[0];

@@ -61,7 +61,12 @@ describe('the fetcher refuses IPv6 forms of a local server (real HTTP on 127.0.0
   let server: Server;
   let port: number;
   beforeAll(async () => {
-    server = createServer((_request, response) => {
+    server = createServer((request, response) => {
+      const redirect = new URL(request.url ?? '/', 'http://x').searchParams.get('to');
+      if (redirect) {
+        response.writeHead(302, { location: redirect });
+        return response.end();
+      }
       response.writeHead(200, { 'content-type': 'text/html' });
       response.end('<h1>внутренняя страница</h1>');
     });
@@ -88,5 +93,17 @@ describe('the fetcher refuses IPv6 forms of a local server (real HTTP on 127.0.0
     const page = await fetchPage(`http://shop.example.com:${port}/`, { resolver: async () => [{ address: '::ffff:7f00:1', family: 6 }] });
     expect(page.refused).toBe(true);
     expect(page.error).toContain('::ffff:7f00:1');
+  });
+
+  it.each(['[::ffff:7f00:1]', '[64:ff9b::7f00:1]', '169.254.169.254', 'metadata.internal'])('checks every redirect hop: a redirect to %s is refused', async (host) => {
+    // Only for this test the local server counts as public, so it can be the first hop.
+    const isRefused = (address: string) => address !== '127.0.0.1' && isPrivateAddress(address);
+    const resolver = async () => [{ address: '::ffff:a9fe:a9fe', family: 6 as const }];
+    const target = `http://${host}:${port}/secret`;
+    const page = await fetchPage(`http://127.0.0.1:${port}/?to=${encodeURIComponent(target)}`, { isRefused, resolver });
+    expect(page.refused).toBe(true);
+    expect(page.html).toBe('');
+    expect(page.redirects).toEqual([`http://127.0.0.1:${port}/?to=${encodeURIComponent(target)}`]);
+    expect(page.error).toMatch(/^Адрес ведёт во внутреннюю сеть/);
   });
 });
