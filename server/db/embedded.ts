@@ -233,7 +233,7 @@ async function describeProcess(pid: number): Promise<{ command: string; parent: 
  * and a new PostgreSQL on the same folder refuses to start. That one is shut down cleanly here (SIGINT:
  * PostgreSQL's fast shutdown, which finishes with a checkpoint) before ours starts:
  * - the pid in `postmaster.pid` is dead: nothing to do, PostgreSQL takes the lock over and recovers;
- * - it is alive but not a PostgreSQL (the pid was reused): the stale lock file is removed;
+ * - it is alive but not the PostgreSQL of this folder (the pid was reused): the stale lock file is removed;
  * - it is the PostgreSQL of this folder and the process that started it is still running (a server or
  *   the admin CLI using DATA_DIR right now): refused with a message, that process owns it;
  * - otherwise (its parent died) it is shut down, and we wait for it to exit.
@@ -245,7 +245,11 @@ export async function stopLeftOverPostgres(databaseDir: string, log: (line: stri
   const pid = Number.parseInt(lock.split('\n')[0] ?? '', 10);
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
   const info = await describeProcess(pid);
-  if (info && !/postgres/.test(info.command)) {
+  // The pid was reused by something else (another program, or the PostgreSQL of another folder): the
+  // lock is stale, and PostgreSQL would not dare to take it over.
+  const lockedDir = lock.split('\n')[1]?.trim();
+  const ofThisFolder = (command: string) => [databaseDir, lockedDir].some((dir) => dir && command.includes(`-D ${dir}`));
+  if (info && (!/postgres/.test(info.command) || !ofThisFolder(info.command))) {
     await rm(lockFile, { force: true });
     return;
   }
