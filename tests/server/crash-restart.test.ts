@@ -24,8 +24,9 @@ let dataDir: string;
 const started: ChildProcess[] = [];
 
 function run(extraEnv: NodeJS.ProcessEnv = {}): Promise<Server> {
-  return findFreePort().then((port) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, WEB_ROOT: path.join(dataDir, 'no-web'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv };
+  return findFreePort().then((freePort) => {
+    const port = extraEnv.PORT ?? String(freePort);
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, WEB_ROOT: path.join(dataDir, 'no-web'), PORT: port, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv };
     for (const name of ['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'SMTP_URL', 'REDIS_URL', 'JWT_SECRET']) if (!(name in extraEnv)) delete env[name];
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     started.push(child);
@@ -50,9 +51,9 @@ const login = (server: Server, email: string, password: string) =>
   fetch(`${server.baseUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
 
 /** The pid of the PostgreSQL that holds the data folder, from its lock file. */
-async function postmasterPid(): Promise<number | null> {
+async function postmasterPid(folder = dataDir): Promise<number | null> {
   try {
-    return Number.parseInt((await readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]!, 10);
+    return Number.parseInt((await readFile(path.join(folder, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]!, 10);
   } catch {
     return null;
   }
@@ -134,5 +135,20 @@ describe('start-up after a crash (kill -9) on the same DATA_DIR', () => {
     expect(await bad.exited).toBe(1);
     expect(bad.output()).toContain('Reklama Lab could not start: reading the configuration (environment variables) failed.');
     expect(bad.output()).toContain('TRUST_PROXY=true would let any client forge its address');
+  });
+
+  it('explains a taken port, and stops the embedded PostgreSQL it had started', { timeout: 180_000 }, async () => {
+    const otherData = await mkdtemp(path.join(os.tmpdir(), 'reklama-crash-port-'));
+    await chmod(otherData, 0o755);
+    try {
+      const clash = await run({ DATA_DIR: otherData, PORT: new URL(second!.baseUrl).port });
+      expect(await clash.exited).toBe(1);
+      expect(clash.output()).toContain('Reklama Lab could not start: listening on 127.0.0.1:');
+      expect(clash.output()).toContain('What to do: another program listens on this port: stop it or choose another port with PORT=…');
+      // Nothing is left running on the other folder.
+      expect(await postmasterPid(otherData)).toBeNull();
+    } finally {
+      await rm(otherData, { recursive: true, force: true });
+    }
   });
 });
