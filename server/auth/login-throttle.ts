@@ -9,15 +9,8 @@
  * email as typed (trimmed, lower-case), whether or not an account has it, so the answer never says
  * whether an account exists.
  */
-import { apiMessages } from '../../src/contract/messages.js';
-import { HttpError } from '../lib/errors.js';
+import { RateLimitedError } from '../lib/errors.js';
 import type { RateLimitCounter } from '../lib/rate-limit-store.js';
-
-export class RateLimitedError extends HttpError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, 'RATE_LIMITED', apiMessages.tooManyRequests);
-  }
-}
 
 export interface LoginThrottle {
   /** Refuses (429) when the account has used up its failures in the current window. */
