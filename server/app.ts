@@ -10,13 +10,13 @@ import compress from '@fastify/compress';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { apiMessages } from '../src/contract/messages.js';
-import type { AppConfig } from './config.js';
+import type { AppConfig, TrustProxySetting } from './config.js';
 import type { DB } from './db/database.js';
 import { createMailer, type Mailer } from './email/mailer.js';
-import { HttpError } from './lib/errors.js';
+import { HttpError, RateLimitedError } from './lib/errors.js';
 import { authModeOf, valibotValidatorCompiler } from './lib/schema.js';
 import { authenticatePlugin } from './auth/authenticate.js';
-import { createRateLimitStorage } from './lib/rate-limit-store.js';
+import { createRateLimitStorage, type RateLimitCounter } from './lib/rate-limit-store.js';
 import { authRoutes } from './auth/routes.js';
 import { organizationRoutes } from './orgs/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
@@ -37,6 +37,8 @@ declare module 'fastify' {
     jobs: JobQueue | null;
     /** Connection string of the app's database, for dedicated connections (LISTEN); null when unknown. */
     databaseUrl: string | null;
+    /** A counter in the rate-limit storage (PostgreSQL or Redis) for limits the route plugin cannot express. */
+    rateLimitCounter: (scope: string) => RateLimitCounter;
   }
 }
 
@@ -70,6 +72,17 @@ export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /**
+ * `TRUST_PROXY` in fastify's terms. A hop count becomes a function of the hop index: fastify itself
+ * refuses a bare number (it cannot tell the proxy from a direct client), and the operator who sets a
+ * count has said the server is reachable only through that many proxies.
+ */
+export function fastifyTrustProxy(setting: TrustProxySetting): boolean | string | ((address: string, hop: number) => boolean) {
+  if (setting === false || setting === 0) return false;
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting.join(',');
+}
+
+/**
  * Builds the whole application without listening, so tests inject requests into the same app the
  * server runs. Order as in fastify/demo: infrastructure, then the app's own services, then routes.
  */
@@ -77,7 +90,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const { config } = deps;
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'body.password'] },
-    trustProxy: true,
+    // The client address the rate limits count by: the socket's, unless TRUST_PROXY names the proxies.
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // While closing, a request that still arrives on an open keep-alive connection is answered normally
     // (with `Connection: close`, below) instead of fastify's English 503 outside our error format.
     return503OnClosing: false,
@@ -103,6 +117,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   );
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
     if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toBody());
     if (isDataRefusedByDatabase(error)) {
       // The contract should have refused this value first (src/contract/text.ts); never a 500 for bad input.
@@ -166,6 +181,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   const rateLimitStorage = createRateLimitStorage(deps.db, config.redisUrl ? { url: config.redisUrl, nameSpace: config.rateLimitNamespace } : undefined);
   app.addHook('onClose', rateLimitStorage.close);
+  app.decorate('rateLimitCounter', rateLimitStorage.counter);
   await app.register(rateLimit, {
     global: false,
     ...rateLimitStorage.options,

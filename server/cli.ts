@@ -1,3 +1,4 @@
+import { describeStartupFailure, StartupError } from './startup-error.js';
 import { runCommand } from './auth/admin-commands.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
@@ -17,6 +18,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(error instanceof StartupError ? describeStartupFailure(error, 'opening the database') : error instanceof Error ? error.message : String(error));
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 /** Everything the server reads from the environment, parsed once. */
 export interface AppConfig {
@@ -32,6 +33,16 @@ export interface AppConfig {
   rateLimit: { max: number; timeWindowMs: number };
   /** Tries of `current_password` on POST /auth/new-password per account and window (ASVS: no unlimited guessing with a stolen session). */
   currentPasswordRateLimit: { max: number; timeWindowMs: number };
+  /** Registrations per client address (`REGISTER_RATE_LIMIT_MAX` per `REGISTER_RATE_LIMIT_WINDOW_MS`). */
+  registerRateLimit: { max: number; timeWindowMs: number };
+  /** Failed logins per account (the email), whatever the address they come from. */
+  loginAccountRateLimit: { max: number; timeWindowMs: number };
+  /**
+   * Which peers may set the client address through `X-Forwarded-For` (`TRUST_PROXY`): `false` trusts
+   * nobody (the socket's address is the client's), a number trusts that many proxy hops, a list trusts
+   * those addresses/CIDR ranges (and proxy-addr's names `loopback`, `linklocal`, `uniquelocal`).
+   */
+  trustProxy: TrustProxySetting;
   /** Run job workers inside the API process (default) or only in `npm run worker`. */
   inProcessWorkers: boolean;
   /** Key for encrypting ad-platform OAuth tokens at rest (32 bytes). */
@@ -47,6 +58,28 @@ export interface AppConfig {
   allowPrivateHosts: boolean;
   /** The language model of the AI plan (an OpenAI-compatible chat-completions API); null: not configured. */
   llm: LlmConfig | null;
+}
+
+export type TrustProxySetting = false | number | string[];
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * `TRUST_PROXY`: unset, empty, `false` or `0` → trust nobody; a whole number → that many proxy hops;
+ * otherwise a comma-separated list of addresses or CIDR ranges. `true` (trust anyone) is refused: the
+ * server listens on every interface, so anyone could then choose their own address and escape the limits.
+ */
+export function trustProxyFromEnv(value: string | undefined): TrustProxySetting {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true') throw new Error('TRUST_PROXY=true would let any client forge its address with X-Forwarded-For: give the number of proxies in front of the server (e.g. 1) or their addresses (e.g. 10.0.0.5,10.1.0.0/16)');
+  if (/^\d+$/.test(text)) return Number.parseInt(text, 10);
+  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (PROXY_RANGE_NAMES.has(entry) || ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry)) continue;
+    throw new Error(`TRUST_PROXY: "${entry}" is neither an IP address nor a CIDR range (e.g. 10.0.0.0/8), nor loopback/linklocal/uniquelocal`);
+  }
+  return entries;
 }
 
 /** Where the AI plan asks for its answer: `LLM_API_URL`, `LLM_API_KEY`, `LLM_MODEL`, `LLM_TIMEOUT_MS`. */
@@ -130,6 +163,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webRoot: env.WEB_ROOT,
     rateLimit: { max: intFromEnv(env.AUTH_RATE_LIMIT_MAX, 10), timeWindowMs: intFromEnv(env.AUTH_RATE_LIMIT_WINDOW_MS, 60_000) },
     currentPasswordRateLimit: { max: intFromEnv(env.CURRENT_PASSWORD_RATE_LIMIT_MAX, 5), timeWindowMs: intFromEnv(env.CURRENT_PASSWORD_RATE_LIMIT_WINDOW_MS, 15 * 60_000) },
+    registerRateLimit: { max: intFromEnv(env.REGISTER_RATE_LIMIT_MAX, 5), timeWindowMs: intFromEnv(env.REGISTER_RATE_LIMIT_WINDOW_MS, 60 * 60_000) },
+    loginAccountRateLimit: { max: intFromEnv(env.LOGIN_ACCOUNT_RATE_LIMIT_MAX, 10), timeWindowMs: intFromEnv(env.LOGIN_ACCOUNT_RATE_LIMIT_WINDOW_MS, 15 * 60_000) },
+    trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
     inProcessWorkers: env.IN_PROCESS_WORKERS !== 'false',
     secretsKey: overrides.secretsKey ?? persistentSecret(dataDir, 'secrets-key', env.SECRETS_KEY),
     yandexDirectApiUrl: env.YANDEX_DIRECT_API_URL ?? 'https://api.direct.yandex.com/json/v5',

@@ -7,24 +7,39 @@ import { ensureFirstAdmin } from './auth/first-admin.js';
 import { startJobQueue } from './jobs/boss.js';
 import { recoverInterruptedAnalyses, startRecoverySweep } from './analysis/lifecycle.js';
 import { startImportJobRecoverySweep } from './projects/import-jobs.js';
+import { describeStartupFailure, StartupFailure, startupStep } from './startup-error.js';
 
 /** How long a SIGTERM/SIGINT may take before the process gives up waiting and exits. */
 const SHUTDOWN_TIMEOUT_MS = 30_000;
 
+/** What a failed start has to let go of before the process exits (the embedded PostgreSQL above all). */
+const startedSoFar: { close: () => Promise<void> }[] = [];
+
 /** `npm start`: one process serves the PWA and the API on one port, with job workers inside. */
 async function main() {
-  const config = loadConfig(process.env, {
-    webRoot: process.env.WEB_ROOT ?? path.resolve('build/web'),
-  });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const jobs = await startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: config.inProcessWorkers, log: console as never });
+  const config = await startupStep('reading the configuration (environment variables)', () =>
+    loadConfig(process.env, {
+      webRoot: process.env.WEB_ROOT ?? path.resolve('build/web'),
+    }),
+  );
+  const database = await startupStep(config.databaseUrl ? 'opening and migrating the database of DATABASE_URL' : `starting the embedded PostgreSQL in ${config.dataDir} and migrating it`, () =>
+    openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: embeddedPostgresLog }),
+  );
+  startedSoFar.unshift(database);
+  const jobs = await startupStep('starting the job queue (pg-boss)', () =>
+    startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: config.inProcessWorkers, log: console as never }),
+  );
+  startedSoFar.unshift({ close: () => jobs.stop() });
   // Analyses a previous run of the server left half-done start over (or fail and refund).
-  await recoverInterruptedAnalyses(database.db, { jobs, log: console });
+  await startupStep('recovering interrupted analyses', () => recoverInterruptedAnalyses(database.db, { jobs, log: console }));
   // …and those whose worker died so recently that its heartbeat still looked alive, a minute later.
   const stopRecoverySweep = startRecoverySweep(database.db, { jobs, log: console });
+  startedSoFar.unshift({ close: async () => stopRecoverySweep() });
   // Direct API imports whose worker died are failed with a message (their start-up recovery runs in the worker).
   const stopImportSweep = startImportJobRecoverySweep(database.db, { log: console });
-  const app = await buildApp({ config, db: database.db, jobs, databaseUrl: database.url });
+  startedSoFar.unshift({ close: async () => stopImportSweep() });
+  const app = await startupStep('building the application', () => buildApp({ config, db: database.db, jobs, databaseUrl: database.url }));
+  startedSoFar.unshift({ close: () => app.close() });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -60,12 +75,21 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
+  await startupStep(`listening on ${config.host}:${config.port}`, () => app.listen({ port: config.port, host: config.host }));
   await ensureFirstAdmin({ db: database.db, config, print: (text) => console.log(text) });
   console.log(`Reklama Lab: ${config.publicUrl} (API docs: ${config.publicUrl}/api/docs)`);
 }
 
-main().catch((error) => {
-  console.error(error);
+/** The embedded PostgreSQL's own messages that say something went wrong or changed (its routine log stays out of the server's). */
+function embeddedPostgresLog(line: string) {
+  if (/left-over|password was replaced/.test(line)) console.log(line.trim());
+}
+
+main().catch(async (error: unknown) => {
+  console.error(error instanceof StartupFailure ? error.message : describeStartupFailure(error, 'start-up'));
+  // Let go of what did start (the embedded PostgreSQL above all), but never hang on it.
+  const giveUp = setTimeout(() => process.exit(1), 10_000);
+  giveUp.unref();
+  for (const started of startedSoFar) await started.close().catch(() => undefined);
   process.exit(1);
 });

@@ -1,4 +1,5 @@
 import { loadConfig } from './config.js';
+import { describeStartupFailure } from './startup-error.js';
 import { openDatabase } from './db/connect.js';
 import { startJobQueue } from './jobs/boss.js';
 import { recoverInterruptedAnalyses, startRecoverySweep } from './analysis/lifecycle.js';
@@ -32,7 +33,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown());
 }
 
-main().catch((error) => {
-  console.error(error);
+main().catch((error: unknown) => {
+  console.error(describeStartupFailure(error, 'starting the worker'));
   process.exit(1);
 });

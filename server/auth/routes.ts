@@ -20,7 +20,9 @@ import {
 import { ErrorBodySchema, MessageSchema, NoContentSchema } from '../../src/contract/common.js';
 import { apiMessages } from '../../src/contract/messages.js';
 import { routeSchema, type Req, type RouteContract } from '../lib/schema.js';
+import { HttpError } from '../lib/errors.js';
 import { callerOf } from './authenticate.js';
+import { createLoginThrottle } from './login-throttle.js';
 import * as auth from './service.js';
 
 const tags = ['auth'];
@@ -70,15 +72,26 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     if (text.trim() === '') return done(null, undefined);
     return parseJson(request, text, done);
   });
-  // Per client address; the counters live in PostgreSQL (server/lib/rate-limit-store.ts), shared by every process.
+  // Per client address (the socket's, or the one TRUST_PROXY's proxies report); the counters live in
+  // PostgreSQL or Redis (server/lib/rate-limit-store.ts), shared by every process.
   const rateLimited = { rateLimit: { max: app.config.rateLimit.max, timeWindow: app.config.rateLimit.timeWindowMs } };
+  // Registration is rarer and each one is worth tokens (the welcome credit): a tighter limit of its own.
+  const registerLimited = { rateLimit: { max: app.config.registerRateLimit.max, timeWindow: app.config.registerRateLimit.timeWindowMs } };
+  // …and a login is limited per account too, whatever the address (server/auth/login-throttle.ts).
+  const loginThrottle = createLoginThrottle(app.rateLimitCounter('login-account'), app.config.loginAccountRateLimit);
 
-  app.post<Req<typeof registerContract>>('/register', { schema: routeSchema(registerContract), config: rateLimited }, async (request, reply) => {
+  app.post<Req<typeof registerContract>>('/register', { schema: routeSchema(registerContract), config: registerLimited }, async (request, reply) => {
     return reply.status(201).send(await auth.register(app, request.body));
   });
 
   app.post<Req<typeof loginContract>>('/login', { schema: routeSchema(loginContract), config: rateLimited }, async (request) => {
-    return auth.login(app, request.body);
+    await loginThrottle.check(request.body.email);
+    try {
+      return await auth.login(app, request.body);
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode === 401) await loginThrottle.recordFailure(request.body.email);
+      throw error;
+    }
   });
 
   app.get('/me', { schema: routeSchema(meContract) }, async (request) => {

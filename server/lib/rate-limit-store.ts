@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor, FastifyRateLimitOptions, RateLimitPluginOptions } from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
@@ -8,24 +9,68 @@ type Callback = (error: Error | null, result?: { current: number; ttl: number })
 /** Expired windows are swept now and then, by whichever request happens to draw it. */
 const SWEEP_PROBABILITY = 0.01;
 
+/** A window's count and the milliseconds until it ends. */
+export interface RateLimitState {
+  current: number;
+  ttl: number;
+}
+
+/**
+ * A named counter in the same storage as the plugin's, for limits the plugin cannot express (e.g. failed
+ * logins per account, counted only when a login fails, whatever the address).
+ */
+export interface RateLimitCounter {
+  /** Counts one hit: a new window of `timeWindowMs` starts when none is open. */
+  hit: (key: string, timeWindowMs: number) => Promise<RateLimitState>;
+  /** The open window's count without counting (0 when none is open). */
+  peek: (key: string) => Promise<RateLimitState>;
+}
+
 /** Where the counters of @fastify/rate-limit live, as plugin options, and how to let go of it. */
 export interface RateLimitStorage {
   kind: 'postgres' | 'redis';
   options: Pick<RateLimitPluginOptions, 'store' | 'redis' | 'nameSpace'>;
+  /** A counter of its own under `scope`, in the same PostgreSQL table or Redis. */
+  counter: (scope: string) => RateLimitCounter;
   close: () => Promise<void>;
 }
+
+type CallbackStore = Pick<FastifyRateLimitStore, 'incr'> & { read: (key: string, callback: Callback) => void };
+
+function counterOver(store: CallbackStore): RateLimitCounter {
+  const settle = (run: (callback: Callback) => void) =>
+    new Promise<RateLimitState>((resolve, reject) => run((error, result) => (error ? reject(error) : resolve({ current: Number(result!.current), ttl: Number(result!.ttl) }))));
+  return {
+    hit: (key, timeWindowMs) => settle((callback) => store.incr(key, callback as never, timeWindowMs, Number.MAX_SAFE_INTEGER)),
+    peek: (key) => settle((callback) => store.read(key, callback)),
+  };
+}
+
+/** The plugin's own Redis store (its Lua INCR + PEXPIRE), reused for our counters. */
+type RedisStoreCtor = new (continueExceeding: boolean, exponentialBackoff: boolean, redis: Redis, key: string) => CallbackStore;
+const PluginRedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore') as RedisStoreCtor;
 
 /**
  * The counters are shared by every server process: in PostgreSQL by default (nothing more to run), in
  * Redis when `REDIS_URL` is set (the plugin's own Redis store: one Lua INCR + PEXPIRE per hit).
  */
 export function createRateLimitStorage(db: DB, redis?: { url: string; nameSpace: string }): RateLimitStorage {
-  if (!redis) return { kind: 'postgres', options: { store: createPostgresRateLimitStore(db) }, close: async () => undefined };
+  if (!redis) {
+    const Store = createPostgresRateLimitStore(db);
+    const ScopedStore = Store as unknown as new (options: FastifyRateLimitOptions, scope: string) => CallbackStore;
+    return {
+      kind: 'postgres',
+      options: { store: Store },
+      counter: (scope) => counterOver(new ScopedStore({} as FastifyRateLimitOptions, `${scope}|`)),
+      close: async () => undefined,
+    };
+  }
   // Few retries and a short connect timeout: a login must fail fast, not hang, when Redis is down.
   const client = new Redis(redis.url, { maxRetriesPerRequest: 2, connectTimeout: 5_000 });
   return {
     kind: 'redis',
     options: { redis: client, nameSpace: redis.nameSpace },
+    counter: (scope) => counterOver(new PluginRedisStore(false, false, client, `${redis.nameSpace}${scope}|`)),
     close: async () => {
       await client.quit().catch(() => client.disconnect());
     },

@@ -25,13 +25,23 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** DNS for tests; the system resolver otherwise. */
   resolver?: Resolver;
+  /** Which addresses the SSRF guard refuses (tests only; `isPrivateAddress` otherwise). */
+  isRefused?: (address: string) => boolean;
 }
 
 export const defaultFetchLimits = { timeoutMs: 10_000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5, concurrency: 4 };
 
 const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''));
 
-class FetchFailure extends Error {}
+class FetchFailure extends Error {
+  constructor(
+    message: string,
+    /** The SSRF guard refused the address. */
+    readonly refused = false,
+  ) {
+    super(message);
+  }
+}
 
 interface HopResult {
   status: number;
@@ -190,9 +200,9 @@ export async function fetchPage(address: string, options: FetchOptions = {}): Pr
       if (deadline.signal.aborted) throw deadline.signal.reason;
       let target: ResolvedHost;
       try {
-        target = await untilAborted(resolvePublicAddress(current.hostname, { allowPrivateHosts: options.allowPrivateHosts ?? false, resolver: options.resolver }), deadline.signal);
+        target = await untilAborted(resolvePublicAddress(current.hostname, { allowPrivateHosts: options.allowPrivateHosts ?? false, resolver: options.resolver, isRefused: options.isRefused }), deadline.signal);
       } catch (error) {
-        if (error instanceof HostRefusedError) throw new FetchFailure(fill(m.fetchPrivateHost, { address: error.address }));
+        if (error instanceof HostRefusedError) throw new FetchFailure(fill(m.fetchPrivateHost, { address: error.address }), true);
         throw new FetchFailure(fill(m.fetchDns, { host: current.hostname }));
       }
       const result = await requestOnce(current, target, { maxBytes, userAgent: options.userAgent ?? PAGE_USER_AGENT }, deadline.signal);
@@ -219,6 +229,7 @@ export async function fetchPage(address: string, options: FetchOptions = {}): Pr
   } catch (error) {
     const reason = deadline.signal.aborted && deadline.signal.reason instanceof FetchFailure ? deadline.signal.reason : error;
     page.error = reason instanceof FetchFailure ? reason.message : fill(m.fetchNetwork, { reason: networkReason(reason) });
+    if (reason instanceof FetchFailure && reason.refused) page.refused = true;
     // An answer that came before the failure (e.g. a redirect) is no longer the page's status.
     page.status = null;
   } finally {

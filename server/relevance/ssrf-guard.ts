@@ -6,57 +6,29 @@
  * differently: DNS rebinding).
  */
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this" network
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24], // documentation
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  blocked.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-  ['2001:db8::', 32], // documentation
-  ['64:ff9b::', 96], // NAT64 can reach private IPv4
-] as const) {
-  blocked.addSubnet(network, prefix, 'ipv6');
-}
-
-/** True for loopback, private, link-local, multicast and other non-public addresses. */
+/**
+ * True for every address that is not plain public unicast: loopback, private, link-local, CGNAT,
+ * multicast, reserved and documentation ranges, and — since they can carry an IPv4 address that a
+ * gateway on the way turns back into one — every IPv6 form embedding IPv4: mapped `::ffff:a.b.c.d`
+ * (also as hex, `::ffff:7f00:1`), translated `::ffff:0:a.b.c.d`, IPv4-compatible `::a.b.c.d` / `::7f00:1`,
+ * NAT64 `64:ff9b::/96` and `64:ff9b:1::/48`, 6to4 `2002::/16`, Teredo `2001::/32`. The classification is
+ * ipaddr.js's (its IANA special-purpose tables); only what it calls `unicast` is allowed, so a range it
+ * learns about later is refused too. Anything that does not parse as an address is refused.
+ */
 export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const lower = address.toLowerCase();
-    // IPv4-mapped (::ffff:127.0.0.1) and IPv4-compatible forms are checked as the IPv4 they carry.
-    const mapped = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-    if (mapped) return blocked.check(mapped[1], 'ipv4');
-    const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-    if (hexMapped) {
-      const high = Number.parseInt(hexMapped[1], 16);
-      const low = Number.parseInt(hexMapped[2], 16);
-      return blocked.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, 'ipv4');
-    }
-    return blocked.check(address, 'ipv6');
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (!isIP(bare.split('%')[0]!) || !ipaddr.isValid(bare)) return true;
+  const parsed = ipaddr.parse(bare);
+  if (parsed.range() !== 'unicast') return true;
+  if (parsed.kind() === 'ipv6') {
+    // ::/96 (IPv4-compatible, deprecated): ipaddr.js has no range for it and calls it unicast.
+    const parts = (parsed as ipaddr.IPv6).parts;
+    if (parts.slice(0, 6).every((part) => part === 0)) return true;
   }
-  return true;
+  return false;
 }
 
 export interface ResolvedHost {
@@ -79,13 +51,16 @@ export const systemResolver: Resolver = async (hostname) => (await lookup(hostna
  * The address to connect to for `hostname`. Refuses the host when any of its addresses is private
  * (a name resolving to both a public and a private address is an attack, not a misconfiguration).
  */
-export async function resolvePublicAddress(hostname: string, options: { allowPrivateHosts: boolean; resolver?: Resolver }): Promise<ResolvedHost> {
+export async function resolvePublicAddress(
+  hostname: string,
+  options: { allowPrivateHosts: boolean; resolver?: Resolver; /** The classifier; tests narrow it to let a local server be the first hop. */ isRefused?: (address: string) => boolean },
+): Promise<ResolvedHost> {
   const bare = hostname.replace(/^\[|\]$/g, '');
   const literal = isIP(bare);
   const addresses: ResolvedHost[] = literal ? [{ address: bare, family: literal === 6 ? 6 : 4 }] : await (options.resolver ?? systemResolver)(bare);
   if (addresses.length === 0) throw Object.assign(new Error(`no address for ${bare}`), { code: 'ENOTFOUND' });
   if (!options.allowPrivateHosts) {
-    const refused = addresses.find((entry) => isPrivateAddress(entry.address));
+    const refused = addresses.find((entry) => (options.isRefused ?? isPrivateAddress)(entry.address));
     if (refused) throw new HostRefusedError(refused.address);
   }
   return addresses[0];

@@ -16,6 +16,8 @@ import type { DB } from '../db/database.js';
 import type { QueuedJob } from '../jobs/queue.js';
 import type { JobWorker } from '../jobs/workers.js';
 import { relevancePool } from '../lib/worker-pool.js';
+import { applyLedgerEntry } from '../tokens/ledger.js';
+import { priceLandingPages } from '../tokens/pricing.js';
 import { fetchPages, type FetchOptions } from './fetcher.js';
 import { finishUnsuccessfully, MAX_ATTEMPTS, recoverInterruptedRelevance, RELEVANCE_QUEUE, type RelevanceJobData } from './lifecycle.js';
 
@@ -90,19 +92,43 @@ export async function runRelevanceJob(db: DB, config: AppConfig, job: QueuedJob<
     if (!moved) throw new RunLostError();
     const input: RelevanceInput = { pages, targets };
     const result = await relevancePool().run<RelevanceResult>(engineModule, 'runRelevanceEngine', [input], { timeoutMs: ENGINE_TIMEOUT_MS });
-    const stored = await owned()
-      .set({
-        status: 'completed',
-        stage: 'done',
-        progress: 100,
-        result: JSON.stringify(result),
-        summary: JSON.stringify(result.summary),
-        score: result.summary.averageScore,
-        finished_at: sql`now()`,
-        heartbeat_at: null,
-      })
-      .returning('id')
-      .executeTakeFirst();
+    // Pages the SSRF guard refused were never read: they are not charged (refunded with the result).
+    const stored = await db.transaction().execute(async (trx) => {
+      const refused = pages.filter((page) => page.refused).length;
+      const row = await trx
+        .updateTable('relevance_analyses')
+        .where('id', '=', run.id)
+        .where('status', '=', 'running')
+        .where('attempts', '=', run.attempt)
+        .set({
+          status: 'completed',
+          stage: 'done',
+          progress: 100,
+          result: JSON.stringify(result),
+          summary: JSON.stringify(result.summary),
+          score: result.summary.averageScore,
+          finished_at: sql`now()`,
+          heartbeat_at: null,
+        })
+        .returning(['id', 'created_by', 'organization_id', 'cost'])
+        .executeTakeFirst();
+      if (!row || refused === 0) return row;
+      const refund = Math.min(row.cost, row.cost - priceLandingPages(run.urls.length - refused));
+      if (refund <= 0) return row;
+      await trx.updateTable('relevance_analyses').set({ cost: row.cost - refund }).where('id', '=', row.id).execute();
+      if (row.created_by) {
+        await applyLedgerEntry(trx, {
+          userId: row.created_by,
+          organizationId: row.organization_id,
+          type: 'analysis_refund',
+          amount: refund,
+          idempotencyKey: `refund-refused:${row.id}`,
+          referenceId: row.id,
+          reason: m.refusedRefundReason.replace('{count}', String(refused)),
+        });
+      }
+      return row;
+    });
     if (!stored) throw new RunLostError();
   } catch (error) {
     if (error instanceof RunLostError) return;

@@ -26,8 +26,8 @@ export interface FakeChatRequest {
 export type FakeReply =
   /** The assistant message's text, wrapped in a normal completion. */
   | { content: string | null; status?: undefined }
-  /** Any status and JSON body (a server error, a rate limit…). */
-  | { status: number; json: unknown }
+  /** Any status and JSON body (a server error, a rate limit…), with extra headers (`retry-after`). */
+  | { status: number; json: unknown; headers?: Record<string, string> }
   /** A status and a non-JSON body (a proxy's HTML page). */
   | { status: number; text: string };
 
@@ -54,8 +54,8 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown) {
-  response.writeHead(status, { 'content-type': 'application/json' });
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify(body));
 }
 
@@ -94,7 +94,7 @@ export async function startFakeOpenAi(options: { apiKey?: string; model?: string
     if (response.destroyed) return;
     const answer = reply(received);
     if (answer.status !== undefined) {
-      if ('json' in answer) return sendJson(response, answer.status, answer.json);
+      if ('json' in answer) return sendJson(response, answer.status, answer.json, answer.headers);
       response.writeHead(answer.status, { 'content-type': 'text/html' });
       return response.end(answer.text);
     }

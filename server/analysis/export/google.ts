@@ -6,6 +6,7 @@
  * UTF-8 with a BOM, tab separated (Editor reads both this and its own UTF-16 export).
  */
 import type { CampaignData, MatchType } from '../../../src/contract/campaigns.js';
+import { csvLine } from '../../lib/csv.js';
 import { applyChanges, type ChangeSet } from './changes.js';
 
 const headlineColumns = Array.from({ length: 15 }, (_, i) => `Headline ${i + 1}`);
@@ -21,8 +22,6 @@ export function googleNegative(text: string): { keyword: string; match: MatchTyp
   if (trimmed.startsWith('"') && trimmed.endsWith('"')) return { keyword: trimmed.slice(1, -1), match: 'phrase' };
   return { keyword: trimmed, match: 'broad' };
 }
-
-const cell = (value: string) => (/[\t"\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 export function exportGoogleCsv(data: CampaignData, changes: ChangeSet): string {
   const changed = applyChanges(data, changes);
@@ -51,6 +50,7 @@ export function exportGoogleCsv(data: CampaignData, changes: ChangeSet): string 
       }
     }
   }
-  const lines = [googleColumns.join('\t'), ...rows.map((row) => googleColumns.map((column) => cell(row[column] ?? '')).join('\t'))];
+  // Cells a spreadsheet would run as formulas get a leading `'` (server/lib/csv.ts).
+  const lines = [csvLine(googleColumns, '\t'), ...rows.map((row) => csvLine(googleColumns.map((column) => row[column] ?? ''), '\t'))];
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }

@@ -11,6 +11,7 @@
  */
 import ExcelJS from 'exceljs';
 import type { AdGroup, Campaign, CampaignData } from '../../../src/contract/campaigns.js';
+import { csvLine } from '../../lib/csv.js';
 import { withMinusWords } from '../semantic/phrase.js';
 import { applyChanges, type ChangeSet } from './changes.js';
 
@@ -98,10 +99,9 @@ export function yandexRows(data: CampaignData, changes: ChangeSet): Row[] {
   return rows;
 }
 
-const csvCell = (value: string) => (/[\t"\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-
+/** Cells a spreadsheet would run as formulas get a leading `'` (server/lib/csv.ts); the XLSX needs none. */
 export function exportYandexCsv(data: CampaignData, changes: ChangeSet): string {
-  const lines = [yandexColumns.join('\t'), ...yandexRows(data, changes).map((row) => yandexColumns.map((column) => csvCell(row[column])).join('\t'))];
+  const lines = [csvLine(yandexColumns, '\t'), ...yandexRows(data, changes).map((row) => csvLine(yandexColumns.map((column) => row[column]), '\t'))];
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 

@@ -33,6 +33,8 @@ export interface FetchedPage {
   truncated: boolean;
   /** Russian reason the page could not be read. */
   error: string | null;
+  /** The SSRF guard refused an address on the way (the page itself or a redirect hop): the page is not charged. */
+  refused?: boolean;
   /** `X-Robots-Tag` header, when sent. */
   xRobotsTag?: string | null;
 }

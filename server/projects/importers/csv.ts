@@ -1,11 +1,14 @@
 /**
  * A quote-aware CSV/TSV reader over an in-memory string (RFC 4180 quoting: `"a ""b"""`, delimiters and line
- * breaks inside quotes). Rows are produced lazily so a 100 000-row export never exists twice in memory.
+ * breaks inside quotes). A leading `'` before a formula character (how every CSV the product writes
+ * neutralises formula injection, server/lib/csv.ts) is dropped. Rows are produced lazily so a 100 000-row export never exists twice in memory.
  */
 import type { ImportBudget } from './limits.js';
+import { stripFormulaGuard } from '../../lib/csv.js';
 import type { Delimiter, Row } from './types.js';
 
 const QUOTE = 34; // "
+const APOSTROPHE = 39; // '
 const CR = 13;
 const LF = 10;
 
@@ -103,6 +106,8 @@ export function* parseCsvRows(text: string, delimiter: Delimiter, budget?: Impor
         value = text.slice(position, end);
         position = end;
       }
+      // A cell our own exports neutralised against formula injection (`'=…`, `'-слово`) reads as written.
+      if (value.charCodeAt(0) === APOSTROPHE) value = stripFormulaGuard(value);
       if (blank && value.trim() !== '') blank = false;
       cells.push(value);
       if (position >= length) break;

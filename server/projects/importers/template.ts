@@ -6,6 +6,7 @@
  */
 import type { Ad, AdPlatform, CampaignData, Keyword, MatchType, Stats } from '../../../src/contract/campaigns.js';
 import { IMPORT_TEMPLATE_FILE_NAME, importTemplateColumns, type TemplateColumn } from '../../../src/contract/import-template.js';
+import { csvLine as writeCsvLine } from '../../lib/csv.js';
 import { pushUnique, type StructureBuilder } from './builder.js';
 import type { Dictionary } from './columns.js';
 import { format, importerMessages } from './messages.js';
@@ -68,10 +69,11 @@ const EXAMPLE_ROWS: Record<TemplateColumn, string>[] = [
     'Кампания': 'Диваны — Поиск — Москва',
     'Тип кампании': 'поиск',
     'Бюджет в день': '3 000',
-    'Минус-слова кампании': '-бесплатно -б/у -своими руками',
+    // Comma-separated rather than «-бесплатно …»: a cell starting with «-» would get the formula guard's «'».
+    'Минус-слова кампании': 'бесплатно, б/у, своими руками',
     'Группа': 'Угловые диваны',
     'Регион': 'Москва',
-    'Минус-слова группы': '-детский',
+    'Минус-слова группы': 'детский',
     'Фраза': 'купить угловой диван -авито',
     'Тип соответствия': '',
     'Ставка': '35,50',
@@ -124,12 +126,9 @@ const EXAMPLE_ROWS: Record<TemplateColumn, string>[] = [
   },
 ];
 
-function csvCell(value: string): string {
-  return /[";\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
+/** The shared CSV writer: `;`-separated, formula-like cells neutralised (server/lib/csv.ts). */
 function csvLine(cells: readonly string[]): string {
-  return cells.map(csvCell).join(templateDelimiter);
+  return writeCsvLine(cells, templateDelimiter);
 }
 
 /** The template file as text: header plus two example rows. */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditResult } from '../../../src/contract/analysis.js';
 import { aiPlanMessages, apiMessages } from '../../../src/contract/messages.js';
 import { rankFindings } from '../../../server/ai-plan/prompt.js';
+import { llmRetrySettings } from '../../../server/ai-plan/provider.js';
 import { aiPlanRuns } from '../../../server/ai-plan/worker.js';
 import { buildApp } from '../../../server/app.js';
 import { applyLedgerEntry } from '../../../server/tokens/ledger.js';
@@ -39,6 +40,8 @@ describe('AI plan API: a language model (a fake OpenAI-compatible server) writes
   beforeAll(async () => {
     fake = await startFakeOpenAi();
     fake.respond(planReply);
+    // A 5xx of the model is retried with back-off: no real waits in this test.
+    llmRetrySettings.sleep = async () => undefined;
     t = await createTestApp({ jobQueue: { runWorkers: true }, config: { llm: { apiUrl: fake.url, apiKey: fake.apiKey, model: fake.model, timeoutMs: 10_000 } } });
     user = await createUser(t.app, { balance: 1000 });
     const project = await projectWithCampaigns(t.app, user);
@@ -49,6 +52,7 @@ describe('AI plan API: a language model (a fake OpenAI-compatible server) writes
     audit = (await call(t.app, 'GET', `/api/v1/analyses/${analysisId}/results`, { token: user.token })).body.result;
   });
   afterAll(async () => {
+    delete llmRetrySettings.sleep;
     await t?.close();
     await fake?.close();
   });

@@ -20,7 +20,7 @@ describe('rate limits with REDIS_URL', () => {
   beforeAll(async () => {
     redis = await startTestRedis();
     inspect = new Redis(redis.url);
-    t = await createTestApp({ config: { redisUrl: redis.url, rateLimitNamespace: nameSpace, rateLimit: { max: 3, timeWindowMs: 60_000 } } });
+    t = await createTestApp({ config: { redisUrl: redis.url, rateLimitNamespace: nameSpace, rateLimit: { max: 3, timeWindowMs: 60_000 }, registerRateLimit: { max: 3, timeWindowMs: 60_000 }, loginAccountRateLimit: { max: 4, timeWindowMs: 60_000 }, trustProxy: 1 } });
   });
   afterAll(async () => {
     await t?.close();
@@ -70,5 +70,16 @@ describe('rate limits with REDIS_URL', () => {
     for (const key of await inspect.keys(`${nameSpace}*${ip}`)) await inspect.pexpire(key, 1);
     await expect.poll(async () => (await inspect.keys(`${nameSpace}*${ip}`)).length).toBe(0);
     expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: wrongLogin(), headers: from(ip) })).status).toBe(401);
+  });
+
+  it('counts failed logins per account in Redis too, whatever the address', async () => {
+    const email = uniqueEmail('victim');
+    const limit = t.config.loginAccountRateLimit.max;
+    for (let i = 0; i < limit; i++) {
+      expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email, password: 'Wrong1234' }, headers: from(`10.9.1.${i + 1}`) })).status).toBe(401);
+    }
+    expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email, password: 'Wrong1234' }, headers: from('10.9.2.1') })).status).toBe(429);
+    expect(await inspect.get(`${nameSpace}login-account|${email}`)).toBe(String(limit));
+    expect(await t.app.db.selectFrom('rate_limits').select('key').execute()).toEqual([]);
   });
 });

@@ -10,7 +10,8 @@ const wrongLogin = () => ({ email: uniqueEmail('nobody'), password: 'Wrong1234' 
 describe('rate limits on login, register, reset and resend', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ config: { rateLimit: { max: 3, timeWindowMs: 60_000 } } });
+    // One proxy in front (TRUST_PROXY=1), so X-Forwarded-For gives each test its own client address.
+    t = await createTestApp({ config: { trustProxy: 1, rateLimit: { max: 3, timeWindowMs: 60_000 }, registerRateLimit: { max: 3, timeWindowMs: 60_000 } } });
   });
   afterAll(() => t.close());
 

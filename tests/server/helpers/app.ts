@@ -45,6 +45,8 @@ export async function createTestApp(
       publicUrl: 'http://localhost:5173',
       // Generous by default so ordinary tests never trip it; the rate-limit test sets its own.
       rateLimit: { max: 1000, timeWindowMs: 60_000 },
+      registerRateLimit: { max: 1000, timeWindowMs: 60_000 },
+      loginAccountRateLimit: { max: 1000, timeWindowMs: 60_000 },
       ...options.config,
     },
   );

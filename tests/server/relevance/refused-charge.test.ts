@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RelevanceAnalysis } from '../../../src/contract/relevance.js';
+import { relevanceFetchSettings } from '../../../server/relevance/worker.js';
+import { call, createTestApp, type TestApp } from '../helpers/app.js';
+import { createUser, type FixtureUser } from '../helpers/fixtures.js';
+
+/**
+ * With the SSRF guard on (the default), a page check charges only for the pages the guard accepts:
+ * refused addresses are refunded exactly when the run completes, in the same transaction, and the run's
+ * cost shows what was really charged.
+ */
+let t: TestApp;
+let owner: FixtureUser;
+let projectId: string;
+
+beforeAll(async () => {
+  // A public address that answers nothing here: accepted by the guard, then a quick timeout.
+  relevanceFetchSettings.timeoutMs = 300;
+  t = await createTestApp({ jobQueue: { runWorkers: true } });
+  owner = await createUser(t.app, { balance: 20 });
+  const project = await t.app.db
+    .insertInto('projects')
+    .values({ organization_id: owner.organizationId, name: 'Окна', name_key: 'окна', site_url: 'https://okna.example', platform: 'yandex_direct', author_id: owner.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  projectId = project.id;
+});
+afterAll(async () => {
+  delete relevanceFetchSettings.timeoutMs;
+  await t?.close();
+});
+
+const balance = async () => (await call(t.app, 'GET', '/api/v1/tokens/balance', { token: owner.token })).body.balance as number;
+
+async function finished(id: string): Promise<RelevanceAnalysis> {
+  let analysis!: RelevanceAnalysis;
+  await vi.waitFor(
+    async () => {
+      analysis = (await call(t.app, 'GET', `/api/v1/page-relevance/${id}`, { token: owner.token })).body.analysis;
+      expect(['completed', 'failed']).toContain(analysis.status);
+    },
+    { timeout: 25_000, interval: 100 },
+  );
+  return analysis;
+}
+
+describe('refused page addresses are not charged', () => {
+  it('refunds exactly the refused pages when the run completes, once, and shows the net cost', async () => {
+    const urls = ['http://127.0.0.1:9/', 'http://[::ffff:127.0.0.1]/', 'http://[64:ff9b::a00:1]/', 'http://169.254.169.254/latest/meta-data/', 'http://93.184.216.34:9/okna'];
+    const started = await call(t.app, 'POST', `/api/v1/projects/${projectId}/page-relevance`, { token: owner.token, body: { urls, idempotency_key: 'refused-1' } });
+    expect(started.status).toBe(201);
+    expect(started.body.analysis.cost).toBe(5);
+    expect(await balance()).toBe(15);
+
+    const analysis = await finished(started.body.analysis.id);
+    expect(analysis.status).toBe('completed');
+    // Four refused pages were never read: only the one the guard let through is paid for.
+    expect(analysis.cost).toBe(1);
+    expect(await balance()).toBe(19);
+    const history = await call(t.app, 'GET', '/api/v1/tokens/history?type=analysis_refund', { token: owner.token });
+    const refunds = history.body.items.filter((entry: { reference_id: string }) => entry.reference_id === analysis.id);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({ amount: 4, reason: 'Возврат за страницы во внутренней сети, которые не проверялись: 4' });
+
+    const results = await call(t.app, 'GET', `/api/v1/page-relevance/${analysis.id}/results`, { token: owner.token });
+    expect(results.status).toBe(200);
+  });
+
+  it('refunds everything when every address is refused', async () => {
+    const before = await balance();
+    const started = await call(t.app, 'POST', `/api/v1/projects/${projectId}/page-relevance`, { token: owner.token, body: { urls: ['http://[::7f00:1]/', 'http://10.0.0.1/'], idempotency_key: 'refused-2' } });
+    expect(started.status).toBe(201);
+    expect(await balance()).toBe(before - 2);
+    const analysis = await finished(started.body.analysis.id);
+    expect(analysis).toMatchObject({ status: 'completed', cost: 0 });
+    expect(await balance()).toBe(before);
+  });
+});
