@@ -30,13 +30,12 @@ export interface Rollup {
   keywords: EntityScore[];
 }
 
-/** The keys of an entity and of the group and campaign above it (`c0g1k5` → c0g1k5, c0g1, c0). */
-function withAncestors(target: EntityRef, into: Set<string>): void {
-  into.add(target.key);
-  if (target.campaignIndex === undefined) return;
+/** The keys of an entity and of the group and campaign above it, each once (`c0g1k5` → c0g1k5, c0g1, c0). */
+function keysUp(target: EntityRef): string[] {
+  if (target.campaignIndex === undefined || target.level === 'campaign') return [target.key];
   const campaignKey = `c${target.campaignIndex}`;
-  into.add(campaignKey);
-  if (target.groupIndex !== undefined) into.add(`${campaignKey}g${target.groupIndex}`);
+  if (target.level === 'group' || target.groupIndex === undefined) return [target.key, campaignKey];
+  return [target.key, `${campaignKey}g${target.groupIndex}`, campaignKey];
 }
 
 export function rollUpScores(account: PreparedAccount, findings: readonly Finding[], accountRef: EntityRef): Rollup {
@@ -49,22 +48,20 @@ export function rollUpScores(account: PreparedAccount, findings: readonly Findin
     if (penaltyOnItems(finding)) for (const item of finding.items!) add(penalty, item.target.key, finding.weight);
     else add(penalty, finding.target.key, finding.weight);
 
-    const touched = new Set<string>();
-    withAncestors(finding.target, touched);
-    for (const item of finding.items ?? []) withAncestors(item.target, touched);
-    for (const key of touched) add(count, key, 1);
+    const own = keysUp(finding.target);
+    if (!finding.items) {
+      for (const key of own) add(count, key, 1);
+    } else {
+      // Once per entity it touches: its target and everything above, each item, each item's group.
+      const touched = new Set(own);
+      for (const item of finding.items) for (const key of keysUp(item.target)) touched.add(key);
+      for (const key of touched) add(count, key, 1);
+    }
 
-    const pricedItems = finding.items?.some((item) => item.moneyPerMonth !== undefined);
-    if (pricedItems) {
-      for (const item of finding.items!) {
-        const keys = new Set<string>();
-        withAncestors(item.target, keys);
-        for (const key of keys) add(money, key, item.moneyPerMonth ?? 0);
-      }
+    if (finding.items?.some((item) => item.moneyPerMonth !== undefined)) {
+      for (const item of finding.items) if (item.moneyPerMonth) for (const key of keysUp(item.target)) add(money, key, item.moneyPerMonth);
     } else if (finding.moneyPerMonth) {
-      const keys = new Set<string>();
-      withAncestors(finding.target, keys);
-      for (const key of keys) add(money, key, finding.moneyPerMonth);
+      for (const key of own) add(money, key, finding.moneyPerMonth);
     }
   }
 
