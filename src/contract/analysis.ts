@@ -82,7 +82,10 @@ export interface AnalysisSummary {
   by_check?: { check_id: string; title: string; severity: Severity; findings: number; entities: number; money_per_month: number }[];
   findings_count: number;
   suggestions_count: number;
-  /** Money spent without conversions over the imported period and per month. */
+  /**
+   * Money of every keyword with clicks and no conversions over the imported period and per month (kept
+   * for older screens; not the headline: that is `money`, which counts only what the checks call lost).
+   */
   wasted_spend: { period: number; per_month: number };
   /**
    * The one figure «Теряете ≈ X ₽ в месяц» and its causes, the same object as `AuditResult.money`
