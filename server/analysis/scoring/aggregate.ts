@@ -92,6 +92,7 @@ function itemName(target: EntityRef): string {
 
 /** Items sorted worst first: most money, then the account's order (stable sort). */
 export function sortItems(items: FindingItem[]): FindingItem[] {
+  if (!items.some((item) => item.moneyPerMonth)) return items;
   return items.sort((a, b) => (b.moneyPerMonth ?? 0) - (a.moneyPerMonth ?? 0));
 }
 
@@ -117,6 +118,16 @@ export function sumItemMoney(items: readonly FindingItem[]): { money?: number; m
 
 /** One item per entity: several findings of a check on one ad (two fields over the limit) merge. */
 function itemOf(findings: readonly Finding[]): FindingItem {
+  if (findings.length === 1) {
+    const [finding] = findings;
+    const single: FindingItem = { target: finding.target, evidence: finding.evidence };
+    if (finding.money !== undefined) {
+      single.money = finding.money;
+      single.moneyPerMonth = finding.moneyPerMonth;
+    }
+    if (finding.suggestionIds) single.suggestionIds = finding.suggestionIds;
+    return single;
+  }
   const item: FindingItem = { target: findings[0].target, evidence: findings.flatMap((finding) => finding.evidence) };
   if (findings.some((finding) => finding.money !== undefined)) {
     item.money = round2(findings.reduce((sum, finding) => sum + (finding.money ?? 0), 0));
