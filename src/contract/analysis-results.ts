@@ -148,7 +148,7 @@ export interface Finding {
   money?: number;
   /** The same money per month (period scaled to `daysPerMonth`). */
   moneyPerMonth?: number;
-  /** Suggestions that fix it (ids in `suggestions`). */
+  /** Suggestions that fix it (ids in `suggestions`). An aggregated finding leaves it out: each item carries its own. */
   suggestionIds?: string[];
   /**
    * Aggregated finding (target is the group or campaign): how many entities it covers («N фраз»).
