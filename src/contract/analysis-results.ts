@@ -148,7 +148,10 @@ export interface Finding {
   money?: number;
   /** The same money per month (period scaled to `daysPerMonth`). */
   moneyPerMonth?: number;
-  /** Suggestions that fix it (ids in `suggestions`). An aggregated finding leaves it out: each item carries its own. */
+  /**
+   * Suggestions that fix it (ids in `suggestions`). A check aggregated over many entities leaves it out
+   * (each item carries its own); «Нет минус-слов на кампанию» keeps the campaign negatives to add here.
+   */
   suggestionIds?: string[];
   /**
    * Aggregated finding (target is the group or campaign): how many entities it covers («N фраз»).
