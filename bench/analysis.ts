@@ -3,14 +3,16 @@
  * groups × 20 keywords / 4 ads) plus 50 000 search queries, generated deterministically from the word
  * lists of bench/account-vocabulary.ts (thousands of distinct words, as in a real account). Prints its
  * vocabulary (distinct words, how many az does not know), the time of lemmatisation/preparation,
- * semantics and scoring, the peak memory, and the raw lemmatiser's own words per second on the
- * account's distinct words in the same run (the limit the engines are compared against), beside the
- * Snowball stemmer's on the same words.
+ * semantics, scoring and the money story, the peak memory, and the raw lemmatiser's own words per
+ * second on the account's distinct words in the same run (the limit the engines are compared against),
+ * beside the Snowball stemmer's on the same words. Then the findings per check (findings and the entities
+ * they cover, so noise is visible) and the money story with its causes.
  */
 import type { Ad, CampaignData, Keyword, SearchQuery } from '../src/contract/campaigns.js';
-import { defaultAnalysisSettings } from '../src/contract/analysis-results.js';
+import { defaultAnalysisSettings, moneyCauseLabels, type ScoringResult } from '../src/contract/analysis-results.js';
 import { runScoring } from '../server/analysis/scoring/engine.js';
-import { runSemanticAnalysis } from '../server/analysis/semantic/engine.js';
+import { moneyStory } from '../server/analysis/scoring/money-story.js';
+import { runSemanticEngine } from '../server/analysis/semantic/engine.js';
 import { createLemmatizer, isDictionaryWord, loadMorphology } from '../server/analysis/semantic/lemmatizer.js';
 import { prepareAccount } from '../server/analysis/semantic/prepare.js';
 import { tokenize } from '../server/analysis/semantic/phrase.js';
@@ -201,13 +203,16 @@ export async function runAnalysisBench(): Promise<void> {
   for (const query of account.queries) tokens += query.words.length;
 
   started = performance.now();
-  const semantic = runSemanticAnalysis(account, defaultAnalysisSettings, sample);
+  const { result: semantic, nonTargetRows } = runSemanticEngine(account, defaultAnalysisSettings, sample);
   const semanticMs = performance.now() - started;
   sample();
   started = performance.now();
   const scoring = runScoring(account, semantic, defaultAnalysisSettings, sample);
   const scoringMs = performance.now() - started;
   sample();
+  started = performance.now();
+  const money = moneyStory({ account, scoring, nonTargetRows });
+  const moneyMs = performance.now() - started;
 
   const rssPeakKb = process.resourceUsage().maxRSS;
   console.log('Analysis engines bench (one core)');
@@ -219,8 +224,29 @@ export async function runAnalysisBench(): Promise<void> {
   console.log(`  prepare (parse + lemmatise):  ${seconds(prepareMs)} for ${tokens.toLocaleString('en-US')} words = ${Math.round(tokens / (prepareMs / 1000)).toLocaleString('en-US')} words/s with the memo (${lemmatizer.vocabularySize} lemmatised)`);
   console.log(`  semantics:                    ${seconds(semanticMs)} (${semantic.clusters.length} clusters, ${semantic.duplicates.length} duplicate sets, ${semantic.intersections.length} intersections, ${semantic.crossMinus.length} cross-minus, ${semantic.negatives.length} negatives)`);
   console.log(`  scoring:                      ${seconds(scoringMs)} (${scoring.findings.length} findings, account score ${scoring.account.score})`);
-  console.log(`  total (prepare + semantics + scoring): ${seconds(prepareMs + semanticMs + scoringMs)}`);
+  console.log(`  money story:                  ${seconds(moneyMs)}`);
+  console.log(`  total (prepare + semantics + scoring + money): ${seconds(prepareMs + semanticMs + scoringMs + moneyMs)}`);
   console.log(`  peak memory: heap ${mb(peakHeap)}, RSS ${mb(rssPeakKb * 1024)}`);
+  printFindingsPerCheck(scoring);
+  console.log(`  money story: Теряете ≈ ${rub(money.perMonth)} в месяц (${rub(money.period)} за период)`);
+  for (const cause of money.causes) console.log(`    ${moneyCauseLabels[cause.cause].padEnd(32)} ${rub(cause.perMonth).padStart(16)} в месяц, ${cause.count.toLocaleString('en-US')} entities`);
+  const causesSum = money.causes.reduce((sum, cause) => sum + cause.perMonth, 0);
+  console.log(`    (sum of the causes ${rub(causesSum)} = the headline; the negatives' own figure, with the queries of wasted keywords: ${rub(semantic.nonTargetQueries?.costPerMonth ?? 0)})`);
+}
+
+const rub = (value: number) => `${Math.round(value).toLocaleString('en-US')} ₽`;
+
+/**
+ * Findings per check: how many findings the user reads and how many keywords, ads or groups they cover.
+ * Entities = what one card per entity would have been, so the ratio is the noise the aggregation removes.
+ */
+function printFindingsPerCheck(scoring: ScoringResult): void {
+  const entities = scoring.byCheck.reduce((sum, check) => sum + (check.entities ?? check.count), 0);
+  console.log(`  findings per check: ${scoring.findings.length.toLocaleString('en-US')} findings cover ${entities.toLocaleString('en-US')} entities (${(entities / Math.max(1, scoring.findings.length)).toFixed(0)}× fewer cards than one per entity)`);
+  console.log(`    ${'check'.padEnd(32)} ${'findings'.padStart(8)} ${'entities'.padStart(9)} ${'₽ per month'.padStart(14)}`);
+  for (const check of scoring.byCheck) {
+    console.log(`    ${check.checkId.padEnd(32)} ${String(check.count).padStart(8)} ${String(check.entities ?? check.count).padStart(9)} ${Math.round(check.moneyPerMonth).toLocaleString('en-US').padStart(14)}`);
+  }
 }
 
 // `tsx bench/analysis.ts` runs it alone.

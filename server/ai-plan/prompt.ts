@@ -1,7 +1,8 @@
 /**
  * The prompt of an AI plan, built by a pure function from a completed audit: the account's scores, the
- * checks that fired, the top findings by money (each with a short code the model must cite), the cost of
- * the non-target queries with the top automatic negatives (code `N`), and what the user already accepted.
+ * money story («Теряете ≈ X ₽/мес» and its causes, the figure every screen shows), the checks that
+ * fired, the top findings by money (each with a short code the model must cite), the cost of the
+ * non-target queries with the top automatic negatives (code `N`), and what the user already accepted.
  * Russian, because the plan is read in Russian.
  *
  * Bounded: whatever the size of the account, the prompt stays under `maxChars`, so the price of a plan
@@ -11,8 +12,11 @@
 import * as v from 'valibot';
 import type { AnalysisDecisions, AuditResult } from '../../src/contract/analysis.js';
 import {
+  moneyCauseLabels,
   NonTargetQueriesSchema,
   severityLabels,
+  type MoneyCause,
+  type MoneyStory,
   type EntityRef,
   type Evidence,
   type Finding,
@@ -22,6 +26,7 @@ import {
   type Suggestion,
 } from '../../src/contract/analysis-results.js';
 import { adPlatformLabels } from '../../src/contract/campaigns.js';
+import { pluralRu } from '../../src/lib/format.js';
 
 export interface PromptLimits {
   /** System and user messages together, in characters. */
@@ -170,6 +175,26 @@ function negativeLine(negative: NegativeKeywordSuggestion, decisions: AnalysisDe
   return `- ${suggestionLine(negative)}; ${rub(negative.costPerMonth)}/мес${decided}`;
 }
 
+const causeUnits: Record<MoneyCause, [string, string, string]> = {
+  wasted_keywords: ['фраза', 'фразы', 'фраз'],
+  non_target_queries: ['запрос', 'запроса', 'запросов'],
+  overpaid_clicks: ['фраза', 'фразы', 'фраз'],
+  broken_pages: ['страница', 'страницы', 'страниц'],
+  network_placements: ['площадка', 'площадки', 'площадок'],
+};
+
+/**
+ * «Теряете ≈ X ₽/мес» and its causes: the figure the results screen and the action plan show, so the
+ * plan the model writes speaks of the same money. The causes never overlap: they add up to X.
+ */
+function moneyStoryLines(story: MoneyStory): string[] {
+  if (story.causes.length === 0) return ['Потери в деньгах по данным аудита не посчитаны (нет конверсий или отчёта о запросах).'];
+  return [
+    `Теряете ≈ ${rub(story.perMonth)}/мес — сумма причин ниже, каждый рубль посчитан один раз:`,
+    ...story.causes.map((cause) => `- ${moneyCauseLabels[cause.cause]}: ${rub(cause.perMonth)}/мес (${integer.format(cause.count)} ${pluralRu(cause.count, causeUnits[cause.cause])})`),
+  ];
+}
+
 export const SYSTEM_PROMPT = [
   'Ты — опытный специалист по контекстной рекламе (Яндекс Директ, Google Ads, VK Реклама).',
   'Тебе дают результаты автоматического аудита рекламного аккаунта. Составь по ним план действий: упорядоченные шаги, которые рекламодатель выполнит один за другим, самые выгодные и срочные — первыми.',
@@ -193,15 +218,21 @@ interface Section {
  */
 export function buildAiPlanPrompt(input: PromptInput, limits: PromptLimits = defaultPromptLimits): AiPlanPrompt {
   const { scoring, semantic } = input.audit;
+  const story = input.audit.money ?? null;
   const line = (text: string) => clip(text, limits.maxLineChars);
+  const findingsTotal = Object.values(scoring.bySeverity).reduce((sum, item) => sum + item.count, 0);
+  const entitiesTotal = Object.values(scoring.bySeverity).reduce((sum, item) => sum + (item.entities ?? item.count), 0);
 
   const header: string[] = [
     line(`Проект: «${input.projectName}», площадка: ${adPlatformLabels[scoring.platform] ?? scoring.platform}.`),
     scoring.period ? `Период статистики: ${scoring.period.from} — ${scoring.period.to} (${scoring.periodDays} дн.); суммы ниже — в рублях в месяц.` : 'Статистики за период нет: суммы в рублях посчитаны только там, где они есть.',
     `Объём: кампаний ${scoring.counts.campaigns}, групп ${scoring.counts.groups}, объявлений ${scoring.counts.ads}, ключевых фраз ${scoring.counts.keywords}, поисковых запросов ${scoring.counts.searchQueries}.`,
-    `Оценка аккаунта: ${Math.round(scoring.account.score)} из 100; замечаний ${integer.format(Object.values(scoring.bySeverity).reduce((sum, item) => sum + item.count, 0))}.`,
-    `Расход без конверсий: ${rub(scoring.wastedSpend.perMonth)}/мес.`,
-    ...(['high', 'medium', 'low'] as const).map((severity) => `${severityLabels[severity]}: замечаний ${scoring.bySeverity[severity]?.count ?? 0}, ${rub(scoring.bySeverity[severity]?.moneyPerMonth ?? 0)}/мес.`),
+    `Оценка аккаунта: ${Math.round(scoring.account.score)} из 100; замечаний ${integer.format(findingsTotal)}${entitiesTotal > findingsTotal ? ` (они касаются ${integer.format(entitiesTotal)} фраз, объявлений, групп и кампаний)` : ''}.`,
+    // The one money figure of every screen and its causes; results stored before it keep the old totals.
+    ...(story ? moneyStoryLines(story) : [`Расход без конверсий: ${rub(scoring.wastedSpend.perMonth)}/мес.`]),
+    ...(['high', 'medium', 'low'] as const).map(
+      (severity) => `${severityLabels[severity]}: замечаний ${scoring.bySeverity[severity]?.count ?? 0}${story ? '' : `, ${rub(scoring.bySeverity[severity]?.moneyPerMonth ?? 0)}/мес`}.`,
+    ),
     `Семантика: дублей ${semantic.counts.duplicates}, пересечений ${semantic.counts.intersections}, предложено минус-слов ${semantic.counts.negatives}.`,
     ...scoring.notices.slice(0, 5).map((notice) => line(`Ограничение аудита: ${notice.message}`)),
   ];
@@ -215,12 +246,13 @@ export function buildAiPlanPrompt(input: PromptInput, limits: PromptLimits = def
   };
 
   const checks: Section = {
+    // «Мест»: the entities a check fired on (an aggregated finding «12 фраз» is 12 places).
     title: 'Сработавшие проверки (мест; ₽/мес; важность):',
     lines: scoring.byCheck
       .filter((check) => check.count > 0)
       .sort((a, b) => b.moneyPerMonth - a.moneyPerMonth || severityRank[a.severity] - severityRank[b.severity] || b.count - a.count)
       .slice(0, limits.maxChecks)
-      .map((check) => line(`- ${check.title}: ${check.count}; ${rub(check.moneyPerMonth)}; ${severityLabels[check.severity]}`)),
+      .map((check) => line(`- ${check.title}: ${check.entities ?? check.count}; ${rub(check.moneyPerMonth)}; ${severityLabels[check.severity]}`)),
   };
 
   const ranked = rankFindings(scoring.findings).slice(0, limits.maxFindings);

@@ -90,7 +90,8 @@ async function loadPromptInput(db: DB, analysisId: string): Promise<PromptInput 
                  'negatives', ${promptNegatives},
                  'crossMinus', ${acceptedOf('semantic,crossMinus')},
                  'clusters', '[]'::jsonb, 'duplicates', '[]'::jsonb, 'intersections', '[]'::jsonb, 'droppedNegatives', '[]'::jsonb,
-                 'collectData', '[]'::jsonb, 'relevance', '[]'::jsonb))::text END AS source
+                 'collectData', '[]'::jsonb, 'relevance', '[]'::jsonb),
+             'money', a.result -> 'money')::text END AS source
       FROM analyses a
       JOIN projects pr ON pr.id = a.project_id AND pr.deleted_at IS NULL
      WHERE a.id = ${analysisId}`.execute(db);

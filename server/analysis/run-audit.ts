@@ -13,6 +13,9 @@ import type { AdPlatform, CampaignData, Campaign, SearchQuery, StatsPeriod } fro
 import type { ProjectSettings } from '../../src/contract/projects.js';
 import { runCampaignAnalysis } from './scoring/run-analysis.js';
 
+/** The one money figure of a result and its causes (computed by the engines' run; see money-story.ts). */
+export { moneyStory, type MoneyStoryInput } from './scoring/money-story.js';
+
 export interface AuditInput {
   /** Only the analysed campaigns, in the project's order, with the project's search queries. */
   data: CampaignData;
@@ -64,14 +67,14 @@ export function engineSettings(settings: ProjectSettings, targetCpa: number | nu
 }
 
 export async function runAudit(input: AuditInput, onProgress?: AuditProgressFn): Promise<AuditResult> {
-  const { scoring, semantic } = await runCampaignAnalysis(input.data, {
+  const { scoring, semantic, money } = await runCampaignAnalysis(input.data, {
     settings: engineSettings(input.settings, input.targetCpa, input.region),
     // Every campaign of `data` is analysed; passing the indexes makes the engine keep only the
     // search queries of these campaigns (the project's report covers all of them).
     campaignIndexes: input.data.campaigns.map((_, index) => index),
     onProgress,
   });
-  return { scoring, semantic };
+  return { scoring, semantic, money };
 }
 
 // ------------------------------------------------------------------------------------ progress
@@ -103,7 +106,11 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 
 export function summarizeAudit(result: AuditResult): AnalysisSummary {
   const { scoring, semantic } = result;
-  const severity = (key: 'high' | 'medium' | 'low') => ({ count: scoring.bySeverity[key].count, money_per_month: round2(scoring.bySeverity[key].moneyPerMonth) });
+  const severity = (key: 'high' | 'medium' | 'low') => ({
+    count: scoring.bySeverity[key].count,
+    entities: scoring.bySeverity[key].entities ?? scoring.bySeverity[key].count,
+    money_per_month: round2(scoring.bySeverity[key].moneyPerMonth),
+  });
   const notices = new Map<string, string>();
   for (const notice of [...scoring.notices, ...semantic.notices]) notices.set(notice.code, notice.message);
   return {
@@ -116,9 +123,18 @@ export function summarizeAudit(result: AuditResult): AnalysisSummary {
       money_per_month: round2(campaign.moneyPerMonth),
     })),
     by_severity: { high: severity('high'), medium: severity('medium'), low: severity('low') },
+    by_check: scoring.byCheck.map((check) => ({
+      check_id: check.checkId,
+      title: check.title,
+      severity: check.severity,
+      findings: check.count,
+      entities: check.entities ?? check.count,
+      money_per_month: round2(check.moneyPerMonth),
+    })),
     findings_count: scoring.findings.length,
     suggestions_count: suggestionsOf(result).length,
     wasted_spend: { period: scoring.wastedSpend.period, per_month: scoring.wastedSpend.perMonth },
+    ...(result.money ? { money: result.money } : {}),
     period: scoring.period,
     counts: {
       campaigns: scoring.counts.campaigns,

@@ -148,7 +148,10 @@ export interface Finding {
   money?: number;
   /** The same money per month (period scaled to `daysPerMonth`). */
   moneyPerMonth?: number;
-  /** Suggestions that fix it (ids in `suggestions`). */
+  /**
+   * Suggestions that fix it (ids in `suggestions`). A check aggregated over many entities leaves it out
+   * (each item carries its own); «Нет минус-слов на кампанию» keeps the campaign negatives to add here.
+   */
   suggestionIds?: string[];
   /**
    * Aggregated finding (target is the group or campaign): how many entities it covers («N фраз»).
@@ -212,9 +215,18 @@ export interface CheckSummary {
   checkId: string;
   title: string;
   severity: Severity;
+  /** Findings of the check (an aggregated finding counts once). */
   count: number;
+  /**
+   * Entities the check fired on: an aggregated finding counts its `count`, any other finding 1.
+   * Absent on results stored before findings were aggregated (then it equals `count`).
+   */
+  entities?: number;
   moneyPerMonth: number;
-  /** The first few findings, for the results screen. */
+  /**
+   * The check's findings with the most money first, at most a few; an aggregated example keeps only its
+   * first (worst) items (its `count` says how many there are; the full list comes from the findings' items).
+   */
   examples: Finding[];
 }
 
@@ -237,7 +249,8 @@ export interface ScoringResult {
   ads: EntityScore[];
   keywords: EntityScore[];
   findings: Finding[];
-  bySeverity: Record<Severity, { count: number; moneyPerMonth: number }>;
+  /** Findings per severity (`count`), the entities they cover (`entities`, absent on older results) and their money. */
+  bySeverity: Record<Severity, { count: number; entities?: number; moneyPerMonth: number }>;
   byCheck: CheckSummary[];
   keywordVerdicts: KeywordVerdict[];
   /** Cost of keywords without conversions (with ≥ 1 click) over the period and per month. */

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { text } from './text.js';
-import type { ScoringResult, SemanticResult, Severity } from './analysis-results.js';
+import type { MoneyStory, ScoringResult, SemanticResult, Severity } from './analysis-results.js';
 import type { StatsPeriod } from './campaigns.js';
 import { UuidSchema } from './common.js';
 import { analysisMessages as m } from './messages.js';
@@ -74,11 +74,25 @@ export interface AnalysisDecisions {
 export interface AnalysisSummary {
   account_score: number;
   campaigns: { key: string; name: string; score: number; findings: number; money_per_month: number }[];
-  by_severity: Record<Severity, { count: number; money_per_month: number }>;
+  /** Findings per severity, the entities they cover and their money (`entities` absent on older summaries). */
+  by_severity: Record<Severity, { count: number; entities?: number; money_per_month: number }>;
+  /**
+   * Per check that fired: its findings (an aggregated finding once) and the entities they cover
+   * (keywords, ads, groups…), so noise is visible; money first. Absent on older summaries.
+   */
+  by_check?: { check_id: string; title: string; severity: Severity; findings: number; entities: number; money_per_month: number }[];
   findings_count: number;
   suggestions_count: number;
-  /** Money spent without conversions over the imported period and per month. */
+  /**
+   * Money of every keyword with clicks and no conversions over the imported period and per month (kept
+   * for older screens; not the headline: that is `money`, which counts only what the checks call lost).
+   */
   wasted_spend: { period: number; per_month: number };
+  /**
+   * The one figure «Теряете ≈ X ₽ в месяц» and its causes, the same object as `AuditResult.money`
+   * (camelCase inside, as the shared `MoneyStory`). Absent on summaries stored before it existed.
+   */
+  money?: MoneyStory;
   period: StatsPeriod | null;
   counts: { campaigns: number; groups: number; ads: number; keywords: number; search_queries: number };
   /** What the engines could not do (no statistics, no conversions…), in Russian. */
@@ -89,6 +103,8 @@ export interface AnalysisSummary {
 export interface AuditResult {
   scoring: ScoringResult;
   semantic: SemanticResult;
+  /** The money story of the two (see `MoneyStory`); absent on results stored before it existed. */
+  money?: MoneyStory;
 }
 
 const PersonSchema = v.object({ id: v.string(), full_name: v.string() });

@@ -1,6 +1,7 @@
 /**
  * The scoring engine: runs every check family over a prepared account (with the semantic result for
- * duplicates, intersections and relevance), then rolls findings up into 0–100 scores.
+ * duplicates, intersections and relevance), reports a check that fires on many entities of a campaign
+ * once there (aggregate.ts), then rolls findings up into 0–100 scores.
  * Pure and deterministic.
  */
 import type { AnalysisProgress, AnalysisSettings, CheckSummary, EntityRef, ScoringResult, SemanticResult, Severity } from '../../../src/contract/analysis-results.js';
@@ -10,12 +11,16 @@ import { runAdChecks } from './checks/ads.js';
 import { runCampaignChecks } from './checks/campaign.js';
 import { runKeywordChecks } from './checks/keywords.js';
 import { runStatisticsChecks } from './checks/statistics.js';
+import { aggregateFindings } from './aggregate.js';
 import type { ScoringContext } from './context.js';
 import { checkRegistry } from './registry.js';
 import { rollUpScores } from './rollup.js';
 
 const severityOrder: Record<Severity, number> = { high: 0, medium: 1, low: 2 };
 const EXAMPLES_PER_CHECK = 5;
+/** Items an aggregated example keeps in `byCheck` (the summary stays small; the full list is the finding's). */
+const EXAMPLE_ITEMS = 5;
+const checkTitles = new Map(checkRegistry.map((check) => [check.id, check.title]));
 
 export function runScoring(account: PreparedAccount, semantic: SemanticResult, settings: AnalysisSettings, onProgress?: (progress: AnalysisProgress) => void): ScoringResult {
   const facts = accountFacts(account.data, settings);
@@ -31,24 +36,33 @@ export function runScoring(account: PreparedAccount, semantic: SemanticResult, s
   const { wastedSpend } = runStatisticsChecks(context);
   onProgress?.({ stage: 'scoring', done: 4, total });
 
-  const findings = context.findings.sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity] || (b.moneyPerMonth ?? 0) - (a.moneyPerMonth ?? 0));
+  const campaignRefs = new Map(account.campaigns.map((campaign) => [campaign.ref.campaignIndex!, campaign.ref]));
+  const findings = aggregateFindings(context.findings, campaignRefs).sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity] || (b.moneyPerMonth ?? 0) - (a.moneyPerMonth ?? 0));
   const accountRef: EntityRef = { level: 'account', key: 'account', label: 'Аккаунт' };
   onProgress?.({ stage: 'rollup', done: 0, total: 1 });
   const scores = rollUpScores(account, findings, accountRef);
 
-  const bySeverity: ScoringResult['bySeverity'] = { high: { count: 0, moneyPerMonth: 0 }, medium: { count: 0, moneyPerMonth: 0 }, low: { count: 0, moneyPerMonth: 0 } };
-  const byCheck = new Map<string, CheckSummary>();
+  const bySeverity: ScoringResult['bySeverity'] = {
+    high: { count: 0, entities: 0, moneyPerMonth: 0 },
+    medium: { count: 0, entities: 0, moneyPerMonth: 0 },
+    low: { count: 0, entities: 0, moneyPerMonth: 0 },
+  };
+  const byCheck = new Map<string, CheckSummary & { entities: number }>();
   for (const finding of findings) {
+    const entities = finding.count ?? 1;
     bySeverity[finding.severity].count++;
+    bySeverity[finding.severity].entities! += entities;
     bySeverity[finding.severity].moneyPerMonth += finding.moneyPerMonth ?? 0;
     let summary = byCheck.get(finding.checkId);
     if (!summary) {
-      summary = { checkId: finding.checkId, title: finding.title, severity: finding.severity, count: 0, moneyPerMonth: 0, examples: [] };
+      summary = { checkId: finding.checkId, title: checkTitles.get(finding.checkId) ?? finding.title, severity: finding.severity, count: 0, entities: 0, moneyPerMonth: 0, examples: [] };
       byCheck.set(finding.checkId, summary);
     }
     summary.count++;
+    summary.entities += entities;
     summary.moneyPerMonth += finding.moneyPerMonth ?? 0;
-    if (summary.examples.length < EXAMPLES_PER_CHECK) summary.examples.push(finding);
+    // Findings are sorted by severity, then money: the first ones of a check are its worst.
+    if (summary.examples.length < EXAMPLES_PER_CHECK) summary.examples.push(finding.items ? { ...finding, items: finding.items.slice(0, EXAMPLE_ITEMS) } : finding);
   }
   const round2 = (value: number) => Math.round(value * 100) / 100;
   for (const entry of Object.values(bySeverity)) entry.moneyPerMonth = round2(entry.moneyPerMonth);

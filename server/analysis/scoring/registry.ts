@@ -17,7 +17,6 @@ export const checks = {
   keywordTooBroad: check({ id: 'keyword.too_broad', family: 'keywords', severity: 'medium', weight: 10, needs: 'pattern', title: 'Слишком широкая фраза', description: 'Однословная фраза в широком соответствии собирает случайные запросы.' }),
   keywordDuplicate: check({ id: 'keyword.duplicate', family: 'keywords', severity: 'low', weight: 5, needs: 'pattern', title: 'Дубль ключевой фразы', description: 'Фразы из одних и тех же слов конкурируют между собой.' }),
   keywordConflictingOperators: check({ id: 'keyword.conflicting_operators', family: 'keywords', severity: 'medium', weight: 12, needs: 'pattern', title: 'Противоречивые операторы', description: 'Минус-слово совпадает со словом самой фразы или операторы записаны с ошибкой: фраза не показывается или показывается не так, как задумано.' }),
-  keywordNoNegatives: check({ id: 'keyword.no_negatives', family: 'keywords', severity: 'medium', weight: 8, needs: 'pattern', title: 'Нет минус-слов', description: 'У широкой фразы нет минус-слов ни на уровне фразы, ни группы, ни кампании.' }),
   keywordGroupIntersection: check({ id: 'keyword.group_intersection', family: 'keywords', severity: 'medium', weight: 6, needs: 'pattern', title: 'Пересечение с фразами других групп', description: 'Широкая фраза перехватывает запросы более точных фраз других групп.' }),
   // ads
   adHeadlineTooLong: check({ id: 'ad.headline_too_long', family: 'ads', severity: 'medium', weight: 15, needs: 'pattern', title: 'Заголовок длиннее лимита', description: 'Заголовок не помещается в лимит площадки: объявление не пройдёт загрузку или будет обрезано.' }),
@@ -35,7 +34,7 @@ export const checks = {
   adSameTextManyGroups: check({ id: 'ad.same_text_many_groups', family: 'ads', severity: 'low', weight: 4, needs: 'pattern', title: 'Один текст во многих группах', description: 'Одинаковое объявление в разных группах не учитывает их ключевые фразы.' }),
   groupLowRelevance: check({ id: 'group.low_relevance', family: 'ads', severity: 'medium', weight: 8, needs: 'pattern', title: 'Объявления не соответствуют фразам группы', description: 'В заголовках и текстах мало слов из ключевых фраз группы.' }),
   // campaign settings
-  campaignNoNegatives: check({ id: 'campaign.no_negatives', family: 'campaign', severity: 'medium', weight: 10, needs: 'pattern', title: 'Нет минус-слов на кампанию', description: 'Кампания без общего списка минус-слов показывается по нецелевым запросам.' }),
+  campaignNoNegatives: check({ id: 'campaign.no_negatives', family: 'campaign', severity: 'medium', weight: 10, needs: 'pattern', title: 'Нет минус-слов на кампанию', description: 'Кампания без общего списка минус-слов показывается по нецелевым запросам; в находке — её широкие фразы, у которых нет минус-слов ни на одном уровне.' }),
   campaignSingleGroup: check({ id: 'campaign.single_group', family: 'campaign', severity: 'medium', weight: 10, needs: 'pattern', title: 'Одна группа на всё', description: 'Все фразы в одной группе: одно объявление на разные запросы.' }),
   // statistics
   campaignWastedSpend: check({ id: 'stats.wasted_spend', family: 'statistics', severity: 'high', weight: 25, needs: 'conversions', title: 'Расход без конверсий', description: 'Кампания тратит деньги и не приносит конверсий.' }),

@@ -2,19 +2,25 @@
  * 0–100 scores. An entity starts at 100 and loses each of its findings' weight. A group's score is the
  * mean of its keywords' and ads' scores minus the group's own findings; a campaign's the mean of its
  * groups (weighted by their size) minus its own; the account's the mean of its campaigns weighted by
- * spend (by size when there is no spend) minus account-level findings. Money rolls up as a sum.
+ * spend (by size when there is no spend) minus account-level findings.
+ *
+ * Aggregated findings («Нет UTM-меток: 1 000 объявлений» at the campaign) take their weight from each
+ * entity they cover, as the separate findings they replace did, so aggregating changes no score. A
+ * campaign finding whose items only list what it affects (no negatives, spend without conversions)
+ * takes its weight from the campaign (`penaltyOnItems`).
+ *
+ * Counts and money roll up: an entity's `findings` is the number of findings about it or anything below
+ * it (an aggregated finding counts once for its campaign, and once for each keyword, ad or group it
+ * lists); its `moneyPerMonth` the money of those findings, an aggregated finding's money placed on its
+ * items, so no rouble is counted twice on the way up.
  */
 import type { EntityRef, EntityScore, Finding } from '../../../src/contract/analysis-results.js';
 import type { PreparedAccount } from '../semantic/prepare.js';
+import { penaltyOnItems } from './aggregate.js';
 import { campaignStatsOf } from './checks/statistics.js';
 
 const clamp = (value: number) => Math.max(0, Math.min(100, Math.round(value)));
-
-interface Tally {
-  penalty: number;
-  count: number;
-  money: number;
-}
+const round2 = (value: number) => Math.round(value * 100) / 100;
 
 export interface Rollup {
   account: EntityScore;
@@ -24,17 +30,47 @@ export interface Rollup {
   keywords: EntityScore[];
 }
 
-export function rollUpScores(account: PreparedAccount, findings: Finding[], accountRef: EntityRef): Rollup {
-  const tallies = new Map<string, Tally>();
+/** The keys of an entity and of the group and campaign above it, each once (`c0g1k5` → c0g1k5, c0g1, c0). */
+function keysUp(target: EntityRef): string[] {
+  if (target.campaignIndex === undefined || target.level === 'campaign') return [target.key];
+  const campaignKey = `c${target.campaignIndex}`;
+  if (target.level === 'group' || target.groupIndex === undefined) return [target.key, campaignKey];
+  return [target.key, `${campaignKey}g${target.groupIndex}`, campaignKey];
+}
+
+export function rollUpScores(account: PreparedAccount, findings: readonly Finding[], accountRef: EntityRef): Rollup {
+  const penalty = new Map<string, number>();
+  const count = new Map<string, number>();
+  const money = new Map<string, number>();
+  const add = (map: Map<string, number>, key: string, value: number) => map.set(key, (map.get(key) ?? 0) + value);
+
   for (const finding of findings) {
-    const tally = tallies.get(finding.target.key) ?? { penalty: 0, count: 0, money: 0 };
-    tally.penalty += finding.weight;
-    tally.count++;
-    tally.money += finding.moneyPerMonth ?? 0;
-    tallies.set(finding.target.key, tally);
+    if (penaltyOnItems(finding)) for (const item of finding.items!) add(penalty, item.target.key, finding.weight);
+    else add(penalty, finding.target.key, finding.weight);
+
+    const own = keysUp(finding.target);
+    if (!finding.items) {
+      for (const key of own) add(count, key, 1);
+    } else {
+      // Once per entity it touches: its target and everything above, each item, each item's group.
+      const touched = new Set(own);
+      for (const item of finding.items) for (const key of keysUp(item.target)) touched.add(key);
+      for (const key of touched) add(count, key, 1);
+    }
+
+    if (finding.items?.some((item) => item.moneyPerMonth !== undefined)) {
+      for (const item of finding.items) if (item.moneyPerMonth) for (const key of keysUp(item.target)) add(money, key, item.moneyPerMonth);
+    } else if (finding.moneyPerMonth) {
+      for (const key of own) add(money, key, finding.moneyPerMonth);
+    }
   }
-  const own = (ref: EntityRef): Tally => tallies.get(ref.key) ?? { penalty: 0, count: 0, money: 0 };
-  const round2 = (value: number) => Math.round(value * 100) / 100;
+
+  const scoreOf = (ref: EntityRef, base: number): EntityScore => ({
+    target: ref,
+    score: clamp(base - (penalty.get(ref.key) ?? 0)),
+    findings: count.get(ref.key) ?? 0,
+    moneyPerMonth: round2(money.get(ref.key) ?? 0),
+  });
 
   const keywords: EntityScore[] = [];
   const ads: EntityScore[] = [];
@@ -45,46 +81,28 @@ export function rollUpScores(account: PreparedAccount, findings: Finding[], acco
   for (const campaign of account.campaigns) {
     let weightedSum = 0;
     let weightTotal = 0;
-    let campaignFindings = 0;
-    let campaignMoney = 0;
     for (const group of campaign.groups) {
       let childSum = 0;
       let childCount = 0;
-      let groupFindings = 0;
-      let groupMoney = 0;
       for (const keyword of group.keywords) {
-        const tally = own(keyword.ref);
-        const score = clamp(100 - tally.penalty);
-        keywords.push({ target: keyword.ref, score, findings: tally.count, moneyPerMonth: round2(tally.money) });
-        childSum += score;
+        const score = scoreOf(keyword.ref, 100);
+        keywords.push(score);
+        childSum += score.score;
         childCount++;
-        groupFindings += tally.count;
-        groupMoney += tally.money;
       }
       for (const ad of group.ads) {
-        const tally = own(ad.ref);
-        const score = clamp(100 - tally.penalty);
-        ads.push({ target: ad.ref, score, findings: tally.count, moneyPerMonth: round2(tally.money) });
-        childSum += score;
+        const score = scoreOf(ad.ref, 100);
+        ads.push(score);
+        childSum += score.score;
         childCount++;
-        groupFindings += tally.count;
-        groupMoney += tally.money;
       }
-      const tally = own(group.ref);
-      const groupScore = clamp((childCount ? childSum / childCount : 100) - tally.penalty);
-      groupFindings += tally.count;
-      groupMoney += tally.money;
-      groups.push({ target: group.ref, score: groupScore, findings: groupFindings, moneyPerMonth: round2(groupMoney) });
+      const groupScore = scoreOf(group.ref, childCount ? childSum / childCount : 100);
+      groups.push(groupScore);
       const weight = Math.max(1, childCount);
-      weightedSum += groupScore * weight;
+      weightedSum += groupScore.score * weight;
       weightTotal += weight;
-      campaignFindings += groupFindings;
-      campaignMoney += groupMoney;
     }
-    const tally = own(campaign.ref);
-    campaignFindings += tally.count;
-    campaignMoney += tally.money;
-    campaigns.push({ target: campaign.ref, score: clamp((weightTotal ? weightedSum / weightTotal : 100) - tally.penalty), findings: campaignFindings, moneyPerMonth: round2(campaignMoney) });
+    campaigns.push(scoreOf(campaign.ref, weightTotal ? weightedSum / weightTotal : 100));
     campaignWeights.push(campaignStatsOf(campaign)?.cost ?? 0);
   }
 
@@ -97,10 +115,9 @@ export function rollUpScores(account: PreparedAccount, findings: Finding[], acco
     sum += campaign.score * weight;
     total += weight;
   });
-  const accountTally = own(accountRef);
   const account_: EntityScore = {
     target: accountRef,
-    score: clamp((total ? sum / total : 100) - accountTally.penalty),
+    score: clamp((total ? sum / total : 100) - (penalty.get(accountRef.key) ?? 0)),
     findings: findings.length,
     moneyPerMonth: round2(findings.reduce((acc, finding) => acc + (finding.moneyPerMonth ?? 0), 0)),
   };

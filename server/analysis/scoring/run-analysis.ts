@@ -1,19 +1,20 @@
 /**
  * The one call a job makes: imported data in, scoring and semantic results out.
  *
- *   const { scoring, semantic } = await runCampaignAnalysis(data, { settings, onProgress });
+ *   const { scoring, semantic, money } = await runCampaignAnalysis(data, { settings, onProgress });
  *
  * Pure: no HTTP, no database; the only I/O is reading az's dictionaries from node_modules once per
  * process (or worker thread). Run it in a pool thread (`analysisPool().run(new URL('…/run-analysis.js', …),
  * 'runCampaignAnalysis', [data, { settings }])`); `onProgress` cannot cross a thread, so a job that
  * needs live progress calls it in a worker of its own and posts the progress from there.
  */
-import { resolveAnalysisSettings, type AnalysisProgress, type AnalysisSettings, type ScoringResult, type SemanticResult } from '../../../src/contract/analysis-results.js';
+import { resolveAnalysisSettings, type AnalysisProgress, type AnalysisSettings, type MoneyStory, type ScoringResult, type SemanticResult } from '../../../src/contract/analysis-results.js';
 import type { CampaignData } from '../../../src/contract/campaigns.js';
-import { runSemanticAnalysis } from '../semantic/engine.js';
+import { runSemanticEngine } from '../semantic/engine.js';
 import { createLemmatizer, loadMorphology } from '../semantic/lemmatizer.js';
 import { prepareAccount } from '../semantic/prepare.js';
 import { runScoring } from './engine.js';
+import { moneyStory } from './money-story.js';
 
 export interface RunAnalysisOptions {
   /** Project overrides; missing keys take `defaultAnalysisSettings`. */
@@ -26,6 +27,8 @@ export interface RunAnalysisOptions {
 export interface AnalysisOutput {
   scoring: ScoringResult;
   semantic: SemanticResult;
+  /** «Теряете ≈ X ₽ в месяц» and its causes, from both results (money-story.ts). */
+  money: MoneyStory;
 }
 
 export async function runCampaignAnalysis(data: CampaignData, options: RunAnalysisOptions = {}): Promise<AnalysisOutput> {
@@ -35,7 +38,7 @@ export async function runCampaignAnalysis(data: CampaignData, options: RunAnalys
   await loadMorphology();
   const lemmatizer = createLemmatizer();
   const account = prepareAccount(data, lemmatizer, (done, total) => onProgress?.({ stage: 'lemmatize', done, total }), options.campaignIndexes);
-  const semantic = runSemanticAnalysis(account, settings, onProgress);
+  const { result: semantic, nonTargetRows } = runSemanticEngine(account, settings, onProgress);
   const scoring = runScoring(account, semantic, settings, onProgress);
-  return { scoring, semantic };
+  return { scoring, semantic, money: moneyStory({ account, scoring, nonTargetRows }) };
 }

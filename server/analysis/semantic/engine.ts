@@ -3,15 +3,26 @@
  * account. Pure and deterministic: the same data gives the same result.
  */
 import type { AnalysisProgress, AnalysisSettings, SemanticResult } from '../../../src/contract/analysis-results.js';
+import type { SearchQuery } from '../../../src/contract/campaigns.js';
 import { accountFacts } from './account-facts.js';
 import { clusterKeywords } from './clusters.js';
 import { findCrossMinus } from './cross-minus.js';
 import { suggestNegatives } from './negatives.js';
-import { summarizeNonTargetQueries } from './non-target-queries.js';
+import { nonTargetRows, summarizeNonTargetQueries } from './non-target-queries.js';
 import type { PreparedAccount } from './prepare.js';
 import { groupRelevance } from './relevance.js';
 
 export function runSemanticAnalysis(account: PreparedAccount, settings: AnalysisSettings, onProgress?: (progress: AnalysisProgress) => void): SemanticResult {
+  return runSemanticEngine(account, settings, onProgress).result;
+}
+
+export interface SemanticRun {
+  result: SemanticResult;
+  /** The query rows `result.nonTargetQueries` sums (each once), for the money story; not part of the stored result. */
+  nonTargetRows: ReadonlySet<SearchQuery>;
+}
+
+export function runSemanticEngine(account: PreparedAccount, settings: AnalysisSettings, onProgress?: (progress: AnalysisProgress) => void): SemanticRun {
   const facts = accountFacts(account.data, settings);
   const steps = 4;
   const step = (done: number) => onProgress?.({ stage: 'semantic', done, total: steps });
@@ -24,7 +35,8 @@ export function runSemanticAnalysis(account: PreparedAccount, settings: Analysis
   step(3);
   const relevance = groupRelevance(account);
   step(4);
-  return {
+  const rows = nonTargetRows(negativeResult.blocking);
+  const result: SemanticResult = {
     platform: account.platform,
     settings,
     notices: facts.notices.filter((notice) => notice.code !== 'NO_PERIOD'),
@@ -34,7 +46,7 @@ export function runSemanticAnalysis(account: PreparedAccount, settings: Analysis
     crossMinus: cross.suggestions,
     negatives: negativeResult.negatives,
     droppedNegatives: negativeResult.dropped,
-    nonTargetQueries: summarizeNonTargetQueries(negativeResult.blocking, facts),
+    nonTargetQueries: summarizeNonTargetQueries(rows, facts),
     collectData: negativeResult.collectData,
     relevance,
     counts: {
@@ -46,4 +58,5 @@ export function runSemanticAnalysis(account: PreparedAccount, settings: Analysis
       negatives: negativeResult.negatives.length,
     },
   };
+  return { result, nonTargetRows: new Set(rows.keys()) };
 }

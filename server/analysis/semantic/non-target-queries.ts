@@ -16,8 +16,12 @@ export interface SuggestionBlocking {
   queries: readonly SearchQuery[];
 }
 
-export function summarizeNonTargetQueries(blocking: readonly SuggestionBlocking[], facts: Pick<AccountFacts, 'period' | 'periodDays' | 'monthFactor'>): NonTargetQueries {
-  // Rows are the report's own objects, so identity is "the same row" even when two rows share a text.
+/**
+ * The non-target rows: every query row without conversions some automatic negative blocks, once, with
+ * the ids of the suggestions blocking it. Rows are the report's own objects, so identity is "the same
+ * row" even when two rows share a text. The money story reads the same rows (money-story.ts).
+ */
+export function nonTargetRows(blocking: readonly SuggestionBlocking[]): Map<SearchQuery, string[]> {
   const blockersOf = new Map<SearchQuery, string[]>();
   for (const { suggestionId, queries } of blocking) {
     for (const query of queries) {
@@ -29,7 +33,11 @@ export function summarizeNonTargetQueries(blocking: readonly SuggestionBlocking[
       blockersOf.set(query, ids);
     }
   }
+  return blockersOf;
+}
 
+export function summarizeNonTargetQueries(blocking: readonly SuggestionBlocking[] | ReadonlyMap<SearchQuery, string[]>, facts: Pick<AccountFacts, 'period' | 'periodDays' | 'monthFactor'>): NonTargetQueries {
+  const blockersOf = blocking instanceof Map ? blocking : nonTargetRows(blocking as readonly SuggestionBlocking[]);
   const groups = new Map<string, { suggestionIds: string[]; queries: number; clicks: number; cost: number }>();
   let clicks = 0;
   let cost = 0;

@@ -10,6 +10,7 @@ import {
   type AdFieldFixSuggestion,
   type CheckSummary,
   type CrossMinusSuggestion,
+  type MoneyStory,
   type NegativeCategory,
   type NegativeKeywordSuggestion,
   type NonTargetQueries,
@@ -204,6 +205,7 @@ export interface CheckPlanStep {
   /** What to do, in the engine's words (the fix of the check's first example). */
   fix: string;
   explanation: string;
+  /** Places the check fired on (keywords, ads…; an aggregated finding «12 фраз» is 12). */
   count: number;
   moneyPerMonth: number;
   examples: CheckSummary['examples'];
@@ -268,7 +270,7 @@ export function actionPlan(result: AuditResult, decisions: AnalysisDecisions = {
       severity: check.severity,
       fix: check.examples[0].fix,
       explanation: check.examples[0].explanation,
-      count: check.count,
+      count: check.entities ?? check.count,
       moneyPerMonth: check.moneyPerMonth,
       examples: check.examples,
     }));
@@ -277,6 +279,15 @@ export function actionPlan(result: AuditResult, decisions: AnalysisDecisions = {
   // (curated words, no query report) they still come before the unpriced checks.
   const pricedSteps: PlanStep[] = [...(negatives ? [negatives] : []), ...checkSteps(priced)].sort((a, b) => b.moneyPerMonth - a.moneyPerMonth);
   return [...pricedSteps, ...checkSteps(unpriced)];
+}
+
+/**
+ * The plan's total: the money story («Теряете ≈ X ₽ в месяц» and its causes), the one figure every
+ * screen shows; null for results stored before it existed (the plan then sums its priced steps).
+ */
+export function planMoneyStory(result: AuditResult): MoneyStory | null {
+  const story = result.money;
+  return story && typeof story.perMonth === 'number' && Array.isArray(story.causes) ? story : null;
 }
 
 /** The stored result when it has the audit's two parts (an unfinished analysis has none). */

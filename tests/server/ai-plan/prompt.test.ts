@@ -33,6 +33,25 @@ describe('buildAiPlanPrompt', () => {
     expect(prompt.chars).toBe(SYSTEM_PROMPT.length + user.length);
   });
 
+  it('quotes the money story («Теряете ≈ X») and its causes instead of totals of its own', () => {
+    const audit = makeAudit();
+    audit.money = {
+      perMonth: 5290,
+      period: 5467,
+      causes: [
+        { cause: 'wasted_keywords', perMonth: 3290, period: 3400, count: 1, list: { kind: 'findings', checks: ['keyword.action_stop', 'stats.wasted_spend'] } },
+        { cause: 'non_target_queries', perMonth: 2000, period: 2067, count: 12, list: { kind: 'suggestions', suggestionKind: 'negative_keyword' } },
+      ],
+    };
+    audit.scoring.bySeverity.medium = { ...audit.scoring.bySeverity.medium, entities: 40 };
+    const user = buildAiPlanPrompt({ projectName: 'Окна', audit, decisions }).messages[1]!.content;
+    expect(user).toMatch(/Теряете ≈ 5\s290 ₽\/мес — сумма причин ниже, каждый рубль посчитан один раз:\n- Фразы без конверсий: 3\s290 ₽\/мес \(1 фраза\)\n- Нецелевые запросы: 2\s000 ₽\/мес \(12 запросов\)/);
+    // No second money total beside it: no wasted-spend line, no roubles per severity.
+    expect(user).not.toMatch(/^Расход без конверсий: /m);
+    expect(user).toContain('Упущенные возможности: замечаний 1.');
+    expect(user).toContain('Оценка аккаунта: 64 из 100; замечаний 4 (они касаются 43 фраз, объявлений, групп и кампаний).');
+  });
+
   it('is a pure function: the same audit gives the same text and codes', () => {
     const input = { projectName: 'Окна', audit: makeAudit(), decisions };
     expect(buildAiPlanPrompt(input)).toEqual(buildAiPlanPrompt(structuredClone(input)));

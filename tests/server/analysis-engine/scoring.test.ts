@@ -4,7 +4,12 @@ import type { Finding } from '../../../src/contract/analysis-results.js';
 import { ad, campaign, group, kw, query, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { analyse } from './helpers.js';
 
-const ids = (findings: Finding[], label?: string) => findings.filter((finding) => label === undefined || finding.target.label === label).map((finding) => finding.checkId);
+/**
+ * Checks that fired on the entity labelled `label` (all findings' checks without one): its own findings
+ * and the aggregated findings that list it as an item.
+ */
+const ids = (findings: Finding[], label?: string) =>
+  findings.filter((finding) => label === undefined || finding.target.label === label || finding.items?.some((item) => item.target.label === label)).map((finding) => finding.checkId);
 
 describe('keyword hygiene', () => {
   const data = yandex([
@@ -37,12 +42,14 @@ describe('keyword hygiene', () => {
     expect(ids(scoring.findings, 'окна деревянные')).not.toContain('keyword.conflicting_operators');
   });
 
-  it('flags missing negatives only where no level has any, and campaigns without negatives', async () => {
+  it('flags a campaign without negatives once, listing its broad keywords that have none at any level', async () => {
     const { scoring } = await analyse(data);
-    expect(ids(scoring.findings, 'кухни на заказ')).toContain('keyword.no_negatives');
-    expect(ids(scoring.findings, 'окна деревянные')).not.toContain('keyword.no_negatives');
-    expect(ids(scoring.findings, 'Без минусов')).toContain('campaign.no_negatives');
-    expect(ids(scoring.findings, 'Окна')).not.toContain('campaign.no_negatives');
+    const missing = scoring.findings.filter((finding) => finding.checkId === 'campaign.no_negatives');
+    expect(missing.map((finding) => finding.target.label)).toEqual(['Без минусов']);
+    expect(missing[0]).toMatchObject({ count: 1, items: [{ target: { label: 'кухни на заказ', level: 'keyword' } }] });
+    // No per-keyword card any more: the campaign finding is the one place.
+    expect(scoring.checks.map((check) => check.id)).not.toContain('keyword.no_negatives');
+    expect(ids(scoring.findings, 'окна деревянные')).not.toContain('campaign.no_negatives');
   });
 
   it('never counts a negative keyword as an active keyword', async () => {
@@ -259,7 +266,10 @@ describe('statistics: evidence rules, actions and money per month', () => {
     expect(scoring.monthFactor).toBe(2);
     const expensive = scoring.findings.filter((finding) => finding.checkId === 'stats.expensive_clicks');
     // Search CPCs: 100, 60, 37.5, 20, 500, 25, 40 → median 40; 100 and 500 ≥ 2 × 40. Overpay (CPC − median) × clicks.
-    expect(expensive.map((finding) => [finding.target.label, finding.money, finding.moneyPerMonth])).toEqual([
+    // Two keywords of one campaign: one finding at the campaign, the keywords as items, most money first.
+    expect(expensive).toHaveLength(1);
+    expect(expensive[0]).toMatchObject({ target: { level: 'campaign', label: 'Поиск' }, count: 2, money: 10600, moneyPerMonth: 21200, title: 'Дорогие клики: 2 фразы' });
+    expect(expensive[0].items!.map((item) => [item.target.label, item.money, item.moneyPerMonth])).toEqual([
       ['окна пвх цена', 6000, 12000],
       ['окна пвх монтаж', 4600, 9200],
     ]);
@@ -325,14 +335,15 @@ describe('scores', () => {
     const score = (key: string) => [...scoring.keywords, ...scoring.ads, ...scoring.groups, ...scoring.campaigns].find((item) => item.target.key === key)!.score;
     expect(score('c0g0k0')).toBe(100);
     expect(score('c0')).toBe(100);
-    // окна: too broad (10) + no negatives (8) = 82; ad: no keyword in headline (8) + no sitelinks (8) + no callouts (4) = 80.
-    expect(score('c1g0k0')).toBe(82);
+    // окна: too broad (10) = 90 (a missing negative is the campaign's finding, not the keyword's);
+    // ad: no keyword in headline (8) + no sitelinks (8) + no callouts (4) = 80.
+    expect(score('c1g0k0')).toBe(90);
     expect(score('c1g0a0')).toBe(80);
-    // Group: mean 81, minus low relevance of its ads (8) = 73.
-    expect(score('c1g0')).toBe(73);
+    // Group: mean 85, minus low relevance of its ads (8) = 77.
+    expect(score('c1g0')).toBe(77);
     // Campaign without negatives: −10.
-    expect(score('c1')).toBe(63);
-    // Account: mean weighted by size (3 and 2 objects) = (100×3 + 63×2) / 5 = 85.2.
-    expect(scoring.account.score).toBe(85);
+    expect(score('c1')).toBe(67);
+    // Account: mean weighted by size (3 and 2 objects) = (100×3 + 67×2) / 5 = 86.8.
+    expect(scoring.account.score).toBe(87);
   });
 });

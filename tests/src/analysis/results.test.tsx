@@ -160,6 +160,27 @@ describe('results', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(`/projects/${projectId}/analysis/${analysisId}/semantic`));
   });
 
+  it('gives the money story («Теряете ≈ X») as the plan\'s total, the figure every screen shows, and counts places per check', async () => {
+    server.use(http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json({ available: false, unavailable_reason: 'не настроена', price: 10, balance: 100, items: [] })));
+    const money = {
+      perMonth: 4500,
+      period: 4650,
+      causes: [
+        { cause: 'wasted_keywords' as const, perMonth: 3290, period: 3400, count: 1, list: { kind: 'findings' as const, checks: ['keyword.action_stop', 'stats.wasted_spend'] } },
+        { cause: 'non_target_queries' as const, perMonth: 1210, period: 1250, count: 3, list: { kind: 'suggestions' as const, suggestionKind: 'negative_keyword' as const } },
+      ],
+    };
+    // «Низкий CTR на поиске» as one aggregated finding over 12 keywords.
+    const byCheck = auditResult.scoring.byCheck.map((check) => (check.checkId === 'stats.low_ctr' ? { ...check, entities: 12 } : check));
+    server.use(http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults({ result: { ...auditResult, scoring: { ...auditResult.scoring, byCheck }, money } }))));
+    await renderAt(`/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`);
+    expect(await screen.findByTestId('plan-money-story')).toHaveTextContent('Теряете ≈ 4 500 ₽ в месяц: фразы без конверсий — 3 290 ₽, нецелевые запросы — 1 210 ₽.');
+    expect(screen.queryByText(/вы перестанете терять около/)).not.toBeInTheDocument();
+    expect(screen.getByTestId('plan-negatives-total')).toHaveTextContent('в сумме выше из них учтены только запросы фраз, которые не попали в «Фразы без конверсий»');
+    const ctrStep = screen.getAllByTestId('plan-step').find((step) => within(step).getByRole('heading').textContent?.includes('Низкий CTR'))!;
+    expect(ctrStep).toHaveTextContent('12 мест');
+  });
+
   it('puts the negatives first when the checks price nothing, and renders an older result without them as before', async () => {
     server.use(http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json({ available: false, unavailable_reason: 'не настроена', price: 10, balance: 100, items: [] })));
     const planPath = `/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`;

@@ -1,4 +1,14 @@
-/** Campaign settings: no campaign-level negatives, one group for everything. */
+/**
+ * Campaign settings: no campaign-level negatives, one group for everything.
+ *
+ * A campaign without negatives is one finding at the campaign (the fix is one shared list there, which
+ * the semantic engine suggests), not one per keyword: its items are the broad keywords it leaves with
+ * no negatives at any level (phrase, group or campaign), the ones that catch every query with their
+ * words. The penalty stays on the campaign: it is one problem in one place.
+ */
+import type { FindingItem } from '../../../../src/contract/analysis-results.js';
+import { negativesOf } from '../../semantic/prepare.js';
+import { countOf, examplesSentence } from '../aggregate.js';
 import type { ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
 
@@ -9,12 +19,29 @@ export function runCampaignChecks(context: ScoringContext): void {
     if (keywords === 0) continue;
     if (campaign.campaign.negativeKeywords.length === 0) {
       const suggestionIds = semantic.negatives.filter((negative) => negative.level === 'campaign' && negative.target.key === campaign.ref.key && negative.status === 'ready').map((negative) => negative.id);
-      findings.push(makeFinding(checks.campaignNoNegatives, campaign.ref, {
-        explanation: `У кампании «${campaign.campaign.name}» нет минус-слов на кампанию.`,
+      const exposed: FindingItem[] = [];
+      for (const group of campaign.groups) {
+        for (const keyword of group.keywords) {
+          if (keyword.parsed.quoted || negativesOf(keyword).length > 0) continue;
+          exposed.push({ target: keyword.ref, evidence: [{ label: 'Минус-слов у фразы, группы и кампании', value: 0, threshold: 1, unit: 'count' }] });
+        }
+      }
+      const finding = makeFinding(checks.campaignNoNegatives, campaign.ref, {
+        explanation:
+          `У кампании «${campaign.campaign.name}» нет минус-слов на кампанию.` +
+          (exposed.length > 0 ? ` ${countOf(exposed.length, 'keyword')} в широком соответствии без минус-слов и у группы — по ним показываются любые запросы с их словами. ${examplesSentence(exposed)}` : ''),
         fix: 'Добавьте общий список минус-слов: бесплатные, информационные, вакансии, б/у, чужие города, конкуренты.',
-        evidence: [{ label: 'Минус-слов на кампанию', value: 0, threshold: 1, unit: 'count' }],
+        evidence: [
+          { label: 'Минус-слов на кампанию', value: 0, threshold: 1, unit: 'count' },
+          { label: 'Широких фраз без минус-слов', value: exposed.length, unit: 'count' },
+        ],
         suggestionIds: suggestionIds.slice(0, 50),
-      }));
+      });
+      if (exposed.length > 0) {
+        finding.count = exposed.length;
+        finding.items = exposed;
+      }
+      findings.push(finding);
     }
     if (campaign.groups.length === 1 && keywords >= settings.singleGroupMinKeywords) {
       findings.push(makeFinding(checks.campaignSingleGroup, campaign.ref, {

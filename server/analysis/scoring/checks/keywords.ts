@@ -1,9 +1,10 @@
 /**
- * Keyword hygiene: too broad, duplicates, conflicting operators, missing negatives, intersections
- * between groups. Pattern-based: they need no statistics.
+ * Keyword hygiene: too broad, duplicates, conflicting operators, intersections between groups.
+ * Pattern-based: they need no statistics. (Keywords without any negatives are reported by the campaign
+ * check `campaign.no_negatives`, once per campaign, with the keywords as its items.)
  */
 import { negativeBlocks } from '../../semantic/negative-match.js';
-import { negativesOf, type PreparedKeyword } from '../../semantic/prepare.js';
+import type { PreparedKeyword } from '../../semantic/prepare.js';
 import { type ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
 
@@ -72,13 +73,6 @@ export function runKeywordChecks(context: ScoringContext): void {
         explanation: `Во фразе «${keyword.keyword.phrase}»: ${problem}.`,
         fix: 'Исправьте операторы или удалите минус-слово, которое совпадает со словом фразы.',
         evidence: [{ label: 'Проблема', value: problem }],
-      }));
-    }
-    if (broad && negativesOf(keyword).length === 0) {
-      findings.push(makeFinding(checks.keywordNoNegatives, ref, {
-        explanation: `У фразы «${keyword.keyword.phrase}» нет минус-слов ни у фразы, ни у группы, ни у кампании.`,
-        fix: 'Добавьте минус-слова на кампанию (см. предложения семантического анализа).',
-        evidence: [{ label: 'Минус-слов', value: 0, threshold: 1, unit: 'count' }],
       }));
     }
     const intersection = intersectionsByBroader.get(ref.key);

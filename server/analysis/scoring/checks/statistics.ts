@@ -9,10 +9,11 @@
  * - clicks far dearer than the account's median CPC.
  * Conversion-based checks run only when the data has conversions at all (else a notice says so).
  */
-import type { Evidence, KeywordAction, KeywordVerdict } from '../../../../src/contract/analysis-results.js';
+import type { Evidence, FindingItem, KeywordAction, KeywordVerdict } from '../../../../src/contract/analysis-results.js';
 import type { Stats } from '../../../../src/contract/campaigns.js';
 import { intentOf } from '../../semantic/clusters.js';
 import type { PreparedCampaign, PreparedKeyword } from '../../semantic/prepare.js';
+import { countOf, examplesSentence, sortItems, sumItemMoney } from '../aggregate.js';
 import { formatRub, percent, rub, type ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
 
@@ -70,6 +71,9 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
   let wastedSpend = 0;
   // Money already priced by a keyword's stop / lower-bid finding is not counted again by wider findings.
   const pricedCost = new Map<PreparedCampaign, number>();
+  // Keywords with clicks and no conversions that no stop finding prices: the items of their campaign's
+  // «Расход без конверсий» when the whole campaign has none.
+  const unpricedWaste = new Map<PreparedCampaign, FindingItem[]>();
   for (const keyword of account.keywords) {
     const stats = keyword.keyword.stats;
     if (!stats) continue;
@@ -78,6 +82,19 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
     if (facts.hasConversions) keywordAction(keyword, stats, campaignStats.get(keyword.campaign), accountCpa, context, periodEvidence);
     const priced = findings.length > before && findings[findings.length - 1].money !== undefined;
     if (priced) pricedCost.set(keyword.campaign, (pricedCost.get(keyword.campaign) ?? 0) + stats.cost);
+    else if (facts.hasConversions && stats.conversions === 0 && stats.clicks > 0) {
+      const items = unpricedWaste.get(keyword.campaign) ?? [];
+      items.push({
+        target: keyword.ref,
+        evidence: [
+          { label: 'Расход без конверсий', value: rub(stats.cost), unit: 'rub' },
+          { label: 'Клики', value: stats.clicks, unit: 'clicks' },
+        ],
+        money: rub(stats.cost),
+        moneyPerMonth: rub(stats.cost * monthFactor),
+      });
+      unpricedWaste.set(keyword.campaign, items);
+    }
     ctrChecks(keyword, stats, medianSearchCtr, context, periodEvidence);
 
     const reference = medianCpc[keyword.campaign.isNetwork ? 'network' : 'search'];
@@ -107,7 +124,11 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
     const stats = campaignStats.get(campaign);
     if (!stats) continue;
     if (facts.hasConversions && stats.conversions === 0 && stats.cost > 0 && stats.clicks >= settings.minClicksForKeywordAction) {
-      findings.push(makeFinding(checks.campaignWastedSpend, campaign.ref, {
+      // With keyword statistics the money is the sum of the keywords' (each an item; the ones a stop
+      // finding prices are left out); with campaign totals only, the campaign's cost.
+      const items = sortItems(unpricedWaste.get(campaign) ?? []);
+      const hasKeywordStats = campaign.groups.some((group) => group.keywords.some((keyword) => keyword.keyword.stats));
+      const finding = makeFinding(checks.campaignWastedSpend, campaign.ref, {
         ...common,
         explanation: `Кампания «${campaign.campaign.name}» потратила ${formatRub(stats.cost)} за ${facts.periodDays} дн. (${formatRub(stats.cost * monthFactor)} в месяц) на ${stats.clicks} кликов без единой конверсии.`,
         fix: 'Проверьте цели и страницу; остановите фразы без конверсий, добавьте минус-слова из запросов.',
@@ -117,8 +138,15 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
           { label: 'Конверсии', value: 0, unit: 'conversions' },
           periodEvidence,
         ],
-        money: Math.max(0, stats.cost - (pricedCost.get(campaign) ?? 0)) || undefined,
-      }));
+        money: hasKeywordStats ? undefined : Math.max(0, stats.cost - (pricedCost.get(campaign) ?? 0)) || undefined,
+      });
+      if (items.length > 0) {
+        Object.assign(finding, sumItemMoney(items));
+        finding.explanation += ` ${countOf(items.length, 'keyword')} без конверсий. ${examplesSentence(items)}`;
+        finding.count = items.length;
+        finding.items = items;
+      }
+      findings.push(finding);
     }
     if (campaign.isNetwork && stats.impressions >= settings.minImpressionsForCtr) {
       const ctr = stats.clicks / stats.impressions;

@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router';
 import type { AnalysisResults, AuditResult } from '../../../contract/analysis.js';
-import { severityLabels } from '../../../contract/analysis-results.js';
+import { moneyCauseLabels, severityLabels } from '../../../contract/analysis-results.js';
 import { formatDateTime } from '../../../lib/format';
 import { formatCount, formatPeriod, formatRub, formatRubPerMonth, pluralRu } from '../format';
-import { actionPlan, type CheckPlanStep, type NegativesPlanStep } from '../result-model';
+import { actionPlan, planMoneyStory, type CheckPlanStep, type NegativesPlanStep } from '../result-model';
 import { AuditResultLoader } from './AuditResultLoader';
 import { FindingCard } from './FindingCard';
 import { BackToResultsLink, PlanNextSteps } from './PlanLinks';
@@ -14,7 +14,7 @@ export const PLAN_TITLE = 'План действий по результатам
  * /projects/{id}/analysis/{analysisId}/ai-analysis/{aiAnalysisId}. No language model runs on this
  * server, so this screen does not pretend to be one: it is the audit's own findings and automatic
  * negatives (priced by the queries they block) turned into an ordered plan, the biggest money leaks
- * first, and it says so.
+ * first, and it says so. Its total is the money story's «Теряете ≈ X ₽ в месяц».
  */
 export function ActionPlanView({ projectId, analysisId }: { projectId: string; analysisId: string }) {
   return (
@@ -26,8 +26,9 @@ export function ActionPlanView({ projectId, analysisId }: { projectId: string; a
 
 function PlanScreen({ projectId, analysisId, data, audit }: { projectId: string; analysisId: string; data: AnalysisResults; audit: AuditResult }) {
   const steps = actionPlan(audit, data.decisions);
-  // The negatives' queries are part of the keywords' spend the checks price: their money stands on its
-  // step and is never added to the checks' total (as on the results screen).
+  // The total is the money story's figure, the same as on the results screen and in the AI plan. For a
+  // result stored before it: the priced checks' sum, without the negatives' queries (part of the same spend).
+  const story = planMoneyStory(audit);
   const priced = steps.filter((step) => step.kind === 'check' && step.moneyPerMonth > 0);
   const totalPerMonth = priced.reduce((sum, step) => sum + step.moneyPerMonth, 0);
   const negativesIndex = steps.findIndex((step) => step.kind === 'negatives' && step.moneyPerMonth > 0);
@@ -45,15 +46,29 @@ function PlanScreen({ projectId, analysisId, data, audit }: { projectId: string;
         больше всего рублей в месяц, затем остальные замечания по важности.
       </p>
 
-      {priced.length > 0 && (
-        <p className="analysis-plan__total">
-          Исправив пункты с оценкой в деньгах, вы перестанете терять около <strong>{formatRubPerMonth(totalPerMonth)}</strong>.
-        </p>
-      )}
+      {story
+        ? story.perMonth > 0 && (
+            <p className="analysis-plan__total" data-testid="plan-money-story">
+              Теряете ≈ <strong>{formatRubPerMonth(story.perMonth)}</strong>:{' '}
+              {story.causes.map((cause) => `${moneyCauseLabels[cause.cause].toLowerCase()} — ${formatRub(cause.perMonth)}`).join(', ')}. Шаги ниже
+              возвращают эти деньги.
+            </p>
+          )
+        : priced.length > 0 && (
+            <p className="analysis-plan__total">
+              Исправив пункты с оценкой в деньгах, вы перестанете терять около <strong>{formatRubPerMonth(totalPerMonth)}</strong>.
+            </p>
+          )}
       {negativesIndex >= 0 && (
         <p className="analysis-plan__total" data-testid="plan-negatives-total">
           Минус-слова (шаг {negativesIndex + 1}) отсекут нецелевые запросы на <strong>{formatRubPerMonth(steps[negativesIndex]!.moneyPerMonth)}</strong>
-          {priced.length > 0 ? ' — это часть того же расхода, поэтому к сумме выше не добавлено.' : '.'}
+          {story
+            ? story.perMonth > 0
+              ? ' — в сумме выше из них учтены только запросы фраз, которые не попали в «Фразы без конверсий»: рубль не считается дважды.'
+              : '.'
+            : priced.length > 0
+              ? ' — это часть того же расхода, поэтому к сумме выше не добавлено.'
+              : '.'}
         </p>
       )}
 

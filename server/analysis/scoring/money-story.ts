@@ -1,0 +1,153 @@
+/**
+ * The one money story: «Теряете ≈ X ₽ в месяц» and its causes, each a separate slice of the account's
+ * spend, so the causes add up to the headline and no rouble is counted twice.
+ *
+ * - Фразы без конверсий (`wasted_keywords`): the keywords the «Остановить фразу» findings price (clicks
+ *   over the action threshold, no conversions, cost ≥ `stopCostCpaRatio` × CPA) and the keywords of a
+ *   campaign with no conversions at all («Расход без конверсий», its items). Exactly the money of those
+ *   findings, so the cause's list (the findings of these two checks) adds up to it.
+ * - Нецелевые запросы (`non_target_queries`): the query rows the automatic negatives would block (the
+ *   rows `semantic.nonTargetQueries` sums, each once), without the rows whose keyword is already counted
+ *   as wasted: a query's cost is inside its keyword's cost. A row is matched to its keyword by the
+ *   report's keyword column within its group; without that column, a row of a group (or campaign) whose
+ *   whole spend is already wasted is left out, any other row counts (a report with neither the group
+ *   nor the keyword column cannot be matched at all: its rows count, and only their keyword-level cap
+ *   below is lost).
+ * - Переплата за клик (`overpaid_clicks`): keywords with conversions whose CPA is over the «Снизить
+ *   ставку» rule, the excess only (cost − conversions × reference CPA). A keyword to stop has no
+ *   conversions, so it is never also overpaying. The excess is capped by what its keyword (and its group,
+ *   for rows without a keyword) has left after its non-target queries, so the two never overlap.
+ * - Network placements and broken pages need a placements report and page checks the import does not
+ *   carry yet: those causes are left out rather than guessed.
+ *
+ * Pure: the prepared account, the scoring result and the semantic engine's non-target rows in, the
+ * story out. Money of the period is summed first and turned into money per month once per cause.
+ */
+import { roundMoney, type MoneyStory, type ScoringResult } from '../../../src/contract/analysis-results.js';
+import type { SearchQuery } from '../../../src/contract/campaigns.js';
+import type { PreparedAccount, PreparedGroup, PreparedKeyword } from '../semantic/prepare.js';
+import { checks } from './registry.js';
+
+export interface MoneyStoryInput {
+  account: PreparedAccount;
+  scoring: Pick<ScoringResult, 'findings' | 'keywordVerdicts' | 'settings' | 'periodDays'>;
+  /** The query rows `semantic.nonTargetQueries` counts (no conversions, blocked by an automatic negative), each once. */
+  nonTargetRows: Iterable<SearchQuery>;
+}
+
+type Cause = MoneyStory['causes'][number];
+
+const wastedChecks = [checks.keywordStop.id, checks.campaignWastedSpend.id];
+const overpaidChecks = [checks.keywordLowerBid.id];
+
+export function moneyStory({ account, scoring, nonTargetRows }: MoneyStoryInput): MoneyStory {
+  // The same factor the findings use (accountFacts): 30 days over the period's days.
+  const monthFactor = scoring.settings.daysPerMonth / scoring.periodDays;
+  const causes: Cause[] = [];
+
+  // ------------------------------------------------------------ wasted keywords: the findings' own money
+  const wastedKeys = new Set<string>();
+  const wastedCampaigns = new Set<string>();
+  let wastedPeriod = 0;
+  let wastedPerMonth = 0;
+  let wastedCount = 0;
+  for (const finding of scoring.findings) {
+    if (!wastedChecks.includes(finding.checkId)) continue;
+    if (finding.checkId === checks.campaignWastedSpend.id) wastedCampaigns.add(finding.target.key);
+    else wastedKeys.add(finding.target.key);
+    for (const item of finding.items ?? []) wastedKeys.add(item.target.key);
+    if (!finding.money) continue;
+    wastedPeriod += finding.money;
+    wastedPerMonth += finding.moneyPerMonth ?? 0;
+    wastedCount += finding.count ?? 1;
+  }
+  if (wastedCount > 0) causes.push({ cause: 'wasted_keywords', period: roundMoney(wastedPeriod), perMonth: roundMoney(wastedPerMonth), count: wastedCount, list: { kind: 'findings', checks: wastedChecks } });
+
+  const isWasted = (keyword: PreparedKeyword) => wastedKeys.has(keyword.ref.key) || wastedCampaigns.has(keyword.campaign.ref.key);
+  const costOf = (keyword: PreparedKeyword) => keyword.keyword.stats?.cost ?? 0;
+  /** Spend of a group not already counted as wasted (what its queries and overpaid clicks can still be). */
+  const openSpend = new Map<PreparedGroup, number>();
+  const openSpendOf = (group: PreparedGroup) => {
+    let spend = openSpend.get(group);
+    if (spend === undefined) {
+      spend = group.keywords.reduce((sum, keyword) => sum + (isWasted(keyword) ? 0 : costOf(keyword)), 0);
+      openSpend.set(group, spend);
+    }
+    return spend;
+  };
+
+  // ------------------------------------------------------------ non-target queries outside wasted keywords
+  const preparedOf = new Map(account.queries.map((prepared) => [prepared.query, prepared]));
+  const keywordsByPhrase = new Map<PreparedGroup, Map<string, PreparedKeyword>>();
+  const phraseKey = (text: string) => text.trim().toLowerCase().replace(/ё/g, 'е');
+  const keywordOf = (group: PreparedGroup, text: string) => {
+    let byPhrase = keywordsByPhrase.get(group);
+    if (!byPhrase) {
+      byPhrase = new Map(group.keywords.map((keyword) => [phraseKey(keyword.keyword.phrase), keyword]));
+      keywordsByPhrase.set(group, byPhrase);
+    }
+    return byPhrase.get(phraseKey(text));
+  };
+  const queriesOfKeyword = new Map<PreparedKeyword, number>();
+  const queriesOfGroup = new Map<PreparedGroup, number>();
+  let queriesPeriod = 0;
+  let queriesCount = 0;
+  for (const row of nonTargetRows) {
+    const prepared = preparedOf.get(row);
+    const campaign = prepared?.campaign;
+    if (campaign && wastedCampaigns.has(campaign.ref.key)) continue;
+    const group = prepared?.group;
+    const groups = group ? [group] : campaign?.groups ?? [];
+    const keyword = row.keyword ? groups.map((candidate) => keywordOf(candidate, row.keyword!)).find((found) => found !== undefined) : undefined;
+    if (keyword) {
+      if (isWasted(keyword)) continue;
+      queriesOfKeyword.set(keyword, (queriesOfKeyword.get(keyword) ?? 0) + row.stats.cost);
+    } else if (groups.length > 0) {
+      // Keyword unknown: left out only when everything its group (or campaign) spent is already wasted.
+      if (groups.every((candidate) => openSpendOf(candidate) <= 0)) continue;
+      if (group) queriesOfGroup.set(group, (queriesOfGroup.get(group) ?? 0) + row.stats.cost);
+    }
+    queriesPeriod += row.stats.cost;
+    queriesCount++;
+  }
+  if (queriesCount > 0) {
+    causes.push({
+      cause: 'non_target_queries',
+      period: roundMoney(queriesPeriod),
+      perMonth: roundMoney(queriesPeriod * monthFactor),
+      count: queriesCount,
+      list: { kind: 'suggestions', suggestionKind: 'negative_keyword' },
+    });
+  }
+
+  // ------------------------------------------------------------ overpaid clicks: the excess over the CPA rule
+  const keywordsByKey = new Map(account.keywords.map((keyword) => [keyword.ref.key, keyword]));
+  const overpaidByGroup = new Map<PreparedGroup, number>();
+  let overpaidCount = 0;
+  for (const finding of scoring.findings) {
+    if (finding.checkId !== checks.keywordLowerBid.id || !finding.money) continue;
+    const keyword = keywordsByKey.get(finding.target.key);
+    if (!keyword || isWasted(keyword)) continue;
+    const excess = Math.min(finding.money, Math.max(0, costOf(keyword) - (queriesOfKeyword.get(keyword) ?? 0)));
+    if (excess <= 0) continue;
+    overpaidByGroup.set(keyword.group, (overpaidByGroup.get(keyword.group) ?? 0) + excess);
+    overpaidCount++;
+  }
+  let overpaidPeriod = 0;
+  for (const [group, excess] of overpaidByGroup) {
+    // The group's queries without a keyword are inside some keyword of the group: what is left of its open spend caps the excess.
+    const attributed = group.keywords.reduce((sum, keyword) => sum + (queriesOfKeyword.get(keyword) ?? 0), 0);
+    const left = Math.max(0, openSpendOf(group) - attributed - (queriesOfGroup.get(group) ?? 0));
+    overpaidPeriod += Math.min(excess, left);
+  }
+  if (overpaidCount > 0 && overpaidPeriod > 0) {
+    causes.push({ cause: 'overpaid_clicks', period: roundMoney(overpaidPeriod), perMonth: roundMoney(overpaidPeriod * monthFactor), count: overpaidCount, list: { kind: 'findings', checks: overpaidChecks } });
+  }
+
+  causes.sort((a, b) => b.perMonth - a.perMonth);
+  return {
+    perMonth: roundMoney(causes.reduce((sum, cause) => sum + cause.perMonth, 0)),
+    period: roundMoney(causes.reduce((sum, cause) => sum + cause.period, 0)),
+    causes,
+  };
+}
