@@ -12,8 +12,8 @@
  * the server does not compress, the bench compresses the body with node's zlib to show what it would be).
  *
  * Sizes: BENCH_E2E_SIZES (keywords, comma separated; default 10000,100000). An account over
- * 200 000 keywords is uploaded as several files of at most 250 000 rows, the way Commander splits
- * large accounts.
+ * 150 000 keywords is uploaded as several files of at most 150 000 rows (the search-query report in
+ * files of 250 000), the way Commander splits large accounts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -29,8 +29,10 @@ import { generateAccount } from './analysis.js';
 const DEFAULT_SIZES = [10_000, 100_000];
 const KEYWORDS_PER_GROUP = 20;
 const GROUPS_PER_CAMPAIGN = 500;
-/** Rows per uploaded structure file (Commander splits big accounts into several files). */
-const ROWS_PER_FILE = 250_000;
+/** Rows per uploaded structure file (Commander splits big accounts into several files; the upload takes ≤ 50 MB a file). */
+const ROWS_PER_FILE = 150_000;
+/** Rows per search-query report file. */
+const REPORT_ROWS_PER_FILE = 250_000;
 
 // ------------------------------------------------------------------------------------ files
 
@@ -58,7 +60,7 @@ function accountFiles(data: CampaignData): { files: { name: string; text: string
   };
   for (const campaign of data.campaigns) {
     // A campaign stays in one file (the importer merges files by campaign name anyway).
-    if (rows.length >= ROWS_PER_FILE) flush();
+    if (rows.length >= ROWS_PER_FILE - 10_000) flush();
     for (const group of campaign.groups) {
       const count = Math.max(group.keywords.length, group.ads.length);
       for (let i = 0; i < count; i++) {
@@ -81,10 +83,10 @@ function accountFiles(data: CampaignData): { files: { name: string; text: string
   }
   flush();
   const reportRows = data.searchQueries.map((q) => line([q.query, q.campaignName, q.groupName, q.stats.impressions, q.stats.clicks, q.stats.cost, q.stats.conversions]));
-  for (let from = 0, part = 1; from < reportRows.length; from += ROWS_PER_FILE, part++) {
+  for (let from = 0, part = 1; from < reportRows.length; from += REPORT_ROWS_PER_FILE, part++) {
     files.push({
       name: `search-queries-${part}.csv`,
-      text: ['Поисковые запросы', 'Период: 01.03.2024 - 31.03.2024', '', line(['Поисковый запрос', 'Кампания', 'Группа', 'Показы', 'Клики', 'Расход (руб.)', 'Конверсии']), ...reportRows.slice(from, from + ROWS_PER_FILE)].join('\r\n') + '\r\n',
+      text: ['Поисковые запросы', 'Период: 01.03.2024 - 31.03.2024', '', line(['Поисковый запрос', 'Кампания', 'Группа', 'Показы', 'Клики', 'Расход (руб.)', 'Конверсии']), ...reportRows.slice(from, from + REPORT_ROWS_PER_FILE)].join('\r\n') + '\r\n',
     });
   }
   return { files, keywords, ads, queries: reportRows.length };
