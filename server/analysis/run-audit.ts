@@ -8,9 +8,11 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { AnalysisSettings, AnalysisProgress, Suggestion } from '../../src/contract/analysis-results.js';
+import type { ResultsSummary } from '../../src/contract/analysis-pages.js';
 import type { AnalysisSummary, AuditResult } from '../../src/contract/analysis.js';
 import type { AdPlatform, CampaignData, Campaign, SearchQuery, StatsPeriod } from '../../src/contract/campaigns.js';
 import type { ProjectSettings } from '../../src/contract/projects.js';
+import { buildResultsSummary, defaultStorageLimits, resultRowBatches, type ResultRowBatch, type StorageLimits } from './result-rows.js';
 import { runCampaignAnalysis } from './scoring/run-analysis.js';
 
 /** The one money figure of a result and its causes (computed by the engines' run; see money-story.ts). */
@@ -167,10 +169,18 @@ export interface RawAuditInput {
 }
 
 export interface AuditOutput {
-  /** `AuditResult` as JSON text, ready for the jsonb column. */
-  resultJson: string;
+  /** The short form for lists (`analysis.summary`). */
   summary: AnalysisSummary;
+  /** The summary document of the results (`analysis.report`, < 100 KB). */
+  report: ResultsSummary;
+  /** Rows written through the sink. */
+  rows: number;
 }
+
+/** Messages of the engine thread to the worker: progress, then the result's rows batch by batch. */
+export type AuditThreadMessage = { type: 'progress'; progress: AnalysisProgress } | { type: 'batch'; batch: ResultRowBatch };
+/** The worker's answer to a batch: written, ask for the next one. */
+export type AuditThreadAck = { type: 'ack' };
 
 export function campaignDataOf(raw: Pick<RawAuditInput, 'platform' | 'currency' | 'period' | 'campaigns' | 'searchQueries'>): CampaignData {
   const campaigns = raw.campaigns.map((text) => JSON.parse(text) as Campaign);
@@ -184,11 +194,40 @@ export function campaignDataOf(raw: Pick<RawAuditInput, 'platform' | 'currency' 
   };
 }
 
-/** Thread entry: runs the audit, posts engine progress on `port`, answers with the stored forms. */
-export async function runAuditInThread(raw: RawAuditInput, port: MessagePort): Promise<AuditOutput> {
+/** Row batches the thread may have posted before the first of them is written. */
+const BATCHES_IN_FLIGHT = 2;
+
+/**
+ * Thread entry: runs the audit, posts engine progress on `port`, then posts the result's rows in
+ * batches, at most two ahead of what the worker has written (acknowledged), so the batches never pile
+ * up in the worker's memory. Answers with the summaries.
+ */
+export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, limits: StorageLimits = defaultStorageLimits): Promise<AuditOutput> {
+  // Batches posted and not yet written. Two in flight let the thread serialise the next batch while the
+  // worker writes the previous one; more would only pile up in the worker's memory.
+  let inFlight = 0;
+  let acknowledge: (() => void) | null = null;
+  port.on('message', (message: AuditThreadAck) => {
+    if (message.type !== 'ack') return;
+    inFlight--;
+    acknowledge?.();
+  });
   try {
-    const result = await runAudit({ data: campaignDataOf(raw), settings: raw.settings, targetCpa: raw.targetCpa, region: raw.region }, (progress) => port.postMessage(progress));
-    return { resultJson: JSON.stringify(result), summary: summarizeAudit(result) };
+    const result = await runAudit({ data: campaignDataOf(raw), settings: raw.settings, targetCpa: raw.targetCpa, region: raw.region }, (progress) =>
+      port.postMessage({ type: 'progress', progress } satisfies AuditThreadMessage),
+    );
+    const summary = summarizeAudit(result);
+    const report = buildResultsSummary(result);
+    const batches = resultRowBatches(result, limits);
+    let next = batches.next();
+    while (!next.done) {
+      port.postMessage({ type: 'batch', batch: next.value } satisfies AuditThreadMessage);
+      inFlight++;
+      next = batches.next();
+      while (inFlight >= BATCHES_IN_FLIGHT) await new Promise<void>((resolve) => (acknowledge = resolve));
+    }
+    while (inFlight > 0) await new Promise<void>((resolve) => (acknowledge = resolve));
+    return { summary, report, rows: next.value };
   } finally {
     port.close();
   }

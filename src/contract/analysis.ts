@@ -29,6 +29,25 @@ export const analysisStatusLabels: Record<AnalysisStatus, string> = {
   cancelled: 'Отменён',
 };
 
+/**
+ * Reason codes of a failed (or interrupted) run, stored on the analysis and shown in the admin area.
+ * RESULT_TOO_LARGE and ENGINE_FAILED are deterministic: the job is not retried.
+ */
+export const analysisErrorCodes = ['RESULT_TOO_LARGE', 'ENGINE_FAILED', 'OUT_OF_MEMORY', 'TIMED_OUT', 'CAMPAIGNS_GONE', 'INTERRUPTED', 'DB_ERROR', 'CANCELLED'] as const;
+export type AnalysisErrorCode = (typeof analysisErrorCodes)[number];
+
+/** What each reason code means, for the admin area. */
+export const analysisErrorCodeLabels: Record<AnalysisErrorCode, string> = {
+  RESULT_TOO_LARGE: 'Результат слишком большой для сохранения',
+  ENGINE_FAILED: 'Ошибка в движке анализа',
+  OUT_OF_MEMORY: 'Превышен предел памяти потока анализа',
+  TIMED_OUT: 'Превышено время выполнения',
+  CAMPAIGNS_GONE: 'Кампании удалены новым импортом',
+  INTERRUPTED: 'Прерван перезапуском сервера',
+  DB_ERROR: 'Ошибка базы данных',
+  CANCELLED: 'Отменён',
+};
+
 /** Stages as stored in `analysis.stage`, in the order a run passes them. */
 export const analysisStages = ['queued', 'prepare', 'lemmatize', 'semantic', 'scoring', 'rollup', 'saving', 'done'] as const;
 export type AnalysisStage = (typeof analysisStages)[number];
@@ -126,6 +145,8 @@ export const AnalysisSchema = v.object({
   summary: v.nullable(v.record(v.string(), v.unknown())),
   /** Russian message for a failed or interrupted run. */
   error: v.nullable(v.string()),
+  /** Why a run failed, for the admin area and support (absent on older answers). */
+  error_code: v.optional(v.nullable(v.picklist(analysisErrorCodes))),
   author: v.nullable(PersonSchema),
   created_at: v.string(),
   started_at: v.nullable(v.string()),

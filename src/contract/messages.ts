@@ -251,6 +251,29 @@ export const analysisMessages = {
   exportTooLarge: 'Выгрузка слишком большая: сервер не смог собрать файл в отведённые время и память. Попробуйте формат CSV или примите меньше изменений',
 } as const;
 
+/** The paged results API (findings, suggestions, bulk decisions, semantic sections, scores). */
+export const analysisPageMessages = {
+  pageInvalid: 'Номер страницы: целое число от 1',
+  pageSizeInvalid: 'Размер страницы: целое число от 1 до 500',
+  textInvalid: 'Поиск: строка не длиннее 200 символов',
+  severityInvalid: 'Важность: high, medium или low',
+  checkInvalid: 'Некорректный идентификатор проверки',
+  campaignKeyInvalid: 'Кампания: ключ вида c0',
+  groupKeyInvalid: 'Группа: ключ вида c0g1',
+  sortInvalid: 'Неизвестный порядок сортировки',
+  kindInvalid: 'Тип предложения: negative_keyword, cross_minus или ad_field',
+  categoryInvalid: 'Неизвестная категория минус-слов',
+  suggestionStatusInvalid: 'Статус предложения: ready или check_by_hand',
+  decisionFilterInvalid: 'Решение: accepted, rejected или undecided',
+  decisionInvalid: 'Решение: accepted, rejected или undecided',
+  filterInvalid: 'Фильтр предложений: объект с полями kind, category, status, campaign, group, decision, text',
+  bulkRequired: 'Передайте filter и decision',
+  levelInvalid: 'Уровень: campaign, group, ad или keyword',
+  sectionInvalid: 'Раздел: clusters, duplicates, intersections, relevance, collect_data, dropped_negatives или keyword_verdicts',
+  findingNotFound: 'Замечание не найдено в результатах анализа',
+  resultTooLarge: 'Результат анализа слишком большой, чтобы его сохранить. Токены возвращены на баланс',
+} as const;
+
 /** AI plan: the language model's action plan for a completed audit (API answers and run errors). */
 export const aiPlanMessages = {
   notConfigured: 'AI-анализ недоступен: языковая модель на этом сервере не настроена (LLM_API_URL). Ниже — план действий, собранный из проверок аудита без языковой модели',
