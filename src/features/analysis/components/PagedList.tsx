@@ -1,5 +1,5 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { measureElement, useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { Page } from '../../../contract/analysis-pages.js';
 import { Spinner } from '../../../components/ui/form';
@@ -46,6 +46,9 @@ export function PagedList<T>({ query, label, noun, keyOf, renderItem, estimateSi
     overscan: 6,
     scrollMargin,
     getItemKey: (index) => keyOf(items[index] as T),
+    // A row not laid out (no size yet) keeps its estimate instead of collapsing to 0 px, which would
+    // put every row on screen at once.
+    measureElement: (element, entry, instance) => measureElement(element, entry, instance) || estimateSize,
   });
   const rows = virtualizer.getVirtualItems();
   const lastRow = rows.at(-1)?.index ?? -1;
