@@ -5,9 +5,10 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { AdminAnalysisResponseSchema, AdminOverviewQuerySchema, AdminOverviewSchema, AdminProjectDetailSchema } from '../../src/contract/admin.js';
-import { AnalysisHistoryPageSchema, AnalysisHistoryQuerySchema, AnalysisParamsSchema, AnalysisResultsSchema } from '../../src/contract/analysis.js';
+import { AnalysisHistoryPageSchema, AnalysisHistoryQuerySchema, AnalysisParamsSchema } from '../../src/contract/analysis.js';
 import { ErrorBodySchema, IdParamsSchema } from '../../src/contract/common.js';
-import { analysisResultsJson, listAnalyses } from '../analysis/service.js';
+import { resultRoutes } from '../analysis/results-routes.js';
+import { listAnalyses } from '../analysis/service.js';
 import { routeSchema, type Req, type RouteContract } from '../lib/schema.js';
 import { adminAnalysis, adminFindProject, adminOverview, adminProjectDetail } from './service.js';
 
@@ -31,7 +32,6 @@ const projectAnalyses = {
   auth: true,
 } satisfies RouteContract;
 const analysis = { params: AnalysisParamsSchema, response: { 200: AdminAnalysisResponseSchema, ...errors }, tags, summary: 'An analysis of any organization', auth: true } satisfies RouteContract;
-const results = { params: AnalysisParamsSchema, response: { 200: AnalysisResultsSchema, 409: ErrorBodySchema, ...errors }, tags, summary: 'Results of an analysis of any organization', auth: true } satisfies RouteContract;
 
 export const adminRoutes: FastifyPluginAsync = async (app) => {
   // Every route here: a valid token first (401), then the platform role (403), before validation.
@@ -53,7 +53,6 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<Req<typeof analysis>>('/analyses/:id', { schema: routeSchema(analysis) }, async (request) => adminAnalysis(app.db, request.params.id));
 
-  app.get<Req<typeof results>>('/analyses/:id/results', { schema: routeSchema(results) }, async (request, reply) =>
-    reply.type('application/json; charset=utf-8').send(await analysisResultsJson(app.db, null, request.params.id)),
-  );
+  // The results of any organization's analysis, read-only: the same paged endpoints as the user's.
+  await app.register(resultRoutes, { tags, organizationOf: () => null, decisions: false, who: ' of any organization' });
 };

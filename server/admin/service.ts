@@ -43,7 +43,7 @@ export async function adminOverview(db: DB, options: { page: number; pageSize: n
       .innerJoin('projects as p', 'p.id', 'a.project_id')
       .innerJoin('organizations as o', 'o.id', 'a.organization_id')
       .leftJoin('users as u', 'u.id', 'a.created_by')
-      .select(['a.id', 'a.status', 'a.score', 'a.cost', 'a.created_at', 'a.finished_at', 'a.created_by', 'u.first_name', 'u.last_name', 'p.id as project_id', 'p.name as project_name', 'o.id as org_id', 'o.name as org_name'])
+      .select(['a.id', 'a.status', 'a.error_code', 'a.score', 'a.cost', 'a.created_at', 'a.finished_at', 'a.created_by', 'u.first_name', 'u.last_name', 'p.id as project_id', 'p.name as project_name', 'o.id as org_id', 'o.name as org_name'])
       .orderBy('a.created_at', 'desc')
       .limit(RECENT_ANALYSES)
       .execute(),
@@ -77,6 +77,7 @@ export async function adminOverview(db: DB, options: { page: number; pageSize: n
   const recentItems: AdminAnalysisItem[] = recent.map((row) => ({
     id: row.id,
     status: row.status,
+    error_code: row.error_code,
     score: row.score,
     cost: row.cost,
     created_at: iso(row.created_at),

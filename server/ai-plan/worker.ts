@@ -7,6 +7,16 @@
  */
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
+import type { ResultsSummary } from '../../src/contract/analysis-pages.js';
+import type {
+  AdFieldFixSuggestion,
+  CrossMinusSuggestion,
+  EntityScore,
+  Finding,
+  NegativeKeywordSuggestion,
+  ScoringResult,
+  Suggestion,
+} from '../../src/contract/analysis-results.js';
 import type { AnalysisDecisions, AuditResult } from '../../src/contract/analysis.js';
 import { aiPlanMessages as m } from '../../src/contract/messages.js';
 import type { AppConfig } from '../config.js';
@@ -47,56 +57,90 @@ async function claim(db: DB, job: QueuedJob<AiPlanJobData>): Promise<Claimed | n
 }
 
 /** Same order as `rankFindings`, so the findings kept here are the prompt's top ones. */
-const findingOrder = sql.raw(`CASE WHEN (f ->> 'moneyPerMonth')::float8 > 0 THEN (f ->> 'moneyPerMonth')::float8 ELSE 0 END DESC,
-  CASE f ->> 'severity' WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END,
-  coalesce((f ->> 'weight')::float8, 0) DESC,
-  f ->> 'id' COLLATE "C"`);
+const findingOrder = sql.raw(`CASE WHEN f.money_per_month > 0 THEN f.money_per_month ELSE 0 END DESC,
+  CASE f.severity WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END,
+  coalesce((f.document ->> 'weight')::float8, 0) DESC,
+  f.id COLLATE "C"`);
 
-/** Suggestions of `path` the user accepted (the prompt lists what is already decided). */
-const acceptedOf = (path: string) =>
-  sql.raw(`coalesce((SELECT jsonb_agg(s) FROM jsonb_array_elements(coalesce(a.result #> '{${path}}', '[]'::jsonb)) s WHERE (a.decisions -> 'accepted') @> to_jsonb(s ->> 'id')), '[]'::jsonb)`);
-
-/**
- * The negatives the prompt reads: the accepted ones and the automatic ones blocking the most money
- * (`topAutomaticNegatives` picks the same ones again, so the prompt does not depend on this cut).
- */
-const promptNegatives = sql.raw(`coalesce((SELECT jsonb_agg(e.s ORDER BY e.n)
-  FROM jsonb_array_elements(coalesce(a.result #> '{semantic,negatives}', '[]'::jsonb)) WITH ORDINALITY AS e(s, n)
- WHERE (a.decisions -> 'accepted') @> to_jsonb(e.s ->> 'id')
-    OR e.n IN (SELECT r.n FROM jsonb_array_elements(coalesce(a.result #> '{semantic,negatives}', '[]'::jsonb)) WITH ORDINALITY AS r(s, n)
-                WHERE r.s ->> 'status' = 'ready'
-                ORDER BY coalesce((r.s ->> 'costPerMonth')::float8, 0) DESC, r.s ->> 'id' COLLATE "C"
-                LIMIT ${defaultPromptLimits.maxNegatives})), '[]'::jsonb)`);
+/** Campaign scores the prompt may quote (it trims them further to its budget). */
+const PROMPT_CAMPAIGNS = 1_000;
 
 /**
- * The audit as the prompt reads it: the full result minus its big arrays (per-keyword scores and
- * verdicts, clusters…), with only the top findings, the top automatic negatives and the accepted suggestions. A big account's result
- * is tens of megabytes; this is a few hundred kilobytes, parsed off nothing but this job.
+ * The audit as the prompt reads it, from the result's rows: the summary document, the top findings,
+ * the campaign scores, the top automatic negatives and the accepted suggestions. The per-keyword rows,
+ * clusters and the rest are never read.
  */
 async function loadPromptInput(db: DB, analysisId: string): Promise<PromptInput | null> {
-  const { rows } = await sql<{ project_name: string; decisions: AnalysisDecisions; source: string | null }>`
-    SELECT pr.name AS project_name, a.decisions,
-           CASE WHEN a.result IS NULL OR a.status <> 'completed' THEN NULL ELSE jsonb_build_object(
-             'scoring', (a.result -> 'scoring') || jsonb_build_object(
-                 'findings', coalesce((SELECT jsonb_agg(top.f ORDER BY top.n)
-                                         FROM (SELECT f, row_number() OVER (ORDER BY ${findingOrder}) AS n
-                                                 FROM jsonb_array_elements(coalesce(a.result #> '{scoring,findings}', '[]'::jsonb)) f
-                                                ORDER BY ${findingOrder}
-                                                LIMIT ${PROMPT_FINDINGS_PREFETCH}) top), '[]'::jsonb),
-                 'suggestions', ${acceptedOf('scoring,suggestions')},
-                 'campaigns', coalesce(a.result #> '{scoring,campaigns}', '[]'::jsonb),
-                 'groups', '[]'::jsonb, 'ads', '[]'::jsonb, 'keywords', '[]'::jsonb, 'keywordVerdicts', '[]'::jsonb, 'checks', '[]'::jsonb),
-             'semantic', (a.result -> 'semantic') || jsonb_build_object(
-                 'negatives', ${promptNegatives},
-                 'crossMinus', ${acceptedOf('semantic,crossMinus')},
-                 'clusters', '[]'::jsonb, 'duplicates', '[]'::jsonb, 'intersections', '[]'::jsonb, 'droppedNegatives', '[]'::jsonb,
-                 'collectData', '[]'::jsonb, 'relevance', '[]'::jsonb))::text END AS source
-      FROM analyses a
-      JOIN projects pr ON pr.id = a.project_id AND pr.deleted_at IS NULL
-     WHERE a.id = ${analysisId}`.execute(db);
-  const row = rows[0];
-  if (!row?.source) return null;
-  return { projectName: row.project_name, decisions: row.decisions, audit: JSON.parse(row.source) as AuditResult };
+  const analysis = await db
+    .selectFrom('analyses as a')
+    .innerJoin('projects as pr', 'pr.id', 'a.project_id')
+    .select(['pr.name as project_name', 'a.report', 'a.status'])
+    .where('a.id', '=', analysisId)
+    .where('pr.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!analysis || analysis.status !== 'completed' || !analysis.report) return null;
+  const report = analysis.report as ResultsSummary;
+  const [findings, campaigns, negatives, accepted, rejected] = await Promise.all([
+    sql<{ document: Finding }>`SELECT f.document FROM analysis_findings f WHERE f.analysis_id = ${analysisId} ORDER BY ${findingOrder} LIMIT ${PROMPT_FINDINGS_PREFETCH}`.execute(db),
+    sql<{ document: EntityScore }>`SELECT document FROM analysis_scores WHERE analysis_id = ${analysisId} AND level = 'campaign' ORDER BY position LIMIT ${PROMPT_CAMPAIGNS}`.execute(db),
+    sql<{ document: NegativeKeywordSuggestion }>`
+      SELECT document FROM analysis_suggestions
+       WHERE analysis_id = ${analysisId} AND kind = 'negative_keyword' AND status = 'ready'
+       ORDER BY cost_per_month DESC, id COLLATE "C" LIMIT ${defaultPromptLimits.maxNegatives}`.execute(db),
+    sql<{ document: Suggestion }>`
+      SELECT s.document FROM analysis_decisions d JOIN analysis_suggestions s ON s.analysis_id = d.analysis_id AND s.id = d.suggestion_id
+       WHERE d.analysis_id = ${analysisId} AND d.decision = 'accepted' ORDER BY s.position`.execute(db),
+    sql<{ suggestion_id: string }>`SELECT suggestion_id FROM analysis_decisions WHERE analysis_id = ${analysisId} AND decision = 'rejected'`.execute(db),
+  ]);
+  const acceptedSuggestions = accepted.rows.map((row) => row.document);
+  const acceptedIds = new Set(acceptedSuggestions.map((item) => item.id));
+  const promptNegatives = [
+    ...acceptedSuggestions.filter((item): item is NegativeKeywordSuggestion => item.kind === 'negative_keyword'),
+    ...negatives.rows.map((row) => row.document).filter((item) => !acceptedIds.has(item.id)),
+  ];
+  const bySeverity = Object.fromEntries(
+    Object.entries(report.bySeverity).map(([severity, entry]) => [severity, { count: entry.findings, moneyPerMonth: entry.moneyPerMonth }]),
+  ) as ScoringResult['bySeverity'];
+  const audit: AuditResult = {
+    scoring: {
+      platform: report.platform,
+      settings: report.settings,
+      period: report.period,
+      periodDays: report.periodDays,
+      monthFactor: report.monthFactor,
+      notices: report.notices,
+      account: report.scores.account,
+      campaigns: campaigns.rows.map((row) => row.document),
+      groups: [],
+      ads: [],
+      keywords: [],
+      findings: findings.rows.map((row) => row.document),
+      bySeverity,
+      byCheck: report.byCheck.map((check) => ({ checkId: check.checkId, title: check.title, severity: check.severity, count: check.findings, moneyPerMonth: check.moneyPerMonth, examples: [] })),
+      keywordVerdicts: [],
+      wastedSpend: report.wastedSpend,
+      suggestions: acceptedSuggestions.filter((item): item is AdFieldFixSuggestion => item.kind === 'ad_field'),
+      checks: [],
+      counts: report.counts,
+    },
+    semantic: {
+      platform: report.platform,
+      settings: report.settings,
+      notices: report.semantic.notices,
+      clusters: [],
+      duplicates: [],
+      intersections: [],
+      crossMinus: acceptedSuggestions.filter((item): item is CrossMinusSuggestion => item.kind === 'cross_minus'),
+      negatives: promptNegatives,
+      droppedNegatives: [],
+      ...(report.nonTargetQueries ? { nonTargetQueries: { ...report.nonTargetQueries, blockedBy: [] } } : {}),
+      collectData: [],
+      relevance: [],
+      counts: report.semantic.counts,
+    },
+  };
+  const decisions: AnalysisDecisions = { accepted: [...acceptedIds], rejected: rejected.rows.map((row) => row.suggestion_id) };
+  return { projectName: analysis.project_name, decisions, audit };
 }
 
 export async function runAiPlanJob(db: DB, config: AppConfig, job: QueuedJob<AiPlanJobData>): Promise<void> {

@@ -1,21 +1,21 @@
 /**
  * Export of the accepted changes, run in a worker thread (`runInWorker`): it parses the analysed
- * campaigns and the stored result and writes the platform's bulk-upload file with the export engine
+ * campaigns and the accepted suggestions (from the rows) and writes the platform's bulk-upload file with the export engine
  * (`export/`), none of which belongs on the API's event loop for a big account.
  */
-import type { AuditResult } from '../../src/contract/analysis.js';
+import type { Suggestion } from '../../src/contract/analysis-results.js';
 import type { AdPlatform } from '../../src/contract/campaigns.js';
 import { exportAcceptedChanges } from './export/export-changes.js';
-import { campaignDataOf, suggestionsOf } from './run-audit.js';
+import { campaignDataOf } from './run-audit.js';
 
 export interface ExportFileInput {
   platform: AdPlatform;
   /** JSON texts of the analysed campaigns, in the analysed order. */
   campaigns: string[];
-  resultJson: string;
-  accepted: string[];
-  /** Edited values of accepted ad-field suggestions. */
-  values: Record<string, string>;
+  /** JSON texts of the accepted suggestions (read from the rows). */
+  suggestions: string[];
+  /** Accepted ids with the edited values of ad-field suggestions. */
+  accepted: { id: string; value?: string }[];
   format: 'csv' | 'xlsx';
 }
 
@@ -28,9 +28,8 @@ export type ExportFileOutcome =
 
 export async function buildExportFile(input: ExportFileInput): Promise<ExportFileOutcome> {
   const data = campaignDataOf({ platform: input.platform, period: null, campaigns: input.campaigns, searchQueries: [] });
-  const result = JSON.parse(input.resultJson) as AuditResult;
-  const accepted = input.accepted.map((id) => (input.values[id] !== undefined ? { id, value: input.values[id] } : { id }));
-  const exported = await exportAcceptedChanges(data, suggestionsOf(result), accepted);
+  const suggestions = input.suggestions.map((text) => JSON.parse(text) as Suggestion);
+  const exported = await exportAcceptedChanges(data, suggestions, input.accepted);
   if (exported.files.length === 0) return { kind: 'empty' };
   const file = exported.files.find((candidate) => candidate.fileName.endsWith(`.${input.format}`));
   if (!file) return { kind: 'format_unavailable' };

@@ -10,6 +10,7 @@
  * it at commit, so listeners never see a state that was rolled back.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
+import type { AnalysisErrorCode } from '../../src/contract/analysis.js';
 import { analysisMessages } from '../../src/contract/messages.js';
 import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';
@@ -40,11 +41,17 @@ export async function notifyProgress(db: Executor, analysisId: string): Promise<
  * Returns false (and changes nothing) when it had already finished. Runs in the given transaction,
  * or in one of its own.
  */
-export async function finishUnsuccessfully(db: Executor, analysisId: string, status: 'failed' | 'cancelled', error: string | null): Promise<boolean> {
-  if (!db.isTransaction) return (db as DB).transaction().execute((trx) => finishUnsuccessfully(trx, analysisId, status, error));
+export async function finishUnsuccessfully(
+  db: Executor,
+  analysisId: string,
+  status: 'failed' | 'cancelled',
+  error: string | null,
+  errorCode: AnalysisErrorCode | null = null,
+): Promise<boolean> {
+  if (!db.isTransaction) return (db as DB).transaction().execute((trx) => finishUnsuccessfully(trx, analysisId, status, error, errorCode));
   const row = await db
     .updateTable('analyses')
-    .set({ status, error, finished_at: sql`now()`, updated_at: sql`now()`, heartbeat_at: null })
+    .set({ status, error, error_code: errorCode, finished_at: sql`now()`, updated_at: sql`now()`, heartbeat_at: null })
     .where('id', '=', analysisId)
     .where('status', 'in', ['queued', 'running'])
     .returning(['id', 'created_by', 'organization_id', 'cost'])
@@ -77,7 +84,7 @@ export async function refundAnalysis(
   });
 }
 
-export const failAnalysis = (db: Executor, analysisId: string, error: string) => finishUnsuccessfully(db, analysisId, 'failed', error);
+export const failAnalysis = (db: Executor, analysisId: string, error: string, errorCode: AnalysisErrorCode) => finishUnsuccessfully(db, analysisId, 'failed', error, errorCode);
 
 // ------------------------------------------------------------------------------------ recovery
 
@@ -136,7 +143,7 @@ export async function recoverInterruptedAnalyses(
         await notifyProgress(trx, row.id);
         return 'resumed' as const;
       }
-      return (await failAnalysis(trx, row.id, analysisMessages.interrupted)) ? ('failed' as const) : null;
+      return (await failAnalysis(trx, row.id, analysisMessages.interrupted, 'INTERRUPTED')) ? ('failed' as const) : null;
     });
     if (!outcome) continue;
     report[outcome].push(candidate.id);

@@ -11,7 +11,6 @@ import {
   AnalysisHistoryQuerySchema,
   AnalysisParamsSchema,
   AnalysisResponseSchema,
-  AnalysisResultsSchema,
   DecisionsResponseSchema,
   DecisionsSchema,
   ExportQuerySchema,
@@ -28,7 +27,9 @@ import { routeSchema, type Req, type RouteContract } from '../lib/schema.js';
 import { findProject } from '../projects/service.js';
 import type { ExportFileInput, ExportFileOutcome } from './export-file.js';
 import { createAnalysisEvents } from './progress-events.js';
-import { analysisResultsJson, cancelAnalysis, exportSource, getAnalysis, listAnalyses, saveDecisions, startAnalysis } from './service.js';
+import { findCompletedAnalysis, replaceDecisions } from './results-pages.js';
+import { resultRoutes } from './results-routes.js';
+import { cancelAnalysis, exportSource, getAnalysis, listAnalyses, startAnalysis } from './service.js';
 
 const exportModule = new URL('./export-file.js', import.meta.url);
 const EXPORT_TIMEOUT_MS = 5 * 60_000;
@@ -62,13 +63,6 @@ const events = {
   auth: true,
 } satisfies RouteContract;
 const cancel = { params: AnalysisParamsSchema, response: { 200: AnalysisResponseSchema, 403: ErrorBodySchema, 409: ErrorBodySchema, ...errors }, tags, summary: 'Cancel a queued or running analysis; its tokens are refunded', auth: true } satisfies RouteContract;
-const results = {
-  params: AnalysisParamsSchema,
-  response: { 200: AnalysisResultsSchema, 409: ErrorBodySchema, ...errors },
-  tags,
-  summary: 'Results of a completed analysis: {analysis, result (scoring + semantic), decisions}',
-  auth: true,
-} satisfies RouteContract;
 const decisions = {
   params: AnalysisParamsSchema,
   body: DecisionsSchema,
@@ -192,23 +186,22 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
     analysis: await cancelAnalysis(app.db, app.jobs, callerOf(request), request.params.id),
   }));
 
-  app.get<Req<typeof results>>('/analyses/:id/results', { schema: routeSchema(results), onRequest: [app.authenticate] }, async (request, reply) => {
-    const body = await analysisResultsJson(app.db, callerOf(request).organizationId, request.params.id);
-    return reply.type('application/json; charset=utf-8').send(body);
-  });
+  // Results, findings, suggestions, bulk decisions, semantic sections, scores: paged from the rows.
+  await app.register(resultRoutes, { tags, organizationOf: (request) => callerOf(request).organizationId, decisions: true, onRequest: [app.authenticate] });
 
-  app.put<Req<typeof decisions>>('/analyses/:id/decisions', { schema: routeSchema(decisions), onRequest: [app.authenticate] }, async (request) => ({
-    decisions: await saveDecisions(app.db, callerOf(request), request.params.id, request.body),
-  }));
+  app.put<Req<typeof decisions>>('/analyses/:id/decisions', { schema: routeSchema(decisions), onRequest: [app.authenticate] }, async (request) => {
+    const caller = callerOf(request);
+    const analysis = await findCompletedAnalysis(app.db, caller.organizationId, request.params.id);
+    return { decisions: await replaceDecisions(app.db, analysis.id, caller.userId, request.body) };
+  });
 
   app.get<Req<typeof exportChanges>>('/analyses/:id/export', { schema: routeSchema(exportChanges), onRequest: [app.authenticate] }, async (request, reply) => {
     const source = await exportSource(app.db, callerOf(request).organizationId, request.params.id);
     const input: ExportFileInput = {
       platform: (request.query.platform ?? source.platform) as ExportFileInput['platform'],
       campaigns: source.campaigns,
-      resultJson: source.resultJson,
-      accepted: source.decisions.accepted,
-      values: source.decisions.values ?? {},
+      suggestions: source.suggestions,
+      accepted: source.accepted,
       format: request.query.format,
     };
     const outcome = await runInWorker<ExportFileOutcome>(exportModule, 'buildExportFile', [input], { timeoutMs: EXPORT_TIMEOUT_MS });

@@ -8,9 +8,11 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { AnalysisSettings, AnalysisProgress, Suggestion } from '../../src/contract/analysis-results.js';
+import type { ResultsSummary } from '../../src/contract/analysis-pages.js';
 import type { AnalysisSummary, AuditResult } from '../../src/contract/analysis.js';
 import type { AdPlatform, CampaignData, Campaign, SearchQuery, StatsPeriod } from '../../src/contract/campaigns.js';
 import type { ProjectSettings } from '../../src/contract/projects.js';
+import { buildResultsSummary, defaultStorageLimits, resultRowBatches, type ResultRowBatch, type StorageLimits } from './result-rows.js';
 import { runCampaignAnalysis } from './scoring/run-analysis.js';
 
 export interface AuditInput {
@@ -151,10 +153,18 @@ export interface RawAuditInput {
 }
 
 export interface AuditOutput {
-  /** `AuditResult` as JSON text, ready for the jsonb column. */
-  resultJson: string;
+  /** The short form for lists (`analysis.summary`). */
   summary: AnalysisSummary;
+  /** The summary document of the results (`analysis.report`, < 100 KB). */
+  report: ResultsSummary;
+  /** Rows written through the sink. */
+  rows: number;
 }
+
+/** Messages of the engine thread to the worker: progress, then the result's rows batch by batch. */
+export type AuditThreadMessage = { type: 'progress'; progress: AnalysisProgress } | { type: 'batch'; batch: ResultRowBatch };
+/** The worker's answer to a batch: written, ask for the next one. */
+export type AuditThreadAck = { type: 'ack' };
 
 export function campaignDataOf(raw: Pick<RawAuditInput, 'platform' | 'currency' | 'period' | 'campaigns' | 'searchQueries'>): CampaignData {
   const campaigns = raw.campaigns.map((text) => JSON.parse(text) as Campaign);
@@ -168,11 +178,31 @@ export function campaignDataOf(raw: Pick<RawAuditInput, 'platform' | 'currency' 
   };
 }
 
-/** Thread entry: runs the audit, posts engine progress on `port`, answers with the stored forms. */
-export async function runAuditInThread(raw: RawAuditInput, port: MessagePort): Promise<AuditOutput> {
+/**
+ * Thread entry: runs the audit, posts engine progress on `port`, then posts the result's rows in
+ * batches, each only after the worker acknowledged the previous one (it has been written), so the
+ * batches never pile up in the worker's memory. Answers with the summaries.
+ */
+export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, limits: StorageLimits = defaultStorageLimits): Promise<AuditOutput> {
+  let acknowledge: (() => void) | null = null;
+  port.on('message', (message: AuditThreadAck) => {
+    if (message.type === 'ack') acknowledge?.();
+  });
   try {
-    const result = await runAudit({ data: campaignDataOf(raw), settings: raw.settings, targetCpa: raw.targetCpa, region: raw.region }, (progress) => port.postMessage(progress));
-    return { resultJson: JSON.stringify(result), summary: summarizeAudit(result) };
+    const result = await runAudit({ data: campaignDataOf(raw), settings: raw.settings, targetCpa: raw.targetCpa, region: raw.region }, (progress) =>
+      port.postMessage({ type: 'progress', progress } satisfies AuditThreadMessage),
+    );
+    const summary = summarizeAudit(result);
+    const report = buildResultsSummary(result);
+    const batches = resultRowBatches(result, limits);
+    let next = batches.next();
+    while (!next.done) {
+      const written = new Promise<void>((resolve) => (acknowledge = resolve));
+      port.postMessage({ type: 'batch', batch: next.value } satisfies AuditThreadMessage);
+      await written;
+      next = batches.next();
+    }
+    return { summary, report, rows: next.value };
   } finally {
     port.close();
   }

@@ -3,15 +3,13 @@
  * admin area passes `null` to read across organizations. An analysis of another organization is
  * "not found", never "forbidden".
  *
- * Results are tens of megabytes for a big account, so they never pass through JSON.parse on the
- * event loop: PostgreSQL hands them over as text and the answers are assembled around that text.
+ * Results are stored as rows and read page by page (results-pages.ts).
  */
 import { sql } from 'kysely';
 import {
   auditAnalysisKinds,
   finishedStatuses,
   type Analysis,
-  type AnalysisDecisions,
   type AnalysisHistoryPage,
   type AnalysisOptions,
   type AnalysisStatus,
@@ -67,6 +65,7 @@ function analysisQuery(db: DB) {
       'a.score',
       'a.summary',
       'a.error',
+      'a.error_code',
       'a.job_id',
       'a.created_at',
       'a.started_at',
@@ -92,6 +91,7 @@ export function toAnalysis(row: AnalysisRow): Analysis {
     score: row.score,
     summary: row.summary,
     error: row.error,
+    error_code: row.error_code as Analysis['error_code'],
     author: row.created_by ? { id: row.created_by, full_name: fullName(row.first_name, row.last_name) } : null,
     created_at: iso(row.created_at)!,
     started_at: iso(row.started_at),
@@ -282,66 +282,43 @@ export async function cancelAnalysis(db: DB, jobs: JobQueue | null, caller: Call
 
 // ------------------------------------------------------------------------------------ results
 
-function requireCompleted(row: AnalysisRow) {
-  if (row.status !== 'completed') throw conflict(m.notCompleted, 'ANALYSIS_NOT_COMPLETED');
-}
-
-/** `{analysis, result, decisions}` as JSON text, the result spliced in as PostgreSQL gives it. */
-export async function analysisResultsJson(db: DB, organizationId: string | null, analysisId: string): Promise<string> {
-  const row = await findAnalysisRow(db, organizationId, analysisId);
-  requireCompleted(row);
-  const stored = await db
-    .selectFrom('analyses')
-    .select([sql<string | null>`result::text`.as('result'), 'decisions'])
-    .where('id', '=', analysisId)
-    .executeTakeFirstOrThrow();
-  return `{"analysis":${JSON.stringify(toAnalysis(row))},"result":${stored.result ?? 'null'},"decisions":${JSON.stringify(stored.decisions)}}`;
-}
-
-/** Ids among `ids` that are not suggestions of the stored result (checked inside PostgreSQL). */
-async function unknownSuggestionIds(db: DB, analysisId: string, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const known = await sql<{ id: string }>`
-    SELECT s ->> 'id' AS id
-      FROM analyses a,
-           jsonb_array_elements(coalesce(a.result -> 'scoring' -> 'suggestions', '[]')
-                                || coalesce(a.result -> 'semantic' -> 'crossMinus', '[]')
-                                || coalesce(a.result -> 'semantic' -> 'negatives', '[]')) s
-     WHERE a.id = ${analysisId} AND s ->> 'id' = ANY(${ids}::text[])`.execute(db);
-  const found = new Set(known.rows.map((row) => row.id));
-  return ids.filter((id) => !found.has(id));
-}
-
-/** Replaces the user's choice on the suggestions of a completed analysis. */
-export async function saveDecisions(db: DB, caller: Caller, analysisId: string, decisions: AnalysisDecisions): Promise<AnalysisDecisions> {
-  const row = await findAnalysisRow(db, caller.organizationId, analysisId);
-  requireCompleted(row);
-  const clean: AnalysisDecisions = { accepted: [...new Set(decisions.accepted)], rejected: [...new Set(decisions.rejected)] };
-  const values = Object.entries(decisions.values ?? {}).filter(([id]) => clean.accepted.includes(id));
-  if (values.length > 0) clean.values = Object.fromEntries(values);
-  const unknown = await unknownSuggestionIds(db, analysisId, [...clean.accepted, ...clean.rejected]);
-  if (unknown.length > 0) {
-    const shown = unknown.slice(0, 10).join(', ') + (unknown.length > 10 ? ` и ещё ${unknown.length - 10}` : '');
-    throw validationError([{ loc: ['body', 'accepted'], msg: m.unknownSuggestions.replace('{ids}', shown) }]);
-  }
-  await db.updateTable('analyses').set({ decisions: JSON.stringify(clean), updated_at: sql`now()` }).where('id', '=', analysisId).execute();
-  return clean;
-}
-
 export interface ExportSource {
   analysis: Analysis;
   platform: string;
   campaigns: string[];
-  resultJson: string;
-  decisions: AnalysisDecisions;
+  /** JSON texts of the accepted suggestions, in the engine's order. */
+  suggestions: string[];
+  /** The accepted ids with the user's edited values. */
+  accepted: { id: string; value?: string }[];
 }
 
-/** What the export thread needs: the analysed campaigns as they were, the result and the choice. */
+/** Accepted suggestions are read this many rows at a time (keyset on the engine's order). */
+const EXPORT_READ_BATCH = 5_000;
+
+/**
+ * What the export thread needs: the analysed campaigns as they were and the accepted suggestions,
+ * read from the rows batch by batch (never the whole result).
+ */
 export async function exportSource(db: DB, organizationId: string, analysisId: string): Promise<ExportSource> {
   const row = await findAnalysisRow(db, organizationId, analysisId);
-  requireCompleted(row);
-  const [stored, project, campaigns] = await Promise.all([
-    db.selectFrom('analyses').select([sql<string>`result::text`.as('result'), 'decisions']).where('id', '=', analysisId).executeTakeFirstOrThrow(),
+  if (row.status !== 'completed') throw conflict(m.notCompleted, 'ANALYSIS_NOT_COMPLETED');
+  const suggestions: string[] = [];
+  const accepted: ExportSource['accepted'] = [];
+  for (let after = -1; ; ) {
+    const batch = await sql<{ id: string; position: number; document: string; value: string | null }>`
+      SELECT s.id, s.position, s.document::text AS document, d.value
+        FROM analysis_decisions d JOIN analysis_suggestions s ON s.analysis_id = d.analysis_id AND s.id = d.suggestion_id
+       WHERE d.analysis_id = ${analysisId} AND d.decision = 'accepted' AND s.position > ${after}
+       ORDER BY s.position LIMIT ${EXPORT_READ_BATCH}`.execute(db);
+    for (const item of batch.rows) {
+      suggestions.push(item.document);
+      accepted.push(item.value !== null ? { id: item.id, value: item.value } : { id: item.id });
+    }
+    if (batch.rows.length < EXPORT_READ_BATCH) break;
+    after = batch.rows.at(-1)!.position;
+  }
+  if (accepted.length === 0) throw conflict(m.nothingToExport, 'NOTHING_TO_EXPORT');
+  const [project, campaigns] = await Promise.all([
     db.selectFrom('projects').select('platform').where('id', '=', row.project_id).executeTakeFirstOrThrow(),
     db
       .selectFrom('campaigns')
@@ -351,9 +328,8 @@ export async function exportSource(db: DB, organizationId: string, analysisId: s
       .orderBy('position')
       .execute(),
   ]);
-  if (stored.decisions.accepted.length === 0) throw conflict(m.nothingToExport, 'NOTHING_TO_EXPORT');
   // Suggestions point at campaigns by their index in the analysed list: only the same list will do.
   // Campaign rows never change after an import, so the same ids in the same order are the same data.
   if (campaigns.map((c) => c.id).join() !== row.options.campaign_ids.join()) throw conflict(m.campaignsChanged, 'CAMPAIGNS_CHANGED');
-  return { analysis: toAnalysis(row), platform: project.platform, campaigns: campaigns.map((c) => c.data), resultJson: stored.result, decisions: stored.decisions };
+  return { analysis: toAnalysis(row), platform: project.platform, campaigns: campaigns.map((c) => c.data), suggestions, accepted };
 }

@@ -11,29 +11,60 @@
  * the work within seconds whatever stage it is in.
  */
 import { MessageChannel } from 'node:worker_threads';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { AnalysisProgress } from '../../src/contract/analysis-results.js';
-import type { AnalysisOptions } from '../../src/contract/analysis.js';
-import { analysisMessages } from '../../src/contract/messages.js';
+import type { AnalysisErrorCode, AnalysisOptions } from '../../src/contract/analysis.js';
+import { analysisMessages, analysisPageMessages } from '../../src/contract/messages.js';
 import type { DB } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+import { createLogger, type Logger } from '../lib/logger.js';
 import type { QueuedJob } from '../jobs/queue.js';
 import type { JobWorker } from '../jobs/workers.js';
 import { runInWorker } from '../lib/run-in-worker.js';
 import { ANALYSIS_QUEUE, failAnalysis, MAX_ATTEMPTS, analysisJobOptions, PROGRESS_CHANNEL, type AnalysisJobData } from './lifecycle.js';
-import { progressPercent, type AuditOutput, type RawAuditInput } from './run-audit.js';
+import { progressPercent, type AuditOutput, type AuditThreadAck, type AuditThreadMessage, type RawAuditInput } from './run-audit.js';
+import { defaultStorageLimits, ResultTooLargeError, type ResultRowBatch, type StorageLimits } from './result-rows.js';
+import { insertRowBatch } from './row-writer.js';
 
 const auditModule = new URL('./run-audit.js', import.meta.url);
 /** The engines get this long; the job expires at 15 minutes, so a stuck run fails (and refunds) first. */
 const RUN_TIMEOUT_MS = 14 * 60_000;
 
-export type AuditRunner = (input: RawAuditInput, onProgress: (progress: AnalysisProgress) => void, signal: AbortSignal) => Promise<AuditOutput>;
+/** Writes one batch of the result's rows (inside the run's saving transaction). */
+export type RowSink = (batch: ResultRowBatch) => Promise<void>;
 
-/** Runs `runAuditInThread` of run-audit.ts in a worker thread; progress comes back over a MessagePort. */
-export const runAuditInWorkerThread: AuditRunner = async (input, onProgress, signal) => {
+export type AuditRunner = (input: RawAuditInput, onProgress: (progress: AnalysisProgress) => void, signal: AbortSignal, sink: RowSink) => Promise<AuditOutput>;
+
+/** Storage limits handed to the engine thread; tests lower them to provoke RESULT_TOO_LARGE. */
+export const analysisStorageLimits: StorageLimits = { ...defaultStorageLimits };
+
+/**
+ * Runs `runAuditInThread` of run-audit.ts in a worker thread. Progress and the result's row batches
+ * come back over a MessagePort; each batch is written (`sink`) before the thread is told to send the
+ * next, so only one batch is ever in flight. A failed write stops the thread and rejects with it.
+ */
+export const runAuditInWorkerThread: AuditRunner = async (input, onProgress, signal, sink) => {
   const { port1, port2 } = new MessageChannel();
-  port1.on('message', (progress: AnalysisProgress) => onProgress(progress));
+  const sinkFailed = new AbortController();
+  let sinkError: unknown = null;
+  port1.on('message', (message: AuditThreadMessage) => {
+    if (message.type === 'progress') return onProgress(message.progress);
+    sink(message.batch).then(
+      () => port1.postMessage({ type: 'ack' } satisfies AuditThreadAck),
+      (error: unknown) => {
+        sinkError = error;
+        sinkFailed.abort(error);
+      },
+    );
+  });
   try {
-    return await runInWorker<AuditOutput>(auditModule, 'runAuditInThread', [input, port2], { transferList: [port2], signal, timeoutMs: RUN_TIMEOUT_MS });
+    return await runInWorker<AuditOutput>(auditModule, 'runAuditInThread', [input, port2, analysisStorageLimits], {
+      transferList: [port2],
+      signal: AbortSignal.any([signal, sinkFailed.signal]),
+      timeoutMs: RUN_TIMEOUT_MS,
+    });
+  } catch (error) {
+    throw sinkError ?? error;
   } finally {
     port1.close();
   }
@@ -72,7 +103,7 @@ async function claimRun(db: DB, job: QueuedJob<AnalysisJobData>): Promise<Claime
       .executeTakeFirst();
     if (!row || (row.status !== 'queued' && row.status !== 'running') || row.job_id !== job.id) return null;
     if (row.attempts >= MAX_ATTEMPTS) {
-      await failAnalysis(trx, row.id, analysisMessages.interrupted);
+      await failAnalysis(trx, row.id, analysisMessages.interrupted, 'INTERRUPTED');
       return null;
     }
     const attempt = row.attempts + 1;
@@ -86,6 +117,7 @@ async function claimRun(db: DB, job: QueuedJob<AnalysisJobData>): Promise<Claime
         progress: 0,
         progress_detail: null,
         error: null,
+        error_code: null,
         heartbeat_at: sql`now()`,
         started_at: sql`coalesce(started_at, now())`,
         updated_at: sql`now()`,
@@ -176,7 +208,87 @@ function progressWriter(db: DB, run: ClaimedRun, onLost: () => void) {
   };
 }
 
-export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, log?: { error: (obj: object, msg: string) => void }): Promise<void> {
+/** Where a failed run's error and stack are logged: the app's pino logger (tests swap it to read it). */
+export const analysisLog: { logger: Pick<Logger, 'error' | 'warn' | 'info'> | null } = { logger: null };
+
+/** A PostgreSQL error (it has a five-character SQLSTATE). */
+const sqlState = (error: unknown): string | null => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && 'severity' in (error as object) ? code : null;
+};
+
+/** A database failure that may pass (connection lost, server shutting down, serialization, deadlock): worth a retry. */
+function isTransientDatabaseError(error: unknown): boolean {
+  const state = sqlState(error);
+  if (state) return /^(08|57P|53|40001|40P01)/.test(state);
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND)$/.test(code);
+}
+
+/** Why a run failed, as stored on the analysis and shown to the user. Every reason but a transient database error is final. */
+function classifyFailure(error: unknown): { code: AnalysisErrorCode; message: string; retry: boolean } {
+  const name = (error as { originalName?: string; name?: string } | null)?.originalName ?? (error as Error | null)?.name;
+  const text = String((error as Error | null)?.message ?? error);
+  if (error instanceof CampaignsGoneError) return { code: 'CAMPAIGNS_GONE', message: analysisMessages.campaignsGone, retry: false };
+  // 54000 program_limit_exceeded: «total size of jsonb object elements exceeds the maximum…», a field over 1 GB.
+  if (error instanceof ResultTooLargeError || name === 'ResultTooLargeError' || sqlState(error)?.startsWith('54')) {
+    return { code: 'RESULT_TOO_LARGE', message: analysisPageMessages.resultTooLarge, retry: false };
+  }
+  if (/timed out/i.test(text)) return { code: 'TIMED_OUT', message: analysisMessages.timedOut, retry: false };
+  if (sqlState(error) || isTransientDatabaseError(error)) return { code: 'DB_ERROR', message: analysisMessages.failed, retry: isTransientDatabaseError(error) };
+  return { code: 'ENGINE_FAILED', message: analysisMessages.failed, retry: false };
+}
+
+/** Thrown inside the saving transaction to roll it back when the run lost the analysis meanwhile. */
+class RollbackSignal extends Error {}
+
+/**
+ * The saving transaction of a run, opened at the first batch (the engines run outside any
+ * transaction): every row and the completion of the analysis commit together, or nothing does.
+ */
+function savingTransaction(db: DB) {
+  let opened: Promise<{ trx: Transaction<Database>; finish: (commit: boolean) => void; done: Promise<void> }> | null = null;
+  const open = () =>
+    (opened ??= new Promise((resolve, reject) => {
+      let finish!: (commit: boolean) => void;
+      const decided = new Promise<boolean>((r) => (finish = r));
+      const done = db
+        .transaction()
+        .execute(async (trx) => {
+          resolve({ trx, finish, done });
+          if (!(await decided)) throw new RollbackSignal();
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof RollbackSignal)) throw error;
+        });
+      done.catch(reject);
+    }));
+  return {
+    async write(analysisId: string, batch: ResultRowBatch) {
+      await insertRowBatch((await open()).trx, analysisId, batch);
+    },
+    /** Runs `complete` in the transaction; commits if it returns true, else rolls back. */
+    async commit(complete: (trx: Transaction<Database>) => Promise<boolean>): Promise<boolean> {
+      const { trx, finish, done } = await open();
+      let ok = false;
+      try {
+        ok = await complete(trx);
+      } finally {
+        finish(ok);
+        await done;
+      }
+      return ok;
+    },
+    async rollback() {
+      if (!opened) return;
+      const { finish, done } = await opened;
+      finish(false);
+      await done.catch(() => undefined);
+    },
+  };
+}
+
+export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, log: Pick<Logger, 'error' | 'warn' | 'info'> | null = analysisLog.logger): Promise<void> {
   const run = await claimRun(db, job);
   if (!run) return;
 
@@ -186,44 +298,66 @@ export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, lo
     void ownedUpdate(db, run, {}, false).then((owned) => !owned && lose(), () => undefined);
   }, analysisWorkerTiming.heartbeatMs);
   const progress = progressWriter(db, run, lose);
+  const saving = savingTransaction(db);
+  let savingStarted = false;
+  const sink: RowSink = async (batch) => {
+    if (!savingStarted) {
+      savingStarted = true;
+      await progress.stop();
+      await ownedUpdate(db, run, { stage: 'saving', progress: 97, progress_detail: null }, true);
+    }
+    await saving.write(run.id, batch);
+  };
 
   try {
-    let output: AuditOutput;
-    try {
-      const input = await loadAuditInput(db, run);
-      output = await auditRunner.run(input, (p) => progress.report(p), abort.signal);
-    } catch (error) {
-      if (abort.signal.aborted) return;
-      // The engines are deterministic: the same data fails the same way, so no retry, a refund now.
-      log?.error({ err: error, analysisId: run.id }, 'analysis run failed');
-      const message = error instanceof CampaignsGoneError ? analysisMessages.campaignsGone : /timed out/.test(String((error as Error)?.message)) ? analysisMessages.timedOut : analysisMessages.failed;
-      await failAnalysis(db, run.id, message);
+    const input = await loadAuditInput(db, run);
+    const output = await auditRunner.run(input, (p) => progress.report(p), abort.signal, sink);
+    await progress.stop();
+    if (abort.signal.aborted) {
+      await saving.rollback();
       return;
     }
-    await progress.stop();
-    if (abort.signal.aborted) return;
-    await ownedUpdate(db, run, { stage: 'saving', progress: 97, progress_detail: null }, true);
     // Stored only if the run still owns the analysis: a cancel that won the race keeps it cancelled.
-    await ownedUpdate(
-      db,
-      run,
-      {
-        status: 'completed',
-        stage: 'done',
-        progress: 100,
-        progress_detail: null,
-        result: output.resultJson,
-        summary: JSON.stringify(output.summary),
-        score: output.summary.account_score,
-        finished_at: sql`now()`,
-      },
-      true,
-    );
+    const completed = await saving.commit(async (trx) => {
+      const row = await trx
+        .updateTable('analyses')
+        .set({
+          status: 'completed',
+          stage: 'done',
+          progress: 100,
+          progress_detail: null,
+          report: JSON.stringify(output.report),
+          summary: JSON.stringify(output.summary),
+          score: output.summary.account_score,
+          result_rows: output.rows,
+          error_code: null,
+          finished_at: sql`now()`,
+          heartbeat_at: sql`now()`,
+          updated_at: sql`now()`,
+        })
+        .where('id', '=', run.id)
+        .where('status', '=', 'running')
+        .where('attempts', '=', run.attempt)
+        .returning('id')
+        .executeTakeFirst();
+      if (!row) return false;
+      await sql`SELECT pg_notify(${PROGRESS_CHANNEL}, ${run.id})`.execute(trx);
+      return true;
+    });
+    if (completed) log?.info({ analysisId: run.id, rows: output.rows }, 'analysis completed');
   } catch (error) {
-    // Database trouble while loading or saving: let pg-boss retry the job (the retry starts over);
-    // on the last try, fail and refund rather than leave the analysis running.
-    if (job.retryCount >= analysisJobOptions.retryLimit) await failAnalysis(db, run.id, analysisMessages.failed).catch(() => undefined);
-    throw error;
+    await saving.rollback();
+    if (abort.signal.aborted && abort.signal.reason instanceof RunLostError) return;
+    const failure = classifyFailure(error);
+    const lastTry = job.retryCount >= analysisJobOptions.retryLimit;
+    if (failure.retry && !lastTry) {
+      // Database trouble that may pass: pg-boss retries the job (the retry starts over).
+      log?.warn({ err: error, analysisId: run.id, errorCode: failure.code, retryCount: job.retryCount }, 'analysis run failed, will be retried');
+      throw error;
+    }
+    // Deterministic (the same data fails the same way) or out of retries: fail once, refund now.
+    log?.error({ err: error, analysisId: run.id, errorCode: failure.code, retryCount: job.retryCount }, 'analysis run failed');
+    await failAnalysis(db, run.id, failure.message, failure.code).catch((failError: unknown) => log?.error({ err: failError, analysisId: run.id }, 'analysis could not be marked failed'));
   } finally {
     clearInterval(heartbeat);
     await progress.stop();
@@ -233,8 +367,8 @@ export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, lo
 export const analysisJobWorker: JobWorker = {
   queue: ANALYSIS_QUEUE,
   start: async (queue, deps) => {
-    const log = { error: (obj: object, msg: string) => (deps.config.logLevel === 'silent' ? undefined : console.error(msg, obj)) };
+    analysisLog.logger ??= createLogger(deps.config, 'analysis');
     // Two runs per process: each is a worker thread, and the machine's cores are shared with the API.
-    await queue.work<AnalysisJobData>(ANALYSIS_QUEUE, (job) => runAnalysisJob(deps.db, job, log), { concurrency: 2 });
+    await queue.work<AnalysisJobData>(ANALYSIS_QUEUE, (job) => runAnalysisJob(deps.db, job), { concurrency: 2 });
   },
 };

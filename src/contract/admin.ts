@@ -22,6 +22,8 @@ export type AdminOverviewQuery = v.InferInput<typeof AdminOverviewQuerySchema>;
 export const AdminAnalysisItemSchema = v.object({
   id: v.string(),
   status: v.picklist(analysisStatuses),
+  /** Why a failed run failed (`AnalysisErrorCode`), null otherwise. */
+  error_code: v.optional(v.nullable(v.string())),
   score: v.nullable(v.number()),
   cost: v.number(),
   created_at: v.string(),

@@ -4,6 +4,7 @@ import * as projects from './0010_projects.js';
 import * as analysis from './0020_analysis.js';
 import * as relevance from './0030_relevance.js';
 import * as aiPlans from './0040_ai_plans.js';
+import * as analysisRows from './0060_analysis_rows.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0020_analysis': analysis,
   '0030_relevance': relevance,
   '0040_ai_plans': aiPlans,
+  '0060_analysis_rows': analysisRows,
 };

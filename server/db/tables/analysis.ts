@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { AnalysisDecisions, AnalysisOptions, AnalysisProgressDetail, AnalysisStatus, AnalysisSummary } from '../../../src/contract/analysis.js';
+import type { ResultsSummary } from '../../../src/contract/analysis-pages.js';
+import type { AnalysisOptions, AnalysisProgressDetail, AnalysisStatus, AnalysisSummary } from '../../../src/contract/analysis.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -28,9 +29,12 @@ export interface AnalysesTable {
   error: string | null;
   score: number | null;
   summary: NullableJson<AnalysisSummary>;
-  /** The whole engine output (`AuditResult`); large, read only by the results and export routes. */
-  result: NullableJson<unknown>;
-  decisions: ColumnType<AnalysisDecisions, string | undefined, string>;
+  /** The small summary document of a completed run (`ResultsSummary`, < 100 KB); the rest is in the row tables. */
+  report: NullableJson<ResultsSummary>;
+  /** Why a run failed (`AnalysisErrorCode`). */
+  error_code: string | null;
+  /** Rows the result was stored as. */
+  result_rows: number | null;
   created_at: ColumnType<Date, Date | string | undefined, never>;
   updated_at: Timestamp;
   started_at: NullableTimestamp;
@@ -40,4 +44,80 @@ export interface AnalysesTable {
 /** Tables of analyses and their results (filled by the analysis domain). */
 export interface AnalysisTables {
   analyses: AnalysesTable;
+  analysis_findings: AnalysisFindingsTable;
+  analysis_finding_items: AnalysisFindingItemsTable;
+  analysis_suggestions: AnalysisSuggestionsTable;
+  analysis_decisions: AnalysisDecisionsTable;
+  analysis_scores: AnalysisScoresTable;
+  analysis_semantic: AnalysisSemanticTable;
+}
+
+/** Result rows (written by the worker in batches, see analysis/result-rows.ts); `document` is the engine's JSON. */
+export interface AnalysisFindingsTable {
+  analysis_id: string;
+  id: string;
+  position: number;
+  check_id: string;
+  severity: string;
+  family: string;
+  level: string;
+  campaign_key: string | null;
+  group_key: string | null;
+  money_per_month: number;
+  count: number;
+  search: string;
+  document: Json<unknown>;
+}
+
+export interface AnalysisFindingItemsTable {
+  analysis_id: string;
+  finding_id: string;
+  position: number;
+  money_per_month: number;
+  document: Json<unknown>;
+}
+
+export interface AnalysisSuggestionsTable {
+  analysis_id: string;
+  id: string;
+  position: number;
+  kind: string;
+  category: string | null;
+  status: string | null;
+  level: string;
+  campaign_key: string | null;
+  group_key: string | null;
+  cost_per_month: number;
+  search: string;
+  document: Json<unknown>;
+}
+
+export interface AnalysisDecisionsTable {
+  analysis_id: string;
+  suggestion_id: string;
+  decision: 'accepted' | 'rejected';
+  value: string | null;
+  decided_by: string | null;
+  decided_at: Timestamp;
+}
+
+export interface AnalysisScoresTable {
+  analysis_id: string;
+  level: string;
+  key: string;
+  position: number;
+  campaign_key: string | null;
+  group_key: string | null;
+  score: number;
+  money_per_month: number;
+  document: Json<unknown>;
+}
+
+export interface AnalysisSemanticTable {
+  analysis_id: string;
+  section: string;
+  position: number;
+  campaign_key: string | null;
+  group_key: string | null;
+  document: Json<unknown>;
 }

@@ -61,9 +61,14 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
 
     const results = await call(t.app, 'GET', `/api/v1/analyses/${id}/results`, { token: user.token });
     expect(results.status).toBe(200);
-    expect(results.body.result.scoring.account.score).toBe(analysis.score);
-    expect(results.body.result.semantic.crossMinus.length).toBeGreaterThan(0);
-    expect(results.body.decisions).toEqual({ accepted: [], rejected: [] });
+    expect(results.body.summary.scores.account.score).toBe(analysis.score);
+    expect(results.body.summary.suggestions.byKind.some((entry: { kind: string }) => entry.kind === 'cross_minus')).toBe(true);
+    expect(results.body.findings.total).toBe(results.body.summary.findingsTotal);
+    expect(results.body.decisions).toMatchObject({ accepted: 0, rejected: 0 });
+    // Stored as rows; the analysis keeps the summary document only.
+    const stored = await t.app.db.selectFrom('analyses').select(['result_rows', 'error_code']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ error_code: null });
+    expect(stored.result_rows).toBeGreaterThan(0);
 
     // Charged once, never refunded.
     expect((await ledgerOf(t.app, id)).map((e) => [e.type, e.amount])).toEqual([['analysis_debit', -cost]]);
@@ -80,8 +85,8 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
     const started = await start();
     const id = started.body.analysis.id as string;
     await eventsUntilDone(t.app, user.token, id);
-    const { body } = await call(t.app, 'GET', `/api/v1/analyses/${id}/results`, { token: user.token });
-    const crossMinus = body.result.semantic.crossMinus as { id: string }[];
+    const { body } = await call(t.app, 'GET', `/api/v1/analyses/${id}/suggestions?kind=cross_minus&page_size=500`, { token: user.token });
+    const crossMinus = body.items as { id: string }[];
 
     const nothing = await call(t.app, 'GET', `/api/v1/analyses/${id}/export?format=csv`, { token: user.token });
     expect(nothing.status).toBe(409);
@@ -97,7 +102,9 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
     expect(saved.status).toBe(200);
     expect(saved.body.decisions.accepted).toEqual([crossMinus[0]!.id]);
     const again = await call(t.app, 'GET', `/api/v1/analyses/${id}/results`, { token: user.token });
-    expect(again.body.decisions.accepted).toEqual([crossMinus[0]!.id]);
+    expect(again.body.decisions).toMatchObject({ accepted: 1, rejected: crossMinus.length - 1 });
+    const accepted = await call(t.app, 'GET', `/api/v1/analyses/${id}/suggestions?decision=accepted`, { token: user.token });
+    expect(accepted.body.items.map((s: { id: string; decision: string }) => [s.id, s.decision])).toEqual([[crossMinus[0]!.id, 'accepted']]);
 
     const csv = await call(t.app, 'GET', `/api/v1/analyses/${id}/export?format=csv`, { token: user.token });
     expect(csv.status).toBe(200);
@@ -198,11 +205,11 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
     const started = await start();
     const id = started.body.analysis.id as string;
     const events = await eventsUntilDone(t.app, user.token, id);
-    expect(events.at(-1)).toMatchObject({ event: 'done', analysis: { status: 'failed', error: analysisMessages.failed } });
+    expect(events.at(-1)).toMatchObject({ event: 'done', analysis: { status: 'failed', error: analysisMessages.failed, error_code: 'ENGINE_FAILED' } });
     expect(await balanceOf(t.app, user.id)).toBe(before);
 
     // Failing again (a late retry, a recovery) changes nothing.
-    expect(await failAnalysis(t.app.db, id, 'again')).toBe(false);
+    expect(await failAnalysis(t.app.db, id, 'again', 'ENGINE_FAILED')).toBe(false);
     expect((await ledgerOf(t.app, id)).map((e) => [e.type, e.amount])).toEqual([
       ['analysis_debit', -cost],
       ['analysis_refund', cost],
@@ -266,10 +273,10 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
   it('streams live progress over HTTP and ends the stream after done', async () => {
     const address = await serverAddress();
     const release = deferred();
-    auditRunner.run = async (input, onProgress, signal) => {
+    auditRunner.run = async (input, onProgress, signal, sink) => {
       onProgress({ stage: 'semantic', done: 1, total: 2 });
       await release.promise;
-      return runAuditInWorkerThread(input, onProgress, signal);
+      return runAuditInWorkerThread(input, onProgress, signal, sink);
     };
     const started = await start();
     const id = started.body.analysis.id as string;
@@ -298,9 +305,9 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
   it('releases the stream when the client disconnects', async () => {
     const address = await serverAddress();
     const release = deferred();
-    auditRunner.run = async (input, onProgress, signal) => {
+    auditRunner.run = async (input, onProgress, signal, sink) => {
       await release.promise;
-      return runAuditInWorkerThread(input, onProgress, signal);
+      return runAuditInWorkerThread(input, onProgress, signal, sink);
     };
     const started = await start();
     const id = started.body.analysis.id as string;

@@ -1,0 +1,433 @@
+/**
+ * An audit result → the rows it is stored as, and the small summary document stored on the analysis.
+ * Pure (data in, data out), used where the result exists: the engine thread (run-audit.ts) and the
+ * migration that converts results stored as one blob (0060_analysis_rows).
+ *
+ * Rows are produced in batches of column arrays (what `INSERT … SELECT FROM unnest(…)` takes), each
+ * document serialised on its own, so no value the size of the account is ever built: the biggest
+ * string is one finding, suggestion or cluster. The batches are yielded one at a time; the caller
+ * writes one before asking for the next, so at most one batch exists besides the engine's result.
+ */
+import type {
+  AnalysisNotice,
+  EntityRef,
+  EntityScore,
+  Finding,
+  MoneyStory,
+  NonTargetQueries,
+  Severity,
+  Suggestion,
+} from '../../src/contract/analysis-results.js';
+import type { CheckCount, ResultsSummary, SemanticSection, SuggestionCount } from '../../src/contract/analysis-pages.js';
+import type { AuditResult } from '../../src/contract/analysis.js';
+
+/** Column types of the row tables, in insert order (after `analysis_id`). */
+export const resultTableColumns = {
+  analysis_findings: [
+    ['id', 'text'],
+    ['position', 'int4'],
+    ['check_id', 'text'],
+    ['severity', 'text'],
+    ['family', 'text'],
+    ['level', 'text'],
+    ['campaign_key', 'text'],
+    ['group_key', 'text'],
+    ['money_per_month', 'float8'],
+    ['count', 'int4'],
+    ['search', 'text'],
+    ['document', 'jsonb'],
+  ],
+  analysis_finding_items: [
+    ['finding_id', 'text'],
+    ['position', 'int4'],
+    ['money_per_month', 'float8'],
+    ['document', 'jsonb'],
+  ],
+  analysis_suggestions: [
+    ['id', 'text'],
+    ['position', 'int4'],
+    ['kind', 'text'],
+    ['category', 'text'],
+    ['status', 'text'],
+    ['level', 'text'],
+    ['campaign_key', 'text'],
+    ['group_key', 'text'],
+    ['cost_per_month', 'float8'],
+    ['search', 'text'],
+    ['document', 'jsonb'],
+  ],
+  analysis_scores: [
+    ['level', 'text'],
+    ['key', 'text'],
+    ['position', 'int4'],
+    ['campaign_key', 'text'],
+    ['group_key', 'text'],
+    ['score', 'float8'],
+    ['money_per_month', 'float8'],
+    ['document', 'jsonb'],
+  ],
+  analysis_semantic: [
+    ['section', 'text'],
+    ['position', 'int4'],
+    ['campaign_key', 'text'],
+    ['group_key', 'text'],
+    ['document', 'jsonb'],
+  ],
+} as const;
+export type ResultTable = keyof typeof resultTableColumns;
+type Cell = string | number | null;
+
+/** One batch of rows of one table: `columns[i]` holds the values of column i of `resultTableColumns[table]`. */
+export interface ResultRowBatch {
+  table: ResultTable;
+  columns: Cell[][];
+  rows: number;
+  /** Characters of the serialised documents in the batch. */
+  chars: number;
+}
+
+/** Semantic sections stored as rows, plus the non-target queries breakdown used by the decision counts. */
+export type StoredSemanticSection = SemanticSection | 'query_blocks';
+
+/** Limits of what is stored; tests lower them to provoke RESULT_TOO_LARGE. */
+export interface StorageLimits {
+  /** Rows of a batch (one INSERT). */
+  batchRows: number;
+  /** Characters of documents in a batch. */
+  batchChars: number;
+  /** Characters of one document (PostgreSQL refuses a jsonb value over 256 MB; far below that it is noise). */
+  maxDocumentChars: number;
+  /** Characters of all documents of one result. */
+  maxResultChars: number;
+}
+
+export const defaultStorageLimits: StorageLimits = {
+  batchRows: 2_000,
+  batchChars: 4_000_000,
+  maxDocumentChars: 32_000_000,
+  maxResultChars: 4_000_000_000,
+};
+
+/** A result (or one of its documents) is over a storage limit: deterministic, the run fails once with RESULT_TOO_LARGE. */
+export class ResultTooLargeError extends Error {
+  readonly code = 'RESULT_TOO_LARGE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ResultTooLargeError';
+  }
+}
+
+/** The campaign and group keys of an entity key (`c0g1k5` → `c0`, `c0g1`). */
+export function entityKeys(ref: EntityRef | undefined): { campaign: string | null; group: string | null } {
+  const match = ref ? /^(c\d+)(g\d+)?/.exec(ref.key) : null;
+  if (!match) return { campaign: null, group: null };
+  return { campaign: match[1]!, group: match[2] ? match[1]! + match[2] : null };
+}
+
+const SEARCH_CHARS = 4_000;
+const searchText = (...parts: (string | undefined | null)[]) =>
+  parts
+    .filter(Boolean)
+    .join(' ')
+    .toLowerCase()
+    .replace(/ё/g, 'е')
+    .slice(0, SEARCH_CHARS);
+const refText = (ref: EntityRef | undefined) => (ref ? [ref.campaignName, ref.groupName, ref.label] : []);
+
+/** Money per month of a suggestion (what accepting it saves); ad and cross-minus fixes have none. */
+export const suggestionMoney = (suggestion: Suggestion) => (suggestion.kind === 'negative_keyword' ? suggestion.costPerMonth : 0);
+
+function suggestionSearch(suggestion: Suggestion): string {
+  switch (suggestion.kind) {
+    case 'negative_keyword':
+      return searchText(suggestion.text, suggestion.reason, ...refText(suggestion.target), ...suggestion.queries.slice(0, 20).map((q) => q.query));
+    case 'cross_minus':
+      return searchText(suggestion.before, suggestion.after, suggestion.reason, ...refText(suggestion.target));
+    default:
+      return searchText(suggestion.before, suggestion.after, suggestion.reason, ...refText(suggestion.target));
+  }
+}
+
+/** Writes rows into batches and hands full ones out; checks every limit on the way. */
+class BatchBuilder {
+  private current: ResultRowBatch | null = null;
+  private totalChars = 0;
+  rowsWritten = 0;
+
+  constructor(private readonly limits: StorageLimits) {}
+
+  /** `document` is serialised here; returns a full batch to write, if one is ready. */
+  add(table: ResultTable, cells: Cell[], document: unknown): ResultRowBatch | null {
+    const json = JSON.stringify(document);
+    if (json.length > this.limits.maxDocumentChars) {
+      throw new ResultTooLargeError(`One ${table} document is ${json.length} characters (limit ${this.limits.maxDocumentChars})`);
+    }
+    this.totalChars += json.length;
+    if (this.totalChars > this.limits.maxResultChars) {
+      throw new ResultTooLargeError(`The result is over ${this.limits.maxResultChars} characters of documents`);
+    }
+    let ready: ResultRowBatch | null = null;
+    if (this.current && (this.current.table !== table || this.current.rows >= this.limits.batchRows || this.current.chars >= this.limits.batchChars)) {
+      ready = this.current;
+      this.current = null;
+    }
+    this.current ??= { table, columns: resultTableColumns[table].map(() => []), rows: 0, chars: 0 };
+    const row = [...cells, json];
+    for (let i = 0; i < row.length; i++) this.current.columns[i]!.push(row[i]!);
+    this.current.rows++;
+    this.current.chars += json.length;
+    this.rowsWritten++;
+    return ready;
+  }
+
+  flush(): ResultRowBatch | null {
+    const last = this.current;
+    this.current = null;
+    return last;
+  }
+}
+
+/** Examples a finding keeps in its page form; the full list is in item rows. */
+const findingWithoutItems = (finding: Finding): Finding => {
+  if (!finding.items) return finding;
+  const { items: _items, ...rest } = finding;
+  return rest;
+};
+
+/**
+ * Every row of a result, batch by batch. The findings, suggestions, scores and semantic sections are
+ * walked in the engine's order (`position` keeps it as the tie-breaker of every sort).
+ */
+export function* resultRowBatches(result: AuditResult, limits: StorageLimits = defaultStorageLimits): Generator<ResultRowBatch, number> {
+  const { scoring, semantic } = result;
+  const builder = new BatchBuilder(limits);
+  const emit = function* (batch: ResultRowBatch | null) {
+    if (batch) yield batch;
+  };
+
+  for (let position = 0; position < scoring.findings.length; position++) {
+    const finding = scoring.findings[position]!;
+    const keys = entityKeys(finding.target);
+    const itemLabels = (finding.items ?? []).slice(0, 50).map((item) => item.target.label);
+    yield* emit(
+      builder.add(
+        'analysis_findings',
+        [
+          finding.id,
+          position,
+          finding.checkId,
+          finding.severity,
+          finding.family,
+          finding.target.level,
+          keys.campaign,
+          keys.group,
+          finding.moneyPerMonth ?? 0,
+          finding.count ?? 1,
+          searchText(finding.title, ...refText(finding.target), ...itemLabels),
+        ],
+        findingWithoutItems(finding),
+      ),
+    );
+  }
+  for (const finding of scoring.findings) {
+    const items = finding.items ?? [];
+    for (let position = 0; position < items.length; position++) {
+      const item = items[position]!;
+      yield* emit(builder.add('analysis_finding_items', [finding.id, position, item.moneyPerMonth ?? 0], item));
+    }
+  }
+
+  const suggestions: Suggestion[] = [...scoring.suggestions, ...semantic.crossMinus, ...semantic.negatives];
+  for (let position = 0; position < suggestions.length; position++) {
+    const suggestion = suggestions[position]!;
+    const keys = entityKeys(suggestion.target);
+    yield* emit(
+      builder.add(
+        'analysis_suggestions',
+        [
+          suggestion.id,
+          position,
+          suggestion.kind,
+          suggestion.kind === 'negative_keyword' ? suggestion.category : null,
+          suggestion.kind === 'negative_keyword' ? suggestion.status : null,
+          suggestion.kind === 'ad_field' ? 'ad' : suggestion.level,
+          keys.campaign,
+          keys.group,
+          suggestionMoney(suggestion),
+          suggestionSearch(suggestion),
+        ],
+        suggestion,
+      ),
+    );
+  }
+
+  const levels: [string, EntityScore[]][] = [
+    ['campaign', scoring.campaigns],
+    ['group', scoring.groups],
+    ['ad', scoring.ads],
+    ['keyword', scoring.keywords],
+  ];
+  for (const [level, scores] of levels) {
+    for (let position = 0; position < scores.length; position++) {
+      const score = scores[position]!;
+      const keys = entityKeys(score.target);
+      yield* emit(builder.add('analysis_scores', [level, score.target.key, position, keys.campaign, keys.group, score.score, score.moneyPerMonth], score));
+    }
+  }
+
+  const sections: [StoredSemanticSection, readonly unknown[], (item: never) => EntityRef | undefined][] = [
+    ['clusters', semantic.clusters, (item: { keywords: EntityRef[] }) => item.keywords[0]],
+    ['duplicates', semantic.duplicates, (item: { keywords: EntityRef[] }) => item.keywords[0]],
+    ['intersections', semantic.intersections, (item: { narrower: EntityRef }) => item.narrower],
+    ['relevance', semantic.relevance, (item: { target: EntityRef }) => item.target],
+    ['collect_data', semantic.collectData, (item: { target: EntityRef }) => item.target],
+    ['dropped_negatives', semantic.droppedNegatives, (item: { target: EntityRef }) => item.target],
+    ['keyword_verdicts', scoring.keywordVerdicts, (item: { target: EntityRef }) => item.target],
+    ['query_blocks', semantic.nonTargetQueries?.blockedBy ?? [], () => undefined],
+  ];
+  for (const [section, items, refOf] of sections) {
+    for (let position = 0; position < items.length; position++) {
+      const item = items[position];
+      const keys = entityKeys(refOf(item as never));
+      yield* emit(builder.add('analysis_semantic', [section, position, keys.campaign, keys.group], item));
+    }
+  }
+  yield* emit(builder.flush());
+  return builder.rowsWritten;
+}
+
+// ------------------------------------------------------------------------------------ summary
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+/** Campaign scores kept in the summary (the rest are a page of `/scores`). */
+export const SUMMARY_CAMPAIGNS = 100;
+/** Findings and suggestions of `summary.top`. */
+export const SUMMARY_TOP = 10;
+
+/** The engine's money story, wherever the engine puts it (absent on results from before it existed). */
+function moneyStoryOf(result: AuditResult): MoneyStory | null {
+  const scoring = result.scoring as unknown as { moneyStory?: MoneyStory; money?: MoneyStory };
+  const top = result as unknown as { moneyStory?: MoneyStory; money?: MoneyStory };
+  return scoring.moneyStory ?? scoring.money ?? top.moneyStory ?? top.money ?? null;
+}
+
+/** A suggestion shortened for the summary (a negative's blocked queries: the first 5). */
+function shortSuggestion(suggestion: Suggestion): Suggestion {
+  if (suggestion.kind === 'negative_keyword') return { ...suggestion, queries: suggestion.queries.slice(0, 5) };
+  if (suggestion.kind === 'cross_minus') return { ...suggestion, because: suggestion.because.slice(0, 5), remove: suggestion.remove.slice(0, 5) };
+  return suggestion;
+}
+
+/** The summary document of a result: bounded whatever the account's size (see `ResultsSummary`). */
+export function buildResultsSummary(result: AuditResult): ResultsSummary {
+  const { scoring, semantic } = result;
+  const checkTitles = new Map(scoring.checks.map((check) => [check.id, check]));
+  const byCheck = new Map<string, CheckCount>();
+  const bySeverity: ResultsSummary['bySeverity'] = {
+    high: { findings: 0, entities: 0, moneyPerMonth: 0 },
+    medium: { findings: 0, entities: 0, moneyPerMonth: 0 },
+    low: { findings: 0, entities: 0, moneyPerMonth: 0 },
+  };
+  for (const finding of scoring.findings) {
+    const entities = finding.count ?? 1;
+    const money = finding.moneyPerMonth ?? 0;
+    const check = byCheck.get(finding.checkId) ?? {
+      checkId: finding.checkId,
+      title: checkTitles.get(finding.checkId)?.title ?? finding.title,
+      family: finding.family,
+      severity: finding.severity,
+      findings: 0,
+      entities: 0,
+      moneyPerMonth: 0,
+    };
+    check.findings++;
+    check.entities += entities;
+    check.moneyPerMonth += money;
+    byCheck.set(finding.checkId, check);
+    const severity = bySeverity[finding.severity as Severity];
+    severity.findings++;
+    severity.entities += entities;
+    severity.moneyPerMonth += money;
+  }
+  for (const severity of Object.values(bySeverity)) severity.moneyPerMonth = round2(severity.moneyPerMonth);
+
+  const suggestionCounts = new Map<string, SuggestionCount>();
+  const suggestions: Suggestion[] = [...scoring.suggestions, ...semantic.crossMinus, ...semantic.negatives];
+  for (const suggestion of suggestions) {
+    const category = suggestion.kind === 'negative_keyword' ? suggestion.category : null;
+    const status = suggestion.kind === 'negative_keyword' ? suggestion.status : null;
+    const key = `${suggestion.kind}/${category}/${status}`;
+    const entry = suggestionCounts.get(key) ?? { kind: suggestion.kind, category, status, count: 0, costPerMonth: 0 };
+    entry.count++;
+    entry.costPerMonth += suggestionMoney(suggestion);
+    suggestionCounts.set(key, entry);
+  }
+
+  const byMoney = <T>(items: readonly T[], money: (item: T) => number, take: number) => {
+    // A bounded selection without sorting the whole list (it may hold a million entries).
+    const top: T[] = [];
+    for (const item of items) {
+      if (top.length < take) {
+        top.push(item);
+        top.sort((a, b) => money(b) - money(a));
+      } else if (money(item) > money(top[take - 1]!)) {
+        top[take - 1] = item;
+        top.sort((a, b) => money(b) - money(a));
+      }
+    }
+    return top;
+  };
+  const worstCampaigns = [...scoring.campaigns].sort((a, b) => a.score - b.score).slice(0, SUMMARY_CAMPAIGNS);
+  const nonTarget: NonTargetQueries | undefined = semantic.nonTargetQueries;
+  const notices = new Map<string, AnalysisNotice>();
+  for (const notice of semantic.notices) notices.set(notice.code, notice);
+
+  return {
+    platform: scoring.platform,
+    settings: scoring.settings,
+    period: scoring.period,
+    periodDays: scoring.periodDays,
+    monthFactor: scoring.monthFactor,
+    notices: scoring.notices,
+    counts: scoring.counts,
+    scores: { account: scoring.account, campaigns: worstCampaigns, campaignsTotal: scoring.campaigns.length },
+    money: moneyStoryOf(result),
+    wastedSpend: scoring.wastedSpend,
+    bySeverity,
+    byCheck: [...byCheck.values()].map((check) => ({ ...check, moneyPerMonth: round2(check.moneyPerMonth) })).sort((a, b) => b.moneyPerMonth - a.moneyPerMonth || b.entities - a.entities),
+    checks: scoring.checks,
+    findingsTotal: scoring.findings.length,
+    suggestions: {
+      total: suggestions.length,
+      byKind: [...suggestionCounts.values()].map((entry) => ({ ...entry, costPerMonth: round2(entry.costPerMonth) })),
+    },
+    semantic: {
+      notices: [...notices.values()],
+      counts: {
+        ...semantic.counts,
+        collectData: semantic.collectData.length,
+        droppedNegatives: semantic.droppedNegatives.length,
+        relevance: semantic.relevance.length,
+        keywordVerdicts: scoring.keywordVerdicts.length,
+      },
+    },
+    nonTargetQueries: nonTarget
+      ? {
+          queries: nonTarget.queries,
+          clicks: nonTarget.clicks,
+          cost: nonTarget.cost,
+          costPerMonth: nonTarget.costPerMonth,
+          period: nonTarget.period,
+          periodDays: nonTarget.periodDays,
+          monthFactor: nonTarget.monthFactor,
+        }
+      : null,
+    top: {
+      findings: byMoney(scoring.findings, (f) => f.moneyPerMonth ?? 0, SUMMARY_TOP).map((finding) => ({
+        ...findingWithoutItems(finding),
+        ...(finding.items ? { items: finding.items.slice(0, 3) } : {}),
+      })),
+      suggestions: byMoney(suggestions, suggestionMoney, SUMMARY_TOP).map(shortSuggestion),
+    },
+  };
+}

@@ -1,0 +1,288 @@
+/**
+ * Reading the results of a completed analysis page by page from the row tables (see result-rows.ts and
+ * migration 0060), and the user's decisions on its suggestions as rows. Every function takes an
+ * analysis already found in the caller's organization (`findCompletedAnalysis`), so another
+ * organization's analysis is 404 before any of these runs.
+ *
+ * Each page is one indexed query plus a count; no function ever reads the whole result.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import {
+  FINDING_EXAMPLE_ITEMS,
+  RESULTS_PAGE_SIZE_DEFAULT,
+  type BulkDecisionResponse,
+  type DecisionCounts,
+  type FindingItemsPage,
+  type FindingsFilter,
+  type FindingsPage,
+  type PagedResults,
+  type ResultsSummary,
+  type ScoreLevel,
+  type ScoresPage,
+  type SemanticPage,
+  type SemanticSection,
+  type SuggestionsFilter,
+  type SuggestionsPage,
+  type SuggestionWithDecision,
+} from '../../src/contract/analysis-pages.js';
+import type { EntityScore, Finding, FindingItem, Suggestion } from '../../src/contract/analysis-results.js';
+import type { AnalysisDecisions } from '../../src/contract/analysis.js';
+import { analysisMessages as m, analysisPageMessages as pm } from '../../src/contract/messages.js';
+import type { DB } from '../db/database.js';
+import { conflict, notFound, validationError } from '../lib/errors.js';
+import { findAnalysisRow, toAnalysis } from './service.js';
+
+type AnalysisRow = Awaited<ReturnType<typeof findAnalysisRow>>;
+
+/** The analysis (in the caller's organization, or any for `null`), completed. */
+export async function findCompletedAnalysis(db: DB, organizationId: string | null, analysisId: string): Promise<AnalysisRow> {
+  const row = await findAnalysisRow(db, organizationId, analysisId);
+  if (row.status !== 'completed') throw conflict(m.notCompleted, 'ANALYSIS_NOT_COMPLETED');
+  return row;
+}
+
+interface PageRequest {
+  page: number;
+  page_size: number;
+}
+const offsetOf = (request: PageRequest) => (request.page - 1) * request.page_size;
+
+/** `LIKE` pattern for a search in the `search` columns (stored lower case, ё as е). */
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/ё/g, 'е').replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const and = (conditions: RawBuilder<unknown>[]) => (conditions.length === 0 ? sql`TRUE` : sql.join(conditions, sql` AND `));
+
+// ------------------------------------------------------------------------------------ findings
+
+function findingConditions(analysisId: string, filter: Omit<FindingsFilter, 'page' | 'page_size' | 'sort'>): RawBuilder<unknown> {
+  const conditions: RawBuilder<unknown>[] = [sql`f.analysis_id = ${analysisId}`];
+  if (filter.severity?.length) conditions.push(sql`f.severity = ANY(${filter.severity}::text[])`);
+  if (filter.check?.length) conditions.push(sql`f.check_id = ANY(${filter.check}::text[])`);
+  if (filter.campaign?.length) conditions.push(sql`f.campaign_key = ANY(${filter.campaign}::text[])`);
+  if (filter.group?.length) conditions.push(sql`f.group_key = ANY(${filter.group}::text[])`);
+  if (filter.text) conditions.push(sql`f.search LIKE ${likePattern(filter.text)}`);
+  return and(conditions);
+}
+
+/** A page of findings, each with at most `FINDING_EXAMPLE_ITEMS` items (worst first) when it has any. */
+export async function findingsPage(db: DB, analysisId: string, filter: FindingsFilter): Promise<FindingsPage> {
+  const where = findingConditions(analysisId, filter);
+  const order = (alias: string) =>
+    filter.sort === 'severity'
+      ? sql.raw(`CASE ${alias}.severity WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, ${alias}.money_per_month DESC, ${alias}.position`)
+      : sql.raw(`${alias}.money_per_month DESC, ${alias}.position`);
+  const [rows, total] = await Promise.all([
+    sql<{ document: Finding; examples: FindingItem[] | null }>`
+      SELECT page.document,
+             (SELECT jsonb_agg(i.document ORDER BY i.position)
+                FROM analysis_finding_items i
+               WHERE i.analysis_id = ${analysisId} AND i.finding_id = page.id AND i.position < ${FINDING_EXAMPLE_ITEMS}) AS examples
+        FROM (SELECT f.id, f.document, f.money_per_month, f.position, f.severity
+                FROM analysis_findings f WHERE ${where} ORDER BY ${order('f')} LIMIT ${filter.page_size} OFFSET ${offsetOf(filter)}) page
+       ORDER BY ${order('page')}`.execute(db),
+    sql<{ total: number }>`SELECT count(*)::int AS total FROM analysis_findings f WHERE ${where}`.execute(db),
+  ]);
+  return {
+    items: rows.rows.map(({ document, examples }) => (examples ? { ...document, items: examples } : document)),
+    total: total.rows[0]!.total,
+    page: filter.page,
+    page_size: filter.page_size,
+  };
+}
+
+export async function findingItemsPage(db: DB, analysisId: string, findingId: string, request: PageRequest): Promise<FindingItemsPage> {
+  const finding = await db.selectFrom('analysis_findings').select('count').where('analysis_id', '=', analysisId).where('id', '=', findingId).executeTakeFirst();
+  if (!finding) throw notFound(pm.findingNotFound, 'FINDING_NOT_FOUND');
+  const from = offsetOf(request);
+  const [rows, total] = await Promise.all([
+    sql<{ document: FindingItem }>`
+      SELECT document FROM analysis_finding_items
+       WHERE analysis_id = ${analysisId} AND finding_id = ${findingId} AND position >= ${from} AND position < ${from + request.page_size}
+       ORDER BY position`.execute(db),
+    sql<{ total: number }>`SELECT count(*)::int AS total FROM analysis_finding_items WHERE analysis_id = ${analysisId} AND finding_id = ${findingId}`.execute(db),
+  ]);
+  return { items: rows.rows.map((row) => row.document), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
+}
+
+// ------------------------------------------------------------------------------------ suggestions
+
+/** Conditions on `s` (analysis_suggestions) and `d` (its decision, left-joined). */
+function suggestionConditions(analysisId: string, filter: SuggestionsFilter): RawBuilder<unknown> {
+  const conditions: RawBuilder<unknown>[] = [sql`s.analysis_id = ${analysisId}`];
+  if (filter.kind?.length) conditions.push(sql`s.kind = ANY(${filter.kind}::text[])`);
+  if (filter.category?.length) conditions.push(sql`s.category = ANY(${filter.category}::text[])`);
+  if (filter.status?.length) conditions.push(sql`s.status = ANY(${filter.status}::text[])`);
+  if (filter.campaign?.length) conditions.push(sql`s.campaign_key = ANY(${filter.campaign}::text[])`);
+  if (filter.group?.length) conditions.push(sql`s.group_key = ANY(${filter.group}::text[])`);
+  if (filter.text) conditions.push(sql`s.search LIKE ${likePattern(filter.text)}`);
+  if (filter.decision?.length) {
+    const decided = filter.decision.filter((decision) => decision !== 'undecided');
+    const undecided = filter.decision.includes('undecided');
+    const parts: RawBuilder<unknown>[] = [];
+    if (decided.length) parts.push(sql`d.decision = ANY(${decided}::text[])`);
+    if (undecided) parts.push(sql`d.decision IS NULL`);
+    conditions.push(sql`(${sql.join(parts, sql` OR `)})`);
+  }
+  return and(conditions);
+}
+
+const suggestionsFrom = sql`analysis_suggestions s LEFT JOIN analysis_decisions d ON d.analysis_id = s.analysis_id AND d.suggestion_id = s.id`;
+
+/** A page of suggestions with their decisions, by money (cost per month saved) then the engine's order. */
+export async function suggestionsPage(db: DB, analysisId: string, filter: SuggestionsFilter & PageRequest): Promise<SuggestionsPage> {
+  const where = suggestionConditions(analysisId, filter);
+  const [rows, total] = await Promise.all([
+    sql<{ document: Suggestion; decision: 'accepted' | 'rejected' | null; value: string | null }>`
+      SELECT s.document, d.decision, d.value FROM ${suggestionsFrom}
+       WHERE ${where} ORDER BY s.cost_per_month DESC, s.position LIMIT ${filter.page_size} OFFSET ${offsetOf(filter)}`.execute(db),
+    sql<{ total: number }>`SELECT count(*)::int AS total FROM ${suggestionsFrom} WHERE ${where}`.execute(db),
+  ]);
+  return {
+    items: rows.rows.map(({ document, decision, value }) => ({ ...document, decision, ...(value !== null ? { value } : {}) }) as SuggestionWithDecision),
+    total: total.rows[0]!.total,
+    page: filter.page,
+    page_size: filter.page_size,
+  };
+}
+
+// ------------------------------------------------------------------------------------ decisions
+
+/** Counts of the decisions, and what the accepted negatives block of the non-target queries. */
+export async function decisionCounts(db: DB, analysisId: string, report: ResultsSummary | null): Promise<DecisionCounts> {
+  const counts = await sql<{ accepted: number; rejected: number }>`
+    SELECT count(*) FILTER (WHERE decision = 'accepted')::int AS accepted, count(*) FILTER (WHERE decision = 'rejected')::int AS rejected
+      FROM analysis_decisions WHERE analysis_id = ${analysisId}`.execute(db);
+  const nonTarget = report?.nonTargetQueries ?? null;
+  let blockedQueries: DecisionCounts['blockedQueries'] = null;
+  if (nonTarget) {
+    // A row of the report counts once however many accepted negatives block it (entries are disjoint).
+    const blocked = await sql<{ queries: number; clicks: number; cost: number }>`
+      SELECT coalesce(sum((b.document ->> 'queries')::float8), 0) AS queries,
+             coalesce(sum((b.document ->> 'clicks')::float8), 0) AS clicks,
+             coalesce(sum((b.document ->> 'cost')::float8), 0) AS cost
+        FROM analysis_semantic b
+       WHERE b.analysis_id = ${analysisId} AND b.section = 'query_blocks'
+         AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(b.document -> 'suggestionIds') AS sid(id)
+                       JOIN analysis_decisions d ON d.analysis_id = b.analysis_id AND d.suggestion_id = sid.id AND d.decision = 'accepted')`.execute(db);
+    const row = blocked.rows[0]!;
+    const round = (value: number) => Math.round(value * 100) / 100;
+    blockedQueries = { queries: Number(row.queries), clicks: Number(row.clicks), cost: round(Number(row.cost)), costPerMonth: round(Number(row.cost) * nonTarget.monthFactor) };
+  }
+  return { ...counts.rows[0]!, blockedQueries };
+}
+
+/**
+ * One statement for any number of suggestions: the filter selects them, their decision is set (or
+ * removed for `undecided`). Idempotent: the same request again leaves the same rows. An edited value
+ * survives only while the decision stays the same.
+ */
+export async function bulkDecide(
+  db: DB,
+  analysisId: string,
+  userId: string,
+  filter: SuggestionsFilter,
+  decision: 'accepted' | 'rejected' | 'undecided',
+  report: ResultsSummary | null,
+): Promise<BulkDecisionResponse> {
+  const where = suggestionConditions(analysisId, filter);
+  const matched =
+    decision === 'undecided'
+      ? await sql<{ updated: number }>`
+          WITH matched AS (SELECT s.id FROM ${suggestionsFrom} WHERE ${where}),
+               removed AS (DELETE FROM analysis_decisions x WHERE x.analysis_id = ${analysisId} AND x.suggestion_id IN (SELECT id FROM matched))
+          SELECT count(*)::int AS updated FROM matched`.execute(db)
+      : await sql<{ updated: number }>`
+          WITH matched AS (SELECT s.id FROM ${suggestionsFrom} WHERE ${where}),
+               written AS (
+                 INSERT INTO analysis_decisions AS x (analysis_id, suggestion_id, decision, decided_by, decided_at)
+                 SELECT ${analysisId}::uuid, id, ${decision}, ${userId}::uuid, now() FROM matched
+                 ON CONFLICT (analysis_id, suggestion_id) DO UPDATE
+                   SET decision = excluded.decision,
+                       value = CASE WHEN x.decision = excluded.decision THEN x.value END,
+                       decided_by = excluded.decided_by,
+                       decided_at = excluded.decided_at)
+          SELECT count(*)::int AS updated FROM matched`.execute(db);
+  const counts = await decisionCounts(db, analysisId, report);
+  return { updated: matched.rows[0]!.updated, accepted: counts.accepted, rejected: counts.rejected };
+}
+
+/** PUT /decisions: replaces the whole choice with these lists (small edits; the bulk endpoint is for many). */
+export async function replaceDecisions(db: DB, analysisId: string, userId: string, decisions: AnalysisDecisions): Promise<AnalysisDecisions> {
+  const clean: AnalysisDecisions = { accepted: [...new Set(decisions.accepted)], rejected: [...new Set(decisions.rejected)] };
+  const values = Object.entries(decisions.values ?? {}).filter(([id]) => clean.accepted.includes(id));
+  if (values.length > 0) clean.values = Object.fromEntries(values);
+  const ids = [...clean.accepted, ...clean.rejected];
+  await db.transaction().execute(async (trx) => {
+    if (ids.length > 0) {
+      const known = await sql<{ id: string }>`SELECT id FROM analysis_suggestions WHERE analysis_id = ${analysisId} AND id = ANY(${ids}::text[])`.execute(trx);
+      const found = new Set(known.rows.map((row) => row.id));
+      const unknown = ids.filter((id) => !found.has(id));
+      if (unknown.length > 0) {
+        const shown = unknown.slice(0, 10).join(', ') + (unknown.length > 10 ? ` и ещё ${unknown.length - 10}` : '');
+        throw validationError([{ loc: ['body', 'accepted'], msg: m.unknownSuggestions.replace('{ids}', shown) }]);
+      }
+    }
+    await sql`DELETE FROM analysis_decisions WHERE analysis_id = ${analysisId}`.execute(trx);
+    if (ids.length === 0) return;
+    const valueOf = clean.values ?? {};
+    await sql`
+      INSERT INTO analysis_decisions (analysis_id, suggestion_id, decision, value, decided_by)
+      SELECT ${analysisId}::uuid, u.id, u.decision, u.value, ${userId}::uuid
+        FROM unnest(${ids}::text[], ${ids.map((_, i) => (i < clean.accepted.length ? 'accepted' : 'rejected'))}::text[], ${ids.map((id) => valueOf[id] ?? null)}::text[]) AS u(id, decision, value)`.execute(trx);
+  });
+  return clean;
+}
+
+// ------------------------------------------------------------------------------------ semantic, scores
+
+export async function semanticPage<S extends SemanticSection>(db: DB, analysisId: string, section: S, request: PageRequest): Promise<SemanticPage<S>> {
+  const from = offsetOf(request);
+  const [rows, total] = await Promise.all([
+    sql<{ document: SemanticPage<S>['items'][number] }>`
+      SELECT document FROM analysis_semantic
+       WHERE analysis_id = ${analysisId} AND section = ${section} AND position >= ${from} AND position < ${from + request.page_size}
+       ORDER BY position`.execute(db),
+    sql<{ total: number }>`SELECT count(*)::int AS total FROM analysis_semantic WHERE analysis_id = ${analysisId} AND section = ${section}`.execute(db),
+  ]);
+  return { items: rows.rows.map((row) => row.document), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
+}
+
+export interface ScoresRequest extends PageRequest {
+  level: ScoreLevel;
+  sort: 'score' | 'money';
+  campaign?: string[];
+  group?: string[];
+}
+
+export async function scoresPage(db: DB, analysisId: string, request: ScoresRequest): Promise<ScoresPage> {
+  const conditions: RawBuilder<unknown>[] = [sql`analysis_id = ${analysisId}`, sql`level = ${request.level}`];
+  if (request.campaign?.length) conditions.push(sql`campaign_key = ANY(${request.campaign}::text[])`);
+  if (request.group?.length) conditions.push(sql`group_key = ANY(${request.group}::text[])`);
+  const where = and(conditions);
+  const order = request.sort === 'money' ? sql`money_per_month DESC, position` : sql`score, position`;
+  const [rows, total] = await Promise.all([
+    sql<{ document: EntityScore }>`SELECT document FROM analysis_scores WHERE ${where} ORDER BY ${order} LIMIT ${request.page_size} OFFSET ${offsetOf(request)}`.execute(db),
+    sql<{ total: number }>`SELECT count(*)::int AS total FROM analysis_scores WHERE ${where}`.execute(db),
+  ]);
+  return { items: rows.rows.map((row) => row.document), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
+}
+
+// ------------------------------------------------------------------------------------ results
+
+/** GET /results: the summary, the first page of findings by money and the decision counts. */
+export async function pagedResults(db: DB, organizationId: string | null, analysisId: string): Promise<PagedResults> {
+  const row = await findCompletedAnalysis(db, organizationId, analysisId);
+  const stored = await db.selectFrom('analyses').select('report').where('id', '=', analysisId).executeTakeFirstOrThrow();
+  const report = stored.report as ResultsSummary;
+  const [findings, decisions] = await Promise.all([
+    findingsPage(db, analysisId, { page: 1, page_size: RESULTS_PAGE_SIZE_DEFAULT, sort: 'money' }),
+    decisionCounts(db, analysisId, report),
+  ]);
+  return { analysis: toAnalysis(row), summary: report, findings, decisions };
+}
+
+/** The stored summary document of a completed analysis (for the bulk decisions' counts). */
+export async function storedReport(db: DB, analysisId: string): Promise<ResultsSummary | null> {
+  const stored = await db.selectFrom('analyses').select('report').where('id', '=', analysisId).executeTakeFirst();
+  return (stored?.report as ResultsSummary | null) ?? null;
+}
