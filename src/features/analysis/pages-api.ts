@@ -8,6 +8,7 @@ import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient
 import {
   analysisPagePaths,
   RESULTS_PAGE_SIZE_DEFAULT,
+  RESULTS_PAGE_SIZE_MAX,
   type BulkDecisionRequest,
   type BulkDecisionResponse,
   type FindingItemsPage,
@@ -133,19 +134,47 @@ export const totalOf = (data: InfiniteData<Page<unknown>, unknown> | undefined):
 
 export type Decision = 'accepted' | 'rejected' | 'undecided';
 
+/** Decided suggestions read per request when the whole choice is gathered (the server's largest page). */
+const CHOICE_PAGE_SIZE = RESULTS_PAGE_SIZE_MAX;
+
 /**
- * One suggestion's decision (and the edited value of an accepted ad fix) through
- * `PUT /analyses/:id/decisions`, which takes the ids it changes.
+ * The whole choice of an analysis (accepted and rejected ids, edited values), gathered from the decided
+ * suggestions page by page. `PUT /decisions` replaces the whole choice, so a change of one suggestion
+ * is sent as the whole choice with that change.
  */
-export async function saveDecision(analysisId: string, id: string, decision: Decision, value?: string): Promise<AnalysisDecisions> {
-  const body: AnalysisDecisions = {
-    accepted: decision === 'accepted' ? [id] : [],
-    rejected: decision === 'rejected' ? [id] : [],
-    ...(decision === 'accepted' && value !== undefined ? { values: { [id]: value } } : {}),
-  };
-  const answer = await apiClient.put<{ decisions: AnalysisDecisions }>(api(`/analyses/${analysisId}/decisions`), body);
-  return answer.decisions;
+export async function fetchWholeChoice(analysisId: string, signal?: AbortSignal): Promise<AnalysisDecisions> {
+  const choice: AnalysisDecisions = { accepted: [], rejected: [] };
+  const values: Record<string, string> = {};
+  for (let page = 1; ; page += 1) {
+    const answer = await apiClient.get<SuggestionsPage>(api(analysisPagePaths.suggestions(analysisId)), {
+      params: { decision: ['accepted', 'rejected'], page, page_size: CHOICE_PAGE_SIZE },
+      signal,
+    });
+    for (const item of answer.items) {
+      if (item.decision === 'accepted') choice.accepted.push(item.id);
+      if (item.decision === 'rejected') choice.rejected.push(item.id);
+      if (item.decision === 'accepted' && item.value !== undefined) values[item.id] = item.value;
+    }
+    if (nextPageOf(answer) === undefined) break;
+  }
+  return Object.keys(values).length > 0 ? { ...choice, values } : choice;
 }
+
+/** The choice with one suggestion's decision changed (and the edited value of an accepted ad fix). */
+export function withDecision(choice: AnalysisDecisions, id: string, decision: Decision, value?: string): AnalysisDecisions {
+  const accepted = choice.accepted.filter((item) => item !== id);
+  const rejected = choice.rejected.filter((item) => item !== id);
+  if (decision === 'accepted') accepted.push(id);
+  if (decision === 'rejected') rejected.push(id);
+  const values = { ...(choice.values ?? {}) };
+  if (decision !== 'accepted') delete values[id];
+  else if (value !== undefined) values[id] = value;
+  return Object.keys(values).length > 0 ? { accepted, rejected, values } : { accepted, rejected };
+}
+
+/** `PUT /analyses/:id/decisions`: the whole choice. */
+export const saveWholeChoice = (analysisId: string, choice: AnalysisDecisions) =>
+  apiClient.put<{ decisions: AnalysisDecisions }>(api(`/analyses/${analysisId}/decisions`), choice).then((answer) => answer.decisions);
 
 /** `POST /analyses/:id/decisions/bulk`: every suggestion matching the filter at once (100 000 included). */
 export const saveBulkDecision = (analysisId: string, body: BulkDecisionRequest) =>

@@ -1,14 +1,16 @@
 /**
  * Decisions on suggestions when the lists are read page by page: one suggestion at a time through
- * `PUT /analyses/:id/decisions` (by id), or every suggestion of a filter through
- * `POST /analyses/:id/decisions/bulk`. Saves go out one after another in the order they were made (the
+ * `PUT /analyses/:id/decisions` (which takes the whole choice: it is gathered once from the decided
+ * suggestions and kept here), or every suggestion of a filter through `POST /analyses/:id/decisions/bulk`
+ * (after which the kept choice is gathered again). Saves go out one after another in the order they were made (the
  * server ends with the latest choice); the loaded pages show a choice at once, the counts of the results
  * answer follow from the server.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import type { BulkDecisionResponse, PagedResults, SuggestionsFilterInput } from '../../contract/analysis-pages.js';
-import { pageKeys, refreshAfterDecisions, saveBulkDecision, saveDecision, setDecisionInLists, type Decision } from './pages-api';
+import type { AnalysisDecisions } from '../../contract/analysis.js';
+import { fetchWholeChoice, pageKeys, refreshAfterDecisions, saveBulkDecision, saveWholeChoice, setDecisionInLists, withDecision, type Decision } from './pages-api';
 
 export type SaveStatus = 'saved' | 'saving' | 'error';
 
@@ -22,6 +24,8 @@ export function useDecisions(analysisId: string) {
   const pending = useRef(0);
   /** The last failed save, to try again. */
   const failed = useRef<(() => Promise<unknown>) | null>(null);
+  /** The whole choice as the server holds it, once gathered (null: gather it before the next change). */
+  const choice = useRef<AnalysisDecisions | null>(null);
 
   const run = useCallback(
     <T>(save: () => Promise<T>): Promise<T> => {
@@ -73,9 +77,12 @@ export function useDecisions(analysisId: string) {
       setDecisionInLists(queryClient, analysisId, id, to, value);
       shiftCounts(from, to);
       return run(async () => {
-        await saveDecision(analysisId, id, to, value);
+        const current = choice.current ?? (await fetchWholeChoice(analysisId));
+        choice.current = await saveWholeChoice(analysisId, withDecision(current, id, to, value));
         await refreshAfterDecisions(queryClient, analysisId, { lists: false });
-      }).catch(() => undefined);
+      }).catch(() => {
+        choice.current = null;
+      });
     },
     [analysisId, queryClient, run, shiftCounts],
   );
@@ -84,6 +91,7 @@ export function useDecisions(analysisId: string) {
   const decideAll = useCallback(
     (filter: SuggestionsFilterInput, decision: Decision): Promise<BulkDecisionResponse> =>
       run(async () => {
+        choice.current = null;
         const answer = await saveBulkDecision(analysisId, { filter, decision });
         queryClient.setQueryData<PagedResults>(pageKeys.results(analysisId), (old) => (old ? { ...old, decisions: { ...old.decisions, accepted: answer.accepted, rejected: answer.rejected } } : old));
         await refreshAfterDecisions(queryClient, analysisId, { lists: true });

@@ -368,6 +368,7 @@ export function fakePagedApi(options: FakePagesOptions = {}) {
   const values = new Map<string, string>();
   const requests: { path: string; params: URLSearchParams }[] = [];
   const bulk: BulkDecisionRequest[] = [];
+  const puts: { accepted: string[]; rejected: string[]; values?: Record<string, string> }[] = [];
   const counts = (): DecisionCounts => ({
     accepted: [...decisions.values()].filter((value) => value === 'accepted').length,
     rejected: [...decisions.values()].filter((value) => value === 'rejected').length,
@@ -433,6 +434,10 @@ export function fakePagedApi(options: FakePagesOptions = {}) {
     http.put(`${base}/decisions`, async ({ request }) => {
       record(request);
       const body = (await request.json()) as { accepted: string[]; rejected: string[]; values?: Record<string, string> };
+      puts.push(body);
+      // The whole choice, replaced (as the server does).
+      decisions.clear();
+      values.clear();
       for (const id of body.accepted) decisions.set(id, 'accepted');
       for (const id of body.rejected) decisions.set(id, 'rejected');
       for (const [id, value] of Object.entries(body.values ?? {})) values.set(id, value);
@@ -450,5 +455,5 @@ export function fakePagedApi(options: FakePagesOptions = {}) {
       return HttpResponse.json({ updated: chosen.length, ...counts() });
     }),
   ];
-  return { handlers, requests, bulk, decisions, requestsTo: (suffix: string) => requests.filter((entry) => entry.path === `${base}${suffix}`) };
+  return { handlers, requests, bulk, puts, decisions, requestsTo: (suffix: string) => requests.filter((entry) => entry.path === `${base}${suffix}`) };
 }
