@@ -3,7 +3,9 @@
  * campaign export (Commander's tab-separated CSV), the keyword statistics report and the search-query
  * report, both with their period line. Deterministic: the same sizes give the same files.
  *
- * Every fifth keyword spends without converting (money the audit prices); every group has search
+ * Every tenth keyword spends more than twice the target CPA (1 500 ₽) without converting (a keyword to
+ * stop: money the audit prices), never the group's first one, which the search queries below were shown
+ * for (so the two causes of the money story stay apart); every group has search
  * queries of job seekers, of people wanting it free and of do-it-yourselfers with enough clicks and no
  * conversions (automatic negatives of the categories «Работа и вакансии», «Бесплатное и скачивание»,
  * «Информационные и „своими руками“»), and one query that converts.
@@ -65,10 +67,10 @@ export async function writeGeneratedAccount(folder: string, size: { campaigns: n
         exportLines.push(
           ['-', 'Текстово-графическое', String(campaignId), campaign, k === 0 && g === 0 ? '-ремонт' : '', String(groupId), group, String(g + 1), String(id), phrase, ...adColumns, 'Москва', money(20 + (k % 7) * 2.5), k === 0 ? 'Активно' : '', 'Активна'].join('\t'),
         );
-        // Every fifth keyword: 40 clicks, 1 200 ₽, no conversion; the others convert at a good price.
-        const wasted = k % 5 === 0;
+        // Every tenth keyword: 40 clicks, 3 600 ₽, no conversion; the others convert at a good price.
+        const wasted = k % 10 === 5;
         const clicks = wasted ? 40 : 12 + (k % 9);
-        const cost = wasted ? 1200 : clicks * 25;
+        const cost = wasted ? 3600 : clicks * 25;
         const conversions = wasted ? 0 : 1 + (k % 3);
         statLines.push(
           ['01.10.2026', campaign, String(campaignId), group, String(groupId), phrase, String(id), String(clicks * 15), String(clicks), money((100 * clicks) / (clicks * 15)), money(cost), money(cost / clicks), String(conversions)].join(';'),
