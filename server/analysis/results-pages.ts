@@ -202,6 +202,8 @@ export async function bulkDecide(
                        decided_by = excluded.decided_by,
                        decided_at = excluded.decided_at)
           SELECT count(*)::int AS updated FROM matched`.execute(db);
+  // Tens of thousands of new decisions at once: fresh statistics keep the planner's joins on them sane.
+  if (matched.rows[0]!.updated >= 20_000) await sql`ANALYZE analysis_decisions`.execute(db);
   const counts = await decisionCounts(db, analysisId, report);
   return { updated: matched.rows[0]!.updated, accepted: counts.accepted, rejected: counts.rejected };
 }

@@ -304,18 +304,24 @@ export async function exportSource(db: DB, organizationId: string, analysisId: s
   if (row.status !== 'completed') throw conflict(m.notCompleted, 'ANALYSIS_NOT_COMPLETED');
   const suggestions: string[] = [];
   const accepted: ExportSource['accepted'] = [];
-  for (let after = -1; ; ) {
-    const batch = await sql<{ id: string; position: number; document: string; value: string | null }>`
-      SELECT s.id, s.position, s.document::text AS document, d.value
-        FROM analysis_decisions d JOIN analysis_suggestions s ON s.analysis_id = d.analysis_id AND s.id = d.suggestion_id
-       WHERE d.analysis_id = ${analysisId} AND d.decision = 'accepted' AND s.position > ${after}
-       ORDER BY s.position LIMIT ${EXPORT_READ_BATCH}`.execute(db);
+  // Positions are 0…n-1 in the engine's order: each batch is an index range scan, whatever the size.
+  const { n: suggestionsCount } = await db
+    .selectFrom('analysis_suggestions')
+    .select(sql<number>`coalesce(max(position) + 1, 0)::int`.as('n'))
+    .where('analysis_id', '=', analysisId)
+    .executeTakeFirstOrThrow();
+  for (let from = 0; from < suggestionsCount; from += EXPORT_READ_BATCH) {
+    const batch = await sql<{ id: string; document: string; value: string | null }>`
+      SELECT s.id, s.document::text AS document, d.value
+        FROM (SELECT id, position, document FROM analysis_suggestions
+               WHERE analysis_id = ${analysisId} AND position >= ${from} AND position < ${from + EXPORT_READ_BATCH}
+              OFFSET 0) s -- a fence: the range first, then its decisions (never all decisions per batch)
+        JOIN analysis_decisions d ON d.analysis_id = ${analysisId} AND d.suggestion_id = s.id AND d.decision = 'accepted'
+       ORDER BY s.position`.execute(db);
     for (const item of batch.rows) {
       suggestions.push(item.document);
       accepted.push(item.value !== null ? { id: item.id, value: item.value } : { id: item.id });
     }
-    if (batch.rows.length < EXPORT_READ_BATCH) break;
-    after = batch.rows.at(-1)!.position;
   }
   if (accepted.length === 0) throw conflict(m.nothingToExport, 'NOTHING_TO_EXPORT');
   const [project, campaigns] = await Promise.all([

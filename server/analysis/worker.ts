@@ -239,6 +239,13 @@ function classifyFailure(error: unknown): { code: AnalysisErrorCode; message: st
   return { code: 'ENGINE_FAILED', message: analysisMessages.failed, retry: false };
 }
 
+/** Results of at least this many rows refresh the planner's statistics of the row tables. */
+const ANALYZE_AFTER_ROWS = 20_000;
+
+async function refreshRowStatistics(db: DB): Promise<void> {
+  await sql`ANALYZE analysis_findings, analysis_finding_items, analysis_suggestions, analysis_scores, analysis_semantic`.execute(db);
+}
+
 /** Thrown inside the saving transaction to roll it back when the run lost the analysis meanwhile. */
 class RollbackSignal extends Error {}
 
@@ -344,7 +351,12 @@ export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, lo
       await sql`SELECT pg_notify(${PROGRESS_CHANNEL}, ${run.id})`.execute(trx);
       return true;
     });
-    if (completed) log?.info({ analysisId: run.id, rows: output.rows }, 'analysis completed');
+    if (completed) {
+      log?.info({ analysisId: run.id, rows: output.rows }, 'analysis completed');
+      // A big result changes the tables' statistics at once; without fresh ones the planner may
+      // take the new rows for a handful and join them row by row. Autovacuum would come later.
+      if (output.rows >= ANALYZE_AFTER_ROWS) await refreshRowStatistics(db).catch((error: unknown) => log?.warn({ err: error }, 'ANALYZE of the result tables failed'));
+    }
   } catch (error) {
     await saving.rollback();
     if (abort.signal.aborted && abort.signal.reason instanceof RunLostError) return;

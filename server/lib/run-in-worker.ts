@@ -45,6 +45,8 @@ export class WorkerTaskError extends Error {
   constructor(message: string, readonly originalName: string, readonly code?: string, readonly workerStack?: string) {
     super(message);
     this.name = 'WorkerTaskError';
+    // The thread's stack says where it failed; this side's would only show the message plumbing.
+    if (workerStack) this.stack = workerStack;
   }
 }
 

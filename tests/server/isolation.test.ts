@@ -156,9 +156,10 @@ const bProjectUnchanged = async (w: World, t: TestApp) => {
   expect(campaigns.length).toBeGreaterThan(0);
 };
 const bAnalysisUnchanged = async (w: World, t: TestApp) => {
-  const row = await t.app.db.selectFrom('analyses').select(['status', 'decisions']).where('id', '=', w.b.resources.analysisId!).executeTakeFirstOrThrow();
+  const row = await t.app.db.selectFrom('analyses').select(['status']).where('id', '=', w.b.resources.analysisId!).executeTakeFirstOrThrow();
   expect(row.status).toBe('completed');
-  expect(row.decisions).toEqual({ accepted: [], rejected: [] });
+  const decisions = await t.app.db.selectFrom('analysis_decisions').select('suggestion_id').where('analysis_id', '=', w.b.resources.analysisId!).execute();
+  expect(decisions).toEqual([]);
 };
 const bRelevanceUnchanged = async (w: World, t: TestApp) => {
   const row = await t.app.db.selectFrom('relevance_analyses').select('status').where('id', '=', w.b.resources.relevanceId!).executeTakeFirstOrThrow();
@@ -221,6 +222,12 @@ const cases: IsolationCase[] = [
   { name: "B's analysis results are not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/results`, status: 404 },
   { name: "B's analysis export is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/export?format=csv`, status: 404 },
   { name: "deciding on B's suggestions is not found", as: 'owner', method: 'PUT', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/decisions`, body: () => ({ accepted: ['x'], rejected: [] }), status: 404, unchanged: bAnalysisUnchanged },
+  { name: "B's findings are not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/findings?page_size=500`, status: 404 },
+  { name: "B's finding items are not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/findings/x/items`, status: 404 },
+  { name: "B's suggestions are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/suggestions`, status: 404 },
+  { name: "deciding in bulk on B's suggestions is not found", as: 'owner', method: 'POST', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/decisions/bulk`, body: () => ({ filter: {}, decision: 'accepted' }), status: 404, unchanged: bAnalysisUnchanged },
+  { name: "B's semantic sections are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/semantic/duplicates`, status: 404 },
+  { name: "B's scores are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/scores?level=group`, status: 404 },
   { name: "cancelling B's analysis is not found", as: 'owner', method: 'POST', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/cancel`, status: 404, unchanged: bAnalysisUnchanged },
   // AI plans
   { name: "B's AI plans are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/ai-plans`, status: 404 },

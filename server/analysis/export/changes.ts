@@ -34,6 +34,7 @@ export function collectChanges(suggestions: Suggestion[], accepted: AcceptedSugg
   const campaignAdds = new Map<number, string[]>();
   const groupAdds = new Map<string, { campaignIndex: number; groupIndex: number; add: string[] }>();
   const touched = new Set<number>();
+  const keywordUpdates = new Map<string, ChangeSet['keywordUpdates'][number]>();
   for (const choice of accepted) {
     const suggestion = byId.get(choice.id);
     if (!suggestion) continue;
@@ -42,7 +43,10 @@ export function collectChanges(suggestions: Suggestion[], accepted: AcceptedSugg
     if (suggestion.kind === 'negative_keyword' || (suggestion.kind === 'cross_minus' && suggestion.level === 'group')) {
       const texts = suggestion.kind === 'negative_keyword' ? [suggestion.text] : suggestion.add;
       if (target.level === 'campaign') {
-        campaignAdds.set(target.campaignIndex!, [...(campaignAdds.get(target.campaignIndex!) ?? []), ...texts]);
+        // Pushed, not re-spread: 100 000 accepted negatives of one campaign must stay linear.
+        const adds = campaignAdds.get(target.campaignIndex!) ?? [];
+        adds.push(...texts);
+        campaignAdds.set(target.campaignIndex!, adds);
       } else {
         const entry = groupAdds.get(target.key) ?? { campaignIndex: target.campaignIndex!, groupIndex: target.groupIndex!, add: [] };
         entry.add.push(...texts);
@@ -51,9 +55,13 @@ export function collectChanges(suggestions: Suggestion[], accepted: AcceptedSugg
     } else if (suggestion.kind === 'cross_minus') {
       const { phrase, minus } = splitMinusWords(suggestion.after);
       // Two accepted fixes of one keyword (a duplicate merge and a cross-minus) add up.
-      const existing = changes.keywordUpdates.find((update) => update.ref.key === target.key);
+      const existing = keywordUpdates.get(target.key);
       if (existing) existing.negativeWords = addUnique(existing.negativeWords, minus);
-      else changes.keywordUpdates.push({ ref: target, phrase, negativeWords: minus });
+      else {
+        const update = { ref: target, phrase, negativeWords: minus };
+        keywordUpdates.set(target.key, update);
+        changes.keywordUpdates.push(update);
+      }
       changes.keywordRemovals.push(...suggestion.remove);
     } else {
       changes.adUpdates.push({ ref: target, field: suggestion.field, index: suggestion.index, value: choice.value ?? suggestion.after });

@@ -67,6 +67,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     )`.execute(db);
   await sql`CREATE INDEX analysis_suggestions_money_idx ON analysis_suggestions (analysis_id, cost_per_month DESC, position)`.execute(db);
   await sql`CREATE INDEX analysis_suggestions_kind_idx ON analysis_suggestions (analysis_id, kind, category, cost_per_month DESC)`.execute(db);
+  // The export reads accepted suggestions in the engine's order, batch by batch.
+  await sql`CREATE INDEX analysis_suggestions_position_idx ON analysis_suggestions (analysis_id, position)`.execute(db);
   await sql`CREATE INDEX analysis_suggestions_campaign_idx ON analysis_suggestions (analysis_id, campaign_key)`.execute(db);
   await sql`CREATE INDEX analysis_suggestions_group_idx ON analysis_suggestions (analysis_id, group_key)`.execute(db);
 

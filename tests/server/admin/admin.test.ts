@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminAnalysisResponseSchema, AdminOverviewSchema, AdminProjectDetailSchema } from '../../../src/contract/admin.js';
-import { AnalysisHistoryPageSchema, AnalysisResultsSchema } from '../../../src/contract/analysis.js';
+import { AnalysisHistoryPageSchema } from '../../../src/contract/analysis.js';
+import { PagedResultsSchema } from '../../../src/contract/analysis-pages.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { eventsUntilDone, projectWithCampaigns } from '../analysis/helpers.js';
@@ -39,6 +40,8 @@ describe('admin API (platform administrators only, across organizations)', () =>
     `/api/v1/admin/projects/${projectA.projectId}/analyses`,
     `/api/v1/admin/analyses/${analysisId}`,
     `/api/v1/admin/analyses/${analysisId}/results`,
+    `/api/v1/admin/analyses/${analysisId}/findings`,
+    `/api/v1/admin/analyses/${analysisId}/suggestions`,
   ];
 
   it('answers 403 to users who are not platform admins, 401 without a token', async () => {
@@ -86,8 +89,14 @@ describe('admin API (platform administrators only, across organizations)', () =>
 
     const results = await call(t.app, 'GET', `/api/v1/admin/analyses/${analysisId}/results`, { token: admin.token });
     expect(results.status).toBe(200);
-    expect(results.body.result.scoring.account.score).toBe(analysis.body.analysis.score);
-    expect(() => v.parse(AnalysisResultsSchema, results.body)).not.toThrow();
+    expect(results.body.summary.scores.account.score).toBe(analysis.body.analysis.score);
+    expect(() => v.parse(PagedResultsSchema, results.body)).not.toThrow();
+    // The paged lists of any organization's analysis, read-only.
+    const findings = await call(t.app, 'GET', `/api/v1/admin/analyses/${analysisId}/findings?page_size=500`, { token: admin.token });
+    expect(findings.body.total).toBe(results.body.summary.findingsTotal);
+    expect((await call(t.app, 'GET', `/api/v1/admin/analyses/${analysisId}/suggestions`, { token: admin.token })).status).toBe(200);
+    expect((await call(t.app, 'GET', `/api/v1/admin/analyses/${analysisId}/scores`, { token: admin.token })).status).toBe(200);
+    expect((await call(t.app, 'POST', `/api/v1/admin/analyses/${analysisId}/decisions/bulk`, { token: admin.token, body: { filter: {}, decision: 'accepted' } })).status).toBe(404);
     // The summary the admin results screen draws from.
     expect(results.body.analysis.summary).toMatchObject({ account_score: expect.any(Number), by_severity: { high: expect.any(Object) }, campaigns: expect.any(Array), wasted_spend: { per_month: expect.any(Number) } });
 

@@ -46,7 +46,10 @@ describe('AI plan API: a language model (a fake OpenAI-compatible server) writes
     analysisId = started.body.analysis.id;
     const events = await eventsUntilDone(t.app, user.token, analysisId);
     expect(events.at(-1)!.analysis.status).toBe('completed');
-    audit = (await call(t.app, 'GET', `/api/v1/analyses/${analysisId}/results`, { token: user.token })).body.result;
+    // The parts of the audit the prompt quotes, read through the paged results API.
+    const results = (await call(t.app, 'GET', `/api/v1/analyses/${analysisId}/results`, { token: user.token })).body;
+    const findings = (await call(t.app, 'GET', `/api/v1/analyses/${analysisId}/findings?page_size=500`, { token: user.token })).body.items;
+    audit = { scoring: { account: results.summary.scores.account, findings } } as unknown as AuditResult;
   });
   afterAll(async () => {
     await t?.close();
@@ -125,9 +128,9 @@ describe('AI plan API: a language model (a fake OpenAI-compatible server) writes
     const run = await call(t.app, 'POST', `/api/v1/projects/${project.projectId}/analyses`, { token: user.token, body: { campaign_ids: project.campaignIds, idempotency_key: randomUUID() } });
     const queriesAnalysisId = run.body.analysis.id as string;
     expect((await eventsUntilDone(t.app, user.token, queriesAnalysisId)).at(-1)!.analysis.status).toBe('completed');
-    const queriesAudit: AuditResult = (await call(t.app, 'GET', `/api/v1/analyses/${queriesAnalysisId}/results`, { token: user.token })).body.result;
+    const queriesSummary = (await call(t.app, 'GET', `/api/v1/analyses/${queriesAnalysisId}/results`, { token: user.token })).body.summary;
     // 300 + 400 ₽ over 31 days, each row once: 700 × 30 / 31.
-    expect(queriesAudit.semantic.nonTargetQueries).toMatchObject({ queries: 2, cost: 700, costPerMonth: 677.42 });
+    expect(queriesSummary.nonTargetQueries).toMatchObject({ queries: 2, cost: 700, costPerMonth: 677.42 });
 
     fake.respond((request) => {
       const codes = promptCodes(request);

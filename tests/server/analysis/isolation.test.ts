@@ -37,6 +37,13 @@ describe('analyses are isolated between organizations', () => {
     ['GET', `/api/v1/analyses/${analysisId}/results`],
     ['PUT', `/api/v1/analyses/${analysisId}/decisions`, { accepted: [], rejected: [] }],
     ['GET', `/api/v1/analyses/${analysisId}/export?format=csv`],
+    ['GET', `/api/v1/analyses/${analysisId}/findings`],
+    ['GET', `/api/v1/analyses/${analysisId}/findings?severity=high&page_size=500`],
+    ['GET', `/api/v1/analyses/${analysisId}/findings/any-finding/items`],
+    ['GET', `/api/v1/analyses/${analysisId}/suggestions?kind=negative_keyword`],
+    ['POST', `/api/v1/analyses/${analysisId}/decisions/bulk`, { filter: {}, decision: 'accepted' }],
+    ['GET', `/api/v1/analyses/${analysisId}/semantic/clusters`],
+    ['GET', `/api/v1/analyses/${analysisId}/scores?level=keyword`],
   ] as const;
 
   it('answers 404 to another organization on every route, and charges nothing', async () => {
@@ -46,6 +53,9 @@ describe('analyses are isolated between organizations', () => {
       expect(answer.body.code, `${method} ${url}`).toMatch(/^(PROJECT|ANALYSIS)_NOT_FOUND$/);
     }
     expect(await balanceOf(t.app, userB.id)).toBe(500);
+    // The bulk decision of the other organization wrote nothing.
+    const decided = await t.app.db.selectFrom('analysis_decisions').select('suggestion_id').where('analysis_id', '=', analysisId).execute();
+    expect(decided).toEqual([]);
   });
 
   it('answers the same 404 for an id that does not exist', async () => {
@@ -58,6 +68,9 @@ describe('analyses are isolated between organizations', () => {
   it('lets every member of the organization read the analysis', async () => {
     expect((await call(t.app, 'GET', `/api/v1/analyses/${analysisId}`, { token: memberA.token })).status).toBe(200);
     expect((await call(t.app, 'GET', `/api/v1/analyses/${analysisId}/results`, { token: memberA.token })).status).toBe(200);
+    for (const path of ['findings', 'suggestions', 'semantic/clusters', 'scores']) {
+      expect((await call(t.app, 'GET', `/api/v1/analyses/${analysisId}/${path}`, { token: memberA.token })).status, path).toBe(200);
+    }
     const history = await call(t.app, 'GET', `/api/v1/projects/${projectA.projectId}/analyses`, { token: memberA.token });
     expect(history.body.items.map((item: { id: string }) => item.id)).toEqual([analysisId]);
     // «Мои анализы»: the member started none, the owner this one.

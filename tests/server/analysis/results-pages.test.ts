@@ -1,0 +1,291 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Finding, FindingItem, NegativeCategory, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
+import type { AuditResult } from '../../../src/contract/analysis.js';
+import { buildResultsSummary, defaultStorageLimits, resultRowBatches } from '../../../server/analysis/result-rows.js';
+import { campaignDataOf, runAudit, summarizeAudit } from '../../../server/analysis/run-audit.js';
+import { analysisLog, analysisStorageLimits, auditRunner, runAuditInWorkerThread, type AuditRunner } from '../../../server/analysis/worker.js';
+import { call, createTestApp, type TestApp } from '../helpers/app.js';
+import { createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { eventsUntilDone, projectWithCampaigns } from './helpers.js';
+
+const categories: NegativeCategory[] = ['free', 'informational', 'jobs', 'used', 'foreign_geo', 'competitors', 'ambiguous', 'query'];
+
+/** A real result of the sample account, grown with aggregated findings and many negatives (what a big account gives). */
+async function grownResult(input: Parameters<AuditRunner>[0], options: { aggregated: number; negatives: number }): Promise<AuditResult> {
+  const result = await runAudit({ data: campaignDataOf(input), settings: input.settings, targetCpa: input.targetCpa, region: input.region });
+  const base = result.scoring.findings[0]!;
+  const campaign = result.scoring.campaigns[0]!.target;
+  for (let n = 0; n < options.aggregated; n++) {
+    const campaignIndex = n % 2;
+    const items: FindingItem[] = Array.from({ length: 20 }, (_, k) => ({
+      target: { level: 'keyword', key: `c${campaignIndex}g0k${k}`, campaignIndex, groupIndex: 0, keywordIndex: k, label: `фраза ${n}-${k}` },
+      evidence: [{ label: 'Расход', value: 20 - k }],
+      moneyPerMonth: 20 - k,
+    }));
+    const finding: Finding = {
+      ...base,
+      id: `agg-${n}`,
+      checkId: n % 3 === 0 ? 'synthetic_a' : 'synthetic_b',
+      severity: (['high', 'medium', 'low'] as const)[n % 3]!,
+      title: n === 7 ? 'Особенная строка поиска' : `Фразы без минус-слов ${n}`,
+      target: { level: 'group', key: `c${campaignIndex}g0`, campaignIndex, groupIndex: 0, campaignName: campaign.campaignName, groupName: 'Группа' },
+      moneyPerMonth: 1000 + n,
+      count: items.length,
+      items,
+    };
+    result.scoring.findings.push(finding);
+  }
+  for (let n = 0; n < options.negatives; n++) {
+    const campaignIndex = n % 2;
+    const negative: NegativeKeywordSuggestion = {
+      id: `neg-${n}`,
+      kind: 'negative_keyword',
+      level: n % 4 === 0 ? 'group' : 'campaign',
+      target: n % 4 === 0 ? { level: 'group', key: `c${campaignIndex}g0`, campaignIndex, groupIndex: 0 } : { level: 'campaign', key: `c${campaignIndex}`, campaignIndex },
+      text: `минус${n}`,
+      category: categories[n % categories.length]!,
+      status: n % 8 === 6 ? 'check_by_hand' : 'ready',
+      source: 'queries',
+      reason: 'Запросы без конверсий',
+      queries: [{ query: `запрос минус${n}`, clicks: 3, cost: n % 1000, conversions: 0 }],
+      clicks: 3,
+      cost: n % 1000,
+      costPerMonth: n % 1000,
+      evidence: [],
+    };
+    result.semantic.negatives.push(negative);
+  }
+  return result;
+}
+
+/** A runner that stores `grow`'s result through the real row path (batches into the sink), without a thread. */
+const storing =
+  (grow: (input: Parameters<AuditRunner>[0]) => Promise<AuditResult>): AuditRunner =>
+  async (input, _onProgress, _signal, sink) => {
+    const result = await grow(input);
+    const batches = resultRowBatches(result, analysisStorageLimits);
+    let next = batches.next();
+    while (!next.done) {
+      await sink(next.value);
+      next = batches.next();
+    }
+    return { summary: summarizeAudit(result), report: buildResultsSummary(result), rows: next.value };
+  };
+
+describe('paged results API: findings, items, suggestions, bulk decisions, semantic, scores, export from rows', () => {
+  let t: TestApp;
+  let user: FixtureUser;
+  let project: Awaited<ReturnType<typeof projectWithCampaigns>>;
+  let analysisId: string;
+
+  const get = (path: string) => call(t.app, 'GET', `/api/v1/analyses/${analysisId}${path}`, { token: user.token });
+  const startAnalysis = async () => {
+    const started = await call(t.app, 'POST', `/api/v1/projects/${project.projectId}/analyses`, {
+      token: user.token,
+      body: { campaign_ids: project.campaignIds, idempotency_key: randomUUID() },
+    });
+    const id = started.body.analysis.id as string;
+    const events = await eventsUntilDone(t.app, user.token, id);
+    return { id, analysis: events.at(-1)!.analysis };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ jobQueue: { runWorkers: true } });
+    user = await createUser(t.app, { balance: 100_000 });
+    project = await projectWithCampaigns(t.app, user);
+    auditRunner.run = storing((input) => grownResult(input, { aggregated: 120, negatives: 3000 }));
+    const { id, analysis } = await startAnalysis();
+    expect(analysis.status).toBe('completed');
+    analysisId = id;
+  });
+  afterAll(async () => t.close());
+  afterEach(() => {
+    auditRunner.run = runAuditInWorkerThread;
+    Object.assign(analysisStorageLimits, defaultStorageLimits);
+  });
+
+  it('answers the results with the small summary, the first findings page by money and the decision counts', async () => {
+    const results = await get('/results');
+    expect(results.status).toBe(200);
+    const { summary, findings, decisions } = results.body;
+    expect(JSON.stringify(summary).length).toBeLessThan(100_000);
+    expect(summary.suggestions.total).toBeGreaterThanOrEqual(3000);
+    expect(summary.byCheck.find((check: { checkId: string }) => check.checkId === 'synthetic_a')).toMatchObject({ findings: 40, entities: 800 });
+    expect(findings).toMatchObject({ page: 1, page_size: 50, total: summary.findingsTotal });
+    expect(findings.items).toHaveLength(50);
+    const money = findings.items.map((f: Finding) => f.moneyPerMonth ?? 0);
+    expect(money).toEqual([...money].sort((a, b) => b - a));
+    expect(findings.items[0]).toMatchObject({ id: 'agg-119', count: 20 });
+    expect(findings.items[0].items).toHaveLength(5);
+    expect(decisions).toEqual({ accepted: 0, rejected: 0, blockedQueries: expect.anything() });
+  });
+
+  it('pages findings and filters them by severity, check, campaign, group and text; sorts by severity', async () => {
+    const page1 = await get('/findings?page_size=30');
+    const page2 = await get('/findings?page_size=30&page=2');
+    expect(page1.body.items).toHaveLength(30);
+    const ids = new Set(page1.body.items.map((f: Finding) => f.id));
+    expect(page2.body.items.some((f: Finding) => ids.has(f.id))).toBe(false);
+    expect((await get('/findings?page_size=501')).status).toBe(422);
+    expect((await get('/findings?page_size=500')).status).toBe(200);
+
+    const high = await get('/findings?severity=high&check=synthetic_a&check=synthetic_b&page_size=500');
+    expect(high.body.total).toBe(40);
+    expect(high.body.items.every((f: Finding) => f.severity === 'high')).toBe(true);
+    const both = await get('/findings?check=synthetic_a,synthetic_b');
+    expect(both.body.total).toBe(120);
+    const campaign = await get('/findings?campaign=c1&check=synthetic_a&check=synthetic_b');
+    expect(campaign.body.total).toBe(60);
+    const group = await get('/findings?group=c0g0&check=synthetic_b&page_size=500');
+    expect(group.body.items.every((f: Finding) => f.target.key === 'c0g0' && f.checkId === 'synthetic_b')).toBe(true);
+    const text = await get(`/findings?text=${encodeURIComponent('ОСОБЕННАЯ строка')}`);
+    expect(text.body.items.map((f: Finding) => f.id)).toEqual(['agg-7']);
+    const byItemLabel = await get(`/findings?text=${encodeURIComponent('фраза 12-3')}`);
+    expect(byItemLabel.body.items.map((f: Finding) => f.id)).toContain('agg-12');
+
+    const bySeverity = await get('/findings?sort=severity&page_size=500');
+    const ranks = bySeverity.body.items.map((f: Finding) => ({ high: 0, medium: 1, low: 2 })[f.severity]);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    expect((await get('/findings?severity=urgent')).status).toBe(422);
+    expect((await get('/findings?campaign=zzz')).status).toBe(422);
+  });
+
+  it('pages the items of an aggregated finding, worst first; an unknown finding is 404', async () => {
+    const first = await get('/findings/agg-3/items?page_size=8');
+    expect(first.body).toMatchObject({ total: 20, page: 1, page_size: 8 });
+    expect(first.body.items.map((i: FindingItem) => i.moneyPerMonth)).toEqual([20, 19, 18, 17, 16, 15, 14, 13]);
+    const last = await get('/findings/agg-3/items?page_size=8&page=3');
+    expect(last.body.items).toHaveLength(4);
+    const missing = await get('/findings/no-such/items');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('FINDING_NOT_FOUND');
+  });
+
+  it('pages suggestions by money and filters them by kind, category, status, campaign, group, text and decision', async () => {
+    const all = await get('/suggestions?kind=negative_keyword&page_size=500');
+    expect(all.body.total).toBeGreaterThanOrEqual(3000);
+    const money = all.body.items.map((s: NegativeKeywordSuggestion) => s.costPerMonth);
+    expect(money).toEqual([...money].sort((a, b) => b - a));
+    expect(all.body.items[0]).toMatchObject({ decision: null });
+
+    const jobs = await get('/suggestions?category=jobs&page_size=500');
+    expect(jobs.body.items.every((s: NegativeKeywordSuggestion) => s.category === 'jobs')).toBe(true);
+    expect(jobs.body.total).toBeGreaterThanOrEqual(375);
+    const byHand = await get('/suggestions?status=check_by_hand');
+    expect(byHand.body.total).toBeGreaterThanOrEqual(375);
+    const group = await get('/suggestions?group=c0g0&kind=negative_keyword');
+    expect(group.body.total).toBeGreaterThanOrEqual(750);
+    const campaign = await get('/suggestions?campaign=c0&kind=negative_keyword');
+    expect(campaign.body.total).toBeGreaterThanOrEqual(1500);
+    const text = await get(`/suggestions?text=${encodeURIComponent('минус2999')}`);
+    expect(text.body.items.map((s: { id: string }) => s.id)).toEqual(['neg-2999']);
+    expect((await get('/suggestions?kind=bogus')).status).toBe(422);
+  });
+
+  it('decides in bulk by filter: one request, idempotent, undecided clears, counts follow', async () => {
+    const jobsTotal = (await get('/suggestions?category=jobs')).body.total as number;
+    const freeTotal = (await get('/suggestions?category=free')).body.total as number;
+    const negativesTotal = (await get('/suggestions?kind=negative_keyword')).body.total as number;
+    const accept = await call(t.app, 'POST', `/api/v1/analyses/${analysisId}/decisions/bulk`, {
+      token: user.token,
+      body: { filter: { category: ['jobs'], kind: 'negative_keyword' }, decision: 'accepted' },
+    });
+    expect(accept.status).toBe(200);
+    expect(accept.body).toEqual({ updated: jobsTotal, accepted: jobsTotal, rejected: 0 });
+    const again = await call(t.app, 'POST', `/api/v1/analyses/${analysisId}/decisions/bulk`, {
+      token: user.token,
+      body: { filter: { category: 'jobs' }, decision: 'accepted' },
+    });
+    expect(again.body).toEqual({ updated: jobsTotal, accepted: jobsTotal, rejected: 0 });
+
+    const reject = await call(t.app, 'POST', `/api/v1/analyses/${analysisId}/decisions/bulk`, {
+      token: user.token,
+      body: { filter: { category: ['free'], decision: ['undecided'] }, decision: 'rejected' },
+    });
+    expect(reject.body).toMatchObject({ updated: freeTotal, accepted: jobsTotal, rejected: freeTotal });
+    const accepted = await get('/suggestions?decision=accepted&page_size=500');
+    expect(accepted.body.total).toBe(jobsTotal);
+    expect(accepted.body.items.every((s: { decision: string; category: string }) => s.decision === 'accepted' && s.category === 'jobs')).toBe(true);
+    expect((await get('/suggestions?decision=undecided&kind=negative_keyword')).body.total).toBe(negativesTotal - jobsTotal - freeTotal);
+
+    const clear = await call(t.app, 'POST', `/api/v1/analyses/${analysisId}/decisions/bulk`, {
+      token: user.token,
+      body: { filter: { category: 'free' }, decision: 'undecided' },
+    });
+    expect(clear.body).toMatchObject({ updated: freeTotal, accepted: jobsTotal, rejected: 0 });
+    expect((await get('/results')).body.decisions).toMatchObject({ accepted: jobsTotal, rejected: 0 });
+
+    const bad = await call(t.app, 'POST', `/api/v1/analyses/${analysisId}/decisions/bulk`, { token: user.token, body: { filter: {}, decision: 'maybe' } });
+    expect(bad.status).toBe(422);
+  });
+
+  it('exports the accepted changes read from the rows', async () => {
+    const csv = await call(t.app, 'GET', `/api/v1/analyses/${analysisId}/export?format=csv`, { token: user.token });
+    expect(csv.status).toBe(200);
+    expect(String(csv.body)).toContain('минус2'); // a jobs negative (n % 8 === 2)
+    expect(String(csv.body)).not.toContain('минус0;');
+  });
+
+  it('pages the semantic sections and the scores', async () => {
+    const relevance = await get('/semantic/relevance?page_size=1');
+    expect(relevance.status).toBe(200);
+    expect(relevance.body.items.length).toBeLessThanOrEqual(1);
+    expect((await get('/semantic/keyword_verdicts')).body.total).toBeGreaterThan(0);
+    expect((await get('/semantic/nonsense')).status).toBe(422);
+    const keywords = await get('/scores?level=keyword&page_size=500');
+    const scores = keywords.body.items.map((s: { score: number }) => s.score);
+    expect(scores).toEqual([...scores].sort((a, b) => a - b));
+    const byMoney = await get('/scores?level=campaign&sort=money');
+    expect(byMoney.body.total).toBe(2);
+  });
+
+  it('decides on 100 000 suggestions in one bulk request and exports them', async () => {
+    auditRunner.run = storing((input) => grownResult(input, { aggregated: 0, negatives: 100_000 }));
+    const { id, analysis } = await startAnalysis();
+    expect(analysis.status).toBe('completed');
+    const results = await call(t.app, 'GET', `/api/v1/analyses/${id}/results`, { token: user.token });
+    expect(Buffer.byteLength(JSON.stringify(results.body.summary))).toBeLessThan(100_000);
+    const bulk = await call(t.app, 'POST', `/api/v1/analyses/${id}/decisions/bulk`, {
+      token: user.token,
+      body: { filter: { kind: 'negative_keyword' }, decision: 'accepted' },
+    });
+    expect(bulk.status).toBe(200);
+    expect(bulk.body.updated).toBeGreaterThanOrEqual(100_000);
+    expect(bulk.body.accepted).toBe(bulk.body.updated);
+    const csv = await call(t.app, 'GET', `/api/v1/analyses/${id}/export?format=csv`, { token: user.token });
+    expect(csv.status).toBe(200);
+    expect(String(csv.body)).toContain('минус99999');
+  }, 120_000);
+
+  it('a result too large to store fails once with RESULT_TOO_LARGE, logged with its stack, and is refunded', async () => {
+    const logged: { obj: Record<string, unknown>; msg: string }[] = [];
+    const previous = analysisLog.logger;
+    analysisLog.logger = { error: (obj: object, msg?: string) => logged.push({ obj: obj as Record<string, unknown>, msg: msg ?? '' }), warn: () => undefined, info: () => undefined } as never;
+    analysisStorageLimits.maxResultChars = 2_000;
+    let runs = 0;
+    auditRunner.run = async (...args) => {
+      runs++;
+      return runAuditInWorkerThread(...args);
+    };
+    try {
+      const { id, analysis } = await startAnalysis();
+      expect(analysis).toMatchObject({ status: 'failed', error_code: 'RESULT_TOO_LARGE' });
+      expect(runs).toBe(1);
+      const failure = logged.find((entry) => entry.obj.analysisId === id);
+      expect(failure).toMatchObject({ msg: 'analysis run failed', obj: { errorCode: 'RESULT_TOO_LARGE' } });
+      expect(String((failure!.obj.err as Error).stack ?? '')).toMatch(/ResultTooLargeError[\s\S]*result-rows/);
+      // Nothing of it was stored: the rows and the completion are one transaction.
+      const rows = await t.app.db.selectFrom('analysis_findings').select(t.app.db.fn.countAll<number>().as('n')).where('analysis_id', '=', id).executeTakeFirstOrThrow();
+      expect(Number(rows.n)).toBe(0);
+      const ledger = await t.app.db.selectFrom('token_ledger').select('type').where('reference_id', '=', id).execute();
+      expect(ledger.map((e) => e.type).sort()).toEqual(['analysis_debit', 'analysis_refund']);
+      // pg-boss does not retry it: the job completed (the failure is the analysis's, not the job's).
+      const job = await t.app.db.selectFrom('analyses').select('attempts').where('id', '=', id).executeTakeFirstOrThrow();
+      expect(job.attempts).toBe(1);
+    } finally {
+      analysisLog.logger = previous;
+    }
+  });
+});
+
