@@ -76,8 +76,11 @@ describe('a campaign analysis from start to export in Chromium', () => {
     // Suggestions: accept three campaign negatives, a group phrase and one ad fix; reject one negative.
     // The list is virtualised (only the rows near the screen are drawn): scroll down to a suggestion as a user would.
     const scrollTo = async (suggestion: Locator) => {
-      await page.evaluate(() => window.scrollTo(0, 0));
-      for (let step = 0; step < 40 && (await suggestion.count()) === 0; step++) await page.mouse.wheel(0, 300);
+      for (let step = 0; step < 80 && (await suggestion.count()) === 0; step++) {
+        const atBottom = await page.evaluate(() => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2);
+        // Down the list; from its end, back to the top and down again.
+        await page.mouse.wheel(0, atBottom ? -1_000_000 : 300);
+      }
       await suggestion.waitFor();
     };
     await page.getByRole('list', { name: 'Список предложений' }).getByTestId('suggestion').first().waitFor();
