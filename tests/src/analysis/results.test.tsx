@@ -117,6 +117,17 @@ describe('money causes and the findings list', () => {
     expect(findingsList()).toHaveTextContent('Низкий CTR на поиске');
   });
 
+  it('narrows the list to one group from a finding, and the filter can be removed', async () => {
+    const user = userEvent.setup();
+    const { router } = await renderAt(resultsPath);
+    const first = (await within(await screen.findByRole('list', { name: 'Список замечаний' })).findAllByTestId('finding'))[0]!.closest('.finding-row') as HTMLElement;
+    await user.click(within(first).getByRole('link', { name: 'Все замечания группы' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ group: ['c0g0'] }));
+    await waitFor(() => expect(api.requestsTo('/findings').at(-1)?.params.getAll('group')).toEqual(['c0g0']));
+    await user.click(await screen.findByRole('button', { name: 'Убрать фильтр: Группа: Пластиковые окна' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({}));
+  });
+
   it('reads the findings page by page: the first with the results, the next on demand', async () => {
     const many: Finding[] = Array.from({ length: 120 }, (_, index) => ({ ...allFindings[2]!, id: `f-${index}`, target: { ...allFindings[2]!.target, key: `c0g0k${index}`, label: `фраза ${index + 1}` } }));
     api = fakePagedApi({ findings: many });

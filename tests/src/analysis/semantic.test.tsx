@@ -94,6 +94,17 @@ describe('semantic suggestions, read page by page', () => {
     expect(await screen.findByText('Принято: 1 предложение')).toBeInTheDocument();
   });
 
+  it('narrows the suggestions to a campaign and to the undecided ones', async () => {
+    const user = userEvent.setup();
+    const { router } = await renderAt(semanticPath);
+    await waitFor(() => expect(within(list()).getAllByTestId('suggestion')).toHaveLength(6));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Кампания' }), 'Окна — РСЯ');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Решение' }), 'Без решения');
+    await waitFor(() => expect(router.state.location.search).toEqual({ campaign: ['c1'], decision: ['undecided'] }));
+    await waitFor(() => expect(api.requestsTo('/suggestions').at(-1)?.params.getAll('campaign')).toEqual(['c1']));
+    expect(api.requestsTo('/suggestions').at(-1)?.params.getAll('decision')).toEqual(['undecided']);
+  });
+
   it('rejects a whole long list at once, read page by page', async () => {
     const many: NegativeKeywordSuggestion[] = Array.from({ length: 130 }, (_, index) => ({ ...(allSuggestions[0] as NegativeKeywordSuggestion), id: `s-${index}`, text: `слово${index}` }));
     api = fakePagedApi({ suggestions: many });

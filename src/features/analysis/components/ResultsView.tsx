@@ -174,8 +174,14 @@ function ResultsScreen({ projectId, analysisId, data, search }: { projectId: str
   );
 }
 
+/** The group key (`c0g1`) of a finding on a group or inside one, for «Все замечания группы». */
+const groupKeyOf = (finding: Finding) => /^c\d+g\d+/.exec(finding.target.key)?.[0] ?? null;
+
 const checkTitle = (summary: ResultsSummary, checkId: string) =>
   summary.byCheck.find((check) => check.checkId === checkId)?.title ?? summary.checks.find((check) => check.id === checkId)?.title ?? checkId;
+/** A group's name as its findings carry it (the summary has no list of groups). */
+const groupNameOf = (data: { pages: { items: Finding[] }[] } | undefined, key: string) =>
+  data?.pages.flatMap((page) => page.items).find((finding) => finding.target.key.startsWith(key))?.target.groupName ?? null;
 const campaignName = (summary: ResultsSummary, key: string) => summary.scores.campaigns.find((campaign) => campaign.target.key === key)?.target.campaignName ?? key;
 
 /** The findings, by money, read page by page; the filters are the address's search. */
@@ -202,7 +208,7 @@ function FindingsSection({ projectId, analysisId, data, search }: { projectId: s
   };
   const active: { key: string; label: string; clear: Partial<FindingsSearch> }[] = [
     ...(search.check && search.check.length > 1 ? [{ key: 'check', label: `Проверки: ${search.check.map((id) => checkTitle(summary, id)).join(', ')}`, clear: { check: undefined } }] : []),
-    ...(search.group ? [{ key: 'group', label: `Группы: ${search.group.join(', ')}`, clear: { group: undefined } }] : []),
+    ...(search.group ? [{ key: 'group', label: `Группа: ${search.group.map((key) => groupNameOf(query.data, key) ?? key).join(', ')}`, clear: { group: undefined } }] : []),
     ...(search.campaign && search.campaign.length > 1 ? [{ key: 'campaign', label: `Кампании: ${search.campaign.map((key) => campaignName(summary, key)).join(', ')}`, clear: { campaign: undefined } }] : []),
   ];
 
@@ -290,6 +296,22 @@ function FindingsSection({ projectId, analysisId, data, search }: { projectId: s
           <div className={`finding-row finding-row--${severityTone[finding.severity]}`}>
             <p className="finding-row__head">
               <span className={`badge badge--${severityTone[finding.severity]}`}>{severityLabels[finding.severity]}</span> <strong>{finding.title}</strong>
+              {groupKeyOf(finding) && !search.group?.includes(groupKeyOf(finding)!) && (
+                <>
+                  {' · '}
+                  <Link
+                    to="/projects/$id/analysis/$analysisId/results"
+                    params={{ id: projectId, analysisId }}
+                    search={{ group: [groupKeyOf(finding)!] }}
+                    hash="findings"
+                    replace
+                    resetScroll={false}
+                    className="link"
+                  >
+                    Все замечания группы
+                  </Link>
+                </>
+              )}
             </p>
             <FindingCard finding={finding} analysisId={analysisId} />
           </div>

@@ -202,6 +202,19 @@ function SemanticScreen({ projectId, analysisId, data, search }: { projectId: st
                 </select>
               </label>
             )}
+            {summary.scores.campaigns.length > 1 && (
+              <label className="field list-filters__field">
+                <span className="field__label">Кампания</span>
+                <select className="select" value={search.campaign?.length === 1 ? search.campaign[0] : ''} onChange={(event) => patchSearch({ campaign: event.target.value ? [event.target.value] : undefined })}>
+                  <option value="">Все кампании</option>
+                  {summary.scores.campaigns.map((campaign) => (
+                    <option key={campaign.target.key} value={campaign.target.key}>
+                      {campaign.target.campaignName ?? campaign.target.key}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
             <label className="field list-filters__field">
               <span className="field__label">Решение</span>
               <select
