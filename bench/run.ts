@@ -14,6 +14,7 @@ const registry: { name: string; file: string }[] = [
   { name: 'server', file: './server.js' },
   { name: 'import', file: './import.js' },
   { name: 'analysis', file: './analysis.js' },
+  { name: 'end-to-end', file: './end-to-end.js' },
 ];
 
 /** The module's source next to this file (tsx runs .ts; a compiled copy would be .js). */

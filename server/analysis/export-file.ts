@@ -29,7 +29,8 @@ export type ExportFileOutcome =
 export async function buildExportFile(input: ExportFileInput): Promise<ExportFileOutcome> {
   const data = campaignDataOf({ platform: input.platform, period: null, campaigns: input.campaigns, searchQueries: [] });
   const suggestions = input.suggestions.map((text) => JSON.parse(text) as Suggestion);
-  const exported = await exportAcceptedChanges(data, suggestions, input.accepted);
+  // Only the asked format is written: an XLSX of a big account takes far longer than its CSV.
+  const exported = await exportAcceptedChanges(data, suggestions, input.accepted, [input.format]);
   if (exported.files.length === 0) return { kind: 'empty' };
   const file = exported.files.find((candidate) => candidate.fileName.endsWith(`.${input.format}`));
   if (!file) return { kind: 'format_unavailable' };

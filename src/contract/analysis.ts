@@ -35,6 +35,17 @@ export const analysisStatusLabels: Record<AnalysisStatus, string> = {
 export const analysisErrorCodes = ['RESULT_TOO_LARGE', 'ENGINE_FAILED', 'TIMED_OUT', 'CAMPAIGNS_GONE', 'INTERRUPTED', 'DB_ERROR', 'CANCELLED'] as const;
 export type AnalysisErrorCode = (typeof analysisErrorCodes)[number];
 
+/** What each reason code means, for the admin area. */
+export const analysisErrorCodeLabels: Record<AnalysisErrorCode, string> = {
+  RESULT_TOO_LARGE: 'Результат слишком большой для сохранения',
+  ENGINE_FAILED: 'Ошибка в движке анализа',
+  TIMED_OUT: 'Превышено время выполнения',
+  CAMPAIGNS_GONE: 'Кампании удалены новым импортом',
+  INTERRUPTED: 'Прерван перезапуском сервера',
+  DB_ERROR: 'Ошибка базы данных',
+  CANCELLED: 'Отменён',
+};
+
 /** Stages as stored in `analysis.stage`, in the order a run passes them. */
 export const analysisStages = ['queued', 'prepare', 'lemmatize', 'semantic', 'scoring', 'rollup', 'saving', 'done'] as const;
 export type AnalysisStage = (typeof analysisStages)[number];

@@ -24,7 +24,13 @@ export interface ExportResult {
   notes: string[];
 }
 
-export async function exportAcceptedChanges(data: CampaignData, suggestions: Suggestion[], accepted: AcceptedSuggestion[]): Promise<ExportResult> {
+/** `formats`: only the files of these formats are written (default: every file of the platform). */
+export async function exportAcceptedChanges(
+  data: CampaignData,
+  suggestions: Suggestion[],
+  accepted: AcceptedSuggestion[],
+  formats: readonly ('csv' | 'xlsx')[] = ['csv', 'xlsx'],
+): Promise<ExportResult> {
   const changes = collectChanges(suggestions, accepted);
   const notes = changes.keywordRemovals.map((ref) => `Удалите дубль «${ref.label}» (кампания «${ref.campaignName}», группа «${ref.groupName}»): файл загрузки не удаляет фразы.`);
   const files: ExportFile[] = [];
@@ -32,8 +38,10 @@ export async function exportAcceptedChanges(data: CampaignData, suggestions: Sug
   if (data.platform === 'google_ads') {
     files.push({ fileName: 'google-ads-editor-changes.csv', contentType: 'text/csv; charset=utf-8', content: Buffer.from(exportGoogleCsv(data, changes), 'utf8') });
   } else {
-    files.push({ fileName: 'direct-changes.csv', contentType: 'text/csv; charset=utf-8', content: Buffer.from(exportYandexCsv(data, changes), 'utf8') });
-    files.push({ fileName: 'direct-changes.xlsx', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', content: await exportYandexXlsx(data, changes) });
+    if (formats.includes('csv')) files.push({ fileName: 'direct-changes.csv', contentType: 'text/csv; charset=utf-8', content: Buffer.from(exportYandexCsv(data, changes), 'utf8') });
+    if (formats.includes('xlsx')) {
+      files.push({ fileName: 'direct-changes.xlsx', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', content: await exportYandexXlsx(data, changes) });
+    }
   }
   return { changes, files, notes };
 }

@@ -175,6 +175,15 @@ describe('admin screens', () => {
     expect(screen.getByRole('link', { name: /Анализы проекта/ })).toHaveAttribute('href', `/admin/projects/${project.id}/analyses`);
   });
 
+  it('a failed analysis shows its message and the reason code the server stored', async () => {
+    signIn(admin, ownerOrganization);
+    const failed = { ...analysis, status: 'failed', score: null, summary: null, error: 'Результат анализа слишком большой, чтобы его сохранить. Токены возвращены на баланс', error_code: 'RESULT_TOO_LARGE' };
+    server.use(http.get('/api/v1/admin/analyses/:id', () => HttpResponse.json(v.parse(AdminAnalysisResponseSchema, { analysis: failed, project, organization: org }))));
+    await renderAt(`/admin/analyses/${analysisId}`);
+    expect(await screen.findByText('Результат слишком большой для сохранения (RESULT_TOO_LARGE)')).toBeInTheDocument();
+    expect(screen.getByText(failed.error)).toBeInTheDocument();
+  });
+
   it('the results show the account score, findings by severity, money lost and campaign scores', async () => {
     signIn(admin, ownerOrganization);
     server.use(http.get('/api/v1/admin/analyses/:id/results', () => HttpResponse.json(v.parse(AnalysisResultsSchema, { analysis, result: {}, decisions: { accepted: [], rejected: [] } }))));

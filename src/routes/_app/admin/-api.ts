@@ -4,7 +4,8 @@
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { AdminAnalysisResponse, AdminOverview, AdminProjectDetail } from '../../../contract/admin.js';
-import type { AnalysisHistoryPage, AnalysisResults } from '../../../contract/analysis.js';
+import type { PagedResults } from '../../../contract/analysis-pages.js';
+import type { AnalysisHistoryPage } from '../../../contract/analysis.js';
 import { apiClient } from '../../../lib/api-client';
 
 export const ADMIN_PAGE_SIZE = 20;
@@ -48,5 +49,5 @@ export const adminAnalysisQuery = (analysisId: string) =>
 export const adminAnalysisResultsQuery = (analysisId: string) =>
   queryOptions({
     queryKey: adminKeys.results(analysisId),
-    queryFn: ({ signal }) => apiClient.get<AnalysisResults>(`/api/v1/admin/analyses/${encodeURIComponent(analysisId)}/results`, { signal }),
+    queryFn: ({ signal }) => apiClient.get<PagedResults>(`/api/v1/admin/analyses/${encodeURIComponent(analysisId)}/results`, { signal }),
   });

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, createFileRoute } from '@tanstack/react-router';
-import { analysisStageLabels, type AnalysisStage } from '../../../../../contract/analysis.js';
+import { analysisErrorCodeLabels, analysisStageLabels, type AnalysisStage } from '../../../../../contract/analysis.js';
 import { formatDateTime, formatNumber } from '../../../../../lib/format';
 import { adminAnalysisQuery } from '../../-api';
 import { AdminBackLink, Details, QueryState, StatusBadge } from '../../-components';
@@ -54,6 +54,9 @@ function AdminAnalysisDetail() {
                 ['Начат', formatDateTime(data.analysis.started_at)],
                 ['Окончен', formatDateTime(data.analysis.finished_at)],
                 ...(data.analysis.error ? ([['Ошибка', data.analysis.error]] as [string, string][]) : []),
+                ...(data.analysis.error_code
+                  ? ([['Причина', `${analysisErrorCodeLabels[data.analysis.error_code]} (${data.analysis.error_code})`]] as [string, string][])
+                  : []),
               ]}
             />
           </section>

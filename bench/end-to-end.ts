@@ -1,0 +1,290 @@
+/**
+ * What the user waits for, end to end, on the real server: a generated account (ads, statistics and a
+ * search-query report, bench/analysis.ts's vocabulary) uploaded as files through the API and analysed
+ * by the job worker, then read the way the results screen reads it:
+ *
+ *   upload → preview → save → audit → first results answer → a findings page → bulk accept → export
+ *
+ * The server runs in its own process (bench/end-to-end-server.ts: the production build with its job
+ * workers, on an embedded PostgreSQL), so its peak RSS is its own, not the generator's. Printed per
+ * size: each stage's time, the server's peak RSS, rows written per table, findings per check, and the
+ * bytes of the first results answer raw and compressed (asked with `Accept-Encoding: br, gzip`; when
+ * the server does not compress, the bench compresses the body with node's zlib to show what it would be).
+ *
+ * Sizes: BENCH_E2E_SIZES (keywords, comma separated; default 10000,100000). An account over
+ * 200 000 keywords is uploaded as several files of at most 250 000 rows, the way Commander splits
+ * large accounts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import pg from 'pg';
+import type { CampaignData } from '../src/contract/campaigns.js';
+import { generateAccount } from './analysis.js';
+
+const DEFAULT_SIZES = [10_000, 100_000];
+const KEYWORDS_PER_GROUP = 20;
+const GROUPS_PER_CAMPAIGN = 500;
+/** Rows per uploaded structure file (Commander splits big accounts into several files). */
+const ROWS_PER_FILE = 250_000;
+
+// ------------------------------------------------------------------------------------ files
+
+const cell = (value: string | number | undefined) => {
+  const text = value === undefined ? '' : String(value);
+  return /[;"\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+const line = (cells: (string | number | undefined)[]) => cells.map(cell).join(';');
+
+const TEMPLATE_HEADER = [
+  'Кампания', 'Тип кампании', 'Минус-слова кампании', 'Группа', 'Минус-слова группы', 'Фраза', 'Заголовок 1', 'Заголовок 2', 'Текст 1', 'Ссылка',
+  'Отображаемая ссылка', 'Заголовки быстрых ссылок', 'Описания быстрых ссылок', 'Уточнения', 'Показы', 'Клики', 'Расход', 'Конверсии',
+];
+
+/** The account as our CSV template files (structure with keyword statistics) plus a Direct search-query report. */
+function accountFiles(data: CampaignData): { files: { name: string; text: string }[]; keywords: number; ads: number; queries: number } {
+  const files: { name: string; text: string }[] = [];
+  let rows: string[] = [];
+  let keywords = 0;
+  let ads = 0;
+  const flush = () => {
+    if (rows.length === 0) return;
+    files.push({ name: `account-${files.length + 1}.csv`, text: [line(TEMPLATE_HEADER), ...rows].join('\r\n') + '\r\n' });
+    rows = [];
+  };
+  for (const campaign of data.campaigns) {
+    // A campaign stays in one file (the importer merges files by campaign name anyway).
+    if (rows.length >= ROWS_PER_FILE) flush();
+    for (const group of campaign.groups) {
+      const count = Math.max(group.keywords.length, group.ads.length);
+      for (let i = 0; i < count; i++) {
+        const keyword = group.keywords[i];
+        const ad = group.ads[i];
+        if (keyword) keywords++;
+        if (ad) ads++;
+        const phrase = keyword ? [keyword.phrase, ...keyword.negativeWords.map((word) => `-${word}`)].join(' ') : '';
+        rows.push(
+          line([
+            campaign.name, campaign.type === 'network' ? 'сети' : 'поиск', i === 0 ? campaign.negativeKeywords.map((w) => `-${w}`).join(' ') : '', group.name,
+            i === 0 ? group.negativeKeywords.map((w) => `-${w}`).join(' ') : '', phrase,
+            ad?.headlines[0], ad?.headlines[1], ad?.texts[0], ad?.finalUrl, ad?.displayUrl, ad?.sitelinks.map((l) => l.title).join('||'),
+            ad?.sitelinks.map((l) => l.description ?? '').join('||'), ad?.callouts.join('||'),
+            keyword?.stats?.impressions, keyword?.stats?.clicks, keyword?.stats?.cost, keyword?.stats?.conversions,
+          ]),
+        );
+      }
+    }
+  }
+  flush();
+  const reportRows = data.searchQueries.map((q) => line([q.query, q.campaignName, q.groupName, q.stats.impressions, q.stats.clicks, q.stats.cost, q.stats.conversions]));
+  for (let from = 0, part = 1; from < reportRows.length; from += ROWS_PER_FILE, part++) {
+    files.push({
+      name: `search-queries-${part}.csv`,
+      text: ['Поисковые запросы', 'Период: 01.03.2024 - 31.03.2024', '', line(['Поисковый запрос', 'Кампания', 'Группа', 'Показы', 'Клики', 'Расход (руб.)', 'Конверсии']), ...reportRows.slice(from, from + ROWS_PER_FILE)].join('\r\n') + '\r\n',
+    });
+  }
+  return { files, keywords, ads, queries: reportRows.length };
+}
+
+// ------------------------------------------------------------------------------------ server
+
+interface ServerHandle {
+  url: string;
+  token: string;
+  databaseUrl: string;
+  source: string;
+  child: ChildProcess;
+  /** Peak resident memory of the server process so far (VmHWM), bytes. */
+  peakRss: () => number;
+  stop: () => Promise<void>;
+}
+
+async function startServer(): Promise<ServerHandle> {
+  const entry = fileURLToPath(new URL('./end-to-end-server.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } });
+  const lines = createInterface({ input: child.stdout! });
+  const ready = await new Promise<{ url: string; token: string; databaseUrl: string; source: string }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    lines.on('line', (text) => {
+      if (text.startsWith('{"ready"')) resolve(JSON.parse(text));
+      else if (text.trim()) console.log(`  [server] ${text.slice(0, 300)}`);
+    });
+  });
+  const peakRss = () => {
+    try {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    } catch {
+      return 0;
+    }
+  };
+  return {
+    ...ready,
+    child,
+    peakRss,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------ requests
+
+async function api<T>(server: ServerHandle, method: string, path: string, body?: unknown): Promise<T> {
+  const answer = await fetch(`${server.url}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${server.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await answer.text();
+  if (!answer.ok) throw new Error(`${method} ${path}: HTTP ${answer.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+/** GET with `Accept-Encoding: br, gzip`, counting the bytes as they come off the socket. */
+function getOnTheWire(server: ServerHandle, path: string): Promise<{ wireBytes: number; encoding: string | null; body: Buffer; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const request = http.get(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${server.token}`, 'accept-encoding': 'br, gzip' } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        const encoding = (response.headers['content-encoding'] as string | undefined) ?? null;
+        const body = encoding === 'br' ? zlib.brotliDecompressSync(raw) : encoding === 'gzip' ? zlib.gunzipSync(raw) : raw;
+        if ((response.statusCode ?? 500) >= 300) return reject(new Error(`GET ${path}: HTTP ${response.statusCode} ${body.toString().slice(0, 300)}`));
+        resolve({ wireBytes: raw.length, encoding, body, ms: performance.now() - started });
+      });
+    });
+    request.on('error', reject);
+  });
+}
+
+// ------------------------------------------------------------------------------------ one size
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+async function runSize(keywords: number): Promise<void> {
+  const groupsTotal = Math.ceil(keywords / KEYWORDS_PER_GROUP);
+  const campaigns = Math.max(1, Math.ceil(groupsTotal / GROUPS_PER_CAMPAIGN));
+  const data = generateAccount({ campaigns, groupsPerCampaign: Math.ceil(groupsTotal / campaigns) });
+  const generated = accountFiles(data);
+  data.campaigns = [];
+  data.searchQueries = [];
+  const uploadBytes = generated.files.reduce((sum, file) => sum + Buffer.byteLength(file.text), 0);
+  console.log(
+    `\n${generated.keywords.toLocaleString('en-US')} keywords, ${generated.ads.toLocaleString('en-US')} ads, ${generated.queries.toLocaleString('en-US')} search queries, ${campaigns} campaigns: ${generated.files.length} files, ${mb(uploadBytes)}`,
+  );
+
+  const server = await startServer();
+  const stages: [string, number][] = [];
+  const time = async <T>(name: string, action: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await action();
+    } finally {
+      stages.push([name, performance.now() - started]);
+    }
+  };
+  try {
+    const uploadStarted = performance.now();
+    const preview = await time('upload + preview', async () => {
+      const form = new FormData();
+      form.append('platform', 'yandex_direct');
+      for (const file of generated.files) form.append('files', new Blob([file.text], { type: 'text/csv' }), file.name);
+      const answer = await fetch(`${server.url}/api/v1/projects/import-preview`, { method: 'POST', headers: { authorization: `Bearer ${server.token}` }, body: form });
+      const body = (await answer.json()) as { draft_id: string; counts: { keywords: number; ads: number; search_queries?: number }; problems?: unknown[] };
+      if (!answer.ok) throw new Error(`import-preview: HTTP ${answer.status} ${JSON.stringify(body).slice(0, 400)}`);
+      return body;
+    });
+    generated.files = [];
+    const project = await time('save project', () =>
+      api<{ id: string; campaigns: { id: string }[] }>(server, 'POST', '/projects', { name: 'Бенч', site_url: 'bench.example.ru', platform: 'yandex_direct', draft_id: preview.draft_id }),
+    );
+    const analysis = await time('audit (start → completed)', async () => {
+      const started = await api<{ analysis: { id: string } }>(server, 'POST', `/projects/${project.id}/analyses`, {
+        campaign_ids: project.campaigns.map((c) => c.id),
+        idempotency_key: `bench-${keywords}-${Date.now()}`,
+      });
+      for (;;) {
+        const { analysis } = await api<{ analysis: { id: string; status: string; error: string | null; error_code?: string | null } }>(server, 'GET', `/analyses/${started.analysis.id}`);
+        if (analysis.status === 'completed') return analysis;
+        if (analysis.status === 'failed' || analysis.status === 'cancelled') throw new Error(`analysis ${analysis.status}: ${analysis.error_code ?? ''} ${analysis.error ?? ''}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    });
+    const first = await time('first results answer', () => getOnTheWire(server, `/analyses/${analysis.id}/results`));
+    const uploadToResultsMs = performance.now() - uploadStarted;
+    const results = JSON.parse(first.body.toString()) as {
+      summary: { findingsTotal: number; byCheck: { checkId: string; findings: number; entities: number }[]; suggestions: { total: number } };
+      findings: { total: number };
+    };
+    const pageTimes: number[] = [];
+    for (let page = 2; page <= 6; page++) pageTimes.push((await getOnTheWire(server, `/analyses/${analysis.id}/findings?page=${page}&page_size=50`)).ms);
+    const filtered = await getOnTheWire(server, `/analyses/${analysis.id}/suggestions?kind=negative_keyword&category=query&page_size=50`);
+    const bulk = await time('bulk accept (all negatives)', () =>
+      api<{ updated: number }>(server, 'POST', `/analyses/${analysis.id}/decisions/bulk`, { filter: { kind: 'negative_keyword' }, decision: 'accepted' }),
+    );
+    const exported = await time('export CSV', async () => {
+      const answer = await fetch(`${server.url}/api/v1/analyses/${analysis.id}/export?format=csv`, { headers: { authorization: `Bearer ${server.token}` } });
+      const bytes = (await answer.arrayBuffer()).byteLength;
+      if (!answer.ok && answer.status !== 409) throw new Error(`export: HTTP ${answer.status}`);
+      return { status: answer.status, bytes };
+    });
+
+    // Rows the result was stored as, per table.
+    const client = new pg.Client({ connectionString: server.databaseUrl });
+    await client.connect();
+    const tables = ['analysis_findings', 'analysis_finding_items', 'analysis_suggestions', 'analysis_scores', 'analysis_semantic', 'analysis_decisions'];
+    const rows: Record<string, number> = {};
+    for (const table of tables) rows[table] = Number((await client.query(`SELECT count(*) AS n FROM ${table} WHERE analysis_id = $1`, [analysis.id])).rows[0].n);
+    await client.end();
+
+    const raw = first.body.length;
+    const compressed = first.encoding
+      ? { br: first.encoding === 'br' ? first.wireBytes : zlib.brotliCompressSync(first.body).length, gzip: first.encoding === 'gzip' ? first.wireBytes : zlib.gzipSync(first.body).length }
+      : { br: zlib.brotliCompressSync(first.body).length, gzip: zlib.gzipSync(first.body).length };
+    const sortedPages = [...pageTimes].sort((a, b) => a - b);
+    console.log(`  server: ${server.source}, peak RSS ${mb(server.peakRss())} (engines and job worker in the same process)`);
+    for (const [name, ms] of stages) console.log(`  ${name.padEnd(30)} ${seconds(ms)}`);
+    console.log(`  upload → first results answer   ${seconds(uploadToResultsMs)}`);
+    console.log(`  findings page (50), 5 pages:    median ${sortedPages[2]!.toFixed(0)} ms, max ${sortedPages[4]!.toFixed(0)} ms; a filtered suggestions page ${filtered.ms.toFixed(0)} ms`);
+    console.log(
+      `  first results answer: ${kb(raw)} raw, on the wire ${kb(first.wireBytes)} (${first.encoding ?? 'not compressed by the server'}); brotli ${kb(compressed.br)}, gzip ${kb(compressed.gzip)}`,
+    );
+    console.log(`  findings ${results.summary.findingsTotal.toLocaleString('en-US')}, suggestions ${results.summary.suggestions.total.toLocaleString('en-US')}, bulk-accepted ${bulk.updated.toLocaleString('en-US')}, export ${exported.status === 200 ? kb(exported.bytes) : `HTTP ${exported.status}`}`);
+    console.log(`  rows written: ${Object.entries(rows).map(([table, n]) => `${table.replace('analysis_', '')} ${n.toLocaleString('en-US')}`).join(', ')}`);
+    console.log(`  findings per check (findings / entities): ${results.summary.byCheck.map((check) => `${check.checkId} ${check.findings}/${check.entities}`).join(', ')}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function run(): Promise<void> {
+  const sizes = (process.env.BENCH_E2E_SIZES ?? DEFAULT_SIZES.join(','))
+    .split(',')
+    .map((value) => Number(value.trim()))
+    .filter((value) => Number.isFinite(value) && value > 0);
+  console.log('End-to-end bench: upload → preview → save → audit → results → findings page → bulk accept → export, on the real server');
+  for (const size of sizes) {
+    try {
+      await runSize(size);
+    } catch (error) {
+      console.log(`  ${size} keywords FAILED: ${(error as Error).message}`);
+    }
+  }
+}
+
+// `npx tsx bench/end-to-end.ts` runs it alone.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await run();
+  process.exit(0);
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { Migrator, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../../server/db/migrations/index.js';
+import { migrateToLatest } from '../../../server/db/database.js';
+import { campaignDataOf, runAudit, suggestionsOf, summarizeAudit } from '../../../server/analysis/run-audit.js';
+import { call, createTestApp, type TestApp } from '../helpers/app.js';
+import { createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { analysisSampleData, projectWithCampaigns } from './helpers.js';
+
+/** Migration 0060: results stored as one blob before it become rows, decisions included; the blob columns go. */
+describe('migration 0060_analysis_rows converts stored results', () => {
+  let t: TestApp;
+  let user: FixtureUser;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    user = await createUser(t.app, { balance: 0 });
+  });
+  afterAll(async () => t.close());
+
+  it('explodes an old result blob into rows with its summary and decisions, and drops the blob', async () => {
+    const data = analysisSampleData();
+    const project = await projectWithCampaigns(t.app, user, data);
+    const result = await runAudit({ data: campaignDataOf({ platform: data.platform, period: null, campaigns: data.campaigns.map((c) => JSON.stringify(c)), searchQueries: [] }), settings: {}, targetCpa: null });
+    const suggestions = suggestionsOf(result);
+    expect(suggestions.length).toBeGreaterThan(1);
+
+    // Back to the schema before the rows, and an analysis stored the old way.
+    const names = Object.keys(migrations).sort();
+    const before = names[names.indexOf('0060_analysis_rows') - 1]!;
+    const { error } = await new Migrator({ db: t.app.db, provider: { getMigrations: async () => migrations } }).migrateTo(before);
+    expect(error).toBeUndefined();
+    const id = randomUUID();
+    await sql`
+      INSERT INTO analyses (id, organization_id, project_id, created_by, status, stage, progress, options, cost, idempotency_key, score, summary, result, decisions, finished_at)
+      VALUES (${id}, ${user.organizationId}, ${project.projectId}, ${user.id}, 'completed', 'done', 100,
+              ${JSON.stringify({ campaign_ids: project.campaignIds, settings: {}, target_cpa: null })}::jsonb, 0, ${randomUUID()},
+              ${Math.round(result.scoring.account.score)}, ${JSON.stringify(summarizeAudit(result))}::jsonb, ${JSON.stringify(result)}::jsonb,
+              ${JSON.stringify({ accepted: [suggestions[0]!.id], rejected: [suggestions[1]!.id, 'gone-suggestion'] })}::jsonb, now())`.execute(t.app.db);
+
+    await migrateToLatest(t.app.db);
+
+    const columns = await sql<{ column_name: string }>`SELECT column_name FROM information_schema.columns WHERE table_name = 'analyses'`.execute(t.app.db);
+    expect(columns.rows.map((c) => c.column_name)).not.toContain('result');
+    expect(columns.rows.map((c) => c.column_name)).not.toContain('decisions');
+
+    const results = await call(t.app, 'GET', `/api/v1/analyses/${id}/results`, { token: user.token });
+    expect(results.status).toBe(200);
+    expect(results.body.summary.findingsTotal).toBe(result.scoring.findings.length);
+    expect(results.body.findings.total).toBe(result.scoring.findings.length);
+    expect(results.body.decisions).toMatchObject({ accepted: 1, rejected: 1 });
+    const page = await call(t.app, 'GET', `/api/v1/analyses/${id}/suggestions?page_size=500`, { token: user.token });
+    expect(page.body.total).toBe(suggestions.length);
+    expect(page.body.items.find((s: { id: string }) => s.id === suggestions[0]!.id).decision).toBe('accepted');
+    const keywords = await call(t.app, 'GET', `/api/v1/analyses/${id}/scores?level=keyword&page_size=500`, { token: user.token });
+    expect(keywords.body.total).toBe(result.scoring.keywords.length);
+  });
+});
