@@ -36,9 +36,13 @@ export function PagedList<T>({ query, label, noun, keyOf, renderItem, estimateSi
   const total = totalOf(query.data);
   const listRef = useRef<HTMLUListElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
+  // Where the list starts on the page: what is above it can change (filters, chips, notices), so it is
+  // read after every render and stored only when it moved.
   useLayoutEffect(() => {
-    setScrollMargin(listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0);
-  }, [items.length === 0]);
+    if (!listRef.current) return;
+    const top = listRef.current.getBoundingClientRect().top + window.scrollY;
+    if (Math.abs(top - scrollMargin) > 1) setScrollMargin(top);
+  });
 
   const virtualizer = useWindowVirtualizer({
     count: items.length,
