@@ -16,7 +16,7 @@
  * large accounts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -100,6 +100,8 @@ interface ServerHandle {
   child: ChildProcess;
   /** Peak resident memory of the server process so far (VmHWM), bytes. */
   peakRss: () => number;
+  /** Starts a new peak measurement (the kernel's VmHWM is reset to the current RSS). */
+  resetPeak: () => void;
   stop: () => Promise<void>;
 }
 
@@ -122,10 +124,18 @@ async function startServer(): Promise<ServerHandle> {
       return 0;
     }
   };
+  const resetPeak = () => {
+    try {
+      writeFileSync(`/proc/${child.pid}/clear_refs`, '5');
+    } catch {
+      // Not Linux, or not allowed: the peak then covers every stage so far.
+    }
+  };
   return {
     ...ready,
     child,
     peakRss,
+    resetPeak,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -185,15 +195,22 @@ async function runSize(keywords: number): Promise<void> {
   );
 
   const server = await startServer();
-  const stages: [string, number][] = [];
+  const stages: [string, number, number][] = [];
+  let overallPeak = 0;
+  /** Times a stage and the server's peak RSS during it. */
   const time = async <T>(name: string, action: () => Promise<T>): Promise<T> => {
+    server.resetPeak();
     const started = performance.now();
     try {
       return await action();
     } finally {
-      stages.push([name, performance.now() - started]);
+      const peak = server.peakRss();
+      overallPeak = Math.max(overallPeak, peak);
+      stages.push([name, performance.now() - started, peak]);
     }
   };
+  let savingStartedAt = 0;
+  let auditStartedAt = 0;
   try {
     const uploadStarted = performance.now();
     const preview = await time('upload + preview', async () => {
@@ -210,12 +227,18 @@ async function runSize(keywords: number): Promise<void> {
       api<{ id: string; campaigns: { id: string }[] }>(server, 'POST', '/projects', { name: 'Бенч', site_url: 'bench.example.ru', platform: 'yandex_direct', draft_id: preview.draft_id }),
     );
     const analysis = await time('audit (start → completed)', async () => {
+      auditStartedAt = performance.now();
       const started = await api<{ analysis: { id: string } }>(server, 'POST', `/projects/${project.id}/analyses`, {
         campaign_ids: project.campaigns.map((c) => c.id),
         idempotency_key: `bench-${keywords}-${Date.now()}`,
       });
       for (;;) {
-        const { analysis } = await api<{ analysis: { id: string; status: string; error: string | null; error_code?: string | null } }>(server, 'GET', `/analyses/${started.analysis.id}`);
+        const { analysis } = await api<{ analysis: { id: string; status: string; stage: string | null; error: string | null; error_code?: string | null } }>(
+          server,
+          'GET',
+          `/analyses/${started.analysis.id}`,
+        );
+        if (!savingStartedAt && (analysis.stage === 'saving' || analysis.status === 'completed')) savingStartedAt = performance.now();
         if (analysis.status === 'completed') return analysis;
         if (analysis.status === 'failed' || analysis.status === 'cancelled') throw new Error(`analysis ${analysis.status}: ${analysis.error_code ?? ''} ${analysis.error ?? ''}`);
         await new Promise((resolve) => setTimeout(resolve, 250));
@@ -253,8 +276,9 @@ async function runSize(keywords: number): Promise<void> {
       ? { br: first.encoding === 'br' ? first.wireBytes : zlib.brotliCompressSync(first.body).length, gzip: first.encoding === 'gzip' ? first.wireBytes : zlib.gzipSync(first.body).length }
       : { br: zlib.brotliCompressSync(first.body).length, gzip: zlib.gzipSync(first.body).length };
     const sortedPages = [...pageTimes].sort((a, b) => a - b);
-    console.log(`  server: ${server.source}, peak RSS ${mb(server.peakRss())} (engines and job worker in the same process)`);
-    for (const [name, ms] of stages) console.log(`  ${name.padEnd(30)} ${seconds(ms)}`);
+    console.log(`  server: ${server.source}, peak RSS ${mb(overallPeak)} (the job worker and the engines' thread run in the server process)`);
+    for (const [name, ms, peak] of stages) console.log(`  ${name.padEnd(30)} ${seconds(ms).padStart(8)}   peak RSS ${mb(peak)}`);
+    console.log(`    of the audit: engines ${seconds(savingStartedAt - auditStartedAt)}, saving the rows ${seconds(stages.find(([name]) => name.startsWith('audit'))![1] - (savingStartedAt - auditStartedAt))}`);
     console.log(`  upload → first results answer   ${seconds(uploadToResultsMs)}`);
     console.log(`  findings page (50), 5 pages:    median ${sortedPages[2]!.toFixed(0)} ms, max ${sortedPages[4]!.toFixed(0)} ms; a filtered suggestions page ${filtered.ms.toFixed(0)} ms`);
     console.log(

@@ -178,15 +178,23 @@ export function campaignDataOf(raw: Pick<RawAuditInput, 'platform' | 'currency' 
   };
 }
 
+/** Row batches the thread may have posted before the first of them is written. */
+const BATCHES_IN_FLIGHT = 2;
+
 /**
  * Thread entry: runs the audit, posts engine progress on `port`, then posts the result's rows in
- * batches, each only after the worker acknowledged the previous one (it has been written), so the
- * batches never pile up in the worker's memory. Answers with the summaries.
+ * batches, at most two ahead of what the worker has written (acknowledged), so the batches never pile
+ * up in the worker's memory. Answers with the summaries.
  */
 export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, limits: StorageLimits = defaultStorageLimits): Promise<AuditOutput> {
+  // Batches posted and not yet written. Two in flight let the thread serialise the next batch while the
+  // worker writes the previous one; more would only pile up in the worker's memory.
+  let inFlight = 0;
   let acknowledge: (() => void) | null = null;
   port.on('message', (message: AuditThreadAck) => {
-    if (message.type === 'ack') acknowledge?.();
+    if (message.type !== 'ack') return;
+    inFlight--;
+    acknowledge?.();
   });
   try {
     const result = await runAudit({ data: campaignDataOf(raw), settings: raw.settings, targetCpa: raw.targetCpa, region: raw.region }, (progress) =>
@@ -197,11 +205,12 @@ export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, li
     const batches = resultRowBatches(result, limits);
     let next = batches.next();
     while (!next.done) {
-      const written = new Promise<void>((resolve) => (acknowledge = resolve));
       port.postMessage({ type: 'batch', batch: next.value } satisfies AuditThreadMessage);
-      await written;
+      inFlight++;
       next = batches.next();
+      while (inFlight >= BATCHES_IN_FLIGHT) await new Promise<void>((resolve) => (acknowledge = resolve));
     }
+    while (inFlight > 0) await new Promise<void>((resolve) => (acknowledge = resolve));
     return { summary, report, rows: next.value };
   } finally {
     port.close();

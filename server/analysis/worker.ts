@@ -40,16 +40,20 @@ export const analysisStorageLimits: StorageLimits = { ...defaultStorageLimits };
 
 /**
  * Runs `runAuditInThread` of run-audit.ts in a worker thread. Progress and the result's row batches
- * come back over a MessagePort; each batch is written (`sink`) before the thread is told to send the
- * next, so only one batch is ever in flight. A failed write stops the thread and rejects with it.
+ * come back over a MessagePort; batches are written (`sink`) in order and each is acknowledged once
+ * written, the thread staying at most two batches ahead. A failed write stops the thread and rejects with it.
  */
 export const runAuditInWorkerThread: AuditRunner = async (input, onProgress, signal, sink) => {
   const { port1, port2 } = new MessageChannel();
   const sinkFailed = new AbortController();
   let sinkError: unknown = null;
+  // Batches are written one after another in the order they came (items after their findings).
+  let writing: Promise<void> = Promise.resolve();
   port1.on('message', (message: AuditThreadMessage) => {
     if (message.type === 'progress') return onProgress(message.progress);
-    sink(message.batch).then(
+    if (sinkError) return;
+    writing = writing.then(() => (sinkError ? undefined : sink(message.batch)));
+    writing.then(
       () => port1.postMessage({ type: 'ack' } satisfies AuditThreadAck),
       (error: unknown) => {
         sinkError = error;
@@ -242,8 +246,13 @@ function classifyFailure(error: unknown): { code: AnalysisErrorCode; message: st
 /** Results of at least this many rows refresh the planner's statistics of the row tables. */
 const ANALYZE_AFTER_ROWS = 20_000;
 
+/**
+ * VACUUM (ANALYZE): fresh statistics, and the new pages marked all-visible so the pages' counts are
+ * index-only scans. Only pages changed since the last vacuum are visited, so it stays proportional to
+ * the new result, not to every analysis stored.
+ */
 async function refreshRowStatistics(db: DB): Promise<void> {
-  await sql`ANALYZE analysis_findings, analysis_finding_items, analysis_suggestions, analysis_scores, analysis_semantic`.execute(db);
+  await sql`VACUUM (ANALYZE) analysis_findings, analysis_finding_items, analysis_suggestions, analysis_scores, analysis_semantic`.execute(db);
 }
 
 /** Thrown inside the saving transaction to roll it back when the run lost the analysis meanwhile. */
