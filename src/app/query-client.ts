@@ -1,14 +1,15 @@
 /**
  * The React Query client and its persistence.
  *
- * Only queries marked with `meta: { persist: true }` (balance, projects, analysis history…) are
+ * Only queries marked with `meta: { persist: true }` (balance, projects, analysis history, the results
+ * answer of each analysis opened: summary and first findings page, small since results are paged) are
  * written to local storage, so they still show offline. The cache is stamped with a buster made of
  * the app version and the user (and organization): a cache saved for one identity is never restored
  * for another, and it is wiped on logout.
  */
 import { MutationCache, QueryClient, dehydrate, onlineManager } from '@tanstack/react-query';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
-import type { Persister } from '@tanstack/react-query-persist-client';
+import { removeOldestQuery, type Persister } from '@tanstack/react-query-persist-client';
 import { toast } from 'sonner';
 import { ApiError } from '../lib/api-client';
 import { sessionSnapshotStorage } from '../lib/storage';
@@ -72,7 +73,8 @@ export function createQueryClient(): QueryClient {
 
 function createPersister(throttleTime: number): Persister {
   const storage = typeof window === 'undefined' ? undefined : window.localStorage;
-  const base = createSyncStoragePersister({ storage, key: QUERY_CACHE_KEY, throttleTime });
+  // Storage full (results answers of many analyses opened): the oldest answers give way, not the save.
+  const base = createSyncStoragePersister({ storage, key: QUERY_CACHE_KEY, throttleTime, retry: removeOldestQuery });
   return {
     // The buster is taken at save time, so a cache saved after a login carries the new identity.
     persistClient: (client) => base.persistClient({ ...client, buster: currentCacheBuster() }),

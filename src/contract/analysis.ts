@@ -205,6 +205,8 @@ export const AnalysisHistoryItemSchema = v.object({
   cost: v.number(),
   campaigns_count: v.number(),
   finished_at: v.nullable(v.string()),
+  /** The one money figure «Теряете ≈ X ₽ в месяц» (the summary's money story); absent on older analyses. */
+  money_per_month: v.optional(v.nullable(v.number())),
 });
 export type AnalysisHistoryItem = v.InferOutput<typeof AnalysisHistoryItemSchema>;
 

@@ -194,7 +194,13 @@ export type StatsSummary = v.InferOutput<typeof StatsSummarySchema>;
 
 const PersonSchema = v.object({ id: v.string(), full_name: v.string() });
 
-export const LastAnalysisSchema = v.object({ id: v.string(), score: v.nullable(v.number()), created_at: v.string() });
+export const LastAnalysisSchema = v.object({
+  id: v.string(),
+  score: v.nullable(v.number()),
+  created_at: v.string(),
+  /** The analysis' one money figure «Теряете ≈ X ₽ в месяц» (its summary's money story); absent on older analyses. */
+  money_per_month: v.optional(v.nullable(v.number())),
+});
 export type LastAnalysis = v.InferOutput<typeof LastAnalysisSchema>;
 
 export const ProjectSummarySchema = v.object({

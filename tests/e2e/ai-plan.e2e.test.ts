@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditResult } from '../../src/contract/analysis.js';
+import type { FindingsPage } from '../../src/contract/analysis-pages.js';
 import type { Finding } from '../../src/contract/analysis-results.js';
 import { rankFindings } from '../../server/ai-plan/prompt.js';
 import { defaultPricingTable } from '../../server/tokens/pricing.js';
@@ -45,12 +45,17 @@ function moneyOf(findings: Finding[]): number | null {
   return priced.length === 0 ? null : priced.reduce((sum, finding) => sum + finding.moneyPerMonth!, 0);
 }
 
-/** The audit's results as the API gives them to the page's signed-in user. */
-async function auditOf(page: Page, baseUrl: string, analysisId: string): Promise<AuditResult> {
+/** Every finding of the audit as the paged API gives them to the page's signed-in user. */
+async function findingsOf(page: Page, baseUrl: string, analysisId: string): Promise<Finding[]> {
   const token = await page.evaluate(() => localStorage.getItem('access_token'));
-  const response = await fetch(`${baseUrl}/api/v1/analyses/${analysisId}/results`, { headers: { authorization: `Bearer ${token}` } });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { result: AuditResult }).result;
+  const findings: Finding[] = [];
+  for (let number = 1; ; number += 1) {
+    const response = await fetch(`${baseUrl}/api/v1/analyses/${analysisId}/findings?page=${number}&page_size=500`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as FindingsPage;
+    findings.push(...answer.items);
+    if (answer.page * answer.page_size >= answer.total) return findings;
+  }
 }
 
 describe('an AI plan of a finished audit in Chromium, written by a language model (a fake OpenAI-compatible server)', () => {
@@ -110,7 +115,7 @@ describe('an AI plan of a finished audit in Chromium, written by a language mode
     // Each step's roubles per month are the audit's money of the findings it cites.
     const codes = promptCodes(prompt);
     expect(codes.length).toBeGreaterThanOrEqual(3);
-    const ranked = rankFindings((await auditOf(page, session.server.url, analysisId)).scoring.findings);
+    const ranked = rankFindings(await findingsOf(page, session.server.url, analysisId));
     const steps = page.getByTestId('ai-plan-step');
     expect(await steps.count()).toBe(PLAN.length);
     const citedByStep = PLAN.map((step) => step.cites.map((index) => ranked[index]!));

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ad, CampaignData, Keyword } from '../../src/contract/campaigns.js';
 import { importCampaignFiles } from '../../server/projects/importers/index.js';
@@ -74,20 +74,32 @@ describe('a campaign analysis from start to export in Chromium', () => {
     await waitForAnalysisToFinish(page, projectId, analysisId);
 
     // Suggestions: accept three campaign negatives, a group phrase and one ad fix; reject one negative.
+    // The list is virtualised (only the rows near the screen are drawn): scroll down to a suggestion as a user would.
+    const scrollTo = async (suggestion: Locator) => {
+      for (let step = 0; step < 80 && (await suggestion.count()) === 0; step++) {
+        const atBottom = await page.evaluate(() => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2);
+        // Down the list; from its end, back to the top and down again.
+        await page.mouse.wheel(0, atBottom ? -1_000_000 : 300);
+      }
+      await suggestion.waitFor();
+    };
+    await page.getByRole('list', { name: 'Список предложений' }).getByTestId('suggestion').first().waitFor();
     const decide = async (text: string, choice: 'Принять' | 'Отклонить') => {
       const buttons = page.getByRole('group', { name: `Решение: ${text}`, exact: true });
+      await scrollTo(buttons);
       await buttons.getByRole('button', { name: choice }).click();
       await buttons.getByRole('button', { name: choice, pressed: true }).waitFor();
     };
     for (const word of ACCEPTED_CAMPAIGN_NEGATIVES) await decide(`-${word}`, 'Принять');
     await decide(`-${ACCEPTED_GROUP_PHRASE.text}`, 'Принять');
     const sofaBedsUtm = page.getByRole('group', { name: new RegExp(`^Решение: ${SOFA_BEDS_URL} → ${SOFA_BEDS_URL}\\?utm_source=`) });
+    await scrollTo(sofaBedsUtm);
     const sofaBedsUtmLabel = (await sofaBedsUtm.getAttribute('aria-label'))!;
     const taggedUrl = sofaBedsUtmLabel.split(' → ')[1]!;
     await decide(sofaBedsUtmLabel.replace(/^Решение: /, ''), 'Принять');
     await decide(`-${REJECTED_NEGATIVE}`, 'Отклонить');
     // «отзывы» is ambiguous: offered for a check by hand, left without a decision here.
-    await page.getByRole('group', { name: 'Решение: -отзывы', exact: true }).waitFor();
+    await scrollTo(page.getByRole('group', { name: 'Решение: -отзывы', exact: true }));
 
     await page.getByTestId('accepted-count').filter({ hasText: /^5$/ }).waitFor();
     await page.getByText('Решения сохранены').waitFor();
@@ -99,7 +111,8 @@ describe('a campaign analysis from start to export in Chromium', () => {
     expect(score).toBeGreaterThanOrEqual(0);
     expect(score).toBeLessThanOrEqual(100);
     await page.getByRole('img', { name: `Оценка аккаунта: ${score} из 100` }).waitFor();
-    expect(await page.getByTestId('wasted-per-month').innerText()).toMatch(/₽/);
+    // The one money figure of the analysis.
+    expect(await page.getByTestId('money-headline').innerText()).toMatch(/^Теряете ≈ [\d\s\u00a0]+ ₽ в месяц$/);
     // The header's notification center got the finished run.
     await page.getByRole('button', { name: 'Уведомления: непрочитанных 1' }).click();
     const notifications = page.getByRole('region', { name: 'Уведомления' });
@@ -107,7 +120,7 @@ describe('a campaign analysis from start to export in Chromium', () => {
     await notifications.getByText(`Результаты аудита готовы. Оценка аккаунта: ${score} из 100.`).waitFor();
     await page.getByRole('button', { name: 'Уведомления: непрочитанных 1' }).click();
     const exportCard = page.getByRole('region', { name: 'Выгрузка изменений' });
-    await exportCard.getByText('Принято 5 изменений: минус-слова — 4, кросс-минусовка и дубли — 0, объявления — 1.').waitFor();
+    await exportCard.getByTestId('accepted-summary').filter({ hasText: /^Принято 5 изменений\./ }).waitFor();
 
     const [download] = await Promise.all([page.waitForEvent('download'), exportCard.getByRole('button', { name: 'Яндекс Директ, CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/direct-changes\.csv$/);

@@ -1,6 +1,7 @@
 /**
  * The analysis calls of the PWA and their React Query definitions (one definition per query, shared
- * by every screen). History is kept on disk (`meta.persist`) so it still shows offline.
+ * by every screen). History is kept on disk (`meta.persist`) so it still shows offline. The results and
+ * their lists (the paged results API) are in pages-api.ts.
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { CalculateCostRequest, CostResponse } from '../../contract/tokens.js';
@@ -9,10 +10,8 @@ import { tokenStorage } from '../../lib/storage';
 import {
   auditAnalysisKinds,
   type Analysis,
-  type AnalysisDecisions,
   type AnalysisHistoryPage,
   type AnalysisResponse,
-  type AnalysisResults,
   type AnalysisStatus,
   type exportFormats,
   type exportPlatforms,
@@ -41,7 +40,6 @@ export const analysisKeys = {
   history: (projectId: string, filter: HistoryFilter) => ['analyses', 'history', projectId, filter] as const,
   historyOf: (projectId: string) => ['analyses', 'history', projectId] as const,
   detail: (analysisId: string) => ['analyses', 'detail', analysisId] as const,
-  results: (analysisId: string) => ['analyses', 'results', analysisId] as const,
   cost: (request: CalculateCostRequest) => ['analyses', 'cost', request] as const,
 };
 
@@ -52,14 +50,6 @@ export const analysisQueryOptions = (analysisId: string) =>
   queryOptions({
     queryKey: analysisKeys.detail(analysisId),
     queryFn: ({ signal }) => fetchAnalysis(analysisId, signal),
-  });
-
-export const resultsQueryOptions = (analysisId: string) =>
-  queryOptions({
-    queryKey: analysisKeys.results(analysisId),
-    queryFn: ({ signal }) => apiClient.get<AnalysisResults>(`/api/v1/analyses/${analysisId}/results`, { signal }),
-    // A finished result never changes by itself; decisions are written back into the cache.
-    staleTime: Infinity,
   });
 
 export const historyQueryOptions = (projectId: string, filter: HistoryFilter) =>
@@ -90,9 +80,6 @@ export async function startAnalysis(projectId: string, body: StartAnalysisReques
 
 export const cancelAnalysis = (analysisId: string) =>
   apiClient.post<AnalysisResponse>(`/api/v1/analyses/${analysisId}/cancel`).then((answer) => answer.analysis);
-
-export const saveDecisions = (analysisId: string, decisions: AnalysisDecisions) =>
-  apiClient.put<{ decisions: AnalysisDecisions }>(`/api/v1/analyses/${analysisId}/decisions`, decisions).then((answer) => answer.decisions);
 
 /** The short-balance answer of a start (402 INSUFFICIENT_TOKENS), with what it costs and what there is. */
 export function insufficientBalanceOf(error: unknown): { required: number | null; balance: number | null } | null {

@@ -1,66 +1,111 @@
 /**
- * The accept/reject choices of one analysis, saved as the user makes them with
- * `PUT /analyses/:id/decisions` (the whole choice each time). One save at a time: changes made
- * while a save is running go out right after it, so the server always ends with the latest choice.
+ * Decisions on suggestions when the lists are read page by page: one suggestion at a time through
+ * `PUT /analyses/:id/decisions` (which takes the whole choice: it is gathered once from the decided
+ * suggestions and kept here), or every suggestion of a filter through `POST /analyses/:id/decisions/bulk`
+ * (after which the kept choice is gathered again). Saves go out one after another in the order they were made (the
+ * server ends with the latest choice); the loaded pages show a choice at once, the counts of the results
+ * answer follow from the server.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
-import type { AnalysisDecisions, AnalysisResults } from '../../contract/analysis.js';
-import { analysisKeys, saveDecisions } from './api';
+import type { BulkDecisionResponse, PagedResults, SuggestionsFilterInput } from '../../contract/analysis-pages.js';
+import type { AnalysisDecisions } from '../../contract/analysis.js';
+import { fetchWholeChoice, pageKeys, refreshAfterDecisions, saveBulkDecision, saveWholeChoice, setDecisionInLists, withDecision, type Decision } from './pages-api';
 
 export type SaveStatus = 'saved' | 'saving' | 'error';
 
-const emptyDecisions: AnalysisDecisions = { accepted: [], rejected: [] };
-const fingerprint = (decisions: AnalysisDecisions) => JSON.stringify([decisions.accepted, decisions.rejected, decisions.values ?? {}]);
+const messageOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));
 
-export function useDecisions(analysisId: string, initial: AnalysisDecisions | null | undefined) {
+export function useDecisions(analysisId: string) {
   const queryClient = useQueryClient();
-  const start = initial ?? emptyDecisions;
-  const [decisions, setDecisions] = useState<AnalysisDecisions>(start);
   const [status, setStatus] = useState<SaveStatus>('saved');
   const [error, setError] = useState<string | null>(null);
-  const latest = useRef(start);
-  const saved = useRef(fingerprint(start));
-  const inFlight = useRef<Promise<void> | null>(null);
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const pending = useRef(0);
+  /** The last failed save, to try again. */
+  const failed = useRef<(() => Promise<unknown>) | null>(null);
+  /** The whole choice as the server holds it, once gathered (null: gather it before the next change). */
+  const choice = useRef<AnalysisDecisions | null>(null);
 
-  const pump = useCallback(async () => {
-    while (fingerprint(latest.current) !== saved.current) {
-      const snapshot = latest.current;
+  const run = useCallback(
+    <T>(save: () => Promise<T>): Promise<T> => {
+      pending.current += 1;
       setStatus('saving');
-      const answer = await saveDecisions(analysisId, snapshot);
-      saved.current = fingerprint(snapshot);
-      // The results screen reads the same cache entry: it shows the choice at once.
-      queryClient.setQueryData<AnalysisResults>(analysisKeys.results(analysisId), (old) => (old ? { ...old, decisions: answer ?? snapshot } : old));
-    }
-    setStatus('saved');
-    setError(null);
-  }, [analysisId, queryClient]);
-
-  /** Resolves once the server has the latest choice; rejects with the save error. */
-  const flush: () => Promise<void> = useCallback((): Promise<void> => {
-    if (!inFlight.current) {
-      inFlight.current = pump()
+      const next = queue.current.catch(() => undefined).then(save);
+      queue.current = next;
+      return next
+        .then((value) => {
+          failed.current = null;
+          return value;
+        })
         .catch((cause: unknown) => {
+          failed.current = save;
           setStatus('error');
-          setError(cause instanceof Error ? cause.message : String(cause));
+          setError(messageOf(cause));
           throw cause;
         })
         .finally(() => {
-          inFlight.current = null;
+          pending.current -= 1;
+          if (pending.current === 0 && !failed.current) {
+            setStatus('saved');
+            setError(null);
+          }
         });
-    }
-    // A change that arrived just as the running save finished still has to go out.
-    return inFlight.current.then(() => (fingerprint(latest.current) !== saved.current ? flush() : undefined));
-  }, [pump]);
-
-  const change = useCallback(
-    (next: AnalysisDecisions) => {
-      latest.current = next;
-      setDecisions(next);
-      flush().catch(() => undefined);
     },
-    [flush],
+    [],
   );
 
-  return { decisions, change, flush, status, error };
+  /** Moves the accepted/rejected counts of the cached results answer by one suggestion's change. */
+  const shiftCounts = useCallback(
+    (from: Decision, to: Decision) => {
+      queryClient.setQueryData<PagedResults>(pageKeys.results(analysisId), (old) => {
+        if (!old || from === to) return old;
+        const counts = { ...old.decisions };
+        if (from === 'accepted') counts.accepted -= 1;
+        if (from === 'rejected') counts.rejected -= 1;
+        if (to === 'accepted') counts.accepted += 1;
+        if (to === 'rejected') counts.rejected += 1;
+        return { ...old, decisions: counts };
+      });
+    },
+    [analysisId, queryClient],
+  );
+
+  /** One suggestion: shown at once, saved in order; the counts and query figures are read again after. */
+  const decideOne = useCallback(
+    (id: string, from: Decision, to: Decision, value?: string) => {
+      setDecisionInLists(queryClient, analysisId, id, to, value);
+      shiftCounts(from, to);
+      return run(async () => {
+        const current = choice.current ?? (await fetchWholeChoice(analysisId));
+        choice.current = await saveWholeChoice(analysisId, withDecision(current, id, to, value));
+        await refreshAfterDecisions(queryClient, analysisId, { lists: false });
+      }).catch(() => {
+        choice.current = null;
+      });
+    },
+    [analysisId, queryClient, run, shiftCounts],
+  );
+
+  /** Every suggestion matching the filter; the lists and counts are read again from the server. */
+  const decideAll = useCallback(
+    (filter: SuggestionsFilterInput, decision: Decision): Promise<BulkDecisionResponse> =>
+      run(async () => {
+        choice.current = null;
+        const answer = await saveBulkDecision(analysisId, { filter, decision });
+        queryClient.setQueryData<PagedResults>(pageKeys.results(analysisId), (old) => (old ? { ...old, decisions: { ...old.decisions, accepted: answer.accepted, rejected: answer.rejected } } : old));
+        await refreshAfterDecisions(queryClient, analysisId, { lists: true });
+        return answer;
+      }),
+    [analysisId, queryClient, run],
+  );
+
+  /** Resolves once every save made so far is done (before leaving the screen). */
+  const flush = useCallback(() => queue.current.then(() => undefined), []);
+  const retry = useCallback(() => {
+    const save = failed.current;
+    if (save) void run(save).catch(() => undefined);
+  }, [run]);
+
+  return { decideOne, decideAll, flush, retry, status, error };
 }

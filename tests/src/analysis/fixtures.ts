@@ -1,6 +1,8 @@
 /** Data of the analysis screen tests: a project, analyses in each state and a small audit result. */
-import type { Analysis, AnalysisResults, AuditResult } from '../../../src/contract/analysis.js';
-import type { Finding, NegativeKeywordSuggestion, CrossMinusSuggestion, AdFieldFixSuggestion } from '../../../src/contract/analysis-results.js';
+import { http, HttpResponse } from 'msw';
+import type { Analysis, AuditResult } from '../../../src/contract/analysis.js';
+import type { BulkDecisionRequest, DecisionCounts, FindingItemsPage, FindingsPage, PagedResults, ResultsSummary, SuggestionWithDecision } from '../../../src/contract/analysis-pages.js';
+import type { Finding, FindingItem, MoneyStory, NegativeKeywordSuggestion, CrossMinusSuggestion, AdFieldFixSuggestion, Suggestion } from '../../../src/contract/analysis-results.js';
 import { defaultAnalysisSettings } from '../../../src/contract/analysis-results.js';
 import type { ProjectDetail } from '../../../src/contract/projects.js';
 
@@ -260,11 +262,198 @@ export const auditResult: AuditResult = {
   },
 };
 
-export function makeResults(patch: Partial<AnalysisResults> = {}): AnalysisResults {
+/** «Фразы без конверсий» as the engine aggregates it: one finding on the group, 12 keywords, 5 examples. */
+export const aggregatedWasteItems: FindingItem[] = Array.from({ length: 12 }, (_, index) => ({
+  target: { level: 'keyword', key: `c0g0k${index + 10}`, campaignName: 'Окна — поиск', groupName: 'Пластиковые окна', label: `окна дешево ${index + 1}` },
+  evidence: [{ label: 'Клики', value: 40 - index, unit: 'clicks' }],
+  money: 300 - index * 10,
+  moneyPerMonth: Math.round(((300 - index * 10) * 30) / 31),
+}));
+
+export const aggregatedWaste: Finding = {
+  ...wasteFinding,
+  id: 'f-agg',
+  checkId: 'stats.wasted_spend',
+  title: 'Фразы без конверсий',
+  target: { level: 'group', key: 'c0g0', campaignName: 'Окна — поиск', groupName: 'Пластиковые окна' },
+  evidence: [{ label: 'Расход без конверсий', value: 2940, unit: 'rub' }],
+  fix: 'Остановите фразы без конверсий или снизьте по ним ставки.',
+  count: 12,
+  items: aggregatedWasteItems.slice(0, 5),
+  money: 2940,
+  moneyPerMonth: 2845,
+};
+
+/** The one money figure: the keywords' waste and the non-target queries of the other keywords, never the same rouble twice. */
+export const moneyStory: MoneyStory = {
+  perMonth: 5187,
+  period: 5360,
+  causes: [
+    { cause: 'wasted_keywords', perMonth: 3290, period: 3400, count: 13, list: { kind: 'findings', checks: ['stats.wasted_spend'] } },
+    { cause: 'non_target_queries', perMonth: 1897, period: 1960, count: 4, list: { kind: 'suggestions', suggestionKind: 'negative_keyword' } },
+  ],
+};
+
+export const allFindings: Finding[] = [wasteFinding, aggregatedWaste, ctrFinding, lengthFinding];
+
+export const summary: ResultsSummary = {
+  platform: 'yandex_direct',
+  settings: defaultAnalysisSettings,
+  period,
+  periodDays: 31,
+  monthFactor: 30 / 31,
+  notices: [],
+  counts: auditResult.scoring.counts,
+  scores: { account: auditResult.scoring.account, campaigns: auditResult.scoring.campaigns, campaignsTotal: 2 },
+  money: moneyStory,
+  wastedSpend: { period: 3400, perMonth: 3290 },
+  bySeverity: { high: { findings: 2, entities: 13, moneyPerMonth: 6135 }, medium: { findings: 1, entities: 1, moneyPerMonth: 0 }, low: { findings: 1, entities: 1, moneyPerMonth: 0 } },
+  byCheck: [
+    { checkId: 'stats.wasted_spend', title: 'Расход без конверсий', family: 'statistics', severity: 'high', findings: 2, entities: 13, moneyPerMonth: 3290 },
+    { checkId: 'stats.low_ctr', title: 'Низкий CTR на поиске', family: 'statistics', severity: 'medium', findings: 1, entities: 1, moneyPerMonth: 0 },
+    { checkId: 'ads.headline_length', title: 'Заголовок длиннее лимита', family: 'ads', severity: 'low', findings: 1, entities: 1, moneyPerMonth: 0 },
+  ],
+  checks: [],
+  findingsTotal: 4,
+  suggestions: {
+    total: 6,
+    byKind: [
+      { kind: 'negative_keyword', category: 'free', status: 'ready', count: 1, costPerMonth: 1170.97 },
+      { kind: 'negative_keyword', category: 'jobs', status: 'ready', count: 1, costPerMonth: 590.32 },
+      { kind: 'negative_keyword', category: 'query', status: 'ready', count: 1, costPerMonth: 435 },
+      { kind: 'negative_keyword', category: 'ambiguous', status: 'check_by_hand', count: 1, costPerMonth: 0 },
+      { kind: 'cross_minus', category: null, status: null, count: 1, costPerMonth: 0 },
+      { kind: 'ad_field', category: null, status: null, count: 1, costPerMonth: 0 },
+    ],
+  },
+  semantic: {
+    notices: [],
+    counts: { ...auditResult.semantic.counts, collectData: 0, droppedNegatives: 0, relevance: 0, keywordVerdicts: 0 },
+  },
+  nonTargetQueries: (({ blockedBy: _rows, ...figure }) => figure)(auditResult.semantic.nonTargetQueries!),
+  top: { findings: [wasteFinding, aggregatedWaste, ctrFinding, lengthFinding], suggestions: [campaignNegative, jobsNegative, groupNegative] },
+};
+
+export const allSuggestions: Suggestion[] = [campaignNegative, jobsNegative, groupNegative, handNegative, crossMinus, adFix];
+
+const page = <T,>(items: T[], pageNumber: number, pageSize: number) => ({ items: items.slice((pageNumber - 1) * pageSize, pageNumber * pageSize), total: items.length, page: pageNumber, page_size: pageSize });
+
+export function makeResults(patch: Partial<PagedResults> = {}): PagedResults {
   return {
     analysis: makeAnalysis({ status: 'completed', stage: 'done', progress: 100, score: 64, finished_at: '2025-03-01T10:05:00.000Z' }),
-    result: auditResult,
-    decisions: { accepted: [], rejected: [] },
+    summary,
+    findings: page(allFindings, 1, 50),
+    decisions: { accepted: 0, rejected: 0, blockedQueries: null },
     ...patch,
   };
+}
+
+export interface FakePagesOptions {
+  findings?: Finding[];
+  suggestions?: Suggestion[];
+  decisions?: Record<string, 'accepted' | 'rejected'>;
+  summary?: ResultsSummary;
+}
+
+const listParam = (params: URLSearchParams, name: string) => params.getAll(name).flatMap((value) => value.split(',')).filter(Boolean);
+
+/**
+ * The paged results API as msw handlers over in-memory rows: filters, pages, decisions (one by one and
+ * in bulk) as the server's contract describes them. Returns the requests seen and the decisions held.
+ */
+export function fakePagedApi(options: FakePagesOptions = {}) {
+  const findings = options.findings ?? allFindings;
+  const suggestions = options.suggestions ?? allSuggestions;
+  const decisions = new Map(Object.entries(options.decisions ?? {}));
+  const values = new Map<string, string>();
+  const requests: { path: string; params: URLSearchParams }[] = [];
+  const bulk: BulkDecisionRequest[] = [];
+  const puts: { accepted: string[]; rejected: string[]; values?: Record<string, string> }[] = [];
+  const counts = (): DecisionCounts => ({
+    accepted: [...decisions.values()].filter((value) => value === 'accepted').length,
+    rejected: [...decisions.values()].filter((value) => value === 'rejected').length,
+    blockedQueries: null,
+  });
+  const record = (request: Request) => {
+    const url = new URL(request.url);
+    requests.push({ path: url.pathname, params: url.searchParams });
+    return url.searchParams;
+  };
+  const matches = (item: Suggestion, filter: Record<string, string[] | string | undefined>) => {
+    const has = (name: string, value: string | null) => {
+      const wanted = filter[name];
+      if (wanted === undefined || (Array.isArray(wanted) && wanted.length === 0)) return true;
+      return value !== null && (Array.isArray(wanted) ? wanted : [wanted]).includes(value);
+    };
+    const decision = decisions.get(item.id) ?? 'undecided';
+    const text = typeof filter.text === 'string' ? filter.text.toLowerCase() : '';
+    return (
+      has('kind', item.kind) &&
+      has('category', item.kind === 'negative_keyword' ? item.category : null) &&
+      has('status', item.kind === 'negative_keyword' ? item.status : null) &&
+      has('decision', decision) &&
+      (!text || JSON.stringify(item).toLowerCase().includes(text))
+    );
+  };
+  const withDecision = (item: Suggestion): SuggestionWithDecision => ({
+    ...item,
+    decision: (decisions.get(item.id) as 'accepted' | 'rejected' | undefined) ?? null,
+    ...(values.has(item.id) ? { value: values.get(item.id) } : {}),
+  });
+  const base = `/api/v1/analyses/${analysisId}`;
+  const handlers = [
+    http.get(`${base}/results`, ({ request }) => {
+      record(request);
+      return HttpResponse.json(makeResults({ summary: options.summary ?? summary, findings: page(findings, 1, 50), decisions: counts() }));
+    }),
+    http.get(`${base}/findings`, ({ request }) => {
+      const params = record(request);
+      const checks = listParam(params, 'check');
+      const severitiesWanted = listParam(params, 'severity');
+      const text = (params.get('text') ?? '').toLowerCase();
+      const chosen = findings.filter(
+        (finding) =>
+          (checks.length === 0 || checks.includes(finding.checkId)) &&
+          (severitiesWanted.length === 0 || severitiesWanted.includes(finding.severity)) &&
+          (!text || JSON.stringify(finding).toLowerCase().includes(text)),
+      );
+      return HttpResponse.json(page(chosen, Number(params.get('page') ?? 1), Number(params.get('page_size') ?? 50)) satisfies FindingsPage);
+    }),
+    http.get(`${base}/findings/:findingId/items`, ({ request, params: path }) => {
+      const params = record(request);
+      const finding = findings.find((item) => item.id === path.findingId);
+      const items = finding?.id === aggregatedWaste.id ? aggregatedWasteItems : (finding?.items ?? []);
+      return HttpResponse.json(page(items, Number(params.get('page') ?? 1), Number(params.get('page_size') ?? 50)) satisfies FindingItemsPage);
+    }),
+    http.get(`${base}/suggestions`, ({ request }) => {
+      const params = record(request);
+      const filter = Object.fromEntries(['kind', 'category', 'status', 'decision', 'campaign', 'group'].map((name) => [name, listParam(params, name)]));
+      const chosen = suggestions.filter((item) => matches(item, { ...filter, text: params.get('text') ?? undefined })).map(withDecision);
+      return HttpResponse.json(page(chosen, Number(params.get('page') ?? 1), Number(params.get('page_size') ?? 50)));
+    }),
+    http.put(`${base}/decisions`, async ({ request }) => {
+      record(request);
+      const body = (await request.json()) as { accepted: string[]; rejected: string[]; values?: Record<string, string> };
+      puts.push(body);
+      // The whole choice, replaced (as the server does).
+      decisions.clear();
+      values.clear();
+      for (const id of body.accepted) decisions.set(id, 'accepted');
+      for (const id of body.rejected) decisions.set(id, 'rejected');
+      for (const [id, value] of Object.entries(body.values ?? {})) values.set(id, value);
+      return HttpResponse.json({ decisions: body });
+    }),
+    http.post(`${base}/decisions/bulk`, async ({ request }) => {
+      record(request);
+      const body = (await request.json()) as BulkDecisionRequest;
+      bulk.push(body);
+      const chosen = suggestions.filter((item) => matches(item, body.filter as Record<string, string[] | string | undefined>));
+      for (const item of chosen) {
+        if (body.decision === 'undecided') decisions.delete(item.id);
+        else decisions.set(item.id, body.decision);
+      }
+      return HttpResponse.json({ updated: chosen.length, ...counts() });
+    }),
+  ];
+  return { handlers, requests, bulk, puts, decisions, requestsTo: (suffix: string) => requests.filter((entry) => entry.path === `${base}${suffix}`) };
 }

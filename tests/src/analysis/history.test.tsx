@@ -6,7 +6,8 @@ import type { AnalysisHistoryItem } from '../../../src/contract/analysis.js';
 import { onlineManager } from '@tanstack/react-query';
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/react-query-persist-client';
 import { createQueryClient, currentCacheBuster, persistOptions } from '../../../src/app/query-client';
-import { historyQueryOptions, resultsQueryOptions } from '../../../src/features/analysis/api';
+import { historyQueryOptions } from '../../../src/features/analysis/api';
+import { resultsQueryOptions } from '../../../src/features/analysis/pages-api';
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer, verifiedUser } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
@@ -43,7 +44,7 @@ beforeEach(() => {
       if (params.get('status') === 'failed') {
         return HttpResponse.json({ items: [item(99, { status: 'failed', score: null })], total: 1, page: 1, page_size: 20 });
       }
-      const items = page === 1 ? Array.from({ length: 20 }, (_, index) => item(index + 1)) : [item(21, { status: 'running', score: null })];
+      const items = page === 1 ? Array.from({ length: 20 }, (_, index) => item(index + 1, index === 0 ? { money_per_month: 5187 } : {})) : [item(21, { status: 'running', score: null })];
       return HttpResponse.json({ items, total: 21, page, page_size: 20 });
     }),
   );
@@ -58,6 +59,9 @@ describe('analysis history', () => {
     expect(rows[0]).toHaveTextContent('Анна Петрова · 2 кампании · 20 токенов');
     expect(rows[0]).toHaveTextContent('Завершён');
     expect(rows[0]).toHaveTextContent('61 / 100');
+    // The one money figure of each analysis that has it; older ones show the score alone.
+    expect(within(rows[0]!).getByTestId('money-line')).toHaveTextContent('Теряете ≈ 5 187 ₽ в месяц');
+    expect(within(rows[1]!).queryByTestId('money-line')).not.toBeInTheDocument();
     expect(within(rows[0]).getByRole('link', { name: 'Результаты' })).toHaveAttribute(
       'href',
       `/projects/${projectId}/analysis/${item(1).id}/results`,
@@ -99,7 +103,7 @@ describe('analysis history', () => {
     expect(requests.at(-1)?.get('page')).toBe('1');
   });
 
-  it('is kept on disk and comes back after a reload without network (results, too big, are not)', async () => {
+  it('is kept on disk and comes back after a reload without network, with the results answers opened (small since they are paged)', async () => {
     server.use(http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults())));
     const before = createQueryClient();
     const page = await before.fetchQuery(historyQueryOptions(projectId, { page: 1, status: null }));
@@ -118,7 +122,7 @@ describe('analysis history', () => {
       const afterReload = createQueryClient();
       await persistQueryClientRestore({ queryClient: afterReload as unknown as PersistClient, ...persistOptions, buster: currentCacheBuster() });
       expect(afterReload.getQueryData(historyQueryOptions(projectId, { page: 1, status: null }).queryKey)).toEqual(page);
-      expect(afterReload.getQueryData(resultsQueryOptions(analysisId).queryKey)).toBeUndefined();
+      expect(afterReload.getQueryData(resultsQueryOptions(analysisId).queryKey)).toEqual(makeResults());
     } finally {
       onlineManager.setOnline(true);
     }

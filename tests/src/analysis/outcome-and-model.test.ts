@@ -2,9 +2,11 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearNotifications, notificationStore, notificationsAtom } from '../../../src/features/notifications/notifications';
 import { BACKGROUND_POLL_MS, failureMessage, reportOutcome, resumeTracking, stopTracking, trackInBackground } from '../../../src/features/analysis/outcome';
-import { acceptedSummary, actionPlan, decide, nonTargetQueriesCoveredBy, nonTargetQueriesOf, suggestionSections, type NegativesPlanStep, type PlanStep } from '../../../src/features/analysis/result-model';
+import { bulkAcceptFilter, describeFilter } from '../../../src/features/analysis/components/SemanticView';
+import { causeLink, validateFindingsSearch, validateSuggestionsSearch } from '../../../src/features/analysis/list-search';
+import { actionPlan, type CheckPlanStep, type NegativesPlanStep } from '../../../src/features/analysis/result-model';
 import { server, useTestServer } from '../lib/test-server';
-import { analysisId, auditResult, makeAnalysis } from './fixtures';
+import { analysisId, makeAnalysis, summary } from './fixtures';
 
 useTestServer();
 
@@ -80,90 +82,52 @@ describe('finish notifications after a reload', () => {
 });
 
 describe('result model', () => {
-  it('moves an id between accepted and rejected without duplicates, and clears it', () => {
-    const start = { accepted: ['a'], rejected: ['b'] };
-    expect(decide(start, ['b'], 'accepted')).toEqual({ accepted: ['a', 'b'], rejected: [] });
-    expect(decide(start, ['a', 'c'], 'rejected')).toEqual({ accepted: [], rejected: ['b', 'a', 'c'] });
-    expect(decide(start, ['a'], null)).toEqual({ accepted: [], rejected: ['b'] });
+  const noDecisions = { accepted: 0, rejected: 0, blockedQueries: null };
+
+  it('orders the plan by roubles per month, then by severity, from the summary', () => {
+    expect(actionPlan(summary, noDecisions).map((step) => step.key)).toEqual(['stats.wasted_spend', 'negatives', 'stats.low_ctr', 'ads.headline_length']);
+    const step = actionPlan(summary, noDecisions)[0] as CheckPlanStep;
+    // Counted in places (an aggregated «12 фраз» counts 12), with the biggest finding's fix.
+    expect(step).toMatchObject({ count: 13, moneyPerMonth: 3290, fix: 'Остановите фразу «окна бесплатно» или снизьте ставку.' });
   });
 
-  it('never offers bulk acceptance of check-by-hand negatives', () => {
-    const sections = suggestionSections(auditResult);
-    expect(sections.map((section) => [section.id, section.items.map((item) => item.id), section.bulk])).toEqual([
-      ['campaign-negatives', ['s-free', 's-jobs'], true],
-      ['group-negatives', ['s-query'], true],
-      ['check-by-hand', ['s-reviews'], false],
-      ['cross-minus', ['s-cross'], true],
-      ['ad-fixes', ['s-ad'], true],
-    ]);
+  it('prices the negatives with the deduplicated cost of the blocked queries and names the automatic ones only', () => {
+    const step = actionPlan(summary, noDecisions).find((item): item is NegativesPlanStep => item.kind === 'negatives')!;
+    expect(step.moneyPerMonth).toBe(1896.77);
+    expect(step.negatives).toBe(3);
+    expect(step.named.map((item) => item.text)).toEqual(['бесплатно', 'вакансии', 'окна пвх rehau']);
+    const accepted = { accepted: 2, rejected: 0, blockedQueries: { queries: 3, clicks: 22, cost: 1510, costPerMonth: 1461.29 } };
+    expect(actionPlan(summary, accepted).find((item) => item.kind === 'negatives')).toMatchObject({ accepted: accepted.blockedQueries });
   });
 
-  it('sums what the accepted suggestions change and save', () => {
-    expect(acceptedSummary(auditResult, { accepted: ['s-free', 's-jobs', 's-ad'], rejected: [] })).toEqual({
-      negatives: 2,
-      crossMinus: 0,
-      adFixes: 1,
-      total: 3,
-      // The query blocked by both «бесплатно» and «вакансии» counts once: (900 + 310 + 300) × 30 / 31.
-      savingsPerMonth: 1461.29,
-    });
-  });
-
-  it('covers the non-target queries of the chosen negatives, each query once, and not those of check-by-hand ones', () => {
-    const summary = nonTargetQueriesOf(auditResult)!;
-    expect(nonTargetQueriesCoveredBy(summary, ['s-free'])).toEqual({ queries: 2, cost: 1210, costPerMonth: 1170.97 });
-    expect(nonTargetQueriesCoveredBy(summary, ['s-free', 's-jobs'])).toEqual({ queries: 3, cost: 1510, costPerMonth: 1461.29 });
-    // Everything automatic accepted: the engine's own total.
-    expect(nonTargetQueriesCoveredBy(summary, ['s-free', 's-jobs', 's-query', 's-reviews', 's-cross'])).toEqual({ queries: 4, cost: 1960, costPerMonth: summary.costPerMonth });
-    expect(nonTargetQueriesCoveredBy(summary, ['s-reviews'])).toEqual({ queries: 0, cost: 0, costPerMonth: 0 });
-  });
-
-  it('reads a result stored before the query figure existed without inventing one', () => {
-    const { nonTargetQueries: _absent, ...semantic } = auditResult.semantic;
-    const older = { ...auditResult, semantic };
-    expect(nonTargetQueriesOf(older)).toBeNull();
-    expect(nonTargetQueriesOf({ ...auditResult, semantic: { ...semantic, nonTargetQueries: { queries: 'many' } as never } })).toBeNull();
-    expect(acceptedSummary(older, { accepted: ['s-free', 's-jobs'], rejected: [] })).toMatchObject({ negatives: 2, savingsPerMonth: null });
-  });
-
-  it('orders the plan by roubles per month, then by severity', () => {
-    expect(actionPlan(auditResult).map((step) => step.key)).toEqual(['stats.wasted_spend', 'negatives', 'stats.low_ctr', 'ads.headline_length']);
+  it('ranks the negatives by money among the checks, and leaves them out of summaries without the query figure', () => {
+    const unpriced = { ...summary, byCheck: summary.byCheck.filter((check) => check.moneyPerMonth === 0) };
+    expect(actionPlan(unpriced, noDecisions).map((step) => step.key)).toEqual(['negatives', 'stats.low_ctr', 'ads.headline_length']);
+    expect(actionPlan({ ...summary, nonTargetQueries: null }, noDecisions).map((step) => step.key)).toEqual(['stats.wasted_spend', 'stats.low_ctr', 'ads.headline_length']);
   });
 });
 
-describe('the negatives step of the plan', () => {
-  const noDecisions = { accepted: [], rejected: [] };
-  const negativesStep = (steps: PlanStep[]) => steps.find((step): step is NegativesPlanStep => step.kind === 'negatives');
-
-  it('is priced with the deduplicated cost of the blocked queries, not the sum of the negatives’ own costs', () => {
-    const step = negativesStep(actionPlan(auditResult, noDecisions))!;
-    // 1 960 ₽ over 31 days × 30 / 31; the negatives' own 1 170,97 + 590,32 + 435 = 2 196,29 would count «вакансии … бесплатное обучение» twice.
-    expect(step.moneyPerMonth).toBe(1896.77);
-    expect(step.queries.queries).toBe(4);
-    // The automatic ones, most money first; «отзывы» (check by hand) is not added by the plan.
-    expect(step.negatives.map((item) => item.text)).toEqual(['бесплатно', 'вакансии', 'окна пвх rehau']);
-    expect(step.accepted).toEqual({ negatives: 0, queries: 0, cost: 0, costPerMonth: 0 });
+describe('bulk decisions by filter', () => {
+  it('never accepts check-by-hand negatives in bulk: a negatives filter takes the ready ones, a mixed one cannot be accepted at once', () => {
+    expect(bulkAcceptFilter({ kind: ['negative_keyword'], category: ['jobs'] })).toEqual({ kind: ['negative_keyword'], category: ['jobs'], status: ['ready'] });
+    expect(bulkAcceptFilter({ kind: ['negative_keyword'], status: ['check_by_hand'] })).toBeNull();
+    expect(bulkAcceptFilter({})).toBeNull();
+    expect(bulkAcceptFilter({ kind: ['cross_minus'] })).toEqual({ kind: ['cross_minus'] });
   });
 
-  it('ranks by money among the checks: above an unpriced check when the checks price nothing', () => {
-    const unpricedOnly = { ...auditResult, scoring: { ...auditResult.scoring, byCheck: auditResult.scoring.byCheck.filter((check) => check.moneyPerMonth === 0) } };
-    expect(actionPlan(unpricedOnly, noDecisions).map((step) => step.key)).toEqual(['negatives', 'stats.low_ctr', 'ads.headline_length']);
-    // Above the 3 290 ₽ check when the queries cost more.
-    const costly = { ...auditResult, semantic: { ...auditResult.semantic, nonTargetQueries: { ...auditResult.semantic.nonTargetQueries!, costPerMonth: 5000 } } };
-    expect(actionPlan(costly, noDecisions).map((step) => step.key)).toEqual(['negatives', 'stats.wasted_spend', 'stats.low_ctr', 'ads.headline_length']);
+  it('names what a filter selects', () => {
+    expect(describeFilter({ kind: ['negative_keyword'], category: ['jobs'] })).toBe('минус-слова категории „Работа и вакансии“');
+    expect(describeFilter({ kind: ['ad_field'] })).toBe('исправления объявлений');
+    expect(describeFilter({ text: 'окна' })).toBe('предложения по фильтру');
   });
 
-  it('says what the accepted negatives cover, each query once', () => {
-    const step = negativesStep(actionPlan(auditResult, { accepted: ['s-free', 's-jobs', 's-reviews', 's-ad'], rejected: [] }))!;
-    // «отзывы» is not an automatic negative; the shared query counts once: (900 + 310 + 300) × 30 / 31.
-    expect(step.accepted).toEqual({ negatives: 2, queries: 3, cost: 1510, costPerMonth: 1461.29 });
-    expect(step.moneyPerMonth).toBe(1896.77);
+  it('links each money cause to its list with its filters', () => {
+    expect(causeLink({ kind: 'findings', checks: ['stats.wasted_spend', 'stats.expensive_cpc'] })).toEqual({ to: 'findings', search: { check: ['stats.wasted_spend', 'stats.expensive_cpc'] } });
+    expect(causeLink({ kind: 'suggestions', suggestionKind: 'negative_keyword', category: 'jobs' })).toEqual({ to: 'suggestions', search: { kind: ['negative_keyword'], category: ['jobs'] } });
   });
 
-  it('is absent from a result stored before the query figure existed, and without automatic negatives', () => {
-    const { nonTargetQueries: _absent, ...semantic } = auditResult.semantic;
-    expect(actionPlan({ ...auditResult, semantic }, noDecisions).map((step) => step.key)).toEqual(['stats.wasted_spend', 'stats.low_ctr', 'ads.headline_length']);
-    const byHandOnly = { ...auditResult, semantic: { ...auditResult.semantic, negatives: auditResult.semantic.negatives.filter((item) => item.status === 'check_by_hand') } };
-    expect(negativesStep(actionPlan(byHandOnly, noDecisions))).toBeUndefined();
+  it('keeps known filters of an address and drops the rest', () => {
+    expect(validateFindingsSearch({ severity: ['high', 'urgent'], check: 'stats.wasted_spend', campaign: ['c0', 'x'], sort: 'price', page: 3 })).toEqual({ severity: ['high'], check: ['stats.wasted_spend'], campaign: ['c0'] });
+    expect(validateSuggestionsSearch({ kind: ['negative_keyword'], category: ['jobs', 'cars'], decision: 'undecided', text: '  окна ' })).toEqual({ kind: ['negative_keyword'], category: ['jobs'], decision: ['undecided'], text: 'окна' });
   });
 });

@@ -2,124 +2,145 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AnalysisDecisions } from '../../../src/contract/analysis.js';
+import type { NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
-import { analysisId, makeAnalysis, makeResults, projectId } from './fixtures';
+import { allSuggestions, analysisId, fakePagedApi, makeAnalysis, projectId } from './fixtures';
 
 useTestServer();
 
 const semanticPath = `/projects/${projectId}/analysis/${analysisId}/semantic`;
-let saved: AnalysisDecisions[];
+let api: ReturnType<typeof fakePagedApi>;
 
 beforeEach(() => {
-  saved = [];
-  signInOwner(
-    http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults({ decisions: { accepted: ['s-cross'], rejected: [] } }))),
-    http.put(`/api/v1/analyses/${analysisId}/decisions`, async ({ request }) => {
-      const body = (await request.json()) as AnalysisDecisions;
-      saved.push(body);
-      return HttpResponse.json({ decisions: body });
-    }),
-  );
+  api = fakePagedApi({ decisions: { 's-cross': 'accepted' } });
+  signInOwner(...api.handlers);
 });
 
-const section = (title: string) => screen.getByRole('heading', { name: new RegExp(title) }).closest('section') as HTMLElement;
-const itemWith = (text: string) => screen.getByText(text).closest('[data-testid="suggestion"]') as HTMLElement;
+const list = () => screen.getByRole('list', { name: 'Список предложений' });
+const itemWith = (text: string) => within(list()).getByText(text).closest('[data-testid="suggestion"]') as HTMLElement;
+const counts = () => [screen.getByTestId('accepted-count').textContent, screen.getByTestId('rejected-count').textContent, screen.getByTestId('undecided-count').textContent];
 
-describe('semantic suggestions', () => {
-  it('groups the suggestions: campaign negatives by category, check by hand, cross-minus, ad fixes', async () => {
-    await renderAt(semanticPath);
-    await screen.findByRole('heading', { name: 'Семантика: предложения' });
-
-    const campaign = section('Минус-слова на уровне кампании');
-    expect(within(campaign).getByText('Бесплатное и скачивание')).toBeInTheDocument();
-    expect(within(campaign).getByText('Работа и вакансии')).toBeInTheDocument();
-    expect(within(campaign).getByText('-бесплатно')).toBeInTheDocument();
-
-    // A query phrase shows its numbers, the threshold it passed and the period of the report.
-    const phrase = itemWith('-окна пвх rehau');
-    expect(within(section('Минус-фразы на уровне групп')).getByText('-окна пвх rehau')).toBeInTheDocument();
-    expect(phrase).toHaveTextContent('9 кл. · 450 ₽ без конверсий · 435 ₽ в месяц · период 01.01.2025 — 31.01.2025');
-    expect(phrase).toHaveTextContent('Клики9 кликов (порог 5 кликов)');
-
-    const byHand = section('Проверить вручную');
-    expect(within(byHand).getByText('-отзывы')).toBeInTheDocument();
-    // Ambiguous intents are never accepted in bulk.
-    expect(within(byHand).queryByRole('button', { name: 'Принять все' })).not.toBeInTheDocument();
-
-    expect(within(section('Кросс-минусовка')).getByText('окна → окна -пластиковые')).toBeInTheDocument();
-    expect(within(section('Исправления объявлений')).getByText(/Пластиковые окна от завода с установкой под ключ$/)).toBeInTheDocument();
-    // The earlier choice comes back from the server.
-    expect(within(itemWith('окна → окна -пластиковые')).getByRole('button', { name: 'Принять' })).toHaveAttribute('aria-pressed', 'true');
-  });
-
-  it('saves each accept and reject with PUT decisions, bulk included, then opens the results', async () => {
+describe('semantic suggestions, read page by page', () => {
+  it('lists the suggestions by money with their decisions, and narrows them with the ready-made filters', async () => {
     const user = userEvent.setup();
     const { router } = await renderAt(semanticPath);
     await screen.findByRole('heading', { name: 'Семантика: предложения' });
+    await waitFor(() => expect(within(list()).getAllByTestId('suggestion')).toHaveLength(6));
+    expect(counts()).toEqual(['1', '0', '5']);
+
+    // A query phrase shows its numbers, the threshold it passed and the period of the report.
+    const phrase = itemWith('-окна пвх rehau');
+    expect(phrase).toHaveTextContent('9 кл. · 450 ₽ без конверсий · 435 ₽ в месяц · период 01.01.2025 — 31.01.2025');
+    expect(phrase).toHaveTextContent('Клики9 кликов (порог 5 кликов)');
+    // The earlier choice comes back from the server.
+    expect(within(itemWith('окна → окна -пластиковые')).getByRole('button', { name: 'Принять' })).toHaveAttribute('aria-pressed', 'true');
+
+    await user.click(screen.getByRole('link', { name: 'Проверить вручную' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ kind: ['negative_keyword'], status: ['check_by_hand'] }));
+    await waitFor(() => expect(within(list()).getAllByTestId('suggestion')).toHaveLength(1));
+    expect(list()).toHaveTextContent('-отзывы');
+    // Ambiguous intents are never accepted in bulk.
+    expect(screen.queryByRole('button', { name: /^Принять все/ })).not.toBeInTheDocument();
+    expect(api.requestsTo('/suggestions').at(-1)?.params.getAll('status')).toEqual(['check_by_hand']);
+  });
+
+  it('accepts and rejects one suggestion: the whole choice goes to PUT decisions, the counts follow', async () => {
+    const user = userEvent.setup();
+    await renderAt(semanticPath);
+    await waitFor(() => expect(within(list()).getAllByTestId('suggestion')).toHaveLength(6));
 
     await user.click(within(itemWith('-бесплатно')).getByRole('button', { name: 'Принять' }));
-    await waitFor(() => expect(saved.at(-1)).toEqual({ accepted: ['s-cross', 's-free'], rejected: [] }));
+    await waitFor(() => expect(api.puts.at(-1)).toEqual({ accepted: ['s-cross', 's-free'], rejected: [] }));
+    expect(within(itemWith('-бесплатно')).getByRole('button', { name: 'Принять' })).toHaveAttribute('aria-pressed', 'true');
+    await waitFor(() => expect(counts()).toEqual(['2', '0', '4']));
 
     await user.click(within(itemWith('-отзывы')).getByRole('button', { name: 'Отклонить' }));
-    await waitFor(() => expect(saved.at(-1)).toEqual({ accepted: ['s-cross', 's-free'], rejected: ['s-reviews'] }));
-
-    await user.click(within(section('Минус-слова на уровне кампании')).getByRole('button', { name: 'Отклонить все' }));
-    await waitFor(() => expect(saved.at(-1)).toEqual({ accepted: ['s-cross'], rejected: ['s-reviews', 's-free', 's-jobs'] }));
-
+    await waitFor(() => expect(api.puts.at(-1)).toEqual({ accepted: ['s-cross', 's-free'], rejected: ['s-reviews'] }));
     // A second click on the pressed button clears the choice.
-    await user.click(within(itemWith('-вакансии')).getByRole('button', { name: 'Отклонить' }));
-    await waitFor(() => expect(saved.at(-1)).toEqual({ accepted: ['s-cross'], rejected: ['s-reviews', 's-free'] }));
+    await user.click(within(itemWith('-бесплатно')).getByRole('button', { name: 'Принять' }));
+    await waitFor(() => expect(api.puts.at(-1)).toEqual({ accepted: ['s-cross'], rejected: ['s-reviews'] }));
+    await waitFor(() => expect(counts()).toEqual(['1', '1', '4']));
     expect(await screen.findByText('Решения сохранены')).toBeInTheDocument();
-
-    await user.click(screen.getByRole('button', { name: 'К результатам' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/projects/${projectId}/analysis/${analysisId}/results`));
-    // The results show the choice just made.
-    expect(await screen.findByText(/Принято 1 изменение/)).toBeInTheDocument();
+    // The choice was gathered once, from the decided suggestions.
+    expect(api.requestsTo('/suggestions').filter((entry) => entry.params.getAll('decision').join() === 'accepted,rejected')).toHaveLength(1);
   });
 
   it('keeps the last choice when clicks come faster than the saves', async () => {
     const user = userEvent.setup();
-    server.use(
-      http.put(`/api/v1/analyses/${analysisId}/decisions`, async ({ request }) => {
-        const body = (await request.json()) as AnalysisDecisions;
-        await new Promise((resolve) => setTimeout(resolve, 40));
-        saved.push(body);
-        return HttpResponse.json({ decisions: body });
-      }),
-    );
     await renderAt(semanticPath);
-    await screen.findByRole('heading', { name: 'Семантика: предложения' });
+    await waitFor(() => expect(within(list()).getAllByTestId('suggestion')).toHaveLength(6));
     await user.click(within(itemWith('-бесплатно')).getByRole('button', { name: 'Принять' }));
     await user.click(within(itemWith('-вакансии')).getByRole('button', { name: 'Принять' }));
     await user.click(within(itemWith('-отзывы')).getByRole('button', { name: 'Принять' }));
-    await waitFor(() => expect(saved.at(-1)).toEqual({ accepted: ['s-cross', 's-free', 's-jobs', 's-reviews'], rejected: [] }));
+    await waitFor(() => expect(api.puts.at(-1)).toEqual({ accepted: ['s-cross', 's-free', 's-jobs', 's-reviews'], rejected: [] }));
     await screen.findByText('Решения сохранены');
+  });
+
+  it('accepts every negative of a category in bulk by its filter, and the counts update', async () => {
+    const user = userEvent.setup();
+    const { router } = await renderAt(semanticPath);
+    await waitFor(() => expect(within(list()).getAllByTestId('suggestion')).toHaveLength(6));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Категория минус-слов' }), 'Работа и вакансии');
+    await waitFor(() => expect(router.state.location.search).toEqual({ category: ['jobs'], kind: ['negative_keyword'] }));
+    await waitFor(() => expect(within(list()).getAllByTestId('suggestion')).toHaveLength(1));
+
+    await user.click(screen.getByRole('button', { name: 'Принять все минус-слова категории „Работа и вакансии“' }));
+    await waitFor(() => expect(api.bulk).toEqual([{ filter: { category: ['jobs'], kind: ['negative_keyword'], status: ['ready'] }, decision: 'accepted' }]));
+    await waitFor(() => expect(counts()).toEqual(['2', '0', '4']));
+    // The list is read again: the suggestion shows its new decision.
+    await waitFor(() => expect(within(itemWith('-вакансии')).getByRole('button', { name: 'Принять' })).toHaveAttribute('aria-pressed', 'true'));
+    expect(await screen.findByText('Принято: 1 предложение')).toBeInTheDocument();
+  });
+
+  it('narrows the suggestions to a campaign and to the undecided ones', async () => {
+    const user = userEvent.setup();
+    const { router } = await renderAt(semanticPath);
+    await waitFor(() => expect(within(list()).getAllByTestId('suggestion')).toHaveLength(6));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Кампания' }), 'Окна — РСЯ');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Решение' }), 'Без решения');
+    await waitFor(() => expect(router.state.location.search).toEqual({ campaign: ['c1'], decision: ['undecided'] }));
+    await waitFor(() => expect(api.requestsTo('/suggestions').at(-1)?.params.getAll('campaign')).toEqual(['c1']));
+    expect(api.requestsTo('/suggestions').at(-1)?.params.getAll('decision')).toEqual(['undecided']);
+  });
+
+  it('rejects a whole long list at once, read page by page', async () => {
+    const many: NegativeKeywordSuggestion[] = Array.from({ length: 130 }, (_, index) => ({ ...(allSuggestions[0] as NegativeKeywordSuggestion), id: `s-${index}`, text: `слово${index}` }));
+    api = fakePagedApi({ suggestions: many });
+    server.use(...api.handlers);
+    const user = userEvent.setup();
+    await renderAt(semanticPath);
+    expect(await screen.findByText('Показано 50 из 130')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Показать ещё' }));
+    expect(await screen.findByText('Показано 100 из 130')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Отклонить все предложения' }));
+    await waitFor(() => expect(api.bulk).toEqual([{ filter: {}, decision: 'rejected' }]));
+    await waitFor(() => expect(screen.getByTestId('rejected-count')).toHaveTextContent('130'));
   });
 
   it('lets the user correct an accepted ad fix before it is exported', async () => {
     const user = userEvent.setup();
-    await renderAt(semanticPath);
+    const { router } = await renderAt(semanticPath);
     await screen.findByRole('heading', { name: 'Семантика: предложения' });
-    const adItem = within(section('Исправления объявлений')).getByTestId('suggestion');
-    await user.click(within(adItem).getByRole('button', { name: 'Принять' }));
-    const input = within(adItem).getByLabelText('Новое значение (можно поправить)');
+    await user.click(screen.getByRole('link', { name: 'Объявления' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ kind: ['ad_field'] }));
+    await waitFor(() => expect(within(list()).getAllByTestId('suggestion')).toHaveLength(1));
+    const adItem = () => within(list()).getByTestId('suggestion');
+    await user.click(within(adItem()).getByRole('button', { name: 'Принять' }));
+    const input = await within(adItem()).findByLabelText('Новое значение (можно поправить)');
     expect(input).toHaveValue('Пластиковые окна от завода с установкой под ключ');
     await user.clear(input);
     await user.type(input, 'Окна от завода под ключ');
     await user.tab();
-    await waitFor(() =>
-      expect(saved.at(-1)).toEqual({ accepted: ['s-cross', 's-ad'], rejected: [], values: { 's-ad': 'Окна от завода под ключ' } }),
-    );
+    await waitFor(() => expect(api.puts.at(-1)).toEqual({ accepted: ['s-cross', 's-ad'], rejected: [], values: { 's-ad': 'Окна от завода под ключ' } }));
   });
 
   it('says so when the analysis is still running', async () => {
     server.use(
-      http.get(`/api/v1/analyses/${analysisId}/results`, () =>
-        HttpResponse.json({ analysis: makeAnalysis({ status: 'running', progress: 40 }), result: null, decisions: { accepted: [], rejected: [] } }),
-      ),
+      http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json({ error: 'Анализ ещё не завершён', code: 'ANALYSIS_NOT_COMPLETED' }, { status: 409 })),
+      http.get(`/api/v1/analyses/${analysisId}`, () => HttpResponse.json({ analysis: makeAnalysis({ status: 'running', progress: 40 }) })),
     );
     await renderAt(semanticPath);
     expect(await screen.findByText('Анализ ещё выполняется')).toBeInTheDocument();

@@ -1,13 +1,13 @@
 /** Renders the real app tree (router + providers) at a path, for screen tests. */
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { render } from '@testing-library/react';
 import { Provider as JotaiProvider } from 'jotai';
 import { sessionStore } from '../../../src/features/auth/session';
 import { createTestRouter } from '../routes/router-harness';
 
-export async function renderAt(path: string) {
-  const router = createTestRouter(path);
+export async function renderAt(path: string, options: { queryClient?: QueryClient } = {}) {
+  const router = createTestRouter(path, options.queryClient);
   await router.load();
   const queryClient = router.options.context!.queryClient!;
   const view = render(

@@ -8,6 +8,7 @@ import { completedJob, importJob, jobId, runningJob } from './import-job-fixture
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer, verifiedUser } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
+import { makeResults } from '../analysis/fixtures';
 
 useTestServer();
 
@@ -169,6 +170,30 @@ describe('project detail: what the project holds', () => {
     });
     const totals = screen.getByRole('heading', { name: 'Окна Плюс' }).closest('section')!.querySelector('.stat-grid') as HTMLElement;
     expect(statsOf(totals)).toEqual({ Кампании: '1', Группы: '2', Объявления: '1', 'Ключевые фразы': '3' });
+  });
+});
+
+describe('project detail: the last analysis', () => {
+  it('shows the last analysis\' one money figure from its results summary (read once, kept for offline)', async () => {
+    const analysisId = '66666666-6666-4666-8666-666666666666';
+    const lastAnalysis = { id: analysisId, score: 64, created_at: '2025-02-02T10:00:00.000Z' };
+    server.use(
+      http.get(`/api/v1/projects/${id}`, () => HttpResponse.json({ ...detail, last_analysis: lastAnalysis })),
+      http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults())),
+    );
+    await renderAt(`/projects/${id}`);
+    const totals = (await screen.findByRole('heading', { name: 'Окна Плюс' })).closest('section')!.querySelector('.stat-grid') as HTMLElement;
+    await waitFor(() => expect(statsOf(totals)).toMatchObject({ 'Последний анализ': '64 / 100', 'Потери денег': 'Теряете ≈ 5 187 ₽ в месяц' }));
+  });
+
+  it('shows the score alone for an analysis stored before the money story', async () => {
+    const analysisId = '66666666-6666-4666-8666-666666666666';
+    server.use(
+      http.get(`/api/v1/projects/${id}`, () => HttpResponse.json({ ...detail, last_analysis: { id: analysisId, score: 64, created_at: '2025-02-02T10:00:00.000Z', money_per_month: null } })),
+    );
+    await renderAt(`/projects/${id}`);
+    const totals = (await screen.findByRole('heading', { name: 'Окна Плюс' })).closest('section')!.querySelector('.stat-grid') as HTMLElement;
+    expect(statsOf(totals)).toEqual({ Кампании: '1', Группы: '2', Объявления: '1', 'Ключевые фразы': '3', 'Последний анализ': '64 / 100' });
   });
 });
 

@@ -42,7 +42,7 @@ describe('project list', () => {
               name: 'Бетон Москва',
               platform: 'google_ads',
               counts: { campaigns: 1, groups: 1, ads: 1, keywords: 1 },
-              last_analysis: { id: '66666666-6666-4666-8666-666666666666', score: 72.4, created_at: '2025-02-02T10:00:00.000Z' },
+              last_analysis: { id: '66666666-6666-4666-8666-666666666666', score: 72.4, created_at: '2025-02-02T10:00:00.000Z', money_per_month: 5187 },
             }),
           ],
           total: 2,
@@ -62,6 +62,9 @@ describe('project list', () => {
     expect(within(cards[1]!).getByText('Google Ads')).toBeInTheDocument();
     expect(within(cards[1]!).getByText(/1 кампания · 1 объявление · 1 фраза/)).toBeInTheDocument();
     expect(within(cards[1]!).getByText('72 / 100')).toBeInTheDocument();
+    // The last analysis' one money figure, as on its results screen.
+    expect(within(cards[1]!).getByTestId('money-line')).toHaveTextContent('Теряете ≈ 5 187 ₽ в месяц');
+    expect(within(cards[0]!).queryByTestId('money-line')).not.toBeInTheDocument();
     expect(requests[0]!.searchParams.get('sort')).toBe('updated');
   });
 

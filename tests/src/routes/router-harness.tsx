@@ -20,8 +20,8 @@ export function signIn(user: User, organization: Organization): void {
   sessionStore.set(sessionStateAtom, { user, organization, loading: false, error: null, initialized: true, offline: false });
 }
 
-export function createTestRouter(path: string) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+/** `queryClient`: a client prepared by the test (a cache restored from disk, say); a fresh one otherwise. */
+export function createTestRouter(path: string, queryClient: QueryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })) {
   return createRouter({
     routeTree,
     context: { queryClient, session },

@@ -1,10 +1,11 @@
 import { Link } from '@tanstack/react-router';
-import type { AnalysisResults, AuditResult } from '../../../contract/analysis.js';
-import { moneyCauseLabels, severityLabels } from '../../../contract/analysis-results.js';
+import type { PagedResults } from '../../../contract/analysis-pages.js';
+import { severityLabels } from '../../../contract/analysis-results.js';
 import { formatDateTime } from '../../../lib/format';
 import { formatCount, formatPeriod, formatRub, formatRubPerMonth, pluralRu } from '../format';
-import { actionPlan, planMoneyStory, type CheckPlanStep, type NegativesPlanStep } from '../result-model';
-import { AuditResultLoader } from './AuditResultLoader';
+import { actionPlan, type CheckPlanStep, type NegativesPlanStep } from '../result-model';
+import { moneyHeadline } from './MoneyStory';
+import { ResultsLoader } from './ResultsLoader';
 import { FindingCard } from './FindingCard';
 import { BackToResultsLink, PlanNextSteps } from './PlanLinks';
 
@@ -14,23 +15,24 @@ export const PLAN_TITLE = 'План действий по результатам
  * /projects/{id}/analysis/{analysisId}/ai-analysis/{aiAnalysisId}. No language model runs on this
  * server, so this screen does not pretend to be one: it is the audit's own findings and automatic
  * negatives (priced by the queries they block) turned into an ordered plan, the biggest money leaks
- * first, and it says so. Its total is the money story's «Теряете ≈ X ₽ в месяц».
+ * first, and it says so.
  */
 export function ActionPlanView({ projectId, analysisId }: { projectId: string; analysisId: string }) {
   return (
-    <AuditResultLoader projectId={projectId} analysisId={analysisId} loadingLabel="Загрузка плана">
-      {(data, audit) => <PlanScreen projectId={projectId} analysisId={analysisId} data={data} audit={audit} />}
-    </AuditResultLoader>
+    <ResultsLoader projectId={projectId} analysisId={analysisId} loadingLabel="Загрузка плана">
+      {(data) => <PlanScreen projectId={projectId} analysisId={analysisId} data={data} />}
+    </ResultsLoader>
   );
 }
 
-function PlanScreen({ projectId, analysisId, data, audit }: { projectId: string; analysisId: string; data: AnalysisResults; audit: AuditResult }) {
-  const steps = actionPlan(audit, data.decisions);
-  // The total is the money story's figure, the same as on the results screen and in the AI plan. For a
-  // result stored before it: the priced checks' sum, without the negatives' queries (part of the same spend).
-  const story = planMoneyStory(audit);
+function PlanScreen({ projectId, analysisId, data }: { projectId: string; analysisId: string; data: PagedResults }) {
+  const { summary } = data;
+  const steps = actionPlan(summary, data.decisions);
+  // The one money figure of the analysis (the results header's), never a sum of the plan's own: the
+  // negatives' queries are part of the keywords' spend, so their money stands on its step. Summaries
+  // stored before the money story sum the priced checks, as the plan did then.
   const priced = steps.filter((step) => step.kind === 'check' && step.moneyPerMonth > 0);
-  const totalPerMonth = priced.reduce((sum, step) => sum + step.moneyPerMonth, 0);
+  const totalPerMonth = summary.money ? summary.money.perMonth : priced.reduce((sum, step) => sum + step.moneyPerMonth, 0);
   const negativesIndex = steps.findIndex((step) => step.kind === 'negatives' && step.moneyPerMonth > 0);
   return (
     <section className="page analysis-page analysis-plan">
@@ -39,36 +41,30 @@ function PlanScreen({ projectId, analysisId, data, audit }: { projectId: string;
         <h1>{PLAN_TITLE}</h1>
       </header>
       <p className="muted">
-        Аудит от {formatDateTime(data.analysis.created_at)}, оценка аккаунта {Math.round(audit.scoring.account.score)} из 100.
+        Аудит от {formatDateTime(data.analysis.created_at)}, оценка аккаунта {Math.round(summary.scores.account.score)} из 100.
       </p>
       <p className="analysis-plan__honest" role="note">
         AI-анализ с языковой моделью на этом сервере не подключён. План ниже собран из проверок аудита без генерации текста: сначала то, что стоит
         больше всего рублей в месяц, затем остальные замечания по важности.
       </p>
 
-      {story
-        ? story.perMonth > 0 && (
-            <p className="analysis-plan__total" data-testid="plan-money-story">
-              Теряете ≈ <strong>{formatRubPerMonth(story.perMonth)}</strong>:{' '}
-              {story.causes.map((cause) => `${moneyCauseLabels[cause.cause].toLowerCase()} — ${formatRub(cause.perMonth)}`).join(', ')}. Шаги ниже
-              возвращают эти деньги.
-            </p>
-          )
-        : priced.length > 0 && (
-            <p className="analysis-plan__total">
+      {totalPerMonth > 0 && (
+        <p className="analysis-plan__total" data-testid="plan-total">
+          {summary.money ? (
+            <>
+              {moneyHeadline(totalPerMonth)}. Исправив пункты с оценкой в деньгах, вы перестанете их терять.
+            </>
+          ) : (
+            <>
               Исправив пункты с оценкой в деньгах, вы перестанете терять около <strong>{formatRubPerMonth(totalPerMonth)}</strong>.
-            </p>
+            </>
           )}
+        </p>
+      )}
       {negativesIndex >= 0 && (
         <p className="analysis-plan__total" data-testid="plan-negatives-total">
           Минус-слова (шаг {negativesIndex + 1}) отсекут нецелевые запросы на <strong>{formatRubPerMonth(steps[negativesIndex]!.moneyPerMonth)}</strong>
-          {story
-            ? story.perMonth > 0
-              ? ' — в сумме выше из них учтены только запросы фраз, которые не попали в «Фразы без конверсий»: рубль не считается дважды.'
-              : '.'
-            : priced.length > 0
-              ? ' — это часть того же расхода, поэтому к сумме выше не добавлено.'
-              : '.'}
+          {totalPerMonth > 0 ? ' — это часть той же суммы, а не добавка к ней.' : '.'}
         </p>
       )}
 
@@ -107,12 +103,14 @@ function CheckStep({ number, step }: { number: number; step: CheckPlanStep }) {
         <strong>Что сделать:</strong> {step.fix}
       </p>
       <p className="muted">{step.explanation}</p>
-      <details>
-        <summary>Примеры ({formatCount(step.examples.length)})</summary>
-        {step.examples.map((finding) => (
-          <FindingCard key={finding.id} finding={finding} />
-        ))}
-      </details>
+      {step.examples.length > 0 && (
+        <details>
+          <summary>Примеры ({formatCount(step.examples.length)})</summary>
+          {step.examples.map((finding) => (
+            <FindingCard key={finding.id} finding={finding} />
+          ))}
+        </details>
+      )}
     </li>
   );
 }
@@ -122,7 +120,7 @@ const NAMED_NEGATIVES = 5;
 
 function NegativesStep({ number, step, projectId, analysisId }: { number: number; step: NegativesPlanStep; projectId: string; analysisId: string }) {
   const { negatives, queries, accepted } = step;
-  const named = negatives.slice(0, NAMED_NEGATIVES).map((item) => `-${item.text}`).join(', ');
+  const named = step.named.slice(0, NAMED_NEGATIVES).map((item) => `-${item.text}`).join(', ');
   const period = formatPeriod(queries.period);
   return (
     <li className="card plan-step" data-testid="plan-step">
@@ -134,17 +132,17 @@ function NegativesStep({ number, step, projectId, analysisId }: { number: number
         {formatCount(queries.queries)} {pluralRu(queries.queries, ['запрос', 'запроса', 'запросов'])} без конверсий
       </p>
       <p>
-        <strong>Что сделать:</strong> Добавьте минус-слова: {named}
-        {negatives.length > NAMED_NEGATIVES ? ' …' : ''} ({formatCount(negatives.length)} шт.) —{' '}
+        <strong>Что сделать:</strong> Добавьте минус-слова{named ? `: ${named}` : ''}
+        {negatives > Math.min(NAMED_NEGATIVES, step.named.length) ? ' …' : ''} ({formatCount(negatives)} шт.) —{' '}
         <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} className="link">
           на экране предложений
         </Link>
         .
       </p>
-      {accepted.negatives > 0 && (
+      {accepted && accepted.queries > 0 && (
         <p data-testid="plan-negatives-accepted">
-          Вы уже приняли {formatCount(accepted.negatives)} из {formatCount(negatives.length)}: они отсекут {formatCount(accepted.queries)} из{' '}
-          {formatCount(queries.queries)} {pluralRu(queries.queries, ['запроса', 'запросов', 'запросов'])} — {formatRubPerMonth(accepted.costPerMonth)}.
+          Принятые минус-слова отсекут {formatCount(accepted.queries)} из {formatCount(queries.queries)} {pluralRu(queries.queries, ['запроса', 'запросов', 'запросов'])} —{' '}
+          {formatRubPerMonth(accepted.costPerMonth)}.
         </p>
       )}
       <p className="muted">

@@ -10,6 +10,7 @@ import { useSession } from '../../auth/session';
 import { HISTORY_PAGE_SIZE, historyQueryOptions } from '../api';
 import { formatCount, formatTokens, pluralRu } from '../format';
 import { AnalysisStatusBadge } from './AnalysisStatusBadge';
+import { MoneyLine, useAnalysisMoney } from './MoneyStory';
 
 /** /projects/{id}/analysis/history: every analysis of the project, newest first, filter and pages. */
 export function HistoryView({ projectId }: { projectId: string }) {
@@ -95,6 +96,7 @@ export function HistoryView({ projectId }: { projectId: string }) {
 
 function HistoryRow({ projectId, item }: { projectId: string; item: AnalysisHistoryItem }) {
   const running = item.status === 'queued' || item.status === 'running';
+  const money = useAnalysisMoney(item.status === 'completed' ? item.id : null, item.money_per_month);
   return (
     <li className="history-item" data-testid="history-item">
       <div className="history-item__main">
@@ -103,6 +105,11 @@ function HistoryRow({ projectId, item }: { projectId: string; item: AnalysisHist
           {item.author?.full_name ?? 'Автор неизвестен'} · {formatCount(item.campaigns_count)} {pluralRu(item.campaigns_count, ['кампания', 'кампании', 'кампаний'])} · {formatTokens(item.cost)}
           {(item.status === 'failed' || item.status === 'cancelled') && ' (возвращены)'}
         </p>
+        {money !== null && (
+          <p className="history-item__money">
+            <MoneyLine perMonth={money} />
+          </p>
+        )}
       </div>
       <AnalysisStatusBadge status={item.status} />
       <p className="history-item__score">{item.score === null ? '—' : `${Math.round(item.score)} / 100`}</p>

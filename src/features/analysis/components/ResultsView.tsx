@@ -1,37 +1,41 @@
-import { useMutation } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
+import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import type { AnalysisResults, AuditResult } from '../../../contract/analysis.js';
-import { severityLabels, type Severity } from '../../../contract/analysis-results.js';
+import type { PagedResults, ResultsSummary } from '../../../contract/analysis-pages.js';
+import { severityLabels, type Finding, type Severity } from '../../../contract/analysis-results.js';
 import { adPlatformLabels } from '../../../contract/campaigns.js';
 import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { downloadExport, exportOptions, type ExportFormat, type ExportPlatform } from '../api';
-import { formatCount, formatPeriod, formatRub, formatRubPerMonth, formatTokens, pluralRu } from '../format';
-import { acceptedSummary, nonTargetQueriesCoveredBy, nonTargetQueriesOf, severityGroups, type SeverityGroup } from '../result-model';
-import { AuditResultLoader } from './AuditResultLoader';
+import { formatCount, formatPeriod, formatRubPerMonth, formatTokens, pluralRu } from '../format';
+import { findingsFilterOf, type FindingsSearch } from '../list-search';
+import { findingsQueryOptions, isEmptyFilter } from '../pages-api';
+import { severities } from '../result-model';
 import { BarChart, ScoreGauge } from './charts';
 import { FindingCard } from './FindingCard';
+import { MoneyBreakdown } from './MoneyStory';
+import { PagedList } from './PagedList';
+import { ResultsLoader } from './ResultsLoader';
 
 const severityTone: Record<Severity, string> = { high: 'danger', medium: 'warning', low: 'muted' };
 
-/** /projects/{id}/analysis/{analysisId}/results: money first, then scores, issues, charts and export. */
-export function ResultsView({ projectId, analysisId }: { projectId: string; analysisId: string }) {
+/**
+ * /projects/{id}/analysis/{analysisId}/results: the header figures from the summary at once (the one
+ * money figure and its causes, scores, counts), then the findings read page by page with the filters of
+ * the address, and the export of the accepted changes.
+ */
+export function ResultsView({ projectId, analysisId, search }: { projectId: string; analysisId: string; search: FindingsSearch }) {
   return (
-    <AuditResultLoader projectId={projectId} analysisId={analysisId} loadingLabel="Загрузка результатов">
-      {(data, audit) => <ResultsScreen projectId={projectId} analysisId={analysisId} data={data} audit={audit} />}
-    </AuditResultLoader>
+    <ResultsLoader projectId={projectId} analysisId={analysisId} loadingLabel="Загрузка результатов">
+      {(data) => <ResultsScreen projectId={projectId} analysisId={analysisId} data={data} search={search} />}
+    </ResultsLoader>
   );
 }
 
-function ResultsScreen({ projectId, analysisId, data, audit }: { projectId: string; analysisId: string; data: AnalysisResults; audit: AuditResult }) {
-  const { scoring } = audit;
-  const groups = severityGroups(audit);
-  const accepted = acceptedSummary(audit, data.decisions);
-  const period = formatPeriod(scoring.period);
-  const pricedChecks = scoring.byCheck
-    .filter((check) => check.moneyPerMonth > 0)
-    .sort((a, b) => b.moneyPerMonth - a.moneyPerMonth)
-    .slice(0, 6);
+function ResultsScreen({ projectId, analysisId, data, search }: { projectId: string; analysisId: string; data: PagedResults; search: FindingsSearch }) {
+  const { summary, decisions } = data;
+  const period = formatPeriod(summary.period);
+  const campaigns = summary.scores.campaigns;
 
   return (
     <section className="page analysis-page analysis-results">
@@ -39,41 +43,48 @@ function ResultsScreen({ projectId, analysisId, data, audit }: { projectId: stri
       <header className="page-header">
         <h1>Результаты аудита</h1>
         <p className="muted">
-          {adPlatformLabels[scoring.platform]} · {formatCount(scoring.counts.campaigns)} {pluralRu(scoring.counts.campaigns, ['кампания', 'кампании', 'кампаний'])}
+          {adPlatformLabels[summary.platform]} · {formatCount(summary.counts.campaigns)} {pluralRu(summary.counts.campaigns, ['кампания', 'кампании', 'кампаний'])} ·{' '}
+          {formatCount(summary.counts.keywords)} {pluralRu(summary.counts.keywords, ['фраза', 'фразы', 'фраз'])}
           {period && ` · статистика за ${period}`} · стоимость {formatTokens(data.analysis.cost)}
         </p>
       </header>
 
       <section className="card analysis-money" aria-labelledby="money-title">
         <h2 id="money-title" className="card__title">
-          Расход без конверсий
+          Потери денег
         </h2>
-        <p className="analysis-money__value" data-testid="wasted-per-month">
-          {formatRubPerMonth(scoring.wastedSpend.perMonth)}
-        </p>
-        <p className="muted">
-          Оценка по фразам с кликами и без конверсий{period ? ` за ${period}, пересчитано на месяц` : ''}.
-        </p>
-        <NonTargetQueriesFigure projectId={projectId} analysisId={analysisId} audit={audit} accepted={data.decisions.accepted} />
-        <ul className="analysis-money__severities">
-          {groups.map((group) => (
-            <li key={group.severity} className={`severity-chip badge--${severityTone[group.severity]}`}>
-              {severityLabels[group.severity]}: {formatCount(group.count)}
-              {group.moneyPerMonth > 0 && ` · ${formatRubPerMonth(group.moneyPerMonth)}`}
+        {summary.money ? (
+          <MoneyBreakdown projectId={projectId} analysisId={analysisId} money={summary.money} period={period} />
+        ) : (
+          // An analysis stored before the money story: its one figure was the spend without conversions.
+          <>
+            <p className="analysis-money__value" data-testid="wasted-per-month">
+              {formatRubPerMonth(summary.wastedSpend.perMonth)}
+            </p>
+            <p className="muted">Расход по фразам с кликами и без конверсий{period ? ` за ${period}, пересчитано на месяц` : ''}.</p>
+          </>
+        )}
+        <ul className="analysis-money__severities" aria-label="Замечания по важности">
+          {severities.map((severity) => (
+            <li key={severity}>
+              <Link
+                to="/projects/$id/analysis/$analysisId/results"
+                params={{ id: projectId, analysisId }}
+                search={{ severity: [severity] }}
+                hash="findings"
+                className={`severity-chip badge--${severityTone[severity]}`}
+                data-testid={`severity-count-${severity}`}
+              >
+                {severityLabels[severity]}: {formatCount(summary.bySeverity[severity]?.findings ?? 0)}
+              </Link>
             </li>
           ))}
         </ul>
-        {pricedChecks.length > 0 && (
-          <BarChart
-            title="Где теряются деньги, ₽ в месяц"
-            data={pricedChecks.map((check) => ({ key: check.checkId, label: check.title, value: check.moneyPerMonth, valueText: formatRubPerMonth(check.moneyPerMonth), tone: severityTone[check.severity] }))}
-          />
-        )}
       </section>
 
-      {scoring.notices.length > 0 && (
+      {summary.notices.length > 0 && (
         <div className="analysis-notices" role="note">
-          {scoring.notices.map((notice) => (
+          {summary.notices.map((notice) => (
             <p key={notice.code} className="muted analysis-notice">
               {notice.message}
             </p>
@@ -86,9 +97,9 @@ function ResultsScreen({ projectId, analysisId, data, audit }: { projectId: stri
           <h2 id="score-title" className="card__title">
             Оценка аккаунта
           </h2>
-          <ScoreGauge score={scoring.account.score} />
+          <ScoreGauge score={summary.scores.account.score} />
           <p className="muted">
-            {formatCount(scoring.findings.length)} {pluralRu(scoring.findings.length, ['замечание', 'замечания', 'замечаний'])}
+            {formatCount(summary.findingsTotal)} {pluralRu(summary.findingsTotal, ['замечание', 'замечания', 'замечаний'])}
           </p>
         </section>
         <section className="card" aria-labelledby="campaign-scores-title">
@@ -98,7 +109,7 @@ function ResultsScreen({ projectId, analysisId, data, audit }: { projectId: stri
           <BarChart
             title="Оценки кампаний из 100"
             max={100}
-            data={scoring.campaigns.map((campaign) => ({
+            data={campaigns.map((campaign) => ({
               key: campaign.target.key,
               label: campaign.target.campaignName ?? campaign.target.label ?? campaign.target.key,
               value: campaign.score,
@@ -106,8 +117,13 @@ function ResultsScreen({ projectId, analysisId, data, audit }: { projectId: stri
               tone: campaign.score >= 80 ? 'good' : campaign.score >= 50 ? 'warning' : 'danger',
             }))}
           />
+          {summary.scores.campaignsTotal > campaigns.length && (
+            <p className="muted">
+              Худшие {formatCount(campaigns.length)} из {formatCount(summary.scores.campaignsTotal)}.
+            </p>
+          )}
           <ul className="visually-hidden">
-            {scoring.campaigns.map((campaign) => (
+            {campaigns.map((campaign) => (
               <li key={campaign.target.key}>
                 {campaign.target.campaignName ?? campaign.target.label}: {Math.round(campaign.score)} из 100
               </li>
@@ -116,24 +132,28 @@ function ResultsScreen({ projectId, analysisId, data, audit }: { projectId: stri
         </section>
       </div>
 
-      {groups.map((group) => (
-        <SeveritySection key={group.severity} group={group} />
-      ))}
+      <FindingsSection projectId={projectId} analysisId={analysisId} data={data} search={search} />
 
       <section className="card analysis-export" aria-labelledby="export-title">
         <h2 id="export-title" className="card__title">
           Выгрузка изменений
         </h2>
-        {accepted.total > 0 ? (
-          <p>
-            Принято {formatCount(accepted.total)} {pluralRu(accepted.total, ['изменение', 'изменения', 'изменений'])}: минус-слова — {formatCount(accepted.negatives)}, кросс-минусовка и
-            дубли — {formatCount(accepted.crossMinus)}, объявления — {formatCount(accepted.adFixes)}.
-            {accepted.savingsPerMonth !== null && accepted.savingsPerMonth > 0 && <> Минус-слова отсекут запросы на {formatRubPerMonth(accepted.savingsPerMonth)}.</>}
+        {decisions.accepted > 0 ? (
+          <p data-testid="accepted-summary">
+            Принято {formatCount(decisions.accepted)} {pluralRu(decisions.accepted, ['изменение', 'изменения', 'изменений'])}.
+            {decisions.blockedQueries && decisions.blockedQueries.costPerMonth > 0 && (
+              <>
+                {' '}
+                Минус-слова отсекут {formatCount(decisions.blockedQueries.queries)}{' '}
+                {pluralRu(decisions.blockedQueries.queries, ['нецелевой запрос', 'нецелевых запроса', 'нецелевых запросов'])} на{' '}
+                {formatRubPerMonth(decisions.blockedQueries.costPerMonth)}.
+              </>
+            )}
           </p>
         ) : (
           <p className="muted">Пока не принято ни одного предложения: выгружать нечего.</p>
         )}
-        <ExportButtons analysisId={analysisId} disabled={accepted.total === 0} />
+        <ExportButtons analysisId={analysisId} disabled={decisions.accepted === 0} />
         <div className="analysis-actions">
           <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} className="btn btn--secondary">
             Изменить решения
@@ -154,78 +174,150 @@ function ResultsScreen({ projectId, analysisId, data, audit }: { projectId: stri
   );
 }
 
-/**
- * The second money figure: what the non-target queries cost, that the suggested negatives cut off.
- * It is another view of the same spend (a query's cost is inside its keyword's), so it stands beside
- * the keyword figure with its own meaning and is never added to it. Results stored before the engine
- * had it show nothing here.
- */
-function NonTargetQueriesFigure({ projectId, analysisId, audit, accepted }: { projectId: string; analysisId: string; audit: AuditResult; accepted: string[] }) {
-  const summary = nonTargetQueriesOf(audit);
-  if (!summary || summary.queries === 0) return null;
-  const period = formatPeriod(summary.period);
-  const covered = nonTargetQueriesCoveredBy(summary, accepted);
+/** The group key (`c0g1`) of a finding on a group or inside one, for «Все замечания группы». */
+const groupKeyOf = (finding: Finding) => /^c\d+g\d+/.exec(finding.target.key)?.[0] ?? null;
+
+const checkTitle = (summary: ResultsSummary, checkId: string) =>
+  summary.byCheck.find((check) => check.checkId === checkId)?.title ?? summary.checks.find((check) => check.id === checkId)?.title ?? checkId;
+/** A group's name as its findings carry it (the summary has no list of groups). */
+const groupNameOf = (data: { pages: { items: Finding[] }[] } | undefined, key: string) =>
+  data?.pages.flatMap((page) => page.items).find((finding) => finding.target.key.startsWith(key))?.target.groupName ?? null;
+const campaignName = (summary: ResultsSummary, key: string) => summary.scores.campaigns.find((campaign) => campaign.target.key === key)?.target.campaignName ?? key;
+
+/** The findings, by money, read page by page; the filters are the address's search. */
+function FindingsSection({ projectId, analysisId, data, search }: { projectId: string; analysisId: string; data: PagedResults; search: FindingsSearch }) {
+  const navigate = useNavigate();
+  const { summary } = data;
+  const filter = findingsFilterOf(search);
+  const unfiltered = isEmptyFilter(filter);
+  const query = useInfiniteQuery(findingsQueryOptions(analysisId, filter, unfiltered ? data.findings : undefined));
+  const [text, setText] = useState(search.text ?? '');
+  const setSearch = (patch: Partial<FindingsSearch>) =>
+    void navigate({
+      to: '/projects/$id/analysis/$analysisId/results',
+      params: { id: projectId, analysisId },
+      search: { ...search, ...patch },
+      hash: 'findings',
+      replace: true,
+      resetScroll: false,
+    });
+  const checks = summary.byCheck.filter((check) => check.findings > 0).sort((a, b) => b.moneyPerMonth - a.moneyPerMonth || b.findings - a.findings);
+  const submitText = (event: FormEvent) => {
+    event.preventDefault();
+    setSearch({ text: text.trim() || undefined });
+  };
+  const active: { key: string; label: string; clear: Partial<FindingsSearch> }[] = [
+    ...(search.check && search.check.length > 1 ? [{ key: 'check', label: `Проверки: ${search.check.map((id) => checkTitle(summary, id)).join(', ')}`, clear: { check: undefined } }] : []),
+    ...(search.group ? [{ key: 'group', label: `Группа: ${search.group.map((key) => groupNameOf(query.data, key) ?? key).join(', ')}`, clear: { group: undefined } }] : []),
+    ...(search.campaign && search.campaign.length > 1 ? [{ key: 'campaign', label: `Кампании: ${search.campaign.map((key) => campaignName(summary, key)).join(', ')}`, clear: { campaign: undefined } }] : []),
+  ];
+
   return (
-    <div className="analysis-money__queries" data-testid="non-target-queries">
-      <h3 className="analysis-money__subtitle">Нецелевые запросы</h3>
-      <p className="analysis-money__value analysis-money__value--second">{formatRubPerMonth(summary.costPerMonth)}</p>
-      <p>
-        {formatCount(summary.queries)} {pluralRu(summary.queries, ['запрос', 'запроса', 'запросов'])} без конверсий
-        {period ? ` за ${period}` : ''} ({formatRub(summary.cost)} за период) — их отсекут предложенные минус-слова.
-      </p>
-      {covered.queries > 0 && (
-        <p data-testid="non-target-accepted">
-          Принятые минус-слова отсекут {formatCount(covered.queries)} из {formatCount(summary.queries)} {pluralRu(summary.queries, ['запроса', 'запросов', 'запросов'])} —{' '}
-          {formatRubPerMonth(covered.costPerMonth)}.
+    <section className="card findings-section" id="findings" aria-labelledby="findings-title">
+      <h2 id="findings-title" className="card__title">
+        Замечания <span className="muted">({formatCount(summary.findingsTotal)})</span>
+      </h2>
+      <form className="list-filters" role="search" aria-label="Фильтры замечаний" onSubmit={submitText}>
+        <label className="field list-filters__field">
+          <span className="field__label">Важность</span>
+          <select className="select" value={search.severity?.length === 1 ? search.severity[0] : ''} onChange={(event) => setSearch({ severity: event.target.value ? [event.target.value as Severity] : undefined })}>
+            <option value="">Любая</option>
+            {severities.map((severity) => (
+              <option key={severity} value={severity}>
+                {severityLabels[severity]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field list-filters__field">
+          <span className="field__label">Проверка</span>
+          <select className="select" value={search.check?.length === 1 ? search.check[0] : ''} onChange={(event) => setSearch({ check: event.target.value ? [event.target.value] : undefined })}>
+            <option value="">Все проверки</option>
+            {checks.map((check) => (
+              <option key={check.checkId} value={check.checkId}>
+                {check.title} ({formatCount(check.findings)})
+              </option>
+            ))}
+          </select>
+        </label>
+        {summary.scores.campaigns.length > 1 && (
+          <label className="field list-filters__field">
+            <span className="field__label">Кампания</span>
+            <select className="select" value={search.campaign?.length === 1 ? search.campaign[0] : ''} onChange={(event) => setSearch({ campaign: event.target.value ? [event.target.value] : undefined })}>
+              <option value="">Все кампании</option>
+              {summary.scores.campaigns.map((campaign) => (
+                <option key={campaign.target.key} value={campaign.target.key}>
+                  {campaign.target.campaignName ?? campaign.target.key}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label className="field list-filters__field">
+          <span className="field__label">Порядок</span>
+          <select className="select" value={search.sort ?? 'money'} onChange={(event) => setSearch({ sort: event.target.value === 'severity' ? 'severity' : undefined })}>
+            <option value="money">Сначала дорогие</option>
+            <option value="severity">Сначала важные</option>
+          </select>
+        </label>
+        <label className="field list-filters__field list-filters__text">
+          <span className="field__label">Поиск</span>
+          <input className="input" type="search" value={text} maxLength={200} placeholder="Фраза, группа, кампания" onChange={(event) => setText(event.target.value)} onBlur={() => (text.trim() || undefined) !== search.text && setSearch({ text: text.trim() || undefined })} />
+        </label>
+      </form>
+      {(active.length > 0 || !unfiltered) && (
+        <p className="list-filters__active">
+          {active.map((item) => (
+            <button key={item.key} type="button" className="filter-chip" onClick={() => setSearch(item.clear)} aria-label={`Убрать фильтр: ${item.label}`}>
+              {item.label} ×
+            </button>
+          ))}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              setText('');
+              setSearch({ severity: undefined, check: undefined, campaign: undefined, group: undefined, text: undefined, sort: undefined });
+            }}
+          >
+            Сбросить фильтры
+          </button>
         </p>
       )}
-      <p className="muted">
-        Это не добавка к расходу выше: запрос входит в расход фразы, по которой он показан, поэтому суммы не складываются.
-      </p>
-      <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} className="link">
-        Минус-слова и запросы
-      </Link>
-    </div>
-  );
-}
-
-function SeveritySection({ group }: { group: SeverityGroup }) {
-  const titleId = `severity-${group.severity}`;
-  return (
-    <section className={`card severity-section severity-section--${severityTone[group.severity]}`} aria-labelledby={titleId} data-testid={`severity-${group.severity}`}>
-      <h2 id={titleId} className="card__title">
-        {severityLabels[group.severity]} <span className="severity-section__count">{formatCount(group.count)}</span>
-        {group.moneyPerMonth > 0 && <span className="severity-section__money"> · {formatRubPerMonth(group.moneyPerMonth)}</span>}
-      </h2>
-      {group.checks.length === 0 ? (
-        <p className="muted">Замечаний нет.</p>
-      ) : (
-        <ul className="check-list">
-          {group.checks.map((check) => (
-            <li key={check.checkId}>
-              <details className="check">
-                <summary className="check__summary">
-                  <span className="check__title">{check.title}</span>
-                  <span className="check__meta">
-                    {formatCount(check.count)}
-                    {check.moneyPerMonth > 0 && ` · ${formatRubPerMonth(check.moneyPerMonth)}`}
-                  </span>
-                </summary>
-                <div className="check__examples">
-                  {check.examples.map((finding) => (
-                    <FindingCard key={finding.id} finding={finding} />
-                  ))}
-                  {check.count > check.examples.length && (
-                    <p className="muted">
-                      И ещё {formatCount(check.count - check.examples.length)} {pluralRu(check.count - check.examples.length, ['такое место', 'таких места', 'таких мест'])}.
-                    </p>
-                  )}
-                </div>
-              </details>
-            </li>
-          ))}
-        </ul>
-      )}
+      <PagedList<Finding>
+        key={JSON.stringify(filter)}
+        query={query}
+        label="Список замечаний"
+        noun="замечания"
+        testId="findings-list"
+        keyOf={(finding) => finding.id}
+        estimateSize={260}
+        renderItem={(finding) => (
+          <div className={`finding-row finding-row--${severityTone[finding.severity]}`}>
+            <p className="finding-row__head">
+              <span className={`badge badge--${severityTone[finding.severity]}`}>{severityLabels[finding.severity]}</span> <strong>{finding.title}</strong>
+              {groupKeyOf(finding) && !search.group?.includes(groupKeyOf(finding)!) && (
+                <>
+                  {' · '}
+                  <Link
+                    to="/projects/$id/analysis/$analysisId/results"
+                    params={{ id: projectId, analysisId }}
+                    search={{ group: [groupKeyOf(finding)!] }}
+                    hash="findings"
+                    replace
+                    resetScroll={false}
+                    className="link"
+                  >
+                    Все замечания группы
+                  </Link>
+                </>
+              )}
+            </p>
+            <FindingCard finding={finding} analysisId={analysisId} />
+          </div>
+        )}
+        empty={<p className="muted">{unfiltered ? 'Замечаний нет.' : 'Замечаний с такими условиями нет.'}</p>}
+      />
     </section>
   );
 }

@@ -1,17 +1,20 @@
-import { useNavigate } from '@tanstack/react-router';
-import { useMemo, useState } from 'react';
-import type { AnalysisResults, AuditResult } from '../../../contract/analysis.js';
-import { negativeCategoryLabels, type QueryIntent } from '../../../contract/analysis-results.js';
-import type { StatsPeriod } from '../../../contract/campaigns.js';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { toast } from 'sonner';
+import type { PagedResults, SemanticSection, SuggestionWithDecision } from '../../../contract/analysis-pages.js';
+import { negativeCategories } from '../../../contract/analysis-pages.js';
+import { negativeCategoryLabels, type NegativeCategory, type QueryIntent, type Suggestion } from '../../../contract/analysis-results.js';
 import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
+import { Spinner } from '../../../components/ui/form';
+import { useOnlineStatus } from '../../pwa/useOnlineStatus';
 import { formatCount, pluralRu } from '../format';
-import { choiceOf, decide, suggestionSections, withValue, type Choice, type SuggestionSection } from '../result-model';
+import { suggestionsFilterOf, type SuggestionsSearch } from '../list-search';
+import { cleanFilter, itemsOf, semanticSectionQueryOptions, suggestionsQueryOptions, totalOf, type Decision, type SuggestionsListFilter } from '../pages-api';
 import { useDecisions } from '../useDecisions';
-import { AuditResultLoader } from './AuditResultLoader';
+import { NeedsNetwork, PagedList } from './PagedList';
+import { ResultsLoader } from './ResultsLoader';
 import { SuggestionItem } from './SuggestionItem';
-
-/** Items shown per section before «Показать ещё»: big accounts have thousands of suggestions. */
-export const SECTION_PAGE = 30;
 
 const intentLabels: Record<QueryIntent, string> = {
   commercial: 'коммерческий',
@@ -20,31 +23,105 @@ const intentLabels: Record<QueryIntent, string> = {
   unknown: 'не определён',
 };
 
-/** /projects/{id}/analysis/{analysisId}/semantic: accept or reject every suggestion, then on to the results. */
-export function SemanticView({ projectId, analysisId }: { projectId: string; analysisId: string }) {
+type Kind = Suggestion['kind'];
+const kindLabels: Record<Kind, string> = {
+  negative_keyword: 'Минус-слова',
+  cross_minus: 'Кросс-минусовка и дубли',
+  ad_field: 'Исправления объявлений',
+};
+/** The same kinds as the object of «Принять все …». */
+const kindObjects: Record<Kind, string> = {
+  negative_keyword: 'минус-слова',
+  cross_minus: 'кросс-минусовку и дубли',
+  ad_field: 'исправления объявлений',
+};
+
+/** Ready-made filters, in the order a marketer works through them. */
+const presets: { id: string; label: string; search: SuggestionsSearch }[] = [
+  { id: 'all', label: 'Все', search: {} },
+  { id: 'negatives', label: 'Минус-слова', search: { kind: ['negative_keyword'], status: ['ready'] } },
+  { id: 'by-hand', label: 'Проверить вручную', search: { kind: ['negative_keyword'], status: ['check_by_hand'] } },
+  { id: 'cross-minus', label: 'Кросс-минусовка и дубли', search: { kind: ['cross_minus'] } },
+  { id: 'ad-fixes', label: 'Объявления', search: { kind: ['ad_field'] } },
+];
+const sameSearch = (a: SuggestionsSearch, b: SuggestionsSearch) => JSON.stringify(cleanFilter(a)) === JSON.stringify(cleanFilter(b));
+
+/**
+ * What «Принять все» may take for a filter. Ambiguous intents («Проверить вручную») are decided one by
+ * one, never in bulk: a filter of negatives only takes the ready ones; a filter that mixes them with other
+ * kinds, or asks for the check-by-hand ones, cannot be accepted at once.
+ */
+export function bulkAcceptFilter(filter: SuggestionsListFilter): SuggestionsListFilter | null {
+  const kinds: Kind[] = (filter.kind as Kind[] | undefined) ?? ['negative_keyword', 'cross_minus', 'ad_field'];
+  if (!kinds.includes('negative_keyword')) return filter;
+  const statuses = (filter.status as string[] | undefined) ?? [];
+  if (statuses.includes('check_by_hand')) return null;
+  if (kinds.length > 1) return null;
+  return { ...filter, status: ['ready'] };
+}
+
+/** «минус-слова категории „Работа и вакансии“», «кросс-минусовку и дубли», «предложения по фильтру». */
+export function describeFilter(filter: SuggestionsListFilter): string {
+  const kinds = (filter.kind as Kind[] | undefined) ?? [];
+  const categories = (filter.category as NegativeCategory[] | undefined) ?? [];
+  let text = kinds.length === 1 ? kindObjects[kinds[0]!] : 'предложения';
+  if (categories.length > 0) text += ` ${categories.length === 1 ? 'категории' : 'категорий'} ${categories.map((category) => `„${negativeCategoryLabels[category]}“`).join(', ')}`;
+  if (filter.text || filter.campaign || filter.group || filter.decision) text += ' по фильтру';
+  return text;
+}
+
+/** /projects/{id}/analysis/{analysisId}/semantic: accept or reject suggestions one by one or by filter, then on to the results. */
+export function SemanticView({ projectId, analysisId, search }: { projectId: string; analysisId: string; search: SuggestionsSearch }) {
   return (
-    <AuditResultLoader projectId={projectId} analysisId={analysisId} loadingLabel="Загрузка результатов">
-      {(data, audit) => <SemanticScreen projectId={projectId} analysisId={analysisId} data={data} audit={audit} />}
-    </AuditResultLoader>
+    <ResultsLoader projectId={projectId} analysisId={analysisId} loadingLabel="Загрузка результатов">
+      {(data) => <SemanticScreen projectId={projectId} analysisId={analysisId} data={data} search={search} />}
+    </ResultsLoader>
   );
 }
 
-function SemanticScreen({ projectId, analysisId, data, audit }: { projectId: string; analysisId: string; data: AnalysisResults; audit: AuditResult }) {
+function SemanticScreen({ projectId, analysisId, data, search }: { projectId: string; analysisId: string; data: PagedResults; search: SuggestionsSearch }) {
   const navigate = useNavigate();
-  const { decisions, change, flush, status, error } = useDecisions(analysisId, data.decisions);
-  const sections = useMemo(() => suggestionSections(audit), [audit]);
+  const { summary, decisions } = data;
+  const saver = useDecisions(analysisId);
+  const filter = suggestionsFilterOf(search);
+  const query = useInfiniteQuery(suggestionsQueryOptions(analysisId, filter));
+  const listTotal = totalOf(query.data);
   const [leaving, setLeaving] = useState(false);
-  const total = sections.reduce((sum, section) => sum + section.items.length, 0);
+  const [text, setText] = useState(search.text ?? '');
+  const total = summary.suggestions.total;
+  const accepter = bulkAcceptFilter(filter);
+  const what = describeFilter(filter);
+
+  const setSearch = (next: SuggestionsSearch) =>
+    void navigate({ to: '/projects/$id/analysis/$analysisId/semantic', params: { id: projectId, analysisId }, search: cleanFilter(next), replace: true, resetScroll: false });
+  const patchSearch = (patch: Partial<SuggestionsSearch>) => setSearch({ ...search, ...patch });
+  const submitText = (event: FormEvent) => {
+    event.preventDefault();
+    patchSearch({ text: text.trim() || undefined });
+  };
+
+  const bulk = async (chosen: SuggestionsListFilter, decision: Decision) => {
+    try {
+      const answer = await saver.decideAll(chosen, decision);
+      const verb = decision === 'accepted' ? 'Принято' : decision === 'rejected' ? 'Отклонено' : 'Снято решение';
+      toast.success(`${verb}: ${formatCount(answer.updated)} ${pluralRu(answer.updated, ['предложение', 'предложения', 'предложений'])}`);
+    } catch (cause) {
+      toast.error(cause instanceof Error ? cause.message : String(cause));
+    }
+  };
 
   const goToResults = async () => {
     setLeaving(true);
     try {
-      await flush();
+      await saver.flush();
       void navigate({ to: '/projects/$id/analysis/$analysisId/results', params: { id: projectId, analysisId } });
     } catch {
       setLeaving(false);
     }
   };
+
+  const categories = summary.suggestions.byKind.filter((entry) => entry.kind === 'negative_keyword' && entry.category && entry.count > 0);
+  const categoryOptions = negativeCategories.filter((category) => categories.some((entry) => entry.category === category));
 
   return (
     <section className="page analysis-page analysis-semantic">
@@ -52,23 +129,21 @@ function SemanticScreen({ projectId, analysisId, data, audit }: { projectId: str
       <header className="page-header">
         <h1>Семантика: предложения</h1>
       </header>
-      <p className="lead">
-        Примите изменения, которые хотите внести, и отклоните лишние. В выгрузку попадут только принятые.
-      </p>
+      <p className="lead">Примите изменения, которые хотите внести, и отклоните лишние. В выгрузку попадут только принятые.</p>
 
       <div className="card analysis-decision-bar" aria-live="polite">
         <p>
-          Принято <strong data-testid="accepted-count">{formatCount(decisions.accepted.length)}</strong> · отклонено{' '}
-          <strong>{formatCount(decisions.rejected.length)}</strong> · без решения{' '}
-          <strong>{formatCount(Math.max(0, total - decisions.accepted.length - decisions.rejected.length))}</strong>
+          Принято <strong data-testid="accepted-count">{formatCount(decisions.accepted)}</strong> · отклонено{' '}
+          <strong data-testid="rejected-count">{formatCount(decisions.rejected)}</strong> · без решения{' '}
+          <strong data-testid="undecided-count">{formatCount(Math.max(0, total - decisions.accepted - decisions.rejected))}</strong>
         </p>
-        <p className={`analysis-save analysis-save--${status}`} role={status === 'error' ? 'alert' : 'status'}>
-          {status === 'saving' && 'Сохраняем…'}
-          {status === 'saved' && 'Решения сохранены'}
-          {status === 'error' && (
+        <p className={`analysis-save analysis-save--${saver.status}`} role={saver.status === 'error' ? 'alert' : 'status'}>
+          {saver.status === 'saving' && 'Сохраняем…'}
+          {saver.status === 'saved' && 'Решения сохранены'}
+          {saver.status === 'error' && (
             <>
-              Не удалось сохранить решения: {error}{' '}
-              <button type="button" className="link-button" onClick={() => void flush().catch(() => undefined)}>
+              Не удалось сохранить решения: {saver.error}{' '}
+              <button type="button" className="link-button" onClick={saver.retry}>
                 Повторить
               </button>
             </>
@@ -76,31 +151,138 @@ function SemanticScreen({ projectId, analysisId, data, audit }: { projectId: str
         </p>
       </div>
 
-      {audit.semantic.notices.map((notice) => (
+      {summary.semantic.notices.map((notice) => (
         <p key={notice.code} className="muted analysis-notice">
           {notice.message}
         </p>
       ))}
 
-      {sections.length === 0 && (
+      {total === 0 ? (
         <div className="state-card">
           <p>Анализ не нашёл изменений, которые нужно принять: минус-слова, кросс-минусовка и объявления в порядке.</p>
         </div>
+      ) : (
+        <section className="card suggestion-section" aria-labelledby="suggestions-title">
+          <h2 id="suggestions-title" className="card__title">
+            Предложения <span className="muted">({formatCount(listTotal ?? total)})</span>
+          </h2>
+          <nav className="suggestion-presets" aria-label="Виды предложений">
+            {presets.map((preset) => (
+              <Link
+                key={preset.id}
+                to="/projects/$id/analysis/$analysisId/semantic"
+                params={{ id: projectId, analysisId }}
+                search={preset.search}
+                replace
+                resetScroll={false}
+                className={`filter-tab${sameSearch(preset.search, search) ? ' filter-tab--active' : ''}`}
+                aria-current={sameSearch(preset.search, search) ? 'page' : undefined}
+              >
+                {preset.label}
+              </Link>
+            ))}
+          </nav>
+          <form className="list-filters" role="search" aria-label="Фильтры предложений" onSubmit={submitText}>
+            {categoryOptions.length > 0 && (
+              <label className="field list-filters__field">
+                <span className="field__label">Категория минус-слов</span>
+                <select
+                  className="select"
+                  value={search.category?.length === 1 ? search.category[0] : ''}
+                  onChange={(event) =>
+                    patchSearch(event.target.value ? { category: [event.target.value as NegativeCategory], kind: ['negative_keyword'] } : { category: undefined })
+                  }
+                >
+                  <option value="">Все категории</option>
+                  {categoryOptions.map((category) => (
+                    <option key={category} value={category}>
+                      {negativeCategoryLabels[category]}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            {summary.scores.campaigns.length > 1 && (
+              <label className="field list-filters__field">
+                <span className="field__label">Кампания</span>
+                <select className="select" value={search.campaign?.length === 1 ? search.campaign[0] : ''} onChange={(event) => patchSearch({ campaign: event.target.value ? [event.target.value] : undefined })}>
+                  <option value="">Все кампании</option>
+                  {summary.scores.campaigns.map((campaign) => (
+                    <option key={campaign.target.key} value={campaign.target.key}>
+                      {campaign.target.campaignName ?? campaign.target.key}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            <label className="field list-filters__field">
+              <span className="field__label">Решение</span>
+              <select
+                className="select"
+                value={search.decision?.length === 1 ? search.decision[0] : ''}
+                onChange={(event) => patchSearch({ decision: event.target.value ? [event.target.value as Decision] : undefined })}
+              >
+                <option value="">Любое</option>
+                <option value="undecided">Без решения</option>
+                <option value="accepted">Принятые</option>
+                <option value="rejected">Отклонённые</option>
+              </select>
+            </label>
+            <label className="field list-filters__field list-filters__text">
+              <span className="field__label">Поиск</span>
+              <input
+                className="input"
+                type="search"
+                value={text}
+                maxLength={200}
+                placeholder="Слово, фраза, кампания"
+                onChange={(event) => setText(event.target.value)}
+                onBlur={() => (text.trim() || undefined) !== search.text && patchSearch({ text: text.trim() || undefined })}
+              />
+            </label>
+          </form>
+
+          <div className="suggestion-section__bulk" role="group" aria-label="Решение по фильтру">
+            {accepter ? (
+              <button type="button" className="btn btn--small btn--secondary" disabled={listTotal === 0} onClick={() => void bulk(accepter, 'accepted')}>
+                Принять все {what}
+              </button>
+            ) : (
+              <span className="muted">«Проверить вручную» принимаются по одному. Чтобы принять разом, выберите вид предложений.</span>
+            )}
+            <button type="button" className="btn btn--small btn--ghost" disabled={listTotal === 0} onClick={() => void bulk(filter, 'rejected')}>
+              Отклонить все {what}
+            </button>
+            <button type="button" className="btn btn--small btn--ghost" disabled={listTotal === 0} onClick={() => void bulk(filter, 'undecided')}>
+              Снять решения
+            </button>
+          </div>
+
+          <PagedList<SuggestionWithDecision>
+            key={JSON.stringify(filter)}
+            query={query}
+            label="Список предложений"
+            noun="предложения"
+            testId="suggestions-list"
+            keyOf={(item) => item.id}
+            estimateSize={180}
+            renderItem={(item) => (
+              <SuggestionItem
+                as="div"
+                item={item}
+                choice={item.decision}
+                onChoose={(choice) => void saver.decideOne(item.id, item.decision ?? 'undecided', choice ?? 'undecided')}
+                value={item.value}
+                onValueChange={item.kind === 'ad_field' ? (value) => void saver.decideOne(item.id, 'accepted', 'accepted', value) : undefined}
+                period={summary.period}
+              />
+            )}
+            empty={<p className="muted">Предложений с такими условиями нет.</p>}
+          />
+        </section>
       )}
 
-      {sections.map((section) => (
-        <SectionCard
-          key={section.id}
-          section={section}
-          period={audit.scoring.period}
-          choiceOf={(id) => choiceOf(decisions, id)}
-          onChoose={(ids, choice) => change(decide(decisions, ids, choice))}
-          valueOf={(id) => decisions.values?.[id]}
-          onValueChange={(id, value, suggested) => change(withValue(decisions, id, value, suggested))}
-        />
-      ))}
-
-      <SemanticFacts audit={audit} />
+      <SemanticFacts analysisId={analysisId} data={data} />
 
       <div className="analysis-actions analysis-actions--sticky">
         <button type="button" className="btn btn--primary" onClick={() => void goToResults()} disabled={leaving}>
@@ -111,84 +293,10 @@ function SemanticScreen({ projectId, analysisId, data, audit }: { projectId: str
   );
 }
 
-function SectionCard({
-  section,
-  period,
-  choiceOf: choiceFor,
-  onChoose,
-  valueOf,
-  onValueChange,
-}: {
-  section: SuggestionSection;
-  period: StatsPeriod | null;
-  choiceOf: (id: string) => Choice;
-  onChoose: (ids: string[], choice: Choice) => void;
-  valueOf: (id: string) => string | undefined;
-  onValueChange: (id: string, value: string, suggested: string) => void;
-}) {
-  const [shown, setShown] = useState(SECTION_PAGE);
-  const ids = section.items.map((item) => item.id);
-  const titleId = `section-${section.id}`;
-  let lastCategory: string | null = null;
-  return (
-    <section className="card suggestion-section" aria-labelledby={titleId}>
-      <header className="suggestion-section__head">
-        <h2 id={titleId} className="card__title">
-          {section.title} <span className="muted">({formatCount(section.items.length)})</span>
-        </h2>
-        {section.bulk && (
-          <div className="suggestion-section__bulk">
-            <button type="button" className="btn btn--small btn--secondary" onClick={() => onChoose(ids, 'accepted')}>
-              Принять все
-            </button>
-            <button type="button" className="btn btn--small btn--ghost" onClick={() => onChoose(ids, 'rejected')}>
-              Отклонить все
-            </button>
-          </div>
-        )}
-      </header>
-      <p className="muted">{section.hint}</p>
-      <ul className="suggestion-list">
-        {section.items.slice(0, shown).map((item) => {
-          const category = section.categoryOf?.(item) ?? null;
-          const heading = category && category !== lastCategory ? negativeCategoryLabels[category] : null;
-          lastCategory = category;
-          return (
-            <SuggestionWithHeading key={item.id} heading={heading}>
-              <SuggestionItem
-                item={item}
-                choice={choiceFor(item.id)}
-                onChoose={(choice) => onChoose([item.id], choice)}
-                value={valueOf(item.id)}
-                onValueChange={item.kind === 'ad_field' ? (value) => onValueChange(item.id, value, item.after) : undefined}
-                period={period}
-              />
-            </SuggestionWithHeading>
-          );
-        })}
-      </ul>
-      {section.items.length > shown && (
-        <button type="button" className="btn btn--ghost btn--small" onClick={() => setShown((value) => value + SECTION_PAGE)}>
-          Показать ещё {formatCount(Math.min(SECTION_PAGE, section.items.length - shown))}
-        </button>
-      )}
-    </section>
-  );
-}
-
-function SuggestionWithHeading({ heading, children }: { heading: string | null; children: React.ReactNode }) {
-  return (
-    <>
-      {heading && <li className="suggestion-list__heading">{heading}</li>}
-      {children}
-    </>
-  );
-}
-
-/** What the semantic engine found besides the suggestions: clusters and duplicate sets. */
-function SemanticFacts({ audit }: { audit: AuditResult }) {
-  const { clusters, duplicates, counts } = audit.semantic;
-  if (clusters.length === 0 && duplicates.length === 0) return null;
+/** What the semantic engine found besides the suggestions: clusters and duplicate sets, read when opened. */
+function SemanticFacts({ analysisId, data }: { analysisId: string; data: PagedResults }) {
+  const { counts } = data.summary.semantic;
+  if (counts.clusters === 0 && counts.duplicates === 0) return null;
   return (
     <section className="card" aria-labelledby="semantic-facts-title">
       <h2 id="semantic-facts-title" className="card__title">
@@ -199,33 +307,85 @@ function SemanticFacts({ audit }: { audit: AuditResult }) {
         {pluralRu(counts.clusters, ['кластер', 'кластера', 'кластеров'])}, {formatCount(counts.duplicates)}{' '}
         {pluralRu(counts.duplicates, ['группа дублей', 'группы дублей', 'групп дублей'])}.
       </p>
-      {clusters.length > 0 && (
-        <details>
-          <summary>Кластеры по смыслу ({formatCount(clusters.length)})</summary>
-          <ul className="cluster-list">
-            {clusters.slice(0, 50).map((cluster) => (
-              <li key={cluster.id}>
-                <strong>{cluster.lemmas.join(' ')}</strong> — {formatCount(cluster.keywords.length)}{' '}
-                {pluralRu(cluster.keywords.length, ['фраза', 'фразы', 'фраз'])}, интент {intentLabels[cluster.intent]}
-                {cluster.groupKeys.length > 1 && <span className="muted"> · разбросан по {formatCount(cluster.groupKeys.length)} группам</span>}
-              </li>
-            ))}
-          </ul>
-        </details>
+      {counts.clusters > 0 && (
+        <SectionDetails
+          analysisId={analysisId}
+          section="clusters"
+          title={`Кластеры по смыслу (${formatCount(counts.clusters)})`}
+          render={(cluster) => (
+            <>
+              <strong>{cluster.lemmas.join(' ')}</strong> — {formatCount(cluster.keywords.length)} {pluralRu(cluster.keywords.length, ['фраза', 'фразы', 'фраз'])}, интент{' '}
+              {intentLabels[cluster.intent]}
+              {cluster.groupKeys.length > 1 && <span className="muted"> · разбросан по {formatCount(cluster.groupKeys.length)} группам</span>}
+            </>
+          )}
+          keyOf={(cluster) => cluster.id}
+        />
       )}
-      {duplicates.length > 0 && (
-        <details>
-          <summary>Дубли ({formatCount(duplicates.length)})</summary>
-          <ul className="cluster-list">
-            {duplicates.slice(0, 50).map((set) => (
-              <li key={set.key}>
-                {set.keywords.map((ref) => ref.label ?? ref.key).join(' · ')}
-                <span className="muted"> {set.sameGroup ? '(в одной группе)' : '(в разных группах)'}</span>
-              </li>
-            ))}
-          </ul>
-        </details>
+      {counts.duplicates > 0 && (
+        <SectionDetails
+          analysisId={analysisId}
+          section="duplicates"
+          title={`Дубли (${formatCount(counts.duplicates)})`}
+          render={(set) => (
+            <>
+              {set.keywords.map((ref) => ref.label ?? ref.key).join(' · ')}
+              <span className="muted"> {set.sameGroup ? '(в одной группе)' : '(в разных группах)'}</span>
+            </>
+          )}
+          keyOf={(set) => set.key}
+        />
       )}
     </section>
+  );
+}
+
+type SectionItem<S extends SemanticSection> = import('../../../contract/analysis-pages.js').SemanticSectionItems[S];
+
+/** A semantic section behind a «details» toggle: nothing is read until it is opened, then a page at a time. */
+function SectionDetails<S extends SemanticSection>({
+  analysisId,
+  section,
+  title,
+  render,
+  keyOf,
+}: {
+  analysisId: string;
+  section: S;
+  title: string;
+  render: (item: SectionItem<S>) => ReactNode;
+  keyOf: (item: SectionItem<S>) => string;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
+      <summary>{title}</summary>
+      {open && <SectionPages analysisId={analysisId} section={section} render={render} keyOf={keyOf} />}
+    </details>
+  );
+}
+
+function SectionPages<S extends SemanticSection>({ analysisId, section, render, keyOf }: { analysisId: string; section: S; render: (item: SectionItem<S>) => ReactNode; keyOf: (item: SectionItem<S>) => string }) {
+  const online = useOnlineStatus();
+  const query = useInfiniteQuery(semanticSectionQueryOptions(analysisId, section));
+  const items = itemsOf(query.data) as SectionItem<S>[];
+  if (query.isPending) return !online || query.fetchStatus === 'paused' ? <NeedsNetwork noun="данные раздела" /> : <Spinner label="Загрузка раздела" />;
+  if (query.isError && items.length === 0) return <p className="form-error" role="alert">{query.error.message}</p>;
+  return (
+    <>
+      <ul className="cluster-list">
+        {items.map((item) => (
+          <li key={keyOf(item)}>{render(item)}</li>
+        ))}
+      </ul>
+      {query.hasNextPage &&
+        (online ? (
+          <button type="button" className="btn btn--ghost btn--small" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+            Показать ещё
+          </button>
+        ) : (
+          <NeedsNetwork noun="данные раздела" more />
+        ))}
+    </>
   );
 }

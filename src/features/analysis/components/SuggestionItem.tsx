@@ -38,14 +38,16 @@ interface Props {
   onValueChange?: (value: string) => void;
   /** Period of the search-query statistics behind a negative. */
   period?: StatsPeriod | null;
+  /** The element of the item: a list item of its own, or a block inside a row of a virtual list. */
+  as?: 'li' | 'div';
 }
 
-export function SuggestionItem({ item, choice, onChoose, value, onValueChange, period }: Props) {
+export function SuggestionItem({ item, choice, onChoose, value, onValueChange, period, as: Element = 'li' }: Props) {
   const periodText = formatPeriod(period);
   const text = suggestionText(item);
   const [draft, setDraft] = useState(value ?? (item.kind === 'ad_field' ? item.after : ''));
   return (
-    <li className={`suggestion suggestion--${choice ?? 'open'}`} data-testid="suggestion">
+    <Element className={`suggestion suggestion--${choice ?? 'open'}`} data-testid="suggestion">
       <div className="suggestion__body">
         <p className="suggestion__text">
           {item.kind === 'ad_field' && <span className="suggestion__field">{adFieldLabels[item.field]} {item.index + 1}: </span>}
@@ -114,6 +116,6 @@ export function SuggestionItem({ item, choice, onChoose, value, onValueChange, p
           Отклонить
         </button>
       </div>
-    </li>
+    </Element>
   );
 }

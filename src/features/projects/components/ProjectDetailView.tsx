@@ -4,6 +4,7 @@ import { adPlatformLabels } from '../../../contract/campaigns.js';
 import type { ImportPreview, ImportRecord, ProjectDetail } from '../../../contract/projects.js';
 import { readDirectJobId, reimportDirectJobKey } from '../direct-import-job';
 import { formatCount, formatDate, formatDateTime, formatMoney, formatPercent } from '../format';
+import { moneyHeadline, useAnalysisMoney } from '../../analysis/components/MoneyStory';
 import { CampaignTree } from './CampaignTree';
 import { ImportPreviewView } from './ImportPreviewView';
 import { ImportSourcePanel, type SavedConnection } from './ImportSourcePanel';
@@ -69,6 +70,7 @@ export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, 
         <Stat label="Объявления" value={formatCount(project.counts.ads)} />
         <Stat label="Ключевые фразы" value={formatCount(project.counts.keywords)} />
         {project.last_analysis && <Stat label="Последний анализ" value={project.last_analysis.score === null ? '—' : `${Math.round(project.last_analysis.score)} / 100`} />}
+        {project.last_analysis && project.last_analysis.score !== null && <LastAnalysisMoney analysisId={project.last_analysis.id} given={project.last_analysis.money_per_month} />}
       </dl>
 
       {project.stats && (
@@ -269,4 +271,14 @@ function Stat({ label, value }: { label: string; value: string }) {
       <dd className="stat__value">{value}</dd>
     </div>
   );
+}
+
+/**
+ * The last analysis' one money figure, from its results summary (read once, kept for offline: the
+ * results screen then opens at once). Older analyses without the money story show nothing here.
+ */
+function LastAnalysisMoney({ analysisId, given }: { analysisId: string; given: number | null | undefined }) {
+  const perMonth = useAnalysisMoney(analysisId, given, { fetch: true });
+  if (perMonth === null) return null;
+  return <Stat label="Потери денег" value={perMonth > 0 ? moneyHeadline(perMonth) : 'Не найдено'} />;
 }

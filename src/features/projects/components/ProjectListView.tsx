@@ -3,6 +3,7 @@ import { adPlatformLabels } from '../../../contract/campaigns.js';
 import type { ProjectSummary } from '../../../contract/projects.js';
 import type { ProjectSort } from '../api';
 import { formatCount, formatDate, pluralRu } from '../format';
+import { MoneyLine, useAnalysisMoney } from '../../analysis/components/MoneyStory';
 
 export const SORT_LABELS: Record<ProjectSort, string> = {
   updated: 'Сначала обновлённые',
@@ -110,12 +111,25 @@ function ProjectCard({ project }: { project: ProjectSummary }) {
   );
 }
 
+/** The last analysis' «Теряете ≈ X ₽ в месяц» when it has one (older analyses show the score alone). */
+function LastAnalysisMoney({ analysisId, given }: { analysisId: string; given: number | null | undefined }) {
+  const perMonth = useAnalysisMoney(analysisId, given);
+  if (perMonth === null) return null;
+  return (
+    <>
+      <br />
+      <MoneyLine perMonth={perMonth} />
+    </>
+  );
+}
+
 function LastAnalysis({ project }: { project: ProjectSummary }) {
   const last = project.last_analysis;
   if (!last) return <span className="muted">Анализов ещё не было</span>;
   return (
     <span className="project-card__score" title={`Анализ от ${formatDate(last.created_at)}`}>
       Последний анализ: <strong>{last.score === null ? '—' : `${Math.round(last.score)} / 100`}</strong>
+      <LastAnalysisMoney analysisId={last.id} given={last.money_per_month} />
     </span>
   );
 }

@@ -1,0 +1,93 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { moneyCauseLabels, type MoneyStory } from '../../../contract/analysis-results.js';
+import { formatCount, formatRub, formatRubPerMonth, pluralRu } from '../format';
+import { causeLink } from '../list-search';
+import { resultsQueryOptions } from '../pages-api';
+
+/** «Теряете ≈ 12 345 ₽ в месяц»: the one money figure of an analysis, the same on every screen. */
+export const moneyHeadline = (perMonth: number) => `Теряете ≈ ${formatRubPerMonth(perMonth)}`;
+
+/** Per-month money of an analysis' summary when it has the money story (older analyses have none). */
+export function moneyPerMonthOf(summary: unknown): number | null {
+  if (!summary || typeof summary !== 'object') return null;
+  const record = summary as { money?: { perMonth?: unknown } | null; money_per_month?: unknown };
+  if (record.money && typeof record.money.perMonth === 'number') return record.money.perMonth;
+  if (typeof record.money_per_month === 'number') return record.money_per_month;
+  return null;
+}
+
+/** The headline as a small line of a card or a row (project card, project page, history). */
+export function MoneyLine({ perMonth }: { perMonth: number | null | undefined }) {
+  if (perMonth === null || perMonth === undefined) return null;
+  return (
+    <span className="money-line" data-testid="money-line">
+      {perMonth > 0 ? moneyHeadline(perMonth) : 'Потерь денег не найдено'}
+    </span>
+  );
+}
+
+const entityNouns: [string, string, string] = ['место', 'места', 'мест'];
+
+/**
+ * The results header's money: the headline and what it is made of, each cause (a separate slice of the
+ * spend, never the same rouble twice) a link to the filtered list of the phrases or queries behind it.
+ */
+export function MoneyBreakdown({ projectId, analysisId, money, period }: { projectId: string; analysisId: string; money: MoneyStory; period: string | null }) {
+  const causes = money.causes.filter((cause) => cause.perMonth > 0 || cause.count > 0).sort((a, b) => b.perMonth - a.perMonth);
+  return (
+    <>
+      <p className="analysis-money__value" data-testid="money-headline">
+        {money.perMonth > 0 ? moneyHeadline(money.perMonth) : 'Потерь денег не найдено'}
+      </p>
+      {money.perMonth > 0 && (
+        <p className="muted">
+          {formatRub(money.period)}
+          {period ? ` за ${period}` : ' за период статистики'}, пересчитано на месяц. Каждый рубль посчитан один раз: запрос входит в расход своей фразы.
+        </p>
+      )}
+      {causes.length > 0 && (
+        <ul className="money-causes" aria-label="Из чего складываются потери" data-testid="money-causes">
+          {causes.map((cause) => {
+            const target = causeLink(cause.list);
+            const label = moneyCauseLabels[cause.cause];
+            const share = money.perMonth > 0 ? Math.round((cause.perMonth / money.perMonth) * 100) : 0;
+            return (
+              <li key={cause.cause} className="money-cause" data-testid={`money-cause-${cause.cause}`}>
+                <span className="money-cause__bar" style={{ width: `${share}%` }} aria-hidden="true" />
+                {target.to === 'findings' ? (
+                  <Link to="/projects/$id/analysis/$analysisId/results" params={{ id: projectId, analysisId }} search={target.search} hash="findings" className="link money-cause__link">
+                    {label}
+                  </Link>
+                ) : (
+                  <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} search={target.search} className="link money-cause__link">
+                    {label}
+                  </Link>
+                )}
+                <span className="money-cause__money">{formatRubPerMonth(cause.perMonth)}</span>
+                <span className="muted money-cause__count">
+                  {formatCount(cause.count)} {pluralRu(cause.count, entityNouns)}
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/**
+ * An analysis' money figure for a card or a row: the one the server lists with it, else the one of its
+ * results summary when that is already cached on this device (opened before: no request is made for
+ * it), else with `fetch` the summary is read (one small request, kept for offline too). Null when the
+ * analysis has none (older analyses render as before).
+ */
+export function useAnalysisMoney(analysisId: string | null, given: number | null | undefined, options: { fetch?: boolean } = {}): number | null {
+  const results = useQuery({ ...resultsQueryOptions(analysisId ?? ''), enabled: Boolean(options.fetch && analysisId) && given === undefined, retry: false });
+  const queryClient = useQueryClient();
+  if (given !== undefined) return given;
+  if (!analysisId) return null;
+  const summary = results.data?.summary ?? queryClient.getQueryData(resultsQueryOptions(analysisId).queryKey)?.summary;
+  return moneyPerMonthOf(summary);
+}

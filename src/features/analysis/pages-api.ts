@@ -1,0 +1,208 @@
+/**
+ * The paged results API of an analysis (src/contract/analysis-pages.ts) as React Query definitions:
+ * the results answer (summary + first findings page, kept on disk for offline), and the lists read page
+ * by page (findings, a finding's items, suggestions, semantic sections). One definition per query,
+ * shared by every screen; list keys carry their filter, so each filtered list is cached on its own.
+ */
+import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import {
+  analysisPagePaths,
+  RESULTS_PAGE_SIZE_DEFAULT,
+  RESULTS_PAGE_SIZE_MAX,
+  type BulkDecisionRequest,
+  type BulkDecisionResponse,
+  type FindingItemsPage,
+  type FindingsPage,
+  type Page,
+  type PagedResults,
+  type SemanticPage,
+  type SemanticSection,
+  type SuggestionsFilterInput,
+  type SuggestionsPage,
+  type SuggestionWithDecision,
+} from '../../contract/analysis-pages.js';
+import type { AnalysisDecisions } from '../../contract/analysis.js';
+import { apiClient } from '../../lib/api-client';
+
+const api = (path: string) => `/api/v1${path}`;
+
+/** Page size of every list the screens read (the server allows up to 500). */
+export const LIST_PAGE_SIZE = RESULTS_PAGE_SIZE_DEFAULT;
+/** A finding's items loaded at a time when its «N фраз» list is opened. */
+export const FINDING_ITEMS_PAGE_SIZE = 100;
+
+/** Filters of the findings list (the URL search of the results screen carries the same). */
+export interface FindingsListFilter {
+  severity?: string[];
+  check?: string[];
+  campaign?: string[];
+  group?: string[];
+  text?: string;
+  sort?: 'money' | 'severity';
+}
+
+/** Filters of the suggestions list (the semantic screen's URL search), also the filter of a bulk decision. */
+export type SuggestionsListFilter = SuggestionsFilterInput;
+
+export const pageKeys = {
+  results: (analysisId: string) => ['analyses', 'results', analysisId] as const,
+  findingsOf: (analysisId: string) => ['analyses', 'findings', analysisId] as const,
+  findings: (analysisId: string, filter: FindingsListFilter) => ['analyses', 'findings', analysisId, filter] as const,
+  findingItems: (analysisId: string, findingId: string) => ['analyses', 'finding-items', analysisId, findingId] as const,
+  suggestionsOf: (analysisId: string) => ['analyses', 'suggestions', analysisId] as const,
+  suggestions: (analysisId: string, filter: SuggestionsListFilter) => ['analyses', 'suggestions', analysisId, filter] as const,
+  semantic: (analysisId: string, section: SemanticSection) => ['analyses', 'semantic', analysisId, section] as const,
+};
+
+/** The next page number, or undefined when the last one is loaded. */
+export const nextPageOf = (last: Page<unknown>) => (last.page * last.page_size < last.total ? last.page + 1 : undefined);
+
+/** Drops empty values, so `{}` and `{ text: '' }` are the same list (one cache entry, one request). */
+export function cleanFilter<T extends object>(filter: T): T {
+  const clean = Object.entries(filter).filter(([, value]) => value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0));
+  return Object.fromEntries(clean.sort(([a], [b]) => a.localeCompare(b))) as T;
+}
+
+export const isEmptyFilter = (filter: object) => Object.keys(cleanFilter(filter)).length === 0;
+
+/**
+ * GET /analyses/:id/results: the summary (every figure of the header) and the first findings page.
+ * Kept on disk (`meta.persist`, < 100 KB), so the results screen of an analysis once opened shows
+ * offline. A finished result does not change by itself; decision changes refetch it (its counts).
+ */
+export const resultsQueryOptions = (analysisId: string) =>
+  queryOptions({
+    queryKey: pageKeys.results(analysisId),
+    queryFn: ({ signal }) => apiClient.get<PagedResults>(api(analysisPagePaths.results(analysisId)), { signal }),
+    staleTime: Infinity,
+    meta: { persist: true },
+  });
+
+/**
+ * Findings page by page. The unfiltered list by money starts from the first page of the results answer
+ * (`firstPage`), so it shows at once and offline.
+ */
+export const findingsQueryOptions = (analysisId: string, filter: FindingsListFilter, firstPage?: FindingsPage) =>
+  infiniteQueryOptions({
+    queryKey: pageKeys.findings(analysisId, cleanFilter(filter)),
+    queryFn: ({ pageParam, signal }) =>
+      apiClient.get<FindingsPage>(api(analysisPagePaths.findings(analysisId)), { params: { ...cleanFilter(filter), page: pageParam, page_size: LIST_PAGE_SIZE }, signal }),
+    initialPageParam: 1,
+    getNextPageParam: nextPageOf,
+    staleTime: Infinity,
+    ...(firstPage ? { initialData: { pages: [firstPage], pageParams: [1] } satisfies InfiniteData<FindingsPage, number> } : {}),
+  });
+
+/** Every entity of an aggregated finding («N фраз»), worst first, a page at a time. */
+export const findingItemsQueryOptions = (analysisId: string, findingId: string) =>
+  infiniteQueryOptions({
+    queryKey: pageKeys.findingItems(analysisId, findingId),
+    queryFn: ({ pageParam, signal }) =>
+      apiClient.get<FindingItemsPage>(api(analysisPagePaths.findingItems(analysisId, findingId)), { params: { page: pageParam, page_size: FINDING_ITEMS_PAGE_SIZE }, signal }),
+    initialPageParam: 1,
+    getNextPageParam: nextPageOf,
+    staleTime: Infinity,
+  });
+
+/** Suggestions with their decisions, by money, page by page. */
+export const suggestionsQueryOptions = (analysisId: string, filter: SuggestionsListFilter) =>
+  infiniteQueryOptions({
+    queryKey: pageKeys.suggestions(analysisId, cleanFilter(filter)),
+    queryFn: ({ pageParam, signal }) =>
+      apiClient.get<SuggestionsPage>(api(analysisPagePaths.suggestions(analysisId)), { params: { ...cleanFilter(filter), page: pageParam, page_size: LIST_PAGE_SIZE }, signal }),
+    initialPageParam: 1,
+    getNextPageParam: nextPageOf,
+    staleTime: Infinity,
+  });
+
+export const semanticSectionQueryOptions = <S extends SemanticSection>(analysisId: string, section: S) =>
+  infiniteQueryOptions({
+    queryKey: pageKeys.semantic(analysisId, section),
+    queryFn: ({ pageParam, signal }) =>
+      apiClient.get<SemanticPage<S>>(api(analysisPagePaths.semantic(analysisId, section)), { params: { page: pageParam, page_size: LIST_PAGE_SIZE }, signal }),
+    initialPageParam: 1,
+    getNextPageParam: nextPageOf,
+    staleTime: Infinity,
+  });
+
+/** Every item of the loaded pages, in order. */
+export const itemsOf = <T>(data: InfiniteData<Page<T>, unknown> | undefined): T[] => data?.pages.flatMap((page) => page.items) ?? [];
+/** The list's total (from the last loaded page), or null before any page. */
+export const totalOf = (data: InfiniteData<Page<unknown>, unknown> | undefined): number | null => data?.pages.at(-1)?.total ?? null;
+
+// ------------------------------------------------------------------------------------ decisions
+
+export type Decision = 'accepted' | 'rejected' | 'undecided';
+
+/** Decided suggestions read per request when the whole choice is gathered (the server's largest page). */
+const CHOICE_PAGE_SIZE = RESULTS_PAGE_SIZE_MAX;
+
+/**
+ * The whole choice of an analysis (accepted and rejected ids, edited values), gathered from the decided
+ * suggestions page by page. `PUT /decisions` replaces the whole choice, so a change of one suggestion
+ * is sent as the whole choice with that change.
+ */
+export async function fetchWholeChoice(analysisId: string, signal?: AbortSignal): Promise<AnalysisDecisions> {
+  const choice: AnalysisDecisions = { accepted: [], rejected: [] };
+  const values: Record<string, string> = {};
+  for (let page = 1; ; page += 1) {
+    const answer = await apiClient.get<SuggestionsPage>(api(analysisPagePaths.suggestions(analysisId)), {
+      params: { decision: ['accepted', 'rejected'], page, page_size: CHOICE_PAGE_SIZE },
+      signal,
+    });
+    for (const item of answer.items) {
+      if (item.decision === 'accepted') choice.accepted.push(item.id);
+      if (item.decision === 'rejected') choice.rejected.push(item.id);
+      if (item.decision === 'accepted' && item.value !== undefined) values[item.id] = item.value;
+    }
+    if (nextPageOf(answer) === undefined) break;
+  }
+  return Object.keys(values).length > 0 ? { ...choice, values } : choice;
+}
+
+/** The choice with one suggestion's decision changed (and the edited value of an accepted ad fix). */
+export function withDecision(choice: AnalysisDecisions, id: string, decision: Decision, value?: string): AnalysisDecisions {
+  const accepted = choice.accepted.filter((item) => item !== id);
+  const rejected = choice.rejected.filter((item) => item !== id);
+  if (decision === 'accepted') accepted.push(id);
+  if (decision === 'rejected') rejected.push(id);
+  const values = { ...(choice.values ?? {}) };
+  if (decision !== 'accepted') delete values[id];
+  else if (value !== undefined) values[id] = value;
+  return Object.keys(values).length > 0 ? { accepted, rejected, values } : { accepted, rejected };
+}
+
+/** `PUT /analyses/:id/decisions`: the whole choice. */
+export const saveWholeChoice = (analysisId: string, choice: AnalysisDecisions) =>
+  apiClient.put<{ decisions: AnalysisDecisions }>(api(`/analyses/${analysisId}/decisions`), choice).then((answer) => answer.decisions);
+
+/** `POST /analyses/:id/decisions/bulk`: every suggestion matching the filter at once (100 000 included). */
+export const saveBulkDecision = (analysisId: string, body: BulkDecisionRequest) =>
+  apiClient.post<BulkDecisionResponse>(api(analysisPagePaths.bulkDecisions(analysisId)), body);
+
+/** Writes one suggestion's new decision into every loaded suggestions page (the lists show it at once). */
+export function setDecisionInLists(client: QueryClient, analysisId: string, id: string, decision: Decision, value?: string): void {
+  client.setQueriesData<InfiniteData<SuggestionsPage, number>>({ queryKey: pageKeys.suggestionsOf(analysisId) }, (data) =>
+    data
+      ? {
+          ...data,
+          pages: data.pages.map((page) => ({
+            ...page,
+            items: page.items.map((item): SuggestionWithDecision => {
+              if (item.id !== id) return item;
+              const { value: _old, ...rest } = item;
+              return { ...rest, decision: decision === 'undecided' ? null : decision, ...(decision === 'accepted' && value !== undefined ? { value } : {}) } as SuggestionWithDecision;
+            }),
+          })),
+        }
+      : data,
+  );
+}
+
+/** After decisions change: the counts of the results answer and the filtered lists are read again. */
+export async function refreshAfterDecisions(client: QueryClient, analysisId: string, options: { lists: boolean }): Promise<void> {
+  await Promise.all([
+    client.invalidateQueries({ queryKey: pageKeys.results(analysisId) }),
+    options.lists ? client.invalidateQueries({ queryKey: pageKeys.suggestionsOf(analysisId) }) : Promise.resolve(),
+  ]);
+}
