@@ -42,6 +42,8 @@ export class WorkerTaskError extends Error {
   ) {
     super(message);
     this.name = 'WorkerTaskError';
+    // The stack that matters is where it was thrown, inside the thread: logs show that one.
+    if (workerStack) this.stack = workerStack;
   }
 }
 

@@ -17,6 +17,7 @@
  * (`record`) as the rest of the results contract does, the TypeScript types below are exact.
  */
 import * as v from 'valibot';
+import { text } from './text.js';
 import type { AdPlatform, StatsPeriod } from './campaigns.js';
 import type {
   AnalysisNotice,
@@ -78,13 +79,13 @@ export const ResultsPageQuerySchema = v.object(pageFields);
 /** One value or several (repeated or comma separated) → a list without empties (max 100 values). */
 const listOf = <const T extends readonly string[] | null>(allowed: T, message: string) =>
   v.pipe(
-    v.union([v.string(message), v.array(v.string(message), message)], message),
+    v.union([text(message), v.array(text(message), message)], message),
     v.transform((value) => (Array.isArray(value) ? value : [value]).flatMap((part) => part.split(',')).map((part) => part.trim()).filter(Boolean)),
     v.maxLength(100, message),
     v.check((values) => allowed === null || values.every((value) => (allowed as readonly string[]).includes(value)), message),
   );
 const keyList = (message: string) => v.optional(v.pipe(listOf(null, message), v.check((keys) => keys.every((key) => /^c\d+(g\d+)?$/.test(key)), message)));
-const textFilter = v.optional(v.pipe(v.string(m.textInvalid), v.trim(), v.maxLength(200, m.textInvalid)));
+const textFilter = v.optional(v.pipe(text(m.textInvalid), v.trim(), v.maxLength(200, m.textInvalid)));
 
 const findingFilterFields = {
   severity: v.optional(listOf(severities, m.severityInvalid)),
@@ -138,7 +139,7 @@ export const ScoresQuerySchema = v.object({
 });
 export type ScoresQuery = v.InferInput<typeof ScoresQuerySchema>;
 
-export const FindingParamsSchema = v.object({ id: UuidSchema, findingId: v.pipe(v.string(), v.minLength(1), v.maxLength(300)) });
+export const FindingParamsSchema = v.object({ id: UuidSchema, findingId: v.pipe(text(), v.minLength(1), v.maxLength(300)) });
 export const SemanticParamsSchema = v.object({ id: UuidSchema, section: v.picklist(semanticSections, m.sectionInvalid) });
 
 // ------------------------------------------------------------------------------------ bulk decisions
