@@ -8,5 +8,6 @@ export function iso(value: Date | string | null): string | null {
   return value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
-/** A person's name from the optional first and last names ('' when neither is known). */
-export const fullName = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ');
+/** A person's name from the optional first and last names, each trimmed ('' when neither is known). */
+export const fullName = (first: string | null, last: string | null) =>
+  [first?.trim(), last?.trim()].filter(Boolean).join(' ');
