@@ -9,9 +9,8 @@ import { getAnalysis } from '../analysis/service.js';
 import type { DB } from '../db/database.js';
 import { nameKey, projectDetail, projectNotFound } from '../projects/service.js';
 import { lastAnalysisFor } from '../projects/last-analysis.js';
+import { fullName, iso } from '../lib/api-values.js';
 
-const iso = (value: Date) => value.toISOString();
-const fullName = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ');
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 const RECENT_ANALYSES = 10;
 

@@ -15,6 +15,7 @@ import { requestFingerprint, requireSameRequest } from '../lib/idempotency.js';
 import { applyLedgerEntry, getBalance } from '../tokens/ledger.js';
 import { priceAiPlan } from '../tokens/pricing.js';
 import { AI_PLAN_QUEUE, aiPlanJobOptions, notifyAiPlan, recoverInterruptedAiPlans, type AiPlanJobData } from './lifecycle.js';
+import { fullName, iso } from '../lib/api-values.js';
 
 export const aiPlanNotFound = () => notFound(m.planNotFound, 'AI_PLAN_NOT_FOUND');
 export const llmNotConfigured = () => new HttpError(503, 'LLM_NOT_CONFIGURED', m.notConfigured);
@@ -22,7 +23,6 @@ export const llmNotConfigured = () => new HttpError(503, 'LLM_NOT_CONFIGURED', m
 /** How many of an audit's plans the overview lists. */
 const OVERVIEW_ITEMS = 20;
 
-const iso = (value: Date | string | null) => (value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString());
 
 /** Plans of the organization whose project is still there (a deleted project hides its audits and plans). */
 function selectPlans(db: DB, organizationId: string) {
@@ -70,7 +70,7 @@ function toApi(row: PlanRow): AiPlan {
     usage: answered ? { prompt_tokens: row.prompt_tokens, completion_tokens: row.completion_tokens, total_tokens: row.total_tokens } : null,
     error: row.error,
     plan: row.plan,
-    author: row.created_by ? { id: row.created_by, full_name: [row.first_name, row.last_name].filter(Boolean).join(' ') } : null,
+    author: row.created_by ? { id: row.created_by, full_name: fullName(row.first_name, row.last_name) } : null,
     created_at: iso(row.created_at)!,
     started_at: iso(row.started_at),
     finished_at: iso(row.finished_at),

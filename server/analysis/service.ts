@@ -25,9 +25,8 @@ import { findProject } from '../projects/service.js';
 import { applyLedgerEntry, getBalance } from '../tokens/ledger.js';
 import { priceCampaigns } from '../tokens/pricing.js';
 import { ANALYSIS_QUEUE, analysisJobOptions, finishUnsuccessfully, type AnalysisJobData } from './lifecycle.js';
+import { fullName, iso } from '../lib/api-values.js';
 
-const iso = (value: Date | string | null) => (value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString());
-const fullName = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ');
 
 export const analysisNotFound = () => notFound(m.analysisNotFound, 'ANALYSIS_NOT_FOUND');
 

@@ -4,6 +4,7 @@ import type { DB } from '../db/database.js';
 import type { OrganizationRole, PlatformRole } from '../db/tables/core.js';
 import { applyLedgerEntry } from '../tokens/ledger.js';
 import { generateInvitationCode } from './invitation-code.js';
+import { fullName } from '../lib/api-values.js';
 
 export interface NewAccount {
   email: string;
@@ -99,7 +100,7 @@ export function userView(row: { id: string; email: string; first_name: string; l
     email: row.email,
     first_name: row.first_name,
     last_name: row.last_name,
-    full_name: `${row.first_name} ${row.last_name}`.trim(),
+    full_name: fullName(row.first_name, row.last_name),
     role: row.role,
     is_verified: row.is_verified,
   };

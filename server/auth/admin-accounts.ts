@@ -4,7 +4,8 @@ import * as v from 'valibot';
 import { NewPasswordSchema, EmailSchema } from '../../src/contract/auth.js';
 import { validationMessages } from '../../src/contract/messages.js';
 import type { DB } from '../db/database.js';
-import { applyLedgerEntry, type LedgerResult } from '../tokens/ledger.js';
+import type { LedgerResult } from '../tokens/ledger.js';
+import { applyAdminCredit } from '../tokens/service.js';
 import { createAccount, findUserByEmail } from './accounts.js';
 import { isCommonPassword } from './common-passwords.js';
 import { hashPassword } from './passwords.js';
@@ -94,27 +95,13 @@ export async function creditByEmail(
   return db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, input.email);
     if (!user) throw new Error(`Пользователь ${input.email} не найден`);
-    const result = await applyLedgerEntry(trx, {
-      userId: user.id,
-      organizationId: null,
-      type: 'admin_credit',
+    return applyAdminCredit(trx, {
+      recipient: { id: user.id, email: user.email },
       amount: input.amount,
-      idempotencyKey: input.idempotencyKey,
       reason: input.reason.trim(),
-      createdBy: input.actorUserId ?? null,
+      idempotencyKey: input.idempotencyKey,
+      actorUserId: input.actorUserId ?? null,
+      source: input.source,
     });
-    if (result.applied) {
-      await trx
-        .insertInto('audit_log')
-        .values({
-          actor_user_id: input.actorUserId ?? null,
-          action: 'tokens.admin_credit',
-          target_user_id: user.id,
-          organization_id: null,
-          payload: JSON.stringify({ amount: input.amount, reason: input.reason.trim(), entry_id: result.entry.id, source: input.source }),
-        })
-        .execute();
-    }
-    return result;
   });
 }

@@ -6,6 +6,7 @@ import type { DB } from '../db/database.js';
 import { forbidden, HttpError, notFound } from '../lib/errors.js';
 // One generator for every invitation code (registration and regeneration): 10 unambiguous characters.
 import { generateInvitationCode } from '../auth/invitation-code.js';
+import { fullName } from '../lib/api-values.js';
 
 /** PostgreSQL's unique_violation: the drawn code belongs to another organization already. */
 const isUniqueViolation = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
@@ -111,7 +112,7 @@ export async function listMembers(db: DB, organizationId: string): Promise<Membe
     email: row.email,
     first_name: row.first_name,
     last_name: row.last_name,
-    full_name: `${row.first_name} ${row.last_name}`.trim(),
+    full_name: fullName(row.first_name, row.last_name),
     role: row.role,
     joined_at: row.created_at.toISOString(),
   }));

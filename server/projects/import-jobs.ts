@@ -23,6 +23,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import { HttpError, notFound } from '../lib/errors.js';
 import { initialStages } from './yandex-direct/progress.js';
 import type { DirectUnits } from './yandex-direct/units.js';
+import { iso } from '../lib/api-values.js';
 
 export const DIRECT_IMPORT_QUEUE = 'projects.direct-import';
 /**
@@ -53,7 +54,6 @@ importJobEvents.setMaxListeners(0);
 
 export const importJobNotFound = () => notFound(m.importJobNotFound, 'IMPORT_JOB_NOT_FOUND');
 
-const iso = (value: Date | string | null) => (value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString());
 
 const noUnits = { spent: 0, available: null, daily: null };
 

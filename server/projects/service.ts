@@ -26,6 +26,7 @@ import { forbidden, HttpError, notFound } from '../lib/errors.js';
 import { openSecret } from '../lib/secret-box.js';
 import type { ParsedImport } from './import-worker.js';
 import { lastAnalysisFor } from './last-analysis.js';
+import { fullName, iso } from '../lib/api-values.js';
 
 type Executor = DB | Transaction<Database>;
 
@@ -35,8 +36,6 @@ export const DIRECT_TOKEN_CONTEXT = 'yandex-direct-token';
 /** A preview stays available this long: enough to finish the form, short enough not to pile up. */
 export const DRAFT_TTL_HOURS = 24;
 
-const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
-const fullName = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ');
 /** Case-folded form of a name for search and sort, the same for Кириллица in any database locale. */
 export const nameKey = (text: string) => text.toLocaleLowerCase('ru-RU').replace(/ё/g, 'е').trim();
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);

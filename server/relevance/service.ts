@@ -15,10 +15,10 @@ import { findProject } from '../projects/service.js';
 import { applyLedgerEntry, getBalance } from '../tokens/ledger.js';
 import { priceLandingPages, pricingTable } from '../tokens/pricing.js';
 import { finishUnsuccessfully, recoverInterruptedRelevance, RELEVANCE_QUEUE, relevanceJobOptions, type RelevanceJobData } from './lifecycle.js';
+import { fullName, iso } from '../lib/api-values.js';
 
 export const relevanceNotFound = () => notFound(m.analysisNotFound, 'RELEVANCE_NOT_FOUND');
 
-const iso = (value: Date | string | null) => (value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString());
 
 /** The landing pages of a project's ads, read from its stored campaigns. */
 export async function loadLandingPages(db: DB, projectId: string): Promise<LandingPage[]> {
@@ -75,7 +75,7 @@ function toApi(row: AnalysisRow): RelevanceAnalysis {
     score: row.score,
     summary: row.summary,
     error: row.error,
-    author: row.created_by ? { id: row.created_by, full_name: [row.first_name, row.last_name].filter(Boolean).join(' ') } : null,
+    author: row.created_by ? { id: row.created_by, full_name: fullName(row.first_name, row.last_name) } : null,
     created_at: iso(row.created_at)!,
     started_at: iso(row.started_at),
     finished_at: iso(row.finished_at),

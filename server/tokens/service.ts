@@ -6,7 +6,7 @@ import { periodBounds, type AnalysisKind, type CampaignCounts, type CostResponse
 import type { DB } from '../db/database.js';
 import { conflict, notFound } from '../lib/errors.js';
 import { requestFingerprint } from '../lib/idempotency.js';
-import { applyLedgerEntry, getBalance, type LedgerEntry } from './ledger.js';
+import { applyLedgerEntry, getBalance, type LedgerEntry, type LedgerResult } from './ledger.js';
 import { priceCampaigns } from './pricing.js';
 
 /** A ledger row as the API shows it (the idempotency key stays internal). */
@@ -101,28 +101,55 @@ export async function creditTokens(db: DB, input: CreditInput) {
     if (other) throw conflict(apiMessages.idempotencyKeyOtherRequest, 'IDEMPOTENCY_KEY_REUSED');
   }
   return db.transaction().execute(async (trx) => {
-    const result = await applyLedgerEntry(trx, {
-      userId: recipient.id,
-      organizationId: null,
-      type: 'admin_credit',
-      amount: input.amount,
-      idempotencyKey: key,
-      reason: input.reason,
-      createdBy: input.actorUserId,
-      ...(requestHash !== undefined ? { requestHash } : {}),
-    });
-    if (result.applied) {
-      await trx
-        .insertInto('audit_log')
-        .values({
-          actor_user_id: input.actorUserId,
-          action: 'tokens.admin_credit',
-          target_user_id: recipient.id,
-          organization_id: null,
-          payload: JSON.stringify({ amount: input.amount, reason: input.reason, entry_id: result.entry.id, balance_after: result.balance, email: recipient.email, source: input.source }),
-        })
-        .execute();
-    }
+    const result = await applyAdminCredit(trx, { ...input, recipient, idempotencyKey: key, requestHash });
     return { balance: result.balance, entry: toEntryBody(result.entry), applied: result.applied };
   });
+}
+
+/**
+ * The one way a credit by hand is written (admin endpoint and CLI), inside the caller's transaction:
+ * the ledger entry and, when it is new, its audit-log row. A replayed key writes neither again.
+ */
+export async function applyAdminCredit(
+  trx: DB,
+  input: {
+    recipient: { id: string; email: string };
+    amount: number;
+    reason: string;
+    idempotencyKey: string;
+    requestHash?: string;
+    actorUserId: string | null;
+    source: string;
+  },
+): Promise<LedgerResult> {
+  const result = await applyLedgerEntry(trx, {
+    userId: input.recipient.id,
+    organizationId: null,
+    type: 'admin_credit',
+    amount: input.amount,
+    idempotencyKey: input.idempotencyKey,
+    reason: input.reason,
+    createdBy: input.actorUserId,
+    ...(input.requestHash !== undefined ? { requestHash: input.requestHash } : {}),
+  });
+  if (result.applied) {
+    await trx
+      .insertInto('audit_log')
+      .values({
+        actor_user_id: input.actorUserId,
+        action: 'tokens.admin_credit',
+        target_user_id: input.recipient.id,
+        organization_id: null,
+        payload: JSON.stringify({
+          amount: input.amount,
+          reason: input.reason,
+          entry_id: result.entry.id,
+          balance_after: result.balance,
+          email: input.recipient.email,
+          source: input.source,
+        }),
+      })
+      .execute();
+  }
+  return result;
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -21,12 +21,22 @@ export default async function setup(project: TestProject) {
     return;
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'reklama-test-pg-'));
-  const { chmod } = await import('node:fs/promises');
-  await chmod(dir, 0o755);
-  const embedded = await startEmbeddedPostgres(dir);
+  const removeDir = () => rm(dir, { recursive: true, force: true });
+  let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
+  try {
+    // PostgreSQL runs as the `postgres` user when the tests run as root: it must be able to enter the folder.
+    await chmod(dir, 0o755);
+    embedded = await startEmbeddedPostgres(dir);
+  } catch (error) {
+    await removeDir();
+    throw error;
+  }
   project.provide('postgresAdminUrl', embedded.url('postgres'));
   return async () => {
-    await embedded.stop();
-    await rm(dir, { recursive: true, force: true });
+    try {
+      await embedded.stop();
+    } finally {
+      await removeDir();
+    }
   };
 }

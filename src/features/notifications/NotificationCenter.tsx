@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useDropdown } from '../../components/ui/useDropdown';
-import { formatNotificationTime, unreadBadgeText } from './format';
+import { formatRelativeTime } from '../../lib/format';
+import { unreadBadgeText } from './format';
 import { markAllNotificationsRead, markNotificationRead, useNotifications, useUnreadNotificationCount } from './notifications';
 
 export const NOTIFICATIONS_TITLE = 'Уведомления';
@@ -80,7 +81,7 @@ export function NotificationCenter() {
                     <span className="notification-item__title">{item.title}</span>
                     <span className="notification-item__message">{item.message}</span>
                     <time className="notification-item__time" dateTime={item.created_at}>
-                      {formatNotificationTime(item.created_at, now)}
+                      {formatRelativeTime(item.created_at, now)}
                     </time>
                   </button>
                 </li>

@@ -32,8 +32,11 @@ export async function startAdminSession(options: AdminSessionOptions = {}): Prom
   const server = await startServer({ ...options.env, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password });
   let browser: Browser | undefined;
   const close = async () => {
-    await browser?.close();
-    await server.stop();
+    try {
+      await browser?.close();
+    } finally {
+      await server.stop();
+    }
   };
   try {
     browser = await launchBrowser();

@@ -30,12 +30,22 @@ export async function newContext(browser: Browser, baseURL: string, viewport: { 
  */
 export async function launchWithProfile(baseURL: string): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = await mkdtemp(path.join(os.tmpdir(), 'reklama-e2e-profile-'));
-  const context = await chromium.launchPersistentContext(profile, { ...launchOptions, baseURL, ...contextOptions });
+  const removeProfile = () => rm(profile, { recursive: true, force: true });
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, { ...launchOptions, baseURL, ...contextOptions });
+  } catch (error) {
+    await removeProfile();
+    throw error;
+  }
   return {
     context,
     close: async () => {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
+      try {
+        await context.close();
+      } finally {
+        await removeProfile();
+      }
     },
   };
 }

@@ -43,6 +43,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stdout?.on('data', (chunk) => (log += chunk));
   child.stderr?.on('data', (chunk) => (log += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const stop = async () => {
+    try {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  };
 
   // Wait for the health check, or fail fast with the server's output if it dies.
   const deadline = Date.now() + 90_000;
@@ -52,19 +62,17 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       exited.then(() => -1),
     ]);
     if (status === 200) break;
-    if (status === -1 || Date.now() > deadline) throw new Error(`Server did not start:\n${log}`);
+    if (status === -1 || Date.now() > deadline) {
+      // A server that did not come up leaves neither a process nor its data folder behind.
+      await stop();
+      throw new Error(`Server did not start:\n${log}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return {
     url,
     dataDir,
     output: () => log,
-    stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
-      await rm(dataDir, { recursive: true, force: true });
-    },
+    stop,
   };
 }

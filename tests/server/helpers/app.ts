@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
@@ -24,18 +24,33 @@ export function memoryMailer(outbox: OutgoingMail[]): Mailer {
   return { send: async (mail) => void outbox.push(mail) };
 }
 
-/** Builds the real app on a fresh database. One per test file (beforeAll), closed in afterAll. */
-export async function createTestApp(
-  options: {
-    config?: Partial<AppConfig>;
-    mailer?: Mailer;
-    jobs?: JobQueue | null;
-    /** Start the real job queue (pg-boss) on the test database, with workers when `runWorkers`; stopped by `close`. */
-    jobQueue?: { runWorkers: boolean };
-  } = {},
-): Promise<TestApp> {
+interface TestAppOptions {
+  config?: Partial<AppConfig>;
+  mailer?: Mailer;
+  jobs?: JobQueue | null;
+  /** Start the real job queue (pg-boss) on the test database, with workers when `runWorkers`; stopped by `close`. */
+  jobQueue?: { runWorkers: boolean };
+}
+
+/**
+ * Builds the real app on a fresh database and a fresh data folder. One per test file (beforeAll), closed in
+ * afterAll; `close` drops the database and removes the folder, whatever the tests did.
+ */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'reklama-test-data-'));
+  const removeData = () => rm(dataDir, { recursive: true, force: true });
+  try {
+    return await startOn(database, dataDir, removeData, options);
+  } catch (error) {
+    // A failed start-up leaves no database and no data folder behind either.
+    await database.drop().catch(() => undefined);
+    await removeData();
+    throw error;
+  }
+}
+
+async function startOn(database: TestDatabase, dataDir: string, removeData: () => Promise<void>, options: TestAppOptions): Promise<TestApp> {
   const config = loadConfig(
     { NODE_ENV: 'test' },
     {
@@ -60,9 +75,13 @@ export async function createTestApp(
     database,
     outbox,
     close: async () => {
-      await app.close();
-      if (options.jobQueue) await jobs?.stop();
-      await database.drop();
+      try {
+        await app.close();
+        if (options.jobQueue) await jobs?.stop();
+        await database.drop();
+      } finally {
+        await removeData();
+      }
     },
   };
 }

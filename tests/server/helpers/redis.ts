@@ -54,13 +54,23 @@ export async function startTestRedis(): Promise<TestRedis> {
     }
     throw new Error('redis-server did not answer');
   })();
-  await Promise.race([ready, spawnFailed]);
-  return {
-    url,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    try {
+      if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    } finally {
       await rm(dir, { recursive: true, force: true });
-    },
+    }
   };
+  try {
+    await Promise.race([ready, spawnFailed]);
+  } catch (error) {
+    // A Redis that never answered leaves neither a process nor its folder behind.
+    await stop();
+    throw error;
+  }
+  return { url, stop };
 }

@@ -2,7 +2,8 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { session } from '../../../src/features/auth/session';
-import { formatNotificationTime, unreadBadgeText } from '../../../src/features/notifications/format';
+import { unreadBadgeText } from '../../../src/features/notifications/format';
+import { formatRelativeTime as formatNotificationTime } from '../../../src/lib/format';
 import { NotificationCenter } from '../../../src/features/notifications/NotificationCenter';
 import {
   addNotification,
