@@ -4,11 +4,11 @@
  * A cluster spread over several groups is the same demand split between ads.
  */
 import type { KeywordCluster, QueryIntent } from '../../../src/contract/analysis-results.js';
-import { commercialMarkers, informationalMarkers, navigationalMarkers, nonCommercialLexicon } from './intent-lexicon.js';
+import { placeWords } from './geo/gazetteer.js';
+import { commercialMarkers, informationalMarkers, navigationalMarkers } from './intent-lexicon.js';
 import type { PhraseWord } from './phrase.js';
 import type { PreparedAccount, PreparedKeyword } from './prepare.js';
 
-const placeNames = new Set(nonCommercialLexicon.filter((entry) => entry.category === 'foreign_geo').map((entry) => entry.text));
 
 const has = (markers: Set<string>, word: PhraseWord) => markers.has(word.form) || word.lemmas.some((lemma) => markers.has(lemma));
 
@@ -21,7 +21,7 @@ export function intentOf(words: PhraseWord[]): QueryIntent {
 
 function topicKey(keyword: PreparedKeyword): string {
   const topic = keyword.parsed.significant.filter(
-    (word) => !has(commercialMarkers, word) && !has(informationalMarkers, word) && !has(navigationalMarkers, word) && !placeNames.has(word.lemma),
+    (word) => !has(commercialMarkers, word) && !has(informationalMarkers, word) && !has(navigationalMarkers, word) && !has(placeWords as Set<string>, word),
   );
   const lemmas = [...new Set((topic.length ? topic : keyword.parsed.significant).map((word) => word.lemma))].sort();
   return lemmas.join(' ');
