@@ -151,7 +151,7 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
       if (entry.unlessWith && query.words.some((word) => hasAny(word, entry.unlessWith!))) continue;
       matchedCategory = true;
       const typed = query.words.filter((word) => entry.parsed.significant.some((want) => sharesLemma(want, word))).map((word) => word.form).join(' ') || entry.text;
-      const { text, parsed } = platform === 'google_ads' ? googleNegative(entry.text, typed, entry.parsed.significant.length) : entry;
+      const { text, parsed } = platform === 'google_ads' ? googleNegative(entry.text, entry.parsed.words.length > 1 ? entry.text : typed, entry.parsed.words.length) : entry;
       add(`${campaign.ref.key}|${text}`, () => ({
         level: 'campaign', target: campaign.ref, campaign, text, parsed, category: entry.category, source: 'queries', queries: [],
         handCheck: entry.category === 'ambiguous' ? 'ambiguous' : undefined,
