@@ -237,22 +237,28 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
   }
 
   // A dropped negative must not leave its queries uncovered: the narrowest safe alternative per query.
-  const keptCovers = (query: PreparedQuery) => kept.some(([, candidate]) => !candidate.handCheck && candidate.queries.includes(query));
+  const coveredByKept = new Set<PreparedQuery>();
+  for (const [, candidate] of kept) if (!candidate.handCheck) for (const query of candidate.queries) coveredByKept.add(query);
+  const keptByKey = new Map(kept);
+  const alternatives = new AlternativeFinder(account, blockedBy);
   const alternativeKeys = new Map<DroppedNegative, Set<string>>();
   for (const { candidate, dropped } of droppedCandidates) {
     if (candidate.handCheck || candidate.category === 'query') continue;
     const keys = new Set<string>();
     for (const query of candidate.queries) {
-      if (query.query.stats.conversions > 0 || keptCovers(query)) continue;
-      const alternative = narrowestAlternative(query, candidate, blockedBy, account, campaignHome(candidate.campaign).places);
+      if (query.query.stats.conversions > 0 || coveredByKept.has(query)) continue;
+      const alternative = alternatives.narrowest(query, candidate, campaignHome(candidate.campaign).places);
       if (!alternative) continue;
       const key = `${alternative.target.key}|${alternative.text}`;
-      const existing = kept.find(([keptKey]) => keptKey === key)?.[1];
+      const existing = keptByKey.get(key);
       if (existing) {
         if (!existing.queries.includes(query)) existing.queries.push(query);
       } else {
-        kept.push([key, { ...alternative, queries: [query], reason: `${dropped.reason} ${alternative.why}` }]);
+        const added: Candidate = { ...alternative, queries: [query], reason: `${dropped.reason} ${alternative.why}` };
+        kept.push([key, added]);
+        keptByKey.set(key, added);
       }
+      coveredByKept.add(query);
       keys.add(key);
     }
     alternativeKeys.set(dropped, keys);
@@ -339,53 +345,88 @@ interface Alternative {
   why: string;
 }
 
+type BlockedBy = (candidate: Pick<Candidate, 'parsed' | 'level' | 'target' | 'campaign'>) => { keywords: unknown[]; queries: unknown[] };
+
 /**
- * What can block `query` when `dropped` cannot: another word of the query on the query's group (or
- * campaign) that blocks no own keyword and no converting query — not a buying word (купить, цена) nor a
- * home place, and of those the one blocking the fewest rows of the report — else the whole query as a
- * minus-phrase on its group, if even that is safe.
+ * What can block a query when the obvious negative cannot: another word of the query on the query's
+ * group (or campaign) that blocks no own keyword and no converting query — not a buying word (купить,
+ * цена) nor a home place, and of those the one blocking the fewest rows of the campaign's report — else
+ * the whole query as a minus-phrase on its group, if even that is safe. Memoised per campaign and word:
+ * a big report has many queries with the same words.
  */
-function narrowestAlternative(
-  query: PreparedQuery,
-  dropped: Candidate,
-  blockedBy: (candidate: Pick<Candidate, 'parsed' | 'level' | 'target' | 'campaign'>) => { keywords: unknown[]; queries: unknown[] },
-  account: PreparedAccount,
-  homePlaces: Set<string>,
-): Alternative | null {
-  const { lemmatizer, platform } = account;
-  const campaign = dropped.campaign;
-  const level = query.group ? 'group' : 'campaign';
-  const target = query.group?.ref ?? campaign.ref;
-  const gazetteer = gazetteerFor(lemmatizer);
-  const homeWords = new Set(gazetteer.find(query.words).filter((match) => homePlaces.has(match.place.key)).flatMap((match) => match.typed.split(' ')));
-  const campaignQueries = account.queries.filter((other) => other.campaign === campaign);
-  let best: { text: string; parsed: ParsedPhrase; rows: number } | null = null;
-  for (const word of query.words) {
-    if (word.stop || dropped.parsed.significant.some((want) => sharesLemma(want, word))) continue;
-    if (hasAny(word, [...commercialMarkers]) || homeWords.has(word.form) || /^\d+$/.test(word.form)) continue;
-    const parsed = parsePhrase(word.form, lemmatizer);
-    // Broad: a word must be safe for the whole campaign, even when it goes on one group.
-    const blocked = blockedBy({ parsed, level: 'campaign', target: campaign.ref, campaign });
-    if (blocked.keywords.length || blocked.queries.length) continue;
-    const rows = campaignQueries.filter((other) => negativeBlocks(parsed, other.words, platform)).length;
-    if (!best || rows < best.rows) best = { text: word.form, parsed, rows };
+class AlternativeFinder {
+  private readonly safeWord = new Map<string, ParsedPhrase | null>();
+  private readonly rowsWithKey = new Map<PreparedCampaign, Map<string, number>>();
+
+  constructor(
+    private readonly account: PreparedAccount,
+    private readonly blockedBy: BlockedBy,
+  ) {}
+
+  /** How many of the campaign's report rows hold the word (by lemma on Yandex, by form on Google). */
+  private rows(campaign: PreparedCampaign, word: PhraseWord): number {
+    let counts = this.rowsWithKey.get(campaign);
+    if (!counts) {
+      counts = new Map();
+      for (const query of this.account.queries) {
+        if (query.campaign !== campaign) continue;
+        const keys = new Set(query.words.flatMap((queryWord) => (this.account.platform === 'google_ads' ? [queryWord.form] : queryWord.lemmas)));
+        for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      this.rowsWithKey.set(campaign, counts);
+    }
+    const keys = this.account.platform === 'google_ads' ? [word.form] : word.lemmas;
+    return Math.max(0, ...keys.map((key) => counts!.get(key) ?? 0));
   }
-  if (best) {
+
+  /** The word as a campaign-wide negative, when it blocks none of the campaign's keywords nor a converting query. */
+  private safe(campaign: PreparedCampaign, word: PhraseWord): ParsedPhrase | null {
+    const key = `${campaign.ref.key}|${word.form}`;
+    let parsed = this.safeWord.get(key);
+    if (parsed === undefined) {
+      const candidate = parsePhrase(word.form, this.account.lemmatizer);
+      // Broad: a word must be safe for the whole campaign, even when it goes on one group.
+      const blocked = this.blockedBy({ parsed: candidate, level: 'campaign', target: campaign.ref, campaign });
+      parsed = blocked.keywords.length || blocked.queries.length ? null : candidate;
+      this.safeWord.set(key, parsed);
+    }
+    return parsed;
+  }
+
+  narrowest(query: PreparedQuery, dropped: Candidate, homePlaces: Set<string>): Alternative | null {
+    const { lemmatizer, platform } = this.account;
+    const campaign = dropped.campaign;
+    const level = query.group ? 'group' : 'campaign';
+    const target = query.group?.ref ?? campaign.ref;
+    const homeWords = new Set(gazetteerFor(lemmatizer).find(query.words).filter((match) => homePlaces.has(match.place.key)).flatMap((match) => match.typed.split(' ')));
+    let best: { text: string; parsed: ParsedPhrase; rows: number } | null = null;
+    for (const word of query.words) {
+      if (word.stop || dropped.parsed.significant.some((want) => sharesLemma(want, word))) continue;
+      if (hasAny(word, buyingWords) || homeWords.has(word.form) || /^\d+$/.test(word.form)) continue;
+      const parsed = this.safe(campaign, word);
+      if (!parsed) continue;
+      const rows = this.rows(campaign, word);
+      if (!best || rows < best.rows) best = { text: word.form, parsed, rows };
+    }
+    if (best) {
+      return {
+        level, target, campaign, text: best.text, parsed: best.parsed, category: dropped.category, source: 'queries',
+        why: `Вместо него — «${best.text}» из запроса «${query.query.query}»: это слово не отключает ни одной своей фразы и ни одного запроса с конверсиями.`,
+      };
+    }
+    const phrase = queryPhrase(query, platform);
+    if (!phrase) return null;
+    const parsed = parsePhrase(phrase, lemmatizer);
+    const blocked = this.blockedBy({ parsed, level, target, campaign });
+    if (blocked.keywords.length || blocked.queries.length) return null;
     return {
-      level, target, campaign, text: best.text, parsed: best.parsed, category: dropped.category, source: 'queries',
-      why: `Вместо него — «${best.text}» из запроса «${query.query.query}»: это слово не отключает ни одной своей фразы и ни одного запроса с конверсиями.`,
+      level, target, campaign, text: phrase, parsed, category: dropped.category, source: 'queries',
+      why: `Каждое другое слово запроса тоже задело бы свои фразы или запросы с конверсиями, поэтому минус-фраза — сам запрос «${query.query.query}» на его группу.`,
     };
   }
-  const phrase = queryPhrase(query, platform);
-  if (!phrase) return null;
-  const parsed = parsePhrase(phrase, lemmatizer);
-  const blocked = blockedBy({ parsed, level, target, campaign });
-  if (blocked.keywords.length || blocked.queries.length) return null;
-  return {
-    level, target, campaign, text: phrase, parsed, category: dropped.category, source: 'queries',
-    why: `Каждое другое слово запроса тоже задело бы свои фразы или запросы с конверсиями, поэтому минус-фраза — сам запрос «${query.query.query}» на его группу.`,
-  };
 }
+
+const buyingWords = [...commercialMarkers];
 
 function reasonOf(candidate: Candidate): string {
   if (candidate.handCheck === 'ambiguous') return `Запросы со словом «${candidate.text}» бывают и у покупателей: проверьте их вручную, автоматически не добавляется.`;
