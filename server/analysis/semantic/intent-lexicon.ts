@@ -91,7 +91,7 @@ export const nonCommercialLexicon: LexiconEntry[] = [
 export const commercialMarkers = new Set([
   'купить', 'цена', 'стоимость', 'заказать', 'заказ', 'недорого', 'недорогой', 'дешево', 'дешевый', 'магазин', 'интернет', 'доставка',
   'продажа', 'прайс', 'акция', 'скидка', 'распродажа', 'оптом', 'опт', 'розница', 'установка', 'ремонт', 'услуга', 'аренда', 'прокат',
-  'сколько', 'стоить', 'price', 'buy', 'shop', 'order', 'cheap', 'deliver', 'delivery', 'near', 'cost',
+  'сколько', 'стоить', 'price', 'buy', 'shop', 'order',
 ]);
 
 /** Words that make a query informational. */

@@ -426,7 +426,8 @@ class AlternativeFinder {
   }
 }
 
-const buyingWords = [...commercialMarkers];
+/** Never an alternative negative: the words of buyers (купить, цена, доставка; buy, cheap, delivery). */
+const buyingWords = [...commercialMarkers, 'cheap', 'deliver', 'delivery', 'near', 'cost', 'sale', 'store'];
 
 function reasonOf(candidate: Candidate): string {
   if (candidate.handCheck === 'ambiguous') return `Запросы со словом «${candidate.text}» бывают и у покупателей: проверьте их вручную, автоматически не добавляется.`;
