@@ -33,6 +33,9 @@ describe('geography dictionary', () => {
     expect([...gazetteer.homeOf(['Санкт-Петербург'])].sort()).toEqual(['leningradskaya-obl', 'spb']);
     expect([...gazetteer.homeOf(['Москва'])].sort()).toEqual(['moskovskaya-obl', 'moskva']);
     expect([...gazetteer.homeOf(['Татарстан'])].sort()).toEqual(['kazan', 'tatarstan']);
+    // As the project's region reaches the engine: short names survive (СПб и ЛО, МО).
+    expect([...gazetteer.homeOf(engineSettings(defaultProjectSettings, null, 'СПб и ЛО').homeRegionWords!)].sort()).toEqual(['leningradskaya-obl', 'spb']);
+    expect([...gazetteer.homeOf(engineSettings(defaultProjectSettings, null, 'МО').homeRegionWords!)].sort()).toEqual(['moskovskaya-obl', 'moskva']);
   });
 });
 

@@ -28,7 +28,7 @@ export interface Place {
 /** `key|name, name…|region-or-capital|!` (the trailing `!` marks an ambiguous name). */
 const regionRows = `
 moskovskaya-obl|московская область, подмосковье, мо, мособласть|moskva
-leningradskaya-obl|ленинградская область, ленобласть, ленинградская обл|spb
+leningradskaya-obl|ленинградская область, ленобласть, ленинградская обл, ло|spb
 krym|крым, республика крым|simferopol
 adygeya|адыгея, республика адыгея|maykop
 altay-resp|республика алтай, горный алтай|gorno-altaysk
