@@ -47,10 +47,10 @@ const settingNames = {
   competitors: 'competitors',
 } as const satisfies Record<keyof ProjectSettings, keyof AnalysisSettings>;
 
-/** Place words of the project's region («Москва и область» → москва, область): never "foreign geography". */
+/** Words of the project's region («Москва и область» → москва, область; «СПб и ЛО», «МО» keep their short names): the geography dictionary reads them (semantic/geo), and the places they name are never "foreign geography". */
 export function regionWords(region: string | null | undefined): string[] {
   if (!region) return [];
-  return [...new Set(region.toLowerCase().replace(/ё/g, 'е').split(/[^a-zа-я0-9]+/).filter((word) => word.length >= 3))];
+  return [...new Set(region.toLowerCase().replace(/ё/g, 'е').split(/[^a-zа-я0-9]+/).filter((word) => word.length >= 2))];
 }
 
 /**

@@ -307,6 +307,19 @@ export interface DroppedNegative {
   reason: string;
   blockedQueries: string[];
   blockedKeywords: string[];
+  /** Ids of the narrower negatives proposed instead, so its queries are still covered; absent when none is safe. */
+  alternativeIds?: string[];
+}
+
+/** A query an existing negative (the keyword's, the group's or the campaign's) already blocks: nothing new is proposed for it. */
+export interface CoveredQuery {
+  query: string;
+  clicks: number;
+  cost: number;
+  /** The existing negative as written in the account. */
+  negative: string;
+  level: 'keyword' | 'group' | 'campaign';
+  target: EntityRef;
 }
 
 export interface CrossMinusSuggestion {
@@ -462,6 +475,8 @@ export interface SemanticResult {
   crossMinus: CrossMinusSuggestion[];
   negatives: NegativeKeywordSuggestion[];
   droppedNegatives: DroppedNegative[];
+  /** Queries of the report the existing negatives already block, with the negative; absent on results stored before it existed. */
+  coveredQueries?: CoveredQuery[];
   /** Cost of the queries the automatic negatives would block; absent on results stored before it existed. */
   nonTargetQueries?: NonTargetQueries;
   /** Zero-conversion queries below `minClicksForNegative`: collect data before cutting. */

@@ -17,6 +17,7 @@ export const checks = {
   keywordTooBroad: check({ id: 'keyword.too_broad', family: 'keywords', severity: 'medium', weight: 10, needs: 'pattern', title: 'Слишком широкая фраза', description: 'Однословная фраза в широком соответствии собирает случайные запросы.' }),
   keywordDuplicate: check({ id: 'keyword.duplicate', family: 'keywords', severity: 'low', weight: 5, needs: 'pattern', title: 'Дубль ключевой фразы', description: 'Фразы из одних и тех же слов конкурируют между собой.' }),
   keywordConflictingOperators: check({ id: 'keyword.conflicting_operators', family: 'keywords', severity: 'medium', weight: 12, needs: 'pattern', title: 'Противоречивые операторы', description: 'Минус-слово совпадает со словом самой фразы или операторы записаны с ошибкой: фраза не показывается или показывается не так, как задумано.' }),
+  keywordNonCommercial: check({ id: 'keyword.non_commercial', family: 'keywords', severity: 'high', weight: 15, needs: 'pattern', title: 'Нецелевая ключевая фраза', description: 'Слова фразы говорят о некоммерческом интенте (бесплатно, скачать, своими руками, вакансии, реферат, б/у, авито; free, download, jobs, diy): по ней приходят не покупатели.' }),
   keywordGroupIntersection: check({ id: 'keyword.group_intersection', family: 'keywords', severity: 'medium', weight: 6, needs: 'pattern', title: 'Пересечение с фразами других групп', description: 'Широкая фраза перехватывает запросы более точных фраз других групп.' }),
   // ads
   adHeadlineTooLong: check({ id: 'ad.headline_too_long', family: 'ads', severity: 'medium', weight: 15, needs: 'pattern', title: 'Заголовок длиннее лимита', description: 'Заголовок не помещается в лимит площадки: объявление не пройдёт загрузку или будет обрезано.' }),
@@ -35,6 +36,7 @@ export const checks = {
   groupLowRelevance: check({ id: 'group.low_relevance', family: 'ads', severity: 'medium', weight: 8, needs: 'pattern', title: 'Объявления не соответствуют фразам группы', description: 'В заголовках и текстах мало слов из ключевых фраз группы.' }),
   // campaign settings
   campaignNoNegatives: check({ id: 'campaign.no_negatives', family: 'campaign', severity: 'medium', weight: 10, needs: 'pattern', title: 'Нет минус-слов на кампанию', description: 'Кампания без общего списка минус-слов показывается по нецелевым запросам; в находке — её широкие фразы, у которых нет минус-слов ни на одном уровне.' }),
+  groupCatchAll: check({ id: 'group.catch_all', family: 'campaign', severity: 'medium', weight: 8, needs: 'pattern', title: 'Группа «обо всём»', description: 'В группе фразы трёх и более несвязанных тем (без общих слов): одно объявление не может ответить на все.' }),
   campaignSingleGroup: check({ id: 'campaign.single_group', family: 'campaign', severity: 'medium', weight: 10, needs: 'pattern', title: 'Одна группа на всё', description: 'Все фразы в одной группе: одно объявление на разные запросы.' }),
   // statistics
   campaignWastedSpend: check({ id: 'stats.wasted_spend', family: 'statistics', severity: 'high', weight: 25, needs: 'conversions', title: 'Расход без конверсий', description: 'Кампания тратит деньги и не приносит конверсий.' }),

@@ -46,6 +46,7 @@ export function runSemanticEngine(account: PreparedAccount, settings: AnalysisSe
     crossMinus: cross.suggestions,
     negatives: negativeResult.negatives,
     droppedNegatives: negativeResult.dropped,
+    coveredQueries: negativeResult.covered,
     nonTargetQueries: summarizeNonTargetQueries(rows, facts),
     collectData: negativeResult.collectData,
     relevance,

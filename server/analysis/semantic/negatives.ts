@@ -1,21 +1,31 @@
 /**
  * Negative-keyword suggestions from the search-query report and the curated non-commercial intents.
  *
- * - Category words (бесплатно, скачать, вакансии, б/у, other cities, competitors) go in at campaign level,
- *   one word per entry, whatever the volume: the intent is plain from the word.
+ * - Category words (бесплатно, скачать, вакансии, б/у, competitors) go in at campaign level, one word
+ *   per entry, whatever the volume: the intent is plain from the word. The list is the query's
+ *   language's (language.ts): an English query gets «free», never «бесплатно».
  * - Ambiguous intents (отзывы, форум…) are "check by hand" and never added automatically.
+ * - Other places come from the geography dictionary (geo/): a place is "foreign" only when it is outside
+ *   the project's region and the campaign's targeting (its groups' regions and the places its own
+ *   keywords name), with each place's city/region pair and every spelling (спб, питер, петербурге).
+ *   Without any idea of the home region, or for a place name that is also an ordinary word, geography
+ *   is "check by hand".
  * - Other queries with no conversions go in as group-level minus-phrases, only with enough clicks
  *   (`minClicksForNegative`); below it they are "collect data". They need conversion data at all.
+ * - A query an existing negative already blocks (the keyword's minus-words, the group's, the
+ *   campaign's, by the platform's operator rules) gets nothing new; the result says which negative
+ *   covers it (`covered`).
  * - No suggestion may block a query that converted, or a keyword of the campaign itself: such a
- *   negative is dropped and listed with the reason.
- * - Other cities are "foreign" only when the account does not target them: a city written in the
- *   account's keywords, group regions or `homeRegionWords` is home. With no idea of the home region,
- *   geography is "check by hand".
+ *   negative is dropped and listed with the reason, and each of its queries gets the narrowest safe
+ *   alternative instead — another word of the query that blocks no own keyword and no converting query
+ *   (the one blocking the fewest report rows), else the query itself as a minus-phrase on its group.
  */
-import type { AnalysisSettings, DroppedNegative, EntityRef, NegativeCategory, NegativeKeywordSuggestion, SemanticResult } from '../../../src/contract/analysis-results.js';
-import { nonCommercialLexicon } from './intent-lexicon.js';
+import type { AnalysisSettings, CoveredQuery, DroppedNegative, EntityRef, NegativeCategory, NegativeKeywordSuggestion, SemanticResult } from '../../../src/contract/analysis-results.js';
+import { gazetteerFor } from './geo/gazetteer.js';
+import { commercialMarkers, nonCommercialLexicon, type LexiconEntry } from './intent-lexicon.js';
+import { languageOfWords, majorityLanguage, type ScriptLanguage } from './language.js';
 import { negativeBlocks } from './negative-match.js';
-import { normalizeText, parsePhrase, type ParsedPhrase } from './phrase.js';
+import { normalizeText, parsePhrase, type ParsedPhrase, type PhraseWord } from './phrase.js';
 import type { SuggestionBlocking } from './non-target-queries.js';
 import type { PreparedAccount, PreparedCampaign, PreparedQuery } from './prepare.js';
 
@@ -28,6 +38,20 @@ interface Candidate {
   category: NegativeCategory;
   source: 'queries' | 'curated';
   queries: PreparedQuery[];
+  /** Never added automatically (ambiguous intent, unknown home region, a place name that is also a word). */
+  handCheck?: string;
+  /** Why this negative rather than the obvious one (an alternative to a dropped negative). */
+  reason?: string;
+}
+
+interface LexiconItem {
+  text: string;
+  category: NegativeCategory;
+  /** Null: any language (competitors' brand names). */
+  language: ScriptLanguage | null;
+  preventive?: boolean;
+  unlessWith?: string[];
+  parsed: ParsedPhrase;
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
@@ -35,20 +59,23 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 export interface NegativeSuggestionsResult {
   negatives: NegativeKeywordSuggestion[];
   dropped: DroppedNegative[];
+  covered: CoveredQuery[];
   collectData: SemanticResult['collectData'];
   /** Every query row each automatic (`ready`) suggestion would block; `queries` of a suggestion lists only the first 20. */
   blocking: SuggestionBlocking[];
 }
 
+const phraseText = (parsed: ParsedPhrase) => parsed.words.map((word) => `${word.fixed ? '!' : word.forced ? '+' : ''}${word.form}`).join(' ');
+
 export function suggestNegatives(account: PreparedAccount, settings: AnalysisSettings, hasConversions: boolean, monthFactor: number): NegativeSuggestionsResult {
   const { lemmatizer, platform } = account;
-  const lexicon = [
-    ...nonCommercialLexicon,
-    ...settings.competitors.map((text) => ({ text: normalizeText(text), category: 'competitors' as const })),
-  ].map((entry) => ({ ...entry, parsed: parsePhrase(entry.text, lemmatizer) }));
+  const lexicon: LexiconItem[] = [
+    ...nonCommercialLexicon.map((entry: LexiconEntry) => ({ ...entry, parsed: parsePhrase(entry.text, lemmatizer) })),
+    ...settings.competitors.map((text) => ({ text: normalizeText(text), category: 'competitors' as const, language: null, parsed: parsePhrase(normalizeText(text), lemmatizer) })),
+  ];
 
   // Entries by the forms and lemmas of their first word, so a query only tries the entries it can match.
-  const lexiconByWord = new Map<string, (typeof lexicon)[number][]>();
+  const lexiconByWord = new Map<string, LexiconItem[]>();
   for (const entry of lexicon) {
     const first = entry.parsed.significant[0];
     if (!first) continue;
@@ -59,14 +86,30 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     }
   }
 
-  // Home geography: what the account itself targets.
-  const homeLemmas = new Set<string>();
-  for (const word of settings.homeRegionWords) for (const lemma of lemmatizer.lemmatize(normalizeText(word)).all) homeLemmas.add(lemma);
-  for (const keyword of account.keywords) for (const word of keyword.parsed.words) for (const lemma of word.lemmas) homeLemmas.add(lemma);
-  for (const group of account.groups) {
-    for (const word of parsePhrase(group.group.region ?? '', lemmatizer).words) for (const lemma of word.lemmas) homeLemmas.add(lemma);
-  }
-  const homeRegionKnown = settings.homeRegionWords.length > 0 || account.groups.some((group) => Boolean(group.group.region));
+  // Home geography: the project's region, and per campaign what the campaign itself targets.
+  const gazetteer = gazetteerFor(lemmatizer);
+  const projectHome = gazetteer.homeOf([settings.homeRegionWords.join(' ')]);
+  const homeOfCampaign = new Map<PreparedCampaign, { places: Set<string>; known: boolean }>();
+  const campaignHome = (campaign: PreparedCampaign) => {
+    let home = homeOfCampaign.get(campaign);
+    if (!home) {
+      const regions = campaign.groups.map((group) => group.group.region).filter((region): region is string => Boolean(region?.trim()));
+      const keys = [...projectHome, ...gazetteer.homeOf(regions)];
+      for (const group of campaign.groups) for (const keyword of group.keywords) for (const match of gazetteer.find(keyword.parsed.words)) keys.push(match.place.key);
+      home = { places: gazetteer.expand(keys), known: settings.homeRegionWords.length > 0 || regions.length > 0 };
+      homeOfCampaign.set(campaign, home);
+    }
+    return home;
+  };
+  const languageOfCampaign = new Map<PreparedCampaign, ScriptLanguage>();
+  const campaignLanguage = (campaign: PreparedCampaign) => {
+    let language = languageOfCampaign.get(campaign);
+    if (!language) {
+      language = majorityLanguage(campaign.groups.flatMap((group) => group.keywords.map((keyword) => keyword.parsed.words)));
+      languageOfCampaign.set(campaign, language);
+    }
+    return language;
+  };
 
   const candidates = new Map<string, Candidate>();
   const add = (key: string, make: () => Candidate, query?: PreparedQuery) => {
@@ -75,40 +118,55 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
       candidate = make();
       candidates.set(key, candidate);
     }
-    // Two lexicon entries of one text (a competitor that is also a curated word) meet the same query in a row.
-    if (query && candidate.queries[candidate.queries.length - 1] !== query) candidate.queries.push(query);
+    if (query && !candidate.queries.includes(query)) candidate.queries.push(query);
   };
   const collectData: SemanticResult['collectData'] = [];
-  /** Google negatives do not cover other forms, so the negative is the form people typed. */
-  const googleNegativeFor = (entry: (typeof lexicon)[number], query: PreparedQuery) => {
-    if (entry.parsed.significant.length > 1) {
-      const text = `"${entry.text}"`;
-      return { text, parsed: parsePhrase(text, lemmatizer) };
-    }
-    const lemmas = entry.parsed.significant[0].lemmas;
-    const typed = query.words.find((word) => word.lemmas.some((lemma) => lemmas.includes(lemma)))?.form ?? entry.text;
-    return { text: typed, parsed: parsePhrase(typed, lemmatizer) };
+  const covered: CoveredQuery[] = [];
+  /** Google negatives do not cover other forms, so a one-word negative is the form people typed, a longer one a phrase. */
+  const googleNegative = (text: string, typed: string, wordCount: number) => {
+    const chosen = wordCount > 1 ? `"${typed}"` : typed;
+    return { text: chosen, parsed: parsePhrase(chosen, lemmatizer) };
   };
 
   for (const query of account.queries) {
     const campaign = query.campaign;
     if (!campaign) continue;
     // A query the current negatives already block (added after the report) needs nothing more.
-    if (campaign.negatives.some((negative) => negativeBlocks(negative, query.words, platform))) continue;
-    if (query.group?.negatives.some((negative) => negativeBlocks(negative, query.words, platform))) continue;
+    const existing = existingNegativeFor(query, platform);
+    if (existing) {
+      covered.push({ query: query.query.query, clicks: query.query.stats.clicks, cost: query.query.stats.cost, negative: existing.text, level: existing.level, target: existing.target });
+      continue;
+    }
+    const language = languageOfWords(query.words) ?? campaignLanguage(campaign);
     let matchedCategory = false;
-    const possible = new Set<(typeof lexicon)[number]>();
+    const possible = new Set<LexiconItem>();
     for (const word of query.words) {
       for (const entry of lexiconByWord.get(word.form) ?? []) possible.add(entry);
       for (const lemma of word.lemmas) for (const entry of lexiconByWord.get(lemma) ?? []) possible.add(entry);
     }
     for (const entry of possible) {
+      if (entry.language !== null && entry.language !== language) continue;
       // Intent is recognised by lemma on every platform (the words mean the same on Google).
       if (!negativeBlocks(entry.parsed, query.words, 'yandex_direct')) continue;
-      if (entry.category === 'foreign_geo' && entry.parsed.significant.some((word) => word.lemmas.some((lemma) => homeLemmas.has(lemma)))) continue;
+      if (entry.unlessWith && query.words.some((word) => hasAny(word, entry.unlessWith!))) continue;
       matchedCategory = true;
-      const { text, parsed } = platform === 'google_ads' ? googleNegativeFor(entry, query) : entry;
-      add(`${campaign.ref.key}|${text}`, () => ({ level: 'campaign', target: campaign.ref, campaign, text, parsed, category: entry.category, source: 'queries', queries: [] }), query);
+      const typed = query.words.filter((word) => entry.parsed.significant.some((want) => sharesLemma(want, word))).map((word) => word.form).join(' ') || entry.text;
+      const { text, parsed } = platform === 'google_ads' ? googleNegative(entry.text, entry.parsed.words.length > 1 ? entry.text : typed, entry.parsed.words.length) : entry;
+      add(`${campaign.ref.key}|${text}`, () => ({
+        level: 'campaign', target: campaign.ref, campaign, text, parsed, category: entry.category, source: 'queries', queries: [],
+        handCheck: entry.category === 'ambiguous' ? 'ambiguous' : undefined,
+      }), query);
+    }
+    const home = campaignHome(campaign);
+    for (const match of gazetteer.find(query.words)) {
+      if (home.places.has(match.place.key)) continue;
+      matchedCategory = true;
+      const wordCount = match.name.split(/[\s-]+/).length;
+      const { text, parsed } = platform === 'google_ads' ? googleNegative(match.name, match.typed, wordCount) : { text: match.name, parsed: parsePhrase(match.name, lemmatizer) };
+      add(`${campaign.ref.key}|${text}`, () => ({
+        level: 'campaign', target: campaign.ref, campaign, text, parsed, category: 'foreign_geo', source: 'queries', queries: [],
+        handCheck: !home.known ? 'geo_unknown' : match.place.ambiguous ? 'geo_ambiguous' : undefined,
+      }), query);
     }
     if (matchedCategory || !hasConversions) continue;
     const { clicks, conversions, cost } = query.query.stats;
@@ -118,26 +176,19 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
       collectData.push({ query: query.query.query, clicks, cost, target });
       continue;
     }
-    const text = query.words.filter((word) => !word.stop).map((word) => word.form).join(' ');
-    if (!text) continue;
-    const phrase = platform === 'google_ads' ? `"${text}"` : text;
+    const phrase = queryPhrase(query, platform);
+    if (!phrase) continue;
     add(`${target.key}|${phrase}`, () => ({
-      level: query.group ? 'group' : 'campaign',
-      target,
-      campaign,
-      text: phrase,
-      parsed: parsePhrase(phrase, lemmatizer),
-      category: 'query',
-      source: 'queries',
-      queries: [],
+      level: query.group ? 'group' : 'campaign', target, campaign, text: phrase, parsed: parsePhrase(phrase, lemmatizer), category: 'query', source: 'queries', queries: [],
     }), query);
   }
 
-  // Without a query report, the safest curated words are proposed up front.
+  // Without a query report, the safest curated words of the campaign's language are proposed up front.
   if (account.queries.length === 0) {
     for (const campaign of account.campaigns) {
+      const language = campaignLanguage(campaign);
       for (const entry of lexicon) {
-        if (!('preventive' in entry) || !entry.preventive) continue;
+        if (!entry.preventive || entry.language !== language) continue;
         if (campaign.negatives.some((negative) => negativeBlocks(negative, entry.parsed.words, platform))) continue;
         add(`${campaign.ref.key}|${entry.text}`, () => ({ level: 'campaign', target: campaign.ref, campaign, text: entry.text, parsed: entry.parsed, category: entry.category, source: 'curated', queries: [] }));
       }
@@ -151,32 +202,74 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     list.push(query);
     convertingByCampaign.set(query.campaign, list);
   }
-
-  const negatives: NegativeKeywordSuggestion[] = [];
-  const dropped: DroppedNegative[] = [];
-  const blocking: SuggestionBlocking[] = [];
-  for (const [key, candidate] of candidates) {
+  const blockedBy = (candidate: Pick<Candidate, 'parsed' | 'level' | 'target' | 'campaign'>) => {
     const { parsed, campaign } = candidate;
     const scopeGroups = candidate.level === 'group' ? campaign.groups.filter((group) => group.ref.key === candidate.target.key) : campaign.groups;
-    const blockedKeywords = scopeGroups.flatMap((group) => group.keywords).filter((keyword) => negativeBlocks(parsed, keyword.parsed.words, platform));
-    const blockedQueries = (convertingByCampaign.get(campaign) ?? []).filter((query) => negativeBlocks(parsed, query.words, platform));
-    if (blockedKeywords.length || blockedQueries.length) {
-      dropped.push({
-        text: candidate.text,
-        level: candidate.level,
-        target: candidate.target,
-        category: candidate.category,
-        reason: blockedQueries.length
-          ? `Минус-слово «${candidate.text}» заблокировало бы запросы с конверсиями: ${blockedQueries.slice(0, 3).map((query) => `«${query.query.query}»`).join(', ')}.`
-          : `Минус-слово «${candidate.text}» отключило бы свои ключевые фразы: ${blockedKeywords.slice(0, 3).map((keyword) => `«${keyword.keyword.phrase}»`).join(', ')}.`,
-        blockedQueries: blockedQueries.map((query) => query.query.query),
-        blockedKeywords: blockedKeywords.map((keyword) => keyword.keyword.phrase),
+    return {
+      keywords: scopeGroups.flatMap((group) => group.keywords).filter((keyword) => negativeBlocks(parsed, keyword.parsed.words, platform)),
+      queries: (convertingByCampaign.get(campaign) ?? []).filter((query) => negativeBlocks(parsed, query.words, platform)),
+    };
+  };
+
+  // Split the candidates into the ones that may go in and the ones that would cut the account's own demand.
+  const kept: [string, Candidate][] = [];
+  const droppedCandidates: { candidate: Candidate; dropped: DroppedNegative }[] = [];
+  for (const [key, candidate] of candidates) {
+    const blocked = blockedBy(candidate);
+    if (blocked.keywords.length || blocked.queries.length) {
+      droppedCandidates.push({
+        candidate,
+        dropped: {
+          text: candidate.text,
+          level: candidate.level,
+          target: candidate.target,
+          category: candidate.category,
+          reason: blocked.queries.length
+            ? `Минус-слово «${candidate.text}» заблокировало бы запросы с конверсиями: ${blocked.queries.slice(0, 3).map((query) => `«${query.query.query}»`).join(', ')}.`
+            : `Минус-слово «${candidate.text}» отключило бы свои ключевые фразы: ${blocked.keywords.slice(0, 3).map((keyword) => `«${keyword.keyword.phrase}»`).join(', ')}.`,
+          blockedQueries: blocked.queries.map((query) => query.query.query),
+          blockedKeywords: blocked.keywords.map((keyword) => keyword.keyword.phrase),
+        },
       });
       continue;
     }
+    kept.push([key, candidate]);
+  }
+
+  // A dropped negative must not leave its queries uncovered: the narrowest safe alternative per query.
+  const coveredByKept = new Set<PreparedQuery>();
+  for (const [, candidate] of kept) if (!candidate.handCheck) for (const query of candidate.queries) coveredByKept.add(query);
+  const keptByKey = new Map(kept);
+  const alternatives = new AlternativeFinder(account, blockedBy);
+  const alternativeKeys = new Map<DroppedNegative, Set<string>>();
+  for (const { candidate, dropped } of droppedCandidates) {
+    if (candidate.handCheck || candidate.category === 'query') continue;
+    const keys = new Set<string>();
+    for (const query of candidate.queries) {
+      if (query.query.stats.conversions > 0 || coveredByKept.has(query)) continue;
+      const alternative = alternatives.narrowest(query, candidate, campaignHome(candidate.campaign).places);
+      if (!alternative) continue;
+      const key = `${alternative.target.key}|${alternative.text}`;
+      const existing = keptByKey.get(key);
+      if (existing) {
+        if (!existing.queries.includes(query)) existing.queries.push(query);
+      } else {
+        const added: Candidate = { ...alternative, queries: [query], reason: `${dropped.reason} ${alternative.why}` };
+        kept.push([key, added]);
+        keptByKey.set(key, added);
+      }
+      coveredByKept.add(query);
+      keys.add(key);
+    }
+    alternativeKeys.set(dropped, keys);
+  }
+
+  const negatives: NegativeKeywordSuggestion[] = [];
+  const blocking: SuggestionBlocking[] = [];
+  for (const [key, candidate] of kept) {
     const clicks = candidate.queries.reduce((sum, query) => sum + query.query.stats.clicks, 0);
     const cost = round2(candidate.queries.reduce((sum, query) => sum + query.query.stats.cost, 0));
-    const handCheck = candidate.category === 'ambiguous' || (candidate.category === 'foreign_geo' && !homeRegionKnown);
+    const handCheck = Boolean(candidate.handCheck);
     const id = `neg:${key}`;
     if (!handCheck) blocking.push({ suggestionId: id, queries: candidate.queries.map((query) => query.query) });
     negatives.push({
@@ -188,7 +281,7 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
       category: candidate.category,
       status: handCheck ? 'check_by_hand' : 'ready',
       source: candidate.source,
-      reason: reasonOf(candidate, handCheck),
+      reason: candidate.reason ?? reasonOf(candidate),
       queries: candidate.queries.slice(0, 20).map((query) => ({ query: query.query.query, clicks: query.query.stats.clicks, cost: query.query.stats.cost, conversions: query.query.stats.conversions })),
       clicks,
       cost,
@@ -206,12 +299,141 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     });
   }
   negatives.sort((a, b) => b.cost - a.cost);
-  return { negatives, dropped, collectData, blocking };
+  const dropped = droppedCandidates.map(({ dropped }) => {
+    const ids = [...(alternativeKeys.get(dropped) ?? [])].map((key) => `neg:${key}`);
+    return ids.length ? { ...dropped, alternativeIds: ids } : dropped;
+  });
+  return { negatives, dropped, covered, collectData, blocking };
 }
 
-function reasonOf(candidate: Candidate, handCheck: boolean): string {
-  if (candidate.category === 'ambiguous') return `Запросы со словом «${candidate.text}» бывают и у покупателей: проверьте их вручную, автоматически не добавляется.`;
-  if (candidate.category === 'foreign_geo' && handCheck) return `«${candidate.text}» — другой город или страна? Регион проекта не указан, проверьте вручную.`;
+function sharesLemma(a: PhraseWord, b: PhraseWord): boolean {
+  return a.form === b.form || a.lemmas.some((lemma) => b.lemmas.includes(lemma));
+}
+
+const hasAny = (word: PhraseWord, lemmas: readonly string[]) => lemmas.includes(word.form) || word.lemmas.some((lemma) => lemmas.includes(lemma));
+
+/** The query as a minus-phrase: its significant words (Google: in quotes, phrase match). */
+function queryPhrase(query: PreparedQuery, platform: PreparedAccount['platform']): string {
+  const text = query.words.filter((word) => !word.stop).map((word) => word.form).join(' ');
+  if (!text) return '';
+  return platform === 'google_ads' ? `"${text}"` : text;
+}
+
+/** The first existing negative (keyword's own minus-words, then the group's, then the campaign's) that blocks the query. */
+function existingNegativeFor(query: PreparedQuery, platform: PreparedAccount['platform']): { text: string; level: CoveredQuery['level']; target: EntityRef } | null {
+  const campaign = query.campaign!;
+  const keywordText = query.query.keyword?.trim().toLowerCase();
+  const keyword = keywordText ? (query.group ? [query.group] : campaign.groups).flatMap((group) => group.keywords).find((candidate) => candidate.keyword.phrase.trim().toLowerCase() === keywordText) : undefined;
+  for (const minus of keyword?.parsed.minus ?? []) if (negativeBlocks(minus, query.words, platform)) return { text: phraseText(minus), level: 'keyword', target: keyword!.ref };
+  if (query.group) {
+    const index = query.group.negatives.findIndex((negative) => negativeBlocks(negative, query.words, platform));
+    if (index >= 0) return { text: query.group.negativeTexts[index], level: 'group', target: query.group.ref };
+  }
+  const index = campaign.negatives.findIndex((negative) => negativeBlocks(negative, query.words, platform));
+  if (index >= 0) return { text: campaign.campaign.negativeKeywords[index], level: 'campaign', target: campaign.ref };
+  return null;
+}
+
+interface Alternative {
+  level: 'campaign' | 'group';
+  target: EntityRef;
+  campaign: PreparedCampaign;
+  text: string;
+  parsed: ParsedPhrase;
+  category: NegativeCategory;
+  source: 'queries';
+  why: string;
+}
+
+type BlockedBy = (candidate: Pick<Candidate, 'parsed' | 'level' | 'target' | 'campaign'>) => { keywords: unknown[]; queries: unknown[] };
+
+/**
+ * What can block a query when the obvious negative cannot: another word of the query on the query's
+ * group (or campaign) that blocks no own keyword and no converting query — not a buying word (купить,
+ * цена) nor a home place, and of those the one blocking the fewest rows of the campaign's report — else
+ * the whole query as a minus-phrase on its group, if even that is safe. Memoised per campaign and word:
+ * a big report has many queries with the same words.
+ */
+class AlternativeFinder {
+  private readonly safeWord = new Map<string, ParsedPhrase | null>();
+  private readonly rowsWithKey = new Map<PreparedCampaign, Map<string, number>>();
+
+  constructor(
+    private readonly account: PreparedAccount,
+    private readonly blockedBy: BlockedBy,
+  ) {}
+
+  /** How many of the campaign's report rows hold the word (by lemma on Yandex, by form on Google). */
+  private rows(campaign: PreparedCampaign, word: PhraseWord): number {
+    let counts = this.rowsWithKey.get(campaign);
+    if (!counts) {
+      counts = new Map();
+      for (const query of this.account.queries) {
+        if (query.campaign !== campaign) continue;
+        const keys = new Set(query.words.flatMap((queryWord) => (this.account.platform === 'google_ads' ? [queryWord.form] : queryWord.lemmas)));
+        for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      this.rowsWithKey.set(campaign, counts);
+    }
+    const keys = this.account.platform === 'google_ads' ? [word.form] : word.lemmas;
+    return Math.max(0, ...keys.map((key) => counts!.get(key) ?? 0));
+  }
+
+  /** The word as a campaign-wide negative, when it blocks none of the campaign's keywords nor a converting query. */
+  private safe(campaign: PreparedCampaign, word: PhraseWord): ParsedPhrase | null {
+    const key = `${campaign.ref.key}|${word.form}`;
+    let parsed = this.safeWord.get(key);
+    if (parsed === undefined) {
+      const candidate = parsePhrase(word.form, this.account.lemmatizer);
+      // Broad: a word must be safe for the whole campaign, even when it goes on one group.
+      const blocked = this.blockedBy({ parsed: candidate, level: 'campaign', target: campaign.ref, campaign });
+      parsed = blocked.keywords.length || blocked.queries.length ? null : candidate;
+      this.safeWord.set(key, parsed);
+    }
+    return parsed;
+  }
+
+  narrowest(query: PreparedQuery, dropped: Candidate, homePlaces: Set<string>): Alternative | null {
+    const { lemmatizer, platform } = this.account;
+    const campaign = dropped.campaign;
+    const level = query.group ? 'group' : 'campaign';
+    const target = query.group?.ref ?? campaign.ref;
+    const homeWords = new Set(gazetteerFor(lemmatizer).find(query.words).filter((match) => homePlaces.has(match.place.key)).flatMap((match) => match.typed.split(' ')));
+    let best: { text: string; parsed: ParsedPhrase; rows: number } | null = null;
+    for (const word of query.words) {
+      if (word.stop || dropped.parsed.significant.some((want) => sharesLemma(want, word))) continue;
+      if (hasAny(word, buyingWords) || homeWords.has(word.form) || /^\d+$/.test(word.form)) continue;
+      const parsed = this.safe(campaign, word);
+      if (!parsed) continue;
+      const rows = this.rows(campaign, word);
+      if (!best || rows < best.rows) best = { text: word.form, parsed, rows };
+    }
+    if (best) {
+      return {
+        level, target, campaign, text: best.text, parsed: best.parsed, category: dropped.category, source: 'queries',
+        why: `Вместо него — «${best.text}» из запроса «${query.query.query}»: это слово не отключает ни одной своей фразы и ни одного запроса с конверсиями.`,
+      };
+    }
+    const phrase = queryPhrase(query, platform);
+    if (!phrase) return null;
+    const parsed = parsePhrase(phrase, lemmatizer);
+    const blocked = this.blockedBy({ parsed, level, target, campaign });
+    if (blocked.keywords.length || blocked.queries.length) return null;
+    return {
+      level, target, campaign, text: phrase, parsed, category: dropped.category, source: 'queries',
+      why: `Каждое другое слово запроса тоже задело бы свои фразы или запросы с конверсиями, поэтому минус-фраза — сам запрос «${query.query.query}» на его группу.`,
+    };
+  }
+}
+
+/** Never an alternative negative: the words of buyers (купить, цена, доставка; buy, cheap, delivery). */
+const buyingWords = [...commercialMarkers, 'cheap', 'deliver', 'delivery', 'near', 'cost', 'sale', 'store'];
+
+function reasonOf(candidate: Candidate): string {
+  if (candidate.handCheck === 'ambiguous') return `Запросы со словом «${candidate.text}» бывают и у покупателей: проверьте их вручную, автоматически не добавляется.`;
+  if (candidate.handCheck === 'geo_unknown') return `«${candidate.text}» — другой город или страна? Регион проекта не указан, проверьте вручную.`;
+  if (candidate.handCheck === 'geo_ambiguous') return `«${candidate.text}» — название города, но и обычное слово или имя: проверьте запросы вручную.`;
+  if (candidate.category === 'foreign_geo') return `«${candidate.text}» — место вне региона проекта и таргетинга кампании: минус-слово на кампанию.`;
   if (candidate.category === 'query') return `Запрос без конверсий с достаточным числом кликов: минус-фраза на группу.`;
   if (candidate.source === 'curated') return `Нецелевой интент («${candidate.text}»): обычно такие запросы не покупают. Минус-слово на кампанию заранее.`;
   return `Нецелевой интент («${candidate.text}») в запросах: минус-слово на кампанию.`;

@@ -1,5 +1,9 @@
 /**
- * Campaign settings: no campaign-level negatives, one group for everything.
+ * Campaign settings: no campaign-level negatives, one group for everything, groups about everything.
+ *
+ * A group «обо всём» (`group.catch_all`): its keywords fall into three or more unrelated topics
+ * (semantic/clusters.ts `groupTopics`: no shared topic lemma, each topic ≥ 2 keywords or ≥ 20 % of the
+ * group), whatever the group's size — one ad cannot answer «розы», «тюльпаны» and «горшки для цветов».
  *
  * A campaign without negatives is one finding at the campaign (the fix is one shared list there, which
  * the semantic engine suggests), not one per keyword: its items are the broad keywords it leaves with
@@ -7,10 +11,14 @@
  * words. The penalty stays on the campaign: it is one problem in one place.
  */
 import type { FindingItem } from '../../../../src/contract/analysis-results.js';
+import { groupTopics } from '../../semantic/clusters.js';
 import { negativesOf } from '../../semantic/prepare.js';
 import { countOf, examplesSentence } from '../aggregate.js';
 import type { ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
+
+/** Unrelated topics from which a group is «обо всём». */
+const CATCH_ALL_TOPICS = 3;
 
 export function runCampaignChecks(context: ScoringContext): void {
   const { account, findings, settings, semantic } = context;
@@ -42,6 +50,19 @@ export function runCampaignChecks(context: ScoringContext): void {
         finding.items = exposed;
       }
       findings.push(finding);
+    }
+    for (const group of campaign.groups) {
+      const { topics } = groupTopics(group.keywords);
+      if (topics.length < CATCH_ALL_TOPICS) continue;
+      const named = topics.slice(0, 4).map((topic) => `${topic.keywords.slice(0, 2).map((keyword) => `«${keyword.keyword.phrase}»`).join(', ')}`);
+      findings.push(makeFinding(checks.groupCatchAll, group.ref, {
+        explanation: `В группе «${group.group.name}» фразы ${topics.length} несвязанных тем, без общих слов: ${named.join('; ')}${topics.length > 4 ? '…' : ''}. Одно объявление не отвечает на все эти запросы.`,
+        fix: 'Разделите группу по темам и напишите объявление для каждой.',
+        evidence: [
+          { label: 'Несвязанных тем', value: topics.length, threshold: CATCH_ALL_TOPICS, unit: 'count' },
+          { label: 'Фраз в группе', value: group.keywords.length, unit: 'count' },
+        ],
+      }));
     }
     if (campaign.groups.length === 1 && keywords >= settings.singleGroupMinKeywords) {
       findings.push(makeFinding(checks.campaignSingleGroup, campaign.ref, {

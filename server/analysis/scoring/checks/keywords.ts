@@ -1,11 +1,14 @@
 /**
- * Keyword hygiene: too broad, duplicates, conflicting operators, intersections between groups.
+ * Keyword hygiene: too broad, duplicates, conflicting operators, intersections between groups, and
+ * keywords whose own words mean a non-commercial intent (semantic/keyword-intent.ts).
  * Pattern-based: they need no statistics. (Keywords without any negatives are reported by the campaign
  * check `campaign.no_negatives`, once per campaign, with the keywords as its items.)
  */
+import { negativeCategoryLabels } from '../../../../src/contract/analysis-results.js';
+import { nonCommercialIntent } from '../../semantic/keyword-intent.js';
 import { negativeBlocks } from '../../semantic/negative-match.js';
 import type { PreparedKeyword } from '../../semantic/prepare.js';
-import { type ScoringContext } from '../context.js';
+import { formatRub, type ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
 
 function operatorProblem(keyword: PreparedKeyword, context: ScoringContext): string | null {
@@ -29,7 +32,7 @@ function operatorProblem(keyword: PreparedKeyword, context: ScoringContext): str
 }
 
 export function runKeywordChecks(context: ScoringContext): void {
-  const { account, semantic, findings } = context;
+  const { account, semantic, findings, facts } = context;
   const platform = account.platform;
 
   const duplicateOf = new Map<string, { first: string; count: number; suggestionId?: string }>();
@@ -56,6 +59,27 @@ export function runKeywordChecks(context: ScoringContext): void {
         explanation: `Фраза «${keyword.keyword.phrase}» из одного слова в широком соответствии: по ней показываются любые запросы с этим словом.`,
         fix: platform === 'google_ads' ? 'Добавьте уточняющие слова или смените тип соответствия на фразовое.' : 'Добавьте уточняющие слова (что именно, для чего) или возьмите слово в кавычки.',
         evidence: [{ label: 'Слов во фразе', value: 1, threshold: 1, unit: 'count' }],
+      }));
+    }
+    const intent = nonCommercialIntent(keyword.parsed.words, account.lemmatizer);
+    if (intent) {
+      const stats = keyword.keyword.stats;
+      const category = negativeCategoryLabels[intent.category];
+      // The money is the keyword's spend when it brought nothing; a converting one is still flagged, without money.
+      const wasted = stats && stats.cost > 0 && stats.conversions === 0 ? stats.cost : undefined;
+      findings.push(makeFinding(checks.keywordNonCommercial, ref, {
+        explanation:
+          `Фраза «${keyword.keyword.phrase}»: слово «${intent.word}» — ${category.toLowerCase()}, по таким запросам приходят не покупатели.` +
+          (stats && stats.cost > 0 ? ` За период ${formatRub(stats.cost)}, конверсий: ${stats.conversions}.` : ''),
+        fix: `Остановите фразу и добавьте «${intent.word}» в минус-слова кампании.`,
+        evidence: [
+          { label: 'Нецелевое слово', value: intent.word },
+          { label: 'Категория', value: category },
+          ...(stats ? [{ label: 'Расход', value: stats.cost, unit: 'rub' as const }, { label: 'Конверсии', value: stats.conversions, unit: 'conversions' as const }] : []),
+        ],
+        money: wasted,
+        monthFactor: facts.monthFactor,
+        period: wasted !== undefined ? facts.period ?? undefined : undefined,
       }));
     }
     const duplicate = duplicateOf.get(ref.key);
