@@ -27,6 +27,7 @@ export const mainThresholds: ThresholdField[] = [
   { key: 'suspicious_network_ctr', kind: 'share', label: 'Подозрительный CTR в сетях, %', hint: 'CTR в сетях от этого значения — признак случайных кликов.' },
   { key: 'stop_cost_cpa_multiple', kind: 'multiple', label: 'Остановить фразу при расходе, × CPA', hint: 'Фраза без конверсий останавливается, когда расход достиг стольких CPA.' },
   { key: 'lower_bid_cpa_multiple', kind: 'multiple', label: 'Снизить ставку при CPA, × цели', hint: 'Ставка снижается, когда цена конверсии во столько раз выше целевой.' },
+  { key: 'bid_change_min_difference', kind: 'share', label: 'Менять ставку при разнице CPA от, %', hint: 'Повысить или снизить ставку советуем, только когда цена конверсии фразы отличается от опорной (цель или CPA аккаунта) хотя бы на столько.' },
 ];
 
 /** Every other threshold the checks compare with, folded away. */
