@@ -6,11 +6,14 @@
  * - Google Ads keyword / search terms reports: Campaign, Ad group, Keyword, Match type, Search term, Day,
  *   Impr., Clicks, Cost, Conversions, Conv. value (also in the Russian interface: Кампания, Группа
  *   объявлений, Ключевое слово, Стоимость).
+ * A placement column («Тип площадки», AdNetworkType, Network / Сеть) splits each row's statistics by
+ * placement (`placementStats` of keywords and campaigns) besides adding them to the totals.
  * A title and a period line may sit above the header; «Итого»/«Total» rows are skipped. Rows become
  * `StatRecord`s merged onto the imported keywords and ads later (see merge-stats.ts); search queries are
  * summed per query, campaign, group and keyword.
  */
 import type { AdPlatform, SearchQuery, Stats } from '../../../src/contract/campaigns.js';
+import { placementOfLabel } from '../../analysis/placement.js';
 import { addStats } from './builder.js';
 import type { Dictionary } from './columns.js';
 import { format, importerMessages } from './messages.js';
@@ -36,6 +39,8 @@ export const reportColumns = {
   conversions: ['Конверсии', 'Conversions', 'Conv.'],
   revenue: ['Доход', 'Ценность конверсий', 'Conv. value', 'Conversion value'],
   currency: ['Валюта', 'Currency code', 'Currency'],
+  /** Search or networks per row: Yandex «Тип площадки» (Поиск / Сети), Reports API AdNetworkType (SEARCH / AD_NETWORK), Google Network. */
+  placement: ['Тип площадки', 'Площадка', 'AdNetworkType', 'Network', 'Network (with search partners)', 'Сеть', 'Сеть (с поисковыми партнерами)', 'Сеть (с поисковыми партнёрами)'],
 } as const satisfies Dictionary<string>;
 
 export type ReportField = keyof typeof reportColumns;
@@ -76,6 +81,8 @@ export interface StatRecord {
   matchType?: string;
   adId?: string;
   adTitle?: string;
+  /** The row's placement when the report has a placement column and its value names one. */
+  placement?: 'search' | 'networks';
   stats: Stats;
 }
 
@@ -160,6 +167,10 @@ export function importReport(context: SheetContext<ReportField>, platform: AdPla
     for (const [key, value] of Object.entries(optional) as [keyof typeof optional, string | undefined][]) {
       if (value) record[key] = value;
     }
+    // «Площадка» may hold a site name (avito.ru) rather than a type: only a value that names search or
+    // networks splits the statistics; anything else leaves the row unsplit.
+    const placement = placementOfLabel(clean(columns.get(row, 'placement')));
+    if (placement === 'search' || placement === 'networks') record.placement = placement;
     sink.records.push(record);
   }
   if (!datesSeen) {
