@@ -3,7 +3,7 @@
  * hand-written accounts. Every expected figure is worked out in the comments.
  */
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '../../../src/contract/analysis-results.js';
+import type { Finding, KeywordVerdict } from '../../../src/contract/analysis-results.js';
 import type { CampaignData } from '../../../src/contract/campaigns.js';
 import { campaignPlacement, placementOfLabel, placementOfName, placementOfType } from '../../../server/analysis/placement.js';
 import { importCampaignFiles } from '../../../server/projects/importers/index.js';
@@ -17,7 +17,7 @@ const labels = (findings: Finding[], checkId: string) =>
   of(findings, checkId)
     .flatMap((finding) => (finding.items ? finding.items.map((item) => item.target.label) : [finding.target.label]))
     .sort();
-const actionsOf = (verdicts: { target: { label: string }; action: string }[]) => Object.fromEntries(verdicts.map((verdict) => [verdict.target.label, verdict.action]));
+const actionsOf = (verdicts: KeywordVerdict[]) => Object.fromEntries(verdicts.map((verdict) => [verdict.target.label, verdict.action]));
 
 describe('placement of a campaign', () => {
   it('reads report and setting labels of both platforms, in both languages', () => {
