@@ -44,6 +44,12 @@ export type Placement = 'search' | 'networks' | 'both';
 /** Statistics split by placement when a report gives one row per placement («Тип площадки», AdNetworkType, Network). */
 export type PlacementStats = Partial<Record<'search' | 'networks', Stats>>;
 
+/** One network site or app of a campaign with its statistics over the period. */
+export interface SiteStats {
+  site: string;
+  stats: Stats;
+}
+
 export interface Keyword {
   externalId?: string;
   /** The phrase as written in the platform, operators included, minus-words excluded. */
@@ -130,6 +136,8 @@ export interface Campaign {
   placement?: Placement;
   /** Campaign statistics split by placement, when the report had a placement column. */
   placementStats?: PlacementStats;
+  /** Network sites and apps the campaign was shown on, from a placements report («Площадка», «Placement»). */
+  sites?: SiteStats[];
   /**
    * The platform whose notation this campaign's keywords use, when it differs from `CampaignData.platform`
    * (files of both platforms uploaded into one project). Set by the importers on every campaign.

@@ -139,6 +139,15 @@ export function addPlacementStats(target: { placementStats?: PlacementStats }, p
   target.placementStats[placement] = addStats(target.placementStats[placement], stats);
 }
 
+/** Adds a placements-report row to the campaign's site (sites compared case-insensitively). */
+export function addSiteStats(campaign: Campaign, site: string, stats: Stats): void {
+  campaign.sites ??= [];
+  const key = site.toLowerCase();
+  const existing = campaign.sites.find((item) => item.site.toLowerCase() === key);
+  if (existing) existing.stats = addStats(existing.stats, stats);
+  else campaign.sites.push({ site, stats: addStats(undefined, stats) });
+}
+
 function roundMoney(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }

@@ -6,7 +6,7 @@
  * the report rows themselves.
  */
 import type { Ad, AdGroup, AdPlatform, Campaign, Keyword } from '../../../src/contract/campaigns.js';
-import { addPlacementStats, addStats, nameKeyOf, type StructureBuilder } from './builder.js';
+import { addPlacementStats, addSiteStats, addStats, nameKeyOf, type StructureBuilder } from './builder.js';
 import { importerMessages } from './messages.js';
 import { barePhraseKey, isAutotargeting, matchTypeFromLabel, parseGoogleKeyword, parseYandexPhrase, phraseKey, AUTOTARGETING_PHRASE } from './phrases.js';
 import type { ProblemLog } from './problems.js';
@@ -99,12 +99,19 @@ export function mergeStats(campaigns: Campaign[], records: StatRecord[], logs: M
         target = splitTarget = campaign;
       }
     }
+    if (record.site && campaign && (target === campaign || !target)) {
+      // A site row of a placements report breaks the campaign's network traffic down: it is the site's,
+      // not a further total of the campaign.
+      addSiteStats(campaign, record.site, record.stats);
+      continue;
+    }
     if (!target) {
       logs.get(record.file)?.warn(importerMessages.statsNotMatched, record.row);
       continue;
     }
     target.stats = addStats(target.stats, record.stats);
     if (splitTarget === target) addPlacementStats(splitTarget, record.placement, record.stats);
+    if (record.site && campaign) addSiteStats(campaign, record.site, record.stats);
   }
 }
 
@@ -115,7 +122,8 @@ export function buildFromStats(records: StatRecord[], builderFor: (platform: AdP
     if (!record.campaignName && !record.campaignId) continue;
     const campaign = builder.campaign({ name: record.campaignName, id: record.campaignId });
     if (!record.groupName && !record.groupId) {
-      if (!record.phrase) {
+      if (record.site) addSiteStats(campaign, record.site, record.stats);
+      else if (!record.phrase) {
         campaign.stats = addStats(campaign.stats, record.stats);
         addPlacementStats(campaign, record.placement, record.stats);
       }

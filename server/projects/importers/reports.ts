@@ -40,7 +40,9 @@ export const reportColumns = {
   revenue: ['Доход', 'Ценность конверсий', 'Conv. value', 'Conversion value'],
   currency: ['Валюта', 'Currency code', 'Currency'],
   /** Search or networks per row: Yandex «Тип площадки» (Поиск / Сети), Reports API AdNetworkType (SEARCH / AD_NETWORK), Google Network. */
-  placement: ['Тип площадки', 'Площадка', 'AdNetworkType', 'Network', 'Network (with search partners)', 'Сеть', 'Сеть (с поисковыми партнерами)', 'Сеть (с поисковыми партнёрами)'],
+  placement: ['Тип площадки', 'AdNetworkType', 'Network', 'Network (with search partners)', 'Сеть', 'Сеть (с поисковыми партнерами)', 'Сеть (с поисковыми партнёрами)'],
+  /** A network site or app: Yandex «Площадка», Google «Placement» / «Место размещения». */
+  site: ['Площадка', 'Placement', 'Место размещения', 'Placement URL', 'URL места размещения'],
 } as const satisfies Dictionary<string>;
 
 export type ReportField = keyof typeof reportColumns;
@@ -83,6 +85,8 @@ export interface StatRecord {
   adTitle?: string;
   /** The row's placement when the report has a placement column and its value names one. */
   placement?: 'search' | 'networks';
+  /** A network site or app the row is about (a placements report). */
+  site?: string;
   stats: Stats;
 }
 
@@ -167,10 +171,12 @@ export function importReport(context: SheetContext<ReportField>, platform: AdPla
     for (const [key, value] of Object.entries(optional) as [keyof typeof optional, string | undefined][]) {
       if (value) record[key] = value;
     }
-    // «Площадка» may hold a site name (avito.ru) rather than a type: only a value that names search or
-    // networks splits the statistics; anything else leaves the row unsplit.
-    const placement = placementOfLabel(clean(columns.get(row, 'placement')));
+    // Only a value that names search or networks splits the statistics; anything else leaves the row unsplit.
+    // «Площадка» names a site (avito.ru, an app) — or, in some reports, the placement type itself.
+    const site = clean(columns.get(row, 'site'));
+    const placement = placementOfLabel(clean(columns.get(row, 'placement'))) ?? placementOfLabel(site);
     if (placement === 'search' || placement === 'networks') record.placement = placement;
+    else if (site) record.site = site;
     sink.records.push(record);
   }
   if (!datesSeen) {

@@ -271,3 +271,39 @@ describe('statistics split by placement', () => {
     expect(shop.evidence[1]).toMatchObject({ label: 'Медиана цены клика в сетях', value: 0.2 });
   });
 });
+
+describe('network sites of a placements report', () => {
+  it('names the sites to exclude: spend over the stop rule or a suspicious CTR, never a converting one', async () => {
+    const data = yandex([
+      campaign('Окна — Поиск', [group('Окна', [kw('окна пвх', { stats: stats(1000, 100, 5000, 10) })], [ad('Окна ПВХ')])], { type: 'search' }),
+      campaign('Окна — РСЯ', [group('Окна', [kw('окна', { stats: stats(60000, 400, 4000, 0) })], [ad('Окна ПВХ')])], {
+        sites: [
+          { site: 'avito.ru', stats: stats(10000, 60, 1200, 0) }, // 1 200 ≥ 2 × 500 → excluded
+          { site: 'com.puzzle.game', stats: stats(5000, 250, 500, 0) }, // CTR 5 % ≥ 2 % → excluded
+          { site: 'dzen.ru', stats: stats(40000, 80, 2000, 1) }, // a conversion: kept
+          { site: 'mail.ru', stats: stats(5000, 10, 300, 0) }, // 300 < 1 000 and CTR 0,2 %: kept
+        ],
+      }),
+    ], [], { period: { from: '2026-10-01', to: '2026-10-30' } });
+    // Reference: networks have no conversions, so the whole account's CPA: (5 000 + 4 000) / 10 = 900 ₽;
+    // stop rule 2 × 900 = 1 800 ₽. avito.ru's 1 200 ₽ is under it (and its CTR 0,6 % is fine): not named.
+    const { scoring } = await analyse(data);
+    const found = of(scoring.findings, 'stats.network_sites');
+    expect(found).toHaveLength(1);
+    expect(found[0].target.label).toBe('Окна — РСЯ');
+    expect(found[0].explanation).toContain('«com.puzzle.game» (CTR 5 % без конверсий)');
+    expect(found[0].explanation).not.toContain('avito.ru');
+    expect(found[0].explanation).not.toContain('dzen.ru');
+    expect(found[0].money).toBeUndefined();
+
+    // With a target CPA of 500 ₽ the stop rule is 1 000 ₽: avito.ru's 1 200 ₽ is named too, dearest first.
+    const targeted = await analyse(data, { targetCpa: 500 });
+    const withTarget = of(targeted.scoring.findings, 'stats.network_sites')[0];
+    expect(withTarget.evidence.slice(0, 3)).toMatchObject([
+      { label: 'Площадок', value: 2 },
+      { label: 'Расход на них', value: 1700 },
+      { label: 'Расход без конверсий от', value: 1000, setting: 'stopCostCpaRatio' },
+    ]);
+    expect(withTarget.explanation.replace(/\u00a0/g, ' ')).toContain('«avito.ru» (1 200 ₽ без конверсий), «com.puzzle.game» (CTR 5 % без конверсий)');
+  });
+});

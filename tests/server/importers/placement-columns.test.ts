@@ -36,15 +36,34 @@ describe('Yandex statistics with «Тип площадки»', () => {
     expect(campaign.placementStats).toEqual({ networks: { impressions: 1000, clicks: 5, cost: 100, conversions: 0 } });
   });
 
-  it('leaves rows unsplit when «Площадка» names a site, not a placement type', async () => {
+  it('reads «Площадка» with a site as the campaign\'s sites, leaving the keyword\'s rows unsplit', async () => {
     const report = [
       'Кампания;Группа;Фраза;№ Условия показа;Площадка;Показы;Клики;Расход;Конверсии',
       `${CAMPAIGN};Угловые диваны;купить угловой диван;9001;avito.ru;1 000;10;300;0`,
+      `${CAMPAIGN};Угловые диваны;купить угловой диван;9001;com.puzzle.game;5 000;200;1 000;0`,
     ].join('\n');
     const campaign = campaignNamed(dataOf(await importCampaignFiles([fixture('direct-export-utf8.tsv'), textFile('sites.csv', report)])), CAMPAIGN);
     const keyword = groupNamed(campaign, 'Угловые диваны').keywords.find((item) => item.externalId === '9001')!;
-    expect(keyword.stats).toEqual({ impressions: 1000, clicks: 10, cost: 300, conversions: 0 });
+    expect(keyword.stats).toEqual({ impressions: 6000, clicks: 210, cost: 1300, conversions: 0 });
     expect(keyword.placementStats).toBeUndefined();
+    expect(campaign.sites).toEqual([
+      { site: 'avito.ru', stats: { impressions: 1000, clicks: 10, cost: 300, conversions: 0 } },
+      { site: 'com.puzzle.game', stats: { impressions: 5000, clicks: 200, cost: 1000, conversions: 0 } },
+    ]);
+  });
+
+  it('keeps a campaign-level placements report as sites, not as further campaign totals', async () => {
+    const report = [
+      'Кампания;Площадка;Показы;Клики;Расход;Конверсии',
+      `${CAMPAIGN};avito.ru;1 000;10;300;0`,
+      `${CAMPAIGN};AVITO.RU;1 000;10;300;1`,
+      `${CAMPAIGN};Поиск;2 000;100;3 000;5`,
+    ].join('\n');
+    const campaign = campaignNamed(dataOf(await importCampaignFiles([fixture('direct-export-utf8.tsv'), textFile('sites.csv', report)])), CAMPAIGN);
+    expect(campaign.sites).toEqual([{ site: 'avito.ru', stats: { impressions: 2000, clicks: 20, cost: 600, conversions: 1 } }]);
+    // «Поиск» in the same column is the placement type, not a site.
+    expect(campaign.stats).toEqual({ impressions: 2000, clicks: 100, cost: 3000, conversions: 5 });
+    expect(campaign.placementStats).toEqual({ search: { impressions: 2000, clicks: 100, cost: 3000, conversions: 5 } });
   });
 });
 

@@ -12,7 +12,8 @@
  * - search CTR under 2 % on commercial keywords (or far under the account's median search CTR) is low:
  *   search traffic only, the median from search traffic only;
  * - a network CTR of 2 % or more is suspicious, not good (the campaign's network traffic);
- * - clicks far dearer than the account's median CPC on the same placement.
+ * - clicks far dearer than the account's median CPC on the same placement;
+ * - network sites and apps of a placements report that spend without converting (siteChecks).
  * Conversion-based checks run only when the data has conversions at all (else a notice says so).
  */
 import type { Evidence, FindingItem, KeywordAction, KeywordVerdict } from '../../../../src/contract/analysis-results.js';
@@ -195,7 +196,10 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
 
   for (const campaign of account.campaigns) {
     const stats = campaignStats.get(campaign);
-    if (!stats) continue;
+    if (!stats) {
+      siteChecks(campaign, referenceOf(campaign), context, periodEvidence);
+      continue;
+    }
     if (facts.hasConversions && stats.conversions === 0 && stats.cost > 0 && stats.clicks >= settings.minClicksForKeywordAction) {
       // With keyword statistics the money is the sum of the keywords' (each an item; the ones a stop
       // finding prices are left out); with campaign totals only, the campaign's cost.
@@ -221,6 +225,7 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
       }
       findings.push(finding);
     }
+    siteChecks(campaign, referenceOf(campaign), context, periodEvidence);
     const network = campaignStatsOn(campaign, 'networks', stats);
     if (network && network.impressions >= settings.minImpressionsForCtr) {
       const ctr = network.clicks / network.impressions;
@@ -240,6 +245,48 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
     }
   }
   return { wastedSpend };
+}
+
+const SITES_NAMED = 5;
+
+/**
+ * Network sites and apps of a placements report: a site that spent the stop rule's money (≥ 2 × the
+ * reference CPA) without a conversion, or whose CTR is suspicious without a conversion, is to exclude.
+ * One finding per campaign naming the sites, dearest first. No money of its own: a site's spend is part
+ * of its keywords' spend, which the stop and wasted-spend findings already price.
+ */
+function siteChecks(campaign: PreparedCampaign, reference: CpaReference, context: ScoringContext, periodEvidence: Evidence): void {
+  const { settings, findings, facts } = context;
+  const sites = campaign.campaign.sites ?? [];
+  if (sites.length === 0) return;
+  const stopLimit = reference.value !== null ? settings.stopCostCpaRatio * reference.value : null;
+  const flagged: { site: string; cost: number; reason: string }[] = [];
+  for (const { site, stats } of sites) {
+    if (stats.conversions > 0) continue;
+    const ctr = stats.impressions > 0 ? stats.clicks / stats.impressions : 0;
+    if (facts.hasConversions && stopLimit !== null && stats.clicks >= settings.minClicksForNegative && stats.cost >= stopLimit) {
+      flagged.push({ site, cost: stats.cost, reason: `${formatRub(stats.cost)} без конверсий` });
+    } else if (stats.impressions >= settings.minImpressionsForCtr && ctr >= settings.suspiciousNetworkCtr) {
+      flagged.push({ site, cost: stats.cost, reason: `CTR ${percent(ctr)} % без конверсий` });
+    }
+  }
+  if (flagged.length === 0) return;
+  flagged.sort((a, b) => b.cost - a.cost);
+  const total = flagged.reduce((sum, item) => sum + item.cost, 0);
+  const named = flagged.slice(0, SITES_NAMED).map((item) => `«${item.site}» (${item.reason})`).join(', ');
+  const rest = flagged.length - Math.min(flagged.length, SITES_NAMED);
+  findings.push(makeFinding(checks.networkSites, campaign.ref, {
+    period: facts.period ?? undefined,
+    explanation: `В сетях кампания «${campaign.campaign.name}» показывалась на площадках без отдачи: ${named}${rest > 0 ? ` и ещё ${rest}` : ''}. Вместе ${formatRub(total * facts.monthFactor)} в месяц.`,
+    fix: 'Добавьте эти площадки в запрещённые в настройках кампании (Директ: «Запрещённые площадки и сети»; Google Ads: исключения мест размещения).',
+    evidence: [
+      { label: 'Площадок', value: flagged.length, unit: 'count' },
+      { label: 'Расход на них', value: rub(total), unit: 'rub' },
+      ...(stopLimit !== null ? [{ label: 'Расход без конверсий от', value: rub(stopLimit), setting: 'stopCostCpaRatio' as const, unit: 'rub' as const }] : []),
+      { label: 'Подозрительный CTR от', value: percent(settings.suspiciousNetworkCtr), setting: 'suspiciousNetworkCtr', unit: 'percent' },
+      periodEvidence,
+    ],
+  }));
 }
 
 /** Search traffic only: a network CTR is on another scale and never gets this verdict. */
