@@ -36,6 +36,7 @@ const settingNames = {
   min_clicks_for_keyword_action: 'minClicksForKeywordAction',
   stop_cost_cpa_multiple: 'stopCostCpaRatio',
   lower_bid_cpa_multiple: 'lowerBidCpaRatio',
+  bid_change_min_difference: 'bidChangeMinDifference',
   low_search_ctr: 'lowSearchCtr',
   suspicious_network_ctr: 'suspiciousNetworkCtr',
   min_impressions_for_ctr: 'minImpressionsForCtr',

@@ -12,7 +12,7 @@ import type { AdPlatform, StatsPeriod } from './campaigns.js';
 
 /** Every threshold of the engines, overridable per project; each finding names the one that fired. */
 export interface AnalysisSettings {
-  /** Target cost per conversion set in the project; `null` = use each campaign's own CPA. */
+  /** Target cost per conversion set in the project; `null` = the account's CPA on the keyword's placement is the reference. */
   targetCpa: number | null;
   /** A query needs at least this many clicks before it is suggested as a negative (below: "collect data"). */
   minClicksForNegative: number;
@@ -32,6 +32,8 @@ export interface AnalysisSettings {
   stopCostCpaRatio: number;
   /** Lower the bid when the keyword's CPA reaches this multiple of the target. */
   lowerBidCpaRatio: number;
+  /** Raise or lower a bid only when the keyword's CPA differs from the reference CPA by at least this share (0.2 = 20 %). */
+  bidChangeMinDifference: number;
   /** The same ad text in at least this many groups is flagged. */
   sameAdTextGroups: number;
   /** A campaign with one group holding at least this many keywords is "one group for everything". */
@@ -57,6 +59,7 @@ export const defaultAnalysisSettings: AnalysisSettings = {
   expensiveCpcMedianRatio: 2,
   stopCostCpaRatio: 2,
   lowerBidCpaRatio: 1.5,
+  bidChangeMinDifference: 0.2,
   sameAdTextGroups: 3,
   singleGroupMinKeywords: 20,
   minGroupRelevance: 0.5,
@@ -196,7 +199,12 @@ export interface KeywordVerdict {
   cpa: number | null;
   /** The CPA the keyword was compared with and where it came from. */
   referenceCpa: number | null;
-  referenceCpaSource: 'target' | 'campaign' | 'account' | null;
+  /**
+   * target = the project's target CPA; placement = the account's CPA on the keyword's placement (search or
+   * networks); account = the whole account's. A campaign's own CPA is never the reference
+   * ('campaign' only in results stored before it was dropped).
+   */
+  referenceCpaSource: 'target' | 'placement' | 'account' | 'campaign' | null;
   reason: string;
 }
 

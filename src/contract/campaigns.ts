@@ -35,6 +35,21 @@ export interface Stats {
   revenue?: number;
 }
 
+/**
+ * Where ads are shown: on search results, in the ad networks (Yandex РСЯ, Google Display Network), or both.
+ * Search and network traffic live on different scales (CTR, CPC, CPA), so the engines judge them apart.
+ */
+export type Placement = 'search' | 'networks' | 'both';
+
+/** Statistics split by placement when a report gives one row per placement («Тип площадки», AdNetworkType, Network). */
+export type PlacementStats = Partial<Record<'search' | 'networks', Stats>>;
+
+/** One network site or app of a campaign with its statistics over the period. */
+export interface SiteStats {
+  site: string;
+  stats: Stats;
+}
+
 export interface Keyword {
   externalId?: string;
   /** The phrase as written in the platform, operators included, minus-words excluded. */
@@ -47,7 +62,10 @@ export interface Keyword {
   status?: string;
   /** Yandex autotargeting row (`---autotargeting`): not a keyword the user wrote. */
   isAutotargeting?: boolean;
+  /** All placements together (the sum of `placementStats` when that is present). */
   stats?: Stats;
+  /** The same statistics split by placement, when the report had a placement column. */
+  placementStats?: PlacementStats;
 }
 
 export interface Sitelink {
@@ -110,6 +128,16 @@ export interface Campaign {
   stats?: Stats;
   /** Status as the platform writes it. */
   status?: string;
+  /**
+   * Where the platform's own settings say the campaign shows: Google Editor «Networks», the Direct API
+   * strategy (search or network strategy `SERVING_OFF`). Missing when the import does not say; the
+   * analysis then decides from the type, the statistics and the name (server/analysis/semantic/placement.ts).
+   */
+  placement?: Placement;
+  /** Campaign statistics split by placement, when the report had a placement column. */
+  placementStats?: PlacementStats;
+  /** Network sites and apps the campaign was shown on, from a placements report («Площадка», «Placement»). */
+  sites?: SiteStats[];
   /**
    * The platform whose notation this campaign's keywords use, when it differs from `CampaignData.platform`
    * (files of both platforms uploaded into one project). Set by the importers on every campaign.

@@ -82,6 +82,8 @@ export const ProjectSettingsSchema = v.object({
   stop_cost_cpa_multiple: v.optional(multipleSetting),
   /** Lower the bid when CPA reaches this many target CPAs. */
   lower_bid_cpa_multiple: v.optional(multipleSetting),
+  /** Raise or lower a bid only when CPA differs from the reference CPA by at least this share (0–1). */
+  bid_change_min_difference: v.optional(shareSetting),
   /** Search CTR (fraction) under which a commercial query is low. */
   low_search_ctr: v.optional(shareSetting),
   /** Network CTR (fraction) from which clicks look accidental. */
@@ -113,6 +115,7 @@ export const defaultProjectSettings: Required<ProjectSettings> = {
   min_clicks_for_keyword_action: defaultAnalysisSettings.minClicksForKeywordAction,
   stop_cost_cpa_multiple: defaultAnalysisSettings.stopCostCpaRatio,
   lower_bid_cpa_multiple: defaultAnalysisSettings.lowerBidCpaRatio,
+  bid_change_min_difference: defaultAnalysisSettings.bidChangeMinDifference,
   low_search_ctr: defaultAnalysisSettings.lowSearchCtr,
   suspicious_network_ctr: defaultAnalysisSettings.suspiciousNetworkCtr,
   min_impressions_for_ctr: defaultAnalysisSettings.minImpressionsForCtr,

@@ -92,6 +92,10 @@ export interface FakeDirect {
 const FIELDS: Record<string, { top: string[]; sub?: Record<string, { param: string; names: string[] }> }> = {
   campaigns: {
     top: ['Id', 'Name', 'ClientInfo', 'StartDate', 'EndDate', 'TimeTargeting', 'TimeZone', 'NegativeKeywords', 'BlockedIps', 'ExcludedSites', 'DailyBudget', 'Notification', 'Type', 'Status', 'State', 'StatusPayment', 'StatusClarification', 'SourceId', 'Statistics', 'Currency', 'Funds', 'RepresentedBy'],
+    sub: {
+      TextCampaign: { param: 'TextCampaignFieldNames', names: ['BiddingStrategy', 'Settings', 'CounterIds', 'RelevantKeywords', 'PriorityGoals', 'AttributionModel'] },
+      UnifiedCampaign: { param: 'UnifiedCampaignFieldNames', names: ['BiddingStrategy', 'Settings', 'CounterIds', 'PriorityGoals', 'AttributionModel'] },
+    },
   },
   adgroups: { top: ['Id', 'Name', 'CampaignId', 'RegionIds', 'NegativeKeywords', 'NegativeKeywordSharedSetIds', 'TrackingParams', 'Status', 'Type', 'Subtype', 'ServingStatus', 'RestrictedRegionIds'] },
   ads: {

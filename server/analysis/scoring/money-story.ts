@@ -17,8 +17,9 @@
  *   ставку» rule, the excess only (cost − conversions × reference CPA). A keyword to stop has no
  *   conversions, so it is never also overpaying. The excess is capped by what its keyword (and its group,
  *   for rows without a keyword) has left after its non-target queries, so the two never overlap.
- * - Network placements and broken pages need a placements report and page checks the import does not
- *   carry yet: those causes are left out rather than guessed.
+ * - Network sites (a placements report, `stats.network_sites`) are named without money: a site's spend is
+ *   inside its keywords' spend, which the causes above already count. Broken pages need page checks the
+ *   import does not carry yet: that cause is left out rather than guessed.
  *
  * Pure: the prepared account, the scoring result and the semantic engine's non-target rows in, the
  * story out. Money of the period is summed first and turned into money per month once per cause.

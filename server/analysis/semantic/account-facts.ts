@@ -36,6 +36,7 @@ export function accountFacts(data: CampaignData, settings: AnalysisSettings): Ac
   };
   for (const campaign of data.campaigns) {
     look(campaign.stats);
+    for (const site of campaign.sites ?? []) look(site.stats);
     for (const group of campaign.groups) {
       for (const keyword of group.keywords) look(keyword.stats);
       for (const ad of group.ads) look(ad.stats);

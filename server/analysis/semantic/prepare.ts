@@ -6,7 +6,8 @@
  * put negatives among keywords) joins the group's negatives, and autotargeting rows are left out.
  */
 import type { EntityRef } from '../../../src/contract/analysis-results.js';
-import type { Ad, AdGroup, AdPlatform, Campaign, CampaignData, Keyword, SearchQuery } from '../../../src/contract/campaigns.js';
+import type { Ad, AdGroup, AdPlatform, Campaign, CampaignData, Keyword, Placement, SearchQuery } from '../../../src/contract/campaigns.js';
+import { campaignPlacement, type PlacementSource } from '../placement.js';
 import type { Lemmatizer } from './lemmatizer.js';
 import { parsePhrase, parseWords, type ParsedPhrase, type PhraseWord } from './phrase.js';
 
@@ -41,8 +42,9 @@ export interface PreparedCampaign {
   campaign: Campaign;
   groups: PreparedGroup[];
   negatives: ParsedPhrase[];
-  /** Ads shown in networks (РСЯ / Display) rather than on search. */
-  isNetwork: boolean;
+  /** Where the ads are shown (search, networks or both) and what said so (../placement.ts). */
+  placement: Placement;
+  placementSource: PlacementSource;
 }
 
 export interface PreparedQuery {
@@ -65,10 +67,13 @@ export interface PreparedAccount {
   lemmatizer: Lemmatizer;
 }
 
-const NETWORK_TYPE = /network|display|сет|рся|контекстно-медийн|cpm|media/i;
-
 /** A «-слово» row among the keywords; the autotargeting row (`---autotargeting`) starts with dashes too but is none. */
 export const isNegativeKeywordRow = (keyword: Keyword) => !keyword.isAutotargeting && keyword.phrase.trim().startsWith('-');
+
+function placementFields(campaign: Campaign): Pick<PreparedCampaign, 'placement' | 'placementSource'> {
+  const { placement, source } = campaignPlacement(campaign);
+  return { placement, placementSource: source };
+}
 
 export type ProgressFn = (done: number, total: number) => void;
 
@@ -111,7 +116,7 @@ export function prepareAccount(fullData: CampaignData, lemmatizer: Lemmatizer, o
       campaign,
       groups: [],
       negatives: campaign.negativeKeywords.map((text) => parsePhrase(text, lemmatizer)),
-      isNetwork: NETWORK_TYPE.test(campaign.type ?? ''),
+      ...placementFields(campaign),
     };
     account.negativeKeywordCount += campaign.negativeKeywords.length;
     account.campaigns.push(preparedCampaign);

@@ -2,7 +2,7 @@
  * Assembles campaigns → groups → keywords/ads from rows of any structure file, finding a campaign or group
  * again by id, by number or by name, so several files (or several sheets) of one account merge into one tree.
  */
-import type { Ad, AdGroup, AdPlatform, Campaign, Keyword, Stats } from '../../../src/contract/campaigns.js';
+import type { Ad, AdGroup, AdPlatform, Campaign, Keyword, PlacementStats, Stats } from '../../../src/contract/campaigns.js';
 
 export interface CampaignRef {
   id?: string;
@@ -87,6 +87,7 @@ export class StructureBuilder {
     const existing = keys.get(key);
     if (existing) {
       if (keyword.stats) existing.stats = addStats(existing.stats, keyword.stats);
+      for (const [placement, stats] of Object.entries(keyword.placementStats ?? {}) as ['search' | 'networks', Stats][]) addPlacementStats(existing, placement, stats);
       return existing;
     }
     keys.set(key, keyword);
@@ -129,6 +130,22 @@ export function addStats(target: Stats | undefined, add: Stats): Stats {
   result.conversions = roundMoney(result.conversions + add.conversions);
   if (add.revenue !== undefined) result.revenue = roundMoney((result.revenue ?? 0) + add.revenue);
   return result;
+}
+
+/** Adds a report row's statistics to its placement's share of the object's statistics (`Keyword`/`Campaign.placementStats`). */
+export function addPlacementStats(target: { placementStats?: PlacementStats }, placement: 'search' | 'networks' | undefined, stats: Stats): void {
+  if (!placement) return;
+  target.placementStats ??= {};
+  target.placementStats[placement] = addStats(target.placementStats[placement], stats);
+}
+
+/** Adds a placements-report row to the campaign's site (sites compared case-insensitively). */
+export function addSiteStats(campaign: Campaign, site: string, stats: Stats): void {
+  campaign.sites ??= [];
+  const key = site.toLowerCase();
+  const existing = campaign.sites.find((item) => item.site.toLowerCase() === key);
+  if (existing) existing.stats = addStats(existing.stats, stats);
+  else campaign.sites.push({ site, stats: addStats(undefined, stats) });
 }
 
 function roundMoney(value: number): number {

@@ -8,6 +8,7 @@
  * When the export carries performance columns (Impr., Clicks, Cost, Conversions) they become stats.
  */
 import type { Ad, AdGroup, Campaign, Keyword, MatchType, Stats } from '../../../src/contract/campaigns.js';
+import { placementOfLabel } from '../../analysis/placement.js';
 import { pushUnique, type StructureBuilder } from './builder.js';
 import type { Dictionary } from './columns.js';
 import { format, importerMessages } from './messages.js';
@@ -25,6 +26,8 @@ export const googleAdsEditorColumns = {
   campaign: ['Campaign', 'Campaign name'],
   campaignId: ['Campaign ID'],
   campaignType: ['Campaign Type'],
+  /** «Google search;Search Partners;Display Network»: where the campaign shows. */
+  networks: ['Networks', 'Сети'],
   budget: ['Budget', 'Campaign Daily Budget', 'Daily Budget'],
   currency: ['Currency', 'Currency code'],
   adGroup: ['Ad Group', 'Ad group name'],
@@ -183,6 +186,8 @@ function readCampaignRow(context: SheetContext<string>, row: Row, campaign: Camp
   const { columns } = context;
   const type = value(columns.get(row, 'campaignType'));
   if (type) campaign.type = type.toLowerCase();
+  const placement = placementOfLabel(value(columns.get(row, 'networks')));
+  if (placement) campaign.placement = placement;
   const budget = readNumber(context, row, 'budget');
   if (budget !== undefined) campaign.dailyBudget = budget;
   const currency = value(columns.get(row, 'currency'));

@@ -6,7 +6,7 @@
  * the report rows themselves.
  */
 import type { Ad, AdGroup, AdPlatform, Campaign, Keyword } from '../../../src/contract/campaigns.js';
-import { addStats, nameKeyOf, type StructureBuilder } from './builder.js';
+import { addPlacementStats, addSiteStats, addStats, nameKeyOf, type StructureBuilder } from './builder.js';
 import { importerMessages } from './messages.js';
 import { barePhraseKey, isAutotargeting, matchTypeFromLabel, parseGoogleKeyword, parseYandexPhrase, phraseKey, AUTOTARGETING_PHRASE } from './phrases.js';
 import type { ProblemLog } from './problems.js';
@@ -79,12 +79,14 @@ export function mergeStats(campaigns: Campaign[], records: StatRecord[], logs: M
     const ci = campaign ? campaignIndex.get(campaign)! : -1;
     const g = record.groupName ? nameKeyOf(record.groupName) : '';
     let target: { stats?: Keyword['stats'] } | undefined;
+    // Only keywords and campaigns keep a split by placement (what the analysis judges per placement).
+    let splitTarget: Keyword | Campaign | undefined;
 
-    if (record.keywordId) target = keywordById.get(record.keywordId);
+    if (record.keywordId) target = splitTarget = keywordById.get(record.keywordId);
     if (!target && record.adId) target = adById.get(record.adId);
     if (!target && record.phrase && campaign) {
       const keys = keywordKeys(campaign.platform ?? record.platform, record.phrase, record.matchType ? matchTypeFromLabel(record.matchType) : null);
-      target =
+      target = splitTarget =
         (keys.full ? keywordByKey.get(`${ci}|${g}|=${keys.full}`) : undefined) ??
         keywordByKey.get(`${ci}|${g}|~${keys.bare}`) ??
         keywordByKey.get(`${ci}||~${keys.bare}`);
@@ -94,14 +96,22 @@ export function mergeStats(campaigns: Campaign[], records: StatRecord[], logs: M
       if (record.groupId || record.groupName) {
         target = (record.groupId && groupByKey.get(`id|${record.groupId}`)) || groupByKey.get(`${ci}|name|${g}`) || undefined;
       } else {
-        target = campaign;
+        target = splitTarget = campaign;
       }
+    }
+    if (record.site && campaign && (target === campaign || !target)) {
+      // A site row of a placements report breaks the campaign's network traffic down: it is the site's,
+      // not a further total of the campaign.
+      addSiteStats(campaign, record.site, record.stats);
+      continue;
     }
     if (!target) {
       logs.get(record.file)?.warn(importerMessages.statsNotMatched, record.row);
       continue;
     }
     target.stats = addStats(target.stats, record.stats);
+    if (splitTarget === target) addPlacementStats(splitTarget, record.placement, record.stats);
+    if (record.site && campaign) addSiteStats(campaign, record.site, record.stats);
   }
 }
 
@@ -112,7 +122,11 @@ export function buildFromStats(records: StatRecord[], builderFor: (platform: AdP
     if (!record.campaignName && !record.campaignId) continue;
     const campaign = builder.campaign({ name: record.campaignName, id: record.campaignId });
     if (!record.groupName && !record.groupId) {
-      if (!record.phrase) campaign.stats = addStats(campaign.stats, record.stats);
+      if (record.site) addSiteStats(campaign, record.site, record.stats);
+      else if (!record.phrase) {
+        campaign.stats = addStats(campaign.stats, record.stats);
+        addPlacementStats(campaign, record.placement, record.stats);
+      }
       continue;
     }
     const group = builder.group(campaign, { id: record.groupId, name: record.groupName });
@@ -131,6 +145,7 @@ export function buildFromStats(records: StatRecord[], builderFor: (platform: AdP
     }
     if (record.keywordId) keyword.externalId = record.keywordId;
     keyword.stats = { ...record.stats };
+    if (record.placement) keyword.placementStats = { [record.placement]: { ...record.stats } };
     builder.addKeyword(campaign, group, keyword);
   }
 }

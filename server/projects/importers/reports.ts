@@ -6,11 +6,14 @@
  * - Google Ads keyword / search terms reports: Campaign, Ad group, Keyword, Match type, Search term, Day,
  *   Impr., Clicks, Cost, Conversions, Conv. value (also in the Russian interface: Кампания, Группа
  *   объявлений, Ключевое слово, Стоимость).
+ * A placement column («Тип площадки», AdNetworkType, Network / Сеть) splits each row's statistics by
+ * placement (`placementStats` of keywords and campaigns) besides adding them to the totals.
  * A title and a period line may sit above the header; «Итого»/«Total» rows are skipped. Rows become
  * `StatRecord`s merged onto the imported keywords and ads later (see merge-stats.ts); search queries are
  * summed per query, campaign, group and keyword.
  */
 import type { AdPlatform, SearchQuery, Stats } from '../../../src/contract/campaigns.js';
+import { placementOfLabel } from '../../analysis/placement.js';
 import { addStats } from './builder.js';
 import type { Dictionary } from './columns.js';
 import { format, importerMessages } from './messages.js';
@@ -36,6 +39,10 @@ export const reportColumns = {
   conversions: ['Конверсии', 'Conversions', 'Conv.'],
   revenue: ['Доход', 'Ценность конверсий', 'Conv. value', 'Conversion value'],
   currency: ['Валюта', 'Currency code', 'Currency'],
+  /** Search or networks per row: Yandex «Тип площадки» (Поиск / Сети), Reports API AdNetworkType (SEARCH / AD_NETWORK), Google Network. */
+  placement: ['Тип площадки', 'AdNetworkType', 'Network', 'Network (with search partners)', 'Сеть', 'Сеть (с поисковыми партнерами)', 'Сеть (с поисковыми партнёрами)'],
+  /** A network site or app: Yandex «Площадка», Google «Placement» / «Место размещения». */
+  site: ['Площадка', 'Placement', 'Место размещения', 'Placement URL', 'URL места размещения'],
 } as const satisfies Dictionary<string>;
 
 export type ReportField = keyof typeof reportColumns;
@@ -76,6 +83,10 @@ export interface StatRecord {
   matchType?: string;
   adId?: string;
   adTitle?: string;
+  /** The row's placement when the report has a placement column and its value names one. */
+  placement?: 'search' | 'networks';
+  /** A network site or app the row is about (a placements report). */
+  site?: string;
   stats: Stats;
 }
 
@@ -160,6 +171,12 @@ export function importReport(context: SheetContext<ReportField>, platform: AdPla
     for (const [key, value] of Object.entries(optional) as [keyof typeof optional, string | undefined][]) {
       if (value) record[key] = value;
     }
+    // Only a value that names search or networks splits the statistics; anything else leaves the row unsplit.
+    // «Площадка» names a site (avito.ru, an app) — or, in some reports, the placement type itself.
+    const site = clean(columns.get(row, 'site'));
+    const placement = placementOfLabel(clean(columns.get(row, 'placement'))) ?? placementOfLabel(site);
+    if (placement === 'search' || placement === 'networks') record.placement = placement;
+    else if (site) record.site = site;
     sink.records.push(record);
   }
   if (!datesSeen) {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Ad, AdGroup, AdKind, Campaign, CampaignData, Keyword, SearchQuery, Sitelink, Stats, StatsPeriod } from '../../../src/contract/campaigns.js';
+import type { Ad, AdGroup, AdKind, Campaign, CampaignData, Keyword, Placement, PlacementStats, SearchQuery, Sitelink, Stats, StatsPeriod } from '../../../src/contract/campaigns.js';
 import { directApiMessages } from '../../../src/contract/messages.js';
 import type { DirectClient, ReportDefinition } from './client.js';
 import { DirectApiError } from './errors.js';
@@ -49,6 +49,13 @@ interface ApiCampaign {
   Currency?: string;
   DailyBudget?: { Amount?: number; Mode?: string } | null;
   NegativeKeywords?: ArrayOfString;
+  TextCampaign?: ApiCampaignSettings | null;
+  UnifiedCampaign?: ApiCampaignSettings | null;
+}
+
+/** The strategy of a text or unified campaign: a placement whose strategy is `SERVING_OFF` shows nothing. */
+interface ApiCampaignSettings {
+  BiddingStrategy?: { Search?: { BiddingStrategyType?: string } | null; Network?: { BiddingStrategyType?: string } | null } | null;
 }
 
 interface ApiAdGroup {
@@ -114,6 +121,8 @@ const CAMPAIGN_IDS_PER_REQUEST = 10;
 const IDS_PER_REQUEST = 1000;
 
 export const CAMPAIGN_FIELDS = ['Id', 'Name', 'Type', 'State', 'Status', 'Currency', 'DailyBudget', 'NegativeKeywords'];
+/** The strategy says where a text or unified campaign shows (search / networks `SERVING_OFF`). */
+export const CAMPAIGN_STRATEGY_FIELDS = { TextCampaignFieldNames: ['BiddingStrategy'], UnifiedCampaignFieldNames: ['BiddingStrategy'] };
 export const ADGROUP_FIELDS = ['Id', 'Name', 'CampaignId', 'Type', 'Status', 'RegionIds', 'NegativeKeywords'];
 export const AD_FIELDS = ['Id', 'AdGroupId', 'CampaignId', 'State', 'Status', 'Type', 'Subtype'];
 export const TEXT_AD_FIELDS = ['Title', 'Title2', 'Text', 'Href', 'DisplayUrlPath', 'Mobile', 'SitelinkSetId', 'AdExtensions', 'AdImageHash'];
@@ -125,7 +134,7 @@ export const AD_IMAGE_FIELDS = ['AdImageHash', 'Name'];
  */
 export const AD_IMAGE_HASHES_PER_REQUEST = IDS_PER_REQUEST;
 export const KEYWORD_FIELDS = ['Id', 'Keyword', 'AdGroupId', 'CampaignId', 'Bid', 'ContextBid', 'State', 'Status'];
-export const STATS_REPORT_FIELDS = ['CampaignId', 'AdGroupId', 'AdId', 'CriterionId', 'CriterionType', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
+export const STATS_REPORT_FIELDS = ['CampaignId', 'AdGroupId', 'AdId', 'CriterionId', 'CriterionType', 'AdNetworkType', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
 export const SEARCH_QUERY_REPORT_FIELDS = ['CampaignName', 'AdGroupName', 'Criterion', 'Query', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
 
 export async function fetchAccount(client: DirectClient, options: FetchAccountOptions = {}): Promise<CampaignData> {
@@ -218,9 +227,9 @@ async function fetchWithReports(
 
 async function fetchCampaigns(client: DirectClient, named: number[] | undefined, includeArchived: boolean): Promise<ApiCampaign[]> {
   if (named && named.length > 0) {
-    return getChunked<ApiCampaign>(client, 'campaigns', chunk(named, IDS_PER_REQUEST), (ids) => ({ SelectionCriteria: { Ids: ids }, FieldNames: CAMPAIGN_FIELDS }));
+    return getChunked<ApiCampaign>(client, 'campaigns', chunk(named, IDS_PER_REQUEST), (ids) => ({ SelectionCriteria: { Ids: ids }, FieldNames: CAMPAIGN_FIELDS, ...CAMPAIGN_STRATEGY_FIELDS }));
   }
-  const all = await client.get<ApiCampaign>('campaigns', { SelectionCriteria: {}, FieldNames: CAMPAIGN_FIELDS });
+  const all = await client.get<ApiCampaign>('campaigns', { SelectionCriteria: {}, FieldNames: CAMPAIGN_FIELDS, ...CAMPAIGN_STRATEGY_FIELDS });
   return includeArchived ? all : all.filter((campaign) => campaign.State !== 'ARCHIVED');
 }
 
@@ -353,6 +362,7 @@ function assemble(
       externalId: String(campaign.Id),
       name: campaign.Name,
       ...(campaign.Type ? { type: campaignTypeLabel(campaign.Type) } : {}),
+      ...placementOfStrategy(campaign),
       ...(campaign.Currency ? { currency: campaign.Currency } : {}),
       ...(dailyBudget !== undefined ? { dailyBudget } : {}),
       negativeKeywords: stringItems(campaign.NegativeKeywords),
@@ -508,18 +518,33 @@ function applyStats(data: CampaignData, table: ReportTable): void {
   const byCampaign = new Map<string, Stats>();
   const byAd = new Map<string, Stats>();
   const byCriterion = new Map<string, Stats>();
+  // AdNetworkType SEARCH / AD_NETWORK: the same sums split by placement.
+  const campaignSplit = new Map<string, PlacementStats>();
+  const criterionSplit = new Map<string, PlacementStats>();
+  const addSplit = (map: Map<string, PlacementStats>, id: string, placement: 'search' | 'networks', stats: Stats) => {
+    const split = map.get(id) ?? {};
+    split[placement] = addStats(split[placement], stats);
+    map.set(id, split);
+  };
   for (const row of table.rows) {
     const stats = statsOf(row);
     const campaignId = row.CampaignId ?? '';
     const adId = row.AdId ?? '';
     const criterionId = row.CriterionId ?? row.CriteriaId ?? '';
+    const placement = row.AdNetworkType === 'SEARCH' ? 'search' : row.AdNetworkType === 'AD_NETWORK' ? 'networks' : undefined;
     byCampaign.set(campaignId, addStats(byCampaign.get(campaignId), stats));
+    if (placement) addSplit(campaignSplit, campaignId, placement, stats);
     if (isReportId(adId)) byAd.set(adId, addStats(byAd.get(adId), stats));
-    if (isReportId(criterionId)) byCriterion.set(criterionId, addStats(byCriterion.get(criterionId), stats));
+    if (isReportId(criterionId)) {
+      byCriterion.set(criterionId, addStats(byCriterion.get(criterionId), stats));
+      if (placement) addSplit(criterionSplit, criterionId, placement, stats);
+    }
   }
   for (const campaign of data.campaigns) {
     const campaignStats = byCampaign.get(campaign.externalId ?? '');
     if (campaignStats) campaign.stats = campaignStats;
+    const split = campaignSplit.get(campaign.externalId ?? '');
+    if (split) campaign.placementStats = split;
     for (const group of campaign.groups) {
       for (const ad of group.ads) {
         const adStats = byAd.get(ad.externalId ?? '');
@@ -528,6 +553,8 @@ function applyStats(data: CampaignData, table: ReportTable): void {
       for (const keyword of group.keywords) {
         const keywordStats = byCriterion.get(keyword.externalId ?? '');
         if (keywordStats) keyword.stats = keywordStats;
+        const keywordSplit = criterionSplit.get(keyword.externalId ?? '');
+        if (keywordSplit) keyword.placementStats = keywordSplit;
       }
     }
   }
@@ -562,6 +589,18 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 function stringItems(value: ArrayOfString): string[] {
   const items = Array.isArray(value) ? value : (value?.Items ?? []);
   return items.map((item) => item.trim().replace(/^-/, '')).filter((item) => item !== '');
+}
+
+/** Search `SERVING_OFF` = networks only, network `SERVING_OFF` = search only, both strategies on = both. */
+export function placementOfStrategy(campaign: ApiCampaign): { placement?: Placement } {
+  const strategy = (campaign.TextCampaign ?? campaign.UnifiedCampaign)?.BiddingStrategy;
+  const search = strategy?.Search?.BiddingStrategyType;
+  const network = strategy?.Network?.BiddingStrategyType;
+  if (!search || !network) return {};
+  if (search === 'SERVING_OFF' && network === 'SERVING_OFF') return {};
+  if (search === 'SERVING_OFF') return { placement: 'networks' };
+  if (network === 'SERVING_OFF') return { placement: 'search' };
+  return { placement: 'both' };
 }
 
 /** TEXT_CAMPAIGN → `text`, UNIFIED_CAMPAIGN → `unified`: the model keeps the platform's type in lower case. */

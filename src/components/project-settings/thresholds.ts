@@ -26,14 +26,15 @@ export const mainThresholds: ThresholdField[] = [
   { key: 'low_search_ctr', kind: 'share', label: 'Низкий CTR на поиске, %', hint: 'CTR коммерческих запросов ниже этого значения считается низким.' },
   { key: 'suspicious_network_ctr', kind: 'share', label: 'Подозрительный CTR в сетях, %', hint: 'CTR в сетях от этого значения — признак случайных кликов.' },
   { key: 'stop_cost_cpa_multiple', kind: 'multiple', label: 'Остановить фразу при расходе, × CPA', hint: 'Фраза без конверсий останавливается, когда расход достиг стольких CPA.' },
-  { key: 'lower_bid_cpa_multiple', kind: 'multiple', label: 'Снизить ставку при CPA, × цели', hint: 'Ставка снижается, когда цена конверсии во столько раз выше целевой.' },
+  { key: 'lower_bid_cpa_multiple', kind: 'multiple', label: 'Снизить ставку при CPA, × цели', hint: 'Ставка снижается, когда цена конверсии во столько раз выше ориентира: целевой цены конверсии или CPA аккаунта на той же площадке.' },
+  { key: 'bid_change_min_difference', kind: 'share', label: 'Менять ставку при разнице CPA от, %', hint: 'Повысить или снизить ставку советуем, только когда цена конверсии фразы отличается от опорной (цель или CPA аккаунта) хотя бы на столько.' },
 ];
 
 /** Every other threshold the checks compare with, folded away. */
 export const moreThresholds: ThresholdField[] = [
   { key: 'min_impressions_for_ctr', kind: 'count', label: 'Минимум показов для оценки CTR', hint: 'При меньшем числе показов CTR не оценивается.' },
   { key: 'ctr_below_median_ratio', kind: 'share', label: 'Низкий CTR относительно медианы аккаунта, %', hint: 'CTR фразы ниже этой доли медианного CTR аккаунта тоже считается низким.' },
-  { key: 'expensive_cpc_median_multiple', kind: 'multiple', label: 'Дорогой клик, × медианы аккаунта', hint: 'Цена клика от стольких медиан аккаунта считается дорогой.' },
+  { key: 'expensive_cpc_median_multiple', kind: 'multiple', label: 'Дорогой клик, × медианы аккаунта', hint: 'Цена клика от стольких медиан аккаунта на той же площадке (поиск или сети) считается дорогой.' },
   { key: 'same_ad_text_groups', kind: 'count', min: 2, label: 'Один текст объявления в группах, от', hint: 'Одинаковое объявление в стольких группах и больше — замечание.' },
   { key: 'single_group_min_keywords', kind: 'count', min: 1, label: 'Фраз в единственной группе кампании, от', hint: 'Кампания с одной группой на столько фраз — «одна группа на всё».' },
   { key: 'min_group_relevance', kind: 'share', label: 'Минимальная релевантность объявлений группы, %', hint: 'Доля слов ключевых фраз, которые должны быть в объявлениях группы.' },

@@ -1,16 +1,24 @@
 /**
- * Checks on statistics, with money first:
- * - keyword actions against the target CPA (project setting) or the campaign's own CPA: stop
- *   (0 conversions, cost ≥ 2 × CPA), lower bid (CPA ≥ 1.5 × target), raise bid (CPA below the
- *   campaign's), hold, keep; fewer than `minClicksForKeywordAction` clicks = collect data, no verdict;
- * - a campaign spending without conversions;
- * - search CTR under 2 % on commercial keywords (or far under the account's median) is low;
- *   a network CTR of 2 % or more is suspicious, not good;
- * - clicks far dearer than the account's median CPC.
+ * Checks on statistics, with money first. Every campaign has a placement (search, networks or both,
+ * ../../placement.ts); a keyword's statistics are judged per placement (the report's split when it has
+ * one, else the campaign's placement):
+ * - keyword actions against one reference CPA: the project's target CPA, else the account's CPA on the
+ *   keyword's placement (the whole account's when that placement's conversions are all this campaign's,
+ *   or the campaign shows on both), else none. A campaign's own CPA only describes it (explanations),
+ *   never the reference. Stop (0 conversions, cost ≥ 2 × CPA), lower bid (CPA ≥ 1.5 × reference), raise
+ *   bid (CPA at least `bidChangeMinDifference` under the reference), hold, keep; fewer than
+ *   `minClicksForKeywordAction` clicks = collect data, no verdict. Money verdicts run on every placement;
+ * - a campaign spending without conversions (every placement);
+ * - search CTR under 2 % on commercial keywords (or far under the account's median search CTR) is low:
+ *   search traffic only, the median from search traffic only;
+ * - a network CTR of 2 % or more is suspicious, not good (the campaign's network traffic);
+ * - clicks far dearer than the account's median CPC on the same placement;
+ * - network sites and apps of a placements report that spend without converting (siteChecks).
  * Conversion-based checks run only when the data has conversions at all (else a notice says so).
  */
 import type { Evidence, FindingItem, KeywordAction, KeywordVerdict } from '../../../../src/contract/analysis-results.js';
-import type { Stats } from '../../../../src/contract/campaigns.js';
+import type { Placement, Stats } from '../../../../src/contract/campaigns.js';
+import { campaignPlacementStats, placementPhrase } from '../../placement.js';
 import { intentOf } from '../../semantic/clusters.js';
 import type { PreparedCampaign, PreparedKeyword } from '../../semantic/prepare.js';
 import { countOf, examplesSentence, sortItems, sumItemMoney } from '../aggregate.js';
@@ -46,6 +54,65 @@ export function median(values: number[]): number | null {
 
 const cpaOf = (stats: Stats | undefined) => (stats && stats.conversions > 0 ? stats.cost / stats.conversions : null);
 
+type SplitPlacement = 'search' | 'networks';
+const splitPlacements: SplitPlacement[] = ['search', 'networks'];
+
+/** Statistics of one keyword on one placement ('both': a campaign on both placements without a split report). */
+export interface StatsSlice {
+  placement: Placement;
+  stats: Stats;
+}
+
+/** A keyword's statistics per placement: the report's split when it has one, else all of it on the campaign's placement. */
+export function keywordSlices(keyword: PreparedKeyword): StatsSlice[] {
+  const split = keyword.keyword.placementStats;
+  const slices: StatsSlice[] = [];
+  if (split) for (const placement of splitPlacements) if (split[placement]) slices.push({ placement, stats: split[placement]! });
+  if (slices.length > 0) return slices;
+  return keyword.keyword.stats ? [{ placement: keyword.campaign.placement, stats: keyword.keyword.stats }] : [];
+}
+
+/** A campaign's statistics on one placement: the split when the data has one, else all of it when that is the campaign's placement. */
+function campaignStatsOn(campaign: PreparedCampaign, placement: SplitPlacement, total: Stats | undefined): Stats | undefined {
+  const split = campaignPlacementStats(campaign.campaign);
+  if (split) return split[placement];
+  return campaign.placement === placement ? total : undefined;
+}
+
+/** The CPA a keyword is compared with, and where it comes from. */
+export interface CpaReference {
+  value: number | null;
+  source: KeywordVerdict['referenceCpaSource'];
+  placement?: SplitPlacement;
+}
+
+/**
+ * The reference CPA of each campaign's keywords: the project's target; else the account's CPA on the
+ * campaign's placement, when campaigns other than this one have conversions there (otherwise that
+ * «account» figure would be the campaign's own CPA again); else the whole account's CPA; else none.
+ */
+function cpaReferences(campaigns: PreparedCampaign[], campaignStats: Map<PreparedCampaign, Stats | undefined>, targetCpa: number | null): (campaign: PreparedCampaign) => CpaReference {
+  const onPlacement = { search: new Map<PreparedCampaign, Stats>(), networks: new Map<PreparedCampaign, Stats>() };
+  for (const campaign of campaigns) {
+    for (const placement of splitPlacements) {
+      const stats = campaignStatsOn(campaign, placement, campaignStats.get(campaign));
+      if (stats) onPlacement[placement].set(campaign, stats);
+    }
+  }
+  const placementTotals = { search: sumStats([...onPlacement.search.values()]), networks: sumStats([...onPlacement.networks.values()]) };
+  const accountCpa = cpaOf(sumStats([...campaignStats.values()]));
+  return (campaign) => {
+    if (targetCpa !== null) return { value: targetCpa, source: 'target' };
+    if (campaign.placement !== 'both') {
+      const placement = campaign.placement;
+      const total = placementTotals[placement];
+      const own = onPlacement[placement].get(campaign)?.conversions ?? 0;
+      if (total && total.conversions > own) return { value: total.cost / total.conversions, source: 'placement', placement };
+    }
+    return accountCpa !== null ? { value: accountCpa, source: 'account' } : { value: null, source: null };
+  };
+}
+
 export function runStatisticsChecks(context: ScoringContext): { wastedSpend: number } {
   const { account, facts, settings, findings } = context;
   if (!facts.hasStatistics) return { wastedSpend: 0 };
@@ -54,19 +121,21 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
   const periodEvidence: Evidence = { label: 'Период, дней', value: facts.periodDays, unit: 'count' };
 
   const campaignStats = new Map(account.campaigns.map((campaign) => [campaign, campaignStatsOf(campaign)]));
-  const accountCpa = cpaOf(sumStats([...campaignStats.values()]));
+  const referenceOf = cpaReferences(account.campaigns, campaignStats, settings.targetCpa);
 
-  // Medians of the account itself, search and network apart (they live on different scales).
+  // Medians of the account itself, per placement (search and network traffic live on different scales);
+  // traffic of a campaign on both placements without a split report joins neither.
   const searchCtrs: number[] = [];
-  const cpcs = { search: [] as number[], network: [] as number[] };
+  const cpcs = { search: [] as number[], networks: [] as number[] };
   for (const keyword of account.keywords) {
-    const stats = keyword.keyword.stats;
-    if (!stats) continue;
-    if (!keyword.campaign.isNetwork && stats.impressions >= settings.minImpressionsForCtr) searchCtrs.push(stats.clicks / stats.impressions);
-    if (stats.clicks > 0) cpcs[keyword.campaign.isNetwork ? 'network' : 'search'].push(stats.cost / stats.clicks);
+    for (const { placement, stats } of keywordSlices(keyword)) {
+      if (placement === 'both') continue;
+      if (placement === 'search' && stats.impressions >= settings.minImpressionsForCtr) searchCtrs.push(stats.clicks / stats.impressions);
+      if (stats.clicks > 0) cpcs[placement].push(stats.cost / stats.clicks);
+    }
   }
   const medianSearchCtr = median(searchCtrs);
-  const medianCpc = { search: median(cpcs.search), network: median(cpcs.network) };
+  const medianCpc = { search: median(cpcs.search), networks: median(cpcs.networks) };
 
   let wastedSpend = 0;
   // Money already priced by a keyword's stop / lower-bid finding is not counted again by wider findings.
@@ -75,11 +144,12 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
   // «Расход без конверсий» when the whole campaign has none.
   const unpricedWaste = new Map<PreparedCampaign, FindingItem[]>();
   for (const keyword of account.keywords) {
-    const stats = keyword.keyword.stats;
+    const slices = keywordSlices(keyword);
+    const stats = keyword.keyword.stats ?? sumStats(slices.map((slice) => slice.stats));
     if (!stats) continue;
     if (facts.hasConversions && stats.conversions === 0 && stats.clicks > 0) wastedSpend += stats.cost;
     const before = findings.length;
-    if (facts.hasConversions) keywordAction(keyword, stats, campaignStats.get(keyword.campaign), accountCpa, context, periodEvidence);
+    if (facts.hasConversions) keywordAction(keyword, stats, cpaOf(campaignStats.get(keyword.campaign)), referenceOf(keyword.campaign), context, periodEvidence);
     const priced = findings.length > before && findings[findings.length - 1].money !== undefined;
     if (priced) pricedCost.set(keyword.campaign, (pricedCost.get(keyword.campaign) ?? 0) + stats.cost);
     else if (facts.hasConversions && stats.conversions === 0 && stats.clicks > 0) {
@@ -95,34 +165,41 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
       });
       unpricedWaste.set(keyword.campaign, items);
     }
-    ctrChecks(keyword, stats, medianSearchCtr, context, periodEvidence);
 
-    const reference = medianCpc[keyword.campaign.isNetwork ? 'network' : 'search'];
-    if (reference && stats.clicks >= settings.minClicksForNegative) {
-      const cpc = stats.cost / stats.clicks;
+    for (const slice of slices) {
+      if (slice.placement === 'search') ctrChecks(keyword, slice.stats, medianSearchCtr, context, periodEvidence);
+      if (slice.placement === 'both') continue;
+      const reference = medianCpc[slice.placement];
+      const sliceStats = slice.stats;
+      if (!reference || sliceStats.clicks < settings.minClicksForNegative) continue;
+      const cpc = sliceStats.cost / sliceStats.clicks;
       const limit = reference * settings.expensiveCpcMedianRatio;
-      if (cpc >= limit) {
-        const overpay = (cpc - reference) * stats.clicks;
-        const money = priced ? undefined : overpay;
-        findings.push(makeFinding(checks.expensiveClicks, keyword.ref, {
-          ...common,
-          explanation: `Клик по фразе «${keyword.keyword.phrase}» стоит ${formatRub(cpc)} — в ${(cpc / reference).toFixed(1).replace('.', ',')} раза дороже медианы аккаунта (${formatRub(reference)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.`,
-          fix: 'Снизьте ставку или проверьте, окупается ли фраза.',
-          evidence: [
-            { label: 'Цена клика', value: rub(cpc), threshold: rub(limit), setting: 'expensiveCpcMedianRatio', unit: 'rub' },
-            { label: 'Медиана цены клика', value: rub(reference), unit: 'rub' },
-            { label: 'Клики', value: stats.clicks, threshold: settings.minClicksForNegative, setting: 'minClicksForNegative', unit: 'clicks' },
-            periodEvidence,
-          ],
-          money,
-        }));
-      }
+      if (cpc < limit) continue;
+      const overpay = (cpc - reference) * sliceStats.clicks;
+      const where = placementPhrase[slice.placement];
+      findings.push(makeFinding(checks.expensiveClicks, keyword.ref, {
+        ...common,
+        explanation: `Клик по фразе «${keyword.keyword.phrase}» ${where} стоит ${formatRub(cpc)} — в ${(cpc / reference).toFixed(1).replace('.', ',')} раза дороже медианы аккаунта ${where} (${formatRub(reference)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.`,
+        fix: 'Снизьте ставку или проверьте, окупается ли фраза.',
+        evidence: [
+          { label: `Цена клика ${where}`, value: rub(cpc), threshold: rub(limit), setting: 'expensiveCpcMedianRatio', unit: 'rub' },
+          { label: `Медиана цены клика ${where}`, value: rub(reference), unit: 'rub' },
+          { label: 'Клики', value: sliceStats.clicks, threshold: settings.minClicksForNegative, setting: 'minClicksForNegative', unit: 'clicks' },
+          periodEvidence,
+        ],
+        money: priced ? undefined : overpay,
+        // Two placements of one keyword are two findings.
+        suffix: slices.length > 1 ? slice.placement : undefined,
+      }));
     }
   }
 
   for (const campaign of account.campaigns) {
     const stats = campaignStats.get(campaign);
-    if (!stats) continue;
+    if (!stats) {
+      siteChecks(campaign, referenceOf(campaign), context, periodEvidence);
+      continue;
+    }
     if (facts.hasConversions && stats.conversions === 0 && stats.cost > 0 && stats.clicks >= settings.minClicksForKeywordAction) {
       // With keyword statistics the money is the sum of the keywords' (each an item; the ones a stop
       // finding prices are left out); with campaign totals only, the campaign's cost.
@@ -148,19 +225,21 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
       }
       findings.push(finding);
     }
-    if (campaign.isNetwork && stats.impressions >= settings.minImpressionsForCtr) {
-      const ctr = stats.clicks / stats.impressions;
+    siteChecks(campaign, referenceOf(campaign), context, periodEvidence);
+    const network = campaignStatsOn(campaign, 'networks', stats);
+    if (network && network.impressions >= settings.minImpressionsForCtr) {
+      const ctr = network.clicks / network.impressions;
       if (ctr >= settings.suspiciousNetworkCtr) {
         findings.push(makeFinding(checks.networkCtrSuspicious, campaign.ref, {
           ...common,
-          explanation: `CTR кампании в сетях ${percent(ctr)} % при норме 0,5–1,5 %: похоже на случайные клики с площадок. Под вопросом ${formatRub(stats.cost * monthFactor)} в месяц.`,
+          explanation: `CTR кампании в сетях ${percent(ctr)} % при норме 0,5–1,5 %: похоже на случайные клики с площадок. Под вопросом ${formatRub(network.cost * monthFactor)} в месяц.`,
           fix: 'Откройте отчёт по площадкам и исключите мобильные приложения и площадки с высоким CTR без конверсий.',
           evidence: [
             { label: 'CTR в сетях', value: percent(ctr), threshold: percent(settings.suspiciousNetworkCtr), setting: 'suspiciousNetworkCtr', unit: 'percent' },
-            { label: 'Показы', value: stats.impressions, threshold: settings.minImpressionsForCtr, setting: 'minImpressionsForCtr', unit: 'impressions' },
+            { label: 'Показы в сетях', value: network.impressions, threshold: settings.minImpressionsForCtr, setting: 'minImpressionsForCtr', unit: 'impressions' },
             periodEvidence,
           ],
-          money: stats.cost,
+          money: network.cost,
         }));
       }
     }
@@ -168,9 +247,52 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
   return { wastedSpend };
 }
 
+const SITES_NAMED = 5;
+
+/**
+ * Network sites and apps of a placements report: a site that spent the stop rule's money (≥ 2 × the
+ * reference CPA) without a conversion, or whose CTR is suspicious without a conversion, is to exclude.
+ * One finding per campaign naming the sites, dearest first. No money of its own: a site's spend is part
+ * of its keywords' spend, which the stop and wasted-spend findings already price.
+ */
+function siteChecks(campaign: PreparedCampaign, reference: CpaReference, context: ScoringContext, periodEvidence: Evidence): void {
+  const { settings, findings, facts } = context;
+  const sites = campaign.campaign.sites ?? [];
+  if (sites.length === 0) return;
+  const stopLimit = reference.value !== null ? settings.stopCostCpaRatio * reference.value : null;
+  const flagged: { site: string; cost: number; reason: string }[] = [];
+  for (const { site, stats } of sites) {
+    if (stats.conversions > 0) continue;
+    const ctr = stats.impressions > 0 ? stats.clicks / stats.impressions : 0;
+    if (facts.hasConversions && stopLimit !== null && stats.clicks >= settings.minClicksForNegative && stats.cost >= stopLimit) {
+      flagged.push({ site, cost: stats.cost, reason: `${formatRub(stats.cost)} без конверсий` });
+    } else if (stats.impressions >= settings.minImpressionsForCtr && ctr >= settings.suspiciousNetworkCtr) {
+      flagged.push({ site, cost: stats.cost, reason: `CTR ${percent(ctr)} % без конверсий` });
+    }
+  }
+  if (flagged.length === 0) return;
+  flagged.sort((a, b) => b.cost - a.cost);
+  const total = flagged.reduce((sum, item) => sum + item.cost, 0);
+  const named = flagged.slice(0, SITES_NAMED).map((item) => `«${item.site}» (${item.reason})`).join(', ');
+  const rest = flagged.length - Math.min(flagged.length, SITES_NAMED);
+  findings.push(makeFinding(checks.networkSites, campaign.ref, {
+    period: facts.period ?? undefined,
+    explanation: `В сетях кампания «${campaign.campaign.name}» показывалась на площадках без отдачи: ${named}${rest > 0 ? ` и ещё ${rest}` : ''}. Вместе ${formatRub(total * facts.monthFactor)} в месяц.`,
+    fix: 'Добавьте эти площадки в запрещённые в настройках кампании (Директ: «Запрещённые площадки и сети»; Google Ads: исключения мест размещения).',
+    evidence: [
+      { label: 'Площадок', value: flagged.length, unit: 'count' },
+      { label: 'Расход на них', value: rub(total), unit: 'rub' },
+      ...(stopLimit !== null ? [{ label: 'Расход без конверсий от', value: rub(stopLimit), setting: 'stopCostCpaRatio' as const, unit: 'rub' as const }] : []),
+      { label: 'Подозрительный CTR от', value: percent(settings.suspiciousNetworkCtr), setting: 'suspiciousNetworkCtr', unit: 'percent' },
+      periodEvidence,
+    ],
+  }));
+}
+
+/** Search traffic only: a network CTR is on another scale and never gets this verdict. */
 function ctrChecks(keyword: PreparedKeyword, stats: Stats, medianSearchCtr: number | null, context: ScoringContext, periodEvidence: Evidence): void {
   const { settings, findings, facts } = context;
-  if (keyword.campaign.isNetwork || stats.impressions < settings.minImpressionsForCtr) return;
+  if (stats.impressions < settings.minImpressionsForCtr) return;
   if (intentOf(keyword.parsed.words) === 'informational') return;
   const ctr = stats.clicks / stats.impressions;
   const medianLimit = medianSearchCtr !== null ? medianSearchCtr * settings.ctrBelowMedianRatio : null;
@@ -181,27 +303,31 @@ function ctrChecks(keyword: PreparedKeyword, stats: Stats, medianSearchCtr: numb
     reason = `ниже ${percent(settings.lowSearchCtr)} %`;
   } else if (medianLimit !== null && ctr < medianLimit) {
     evidence = { label: 'CTR на поиске', value: percent(ctr), threshold: percent(medianLimit), setting: 'ctrBelowMedianRatio', unit: 'percent' };
-    reason = `меньше половины медианы аккаунта (${percent(medianSearchCtr!)} %)`;
+    reason = `меньше половины медианы аккаунта на поиске (${percent(medianSearchCtr!)} %)`;
   }
   if (!evidence) return;
   findings.push(makeFinding(checks.lowCtr, keyword.ref, {
     period: facts.period ?? undefined,
     explanation: `CTR фразы «${keyword.keyword.phrase}» на поиске ${percent(ctr)} % — ${reason}; ${stats.clicks} кликов на ${stats.impressions} показов.`,
     fix: 'Впишите фразу в заголовок, добавьте быстрые ссылки и уточнения, проверьте минус-слова.',
-    evidence: [evidence, { label: 'Показы', value: stats.impressions, threshold: settings.minImpressionsForCtr, setting: 'minImpressionsForCtr', unit: 'impressions' }, periodEvidence],
+    evidence: [evidence, { label: 'Показы на поиске', value: stats.impressions, threshold: settings.minImpressionsForCtr, setting: 'minImpressionsForCtr', unit: 'impressions' }, periodEvidence],
   }));
 }
 
-function keywordAction(keyword: PreparedKeyword, stats: Stats, campaign: Stats | undefined, accountCpa: number | null, context: ScoringContext, periodEvidence: Evidence): void {
+const times = (ratio: number) => ratio.toFixed(1).replace('.', ',');
+
+function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: number | null, reference: CpaReference, context: ScoringContext, periodEvidence: Evidence): void {
   const { settings, findings, verdicts, facts } = context;
   const { monthFactor } = facts;
-  const campaignCpa = cpaOf(campaign);
-  const referenceCpa = settings.targetCpa ?? campaignCpa ?? accountCpa;
-  const referenceCpaSource: KeywordVerdict['referenceCpaSource'] = settings.targetCpa !== null ? 'target' : campaignCpa !== null ? 'campaign' : accountCpa !== null ? 'account' : null;
+  const referenceCpa = reference.value;
+  const referenceCpaSource = reference.source;
   const cpa = cpaOf(stats);
   const verdict = (action: KeywordAction, reason: string) =>
     verdicts.push({ target: keyword.ref, action, clicks: stats.clicks, cost: rub(stats.cost), conversions: stats.conversions, cpa: cpa === null ? null : rub(cpa), referenceCpa: referenceCpa === null ? null : rub(referenceCpa), referenceCpaSource, reason });
-  const cpaLabel = referenceCpaSource === 'target' ? 'Целевая цена конверсии' : referenceCpaSource === 'campaign' ? 'Цена конверсии кампании' : 'Цена конверсии аккаунта';
+  const cpaLabel = referenceCpaSource === 'target' ? 'Целевая цена конверсии' : referenceCpaSource === 'placement' ? `Цена конверсии аккаунта ${placementPhrase[reference.placement!]}` : 'Цена конверсии аккаунта';
+  const referenceEvidence = (value: number): Evidence => ({ label: cpaLabel, value: rub(value), setting: referenceCpaSource === 'target' ? 'targetCpa' : undefined, unit: 'rub' });
+  // The campaign's own CPA describes the campaign; it is said, never compared with.
+  const campaignNote = campaignCpa !== null ? ` В кампании «${keyword.campaign.campaign.name}» конверсия стоит ${formatRub(campaignCpa)}.` : '';
   const clicksEvidence: Evidence = { label: 'Клики', value: stats.clicks, threshold: settings.minClicksForKeywordAction, setting: 'minClicksForKeywordAction', unit: 'clicks' };
 
   if (stats.clicks < settings.minClicksForKeywordAction) {
@@ -215,32 +341,38 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaign: Stats |
       findings.push(makeFinding(checks.keywordStop, keyword.ref, {
         monthFactor,
         period: facts.period ?? undefined,
-        explanation: `Фраза «${keyword.keyword.phrase}» потратила ${formatRub(stats.cost)} (${formatRub(stats.cost * monthFactor)} в месяц) за ${stats.clicks} кликов без конверсий — это не меньше ${settings.stopCostCpaRatio} цен конверсии (${formatRub(referenceCpa)}).`,
+        explanation: `Фраза «${keyword.keyword.phrase}» потратила ${formatRub(stats.cost)} (${formatRub(stats.cost * monthFactor)} в месяц) за ${stats.clicks} кликов без конверсий — это не меньше ${settings.stopCostCpaRatio} цен конверсии (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}).${campaignNote}`,
         fix: 'Остановите фразу или перепишите её точнее; сэкономленный бюджет отдайте фразам с конверсиями.',
         evidence: [
           { label: 'Расход без конверсий', value: rub(stats.cost), threshold: rub(settings.stopCostCpaRatio * referenceCpa), setting: 'stopCostCpaRatio', unit: 'rub' },
-          { label: cpaLabel, value: rub(referenceCpa), setting: referenceCpaSource === 'target' ? 'targetCpa' : undefined, unit: 'rub' },
+          referenceEvidence(referenceCpa),
           clicksEvidence,
           periodEvidence,
         ],
         money: stats.cost,
       }));
     } else {
-      verdict('hold', referenceCpa === null ? 'Нет ни целевой цены конверсии, ни конверсий в кампании.' : `0 конверсий, но расход ${formatRub(stats.cost)} меньше ${settings.stopCostCpaRatio} × ${formatRub(referenceCpa)}.`);
+      verdict('hold', referenceCpa === null ? 'Нет ни целевой цены конверсии, ни конверсий в аккаунте.' : `0 конверсий, но расход ${formatRub(stats.cost)} меньше ${settings.stopCostCpaRatio} × ${formatRub(referenceCpa)}.`);
     }
     return;
   }
-  if (referenceCpa !== null && cpa! >= settings.lowerBidCpaRatio * referenceCpa) {
+  if (referenceCpa === null) {
+    verdict('keep', `Цена конверсии ${formatRub(cpa!)}; сравнить не с чем: нет целевой цены конверсии и конверсий в аккаунте.`);
+    return;
+  }
+  // A bid change is advised only when the difference is material: at least `bidChangeMinDifference` either way.
+  const lowerRatio = Math.max(settings.lowerBidCpaRatio, 1 + settings.bidChangeMinDifference);
+  if (cpa! >= lowerRatio * referenceCpa) {
     const overpay = stats.cost - stats.conversions * referenceCpa;
-    verdict('lower_bid', `Цена конверсии ${formatRub(cpa!)} ≥ ${settings.lowerBidCpaRatio} × ${formatRub(referenceCpa)}.`);
+    verdict('lower_bid', `Цена конверсии ${formatRub(cpa!)} ≥ ${lowerRatio} × ${formatRub(referenceCpa)}.`);
     findings.push(makeFinding(checks.keywordLowerBid, keyword.ref, {
       monthFactor,
       period: facts.period ?? undefined,
-      explanation: `Конверсия по фразе «${keyword.keyword.phrase}» стоит ${formatRub(cpa!)} — в ${(cpa! / referenceCpa).toFixed(1).replace('.', ',')} раза дороже (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.`,
-      fix: `Снизьте ставку примерно в ${(cpa! / referenceCpa).toFixed(1).replace('.', ',')} раза или отключите фразу в дорогих местах показа.`,
+      explanation: `Конверсия по фразе «${keyword.keyword.phrase}» стоит ${formatRub(cpa!)} — в ${times(cpa! / referenceCpa)} раза дороже (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.${campaignNote}`,
+      fix: `Снизьте ставку примерно в ${times(cpa! / referenceCpa)} раза или отключите фразу в дорогих местах показа.`,
       evidence: [
-        { label: 'Цена конверсии', value: rub(cpa!), threshold: rub(settings.lowerBidCpaRatio * referenceCpa), setting: 'lowerBidCpaRatio', unit: 'rub' },
-        { label: cpaLabel, value: rub(referenceCpa), setting: referenceCpaSource === 'target' ? 'targetCpa' : undefined, unit: 'rub' },
+        { label: 'Цена конверсии', value: rub(cpa!), threshold: rub(lowerRatio * referenceCpa), setting: lowerRatio === settings.lowerBidCpaRatio ? 'lowerBidCpaRatio' : 'bidChangeMinDifference', unit: 'rub' },
+        referenceEvidence(referenceCpa),
         { label: 'Конверсии', value: stats.conversions, unit: 'conversions' },
         clicksEvidence,
         periodEvidence,
@@ -249,14 +381,16 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaign: Stats |
     }));
     return;
   }
-  if (campaignCpa !== null && cpa! < campaignCpa && (settings.targetCpa === null || cpa! <= settings.targetCpa)) {
-    verdict('raise_bid', `Цена конверсии ${formatRub(cpa!)} ниже, чем в кампании (${formatRub(campaignCpa)}).`);
+  const raiseLimit = referenceCpa * (1 - settings.bidChangeMinDifference);
+  if (cpa! <= raiseLimit) {
+    verdict('raise_bid', `Цена конверсии ${formatRub(cpa!)} ≤ ${formatRub(raiseLimit)} (на ${percent(settings.bidChangeMinDifference)} % ниже ${formatRub(referenceCpa)}).`);
     findings.push(makeFinding(checks.keywordRaiseBid, keyword.ref, {
       period: facts.period ?? undefined,
-      explanation: `Конверсия по фразе «${keyword.keyword.phrase}» стоит ${formatRub(cpa!)}, в среднем по кампании — ${formatRub(campaignCpa)}: фраза может принести больше конверсий.`,
+      explanation: `Конверсия по фразе «${keyword.keyword.phrase}» стоит ${formatRub(cpa!)} — на ${Math.round((1 - cpa! / referenceCpa) * 100)} % дешевле ориентира (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}): фраза может принести больше конверсий.${campaignNote}`,
       fix: 'Повысьте ставку на 10–20 % и проверьте цену конверсии через неделю.',
       evidence: [
-        { label: 'Цена конверсии', value: rub(cpa!), threshold: rub(campaignCpa), unit: 'rub' },
+        { label: 'Цена конверсии', value: rub(cpa!), threshold: rub(raiseLimit), setting: 'bidChangeMinDifference', unit: 'rub' },
+        referenceEvidence(referenceCpa),
         { label: 'Конверсии', value: stats.conversions, unit: 'conversions' },
         clicksEvidence,
         periodEvidence,
@@ -264,5 +398,5 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaign: Stats |
     }));
     return;
   }
-  verdict('keep', `Цена конверсии ${formatRub(cpa!)} в пределах нормы.`);
+  verdict('keep', `Цена конверсии ${formatRub(cpa!)} между ${formatRub(raiseLimit)} и ${formatRub(lowerRatio * referenceCpa)} (ориентир ${formatRub(referenceCpa)}): менять ставку незачем.`);
 }
