@@ -64,8 +64,24 @@ export interface DetectedTable {
   rows: Iterable<Row>;
 }
 
-/** `projectPlatform` settles the platform of a Russian-titled report, which both platforms can produce. */
-export function detectTable(table: Table, projectPlatform?: AdPlatform): DetectedTable | null {
+/**
+ * The row a person would take for the header of an unrecognised table: the first of the widest rows
+ * among the first ones (a title line above it has one cell).
+ */
+export function likelyHeader(head: Row[]): string[] {
+  let best: string[] = [];
+  for (const row of head) {
+    const cells = row.cells.map((cell) => cell.trim()).filter(Boolean);
+    if (cells.length > best.length) best = cells;
+  }
+  return best;
+}
+
+/**
+ * `projectPlatform` settles the platform of a Russian-titled report, which both platforms can produce.
+ * `onUnrecognised` gets the first rows when no header is found (to say which columns the file has).
+ */
+export function detectTable(table: Table, projectPlatform?: AdPlatform, onUnrecognised?: (head: Row[]) => void): DetectedTable | null {
   const iterator = table.rows[Symbol.iterator]();
   const head: Row[] = [];
   while (head.length < HEADER_SCAN_ROWS) {
@@ -90,6 +106,7 @@ export function detectTable(table: Table, projectPlatform?: AdPlatform): Detecte
       };
     }
   }
+  onUnrecognised?.(head);
   return null;
 }
 
