@@ -1,7 +1,7 @@
 /**
  * Finds a table's header row (wherever it is among the first rows) and tells which kind of file it is by
- * the titles on that row. Kinds are tried in an order where the more specific shapes come first: our
- * template, search-query reports, Editor exports with Editor-only titles, statistics reports, Editor-like
+ * the titles on that row. Kinds are tried in an order where the more specific shapes come first:
+ * search-query reports, our template, Editor exports with Editor-only titles, statistics reports, Editor-like
  * bulk sheets, the Direct export.
  */
 import type { AdPlatform } from '../../../src/contract/campaigns.js';
@@ -25,13 +25,15 @@ interface Candidate {
 }
 
 const CANDIDATES: Candidate[] = [
-  { shape: 'template', dictionary: templateDictionary, test: isTemplateHeader, missing: missingTemplateColumns },
+  // A search-query column is in no other shape; the template shares «Кампания» and «Тип соответствия»
+  // with Google's Russian search terms report, so the query report goes first.
   {
     shape: 'report',
     dictionary: reportColumns,
     test: (columns) => columns.has('query') && isReportHeader(columns),
     missing: (columns) => missingReportColumns(columns),
   },
+  { shape: 'template', dictionary: templateDictionary, test: isTemplateHeader, missing: missingTemplateColumns },
   {
     shape: 'google_ads_editor',
     dictionary: googleAdsEditorColumns,
