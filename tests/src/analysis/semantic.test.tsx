@@ -6,7 +6,8 @@ import type { AnalysisDecisions } from '../../../src/contract/analysis.js';
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
-import { analysisId, makeAnalysis, makeResults, projectId } from './fixtures';
+import type { AdFieldFixSuggestion } from '../../../src/contract/analysis-results.js';
+import { analysisId, auditResult, makeAnalysis, makeResults, projectId } from './fixtures';
 
 useTestServer();
 
@@ -112,6 +113,35 @@ describe('semantic suggestions', () => {
     await user.tab();
     await waitFor(() =>
       expect(saved.at(-1)).toEqual({ accepted: ['s-cross', 's-ad'], rejected: [], values: { 's-ad': 'Окна от завода под ключ' } }),
+    );
+  });
+
+  it('shows a fix no cut can make as «переписать вручную» with the numbers, and saves only what the user types', async () => {
+    const manual: AdFieldFixSuggestion = {
+      id: 's-ad',
+      kind: 'ad_field',
+      target: auditResult.scoring.suggestions[0].target,
+      field: 'text',
+      index: 0,
+      before: 'Сверхпрочныеэнергосберегающиестеклопакеты для любого дома',
+      after: '',
+      manual: { limit: 81, length: 94 },
+      reason: 'Текст: 94 символов при лимите 81. Сократить без потери смысла не получается: перепишите вручную.',
+    };
+    const result = { ...auditResult, scoring: { ...auditResult.scoring, suggestions: [manual] } };
+    server.use(http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults({ result, decisions: { accepted: ['s-cross'], rejected: [] } }))));
+    const user = userEvent.setup();
+    await renderAt(semanticPath);
+    await screen.findByRole('heading', { name: 'Семантика: предложения' });
+    const adItem = within(section('Исправления объявлений')).getByTestId('suggestion');
+    expect(adItem).toHaveTextContent('Сверхпрочныеэнергосберегающиестеклопакеты для любого дома → переписать вручную (сейчас 94, лимит 81)');
+    await user.click(within(adItem).getByRole('button', { name: 'Принять' }));
+    const input = within(adItem).getByLabelText('Ваш вариант (лимит 81; без него в файл ничего не попадёт)');
+    expect(input).toHaveValue('');
+    await user.type(input, 'Энергосберегающие стеклопакеты для любого дома');
+    await user.tab();
+    await waitFor(() =>
+      expect(saved.at(-1)).toEqual({ accepted: ['s-cross', 's-ad'], rejected: [], values: { 's-ad': 'Энергосберегающие стеклопакеты для любого дома' } }),
     );
   });
 
