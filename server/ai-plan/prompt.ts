@@ -155,7 +155,9 @@ function suggestionLine(suggestion: Suggestion): string {
     case 'cross_minus':
       return `кросс-минусовка: «${suggestion.before}» → «${suggestion.after}»`;
     case 'ad_field':
-      return `исправление объявления: «${suggestion.before}» → «${suggestion.after}»`;
+      return suggestion.manual
+        ? `исправление объявления: «${suggestion.before}» — переписать вручную (${suggestion.manual.length} символов при лимите ${suggestion.manual.limit})`
+        : `исправление объявления: «${suggestion.before}» → «${suggestion.after}»`;
   }
 }
 

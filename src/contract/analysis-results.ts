@@ -359,8 +359,14 @@ export interface AdFieldFixSuggestion {
   /** Position within the field's list (headline 0 = Заголовок 1 / Headline 1). */
   index: number;
   before: string;
-  /** Proposed value; the user may edit it before accepting. */
+  /** Proposed value; the user may edit it before accepting. '' when `manual` is set. */
   after: string;
+  /**
+   * Set when no cut reads as copy (or it would keep less than half of the text): the field is to be
+   * rewritten by hand. No automatic value: an accepted manual fix reaches the export only with the
+   * value the user typed (`decisions.values`).
+   */
+  manual?: { limit: number; length: number };
   reason: string;
 }
 

@@ -39,6 +39,8 @@ export function collectChanges(suggestions: Suggestion[], accepted: AcceptedSugg
     const suggestion = byId.get(choice.id);
     if (!suggestion) continue;
     const { target } = suggestion;
+    // A «rewrite by hand» fix has no value of its own: without the user's text there is nothing to write.
+    if (suggestion.kind === 'ad_field' && suggestion.manual && !choice.value?.trim()) continue;
     touched.add(target.campaignIndex!);
     if (suggestion.kind === 'negative_keyword' || (suggestion.kind === 'cross_minus' && suggestion.level === 'group')) {
       const texts = suggestion.kind === 'negative_keyword' ? [suggestion.text] : suggestion.add;
@@ -64,7 +66,7 @@ export function collectChanges(suggestions: Suggestion[], accepted: AcceptedSugg
       }
       changes.keywordRemovals.push(...suggestion.remove);
     } else {
-      changes.adUpdates.push({ ref: target, field: suggestion.field, index: suggestion.index, value: choice.value ?? suggestion.after });
+      changes.adUpdates.push({ ref: target, field: suggestion.field, index: suggestion.index, value: choice.value?.trim() || suggestion.after });
     }
   }
   changes.campaignNegatives = [...campaignAdds].map(([campaignIndex, add]) => ({ campaignIndex, add }));

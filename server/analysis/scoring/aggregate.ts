@@ -37,7 +37,8 @@ interface AggregationRule {
   fix?: string;
 }
 
-const lengthFix = 'Сократите поля до лимита площадки: исправление предложено для каждого объявления, его можно принять или поправить.';
+const lengthFix =
+  'Сократите поля до лимита площадки: для каждого объявления предложено сокращение (его можно принять или поправить), а где обрезать без потери смысла нельзя — «переписать вручную».';
 
 /** Checks reported once per campaign when they fire on several of its entities. */
 export const aggregationRules: Readonly<Record<string, AggregationRule>> = {

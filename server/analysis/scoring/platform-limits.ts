@@ -47,16 +47,3 @@ export function longestWord(text: string): string {
   }
   return longest;
 }
-
-/** Cuts a text to `limit` characters at a word boundary: a proposal the user edits before accepting. */
-export function shortenTo(text: string, limit: number, measure: (value: string) => number = (value) => value.length): string {
-  if (measure(text) <= limit) return text;
-  const words = text.split(/\s+/);
-  let result = '';
-  for (const word of words) {
-    const next = result ? `${result} ${word}` : word;
-    if (measure(next) > limit) break;
-    result = next;
-  }
-  return (result || text.slice(0, limit)).replace(/[\s,;:–-]+$/, '');
-}

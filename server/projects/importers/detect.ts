@@ -1,7 +1,7 @@
 /**
  * Finds a table's header row (wherever it is among the first rows) and tells which kind of file it is by
- * the titles on that row. Kinds are tried in an order where the more specific shapes come first: our
- * template, search-query reports, Editor exports with Editor-only titles, statistics reports, Editor-like
+ * the titles on that row. Kinds are tried in an order where the more specific shapes come first:
+ * search-query reports, our template, Editor exports with Editor-only titles, statistics reports, Editor-like
  * bulk sheets, the Direct export.
  */
 import type { AdPlatform } from '../../../src/contract/campaigns.js';
@@ -25,13 +25,15 @@ interface Candidate {
 }
 
 const CANDIDATES: Candidate[] = [
-  { shape: 'template', dictionary: templateDictionary, test: isTemplateHeader, missing: missingTemplateColumns },
+  // A search-query column is in no other shape; the template shares «Кампания» and «Тип соответствия»
+  // with Google's Russian search terms report, so the query report goes first.
   {
     shape: 'report',
     dictionary: reportColumns,
     test: (columns) => columns.has('query') && isReportHeader(columns),
     missing: (columns) => missingReportColumns(columns),
   },
+  { shape: 'template', dictionary: templateDictionary, test: isTemplateHeader, missing: missingTemplateColumns },
   {
     shape: 'google_ads_editor',
     dictionary: googleAdsEditorColumns,
@@ -64,8 +66,24 @@ export interface DetectedTable {
   rows: Iterable<Row>;
 }
 
-/** `projectPlatform` settles the platform of a Russian-titled report, which both platforms can produce. */
-export function detectTable(table: Table, projectPlatform?: AdPlatform): DetectedTable | null {
+/**
+ * The row a person would take for the header of an unrecognised table: the first of the widest rows
+ * among the first ones (a title line above it has one cell).
+ */
+export function likelyHeader(head: Row[]): string[] {
+  let best: string[] = [];
+  for (const row of head) {
+    const cells = row.cells.map((cell) => cell.trim()).filter(Boolean);
+    if (cells.length > best.length) best = cells;
+  }
+  return best;
+}
+
+/**
+ * `projectPlatform` settles the platform of a Russian-titled report, which both platforms can produce.
+ * `onUnrecognised` gets the first rows when no header is found (to say which columns the file has).
+ */
+export function detectTable(table: Table, projectPlatform?: AdPlatform, onUnrecognised?: (head: Row[]) => void): DetectedTable | null {
   const iterator = table.rows[Symbol.iterator]();
   const head: Row[] = [];
   while (head.length < HEADER_SCAN_ROWS) {
@@ -90,6 +108,7 @@ export function detectTable(table: Table, projectPlatform?: AdPlatform): Detecte
       };
     }
   }
+  onUnrecognised?.(head);
   return null;
 }
 

@@ -24,9 +24,10 @@ import {
 } from '../../../src/contract/campaigns.js';
 import { adPlatformLabels } from '../../../src/contract/campaigns.js';
 import { StructureBuilder } from './builder.js';
+import type { ColumnMap } from './columns.js';
 import { ControlCharacterCheck } from './control-characters.js';
 import { detectDelimiter, parseCsvRows } from './csv.js';
-import { detectTable } from './detect.js';
+import { detectTable, likelyHeader } from './detect.js';
 import { importGoogleAdsEditor } from './google-ads-editor.js';
 import { buildFromStats, mergeStats } from './merge-stats.js';
 import { ImportBudget, ImportLimitError } from './limits.js';
@@ -111,6 +112,8 @@ async function importWithinBudget(files: ImportFile[], options: ImportOptions, b
   let firstStructurePlatform: AdPlatform | undefined;
   let firstReportPlatform: AdPlatform | undefined;
   const templateTables: SheetContext<string>[] = [];
+  /** The titles each report file was understood by, for the error when none of its rows matched. */
+  const reportColumnsByFile = new Map<string, string[]>();
 
   for (const file of files) {
     const name = uniqueName(file.name, logs);
@@ -124,9 +127,12 @@ async function importWithinBudget(files: ImportFile[], options: ImportOptions, b
     }
     let recognised = 0;
     const unrecognisedSheets: string[] = [];
+    let unrecognisedColumns: string[] = [];
     const controlCharacters = new ControlCharacterCheck(log);
     for (const table of read.tables) {
-      const found = detectTable(table, options.platform);
+      const found = detectTable(table, options.platform, (head) => {
+        if (unrecognisedColumns.length === 0) unrecognisedColumns = likelyHeader(head);
+      });
       if (!found) {
         if (table.sheet !== undefined) unrecognisedSheets.push(table.sheet);
         continue;
@@ -172,10 +178,11 @@ async function importWithinBudget(files: ImportFile[], options: ImportOptions, b
           break;
         default:
           firstReportPlatform ??= found.platform ?? undefined;
+          reportColumnsByFile.set(name, recognisedTitles(found.columns));
           importReport(context as SheetContext<ReportField>, found.platform ?? 'yandex_direct', sink);
       }
     }
-    if (recognised === 0) log.error(importerMessages.unknownKind);
+    if (recognised === 0) log.error(unrecognisedMessage(name, unrecognisedColumns));
     else for (const sheet of unrecognisedSheets) log.warn(format(importerMessages.sheetSkipped, { sheet }));
     if (recognised === 0) detected.push({ file: name, kind: 'unknown', encoding: read.encoding, ...(read.delimiter ? { delimiter: read.delimiter } : {}) });
   }
@@ -200,7 +207,10 @@ async function importWithinBudget(files: ImportFile[], options: ImportOptions, b
         logs.get(firstReport)?.warn(importerMessages.statsWithoutStructure);
       }
     } else {
-      mergeStats(campaigns, sink.records, logs);
+      for (const file of mergeStats(campaigns, sink.records, logs)) {
+        const columns = (reportColumnsByFile.get(file) ?? []).join(', ');
+        logs.get(file)?.error(format(importerMessages.statsNotUnderstood, { file, columns, expected: importerMessages.expectedColumns }));
+      }
     }
   }
 
@@ -259,6 +269,19 @@ async function readTables(bytes: Uint8Array, log: ProblemLog, budget: ImportBudg
   }
   const delimiter = detectDelimiter(text);
   return { tables: [{ rows: { [Symbol.iterator]: () => parseCsvRows(text, delimiter, budget) } }], encoding, delimiter };
+}
+
+/** Which file, that its columns were not recognised (the ones it has), and what was expected. */
+function unrecognisedMessage(file: string, columns: string[]): string {
+  const expected = importerMessages.expectedColumns;
+  if (columns.length < 2) return format(importerMessages.unknownKind, { file, expected });
+  const shown = columns.slice(0, 12).map((title) => `«${title}»`).join(', ') + (columns.length > 12 ? ` и ещё ${columns.length - 12}` : '');
+  return format(importerMessages.unknownColumns, { file, columns: shown, expected });
+}
+
+/** The header titles a column map recognised, in the file's order. */
+function recognisedTitles(columns: ColumnMap<string>): string[] {
+  return [...columns.positions.values()].flat().sort((a, b) => a - b).map((index) => `«${columns.titles[index]}»`);
 }
 
 /** Two uploads named alike must still be told apart in problems. */

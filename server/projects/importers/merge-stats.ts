@@ -41,7 +41,14 @@ function keywordKeys(platform: AdPlatform, phrase: string, matchType: string | n
   return { full: phraseKey(parsed.phrase), bare: barePhraseKey(parsed.phrase) };
 }
 
-export function mergeStats(campaigns: Campaign[], records: StatRecord[], logs: Map<string, ProblemLog>): void {
+/**
+ * Puts statistics rows on the campaigns' keywords, ads, groups and campaigns; a row that matches nothing
+ * is a warning. Returns the files none of whose rows matched: such a file was not understood (or is about
+ * other campaigns), and saying so beats importing it as a pile of warnings.
+ */
+export function mergeStats(campaigns: Campaign[], records: StatRecord[], logs: Map<string, ProblemLog>): string[] {
+  const matchedFiles = new Set<string>();
+  const unmatched: StatRecord[] = [];
   const campaignById = new UniqueIndex<Campaign>();
   const campaignByName = new UniqueIndex<Campaign>();
   const groupByKey = new UniqueIndex<AdGroup>();
@@ -106,13 +113,20 @@ export function mergeStats(campaigns: Campaign[], records: StatRecord[], logs: M
       continue;
     }
     if (!target) {
-      logs.get(record.file)?.warn(importerMessages.statsNotMatched, record.row);
+      unmatched.push(record);
       continue;
     }
+    matchedFiles.add(record.file);
     target.stats = addStats(target.stats, record.stats);
     if (splitTarget === target) addPlacementStats(splitTarget, record.placement, record.stats);
     if (record.site && campaign) addSiteStats(campaign, record.site, record.stats);
   }
+  const notUnderstood = new Set<string>();
+  for (const record of unmatched) {
+    if (matchedFiles.has(record.file)) logs.get(record.file)?.warn(importerMessages.statsNotMatched, record.row);
+    else notUnderstood.add(record.file);
+  }
+  return [...notUnderstood];
 }
 
 /** The tree a statistics report describes, for reports uploaded without the campaign export. */

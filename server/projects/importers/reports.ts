@@ -6,9 +6,13 @@
  * - Google Ads keyword / search terms reports: Campaign, Ad group, Keyword, Match type, Search term, Day,
  *   Impr., Clicks, Cost, Conversions, Conv. value (also in the Russian interface: Кампания, Группа
  *   объявлений, Ключевое слово, Стоимость).
+ * - The Direct Reports API TSV (SEARCH_QUERY_PERFORMANCE_REPORT and the statistics reports) with its field names:
+ *   CampaignName, CampaignId, AdGroupName, AdGroupId, Criterion/Criteria, CriterionId, Query, MatchType,
+ *   Impressions, Clicks, Cost, Conversions, Revenue (or their Russian names); money in roubles or micros
+ *   (see moneyInMicros), `--` for no value.
  * A placement column («Тип площадки», AdNetworkType, Network / Сеть) splits each row's statistics by
  * placement (`placementStats` of keywords and campaigns) besides adding them to the totals.
- * A title and a period line may sit above the header; «Итого»/«Total» rows are skipped. Rows become
+ * A title and a period line may sit above the header; «Итого»/«Total»/«Total rows: N» rows are skipped. Rows become
  * `StatRecord`s merged onto the imported keywords and ads later (see merge-stats.ts); search queries are
  * summed per query, campaign, group and keyword.
  */
@@ -23,21 +27,21 @@ import { clean, findDates, parseDate } from './values.js';
 
 export const reportColumns = {
   date: ['Дата', 'День', 'Day', 'Date'],
-  campaignName: ['Кампания', 'Название кампании', 'Campaign'],
+  campaignName: ['Кампания', 'Название кампании', 'Campaign', 'CampaignName'],
   campaignId: ['№ Кампании', 'ID кампании', 'Номер кампании', 'Campaign ID'],
-  groupName: ['Группа', 'Название группы', 'Группа объявлений', 'Ad group'],
+  groupName: ['Группа', 'Название группы', 'Группа объявлений', 'Ad group', 'AdGroupName'],
   groupId: ['№ Группы', 'ID группы', 'Номер группы', 'Ad group ID'],
-  phrase: ['Условие показа', 'Фраза', 'Ключевая фраза', 'Фраза (с минус-словами)', 'Ключевое слово', 'Keyword', 'Search keyword'],
-  keywordId: ['№ Условия показа', 'ID условия показа', 'ID фразы', 'Keyword ID'],
+  phrase: ['Условие показа', 'Фраза', 'Ключевая фраза', 'Фраза (с минус-словами)', 'Ключевое слово', 'Keyword', 'Search keyword', 'Criterion', 'Criteria'],
+  keywordId: ['№ Условия показа', 'ID условия показа', 'ID фразы', 'Keyword ID', 'CriterionId', 'CriteriaId'],
   matchType: ['Match type', 'Search keyword match type', 'Тип соответствия'],
   adId: ['№ Объявления', 'ID объявления', 'Ad ID'],
   adTitle: ['Заголовок', 'Заголовок 1', 'Headline 1'],
-  query: ['Поисковый запрос', 'Search term', 'Search query'],
+  query: ['Поисковый запрос', 'Запрос', 'Search term', 'Search query', 'Query'],
   impressions: ['Показы', 'Impr.', 'Impressions'],
   clicks: ['Клики', 'Clicks'],
-  cost: ['Расход', 'Стоимость', 'Cost'],
+  cost: ['Расход', 'Стоимость', 'Cost', 'Cost micros'],
   conversions: ['Конверсии', 'Conversions', 'Conv.'],
-  revenue: ['Доход', 'Ценность конверсий', 'Conv. value', 'Conversion value'],
+  revenue: ['Доход', 'Ценность конверсий', 'Conv. value', 'Conversion value', 'Revenue'],
   currency: ['Валюта', 'Currency code', 'Currency'],
   /** Search or networks per row: Yandex «Тип площадки» (Поиск / Сети), Reports API AdNetworkType (SEARCH / AD_NETWORK), Google Network. */
   placement: ['Тип площадки', 'AdNetworkType', 'Network', 'Network (with search partners)', 'Сеть', 'Сеть (с поисковыми партнерами)', 'Сеть (с поисковыми партнёрами)'],
@@ -59,10 +63,20 @@ export function missingReportColumns(columns: { has(field: ReportField): boolean
 }
 
 /**
- * The platform a report's header speaks for: English titles are Google's; Russian ones are Google's when
+ * Field names only the Yandex Direct Reports API writes (a Google report says «Campaign», «Search term»,
+ * «Keyword»): a TSV with them is Direct's even though its titles are English.
+ */
+const YANDEX_REPORTS_API_FIELDS = new Set([
+  'CampaignName', 'AdGroupName', 'AdGroupId', 'Criterion', 'Criteria', 'CriterionId', 'CriteriaId', 'CriterionType', 'CriteriaType',
+  'Query', 'MatchedKeyword', 'AdNetworkType', 'Placement', 'TargetingCategory',
+]);
+
+/**
+ * The platform a report's header speaks for: Reports API field names are Direct's; other English titles are Google's; Russian ones are Google's when
  * Google-only words appear (its Russian interface), otherwise the project's platform, Yandex by default.
  */
 export function reportPlatform(titles: string[], projectPlatform?: AdPlatform): AdPlatform {
+  if (titles.some((title) => YANDEX_REPORTS_API_FIELDS.has(title.trim()))) return 'yandex_direct';
   const joined = titles.join(' ').toLowerCase();
   if (!/[а-яё]/.test(joined)) return 'google_ads';
   if (joined.includes('ключевое слово') || joined.includes('группа объявлений')) return 'google_ads';
@@ -120,6 +134,9 @@ const TOTAL_ROW = /^((итого|всего|total)\s*(:.*)?|total rows\b.*)$/i;
 export function importReport(context: SheetContext<ReportField>, platform: AdPlatform, sink: ReportSink): void {
   const { columns, log } = context;
   const isQueryReport = columns.has('query');
+  // This table's rows are kept apart until its money unit is known (see moneyInMicros).
+  const records: StatRecord[] = [];
+  const queries: SearchQuery[] = [];
   let rowsSeen = 0;
   let datesSeen = false;
   for (const row of context.rows) {
@@ -153,7 +170,7 @@ export function importReport(context: SheetContext<ReportField>, platform: AdPla
       if (campaignName) searchQuery.campaignName = campaignName;
       if (groupName) searchQuery.groupName = groupName;
       if (phrase) searchQuery.keyword = phrase;
-      sink.addQuery(searchQuery);
+      queries.push(searchQuery);
       continue;
     }
     const record: StatRecord = { file: context.file, row: row.number, platform, stats };
@@ -177,8 +194,12 @@ export function importReport(context: SheetContext<ReportField>, platform: AdPla
     const placement = placementOfLabel(clean(columns.get(row, 'placement'))) ?? placementOfLabel(site);
     if (placement === 'search' || placement === 'networks') record.placement = placement;
     else if (site) record.site = site;
-    sink.records.push(record);
+    records.push(record);
   }
+  const stats = [...records.map((record) => record.stats), ...queries.map((query) => query.stats)];
+  if (moneyInMicros(context, stats)) for (const item of stats) fromMicros(item);
+  sink.records.push(...records);
+  for (const query of queries) sink.addQuery(query);
   if (!datesSeen) {
     // The period line above the header: «Период: 01.10.2026 - 31.10.2026», «Oct 1, 2026 - Oct 31, 2026».
     for (const row of context.preamble) {
@@ -191,6 +212,41 @@ export function importReport(context: SheetContext<ReportField>, platform: AdPla
     }
   }
   if (rowsSeen === 0) log.error(importerMessages.noDataRows);
+}
+
+const MICROS = 1_000_000;
+/** A cost per click from this amount up is micros: no click costs 100 000 ₽, and 100 000 micros is 0.10 ₽. */
+const MICROS_COST_PER_CLICK = 100_000;
+
+/**
+ * Whether a table's money is in micros (millionths of the currency), as the Direct Reports API writes it by
+ * default (`returnMoneyInMicros`) and Google's API as `cost_micros`. In this order:
+ * 1. the cost title says so: «micros»/«микро» → micros; a currency («руб.», «₽», «RUB») → as written;
+ * 2. a line above the header says `returnMoneyInMicros: true|false`;
+ * 3. the values: every cost a whole number and the table's cost per click at least 100 000.
+ */
+export function moneyInMicros(context: SheetContext<ReportField>, stats: Stats[]): boolean {
+  if (!context.columns.has('cost')) return false;
+  const title = context.columns.title('cost').toLowerCase();
+  if (/micro|микро/.test(title)) return true;
+  if (/руб|₽|rub|\(.+\)/.test(title)) return false;
+  for (const row of context.preamble) {
+    const stated = /returnmoneyinmicros\W*(true|false|да|нет)/i.exec(row.cells.join(' '));
+    if (stated) return /true|да/i.test(stated[1]);
+  }
+  let cost = 0;
+  let clicks = 0;
+  for (const item of stats) {
+    if (!Number.isInteger(item.cost)) return false;
+    cost += item.cost;
+    clicks += item.clicks;
+  }
+  return clicks > 0 && cost / clicks >= MICROS_COST_PER_CLICK;
+}
+
+function fromMicros(stats: Stats): void {
+  stats.cost /= MICROS;
+  if (stats.revenue !== undefined) stats.revenue /= MICROS;
 }
 
 function readReportStats(context: SheetContext<ReportField>, row: Row): Stats {

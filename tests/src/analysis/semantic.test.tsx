@@ -6,6 +6,7 @@ import type { NegativeKeywordSuggestion } from '../../../src/contract/analysis-r
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
+import type { AdFieldFixSuggestion } from '../../../src/contract/analysis-results.js';
 import { allSuggestions, analysisId, fakePagedApi, makeAnalysis, projectId } from './fixtures';
 
 useTestServer();
@@ -135,6 +136,37 @@ describe('semantic suggestions, read page by page', () => {
     await user.type(input, 'Окна от завода под ключ');
     await user.tab();
     await waitFor(() => expect(api.puts.at(-1)).toEqual({ accepted: ['s-cross', 's-ad'], rejected: [], values: { 's-ad': 'Окна от завода под ключ' } }));
+  });
+
+  it('shows a fix no cut can make as «переписать вручную» with the numbers, and saves only what the user types', async () => {
+    const adFix = allSuggestions.find((item): item is AdFieldFixSuggestion => item.kind === 'ad_field')!;
+    const manual: AdFieldFixSuggestion = {
+      ...adFix,
+      field: 'text',
+      index: 0,
+      before: 'Сверхпрочныеэнергосберегающиестеклопакеты для любого дома',
+      after: '',
+      manual: { limit: 81, length: 94 },
+      reason: 'Текст: 94 символов при лимите 81. Сократить без потери смысла не получается: перепишите вручную.',
+    };
+    api = fakePagedApi({ decisions: { 's-cross': 'accepted' }, suggestions: allSuggestions.map((item) => (item.id === adFix.id ? manual : item)) });
+    server.use(...api.handlers);
+    const user = userEvent.setup();
+    const { router } = await renderAt(semanticPath);
+    await screen.findByRole('heading', { name: 'Семантика: предложения' });
+    await user.click(screen.getByRole('link', { name: 'Объявления' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ kind: ['ad_field'] }));
+    await waitFor(() => expect(within(list()).getAllByTestId('suggestion')).toHaveLength(1));
+    const adItem = () => within(list()).getByTestId('suggestion');
+    expect(adItem()).toHaveTextContent('Сверхпрочныеэнергосберегающиестеклопакеты для любого дома → переписать вручную (сейчас 94, лимит 81)');
+    await user.click(within(adItem()).getByRole('button', { name: 'Принять' }));
+    const input = await within(adItem()).findByLabelText('Ваш вариант (лимит 81; без него в файл ничего не попадёт)');
+    expect(input).toHaveValue('');
+    await user.type(input, 'Энергосберегающие стеклопакеты для любого дома');
+    await user.tab();
+    await waitFor(() =>
+      expect(api.puts.at(-1)).toEqual({ accepted: ['s-cross', manual.id], rejected: [], values: { [manual.id]: 'Энергосберегающие стеклопакеты для любого дома' } }),
+    );
   });
 
   it('says so when the analysis is still running', async () => {

@@ -6,7 +6,8 @@
 import type { AdField, AdFieldFixSuggestion, CheckDescription, EntityRef } from '../../../../src/contract/analysis-results.js';
 import type { PreparedAd, PreparedGroup } from '../../semantic/prepare.js';
 import type { ScoringContext } from '../context.js';
-import { googleLimits, longestWord, shortenTo, yandexCountedLength, yandexLimits } from '../platform-limits.js';
+import { shortenCopy, shortenSlug } from '../copy-shortening.js';
+import { googleLimits, longestWord, yandexCountedLength, yandexLimits } from '../platform-limits.js';
 import { checks, makeFinding } from '../registry.js';
 
 const fieldLabels: Record<AdField, string> = {
@@ -77,6 +78,22 @@ function fixSuggestion(ref: EntityRef, field: AdField, index: number, before: st
   return { id: `ad:${ref.key}:${field}:${index}`, kind: 'ad_field', target: ref, field, index, before, after, reason };
 }
 
+/** Links are cut between words, copy between clauses or words (copy-shortening.ts); null: rewrite by hand. */
+function shortened(rule: LimitRule, measure: (value: string) => number): string | null {
+  return rule.field === 'displayUrl' || rule.field === 'path' ? shortenSlug(rule.value, rule.limit) : shortenCopy(rule.value, rule.limit, measure);
+}
+
+/** The fix of a field over its limit: the shortened value, or «переписать вручную» with the numbers. */
+function lengthFix(ref: EntityRef, rule: LimitRule, length: number, measure: (value: string) => number): AdFieldFixSuggestion {
+  const reason = `${rule.label}: ${length} символов при лимите ${rule.limit}.`;
+  const after = shortened(rule, measure);
+  if (after !== null) return fixSuggestion(ref, rule.field, rule.index, rule.value, after, reason);
+  return {
+    ...fixSuggestion(ref, rule.field, rule.index, rule.value, '', `${reason} Сократить без потери смысла не получается: перепишите вручную.`),
+    manual: { limit: rule.limit, length },
+  };
+}
+
 function checkAd(ad: PreparedAd, group: PreparedGroup, context: ScoringContext): void {
   const { findings, suggestions, account } = context;
   const platform = account.platform;
@@ -89,17 +106,23 @@ function checkAd(ad: PreparedAd, group: PreparedGroup, context: ScoringContext):
     if (length <= rule.limit) continue;
     const isWordRule = rule.definition === checks.adWordTooLong;
     let suggestionIds: string[] | undefined;
+    let manual = false;
     if (!isWordRule) {
-      const suggestion = fixSuggestion(ref, rule.field, rule.index, rule.value, shortenTo(rule.value, rule.limit, measure), `${rule.label}: ${length} символов при лимите ${rule.limit}.`);
+      const suggestion = lengthFix(ref, rule, length, measure);
       suggestions.push(suggestion);
       suggestionIds = [suggestion.id];
+      manual = suggestion.manual !== undefined;
     }
     findings.push(makeFinding(rule.definition, ref, {
       suffix: `${rule.field}:${rule.index}`,
       explanation: isWordRule
         ? `${rule.label}: «${longestWord(rule.value)}» — ${length} символов, лимит ${rule.limit}.`
         : `${rule.label} «${rule.value}» — ${length} символов, лимит ${rule.limit}${rule.measure === yandexCountedLength ? ' (до 15 знаков препинания не считаются)' : ''}.`,
-      fix: isWordRule ? 'Замените слово более коротким или разбейте его.' : `Сократите ${fieldLabels[rule.field].toLowerCase()} до ${rule.limit} символов.`,
+      fix: isWordRule
+        ? 'Замените слово более коротким или разбейте его.'
+        : manual
+          ? `Перепишите ${fieldLabels[rule.field].toLowerCase()} вручную: сейчас ${length} символов, лимит ${rule.limit}. Обрезать его без потери смысла не получается.`
+          : `Сократите ${fieldLabels[rule.field].toLowerCase()} до ${rule.limit} символов.`,
       evidence: [{ label: rule.label, value: length, threshold: rule.limit, unit: 'chars' }],
       suggestionIds,
     }));

@@ -26,6 +26,7 @@ export function placeOf(target: EntityRef): string {
 export function suggestionText(item: Suggestion): string {
   if (item.kind === 'negative_keyword') return `-${item.text}`;
   if (item.kind === 'cross_minus') return `${item.before} → ${item.after}`;
+  if (item.manual) return `${item.before} → переписать вручную (сейчас ${item.manual.length}, лимит ${item.manual.limit})`;
   return `${item.before} → ${item.after}`;
 }
 
@@ -81,7 +82,9 @@ export function SuggestionItem({ item, choice, onChoose, value, onValueChange, p
         )}
         {item.kind === 'ad_field' && choice === 'accepted' && onValueChange && (
           <label className="suggestion__edit">
-            <span className="field__label">Новое значение (можно поправить)</span>
+            <span className="field__label">
+              {item.manual ? `Ваш вариант (лимит ${item.manual.limit}; без него в файл ничего не попадёт)` : 'Новое значение (можно поправить)'}
+            </span>
             <input
               className="input input--small"
               value={draft}
