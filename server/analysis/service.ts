@@ -150,6 +150,8 @@ export async function listAnalyses(db: DB, options: HistoryOptions): Promise<Ana
         'u.first_name',
         'u.last_name',
         sql<number>`jsonb_array_length(a.options -> 'campaign_ids')`.as('campaigns_count'),
+        // The one «Теряете ≈ X ₽ в месяц» figure of the summary (absent on summaries older than the money story).
+        sql<number | null>`(a.summary -> 'money' ->> 'perMonth')::float8`.as('money_per_month'),
       ])
       .orderBy('a.created_at', 'desc')
       .orderBy('a.id')
@@ -168,6 +170,7 @@ export async function listAnalyses(db: DB, options: HistoryOptions): Promise<Ana
       cost: row.cost,
       campaigns_count: row.campaigns_count,
       finished_at: iso(row.finished_at),
+      money_per_month: row.money_per_month,
     })),
     total: total.total,
     page: options.page,

@@ -76,10 +76,13 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
 
     const history = await call(t.app, 'GET', `/api/v1/projects/${project.projectId}/analyses?status=completed`, { token: user.token });
     expect(history.status).toBe(200);
-    expect(history.body.items[0]).toMatchObject({ id, status: 'completed', score: analysis.score, cost, campaigns_count: 2, author: { id: user.id } });
+    // The history and the project card quote the one money figure of the results' summary.
+    const moneyPerMonth = results.body.summary.money.perMonth;
+    expect(typeof moneyPerMonth).toBe('number');
+    expect(history.body.items[0]).toMatchObject({ id, status: 'completed', score: analysis.score, cost, campaigns_count: 2, author: { id: user.id }, money_per_month: moneyPerMonth });
 
     const list = await call(t.app, 'GET', '/api/v1/projects', { token: user.token });
-    expect(list.body.items.find((p: { id: string }) => p.id === project.projectId).last_analysis).toMatchObject({ id, score: analysis.score });
+    expect(list.body.items.find((p: { id: string }) => p.id === project.projectId).last_analysis).toMatchObject({ id, score: analysis.score, money_per_month: moneyPerMonth });
   });
 
   it('accepts and rejects suggestions and exports the accepted changes as the platform files', async () => {
