@@ -16,6 +16,7 @@ import { FindingCard } from './FindingCard';
 import { MoneyBreakdown } from './MoneyStory';
 import { PagedList } from './PagedList';
 import { ResultsLoader } from './ResultsLoader';
+import { campaignOptions, ListFilterSelect } from './ListFilterSelect';
 
 const severityTone: Record<Severity, string> = { high: 'danger', medium: 'warning', low: 'muted' };
 
@@ -218,40 +219,16 @@ function FindingsSection({ projectId, analysisId, data, search }: { projectId: s
         Замечания <span className="muted">({formatCount(summary.findingsTotal)})</span>
       </h2>
       <form className="list-filters" role="search" aria-label="Фильтры замечаний" onSubmit={submitText}>
-        <label className="field list-filters__field">
-          <span className="field__label">Важность</span>
-          <select className="select" value={search.severity?.length === 1 ? search.severity[0] : ''} onChange={(event) => setSearch({ severity: event.target.value ? [event.target.value as Severity] : undefined })}>
-            <option value="">Любая</option>
-            {severities.map((severity) => (
-              <option key={severity} value={severity}>
-                {severityLabels[severity]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field list-filters__field">
-          <span className="field__label">Проверка</span>
-          <select className="select" value={search.check?.length === 1 ? search.check[0] : ''} onChange={(event) => setSearch({ check: event.target.value ? [event.target.value] : undefined })}>
-            <option value="">Все проверки</option>
-            {checks.map((check) => (
-              <option key={check.checkId} value={check.checkId}>
-                {check.title} ({formatCount(check.findings)})
-              </option>
-            ))}
-          </select>
-        </label>
+        <ListFilterSelect label="Важность" allLabel="Любая" value={search.severity} options={severities.map((severity) => ({ value: severity, label: severityLabels[severity] }))} onChange={(severity) => setSearch({ severity })} />
+        <ListFilterSelect
+          label="Проверка"
+          allLabel="Все проверки"
+          value={search.check}
+          options={checks.map((check) => ({ value: check.checkId, label: `${check.title} (${formatCount(check.findings)})` }))}
+          onChange={(check) => setSearch({ check })}
+        />
         {summary.scores.campaigns.length > 1 && (
-          <label className="field list-filters__field">
-            <span className="field__label">Кампания</span>
-            <select className="select" value={search.campaign?.length === 1 ? search.campaign[0] : ''} onChange={(event) => setSearch({ campaign: event.target.value ? [event.target.value] : undefined })}>
-              <option value="">Все кампании</option>
-              {summary.scores.campaigns.map((campaign) => (
-                <option key={campaign.target.key} value={campaign.target.key}>
-                  {campaign.target.campaignName ?? campaign.target.key}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ListFilterSelect label="Кампания" allLabel="Все кампании" value={search.campaign} options={campaignOptions(summary.scores.campaigns)} onChange={(campaign) => setSearch({ campaign })} />
         )}
         <label className="field list-filters__field">
           <span className="field__label">Порядок</span>

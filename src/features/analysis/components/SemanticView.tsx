@@ -12,6 +12,7 @@ import { formatCount, pluralRu } from '../format';
 import { suggestionsFilterOf, type SuggestionsSearch } from '../list-search';
 import { cleanFilter, itemsOf, semanticSectionQueryOptions, suggestionsQueryOptions, totalOf, type Decision, type SuggestionsListFilter } from '../pages-api';
 import { useDecisions } from '../useDecisions';
+import { campaignOptions, ListFilterSelect, type FilterOption } from './ListFilterSelect';
 import { NeedsNetwork, PagedList } from './PagedList';
 import { ResultsLoader } from './ResultsLoader';
 import { SuggestionItem } from './SuggestionItem';
@@ -44,6 +45,12 @@ const presets: { id: string; label: string; search: SuggestionsSearch }[] = [
   { id: 'cross-minus', label: 'Кросс-минусовка и дубли', search: { kind: ['cross_minus'] } },
   { id: 'ad-fixes', label: 'Объявления', search: { kind: ['ad_field'] } },
 ];
+const decisionOptions: FilterOption<Decision>[] = [
+  { value: 'undecided', label: 'Без решения' },
+  { value: 'accepted', label: 'Принятые' },
+  { value: 'rejected', label: 'Отклонённые' },
+];
+
 const sameSearch = (a: SuggestionsSearch, b: SuggestionsSearch) => JSON.stringify(cleanFilter(a)) === JSON.stringify(cleanFilter(b));
 
 /**
@@ -184,50 +191,18 @@ function SemanticScreen({ projectId, analysisId, data, search }: { projectId: st
           </nav>
           <form className="list-filters" role="search" aria-label="Фильтры предложений" onSubmit={submitText}>
             {categoryOptions.length > 0 && (
-              <label className="field list-filters__field">
-                <span className="field__label">Категория минус-слов</span>
-                <select
-                  className="select"
-                  value={search.category?.length === 1 ? search.category[0] : ''}
-                  onChange={(event) =>
-                    patchSearch(event.target.value ? { category: [event.target.value as NegativeCategory], kind: ['negative_keyword'] } : { category: undefined })
-                  }
-                >
-                  <option value="">Все категории</option>
-                  {categoryOptions.map((category) => (
-                    <option key={category} value={category}>
-                      {negativeCategoryLabels[category]}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <ListFilterSelect
+                label="Категория минус-слов"
+                allLabel="Все категории"
+                value={search.category}
+                options={categoryOptions.map((category) => ({ value: category, label: negativeCategoryLabels[category] }))}
+                onChange={(category) => patchSearch(category ? { category, kind: ['negative_keyword'] } : { category: undefined })}
+              />
             )}
             {summary.scores.campaigns.length > 1 && (
-              <label className="field list-filters__field">
-                <span className="field__label">Кампания</span>
-                <select className="select" value={search.campaign?.length === 1 ? search.campaign[0] : ''} onChange={(event) => patchSearch({ campaign: event.target.value ? [event.target.value] : undefined })}>
-                  <option value="">Все кампании</option>
-                  {summary.scores.campaigns.map((campaign) => (
-                    <option key={campaign.target.key} value={campaign.target.key}>
-                      {campaign.target.campaignName ?? campaign.target.key}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <ListFilterSelect label="Кампания" allLabel="Все кампании" value={search.campaign} options={campaignOptions(summary.scores.campaigns)} onChange={(campaign) => patchSearch({ campaign })} />
             )}
-            <label className="field list-filters__field">
-              <span className="field__label">Решение</span>
-              <select
-                className="select"
-                value={search.decision?.length === 1 ? search.decision[0] : ''}
-                onChange={(event) => patchSearch({ decision: event.target.value ? [event.target.value as Decision] : undefined })}
-              >
-                <option value="">Любое</option>
-                <option value="undecided">Без решения</option>
-                <option value="accepted">Принятые</option>
-                <option value="rejected">Отклонённые</option>
-              </select>
-            </label>
+            <ListFilterSelect label="Решение" allLabel="Любое" value={search.decision} options={decisionOptions} onChange={(decision) => patchSearch({ decision })} />
             <label className="field list-filters__field list-filters__text">
               <span className="field__label">Поиск</span>
               <input
