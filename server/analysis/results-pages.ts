@@ -11,6 +11,8 @@ import {
   FINDING_EXAMPLE_ITEMS,
   RESULTS_PAGE_SIZE_DEFAULT,
   type BulkDecisionResponse,
+  type DecisionChange,
+  type DecisionChangesResponse,
   type DecisionCounts,
   type FindingItemsPage,
   type FindingsFilter,
@@ -208,6 +210,59 @@ export async function bulkDecide(
   return { updated: matched.rows[0]!.updated, accepted: counts.accepted, rejected: counts.rejected };
 }
 
+/** The ids (at most 10, then «и ещё N») that are not suggestions of the analysis, as a 422. */
+function unknownSuggestionsError(unknown: string[], field: string) {
+  const shown = unknown.slice(0, 10).join(', ') + (unknown.length > 10 ? ` и ещё ${unknown.length - 10}` : '');
+  return validationError([{ loc: ['body', field], msg: m.unknownSuggestions.replace('{ids}', shown) }]);
+}
+
+/**
+ * PATCH /decisions: these suggestions' decisions change, every other decision stays. One transaction,
+ * one upsert for the decided and one delete for `undecided`, so a click costs the same after a bulk
+ * accept of 100 000 as before it; the same request again leaves the same rows. An id given twice: the
+ * last change wins. `value` is kept only on an accepted ad fix; without one, an edited value survives
+ * while the ad fix stays accepted (as in the bulk decision).
+ */
+export async function changeDecisions(db: DB, analysisId: string, userId: string, changes: DecisionChange[]): Promise<DecisionChangesResponse> {
+  const latest = new Map<string, DecisionChange>();
+  for (const change of changes) {
+    latest.delete(change.id);
+    latest.set(change.id, change);
+  }
+  const ids = [...latest.keys()];
+  return db.transaction().execute(async (trx) => {
+    const known = await sql<{ id: string; kind: string }>`SELECT id, kind FROM analysis_suggestions WHERE analysis_id = ${analysisId} AND id = ANY(${ids}::text[])`.execute(trx);
+    const kindOf = new Map(known.rows.map((row) => [row.id, row.kind]));
+    const unknown = ids.filter((id) => !kindOf.has(id));
+    if (unknown.length > 0) throw unknownSuggestionsError(unknown, 'changes');
+
+    const decided = [...latest.values()].filter((change) => change.decision !== 'undecided');
+    const cleared = [...latest.values()].filter((change) => change.decision === 'undecided').map((change) => change.id);
+    if (decided.length > 0) {
+      const valueOf = (change: DecisionChange) => (change.decision === 'accepted' && kindOf.get(change.id) === 'ad_field' ? (change.value ?? null) : null);
+      await sql`
+        INSERT INTO analysis_decisions AS x (analysis_id, suggestion_id, decision, value, decided_by, decided_at)
+        SELECT ${analysisId}::uuid, u.id, u.decision, u.value, ${userId}::uuid, now()
+          FROM unnest(${decided.map((change) => change.id)}::text[], ${decided.map((change) => change.decision)}::text[],
+                      ${decided.map(valueOf)}::text[]) AS u(id, decision, value)
+        ON CONFLICT (analysis_id, suggestion_id) DO UPDATE
+          SET value = CASE WHEN excluded.decision <> 'accepted' THEN NULL
+                           WHEN excluded.value IS NOT NULL THEN excluded.value
+                           WHEN x.decision = excluded.decision
+                                AND EXISTS (SELECT 1 FROM analysis_suggestions s WHERE s.analysis_id = x.analysis_id AND s.id = x.suggestion_id AND s.kind = 'ad_field')
+                             THEN x.value END,
+              decision = excluded.decision,
+              decided_by = excluded.decided_by,
+              decided_at = excluded.decided_at`.execute(trx);
+    }
+    if (cleared.length > 0) {
+      await sql`DELETE FROM analysis_decisions WHERE analysis_id = ${analysisId} AND suggestion_id = ANY(${cleared}::text[])`.execute(trx);
+    }
+    const counts = await decisionCounts(trx, analysisId, null);
+    return { accepted: counts.accepted, rejected: counts.rejected };
+  });
+}
+
 /** PUT /decisions: replaces the whole choice with these lists (small edits; the bulk endpoint is for many). */
 export async function replaceDecisions(db: DB, analysisId: string, userId: string, decisions: AnalysisDecisions): Promise<AnalysisDecisions> {
   const clean: AnalysisDecisions = { accepted: [...new Set(decisions.accepted)], rejected: [...new Set(decisions.rejected)] };
@@ -219,10 +274,7 @@ export async function replaceDecisions(db: DB, analysisId: string, userId: strin
       const known = await sql<{ id: string }>`SELECT id FROM analysis_suggestions WHERE analysis_id = ${analysisId} AND id = ANY(${ids}::text[])`.execute(trx);
       const found = new Set(known.rows.map((row) => row.id));
       const unknown = ids.filter((id) => !found.has(id));
-      if (unknown.length > 0) {
-        const shown = unknown.slice(0, 10).join(', ') + (unknown.length > 10 ? ` и ещё ${unknown.length - 10}` : '');
-        throw validationError([{ loc: ['body', 'accepted'], msg: m.unknownSuggestions.replace('{ids}', shown) }]);
-      }
+      if (unknown.length > 0) throw unknownSuggestionsError(unknown, 'accepted');
     }
     await sql`DELETE FROM analysis_decisions WHERE analysis_id = ${analysisId}`.execute(trx);
     if (ids.length === 0) return;

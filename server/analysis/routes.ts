@@ -18,6 +18,7 @@ import {
   StartAnalysisSchema,
   type Analysis,
 } from '../../src/contract/analysis.js';
+import { DecisionChangesResponseSchema, DecisionChangesSchema } from '../../src/contract/analysis-pages.js';
 import { ErrorBodySchema, IdParamsSchema } from '../../src/contract/common.js';
 import { analysisMessages as m } from '../../src/contract/messages.js';
 import { callerOf } from '../auth/authenticate.js';
@@ -27,7 +28,7 @@ import { routeSchema, type Req, type RouteContract } from '../lib/schema.js';
 import { findProject } from '../projects/service.js';
 import type { ExportFileInput, ExportFileOutcome } from './export-file.js';
 import { createAnalysisEvents } from './progress-events.js';
-import { findCompletedAnalysis, replaceDecisions } from './results-pages.js';
+import { changeDecisions, findCompletedAnalysis, replaceDecisions } from './results-pages.js';
 import { resultRoutes } from './results-routes.js';
 import { cancelAnalysis, exportSource, getAnalysis, listAnalyses, startAnalysis } from './service.js';
 
@@ -68,6 +69,14 @@ const decisions = {
   response: { 200: DecisionsResponseSchema, 409: ErrorBodySchema, ...errors },
   tags,
   summary: 'Accept or reject suggestions (replaces the previous choice)',
+  auth: true,
+} satisfies RouteContract;
+const decisionChanges = {
+  params: AnalysisParamsSchema,
+  body: DecisionChangesSchema,
+  response: { 200: DecisionChangesResponseSchema, 409: ErrorBodySchema, ...errors },
+  tags,
+  summary: 'Change the decisions of 1–500 suggestions (accepted, rejected, undecided; value for an accepted ad fix); the rest stay. Answers the totals',
   auth: true,
 } satisfies RouteContract;
 const exportChanges = {
@@ -198,6 +207,12 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
     const caller = callerOf(request);
     const analysis = await findCompletedAnalysis(app.db, caller.organizationId, request.params.id);
     return { decisions: await replaceDecisions(app.db, analysis.id, caller.userId, request.body) };
+  });
+
+  app.patch<Req<typeof decisionChanges>>('/analyses/:id/decisions', { schema: routeSchema(decisionChanges) }, async (request) => {
+    const caller = callerOf(request);
+    const analysis = await findCompletedAnalysis(app.db, caller.organizationId, request.params.id);
+    return changeDecisions(app.db, analysis.id, caller.userId, request.body.changes);
   });
 
   app.get<Req<typeof exportChanges>>('/analyses/:id/export', { schema: routeSchema(exportChanges) }, async (request, reply) => {

@@ -7,7 +7,8 @@
  *   GET  /analyses/:id/findings?…                   → FindingsPage
  *   GET  /analyses/:id/findings/:findingId/items    → FindingItemsPage
  *   GET  /analyses/:id/suggestions?…                → SuggestionsPage
- *   PUT  /analyses/:id/decisions                    → by ids (small edits; unchanged, analysis.ts)
+ *   PUT  /analyses/:id/decisions                    → the whole choice by ids (API clients; analysis.ts)
+ *   PATCH /analyses/:id/decisions                   → { accepted, rejected }: 1–500 changes by id (the screen's clicks)
  *   POST /analyses/:id/decisions/bulk               → { updated, accepted, rejected }
  *   GET  /analyses/:id/semantic/:section?page…      → SemanticPage
  *   GET  /analyses/:id/scores?level&sort&page…      → ScoresPage
@@ -43,7 +44,7 @@ import type {
 } from './analysis-results.js';
 import { AnalysisSchema, type Analysis } from './analysis.js';
 import { UuidSchema } from './common.js';
-import { analysisPageMessages as m } from './messages.js';
+import { analysisMessages as am, analysisPageMessages as m } from './messages.js';
 
 /** Largest `page_size` of every paged results endpoint. */
 export const RESULTS_PAGE_SIZE_MAX = 500;
@@ -158,6 +159,34 @@ export type BulkDecisionRequest = v.InferInput<typeof BulkDecisionSchema>;
 /** `updated`: suggestions the filter matched; `accepted`/`rejected`: the analysis's totals afterwards. */
 export const BulkDecisionResponseSchema = v.object({ updated: v.number(), accepted: v.number(), rejected: v.number() });
 export type BulkDecisionResponse = v.InferOutput<typeof BulkDecisionResponseSchema>;
+
+// ------------------------------------------------------------------------------------ decision changes
+
+/** Most changes in one `PATCH /decisions` (a click sends one; a screen may batch a few). */
+export const DECISION_CHANGES_MAX = 500;
+
+const DecisionChangeSchema = v.object(
+  {
+    id: v.pipe(text(am.suggestionIdInvalid), v.minLength(1, am.suggestionIdInvalid), v.maxLength(200, am.suggestionIdInvalid)),
+    /** `undecided` removes the decision. */
+    decision: v.picklist(decisionFilters, m.decisionInvalid),
+    /** The edited `after` of an accepted ad fix; ignored (and cleared) for anything else. */
+    value: v.optional(v.pipe(text(am.valueInvalid), v.maxLength(1000, am.valueInvalid))),
+  },
+  m.changeInvalid,
+);
+export type DecisionChange = v.InferInput<typeof DecisionChangeSchema>;
+
+/** PATCH /analyses/:id/decisions: these suggestions' decisions change, the rest stay as they are. */
+export const DecisionChangesSchema = v.object(
+  { changes: v.pipe(v.array(DecisionChangeSchema, m.changesRequired), v.minLength(1, m.changesRequired), v.maxLength(DECISION_CHANGES_MAX, m.changesRequired)) },
+  m.changesRequired,
+);
+export type DecisionChangesRequest = v.InferInput<typeof DecisionChangesSchema>;
+
+/** The analysis's decision totals after the change (the bulk answer's counts). */
+export const DecisionChangesResponseSchema = v.object({ accepted: v.number(), rejected: v.number() });
+export type DecisionChangesResponse = v.InferOutput<typeof DecisionChangesResponseSchema>;
 
 // ------------------------------------------------------------------------------------ answers
 
@@ -291,6 +320,7 @@ export const analysisPagePaths = {
   findings: (id: string) => `/analyses/${id}/findings`,
   findingItems: (id: string, findingId: string) => `/analyses/${id}/findings/${encodeURIComponent(findingId)}/items`,
   suggestions: (id: string) => `/analyses/${id}/suggestions`,
+  decisions: (id: string) => `/analyses/${id}/decisions`,
   bulkDecisions: (id: string) => `/analyses/${id}/decisions/bulk`,
   semantic: (id: string, section: SemanticSection) => `/analyses/${id}/semantic/${section}`,
   scores: (id: string) => `/analyses/${id}/scores`,

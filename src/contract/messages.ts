@@ -268,6 +268,8 @@ export const analysisPageMessages = {
   decisionInvalid: 'Решение: accepted, rejected или undecided',
   filterInvalid: 'Фильтр предложений: объект с полями kind, category, status, campaign, group, decision, text',
   bulkRequired: 'Передайте filter и decision',
+  changesRequired: 'Передайте changes: от 1 до 500 изменений',
+  changeInvalid: 'Изменение: объект с полями id, decision и (для исправления объявления) value',
   levelInvalid: 'Уровень: campaign, group, ad или keyword',
   sectionInvalid: 'Раздел: clusters, duplicates, intersections, relevance, collect_data, dropped_negatives или keyword_verdicts',
   findingNotFound: 'Замечание не найдено в результатах анализа',

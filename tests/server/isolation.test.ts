@@ -248,6 +248,7 @@ const cases: IsolationCase[] = [
   { name: "B's findings are not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/findings?page_size=500`, status: 404 },
   { name: "B's finding items are not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/findings/x/items`, status: 404 },
   { name: "B's suggestions are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/suggestions`, status: 404 },
+  { name: "changing one decision on B's suggestions is not found", as: 'owner', method: 'PATCH', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/decisions`, body: () => ({ changes: [{ id: 'x', decision: 'accepted' }] }), status: 404, unchanged: bAnalysisUnchanged },
   { name: "deciding in bulk on B's suggestions is not found", as: 'owner', method: 'POST', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/decisions/bulk`, body: () => ({ filter: {}, decision: 'accepted' }), status: 404, unchanged: bAnalysisUnchanged },
   { name: "B's semantic sections are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/semantic/duplicates`, status: 404 },
   { name: "B's scores are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/scores?level=group`, status: 404 },

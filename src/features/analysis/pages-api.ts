@@ -8,9 +8,10 @@ import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient
 import {
   analysisPagePaths,
   RESULTS_PAGE_SIZE_DEFAULT,
-  RESULTS_PAGE_SIZE_MAX,
   type BulkDecisionRequest,
   type BulkDecisionResponse,
+  type DecisionChangesRequest,
+  type DecisionChangesResponse,
   type FindingItemsPage,
   type FindingsPage,
   type Page,
@@ -21,7 +22,6 @@ import {
   type SuggestionsPage,
   type SuggestionWithDecision,
 } from '../../contract/analysis-pages.js';
-import type { AnalysisDecisions } from '../../contract/analysis.js';
 import { apiClient } from '../../lib/api-client';
 
 const api = (path: string) => `/api/v1${path}`;
@@ -134,47 +134,14 @@ export const totalOf = (data: InfiniteData<Page<unknown>, unknown> | undefined):
 
 export type Decision = 'accepted' | 'rejected' | 'undecided';
 
-/** Decided suggestions read per request when the whole choice is gathered (the server's largest page). */
-const CHOICE_PAGE_SIZE = RESULTS_PAGE_SIZE_MAX;
-
 /**
- * The whole choice of an analysis (accepted and rejected ids, edited values), gathered from the decided
- * suggestions page by page. `PUT /decisions` replaces the whole choice, so a change of one suggestion
- * is sent as the whole choice with that change.
+ * `PATCH /analyses/:id/decisions`: one suggestion's decision (and the edited value of an accepted ad
+ * fix); the rest of the choice stays on the server, so a click costs the same however many are decided.
  */
-export async function fetchWholeChoice(analysisId: string, signal?: AbortSignal): Promise<AnalysisDecisions> {
-  const choice: AnalysisDecisions = { accepted: [], rejected: [] };
-  const values: Record<string, string> = {};
-  for (let page = 1; ; page += 1) {
-    const answer = await apiClient.get<SuggestionsPage>(api(analysisPagePaths.suggestions(analysisId)), {
-      params: { decision: ['accepted', 'rejected'], page, page_size: CHOICE_PAGE_SIZE },
-      signal,
-    });
-    for (const item of answer.items) {
-      if (item.decision === 'accepted') choice.accepted.push(item.id);
-      if (item.decision === 'rejected') choice.rejected.push(item.id);
-      if (item.decision === 'accepted' && item.value !== undefined) values[item.id] = item.value;
-    }
-    if (nextPageOf(answer) === undefined) break;
-  }
-  return Object.keys(values).length > 0 ? { ...choice, values } : choice;
-}
-
-/** The choice with one suggestion's decision changed (and the edited value of an accepted ad fix). */
-export function withDecision(choice: AnalysisDecisions, id: string, decision: Decision, value?: string): AnalysisDecisions {
-  const accepted = choice.accepted.filter((item) => item !== id);
-  const rejected = choice.rejected.filter((item) => item !== id);
-  if (decision === 'accepted') accepted.push(id);
-  if (decision === 'rejected') rejected.push(id);
-  const values = { ...(choice.values ?? {}) };
-  if (decision !== 'accepted') delete values[id];
-  else if (value !== undefined) values[id] = value;
-  return Object.keys(values).length > 0 ? { accepted, rejected, values } : { accepted, rejected };
-}
-
-/** `PUT /analyses/:id/decisions`: the whole choice. */
-export const saveWholeChoice = (analysisId: string, choice: AnalysisDecisions) =>
-  apiClient.put<{ decisions: AnalysisDecisions }>(api(`/analyses/${analysisId}/decisions`), choice).then((answer) => answer.decisions);
+export const saveDecision = (analysisId: string, id: string, decision: Decision, value?: string) =>
+  apiClient.patch<DecisionChangesResponse>(api(analysisPagePaths.decisions(analysisId)), {
+    changes: [{ id, decision, ...(decision === 'accepted' && value !== undefined ? { value } : {}) }],
+  } satisfies DecisionChangesRequest);
 
 /** `POST /analyses/:id/decisions/bulk`: every suggestion matching the filter at once (100 000 included). */
 export const saveBulkDecision = (analysisId: string, body: BulkDecisionRequest) =>

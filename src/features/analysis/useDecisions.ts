@@ -1,16 +1,14 @@
 /**
  * Decisions on suggestions when the lists are read page by page: one suggestion at a time through
- * `PUT /analyses/:id/decisions` (which takes the whole choice: it is gathered once from the decided
- * suggestions and kept here), or every suggestion of a filter through `POST /analyses/:id/decisions/bulk`
- * (after which the kept choice is gathered again). Saves go out one after another in the order they were made (the
- * server ends with the latest choice); the loaded pages show a choice at once, the counts of the results
- * answer follow from the server.
+ * `PATCH /analyses/:id/decisions` (only that suggestion's change goes out, however many are decided), or
+ * every suggestion of a filter through `POST /analyses/:id/decisions/bulk`. Saves go out one after
+ * another in the order they were made (the server ends with the latest choice); the loaded pages show a
+ * choice at once, the counts of the results answer follow from the server.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import type { BulkDecisionResponse, PagedResults, SuggestionsFilterInput } from '../../contract/analysis-pages.js';
-import type { AnalysisDecisions } from '../../contract/analysis.js';
-import { fetchWholeChoice, pageKeys, refreshAfterDecisions, saveBulkDecision, saveWholeChoice, setDecisionInLists, withDecision, type Decision } from './pages-api';
+import { pageKeys, refreshAfterDecisions, saveBulkDecision, saveDecision, setDecisionInLists, type Decision } from './pages-api';
 
 export type SaveStatus = 'saved' | 'saving' | 'error';
 
@@ -24,8 +22,6 @@ export function useDecisions(analysisId: string) {
   const pending = useRef(0);
   /** The last failed save, to try again. */
   const failed = useRef<(() => Promise<unknown>) | null>(null);
-  /** The whole choice as the server holds it, once gathered (null: gather it before the next change). */
-  const choice = useRef<AnalysisDecisions | null>(null);
 
   const run = useCallback(
     <T>(save: () => Promise<T>): Promise<T> => {
@@ -77,12 +73,9 @@ export function useDecisions(analysisId: string) {
       setDecisionInLists(queryClient, analysisId, id, to, value);
       shiftCounts(from, to);
       return run(async () => {
-        const current = choice.current ?? (await fetchWholeChoice(analysisId));
-        choice.current = await saveWholeChoice(analysisId, withDecision(current, id, to, value));
+        await saveDecision(analysisId, id, to, value);
         await refreshAfterDecisions(queryClient, analysisId, { lists: false });
-      }).catch(() => {
-        choice.current = null;
-      });
+      }).catch(() => undefined);
     },
     [analysisId, queryClient, run, shiftCounts],
   );
@@ -91,7 +84,6 @@ export function useDecisions(analysisId: string) {
   const decideAll = useCallback(
     (filter: SuggestionsFilterInput, decision: Decision): Promise<BulkDecisionResponse> =>
       run(async () => {
-        choice.current = null;
         const answer = await saveBulkDecision(analysisId, { filter, decision });
         queryClient.setQueryData<PagedResults>(pageKeys.results(analysisId), (old) => (old ? { ...old, decisions: { ...old.decisions, accepted: answer.accepted, rejected: answer.rejected } } : old));
         await refreshAfterDecisions(queryClient, analysisId, { lists: true });

@@ -36,6 +36,7 @@ describe('analyses are isolated between organizations', () => {
     ['POST', `/api/v1/analyses/${analysisId}/cancel`],
     ['GET', `/api/v1/analyses/${analysisId}/results`],
     ['PUT', `/api/v1/analyses/${analysisId}/decisions`, { accepted: [], rejected: [] }],
+    ['PATCH', `/api/v1/analyses/${analysisId}/decisions`, { changes: [{ id: 'any-suggestion', decision: 'accepted' }] }],
     ['GET', `/api/v1/analyses/${analysisId}/export?format=csv`],
     ['GET', `/api/v1/analyses/${analysisId}/findings`],
     ['GET', `/api/v1/analyses/${analysisId}/findings?severity=high&page_size=500`],
@@ -53,7 +54,7 @@ describe('analyses are isolated between organizations', () => {
       expect(answer.body.code, `${method} ${url}`).toMatch(/^(PROJECT|ANALYSIS)_NOT_FOUND$/);
     }
     expect(await balanceOf(t.app, userB.id)).toBe(500);
-    // The bulk decision of the other organization wrote nothing.
+    // The bulk and single decisions of the other organization wrote nothing.
     const decided = await t.app.db.selectFrom('analysis_decisions').select('suggestion_id').where('analysis_id', '=', analysisId).execute();
     expect(decided).toEqual([]);
   });

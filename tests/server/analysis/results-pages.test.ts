@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Finding, FindingItem, NegativeCategory, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
+import type { AdFieldFixSuggestion, Finding, FindingItem, NegativeCategory, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
 import type { AuditResult } from '../../../src/contract/analysis.js';
 import { buildResultsSummary, defaultStorageLimits, resultRowBatches } from '../../../server/analysis/result-rows.js';
 import { campaignDataOf, runAudit, summarizeAudit } from '../../../server/analysis/run-audit.js';
@@ -56,6 +56,18 @@ async function grownResult(input: Parameters<AuditRunner>[0], options: { aggrega
     };
     result.semantic.negatives.push(negative);
   }
+  // An ad fix (the user may edit its text before accepting it).
+  const adFix: AdFieldFixSuggestion = {
+    id: 'fix-0',
+    kind: 'ad_field',
+    target: { level: 'ad', key: 'c0g0a0', campaignIndex: 0, groupIndex: 0, adIndex: 0 },
+    field: 'headline',
+    index: 0,
+    before: 'Очень длинный заголовок объявления, который не помещается',
+    after: 'Очень длинный заголовок',
+    reason: 'Заголовок длиннее лимита',
+  };
+  result.scoring.suggestions.push(adFix);
   return result;
 }
 
@@ -225,6 +237,63 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     expect(csv.status).toBe(200);
     expect(String(csv.body)).toContain('минус2'); // a jobs negative (n % 8 === 2)
     expect(String(csv.body)).not.toContain('минус0;');
+  });
+
+  it('changes single decisions with PATCH: value on accepted ad fixes only, undecided clears, idempotent, unknown ids 422', async () => {
+    const patch = (changes: unknown) => call(t.app, 'PATCH', `/api/v1/analyses/${analysisId}/decisions`, { token: user.token, body: { changes } });
+    const decisionOf = async (id: string) => {
+      const row = await t.app.db.selectFrom('analysis_decisions').select(['decision', 'value']).where('analysis_id', '=', analysisId).where('suggestion_id', '=', id).executeTakeFirst();
+      return row ?? null;
+    };
+    const before = (await get('/results')).body.decisions as { accepted: number; rejected: number };
+    const fix = (await get('/suggestions?kind=ad_field')).body.items[0] as { id: string };
+    expect(fix).toBeDefined();
+
+    // One accepted negative (its value is ignored), one rejected, one ad fix accepted with its edited text.
+    const changed = await patch([
+      { id: 'neg-1', decision: 'accepted', value: 'ignored on a negative' },
+      { id: 'neg-3', decision: 'rejected' },
+      { id: fix.id, decision: 'accepted', value: 'Исправленный заголовок' },
+    ]);
+    expect(changed.status).toBe(200);
+    expect(changed.body).toEqual({ accepted: before.accepted + 2, rejected: before.rejected + 1 });
+    expect(await decisionOf('neg-1')).toEqual({ decision: 'accepted', value: null });
+    expect(await decisionOf('neg-3')).toEqual({ decision: 'rejected', value: null });
+    expect(await decisionOf(fix.id)).toEqual({ decision: 'accepted', value: 'Исправленный заголовок' });
+    const shown = (await get(`/suggestions?kind=ad_field&decision=accepted`)).body.items.find((item: { id: string }) => item.id === fix.id);
+    expect(shown).toMatchObject({ decision: 'accepted', value: 'Исправленный заголовок' });
+
+    // The same request again: the same rows, the same counts.
+    const again = await patch([
+      { id: 'neg-1', decision: 'accepted' },
+      { id: 'neg-3', decision: 'rejected' },
+      { id: fix.id, decision: 'accepted', value: 'Исправленный заголовок' },
+    ]);
+    expect(again.body).toEqual(changed.body);
+    // Accepted again without a value: the edited text stays; rejected: it is cleared.
+    await patch([{ id: fix.id, decision: 'accepted' }]);
+    expect(await decisionOf(fix.id)).toEqual({ decision: 'accepted', value: 'Исправленный заголовок' });
+    await patch([{ id: fix.id, decision: 'rejected', value: 'Не сохранится' }]);
+    expect(await decisionOf(fix.id)).toEqual({ decision: 'rejected', value: null });
+
+    // Undecided removes the rows; other decisions (the bulk-accepted jobs) stay.
+    const cleared = await patch([{ id: 'neg-1', decision: 'undecided' }, { id: 'neg-3', decision: 'undecided' }, { id: fix.id, decision: 'undecided' }]);
+    expect(cleared.body).toEqual({ accepted: before.accepted, rejected: before.rejected });
+    expect(await decisionOf('neg-1')).toBeNull();
+    expect((await get('/results')).body.decisions).toMatchObject(before);
+
+    // Unknown ids: 422 in Russian, nothing written.
+    const unknown = await patch([{ id: 'neg-5', decision: 'accepted' }, { id: 'no-such', decision: 'accepted' }]);
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.detail[0]).toEqual({ loc: ['body', 'changes'], msg: 'Предложения не найдены в результатах анализа: no-such' });
+    expect(await decisionOf('neg-5')).toBeNull();
+
+    for (const bad of [[], Array.from({ length: 501 }, () => ({ id: 'neg-5', decision: 'accepted' })), [{ id: 'neg-5', decision: 'maybe' }], [{ id: 'neg-5\u0000', decision: 'accepted' }], 'all']) {
+      const answer = await patch(bad);
+      expect(answer.status, JSON.stringify(bad).slice(0, 60)).toBe(422);
+      expect(answer.body.code).toBe('VALIDATION_ERROR');
+    }
+    expect((await get('/results')).body.decisions).toMatchObject(before);
   });
 
   it('pages the semantic sections and the scores', async () => {

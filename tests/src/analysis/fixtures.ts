@@ -1,7 +1,7 @@
 /** Data of the analysis screen tests: a project, analyses in each state and a small audit result. */
 import { http, HttpResponse } from 'msw';
 import type { Analysis, AuditResult } from '../../../src/contract/analysis.js';
-import type { BulkDecisionRequest, DecisionCounts, FindingItemsPage, FindingsPage, PagedResults, ResultsSummary, SuggestionWithDecision } from '../../../src/contract/analysis-pages.js';
+import type { BulkDecisionRequest, DecisionChangesRequest, DecisionCounts, FindingItemsPage, FindingsPage, PagedResults, ResultsSummary, SuggestionWithDecision } from '../../../src/contract/analysis-pages.js';
 import type { Finding, FindingItem, MoneyStory, NegativeKeywordSuggestion, CrossMinusSuggestion, AdFieldFixSuggestion, Suggestion } from '../../../src/contract/analysis-results.js';
 import { defaultAnalysisSettings } from '../../../src/contract/analysis-results.js';
 import type { ProjectDetail } from '../../../src/contract/projects.js';
@@ -368,7 +368,7 @@ export function fakePagedApi(options: FakePagesOptions = {}) {
   const values = new Map<string, string>();
   const requests: { path: string; params: URLSearchParams }[] = [];
   const bulk: BulkDecisionRequest[] = [];
-  const puts: { accepted: string[]; rejected: string[]; values?: Record<string, string> }[] = [];
+  const patches: DecisionChangesRequest[] = [];
   const counts = (): DecisionCounts => ({
     accepted: [...decisions.values()].filter((value) => value === 'accepted').length,
     rejected: [...decisions.values()].filter((value) => value === 'rejected').length,
@@ -431,17 +431,20 @@ export function fakePagedApi(options: FakePagesOptions = {}) {
       const chosen = suggestions.filter((item) => matches(item, { ...filter, text: params.get('text') ?? undefined })).map(withDecision);
       return HttpResponse.json(page(chosen, Number(params.get('page') ?? 1), Number(params.get('page_size') ?? 50)));
     }),
-    http.put(`${base}/decisions`, async ({ request }) => {
+    http.patch(`${base}/decisions`, async ({ request }) => {
       record(request);
-      const body = (await request.json()) as { accepted: string[]; rejected: string[]; values?: Record<string, string> };
-      puts.push(body);
-      // The whole choice, replaced (as the server does).
-      decisions.clear();
-      values.clear();
-      for (const id of body.accepted) decisions.set(id, 'accepted');
-      for (const id of body.rejected) decisions.set(id, 'rejected');
-      for (const [id, value] of Object.entries(body.values ?? {})) values.set(id, value);
-      return HttpResponse.json({ decisions: body });
+      const body = (await request.json()) as DecisionChangesRequest;
+      patches.push(body);
+      // Only these suggestions change (as the server does); a value stays on an accepted ad fix only.
+      for (const change of body.changes) {
+        const kind = suggestions.find((item) => item.id === change.id)?.kind;
+        if (change.decision === 'undecided') decisions.delete(change.id);
+        else decisions.set(change.id, change.decision);
+        if (change.decision !== 'accepted' || kind !== 'ad_field') values.delete(change.id);
+        else if (change.value !== undefined) values.set(change.id, change.value);
+      }
+      const { accepted, rejected } = counts();
+      return HttpResponse.json({ accepted, rejected });
     }),
     http.post(`${base}/decisions/bulk`, async ({ request }) => {
       record(request);
@@ -455,5 +458,5 @@ export function fakePagedApi(options: FakePagesOptions = {}) {
       return HttpResponse.json({ updated: chosen.length, ...counts() });
     }),
   ];
-  return { handlers, requests, bulk, puts, decisions, requestsTo: (suffix: string) => requests.filter((entry) => entry.path === `${base}${suffix}`) };
+  return { handlers, requests, bulk, patches, decisions, requestsTo: (suffix: string) => requests.filter((entry) => entry.path === `${base}${suffix}`) };
 }

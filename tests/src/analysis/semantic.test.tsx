@@ -47,25 +47,27 @@ describe('semantic suggestions, read page by page', () => {
     expect(api.requestsTo('/suggestions').at(-1)?.params.getAll('status')).toEqual(['check_by_hand']);
   });
 
-  it('accepts and rejects one suggestion: the whole choice goes to PUT decisions, the counts follow', async () => {
+  it('accepts and rejects one suggestion: only that change goes to PATCH decisions, the counts follow', async () => {
     const user = userEvent.setup();
     await renderAt(semanticPath);
     await waitFor(() => expect(within(list()).getAllByTestId('suggestion')).toHaveLength(6));
 
     await user.click(within(itemWith('-бесплатно')).getByRole('button', { name: 'Принять' }));
-    await waitFor(() => expect(api.puts.at(-1)).toEqual({ accepted: ['s-cross', 's-free'], rejected: [] }));
+    await waitFor(() => expect(api.patches.at(-1)).toEqual({ changes: [{ id: 's-free', decision: 'accepted' }] }));
     expect(within(itemWith('-бесплатно')).getByRole('button', { name: 'Принять' })).toHaveAttribute('aria-pressed', 'true');
     await waitFor(() => expect(counts()).toEqual(['2', '0', '4']));
 
     await user.click(within(itemWith('-отзывы')).getByRole('button', { name: 'Отклонить' }));
-    await waitFor(() => expect(api.puts.at(-1)).toEqual({ accepted: ['s-cross', 's-free'], rejected: ['s-reviews'] }));
+    await waitFor(() => expect(api.patches.at(-1)).toEqual({ changes: [{ id: 's-reviews', decision: 'rejected' }] }));
     // A second click on the pressed button clears the choice.
     await user.click(within(itemWith('-бесплатно')).getByRole('button', { name: 'Принять' }));
-    await waitFor(() => expect(api.puts.at(-1)).toEqual({ accepted: ['s-cross'], rejected: ['s-reviews'] }));
+    await waitFor(() => expect(api.patches.at(-1)).toEqual({ changes: [{ id: 's-free', decision: 'undecided' }] }));
     await waitFor(() => expect(counts()).toEqual(['1', '1', '4']));
     expect(await screen.findByText('Решения сохранены')).toBeInTheDocument();
-    // The choice was gathered once, from the decided suggestions.
-    expect(api.requestsTo('/suggestions').filter((entry) => entry.params.getAll('decision').join() === 'accepted,rejected')).toHaveLength(1);
+    // One small request per click; the decided suggestions are never gathered.
+    expect(api.patches).toHaveLength(3);
+    expect(api.requestsTo('/suggestions').filter((entry) => entry.params.getAll('decision').length > 0)).toEqual([]);
+    expect(Object.fromEntries(api.decisions)).toEqual({ 's-cross': 'accepted', 's-reviews': 'rejected' });
   });
 
   it('keeps the last choice when clicks come faster than the saves', async () => {
@@ -75,8 +77,14 @@ describe('semantic suggestions, read page by page', () => {
     await user.click(within(itemWith('-бесплатно')).getByRole('button', { name: 'Принять' }));
     await user.click(within(itemWith('-вакансии')).getByRole('button', { name: 'Принять' }));
     await user.click(within(itemWith('-отзывы')).getByRole('button', { name: 'Принять' }));
-    await waitFor(() => expect(api.puts.at(-1)).toEqual({ accepted: ['s-cross', 's-free', 's-jobs', 's-reviews'], rejected: [] }));
     await screen.findByText('Решения сохранены');
+    // One after another, in the order of the clicks.
+    expect(api.patches.map((body) => body.changes)).toEqual([
+      [{ id: 's-free', decision: 'accepted' }],
+      [{ id: 's-jobs', decision: 'accepted' }],
+      [{ id: 's-reviews', decision: 'accepted' }],
+    ]);
+    expect(Object.fromEntries(api.decisions)).toEqual({ 's-cross': 'accepted', 's-free': 'accepted', 's-jobs': 'accepted', 's-reviews': 'accepted' });
   });
 
   it('accepts every negative of a category in bulk by its filter, and the counts update', async () => {
@@ -135,7 +143,7 @@ describe('semantic suggestions, read page by page', () => {
     await user.clear(input);
     await user.type(input, 'Окна от завода под ключ');
     await user.tab();
-    await waitFor(() => expect(api.puts.at(-1)).toEqual({ accepted: ['s-cross', 's-ad'], rejected: [], values: { 's-ad': 'Окна от завода под ключ' } }));
+    await waitFor(() => expect(api.patches.at(-1)).toEqual({ changes: [{ id: 's-ad', decision: 'accepted', value: 'Окна от завода под ключ' }] }));
   });
 
   it('shows a fix no cut can make as «переписать вручную» with the numbers, and saves only what the user types', async () => {
@@ -165,7 +173,7 @@ describe('semantic suggestions, read page by page', () => {
     await user.type(input, 'Энергосберегающие стеклопакеты для любого дома');
     await user.tab();
     await waitFor(() =>
-      expect(api.puts.at(-1)).toEqual({ accepted: ['s-cross', manual.id], rejected: [], values: { [manual.id]: 'Энергосберегающие стеклопакеты для любого дома' } }),
+      expect(api.patches.at(-1)).toEqual({ changes: [{ id: manual.id, decision: 'accepted', value: 'Энергосберегающие стеклопакеты для любого дома' }] }),
     );
   });
 
