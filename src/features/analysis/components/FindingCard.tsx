@@ -5,7 +5,7 @@ import { Spinner } from '../../../components/ui/form';
 import { useOnlineStatus } from '../../pwa/useOnlineStatus';
 import { formatCount, formatEvidenceValue, formatPeriod, formatRub, formatRubPerMonth, pluralRu } from '../format';
 import { findingItemsQueryOptions, itemsOf, totalOf } from '../pages-api';
-import { NeedsNetwork } from './PagedList';
+import { LoadMore, NeedsNetwork } from './PagedList';
 import { placeOf } from './SuggestionItem';
 
 const itemNouns: Partial<Record<EntityLevel, [string, string, string]>> = {
@@ -96,14 +96,7 @@ function AllFindingItems({ finding, analysisId }: { finding: Finding; analysisId
       <p className="muted">
         Показано {formatCount(items.length)} из {formatCount(total)}
       </p>
-      {query.hasNextPage &&
-        (online ? (
-          <button type="button" className="btn btn--ghost btn--small" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
-            Показать ещё
-          </button>
-        ) : (
-          <NeedsNetwork noun="места замечания" more />
-        ))}
+      <LoadMore query={query} online={online} noun="места замечания" />
     </>
   );
 }

@@ -109,16 +109,31 @@ export function PagedList<T>({ query, label, noun, keyOf, renderItem, estimateSi
             Показано {formatCount(items.length)} из {formatCount(total)}
           </p>
         )}
-        {hasNextPage &&
-          (online ? (
-            <button type="button" className="btn btn--ghost btn--small" disabled={isFetchingNextPage} onClick={() => void fetchNextPage()}>
-              {isFetchingNextPage ? 'Загрузка…' : 'Показать ещё'}
-            </button>
-          ) : (
-            <NeedsNetwork noun={noun} more />
-          ))}
+        <LoadMore query={query} online={online} noun={noun} />
       </div>
     </>
+  );
+}
+
+/**
+ * «Показать ещё» under a list read page by page, or, offline, the note that the rest loads with the
+ * network. Nothing once the last page is in.
+ */
+export function LoadMore({
+  query,
+  online,
+  noun,
+}: {
+  query: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown };
+  online: boolean;
+  noun: string;
+}) {
+  if (!query.hasNextPage) return null;
+  if (!online) return <NeedsNetwork noun={noun} more />;
+  return (
+    <button type="button" className="btn btn--ghost btn--small" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+      {query.isFetchingNextPage ? 'Загрузка…' : 'Показать ещё'}
+    </button>
   );
 }
 

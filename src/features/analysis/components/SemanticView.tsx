@@ -13,7 +13,7 @@ import { suggestionsFilterOf, type SuggestionsSearch } from '../list-search';
 import { cleanFilter, itemsOf, semanticSectionQueryOptions, suggestionsQueryOptions, totalOf, type Decision, type SuggestionsListFilter } from '../pages-api';
 import { useDecisions } from '../useDecisions';
 import { campaignOptions, ListFilterSelect, type FilterOption } from './ListFilterSelect';
-import { NeedsNetwork, PagedList } from './PagedList';
+import { LoadMore, NeedsNetwork, PagedList } from './PagedList';
 import { ResultsLoader } from './ResultsLoader';
 import { SuggestionItem } from './SuggestionItem';
 
@@ -353,14 +353,7 @@ function SectionPages<S extends SemanticSection>({ analysisId, section, render, 
           <li key={keyOf(item)}>{render(item)}</li>
         ))}
       </ul>
-      {query.hasNextPage &&
-        (online ? (
-          <button type="button" className="btn btn--ghost btn--small" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
-            Показать ещё
-          </button>
-        ) : (
-          <NeedsNetwork noun="данные раздела" more />
-        ))}
+      <LoadMore query={query} online={online} noun="данные раздела" />
     </>
   );
 }
