@@ -334,16 +334,8 @@ function existingNegativeFor(query: PreparedQuery, platform: PreparedAccount['pl
   return null;
 }
 
-interface Alternative {
-  level: 'campaign' | 'group';
-  target: EntityRef;
-  campaign: PreparedCampaign;
-  text: string;
-  parsed: ParsedPhrase;
-  category: NegativeCategory;
-  source: 'queries';
-  why: string;
-}
+/** A safe negative in place of a dropped one: a candidate of its own, with why it was chosen. */
+type Alternative = Omit<Candidate, 'queries' | 'handCheck' | 'reason' | 'source'> & { source: 'queries'; why: string };
 
 type BlockedBy = (candidate: Pick<Candidate, 'parsed' | 'level' | 'target' | 'campaign'>) => { keywords: unknown[]; queries: unknown[] };
 
