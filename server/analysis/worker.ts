@@ -19,6 +19,7 @@ import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import type { QueuedJob } from '../jobs/queue.js';
+import { createProgressWriter } from '../jobs/progress-writer.js';
 import type { JobWorker } from '../jobs/workers.js';
 import { analysisPool, WorkerLimitError } from '../lib/worker-pool.js';
 import { ANALYSIS_QUEUE, failAnalysis, MAX_ATTEMPTS, analysisJobOptions, PROGRESS_CHANNEL, type AnalysisJobData } from './lifecycle.js';
@@ -173,43 +174,18 @@ async function loadAuditInput(db: DB, run: ClaimedRun): Promise<RawAuditInput> {
  * `progressStep` or the stage changed; writes run one after another and the last value always lands.
  */
 function progressWriter(db: DB, run: ClaimedRun, onLost: () => void) {
-  let pending: AnalysisProgress | null = null;
   let written = { percent: 0, stage: 'prepare' };
-  let lastWriteAt = 0;
-  let timer: NodeJS.Timeout | null = null;
-  let chain: Promise<void> = Promise.resolve();
-  let stopped = false;
-
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    const progress = pending;
-    pending = null;
-    if (!progress || stopped) return chain;
-    const percent = Math.max(written.percent, progressPercent(progress));
-    written = { percent, stage: progress.stage };
-    lastWriteAt = Date.now();
-    chain = chain.then(async () => {
-      const owned = await ownedUpdate(db, run, { stage: progress.stage, progress: percent, progress_detail: JSON.stringify(progress) }, true).catch(() => true);
-      if (!owned) onLost();
-    });
-    return chain;
-  };
-
-  return {
-    report(progress: AnalysisProgress) {
-      if (stopped) return;
-      pending = progress;
-      const moved = progressPercent(progress) - written.percent >= analysisWorkerTiming.progressStep || progress.stage !== written.stage;
-      if (moved || Date.now() - lastWriteAt >= analysisWorkerTiming.progressIntervalMs) void flush();
-      else timer ??= setTimeout(() => void flush(), analysisWorkerTiming.progressIntervalMs);
+  return createProgressWriter({
+    intervalMs: analysisWorkerTiming.progressIntervalMs,
+    due: (progress: AnalysisProgress) => progressPercent(progress) - written.percent >= analysisWorkerTiming.progressStep || progress.stage !== written.stage,
+    prepare: (progress) => {
+      const percent = Math.max(written.percent, progressPercent(progress));
+      written = { percent, stage: progress.stage };
+      return { stage: progress.stage, progress: percent, progress_detail: JSON.stringify(progress) };
     },
-    /** Writes what is pending, then takes no more. */
-    async stop() {
-      await flush();
-      stopped = true;
-    },
-  };
+    write: (set) => ownedUpdate(db, run, set, true),
+    onLost,
+  });
 }
 
 /** Where a failed run's error and stack are logged: the app's pino logger (tests swap it to read it). */

@@ -17,6 +17,7 @@ import type { AppConfig } from '../config.js';
 import type { DB } from '../db/database.js';
 import type { SealedDirectConnection } from '../db/tables/import-jobs.js';
 import type { QueuedJob } from '../jobs/queue.js';
+import { createProgressWriter } from '../jobs/progress-writer.js';
 import type { JobWorker } from '../jobs/workers.js';
 import { importPool, WorkerTaskError } from '../lib/worker-pool.js';
 import { openSecret } from '../lib/secret-box.js';
@@ -91,40 +92,16 @@ async function ownedUpdate(db: DB, id: string, set: Record<string, unknown>): Pr
  * last value always lands.
  */
 function progressWriter(db: DB, id: string, onLost: () => void) {
-  let pending: DirectFetchProgress | null = null;
-  let lastWriteAt = 0;
-  let timer: NodeJS.Timeout | null = null;
-  let chain: Promise<void> = Promise.resolve();
-  let stopped = false;
-
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    const progress = pending;
-    pending = null;
-    if (!progress || stopped) return chain;
-    lastWriteAt = Date.now();
-    chain = chain.then(async () => {
-      const owned = await ownedUpdate(db, id, { progress: JSON.stringify(progressOf(progress.stages, progress.units)) }).catch(() => true);
-      if (!owned) onLost();
-      else importJobEvents.emit('changed', id);
-    });
-    return chain;
-  };
-
-  return {
-    report(progress: DirectFetchProgress) {
-      if (stopped) return;
-      pending = progress;
-      if (Date.now() - lastWriteAt >= directImportTiming.progressIntervalMs) void flush();
-      else timer ??= setTimeout(() => void flush(), directImportTiming.progressIntervalMs - (Date.now() - lastWriteAt));
+  return createProgressWriter({
+    intervalMs: directImportTiming.progressIntervalMs,
+    prepare: (progress: DirectFetchProgress) => JSON.stringify(progressOf(progress.stages, progress.units)),
+    write: async (stored) => {
+      const owned = await ownedUpdate(db, id, { progress: stored });
+      if (owned) importJobEvents.emit('changed', id);
+      return owned;
     },
-    /** Writes what is pending, then takes no more. */
-    async stop() {
-      await flush();
-      stopped = true;
-    },
-  };
+    onLost,
+  });
 }
 
 /** What a failed read tells the user: the Direct client's Russian message, or a general one. */
