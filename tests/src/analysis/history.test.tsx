@@ -1,19 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AnalysisHistoryItem } from '../../../src/contract/analysis.js';
 import { onlineManager } from '@tanstack/react-query';
-import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/react-query-persist-client';
-import { createQueryClient, currentCacheBuster, persistOptions } from '../../../src/app/query-client';
+import { createQueryClient } from '../../../src/app/query-client';
 import { historyQueryOptions } from '../../../src/features/analysis/api';
 import { resultsQueryOptions } from '../../../src/features/analysis/pages-api';
 import { renderAt } from '../auth/render-app';
+import { reloadedOffline } from '../lib/persisted-cache';
 import { server, useTestServer, verifiedUser } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
 import { analysisId, makeResults, projectId } from './fixtures';
 
-type PersistClient = Parameters<typeof persistQueryClientSave>[0]['queryClient'];
 
 useTestServer();
 
@@ -108,19 +107,8 @@ describe('analysis history', () => {
     const before = createQueryClient();
     const page = await before.fetchQuery(historyQueryOptions(projectId, { page: 1, status: null }));
     await before.fetchQuery(resultsQueryOptions(analysisId));
-    vi.useFakeTimers();
     try {
-      await persistQueryClientSave({ queryClient: before as unknown as PersistClient, ...persistOptions, buster: currentCacheBuster() });
-      // The storage persister writes throttled, once a second.
-      vi.advanceTimersByTime(1000);
-    } finally {
-      vi.useRealTimers();
-    }
-
-    onlineManager.setOnline(false);
-    try {
-      const afterReload = createQueryClient();
-      await persistQueryClientRestore({ queryClient: afterReload as unknown as PersistClient, ...persistOptions, buster: currentCacheBuster() });
+      const afterReload = await reloadedOffline(before);
       expect(afterReload.getQueryData(historyQueryOptions(projectId, { page: 1, status: null }).queryKey)).toEqual(page);
       expect(afterReload.getQueryData(resultsQueryOptions(analysisId).queryKey)).toEqual(makeResults());
     } finally {

@@ -1,16 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { onlineManager, type QueryClient } from '@tanstack/react-query';
-import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/react-query-persist-client';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient, currentCacheBuster, persistOptions } from '../../../src/app/query-client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createQueryClient } from '../../../src/app/query-client';
 import { resultsQueryOptions } from '../../../src/features/analysis/pages-api';
 import { renderAt } from '../auth/render-app';
+import { reloadedOffline } from '../lib/persisted-cache';
 import { useTestServer } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
 import { analysisId, fakePagedApi, projectId } from './fixtures';
-
-type PersistClient = Parameters<typeof persistQueryClientSave>[0]['queryClient'];
 
 useTestServer();
 
@@ -23,22 +21,11 @@ beforeEach(() => {
 });
 afterEach(() => onlineManager.setOnline(true));
 
-/** The results of the analysis opened once online, written to disk as the app does, and read back by a new start without network. */
+/** The results of the analysis opened once online, then the app started again without network. */
 async function reopenedOffline(): Promise<QueryClient> {
   const before = createQueryClient();
   await before.fetchQuery(resultsQueryOptions(analysisId));
-  vi.useFakeTimers();
-  try {
-    await persistQueryClientSave({ queryClient: before as unknown as PersistClient, ...persistOptions, buster: currentCacheBuster() });
-    // The storage persister writes throttled, once a second.
-    vi.advanceTimersByTime(1000);
-  } finally {
-    vi.useRealTimers();
-  }
-  onlineManager.setOnline(false);
-  const after = createQueryClient();
-  await persistQueryClientRestore({ queryClient: after as unknown as PersistClient, ...persistOptions, buster: currentCacheBuster() });
-  return after;
+  return reloadedOffline(before);
 }
 
 describe('results without network', () => {
