@@ -4,12 +4,14 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
 
 /**
- * `npm run admin -- <command>`: operator commands on the database of DATA_DIR (the embedded PostgreSQL:
- * stop the server first, one PostgreSQL runs per data folder) or of DATABASE_URL.
+ * `npm run admin -- <command>`: operator commands on the database of DATABASE_URL or of DATA_DIR. With the
+ * embedded PostgreSQL, a server running on the same DATA_DIR keeps running: the CLI connects to its
+ * PostgreSQL (found through `postmaster.pid` and `pg-password`) and leaves it running; with no server it
+ * starts the PostgreSQL itself for the command and stops it after.
  */
 async function main() {
   const config = loadConfig(process.env);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, shareRunning: true });
   try {
     await runCommand(process.argv.slice(2), { db: database.db, config, print: (line) => console.log(line) });
   } finally {

@@ -63,6 +63,8 @@ export const authenticatePlugin = fp(
         .select(['users.id', 'users.role', 'users.is_verified', 'users.email', 'memberships.role as organization_role'])
         .where('users.id', '=', claims.userId)
         .where('memberships.organization_id', '=', claims.organizationId)
+        // A user blocked by a platform admin loses access at once, whatever token they still hold.
+        .where('users.blocked_at', 'is', null)
         .$if(sessionId !== undefined, (query) =>
           query.where(({ exists, selectFrom }) =>
             exists(

@@ -48,6 +48,7 @@ async function loadOrganization(db: DB, organizationId: string, userId: string):
 
 async function signIn(ctx: AuthContext, userId: string, organizationId: string): Promise<AuthResponse> {
   const session = await startSession(ctx.db, ctx.config, { userId, organizationId });
+  await ctx.db.updateTable('users').set({ last_login_at: sql<Date>`now()` }).where('id', '=', userId).execute();
   return {
     user: await loadUser(ctx.db, userId),
     organization: await loadOrganization(ctx.db, organizationId, userId),
@@ -119,6 +120,8 @@ export async function login(ctx: AuthContext, payload: LoginPayload): Promise<Au
     throw invalidCredentials();
   }
   if (!(await verifyPassword(user.password_hash, payload.password))) throw invalidCredentials();
+  // Said only after the right password, so the answer tells a stranger nothing about the account.
+  if (user.blocked_at) throw forbidden(apiMessages.accountBlocked, 'ACCOUNT_BLOCKED');
   if (needsRehash(user.password_hash)) {
     await ctx.db.updateTable('users').set({ password_hash: await hashPassword(payload.password), updated_at: sql<Date>`now()` }).where('id', '=', user.id).execute();
   }

@@ -152,8 +152,16 @@ async function forgetOldSuccessors(db: DB, familyId: string): Promise<void> {
     .execute();
 }
 
+/** Still a member of the session's organization, and not blocked by a platform admin since the login. */
 async function isMember(db: DB, userId: string, organizationId: string): Promise<boolean> {
-  const membership = await db.selectFrom('memberships').select('role').where('user_id', '=', userId).where('organization_id', '=', organizationId).executeTakeFirst();
+  const membership = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select('memberships.role')
+    .where('memberships.user_id', '=', userId)
+    .where('memberships.organization_id', '=', organizationId)
+    .where('users.blocked_at', 'is', null)
+    .executeTakeFirst();
   return membership !== undefined;
 }
 

@@ -155,6 +155,33 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
 }
 
 /**
+ * The embedded PostgreSQL a running server (or another process) already has on this data folder, to
+ * connect to instead of starting a second one, which PostgreSQL would refuse: `postmaster.pid` names its
+ * pid and port (lines 1 and 4), `pg-password` its superuser's password. Null when no live PostgreSQL
+ * of this folder is there, or it does not accept us (then the caller starts its own as before).
+ */
+export async function attachRunningEmbeddedPostgres(dataDir: string): Promise<Pick<EmbeddedDatabase, 'url'> | null> {
+  const root = path.resolve(dataDir);
+  const databaseDir = path.join(root, 'pg');
+  const lock = await readSecret(path.join(databaseDir, 'postmaster.pid'));
+  const password = await readSecret(passwordFileOf(root));
+  if (!lock || !password) return null;
+  const lines = lock.split('\n');
+  const pid = Number.parseInt(lines[0] ?? '', 10);
+  const port = Number.parseInt(lines[3] ?? '', 10);
+  // Line 8 is PostgreSQL's own status: 'ready' once it accepts connections ('starting', 'stopping' before/after).
+  const status = lines[7]?.trim();
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0 || !isAlive(pid) || (status && status !== 'ready')) return null;
+  const url = (database = 'postgres') => `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  try {
+    return (await canLogIn(url())) ? { url } : null;
+  } catch {
+    // Not listening (any more), or not this cluster: start our own, which reports the real problem.
+    return null;
+  }
+}
+
+/**
  * A cluster made before the random password: log in with the old one once, set the new one (already in
  * the `.pending` file), and only then move the file into place. A crash in between is picked up on the
  * next start: the pending password is tried first.

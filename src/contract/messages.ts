@@ -66,6 +66,7 @@ export const apiMessages = {
   currentPasswordInvalid: 'Неверный текущий пароль',
   invalidData: 'Данные содержат недопустимые значения или символы',
   idempotencyKeyOtherRequest: 'Этот ключ идемпотентности уже использован для запроса с другими параметрами. Для нового запроса создайте новый ключ',
+  accountBlocked: 'Учётная запись заблокирована администратором платформы. Обратитесь в поддержку',
   currentPasswordTooManyTries: 'Слишком много попыток ввести текущий пароль. Попробуйте через {minutes} мин.',
 } as const;
 
@@ -158,6 +159,24 @@ export const tokenMessages = {
   recipientRequired: 'Укажите получателя: user_id или email',
   userNotFound: 'Пользователь не найден',
   idempotencyKeyInvalid: 'Ключ идемпотентности: от 1 до 200 символов',
+} as const;
+
+/** The platform administrator's area (issue 12): users, organizations, runs, audit log. */
+export const adminMessages = {
+  userNotFound: 'Пользователь не найден',
+  organizationNotFound: 'Организация не найдена',
+  runNotFound: 'Запуск не найден',
+  cannotBlockSelf: 'Нельзя заблокировать самого себя',
+  blockReasonMax: 'Причина не длиннее 500 символов',
+  runKindInvalid: 'Неизвестный вид запуска: audit, relevance или ai_plan',
+  runNotCancellable: 'Запуск уже завершён: отменять нечего',
+  runNotRetryable: 'Повторить можно только неудавшийся, отменённый или зависший запуск',
+  retryAuthorGone: 'Автора запуска больше нет в организации: повторить от его имени нельзя',
+  retryCampaignsGone: 'Кампаний этого анализа больше нет в проекте: повторить его нельзя',
+  runFilterInvalid: 'Фильтр: failed (неудавшиеся) или stuck (зависшие)',
+  daysInvalid: 'Период: целое число дней от 7 до 365',
+  cancelledByAdmin: 'Отменён администратором платформы',
+  cancelRefundReason: 'Возврат: запуск отменён администратором',
 } as const;
 
 /**

@@ -126,6 +126,35 @@ describe('the server process (npm start)', () => {
     expect((await stat(path.join(dataDir, 'jwt-secret'))).mode & 0o777).toBe(0o600);
   });
 
+  it('runs the admin CLI against the running server: credits without stopping it', async () => {
+    const server = first!;
+    const login = await fetch(`${server.baseUrl}/api/v1/auth/login`, json({ email: adminEmail, password: adminPassword }));
+    const token = (await login.json()).tokens.access_token as string;
+    const balanceOf = async () => (await (await fetch(`${server.baseUrl}/api/v1/tokens/balance`, { headers: { authorization: `Bearer ${token}` } })).json()).balance as number;
+    const before = await balanceOf();
+
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+    delete env.DATABASE_URL;
+    const cli = spawn(path.resolve('node_modules/.bin/tsx'), ['server/cli.ts', 'credit', '--email', adminEmail, '--amount', '250', '--reason', 'Оплата по счёту 17', '--idempotency-key', 'invoice-17'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    cli.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+    cli.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => cli.once('exit', resolve));
+    expect(code, printed).toBe(0);
+    expect(printed).toContain(`Начислено 250 токенов пользователю ${adminEmail}. Баланс: ${before + 250}.`);
+
+    // The server never stopped: the same process, its database still up, the credit visible at once.
+    expect(server.child.exitCode).toBeNull();
+    expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
+    expect(await balanceOf()).toBe(before + 250);
+    const history = await (await fetch(`${server.baseUrl}/api/v1/tokens/history?type=admin_credit`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(history.items[0]).toMatchObject({ type: 'admin_credit', amount: 250, reason: 'Оплата по счёту 17' });
+    expect(server.output()).not.toMatch(/could not start|terminating connection/);
+  });
+
   it('stops on SIGTERM, finishing the request in flight, and exits with 0', async () => {
     const server = first!;
     // A login whose body arrives in two halves: the server has started it when SIGTERM comes, and the

@@ -16,6 +16,9 @@ export interface UsersTable {
   is_verified: ColumnType<boolean, boolean | undefined, boolean>;
   /** Organization the next login lands in. */
   last_organization_id: string | null;
+  /** Set by a platform admin: the user cannot log in or refresh, and every session was revoked. */
+  blocked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_login_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
