@@ -53,7 +53,7 @@ const toAdminOrganization = (row: OrganizationRow): AdminOrganization => ({
 });
 
 export async function listOrganizations(db: DB, options: { page: number; pageSize: number; search?: string }): Promise<AdminOrganizationPage> {
-  const filtered = db.selectFrom('organizations as o').$if(Boolean(options.search), (query) => query.where('o.name', 'ilike', `%${escapeLike(options.search!)}%`));
+  const filtered = db.selectFrom('organizations as o').$if(Boolean(options.search), (query) => query.where(sql<boolean>`lower(o.name COLLATE "und-x-icu") LIKE lower(${`%${escapeLike(options.search!)}%`} COLLATE "und-x-icu")`));
   const [rows, count] = await Promise.all([
     organizationsQuery(db)
       .where('o.id', 'in', filtered.select('o.id'))

@@ -54,7 +54,8 @@ export async function listUsers(db: DB, options: { page: number; pageSize: numbe
   let filtered = db.selectFrom('users as u');
   if (options.search) {
     const pattern = `%${escapeLike(options.search)}%`;
-    filtered = filtered.where((eb) => eb.or([eb('u.email', 'ilike', pattern), eb(sql<string>`u.first_name || ' ' || u.last_name`, 'ilike', pattern)]));
+    // Case folded by ICU (the cluster's own locale is C, which folds ASCII only: «ольга» must find «Ольга»).
+    filtered = filtered.where(sql<boolean>`lower((u.email || ' ' || u.first_name || ' ' || u.last_name) COLLATE "und-x-icu") LIKE lower(${pattern} COLLATE "und-x-icu")`);
   }
   if (options.blocked !== undefined) filtered = filtered.where('u.blocked_at', options.blocked ? 'is not' : 'is', null);
   const ids = filtered.select('u.id');

@@ -196,7 +196,7 @@ describe('the server process (npm start)', () => {
     const body = await login.json();
     expect(body.user).toMatchObject({ email: adminEmail, role: 'admin' });
     const balance = await fetch(`${second.baseUrl}/api/v1/tokens/balance`, { headers: { authorization: `Bearer ${body.tokens.access_token}` } });
-    expect(await balance.json()).toEqual({ balance: 100 });
+    expect(await balance.json()).toEqual({ balance: 350 }); // the welcome credit and the CLI credit made while the first server ran
     expect(await stop(second)).toBe(0);
   });
 });
