@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -198,7 +199,8 @@ describe('admin operations API', () => {
     const run = await startAudit();
     const afterStart = await balanceOf(owner);
     expect((await call(t.app, 'GET', '/api/v1/admin/runs?state=stuck', { token: admin.token })).body.items.map((r: { id: string }) => r.id)).not.toContain(run.id);
-    await t.app.db.updateTable('analyses').set({ created_at: new Date(Date.now() - 45 * 60_000) }).where('id', '=', run.id).execute();
+    // Queued 45 minutes ago and never taken (created_at is not writable through the typed schema).
+    await sql`UPDATE analyses SET created_at = now() - interval '45 minutes' WHERE id = ${run.id}`.execute(t.app.db);
     const stuck = await call(t.app, 'GET', '/api/v1/admin/runs?state=stuck', { token: admin.token });
     expect(stuck.body.items.find((r: { id: string }) => r.id === run.id)).toMatchObject({ status: 'queued', stuck: true });
 
