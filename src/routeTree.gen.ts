@@ -19,11 +19,16 @@ import { Route as AuthIndexRouteImport } from './routes/auth/index'
 import { Route as AuthVerifyEmailRouteImport } from './routes/auth/verify-email'
 import { Route as AuthVerifyEmailRequiredRouteImport } from './routes/auth/verify-email-required'
 import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
+import { Route as AppAdminAuditRouteImport } from './routes/_app/admin/audit'
+import { Route as AppAdminRunsRouteImport } from './routes/_app/admin/runs'
+import { Route as AppAdminUsersRouteImport } from './routes/_app/admin/users'
 import { Route as AppOrganizationIndexRouteImport } from './routes/_app/organization/index'
 import { Route as AppOrganizationSettingsRouteImport } from './routes/_app/organization/settings'
 import { Route as AppProjectsIndexRouteImport } from './routes/_app/projects/index'
 import { Route as AuthResetPasswordIndexRouteImport } from './routes/auth/reset-password/index'
 import { Route as AuthResetPasswordConfirmRouteImport } from './routes/auth/reset-password/confirm'
+import { Route as AppAdminOrganizationsIndexRouteImport } from './routes/_app/admin/organizations/index'
+import { Route as AppAdminOrganizationsIdRouteImport } from './routes/_app/admin/organizations/$id'
 import { Route as AppProjectsIdIndexRouteImport } from './routes/_app/projects/$id/index'
 import { Route as AppProjectsCreateIndexRouteImport } from './routes/_app/projects/create/index'
 import { Route as AppProjectsCreateStep1RouteImport } from './routes/_app/projects/create/step1'
@@ -91,6 +96,21 @@ const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppAdminRouteRoute,
 } as any)
+const AppAdminAuditRoute = AppAdminAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminRunsRoute = AppAdminRunsRouteImport.update({
+  id: '/runs',
+  path: '/runs',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminUsersRoute = AppAdminUsersRouteImport.update({
+  id: '/users',
+  path: '/users',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
 const AppOrganizationIndexRoute = AppOrganizationIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -117,6 +137,17 @@ const AuthResetPasswordConfirmRoute =
     path: '/auth/reset-password/confirm',
     getParentRoute: () => rootRouteImport,
   } as any)
+const AppAdminOrganizationsIndexRoute =
+  AppAdminOrganizationsIndexRouteImport.update({
+    id: '/organizations/',
+    path: '/organizations/',
+    getParentRoute: () => AppAdminRouteRoute,
+  } as any)
+const AppAdminOrganizationsIdRoute = AppAdminOrganizationsIdRouteImport.update({
+  id: '/organizations/$id',
+  path: '/organizations/$id',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
 const AppProjectsIdIndexRoute = AppProjectsIdIndexRouteImport.update({
   id: '/projects/$id/',
   path: '/projects/$id/',
@@ -224,14 +255,19 @@ export interface FileRoutesByFullPath {
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
   '/auth/': typeof AuthIndexRoute
+  '/admin/audit': typeof AppAdminAuditRoute
+  '/admin/runs': typeof AppAdminRunsRoute
+  '/admin/users': typeof AppAdminUsersRoute
   '/organization/settings': typeof AppOrganizationSettingsRoute
   '/auth/reset-password/confirm': typeof AuthResetPasswordConfirmRoute
   '/admin/': typeof AppAdminIndexRoute
   '/organization/': typeof AppOrganizationIndexRoute
   '/projects/': typeof AppProjectsIndexRoute
   '/auth/reset-password/': typeof AuthResetPasswordIndexRoute
+  '/admin/organizations/$id': typeof AppAdminOrganizationsIdRoute
   '/projects/create/step1': typeof AppProjectsCreateStep1Route
   '/projects/create/step2': typeof AppProjectsCreateStep2Route
+  '/admin/organizations/': typeof AppAdminOrganizationsIndexRoute
   '/projects/$id/': typeof AppProjectsIdIndexRoute
   '/projects/create/': typeof AppProjectsCreateIndexRoute
   '/admin/analyses/$analysisId/results': typeof AppAdminAnalysesAnalysisIdResultsRoute
@@ -255,14 +291,19 @@ export interface FileRoutesByTo {
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
   '/auth': typeof AuthIndexRoute
+  '/admin/audit': typeof AppAdminAuditRoute
+  '/admin/runs': typeof AppAdminRunsRoute
+  '/admin/users': typeof AppAdminUsersRoute
   '/organization/settings': typeof AppOrganizationSettingsRoute
   '/auth/reset-password/confirm': typeof AuthResetPasswordConfirmRoute
   '/admin': typeof AppAdminIndexRoute
   '/organization': typeof AppOrganizationIndexRoute
   '/projects': typeof AppProjectsIndexRoute
   '/auth/reset-password': typeof AuthResetPasswordIndexRoute
+  '/admin/organizations/$id': typeof AppAdminOrganizationsIdRoute
   '/projects/create/step1': typeof AppProjectsCreateStep1Route
   '/projects/create/step2': typeof AppProjectsCreateStep2Route
+  '/admin/organizations': typeof AppAdminOrganizationsIndexRoute
   '/projects/$id': typeof AppProjectsIdIndexRoute
   '/projects/create': typeof AppProjectsCreateIndexRoute
   '/admin/analyses/$analysisId/results': typeof AppAdminAnalysesAnalysisIdResultsRoute
@@ -290,14 +331,19 @@ export interface FileRoutesById {
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
   '/auth/': typeof AuthIndexRoute
+  '/_app/admin/audit': typeof AppAdminAuditRoute
+  '/_app/admin/runs': typeof AppAdminRunsRoute
+  '/_app/admin/users': typeof AppAdminUsersRoute
   '/_app/organization/settings': typeof AppOrganizationSettingsRoute
   '/auth/reset-password/confirm': typeof AuthResetPasswordConfirmRoute
   '/_app/admin/': typeof AppAdminIndexRoute
   '/_app/organization/': typeof AppOrganizationIndexRoute
   '/_app/projects/': typeof AppProjectsIndexRoute
   '/auth/reset-password/': typeof AuthResetPasswordIndexRoute
+  '/_app/admin/organizations/$id': typeof AppAdminOrganizationsIdRoute
   '/_app/projects/create/step1': typeof AppProjectsCreateStep1Route
   '/_app/projects/create/step2': typeof AppProjectsCreateStep2Route
+  '/_app/admin/organizations/': typeof AppAdminOrganizationsIndexRoute
   '/_app/projects/$id/': typeof AppProjectsIdIndexRoute
   '/_app/projects/create/': typeof AppProjectsCreateIndexRoute
   '/_app/admin/analyses/$analysisId/results': typeof AppAdminAnalysesAnalysisIdResultsRoute
@@ -325,14 +371,19 @@ export interface FileRouteTypes {
     | '/auth/verify-email'
     | '/auth/verify-email-required'
     | '/auth/'
+    | '/admin/audit'
+    | '/admin/runs'
+    | '/admin/users'
     | '/organization/settings'
     | '/auth/reset-password/confirm'
     | '/admin/'
     | '/organization/'
     | '/projects/'
     | '/auth/reset-password/'
+    | '/admin/organizations/$id'
     | '/projects/create/step1'
     | '/projects/create/step2'
+    | '/admin/organizations/'
     | '/projects/$id/'
     | '/projects/create/'
     | '/admin/analyses/$analysisId/results'
@@ -356,14 +407,19 @@ export interface FileRouteTypes {
     | '/auth/verify-email'
     | '/auth/verify-email-required'
     | '/auth'
+    | '/admin/audit'
+    | '/admin/runs'
+    | '/admin/users'
     | '/organization/settings'
     | '/auth/reset-password/confirm'
     | '/admin'
     | '/organization'
     | '/projects'
     | '/auth/reset-password'
+    | '/admin/organizations/$id'
     | '/projects/create/step1'
     | '/projects/create/step2'
+    | '/admin/organizations'
     | '/projects/$id'
     | '/projects/create'
     | '/admin/analyses/$analysisId/results'
@@ -390,14 +446,19 @@ export interface FileRouteTypes {
     | '/auth/verify-email'
     | '/auth/verify-email-required'
     | '/auth/'
+    | '/_app/admin/audit'
+    | '/_app/admin/runs'
+    | '/_app/admin/users'
     | '/_app/organization/settings'
     | '/auth/reset-password/confirm'
     | '/_app/admin/'
     | '/_app/organization/'
     | '/_app/projects/'
     | '/auth/reset-password/'
+    | '/_app/admin/organizations/$id'
     | '/_app/projects/create/step1'
     | '/_app/projects/create/step2'
+    | '/_app/admin/organizations/'
     | '/_app/projects/$id/'
     | '/_app/projects/create/'
     | '/_app/admin/analyses/$analysisId/results'
@@ -498,6 +559,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminIndexRouteImport
       parentRoute: typeof AppAdminRouteRoute
     }
+    '/_app/admin/audit': {
+      id: '/_app/admin/audit'
+      path: '/audit'
+      fullPath: '/admin/audit'
+      preLoaderRoute: typeof AppAdminAuditRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/_app/admin/runs': {
+      id: '/_app/admin/runs'
+      path: '/runs'
+      fullPath: '/admin/runs'
+      preLoaderRoute: typeof AppAdminRunsRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/_app/admin/users': {
+      id: '/_app/admin/users'
+      path: '/users'
+      fullPath: '/admin/users'
+      preLoaderRoute: typeof AppAdminUsersRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
     '/_app/organization/': {
       id: '/_app/organization/'
       path: '/'
@@ -532,6 +614,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/auth/reset-password/confirm'
       preLoaderRoute: typeof AuthResetPasswordConfirmRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_app/admin/organizations/': {
+      id: '/_app/admin/organizations/'
+      path: '/organizations'
+      fullPath: '/admin/organizations/'
+      preLoaderRoute: typeof AppAdminOrganizationsIndexRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/_app/admin/organizations/$id': {
+      id: '/_app/admin/organizations/$id'
+      path: '/organizations/$id'
+      fullPath: '/admin/organizations/$id'
+      preLoaderRoute: typeof AppAdminOrganizationsIdRouteImport
+      parentRoute: typeof AppAdminRouteRoute
     }
     '/_app/projects/$id/': {
       id: '/_app/projects/$id/'
@@ -656,7 +752,12 @@ declare module '@tanstack/react-router' {
 }
 
 interface AppAdminRouteRouteChildren {
+  AppAdminAuditRoute: typeof AppAdminAuditRoute
+  AppAdminRunsRoute: typeof AppAdminRunsRoute
+  AppAdminUsersRoute: typeof AppAdminUsersRoute
   AppAdminIndexRoute: typeof AppAdminIndexRoute
+  AppAdminOrganizationsIdRoute: typeof AppAdminOrganizationsIdRoute
+  AppAdminOrganizationsIndexRoute: typeof AppAdminOrganizationsIndexRoute
   AppAdminAnalysesAnalysisIdResultsRoute: typeof AppAdminAnalysesAnalysisIdResultsRoute
   AppAdminProjectsIdAnalysesRoute: typeof AppAdminProjectsIdAnalysesRoute
   AppAdminAnalysesAnalysisIdIndexRoute: typeof AppAdminAnalysesAnalysisIdIndexRoute
@@ -664,7 +765,12 @@ interface AppAdminRouteRouteChildren {
 }
 
 const AppAdminRouteRouteChildren: AppAdminRouteRouteChildren = {
+  AppAdminAuditRoute: AppAdminAuditRoute,
+  AppAdminRunsRoute: AppAdminRunsRoute,
+  AppAdminUsersRoute: AppAdminUsersRoute,
   AppAdminIndexRoute: AppAdminIndexRoute,
+  AppAdminOrganizationsIdRoute: AppAdminOrganizationsIdRoute,
+  AppAdminOrganizationsIndexRoute: AppAdminOrganizationsIndexRoute,
   AppAdminAnalysesAnalysisIdResultsRoute:
     AppAdminAnalysesAnalysisIdResultsRoute,
   AppAdminProjectsIdAnalysesRoute: AppAdminProjectsIdAnalysesRoute,

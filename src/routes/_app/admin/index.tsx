@@ -4,9 +4,10 @@ import { useState, type FormEvent } from 'react';
 import type { AdminAnalysisItem, AdminProjectItem } from '../../../contract/admin.js';
 import { adPlatformLabels } from '../../../contract/campaigns.js';
 import { formatDateTime, formatNumber } from '../../../lib/format';
-import { adminOverviewQuery } from './-api';
+import { adminOverviewQuery } from '../../../features/admin/api';
+import { OverviewCharts } from '../../../features/admin/OverviewCharts';
 import { Pager } from '../../../components/ui/Pager';
-import { QueryState, Stat, StatusBadge, Table, type Column } from './-components';
+import { QueryState, Stat, StatusBadge, Table, type Column } from '../../../features/admin/components';
 
 interface OverviewSearch {
   page?: number;
@@ -91,6 +92,8 @@ function AdminOverviewPage() {
               <Stat value={data.counts.analyses} label="Анализов" />
               <Stat value={data.counts.tokens_spent} label="Потрачено токенов" />
             </div>
+
+            <OverviewCharts />
 
             <section className="card">
               <h2 className="card__title">Последние анализы</h2>

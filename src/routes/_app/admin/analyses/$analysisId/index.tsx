@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, createFileRoute } from '@tanstack/react-router';
 import { analysisErrorCodeLabels, analysisStageLabels, type AnalysisStage } from '../../../../../contract/analysis.js';
 import { formatDateTime, formatNumber } from '../../../../../lib/format';
-import { adminAnalysisQuery } from '../../-api';
-import { AdminBackLink, Details, QueryState, StatusBadge } from '../../-components';
+import { adminAnalysisQuery } from '../../../../../features/admin/api';
+import { AdminBackLink, Details, QueryState, StatusBadge } from '../../../../../features/admin/components';
 
 export const Route = createFileRoute('/_app/admin/analyses/$analysisId/')({
   component: AdminAnalysisDetail,

@@ -4,8 +4,8 @@ import { severityLabels, type Severity } from '../../../../../contract/analysis-
 import type { AnalysisSummary } from '../../../../../contract/analysis.js';
 import { ApiError } from '../../../../../lib/api-client';
 import { formatNumber } from '../../../../../lib/format';
-import { adminAnalysisResultsQuery } from '../../-api';
-import { AdminBackLink, QueryState, Stat, StatusBadge, Table, type Column } from '../../-components';
+import { adminAnalysisResultsQuery } from '../../../../../features/admin/api';
+import { AdminBackLink, QueryState, Stat, StatusBadge, Table, type Column } from '../../../../../features/admin/components';
 
 export const Route = createFileRoute('/_app/admin/analyses/$analysisId/results')({
   component: AdminAnalysisResults,

@@ -3,8 +3,8 @@ import { Link, createFileRoute } from '@tanstack/react-router';
 import { adPlatformLabels } from '../../../../../contract/campaigns.js';
 import type { CampaignSummary } from '../../../../../contract/projects.js';
 import { formatDateTime, formatNumber } from '../../../../../lib/format';
-import { adminProjectQuery } from '../../-api';
-import { AdminBackLink, Details, QueryState, Stat, Table, type Column } from '../../-components';
+import { adminProjectQuery } from '../../../../../features/admin/api';
+import { AdminBackLink, Details, QueryState, Stat, Table, type Column } from '../../../../../features/admin/components';
 
 export const Route = createFileRoute('/_app/admin/projects/$id/')({
   component: AdminProjectDetailPage,

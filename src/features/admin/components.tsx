@@ -1,8 +1,8 @@
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { analysisStatusLabels, type AnalysisStatus } from '../../../contract/analysis.js';
-import { ApiError } from '../../../lib/api-client';
-import { formatNumber } from '../../../lib/format';
+import { analysisStatusLabels, type AnalysisStatus } from '../../contract/analysis.js';
+import { ApiError } from '../../lib/api-client';
+import { formatNumber } from '../../lib/format';
 
 /** Loading, empty and error states that say what happened and offer a retry. */
 export function QueryState({

@@ -1,0 +1,19 @@
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { OrganizationsPage, type OrganizationsSearch } from '../../../../features/admin/OrganizationsPage';
+
+export const Route = createFileRoute('/_app/admin/organizations/')({
+  validateSearch: (search: Record<string, unknown>): OrganizationsSearch => {
+    const page = Number(search.page);
+    return {
+      ...(Number.isInteger(page) && page > 1 ? { page } : {}),
+      ...(typeof search.q === 'string' && search.q ? { q: search.q } : {}),
+    };
+  },
+  component: OrganizationsRoute,
+});
+
+function OrganizationsRoute() {
+  const search = Route.useSearch();
+  const navigate = useNavigate({ from: Route.fullPath });
+  return <OrganizationsPage search={search} onSearch={(next) => void navigate({ search: next })} />;
+}
