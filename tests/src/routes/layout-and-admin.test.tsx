@@ -13,7 +13,11 @@ useTestServer();
 beforeEach(() => {
   resetSession();
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  server.use(http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 100 })));
+  server.use(
+    http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 100 })),
+    // The overview's charts (their own test: tests/src/admin/admin-area.test.tsx).
+    http.get('/api/v1/admin/stats', () => HttpResponse.json({ days: 30, signups: [], tokens: [], runs: [] })),
+  );
 });
 
 const admin = { ...verifiedUser, role: 'admin' as const };
