@@ -268,6 +268,11 @@ const cases: IsolationCase[] = [
   // The platform admin area spans organizations by design, so an organization's owner is refused it.
   { name: "the admin overview is refused to A's owner", as: 'owner', method: 'GET', url: () => '/api/v1/admin/overview', status: 403 },
   { name: "B's project in the admin area is refused to A's owner", as: 'owner', method: 'GET', url: (w) => `/api/v1/admin/projects/${B('projectId')(w)}`, status: 403 },
+  { name: "the platform's users are refused to A's owner", as: 'owner', method: 'GET', url: () => '/api/v1/admin/users', status: 403 },
+  { name: "changing B's plan through the admin area is refused to A's owner", as: 'owner', method: 'PUT', url: (w) => `/api/v1/admin/organizations/${w.b.organizationId}/plan`, body: () => ({ plan_type: 'pro' }), status: 403, unchanged: bOrganizationUnchanged },
+  { name: "blocking B's owner is refused to A's admin", as: 'admin', method: 'POST', url: (w) => `/api/v1/admin/users/${w.b.owner.id}/block`, body: () => ({}), status: 403 },
+  { name: "cancelling B's relevance run through the admin area is refused to A's owner", as: 'owner', method: 'POST', url: (w) => `/api/v1/admin/runs/relevance/${B('relevanceId')(w)}/cancel`, status: 403, unchanged: bRelevanceUnchanged },
+  { name: "the audit log is refused to A's owner", as: 'owner', method: 'GET', url: () => '/api/v1/admin/audit-log', status: 403 },
 ];
 
 /** Everything of B that must never appear in an answer to A. */
