@@ -11,12 +11,19 @@ export interface AuditSearch {
   action?: string;
 }
 
-/** What the details of an entry say, as «key: value» pairs (ids of rows left out, the rest as recorded). */
-const detailsText = (details: Record<string, unknown>) =>
-  Object.entries(details)
+/**
+ * What the details of an entry say, as «key: value» pairs (ids of rows left out), in the order of
+ * `detailLabels` (PostgreSQL's jsonb keeps keys in an order of its own), unknown keys last.
+ */
+const detailsText = (details: Record<string, unknown>) => {
+  const order = Object.keys(detailLabels);
+  const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
+  return Object.entries(details)
     .filter(([key]) => !key.endsWith('_id'))
+    .sort(([a], [b]) => rank(a) - rank(b))
     .map(([key, value]) => `${detailLabels[key] ?? key}: ${formatValue(value)}`)
     .join('; ');
+};
 
 const detailLabels: Record<string, string> = {
   amount: 'сумма',

@@ -1,6 +1,6 @@
 /**
  * The overview's charts, hand-written SVG like the other charts of the app (SpendChart, BarChart): a
- * few bars per day need no chart library (the popular React ones weigh 100 KB+ gzipped for this). Each
+ * few bars per day need no chart library (one would add tens of kilobytes to the bundle for them). Each
  * chart is an image with a summary for screen readers plus the same figures as a visually hidden table,
  * so nothing is only in the picture.
  */

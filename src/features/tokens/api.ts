@@ -35,7 +35,9 @@ export const balanceQueryOptions = () =>
   queryOptions({
     queryKey: tokenKeys.balance(),
     queryFn: ({ signal }) => fetchBalance(signal),
-    // Kept on disk so the balance still shows offline.
+    // Kept on disk so the balance still shows offline; asked again on every load of the app, so a credit
+    // made meanwhile (by an admin, a payment) shows after one refresh, not after the cache's 30 s.
+    staleTime: 0,
     meta: { persist: true },
   });
 
