@@ -10,7 +10,7 @@ import { ActionPlanView } from '../../analysis/components/ActionPlanView';
 import { AnalysisGate } from '../../analysis/components/AnalysisGate';
 import { BackToResultsLink, PlanNextSteps } from '../../analysis/components/PlanLinks';
 import { formatCount, formatTokens } from '../../analysis/format';
-import { tokenKeys } from '../../tokens/api';
+import { useTokensMovedWhenRunEnds } from '../../../lib/paid-runs';
 import { aiPlanKeys, aiPlanOverviewQueryOptions, aiPlanQueryOptions } from '../api';
 import { AiPlanSteps } from './AiPlanSteps';
 import { RequestAiPlan } from './RequestAiPlan';
@@ -103,12 +103,12 @@ function AiPlanScreen({ projectId, analysisId, aiPlanId }: { projectId: string; 
   const overview = useQuery(aiPlanOverviewQueryOptions(analysisId));
   const status = plan.data?.status;
 
-  // A plan that just finished changed the list (its status) and, when it failed, the balance (refund).
+  // A plan that just finished changed the list (its status); a failed or cancelled one was refunded.
   useEffect(() => {
     if (!status || !isAiPlanFinished(status)) return;
     void queryClient.invalidateQueries({ queryKey: aiPlanKeys.overview(analysisId) });
-    if (status === 'failed') void queryClient.invalidateQueries({ queryKey: tokenKeys.balance() });
   }, [status, analysisId, queryClient]);
+  useTokensMovedWhenRunEnds(status && isAiPlanFinished(status));
 
   if (plan.isPending) return <PageLoading label="Загрузка AI-плана" />;
   if (plan.error) {

@@ -4,7 +4,7 @@ import type { AiPlanOverview } from '../../../contract/ai-plan.js';
 import { ApiError } from '../../../lib/api-client';
 import { formatTokens } from '../../analysis/format';
 import { useIdempotencyKey } from '../../analysis/idempotency';
-import { tokenKeys } from '../../tokens/api';
+import { useTokensMoved } from '../../../lib/paid-runs';
 import { aiPlanKeys, startAiPlan } from '../api';
 
 /**
@@ -14,6 +14,7 @@ import { aiPlanKeys, startAiPlan } from '../api';
 export function RequestAiPlan({ projectId, analysisId, overview, label }: { projectId: string; analysisId: string; overview: AiPlanOverview; label: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const tokensMoved = useTokensMoved();
   const { key, renew } = useIdempotencyKey();
   const start = useMutation({
     mutationFn: () => startAiPlan(analysisId, key()),
@@ -21,7 +22,7 @@ export function RequestAiPlan({ projectId, analysisId, overview, label }: { proj
       renew();
       queryClient.setQueryData(aiPlanKeys.detail(plan.id), plan);
       void queryClient.invalidateQueries({ queryKey: aiPlanKeys.overview(analysisId) });
-      void queryClient.invalidateQueries({ queryKey: tokenKeys.balance() });
+      tokensMoved();
       void navigate({ to: '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId', params: { id: projectId, analysisId, aiAnalysisId: plan.id } });
     },
     onError: (error) => {

@@ -4,6 +4,7 @@ import type { RelevanceAnalysis } from '../../../../../contract/relevance.js';
 import { relevanceKeys } from '../../../../../features/relevance/api';
 import { NewRelevanceView } from '../../../../../features/relevance/components/NewRelevanceView';
 import '../../../../../features/relevance/relevance.css';
+import { useTokensMoved } from '../../../../../lib/paid-runs';
 
 export const Route = createFileRoute('/_app/projects/$id/page-relevance/new')({
   component: NewRelevancePage,
@@ -13,9 +14,10 @@ function NewRelevancePage() {
   const { id } = Route.useParams();
   const navigate = Route.useNavigate();
   const queryClient = useQueryClient();
+  const tokensMoved = useTokensMoved();
   const onStarted = (analysis: RelevanceAnalysis) => {
     queryClient.setQueryData(relevanceKeys.detail(analysis.id), analysis);
-    void queryClient.invalidateQueries({ queryKey: ['tokens'] });
+    tokensMoved();
     void queryClient.invalidateQueries({ queryKey: relevanceKeys.history(id) });
     void navigate({ to: '/projects/$id/page-relevance/$analysisId/progress', params: { id, analysisId: analysis.id } });
   };
