@@ -43,7 +43,7 @@ describe('paid runs: paid once, refunded once, recovered by their crash policy',
   interface KindUnderTest {
     name: PaidRunKindName;
     kind: PaidRunKind;
-    start: (key: string) => ReturnType<typeof call>;
+    start: (key: string) => Promise<{ status: number; body: Record<string, any> }>;
     /** The run in its answer. */
     runOf: (body: Record<string, any>) => { id: string; status: string; cost: number };
     cancel: (id: string) => Promise<string>;
