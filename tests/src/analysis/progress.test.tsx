@@ -156,4 +156,42 @@ describe('scoring progress', () => {
     expect(screen.queryByRole('button', { name: 'Отменить анализ' })).not.toBeInTheDocument();
     expect(notifications()).toHaveLength(0);
   });
+
+  it('shows the refund in the header at once after a cancel', async () => {
+    const user = userEvent.setup();
+    const stream = controlledStream();
+    // The balance the header reads: 100 before, 130 once the refund is booked.
+    let refunded = false;
+    server.use(
+      http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: refunded ? 130 : 100 })),
+      http.get(`/api/v1/analyses/${analysisId}`, () => HttpResponse.json({ analysis: running(30) })),
+      http.get(`/api/v1/analyses/${analysisId}/events`, () => stream.response()),
+      http.post(`/api/v1/analyses/${analysisId}/cancel`, () => {
+        refunded = true;
+        return HttpResponse.json({ analysis: makeAnalysis({ status: 'cancelled', progress: 30 }) });
+      }),
+    );
+    await renderAt(progressPath);
+    await waitFor(() => expect(screen.getByTestId('balance-value')).toHaveTextContent(/^100$/));
+    await user.click(await screen.findByRole('button', { name: 'Отменить анализ' }));
+    await user.click((await screen.findByRole('alertdialog')).querySelector('.btn--danger') as HTMLElement);
+    await waitFor(() => expect(screen.getByTestId('balance-value')).toHaveTextContent(/^130$/));
+  });
+
+  it('refreshes the header balance when the watched run fails (its tokens came back)', async () => {
+    const stream = controlledStream();
+    let refunded = false;
+    server.use(
+      http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: refunded ? 130 : 100 })),
+      http.get(`/api/v1/analyses/${analysisId}`, () => HttpResponse.json({ analysis: running(30) })),
+      http.get(`/api/v1/analyses/${analysisId}/events`, () => stream.response()),
+    );
+    await renderAt(progressPath);
+    await screen.findByText('30 %');
+    await waitFor(() => expect(screen.getByTestId('balance-value')).toHaveTextContent(/^100$/));
+    refunded = true;
+    stream.push(event('done', makeAnalysis({ status: 'failed', stage: 'scoring', progress: 70, error: 'Анализ прерван перезапуском сервера' })));
+    stream.close();
+    await waitFor(() => expect(screen.getByTestId('balance-value')).toHaveTextContent(/^130$/));
+  });
 });
