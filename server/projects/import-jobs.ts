@@ -20,6 +20,7 @@ import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { SealedDirectConnection } from '../db/tables/import-jobs.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { startSweep } from '../jobs/sweep.js';
 import { HttpError, notFound } from '../lib/errors.js';
 import { initialStages } from './yandex-direct/progress.js';
 import type { DirectUnits } from './yandex-direct/units.js';
@@ -196,22 +197,11 @@ export async function recoverInterruptedImportJobs(db: DB, scope: { userId?: str
   return failed;
 }
 
-/**
- * The recovery every `everyMs` while the process runs, so a job whose worker died is failed even when
- * nobody asks about it. Sweeps never overlap; the timer never keeps the process alive. Returns the stop.
- */
+/** The recovery every `everyMs` while the process runs, so a job whose worker died is failed even when nobody asks about it. */
 export function startImportJobRecoverySweep(db: DB, options: { everyMs?: number; log?: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void } } = {}): () => void {
-  let sweeping = false;
-  const timer = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    recoverInterruptedImportJobs(db)
-      .then((failed) => failed.length > 0 && options.log?.warn({ importJobIds: failed }, 'interrupted import jobs failed'))
-      .catch((error: unknown) => options.log?.error({ err: error }, 'import job recovery sweep failed'))
-      .finally(() => {
-        sweeping = false;
-      });
-  }, options.everyMs ?? STALE_HEARTBEAT_SECONDS * 1000);
-  timer.unref();
-  return () => clearInterval(timer);
+  const recover = async () => {
+    const failed = await recoverInterruptedImportJobs(db);
+    if (failed.length > 0) options.log?.warn({ importJobIds: failed }, 'interrupted import jobs failed');
+  };
+  return startSweep(recover, { everyMs: options.everyMs ?? STALE_HEARTBEAT_SECONDS * 1000, onError: (error) => options.log?.error({ err: error }, 'import job recovery sweep failed') });
 }

@@ -6,6 +6,7 @@ import { aiPlanRun } from '../ai-plan/lifecycle.js';
 import { auditRun } from '../analysis/lifecycle.js';
 import type { DB } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { startSweep } from '../jobs/sweep.js';
 import { relevanceRun } from '../relevance/lifecycle.js';
 import { cancelRun, recoverRuns, resumeRun, STALE_HEARTBEAT_SECONDS, type CancelOutcome, type PaidRunKind, type RecoveryReport } from './paid-run.js';
 
@@ -34,20 +35,11 @@ export async function recoverAllRuns(db: DB, options: { jobs: JobQueue | null; l
  * Recovery again every `everyMs` while the process runs. Start-up recovery leaves alone a run whose
  * heartbeat is still fresh (its worker might be alive in another process); when that worker in fact
  * died in the restart, the next sweep after the heartbeat went stale handles the run, minutes before
- * pg-boss would expire its job. Sweeps never overlap. Returns the function that stops them.
+ * pg-boss would expire its job. Returns the function that stops the sweeps.
  */
 export function startRunRecoverySweep(db: DB, options: { jobs: JobQueue | null; everyMs?: number; log?: Log }): () => void {
-  let sweeping = false;
-  const timer = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    recoverAllRuns(db, options)
-      .catch((error: unknown) => options.log?.error({ err: error }, 'run recovery sweep failed'))
-      .finally(() => {
-        sweeping = false;
-      });
-  }, options.everyMs ?? STALE_HEARTBEAT_SECONDS * 1000);
-  // Never the reason a process stays alive.
-  timer.unref();
-  return () => clearInterval(timer);
+  return startSweep(() => recoverAllRuns(db, options), {
+    everyMs: options.everyMs ?? STALE_HEARTBEAT_SECONDS * 1000,
+    onError: (error) => options.log?.error({ err: error }, 'run recovery sweep failed'),
+  });
 }
