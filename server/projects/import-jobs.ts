@@ -20,7 +20,7 @@ import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { SealedDirectConnection } from '../db/tables/import-jobs.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { startSweep } from '../jobs/sweep.js';
+import { STALE_HEARTBEAT_SECONDS, startSweep } from '../jobs/sweep.js';
 import { HttpError, notFound } from '../lib/errors.js';
 import { initialStages } from './yandex-direct/progress.js';
 import type { DirectUnits } from './yandex-direct/units.js';
@@ -32,8 +32,6 @@ export const DIRECT_IMPORT_QUEUE = 'projects.direct-import';
  * A dead run is failed by the recovery below (the user starts again); pg-boss expiry is the last resort.
  */
 export const directImportJobOptions = { retryLimit: 0, expireInSeconds: 30 * 60 } as const;
-/** A running job whose worker has not written a heartbeat for this long is treated as dead. */
-export const STALE_HEARTBEAT_SECONDS = 60;
 /** A job no worker has taken for this long will not be taken (no worker process runs); long enough for a busy queue. */
 export const STALE_QUEUED_SECONDS = 60 * 60;
 /** Finished jobs are kept as long as the preview they made. */
@@ -203,5 +201,5 @@ export function startImportJobRecoverySweep(db: DB, options: { everyMs?: number;
     const failed = await recoverInterruptedImportJobs(db);
     if (failed.length > 0) options.log?.warn({ importJobIds: failed }, 'interrupted import jobs failed');
   };
-  return startSweep(recover, { everyMs: options.everyMs ?? STALE_HEARTBEAT_SECONDS * 1000, onError: (error) => options.log?.error({ err: error }, 'import job recovery sweep failed') });
+  return startSweep(recover, { everyMs: options.everyMs, onError: (error) => options.log?.error({ err: error }, 'import job recovery sweep failed') });
 }

@@ -8,7 +8,7 @@ import type { DB } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { startSweep } from '../jobs/sweep.js';
 import { relevanceRun } from '../relevance/lifecycle.js';
-import { cancelRun, recoverRuns, resumeRun, STALE_HEARTBEAT_SECONDS, type CancelOutcome, type PaidRunKind, type RecoveryReport } from './paid-run.js';
+import { cancelRun, recoverRuns, resumeRun, type CancelOutcome, type PaidRunKind, type RecoveryReport } from './paid-run.js';
 
 export const paidRunKinds = { audit: auditRun, 'page-check': relevanceRun, 'ai-plan': aiPlanRun } satisfies Record<PaidRunKind['name'], PaidRunKind>;
 export type PaidRunKindName = keyof typeof paidRunKinds;
@@ -39,7 +39,7 @@ export async function recoverAllRuns(db: DB, options: { jobs: JobQueue | null; l
  */
 export function startRunRecoverySweep(db: DB, options: { jobs: JobQueue | null; everyMs?: number; log?: Log }): () => void {
   return startSweep(() => recoverAllRuns(db, options), {
-    everyMs: options.everyMs ?? STALE_HEARTBEAT_SECONDS * 1000,
+    everyMs: options.everyMs,
     onError: (error) => options.log?.error({ err: error }, 'run recovery sweep failed'),
   });
 }

@@ -22,14 +22,13 @@ import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { JobQueue, QueuedJob, SendJobOptions } from '../jobs/queue.js';
+import { STALE_HEARTBEAT_SECONDS } from '../jobs/sweep.js';
 import { conflict, HttpError } from '../lib/errors.js';
 import { requireSameRequest } from '../lib/idempotency.js';
 import { applyLedgerEntry, getBalance } from '../tokens/ledger.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 
-/** A running run whose worker has not written a heartbeat for this long is treated as interrupted. */
-export const STALE_HEARTBEAT_SECONDS = 60;
 /** How often a running run proves its worker alive (and learns whether it was cancelled); tests shorten it. */
 export const runTiming = { heartbeatMs: 2_000 };
 
