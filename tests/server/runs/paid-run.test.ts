@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aiPlanRun } from '../../../server/ai-plan/lifecycle.js';
 import { auditRun } from '../../../server/analysis/lifecycle.js';
 import { relevanceRun } from '../../../server/relevance/lifecycle.js';
-import { cancelRunOf, type PaidRunKindName } from '../../../server/runs/kinds.js';
+import { cancelRunOf, resumeRunOf, type PaidRunKindName } from '../../../server/runs/kinds.js';
 import { STALE_HEARTBEAT_SECONDS } from '../../../server/jobs/sweep.js';
 import { claimRun, failRun, ownedUpdate, recoverRuns, type PaidRunKind } from '../../../server/runs/paid-run.js';
 import { balanceOf, ledgerOf, projectWithCampaigns } from '../analysis/helpers.js';
@@ -147,6 +147,22 @@ describe('paid runs: paid once, refunded once, recovered by their crash policy',
         ['analysis_refund', cost],
       ]);
       expect(await balanceOf(t.app, user.id)).toBe(before);
+    });
+
+    it('a stuck run can be started over on a new job (the admin\'s retry), charged nothing more; a finished one cannot', async () => {
+      const { id, cost } = await started(under);
+      const run = await claimed(under, id);
+      const { job_id: jobId } = await rowOf(under.kind, id);
+      expect(await resumeRunOf(t.app.db, t.app.jobs!, under.name, id)).toBe(true);
+      const row = await rowOf(under.kind, id);
+      expect(row.status).toBe('queued');
+      expect(row.job_id).not.toBe(jobId);
+      // The stuck attempt lost the run; the new job's worker takes it as the next attempt.
+      expect(await ownedUpdate(t.app.db, under.kind, run, {})).toBe(false);
+      expect(await claimRun(t.app.db, under.kind, { id: row.job_id, name: under.kind.queue, data: under.kind.jobData(id), retryCount: 0 })).toEqual({ id, attempt: 2 });
+      expect(await ledger(id)).toEqual([['analysis_debit', -cost]]);
+      expect(await under.cancel(id)).toBe('cancelled');
+      expect(await resumeRunOf(t.app.db, t.app.jobs!, under.name, id)).toBe(false);
     });
 
     const policy = under.kind.onCrash;
