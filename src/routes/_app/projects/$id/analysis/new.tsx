@@ -5,7 +5,6 @@ import { analysisKeys } from '../../../../../features/analysis/api';
 import { NewAnalysisView } from '../../../../../features/analysis/components/NewAnalysisView';
 import { trackInBackground } from '../../../../../features/analysis/outcome';
 import { ProjectLoader } from '../../../../../features/projects/components/ProjectLoader';
-import { useTokensMoved } from '../../../../../lib/paid-runs';
 import '../../../../../features/analysis/analysis.css';
 
 export const Route = createFileRoute('/_app/projects/$id/analysis/new')({
@@ -16,13 +15,11 @@ function NewAnalysisPage() {
   const { id } = Route.useParams();
   const navigate = Route.useNavigate();
   const queryClient = useQueryClient();
-  const tokensMoved = useTokensMoved();
 
   const onStarted = (analysis: Analysis) => {
     trackInBackground(analysis.id);
     queryClient.setQueryData(analysisKeys.detail(analysis.id), analysis);
     void queryClient.invalidateQueries({ queryKey: analysisKeys.historyOf(id) });
-    tokensMoved();
     void navigate({ to: '/projects/$id/analysis/$analysisId/scoring-progress', params: { id, analysisId: analysis.id } });
   };
 

@@ -4,7 +4,6 @@ import type { RelevanceAnalysis } from '../../../../../contract/relevance.js';
 import { relevanceKeys } from '../../../../../features/relevance/api';
 import { NewRelevanceView } from '../../../../../features/relevance/components/NewRelevanceView';
 import '../../../../../features/relevance/relevance.css';
-import { useTokensMoved } from '../../../../../lib/paid-runs';
 
 export const Route = createFileRoute('/_app/projects/$id/page-relevance/new')({
   component: NewRelevancePage,
@@ -14,10 +13,8 @@ function NewRelevancePage() {
   const { id } = Route.useParams();
   const navigate = Route.useNavigate();
   const queryClient = useQueryClient();
-  const tokensMoved = useTokensMoved();
   const onStarted = (analysis: RelevanceAnalysis) => {
     queryClient.setQueryData(relevanceKeys.detail(analysis.id), analysis);
-    tokensMoved();
     void queryClient.invalidateQueries({ queryKey: relevanceKeys.history(id) });
     void navigate({ to: '/projects/$id/page-relevance/$analysisId/progress', params: { id, analysisId: analysis.id } });
   };
