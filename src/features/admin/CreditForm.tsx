@@ -5,7 +5,8 @@ import * as v from 'valibot';
 import { AdminCreditSchema } from '../../contract/tokens.js';
 import { formatTokens } from '../../lib/format';
 import { FormErrorBox, FormField } from '../../components/ui/form';
-import { newIdempotencyKey } from '../relevance/api';
+import { newIdempotencyKey } from '../../lib/idempotency';
+import { useTokensMoved } from '../../lib/paid-runs';
 import { adminKeys, creditTokens } from './api';
 
 /**
@@ -14,6 +15,8 @@ import { adminKeys, creditTokens } from './api';
  */
 export function CreditForm({ user, onDone }: { user: { id: string; email: string; full_name: string }; onDone: () => void }) {
   const queryClient = useQueryClient();
+  // An admin crediting their own account sees it in the header at once.
+  const tokensMoved = useTokensMoved();
   const [key] = useState(newIdempotencyKey);
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
@@ -22,6 +25,7 @@ export function CreditForm({ user, onDone }: { user: { id: string; email: string
     mutationFn: (body: v.InferOutput<typeof AdminCreditSchema>) => creditTokens(body),
     onSuccess: async (answer) => {
       toast.success(`Начислено ${formatTokens(Number(amount))} пользователю ${user.email}. Баланс: ${formatTokens(answer.balance)}.`);
+      tokensMoved();
       await queryClient.invalidateQueries({ queryKey: adminKeys.all });
       onDone();
     },
