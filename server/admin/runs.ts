@@ -1,15 +1,13 @@
 /**
  * Failed and stuck runs of the three paid kinds of work (audits, landing-page checks, AI plans) for the
- * operator, with cancel (refunded) and retry. Every call into a kind's own lifecycle goes through the
- * `kinds` table below and nowhere else, so moving to a shared runs module later is a change of this file.
+ * operator, with cancel (refunded) and retry. Cancelling and resuming go through the one paid-run
+ * lifecycle (`server/runs`); a new run after a failure goes through the kind's own start, as its author's.
  */
 import { sql } from 'kysely';
 import { STUCK_AFTER_MINUTES, type AdminRun, type AdminRunPage, type RunKind } from '../../src/contract/admin.js';
 import type { AnalysisOptions } from '../../src/contract/analysis.js';
 import { adminMessages } from '../../src/contract/messages.js';
-import { AI_PLAN_QUEUE, failAiPlan } from '../ai-plan/lifecycle.js';
 import { startAiPlan } from '../ai-plan/service.js';
-import { ANALYSIS_QUEUE, finishUnsuccessfully as finishAudit } from '../analysis/lifecycle.js';
 import { startAnalysis } from '../analysis/service.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { AppConfig } from '../config.js';
@@ -17,8 +15,8 @@ import type { DB } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { fullName, iso } from '../lib/api-values.js';
 import { conflict, HttpError, notFound } from '../lib/errors.js';
-import { finishUnsuccessfully as finishRelevance, RELEVANCE_QUEUE } from '../relevance/lifecycle.js';
 import { startRelevance } from '../relevance/service.js';
+import { cancelRunOf, resumeRunOf } from '../runs/kinds.js';
 import { recordAdminAction } from './audit.js';
 
 export interface RunDeps {
@@ -27,51 +25,29 @@ export interface RunDeps {
   llm: AppConfig['llm'];
 }
 
-type Executor = Parameters<typeof finishAudit>[0];
-
-interface KindAdapter {
-  queue: string;
-  /** Ends an unfinished run as cancelled by the operator and refunds it; false when it had finished. */
-  cancel: (trx: Executor, id: string) => Promise<boolean>;
-  /** Starts the same work again as its author would, charged to them; returns the new run's id. */
-  retry: (deps: RunDeps, author: Caller, runId: string, key: string) => Promise<string>;
-}
-
-const kinds: Record<RunKind, KindAdapter> = {
-  audit: {
-    queue: ANALYSIS_QUEUE,
-    cancel: (trx, id) => finishAudit(trx, id, 'cancelled', adminMessages.cancelledByAdmin, 'CANCELLED'),
-    retry: async ({ db, jobs }, author, runId, key) => {
-      const row = await db.selectFrom('analyses').select(['project_id', 'options']).where('id', '=', runId).executeTakeFirstOrThrow();
-      const options = row.options as AnalysisOptions;
-      try {
-        const started = await startAnalysis(db, jobs, author, row.project_id, { campaign_ids: options.campaign_ids, settings: options.settings, idempotency_key: key });
-        return started.analysis.id;
-      } catch (error) {
-        // The campaigns were re-imported or removed since: the same audit cannot run again.
-        if (error instanceof HttpError && error.statusCode === 422) throw conflict(adminMessages.retryCampaignsGone, 'RETRY_NOT_POSSIBLE');
-        throw error;
-      }
-    },
-  },
-  relevance: {
-    queue: RELEVANCE_QUEUE,
-    cancel: (trx, id) => finishRelevance(trx, id, 'cancelled', adminMessages.cancelledByAdmin),
-    retry: async ({ db, jobs }, author, runId, key) => {
-      const row = await db.selectFrom('relevance_analyses').select(['project_id', 'urls']).where('id', '=', runId).executeTakeFirstOrThrow();
-      const started = await startRelevance(db, jobs, author, row.project_id, { urls: row.urls, idempotency_key: key });
+/** Starts the same work again as its author would, charged to them; returns the new run's id. */
+const startAgain: Record<RunKind, (deps: RunDeps, author: Caller, runId: string, key: string) => Promise<string>> = {
+  audit: async ({ db, jobs }, author, runId, key) => {
+    const row = await db.selectFrom('analyses').select(['project_id', 'options']).where('id', '=', runId).executeTakeFirstOrThrow();
+    const options = row.options as AnalysisOptions;
+    try {
+      const started = await startAnalysis(db, jobs, author, row.project_id, { campaign_ids: options.campaign_ids, settings: options.settings, idempotency_key: key });
       return started.analysis.id;
-    },
+    } catch (error) {
+      // The campaigns were re-imported or removed since: the same audit cannot run again.
+      if (error instanceof HttpError && error.statusCode === 422) throw conflict(adminMessages.retryCampaignsGone, 'RETRY_NOT_POSSIBLE');
+      throw error;
+    }
   },
-  ai_plan: {
-    queue: AI_PLAN_QUEUE,
-    // AI plans have no «cancelled» state: a cancelled plan fails with the operator's reason (refunded).
-    cancel: (trx, id) => failAiPlan(trx, id, adminMessages.cancelledByAdmin),
-    retry: async ({ db, jobs, llm }, author, runId, key) => {
-      const row = await db.selectFrom('ai_plans').select('analysis_id').where('id', '=', runId).executeTakeFirstOrThrow();
-      const started = await startAiPlan(db, jobs, llm, author, row.analysis_id, { idempotency_key: key });
-      return started.aiPlan.id;
-    },
+  'page-check': async ({ db, jobs }, author, runId, key) => {
+    const row = await db.selectFrom('relevance_analyses').select(['project_id', 'urls']).where('id', '=', runId).executeTakeFirstOrThrow();
+    const started = await startRelevance(db, jobs, author, row.project_id, { urls: row.urls, idempotency_key: key });
+    return started.analysis.id;
+  },
+  'ai-plan': async ({ db, jobs, llm }, author, runId, key) => {
+    const row = await db.selectFrom('ai_plans').select('analysis_id').where('id', '=', runId).executeTakeFirstOrThrow();
+    const started = await startAiPlan(db, jobs, llm, author, row.analysis_id, { idempotency_key: key });
+    return started.aiPlan.id;
   },
 };
 
@@ -104,11 +80,11 @@ const allRuns = sql`
            coalesce(a.heartbeat_at, a.started_at, a.created_at) AS alive_at, a.project_id, a.organization_id, a.created_by, NULL::uuid AS analysis_id
       FROM analyses a
     UNION ALL
-    SELECT 'relevance', r.id, r.status::text, r.error, NULL, r.cost, r.created_at, r.finished_at, r.job_id,
+    SELECT 'page-check', r.id, r.status::text, r.error, NULL, r.cost, r.created_at, r.finished_at, r.job_id,
            coalesce(r.heartbeat_at, r.started_at, r.created_at), r.project_id, r.organization_id, r.created_by, NULL::uuid
       FROM relevance_analyses r
     UNION ALL
-    SELECT 'ai_plan', p.id, p.status::text, p.error, NULL, p.cost, p.created_at, p.finished_at, p.job_id,
+    SELECT 'ai-plan', p.id, p.status::text, p.error, NULL, p.cost, p.created_at, p.finished_at, p.job_id,
            coalesce(p.heartbeat_at, p.started_at, p.created_at), a.project_id, p.organization_id, p.created_by, p.analysis_id
       FROM ai_plans p JOIN analyses a ON a.id = p.analysis_id
   )
@@ -158,35 +134,48 @@ export async function getRun(db: DB, kind: RunKind, id: string): Promise<AdminRu
   return toRun(await findRun(db, kind, id));
 }
 
-/** Cancels a queued or running run of any organization and refunds its author (once, by the kind's own refund). */
+/** Cancels a queued or running run of any organization and refunds its author (once, by the shared lifecycle). */
 export async function cancelRun(deps: RunDeps, actorUserId: string, kind: RunKind, id: string): Promise<AdminRun> {
   const run = await findRun(deps.db, kind, id);
-  const adapter = kinds[kind];
-  const cancelled = await deps.db.transaction().execute(async (trx) => {
-    if (!(await adapter.cancel(trx, id))) return false;
-    await recordAdminAction(trx, {
-      actorUserId,
-      action: 'run.cancelled',
-      targetUserId: run.author_id,
-      organizationId: run.organization_id,
-      details: { kind, run_id: id, status_before: run.status, refunded: run.cost },
-    });
-    return true;
+  // The cancel and its journal row commit together; the job is taken off the queue by the lifecycle.
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const result = await cancelRunOf(trx, deps.jobs, kind, id);
+    if (result === 'cancelled') {
+      await recordAdminAction(trx, {
+        actorUserId,
+        action: 'run.cancelled',
+        targetUserId: run.author_id,
+        organizationId: run.organization_id,
+        details: { kind, run_id: id, status_before: run.status, refunded: run.cost },
+      });
+    }
+    return result;
   });
-  if (!cancelled) throw conflict(adminMessages.runNotCancellable, 'RUN_FINISHED');
-  // A job not taken yet need not run; a running one sees its status and stops.
-  if (run.job_id && deps.jobs) await deps.jobs.cancel(adapter.queue, run.job_id).catch(() => undefined);
+  if (outcome !== 'cancelled') throw conflict(adminMessages.runNotCancellable, 'RUN_FINISHED');
   return getRun(deps.db, kind, id);
 }
 
 /**
- * Runs a failed, cancelled or stuck run again: a stuck one is cancelled (refunded) first, then the same
- * work starts as a new run of its author, charged to their balance like their own start (the failed one
- * was refunded). The idempotency key is derived from the old run, so a double click starts one new run.
+ * Runs a stuck, failed or cancelled run again. A stuck one is resumed: the same run starts over on a new
+ * job, charged nothing more (when it has attempts left; otherwise it is cancelled, refunded, and started
+ * anew like a failed one). A failed or cancelled one (already refunded) starts as a new run of its
+ * author, charged to their balance like their own start; its idempotency key is derived from the old run,
+ * so a double click starts one new run.
  */
 export async function retryRun(deps: RunDeps, actorUserId: string, kind: RunKind, id: string): Promise<{ retried_from: string; run: AdminRun }> {
+  if (!deps.jobs) throw new HttpError(503, 'JOBS_UNAVAILABLE', adminMessages.jobsUnavailable);
   let run = await findRun(deps.db, kind, id);
   if (run.stuck) {
+    if (await resumeRunOf(deps.db, deps.jobs, kind, id)) {
+      await recordAdminAction(deps.db, {
+        actorUserId,
+        action: 'run.retried',
+        targetUserId: run.author_id,
+        organizationId: run.organization_id,
+        details: { kind, run_id: id, resumed: true },
+      });
+      return { retried_from: id, run: await getRun(deps.db, kind, id) };
+    }
     await cancelRun(deps, actorUserId, kind, id).catch((error: unknown) => {
       // It finished meanwhile: retried (or not) by its final status below.
       if (!(error instanceof HttpError && error.statusCode === 409)) throw error;
@@ -196,7 +185,7 @@ export async function retryRun(deps: RunDeps, actorUserId: string, kind: RunKind
   if (run.status !== 'failed' && run.status !== 'cancelled') throw conflict(adminMessages.runNotRetryable, 'RUN_NOT_RETRYABLE');
   const author = run.author_id ? await authorAsCaller(deps.db, run.author_id, run.organization_id) : null;
   if (!author) throw conflict(adminMessages.retryAuthorGone, 'RETRY_NOT_POSSIBLE');
-  const newId = await kinds[kind].retry(deps, author, id, `admin-retry:${id}`);
+  const newId = await startAgain[kind](deps, author, id, `admin-retry:${id}`);
   const fresh = await getRun(deps.db, kind, newId);
   await recordAdminAction(deps.db, {
     actorUserId,

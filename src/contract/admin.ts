@@ -155,9 +155,9 @@ export type ChangePlanRequest = v.InferInput<typeof ChangePlanSchema>;
 export const knownPlanTypes = ['free', 'pro', 'business', 'enterprise'] as const;
 
 // Runs: audits, page checks and AI plans, the three paid kinds of work.
-export const runKinds = ['audit', 'relevance', 'ai_plan'] as const;
+export const runKinds = ['audit', 'page-check', 'ai-plan'] as const;
 export type RunKind = (typeof runKinds)[number];
-export const runKindLabels: Record<RunKind, string> = { audit: 'Аудит', relevance: 'Проверка страниц', ai_plan: 'AI-план' };
+export const runKindLabels: Record<RunKind, string> = { audit: 'Аудит', 'page-check': 'Проверка страниц', 'ai-plan': 'AI-план' };
 export const runStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof runStatuses)[number];
 

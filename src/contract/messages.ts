@@ -168,15 +168,14 @@ export const adminMessages = {
   runNotFound: 'Запуск не найден',
   cannotBlockSelf: 'Нельзя заблокировать самого себя',
   blockReasonMax: 'Причина не длиннее 500 символов',
-  runKindInvalid: 'Неизвестный вид запуска: audit, relevance или ai_plan',
+  runKindInvalid: 'Неизвестный вид запуска: audit, page-check или ai-plan',
   runNotCancellable: 'Запуск уже завершён: отменять нечего',
   runNotRetryable: 'Повторить можно только неудавшийся, отменённый или зависший запуск',
   retryAuthorGone: 'Автора запуска больше нет в организации: повторить от его имени нельзя',
   retryCampaignsGone: 'Кампаний этого анализа больше нет в проекте: повторить его нельзя',
   runFilterInvalid: 'Фильтр: failed (неудавшиеся) или stuck (зависшие)',
   daysInvalid: 'Период: целое число дней от 7 до 365',
-  cancelledByAdmin: 'Отменён администратором платформы',
-  cancelRefundReason: 'Возврат: запуск отменён администратором',
+  jobsUnavailable: 'Очередь задач не запущена на этом сервере: повторить запуск нельзя',
 } as const;
 
 /**

@@ -271,7 +271,7 @@ const cases: IsolationCase[] = [
   { name: "the platform's users are refused to A's owner", as: 'owner', method: 'GET', url: () => '/api/v1/admin/users', status: 403 },
   { name: "changing B's plan through the admin area is refused to A's owner", as: 'owner', method: 'PUT', url: (w) => `/api/v1/admin/organizations/${w.b.organizationId}/plan`, body: () => ({ plan_type: 'pro' }), status: 403, unchanged: bOrganizationUnchanged },
   { name: "blocking B's owner is refused to A's admin", as: 'admin', method: 'POST', url: (w) => `/api/v1/admin/users/${w.b.owner.id}/block`, body: () => ({}), status: 403 },
-  { name: "cancelling B's relevance run through the admin area is refused to A's owner", as: 'owner', method: 'POST', url: (w) => `/api/v1/admin/runs/relevance/${B('relevanceId')(w)}/cancel`, status: 403, unchanged: bRelevanceUnchanged },
+  { name: "cancelling B's relevance run through the admin area is refused to A's owner", as: 'owner', method: 'POST', url: (w) => `/api/v1/admin/runs/page-check/${B('relevanceId')(w)}/cancel`, status: 403, unchanged: bRelevanceUnchanged },
   { name: "the audit log is refused to A's owner", as: 'owner', method: 'GET', url: () => '/api/v1/admin/audit-log', status: 403 },
 ];
 

@@ -42,7 +42,9 @@ export function RunsPage({ search, onSearch }: { search: RunsSearch; onSearch: (
   const retry = useMutation({
     mutationFn: (run: AdminRun) => retryRun(run.kind, run.id),
     onSuccess: async (answer) => {
-      toast.success(`Запущен заново${answer.run.cost > 0 ? `, списано ${formatTokens(answer.run.cost)} с баланса автора` : ''}.`);
+      // A stuck run resumes as itself (paid already); a failed one starts as a new run of its author.
+      const resumed = answer.run.id === answer.retried_from;
+      toast.success(resumed ? 'Запуск возобновлён на новой задаче, без нового списания.' : `Запущен заново${answer.run.cost > 0 ? `, списано ${formatTokens(answer.run.cost)} с баланса автора` : ''}.`);
       await refresh();
     },
     onError: (error: Error) => toast.error(error.message),
@@ -101,7 +103,7 @@ export function RunsPage({ search, onSearch }: { search: RunsSearch; onSearch: (
         ))}
       </div>
       <p className="muted">
-        «Повторить» запускает ту же работу заново от имени автора и списывает её цену с его баланса (неудавшийся запуск уже возвращён); зависший сначала отменяется с возвратом. «Отменить» возвращает токены автору.
+        «Повторить»: зависший запуск возобновляется на новой задаче без нового списания; неудавшийся или отменённый (его цена уже возвращена) запускается заново от имени автора и оплачивается с его баланса. «Отменить» возвращает токены автору.
       </p>
       <QueryState
         isPending={runs.isPending}

@@ -206,7 +206,7 @@ describe('admin operations API', () => {
 
     const cancelled = await call(t.app, 'POST', `/api/v1/admin/runs/audit/${run.id}/cancel`, { token: admin.token });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body).toMatchObject({ status: 'cancelled', stuck: false, error: 'Отменён администратором платформы' });
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', stuck: false });
     expect(await balanceOf(owner)).toBe(afterStart + run.cost);
     const again = await call(t.app, 'POST', `/api/v1/admin/runs/audit/${run.id}/cancel`, { token: admin.token });
     expect(again.status).toBe(409);
@@ -216,7 +216,25 @@ describe('admin operations API', () => {
     const log = await call(t.app, 'GET', '/api/v1/admin/audit-log?action=run.cancelled', { token: admin.token });
     expect(log.body.items[0]).toMatchObject({ target_user: { id: owner.id }, details: { kind: 'audit', run_id: run.id, refunded: run.cost } });
     expect((await call(t.app, 'POST', `/api/v1/admin/runs/unknown/${run.id}/cancel`, { token: admin.token })).status).toBe(422);
-    expect((await call(t.app, 'POST', `/api/v1/admin/runs/relevance/${run.id}/cancel`, { token: admin.token })).status).toBe(404);
+    expect((await call(t.app, 'POST', `/api/v1/admin/runs/page-check/${run.id}/cancel`, { token: admin.token })).status).toBe(404);
+  });
+
+  it('retries a stuck run by resuming it on a new job, charged nothing more', async () => {
+    const run = await startAudit();
+    const afterStart = await balanceOf(owner);
+    const jobBefore = (await t.app.db.selectFrom('analyses').select('job_id').where('id', '=', run.id).executeTakeFirstOrThrow()).job_id;
+    await sql`UPDATE analyses SET created_at = now() - interval '45 minutes' WHERE id = ${run.id}`.execute(t.app.db);
+    const retried = await call(t.app, 'POST', `/api/v1/admin/runs/audit/${run.id}/retry`, { token: admin.token });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ retried_from: run.id, run: { id: run.id, status: 'queued' } });
+    const jobAfter = (await t.app.db.selectFrom('analyses').select('job_id').where('id', '=', run.id).executeTakeFirstOrThrow()).job_id;
+    expect(jobAfter).not.toBe(jobBefore);
+    expect(await balanceOf(owner)).toBe(afterStart);
+    const log = await call(t.app, 'GET', '/api/v1/admin/audit-log?action=run.retried', { token: admin.token });
+    expect(log.body.items[0]).toMatchObject({ details: { kind: 'audit', run_id: run.id, resumed: true } });
+    // Not stuck any more (it is a fresh job now): cancelling it is what is left, and refunds.
+    expect((await call(t.app, 'POST', `/api/v1/admin/runs/audit/${run.id}/cancel`, { token: admin.token })).status).toBe(200);
+    expect(await balanceOf(owner)).toBe(afterStart + run.cost);
   });
 
   it('counts the jobs of every queue by state', async () => {
@@ -242,7 +260,7 @@ describe('admin operations API', () => {
     expect(stats.body.tokens.at(-1).credited).toBeGreaterThanOrEqual(120 + 100);
     expect(stats.body.tokens.at(-1).spent).toBeGreaterThan(0);
     const audits = Object.fromEntries(stats.body.runs.filter((r: { kind: string }) => r.kind === 'audit').map((r: { status: string; count: number }) => [r.status, r.count]));
-    expect(audits).toEqual({ failed: 1, cancelled: 1, queued: 1 });
+    expect(audits).toEqual({ failed: 1, cancelled: 2, queued: 1 });
     expect((await call(t.app, 'GET', '/api/v1/admin/stats?days=3', { token: admin.token })).status).toBe(422);
   });
 });

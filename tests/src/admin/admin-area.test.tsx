@@ -145,7 +145,7 @@ describe('runs screen', () => {
     author: { id: olga.id, email: olga.email, full_name: olga.full_name },
     analysis_id: null,
   });
-  const stuck: AdminRun = { ...failed, kind: 'relevance', id: '55555555-5555-4555-8555-555555555555', status: 'running', stuck: true, error: null, error_code: null, finished_at: null, cost: 7 };
+  const stuck: AdminRun = { ...failed, kind: 'page-check', id: '55555555-5555-4555-8555-555555555555', status: 'running', stuck: true, error: null, error_code: null, finished_at: null, cost: 7 };
   const queues = v.parse(AdminQueuesSchema, {
     available: true,
     queues: [{ name: 'analysis.run', waiting: 3, active: 1, failed: 2, completed: 40, cancelled: 1, oldest_waiting_at: '2026-11-24T09:00:00.000Z' }],
@@ -197,7 +197,7 @@ describe('runs screen', () => {
     const dialog = screen.getByRole('alertdialog', { name: 'Отменить запуск?' });
     expect(dialog).toHaveTextContent('7 токенов вернутся автору (olga@example.ru)');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Отменить запуск' }));
-    await waitFor(() => expect(cancelled).toEqual([`relevance/${stuck.id}`]));
+    await waitFor(() => expect(cancelled).toEqual([`page-check/${stuck.id}`]));
     expect(await screen.findByText('Запуск отменён, 7 токенов возвращено: olga@example.ru.')).toBeInTheDocument();
   });
 });
@@ -253,7 +253,7 @@ describe('overview charts', () => {
       runs: [
         { kind: 'audit', status: 'completed', count: 12 },
         { kind: 'audit', status: 'failed', count: 1 },
-        { kind: 'ai_plan', status: 'queued', count: 2 },
+        { kind: 'ai-plan', status: 'queued', count: 2 },
       ],
     });
     server.use(
