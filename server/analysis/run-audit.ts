@@ -195,6 +195,32 @@ export function campaignDataOf(raw: Pick<RawAuditInput, 'platform' | 'currency' 
   };
 }
 
+/**
+ * `campaignDataOf` for the thread, which owns its input: each JSON text is dropped as soon as it is
+ * parsed, so the texts and the parsed account are never both whole in memory (on a 1 000 000-keyword
+ * account the texts alone are about 750 MB of heap).
+ */
+export function takeCampaignData(raw: Pick<RawAuditInput, 'platform' | 'currency' | 'period' | 'campaigns' | 'searchQueries'>): CampaignData {
+  const parse = <T>(texts: string[]): T[] => {
+    const parsed: T[] = [];
+    for (let i = 0; i < texts.length; i++) {
+      parsed.push(JSON.parse(texts[i]!) as T);
+      texts[i] = '';
+    }
+    texts.length = 0;
+    return parsed;
+  };
+  const campaigns = parse<Campaign>(raw.campaigns);
+  const searchQueries = parse<SearchQuery[]>(raw.searchQueries).flat();
+  return {
+    platform: raw.platform,
+    campaigns,
+    searchQueries,
+    ...(raw.period ? { period: raw.period } : {}),
+    ...(raw.currency ? { currency: raw.currency } : {}),
+  };
+}
+
 /** Row batches the thread may have posted before the first of them is written. */
 const BATCHES_IN_FLIGHT = 2;
 
@@ -214,7 +240,7 @@ export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, li
     acknowledge?.();
   });
   try {
-    const result = await runAudit({ data: campaignDataOf(raw), settings: raw.settings, targetCpa: raw.targetCpa, region: raw.region }, (progress) =>
+    const result = await runAudit({ data: takeCampaignData(raw), settings: raw.settings, targetCpa: raw.targetCpa, region: raw.region }, (progress) =>
       port.postMessage({ type: 'progress', progress } satisfies AuditThreadMessage),
     );
     const summary = summarizeAudit(result);

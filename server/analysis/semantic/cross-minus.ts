@@ -12,7 +12,7 @@
  */
 import type { CrossMinusSuggestion, DuplicateSet, EntityRef, GroupIntersection } from '../../../src/contract/analysis-results.js';
 import { negativeBlocks } from './negative-match.js';
-import { parsePhrase, splitMinusWords, withMinusWords } from './phrase.js';
+import { lemmasOfKey, parsePhrase, splitMinusWords, withMinusWords } from './phrase.js';
 import { negativesOf, type PreparedAccount, type PreparedKeyword } from './prepare.js';
 
 /** Yandex limit on a keyword with its minus-words. */
@@ -126,7 +126,7 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
       else broaderByKey.set(keyword.parsed.lemmaKey, [keyword]);
     }
     for (const narrower of keywords) {
-      const elements = [...narrower.parsed.lemmaSet].sort();
+      const elements = lemmasOfKey(narrower.parsed.lemmaKey);
       if (elements.length < 2) continue;
       for (const [kept, gone] of subsets(elements)) {
         const broaderList = broaderByKey.get(kept.join(' '));

@@ -202,9 +202,11 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     list.push(query);
     convertingByCampaign.set(query.campaign, list);
   }
+  const groupsByKey = new Map(account.groups.map((group) => [group.ref.key, group]));
   const blockedBy = (candidate: Pick<Candidate, 'parsed' | 'level' | 'target' | 'campaign'>) => {
     const { parsed, campaign } = candidate;
-    const scopeGroups = candidate.level === 'group' ? campaign.groups.filter((group) => group.ref.key === candidate.target.key) : campaign.groups;
+    const group = candidate.level === 'group' ? groupsByKey.get(candidate.target.key) : undefined;
+    const scopeGroups = candidate.level === 'group' ? (group && group.ref.campaignIndex === campaign.ref.campaignIndex ? [group] : []) : campaign.groups;
     return {
       keywords: scopeGroups.flatMap((group) => group.keywords).filter((keyword) => negativeBlocks(parsed, keyword.parsed.words, platform)),
       queries: (convertingByCampaign.get(campaign) ?? []).filter((query) => negativeBlocks(parsed, query.words, platform)),
@@ -240,7 +242,7 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
   const coveredByKept = new Set<PreparedQuery>();
   for (const [, candidate] of kept) if (!candidate.handCheck) for (const query of candidate.queries) coveredByKept.add(query);
   const keptByKey = new Map(kept);
-  const alternatives = new AlternativeFinder(account, blockedBy);
+  const alternatives = new AlternativeFinder(account, blockedBy, convertingByCampaign);
   const alternativeKeys = new Map<DroppedNegative, Set<string>>();
   for (const { candidate, dropped } of droppedCandidates) {
     if (candidate.handCheck || candidate.category === 'query') continue;
@@ -337,6 +339,11 @@ function existingNegativeFor(query: PreparedQuery, platform: PreparedAccount['pl
 /** A safe negative in place of a dropped one: a candidate of its own, with why it was chosen. */
 type Alternative = Omit<Candidate, 'queries' | 'handCheck' | 'reason' | 'source'> & { source: 'queries'; why: string };
 
+interface CampaignWords {
+  forms: Set<string>;
+  lemmas: Set<string>;
+}
+
 type BlockedBy = (candidate: Pick<Candidate, 'parsed' | 'level' | 'target' | 'campaign'>) => { keywords: unknown[]; queries: unknown[] };
 
 /**
@@ -348,27 +355,68 @@ type BlockedBy = (candidate: Pick<Candidate, 'parsed' | 'level' | 'target' | 'ca
  */
 class AlternativeFinder {
   private readonly safeWord = new Map<string, ParsedPhrase | null>();
-  private readonly rowsWithKey = new Map<PreparedCampaign, Map<string, number>>();
+  private rowsWithKey: Map<PreparedCampaign, Map<string, number>> | null = null;
+  private readonly wordsOfCampaign = new Map<PreparedCampaign, CampaignWords>();
 
   constructor(
     private readonly account: PreparedAccount,
     private readonly blockedBy: BlockedBy,
+    private readonly convertingByCampaign: ReadonlyMap<PreparedCampaign, readonly PreparedQuery[]>,
   ) {}
 
   /** How many of the campaign's report rows hold the word (by lemma on Yandex, by form on Google). */
   private rows(campaign: PreparedCampaign, word: PhraseWord): number {
-    let counts = this.rowsWithKey.get(campaign);
-    if (!counts) {
-      counts = new Map();
+    // Counted for every campaign in one pass over the report (one pass per campaign is quadratic on a big account).
+    if (!this.rowsWithKey) {
+      this.rowsWithKey = new Map();
+      const keys = new Set<string>();
       for (const query of this.account.queries) {
-        if (query.campaign !== campaign) continue;
-        const keys = new Set(query.words.flatMap((queryWord) => (this.account.platform === 'google_ads' ? [queryWord.form] : queryWord.lemmas)));
+        if (!query.campaign) continue;
+        let counts = this.rowsWithKey.get(query.campaign);
+        if (!counts) this.rowsWithKey.set(query.campaign, (counts = new Map()));
+        keys.clear();
+        for (const queryWord of query.words) {
+          if (this.account.platform === 'google_ads') keys.add(queryWord.form);
+          else for (const lemma of queryWord.lemmas) keys.add(lemma);
+        }
         for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
       }
-      this.rowsWithKey.set(campaign, counts);
     }
+    const counts = this.rowsWithKey.get(campaign);
+    if (!counts) return 0;
     const keys = this.account.platform === 'google_ads' ? [word.form] : word.lemmas;
-    return Math.max(0, ...keys.map((key) => counts!.get(key) ?? 0));
+    return Math.max(0, ...keys.map((key) => counts.get(key) ?? 0));
+  }
+
+  /** Every form and lemma of the campaign's keywords and converting queries: what a one-word negative would hit. */
+  private campaignWords(campaign: PreparedCampaign): CampaignWords {
+    let words = this.wordsOfCampaign.get(campaign);
+    if (!words) {
+      words = { forms: new Set(), lemmas: new Set() };
+      const addWords = (list: readonly PhraseWord[]) => {
+        for (const word of list) {
+          words!.forms.add(word.form);
+          for (const lemma of word.lemmas) words!.lemmas.add(lemma);
+        }
+      };
+      for (const group of campaign.groups) for (const keyword of group.keywords) addWords(keyword.parsed.words);
+      for (const query of this.convertingByCampaign.get(campaign) ?? []) addWords(query.words);
+      this.wordsOfCampaign.set(campaign, words);
+    }
+    return words;
+  }
+
+  /**
+   * Whether a one-word broad negative blocks any keyword or converting query of the campaign: the same
+   * answer as `blockedBy` (negative-match.ts: Yandex by a shared lemma, or by form for a stop or `!` word;
+   * Google by form), from the campaign's word sets instead of a scan of its keywords per word.
+   */
+  private blocksAny(campaign: PreparedCampaign, parsed: ParsedPhrase): boolean | null {
+    if (parsed.words.length !== 1 || parsed.quoted || parsed.bracketed) return null;
+    const word = parsed.words[0]!;
+    const words = this.campaignWords(campaign);
+    if (this.account.platform === 'google_ads' || word.fixed || word.stop) return words.forms.has(word.form);
+    return word.lemmas.some((lemma) => words.lemmas.has(lemma));
   }
 
   /** The word as a campaign-wide negative, when it blocks none of the campaign's keywords nor a converting query. */
@@ -378,8 +426,12 @@ class AlternativeFinder {
     if (parsed === undefined) {
       const candidate = parsePhrase(word.form, this.account.lemmatizer);
       // Broad: a word must be safe for the whole campaign, even when it goes on one group.
-      const blocked = this.blockedBy({ parsed: candidate, level: 'campaign', target: campaign.ref, campaign });
-      parsed = blocked.keywords.length || blocked.queries.length ? null : candidate;
+      let blocks = this.blocksAny(campaign, candidate);
+      if (blocks === null) {
+        const blocked = this.blockedBy({ parsed: candidate, level: 'campaign', target: campaign.ref, campaign });
+        blocks = blocked.keywords.length > 0 || blocked.queries.length > 0;
+      }
+      parsed = blocks ? null : candidate;
       this.safeWord.set(key, parsed);
     }
     return parsed;
