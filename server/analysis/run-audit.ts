@@ -156,14 +156,20 @@ export function summarizeAudit(result: AuditResult): AnalysisSummary {
  * What the worker sends to the thread: the database's JSON texts as they are, so parsing tens of
  * megabytes happens in the thread, not on the event loop.
  */
+/** A JSON document as text, or as its UTF-8 bytes (transferable to a thread without a copy). */
+export type JsonText = string | Uint8Array;
+
+const utf8 = new TextDecoder();
+const parseJson = <T>(text: JsonText): T => JSON.parse(typeof text === 'string' ? text : utf8.decode(text)) as T;
+
 export interface RawAuditInput {
   platform: AdPlatform;
   currency?: string;
   period: StatsPeriod | null;
-  /** JSON texts of the analysed `Campaign` documents, in order. */
-  campaigns: string[];
+  /** JSON texts of the analysed `Campaign` documents, in order (UTF-8 bytes from the worker, moved into the thread). */
+  campaigns: JsonText[];
   /** JSON texts of `SearchQuery[]` arrays (one per stored report). */
-  searchQueries: string[];
+  searchQueries: JsonText[];
   settings: ProjectSettings;
   targetCpa: number | null;
   region?: string | null;
@@ -176,6 +182,8 @@ export interface AuditOutput {
   report: ResultsSummary;
   /** Rows written through the sink. */
   rows: number;
+  /** The thread's V8 heap: the most used at a progress report or a batch, and its size at the end (bytes; for logs and the bench). */
+  engineMemory?: { peakHeapUsed: number; heapTotal: number };
 }
 
 /** Messages of the engine thread to the worker: progress, then the result's rows batch by batch. */
@@ -184,8 +192,8 @@ export type AuditThreadMessage = { type: 'progress'; progress: AnalysisProgress 
 export type AuditThreadAck = { type: 'ack' };
 
 export function campaignDataOf(raw: Pick<RawAuditInput, 'platform' | 'currency' | 'period' | 'campaigns' | 'searchQueries'>): CampaignData {
-  const campaigns = raw.campaigns.map((text) => JSON.parse(text) as Campaign);
-  const searchQueries = raw.searchQueries.flatMap((text) => JSON.parse(text) as SearchQuery[]);
+  const campaigns = raw.campaigns.map((text) => parseJson<Campaign>(text));
+  const searchQueries = raw.searchQueries.flatMap((text) => parseJson<SearchQuery[]>(text));
   return {
     platform: raw.platform,
     campaigns,
@@ -201,10 +209,10 @@ export function campaignDataOf(raw: Pick<RawAuditInput, 'platform' | 'currency' 
  * account the texts alone are about 750 MB of heap).
  */
 export function takeCampaignData(raw: Pick<RawAuditInput, 'platform' | 'currency' | 'period' | 'campaigns' | 'searchQueries'>): CampaignData {
-  const parse = <T>(texts: string[]): T[] => {
+  const parse = <T>(texts: JsonText[]): T[] => {
     const parsed: T[] = [];
     for (let i = 0; i < texts.length; i++) {
-      parsed.push(JSON.parse(texts[i]!) as T);
+      parsed.push(parseJson<T>(texts[i]!));
       texts[i] = '';
     }
     texts.length = 0;
@@ -239,22 +247,26 @@ export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, li
     inFlight--;
     acknowledge?.();
   });
+  let peakHeapUsed = 0;
+  const sampleHeap = () => (peakHeapUsed = Math.max(peakHeapUsed, process.memoryUsage().heapUsed));
   try {
-    const result = await runAudit({ data: takeCampaignData(raw), settings: raw.settings, targetCpa: raw.targetCpa, region: raw.region }, (progress) =>
-      port.postMessage({ type: 'progress', progress } satisfies AuditThreadMessage),
-    );
+    const result = await runAudit({ data: takeCampaignData(raw), settings: raw.settings, targetCpa: raw.targetCpa, region: raw.region }, (progress) => {
+      sampleHeap();
+      port.postMessage({ type: 'progress', progress } satisfies AuditThreadMessage);
+    });
     const summary = summarizeAudit(result);
     const report = buildResultsSummary(result);
-    const batches = resultRowBatches(result, limits);
+    const batches = resultRowBatches(result, limits, { release: true });
     let next = batches.next();
     while (!next.done) {
       port.postMessage({ type: 'batch', batch: next.value } satisfies AuditThreadMessage);
       inFlight++;
+      sampleHeap();
       next = batches.next();
       while (inFlight >= BATCHES_IN_FLIGHT) await new Promise<void>((resolve) => (acknowledge = resolve));
     }
     while (inFlight > 0) await new Promise<void>((resolve) => (acknowledge = resolve));
-    return { summary, report, rows: next.value };
+    return { summary, report, rows: next.value, engineMemory: { peakHeapUsed: sampleHeap(), heapTotal: process.memoryUsage().heapTotal } };
   } finally {
     port.close();
   }

@@ -1,5 +1,6 @@
 /** What every check module reads and where it writes its findings. */
-import type { AdFieldFixSuggestion, AnalysisSettings, Finding, KeywordVerdict, SemanticResult } from '../../../src/contract/analysis-results.js';
+import type { AdFieldFixSuggestion, AnalysisSettings, KeywordVerdict, SemanticResult } from '../../../src/contract/analysis-results.js';
+import type { FindingCollector } from './aggregate.js';
 import type { AccountFacts } from '../semantic/account-facts.js';
 import type { PreparedAccount } from '../semantic/prepare.js';
 
@@ -8,7 +9,8 @@ export interface ScoringContext {
   semantic: SemanticResult;
   settings: AnalysisSettings;
   facts: AccountFacts;
-  findings: Finding[];
+  /** Per-entity findings, as the checks make them (aggregated afterwards). */
+  findings: FindingCollector;
   suggestions: AdFieldFixSuggestion[];
   verdicts: KeywordVerdict[];
 }

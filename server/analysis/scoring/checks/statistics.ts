@@ -150,7 +150,7 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
     if (facts.hasConversions && stats.conversions === 0 && stats.clicks > 0) wastedSpend += stats.cost;
     const before = findings.length;
     if (facts.hasConversions) keywordAction(keyword, stats, cpaOf(campaignStats.get(keyword.campaign)), referenceOf(keyword.campaign), context, periodEvidence);
-    const priced = findings.length > before && findings[findings.length - 1].money !== undefined;
+    const priced = findings.length > before && findings.last()!.money !== undefined;
     if (priced) pricedCost.set(keyword.campaign, (pricedCost.get(keyword.campaign) ?? 0) + stats.cost);
     else if (facts.hasConversions && stats.conversions === 0 && stats.clicks > 0) {
       const items = unpricedWaste.get(keyword.campaign) ?? [];
