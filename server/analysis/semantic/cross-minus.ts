@@ -11,6 +11,7 @@
  * Only within one campaign: campaigns usually differ in region or schedule on purpose.
  */
 import type { CrossMinusSuggestion, DuplicateSet, EntityRef, GroupIntersection } from '../../../src/contract/analysis-results.js';
+import { flatString } from './flat-string.js';
 import { negativeBlocks } from './negative-match.js';
 import { lemmasOfKey, parsePhrase, splitMinusWords, withMinusWords } from './phrase.js';
 import { negativesOf, type PreparedAccount, type PreparedKeyword } from './prepare.js';
@@ -143,7 +144,7 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
             entry.add.push(extraForms[0]);
             entry.because.push(narrower.ref);
             keywordAdds.set(broader, entry);
-            suggestionId = `xm:kw:${broader.ref.key}`;
+            suggestionId = flatString(`xm:kw:${broader.ref.key}`);
           } else if (crossGroup) {
             const phrase = account.platform === 'google_ads' ? `[${narrower.parsed.words.map((word) => word.form).join(' ')}]` : narrower.parsed.significant.map((word) => word.form).join(' ');
             const entry = groupAdds.get(broader.group.ref.key) ?? { group: broader.group, add: [], because: [], broader: [] };
@@ -151,7 +152,7 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
             entry.because.push(narrower.ref);
             entry.broader.push(broader);
             groupAdds.set(broader.group.ref.key, entry);
-            suggestionId = `xm:grp:${broader.group.ref.key}`;
+            suggestionId = flatString(`xm:grp:${broader.group.ref.key}`);
           }
           if (crossGroup) intersections.push({ broader: broader.ref, narrower: narrower.ref, extraWords: extraForms, suggestionId });
         }
