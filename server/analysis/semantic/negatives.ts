@@ -203,13 +203,16 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     convertingByCampaign.set(query.campaign, list);
   }
   const groupsByKey = new Map(account.groups.map((group) => [group.ref.key, group]));
+  const convertingIndex = new Map<PreparedCampaign, WordIndex<PreparedQuery>>();
   const blockedBy = (candidate: Pick<Candidate, 'parsed' | 'level' | 'target' | 'campaign'>) => {
     const { parsed, campaign } = candidate;
     const group = candidate.level === 'group' ? groupsByKey.get(candidate.target.key) : undefined;
     const scopeGroups = candidate.level === 'group' ? (group && group.ref.campaignIndex === campaign.ref.campaignIndex ? [group] : []) : campaign.groups;
+    let converting = convertingIndex.get(campaign);
+    if (!converting) convertingIndex.set(campaign, (converting = new WordIndex(convertingByCampaign.get(campaign) ?? [], (query) => query.words)));
     return {
       keywords: scopeGroups.flatMap((group) => group.keywords).filter((keyword) => negativeBlocks(parsed, keyword.parsed.words, platform)),
-      queries: (convertingByCampaign.get(campaign) ?? []).filter((query) => negativeBlocks(parsed, query.words, platform)),
+      queries: converting.blockedBy(parsed, platform),
     };
   };
 
@@ -467,6 +470,51 @@ class AlternativeFinder {
       level, target, campaign, text: phrase, parsed, category: dropped.category, source: 'queries',
       why: `Каждое другое слово запроса тоже задело бы свои фразы или запросы с конверсиями, поэтому минус-фраза — сам запрос «${query.query.query}» на его группу.`,
     };
+  }
+}
+
+/**
+ * Items (a campaign's converting queries) by the forms and lemmas of their words, so a negative is
+ * matched only against the items that hold its first word: a negative blocks nothing without it
+ * (negative-match.ts: Yandex by a shared lemma, or the form for a stop or `!` word; Google by form).
+ * `blockedBy` answers what filtering every item with `negativeBlocks` does, in the items' order.
+ */
+class WordIndex<T> {
+  private readonly byForm = new Map<string, Set<T>>();
+  private readonly byLemma = new Map<string, Set<T>>();
+
+  constructor(
+    private readonly items: readonly T[],
+    private readonly wordsOf: (item: T) => PhraseWord[],
+  ) {
+    const put = (map: Map<string, Set<T>>, key: string, item: T) => {
+      let set = map.get(key);
+      if (!set) map.set(key, (set = new Set()));
+      set.add(item);
+    };
+    for (const item of items) {
+      for (const word of wordsOf(item)) {
+        put(this.byForm, word.form, item);
+        for (const lemma of word.lemmas) put(this.byLemma, lemma, item);
+      }
+    }
+  }
+
+  blockedBy(negative: ParsedPhrase, platform: PreparedAccount['platform']): T[] {
+    const first = platform === 'google_ads' ? negative.words[0] : negative.significant[0];
+    if (!first) return [];
+    let holders: Set<T> | undefined;
+    if (platform === 'google_ads' || first.fixed || first.stop) holders = this.byForm.get(first.form);
+    else {
+      for (const lemma of first.lemmas) {
+        const set = this.byLemma.get(lemma);
+        if (!set) continue;
+        holders ??= new Set();
+        for (const item of set) holders.add(item);
+      }
+    }
+    if (!holders || holders.size === 0) return [];
+    return this.items.filter((item) => holders!.has(item) && negativeBlocks(negative, this.wordsOf(item), platform));
   }
 }
 
