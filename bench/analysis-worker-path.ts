@@ -44,7 +44,10 @@ const output = await runAuditInWorkerThread(
   input,
   (progress) => {
     const label = progress.stage === 'semantic' || progress.stage === 'scoring' ? `${progress.stage} ${progress.done}/${progress.total}` : progress.stage;
-    if (stages.at(-1)?.stage !== label) stages.push({ stage: label, at: at() });
+    if (stages.at(-1)?.stage === label) return;
+    stages.push({ stage: label, at: at() });
+    // Live on stderr too: a run that dies still shows how far it got.
+    process.stderr.write(`  … ${label} at ${(at() / 1000).toFixed(1)} s, RSS ${Math.round(process.memoryUsage.rss() / 1048576)} MB\n`);
   },
   new AbortController().signal,
   async (batch) => {

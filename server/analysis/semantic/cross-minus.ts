@@ -14,7 +14,7 @@ import type { CrossMinusSuggestion, DuplicateSet, EntityRef, GroupIntersection }
 import { flatString } from './flat-string.js';
 import { negativeBlocks } from './negative-match.js';
 import { lemmasOfKey, parsePhrase, splitMinusWords, withMinusWords } from './phrase.js';
-import { negativesOf, type PreparedAccount, type PreparedKeyword } from './prepare.js';
+import { type PreparedAccount, type PreparedKeyword } from './prepare.js';
 
 /** Yandex limit on a keyword with its minus-words. */
 const MAX_KEYWORD_WITH_MINUS = 4096;
@@ -110,6 +110,14 @@ function* subsets(elements: string[]): Generator<[string[], string[]]> {
   }
 }
 
+/** A negative of the broader keyword, its group or campaign already blocks the narrower one (`negativesOf`, without building the list per pair). */
+function keptApart(broader: PreparedKeyword, narrower: PreparedKeyword, platform: PreparedAccount['platform']): boolean {
+  for (const list of [broader.parsed.minus, broader.group.negatives, broader.campaign.negatives]) {
+    for (const negative of list) if (negativeBlocks(negative, narrower.parsed.words, platform)) return true;
+  }
+  return false;
+}
+
 export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
   const suggestions: CrossMinusSuggestion[] = [];
   const { sets: duplicates, removed } = findDuplicates(account, suggestions);
@@ -135,7 +143,7 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
         for (const broader of broaderList) {
           if (broader === narrower) continue;
           // Already kept apart by a minus-word of the broader keyword, its group or campaign.
-          if (negativesOf(broader).some((negative) => negativeBlocks(negative, narrower.parsed.words, account.platform))) continue;
+          if (keptApart(broader, narrower, account.platform)) continue;
           const extraForms = narrower.parsed.significant.filter((word) => gone.includes(word.fixed ? `!${word.form}` : word.lemma)).map((word) => word.form);
           const crossGroup = broader.group !== narrower.group;
           let suggestionId: string | undefined;
