@@ -1,12 +1,18 @@
 /**
  * Bench of the analysis engines: an account of 100 000 keywords and 20 000 ads (10 campaigns × 500
- * groups × 20 keywords / 4 ads) plus 50 000 search queries, generated deterministically from the word
+ * groups × 20 keywords / 4 ads) plus 50 000 search queries (`BENCH_ANALYSIS_KEYWORDS=1000000`: 100
+ * campaigns, 200 000 ads, 500 000 queries; run it under `flock /work/wt/heavy.lock`), generated deterministically from the word
  * lists of bench/account-vocabulary.ts (thousands of distinct words, as in a real account). Prints its
  * vocabulary (distinct words, how many az does not know), the time of lemmatisation/preparation,
  * semantics, scoring and the money story, the peak memory, and the raw lemmatiser's own words per
  * second on the account's distinct words in the same run (the limit the engines are compared against),
  * beside the Snowball stemmer's on the same words. Then the findings per check (findings and the entities
  * they cover, so noise is visible) and the money story with its causes.
+ *
+ * Then the same account as the analysis job runs it (bench/analysis-worker-path.ts, in a process of its
+ * own): JSON texts as UTF-8 bytes into `runAuditInWorkerThread`, a thread of the analysis pool with its
+ * heap limit, progress and every row batch back over the port; stage times, the first and last batch,
+ * the thread's heap and the process's peak RSS.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
