@@ -10,7 +10,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { AnalysisSettings, AnalysisProgress, Suggestion } from '../../src/contract/analysis-results.js';
 import type { ResultsSummary } from '../../src/contract/analysis-pages.js';
 import type { AnalysisSummary, AuditResult } from '../../src/contract/analysis.js';
-import type { AdPlatform, CampaignData, Campaign, SearchQuery, StatsPeriod } from '../../src/contract/campaigns.js';
+import type { AdPlatform, CampaignData, Campaign, Keyword, SearchQuery, StatsPeriod } from '../../src/contract/campaigns.js';
 import type { ProjectSettings } from '../../src/contract/projects.js';
 import { buildResultsSummary, defaultStorageLimits, resultRowBatches, type ResultRowBatch, type StorageLimits } from './result-rows.js';
 import { runCampaignAnalysis } from './scoring/run-analysis.js';
@@ -220,6 +220,7 @@ export function takeCampaignData(raw: Pick<RawAuditInput, 'platform' | 'currency
   };
   const campaigns = parse<Campaign>(raw.campaigns);
   const searchQueries = parse<SearchQuery[]>(raw.searchQueries).flat();
+  shareRepeatedValues(campaigns, searchQueries);
   return {
     platform: raw.platform,
     campaigns,
@@ -227,6 +228,36 @@ export function takeCampaignData(raw: Pick<RawAuditInput, 'platform' | 'currency
     ...(raw.period ? { period: raw.period } : {}),
     ...(raw.currency ? { currency: raw.currency } : {}),
   };
+}
+
+/**
+ * JSON.parse makes a new string or array for every value, so the report's campaign and group names
+ * (repeated on each of its rows), the keywords' match types and their empty minus-word lists exist once
+ * per row: a million times on a big account. The engines never change the account, so equal values
+ * share one copy.
+ */
+function shareRepeatedValues(campaigns: Campaign[], searchQueries: SearchQuery[]): void {
+  const names = new Map<string, string>();
+  const shared = (text: string | undefined) => {
+    if (text === undefined) return undefined;
+    const known = names.get(text);
+    if (known !== undefined) return known;
+    names.set(text, text);
+    return text;
+  };
+  const noWords: string[] = [];
+  for (const campaign of campaigns) {
+    for (const group of campaign.groups) {
+      for (const keyword of group.keywords) {
+        keyword.matchType = shared(keyword.matchType) as Keyword['matchType'];
+        if (keyword.negativeWords.length === 0) keyword.negativeWords = noWords;
+      }
+    }
+  }
+  for (const query of searchQueries) {
+    if (query.campaignName !== undefined) query.campaignName = shared(query.campaignName);
+    if (query.groupName !== undefined) query.groupName = shared(query.groupName);
+  }
 }
 
 /** Row batches the thread may have posted before the first of them is written. */

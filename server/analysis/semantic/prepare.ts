@@ -22,10 +22,10 @@ export interface PreparedKeyword {
 export interface PreparedAd {
   ref: EntityRef;
   ad: Ad;
-  /** Lemmas of all headlines and texts. */
-  lemmas: Set<string>;
-  /** Lemmas of the first headline (Заголовок 1 / Headline 1). */
-  headlineLemmas: Set<string>;
+  /** Lemmas of all headlines and texts, each once (a list: a few dozen, and a Set per ad costs twice the memory). */
+  lemmas: readonly string[];
+  /** Lemmas of the first headline (Заголовок 1 / Headline 1), each once. */
+  headlineLemmas: readonly string[];
 }
 
 export interface PreparedGroup {
@@ -105,7 +105,7 @@ export function prepareAccount(fullData: CampaignData, lemmatizer: Lemmatizer, o
   const textLemmas = (texts: string[]) => {
     const set = new Set<string>();
     for (const text of texts) for (const word of parseWords(text, lemmatizer)) if (!word.stop) for (const lemma of word.lemmas) set.add(lemma);
-    return set;
+    return [...set];
   };
 
   fullData.campaigns.forEach((campaign, campaignIndex) => {

@@ -152,7 +152,7 @@ function checkAd(ad: PreparedAd, group: PreparedGroup, context: ScoringContext):
 
   const groupLemmas = new Set<string>();
   for (const keyword of group.keywords) for (const word of keyword.parsed.significant) if (!word.stop) groupLemmas.add(word.lemma);
-  if (groupLemmas.size > 0 && data.headlines.length > 0 && ![...groupLemmas].some((lemma) => ad.headlineLemmas.has(lemma))) {
+  if (groupLemmas.size > 0 && data.headlines.length > 0 && !ad.headlineLemmas.some((lemma) => groupLemmas.has(lemma))) {
     findings.push(makeFinding(checks.adKeywordNotInHeadline, ref, {
       explanation: `В заголовке «${data.headlines[0]}» нет ни одного слова из ключевых фраз группы «${group.group.name}».`,
       fix: `Впишите в заголовок основную фразу группы, например «${group.keywords[0].keyword.phrase.replace(/["[\]!+]/g, '')}».`,
