@@ -104,21 +104,33 @@ async function claimAudit(db: DB, job: QueuedJob<AnalysisJobData>): Promise<Clai
   return { ...claimed, projectId: row.project_id, options: row.options };
 }
 
+/** Bytes encoded between two turns of the event loop (a few milliseconds of work). */
+const ENCODE_SLICE_BYTES = 8 * 1024 * 1024;
+
 /**
  * The JSON texts as UTF-8 bytes, each in its own buffer, moved (transferred) into the engine thread
  * rather than copied: the worker keeps no copy of the account for the minutes the engines run (at
  * 1 000 000 keywords the texts are ~300 MB). Each row's string is dropped as soon as it is encoded.
  */
-function utf8Texts(rows: { data: string | null }[]): Uint8Array[] {
+async function utf8Texts(rows: { data: string | null }[]): Promise<Uint8Array[]> {
   const encoder = new TextEncoder();
   const bytes: Uint8Array[] = [];
+  let sinceYield = 0;
   for (const row of rows) {
-    bytes.push(encoder.encode(row.data ?? ''));
+    const encoded = encoder.encode(row.data ?? '');
+    bytes.push(encoded);
     row.data = null;
+    // Hundreds of megabytes are encoded in pieces, letting the API's requests in between.
+    sinceYield += encoded.byteLength;
+    if (sinceYield >= ENCODE_SLICE_BYTES) {
+      sinceYield = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   }
   rows.length = 0;
   return bytes;
 }
+
 
 /** The buffers a raw input moves into the thread. */
 const transferablesOf = (input: RawAuditInput): ArrayBuffer[] =>
@@ -137,8 +149,8 @@ async function loadAuditInput(db: DB, run: ClaimedRun): Promise<RawAuditInput> {
   return {
     platform: project.platform,
     period: lastPeriod?.period ?? null,
-    campaigns: utf8Texts(campaigns),
-    searchQueries: utf8Texts(queries),
+    campaigns: await utf8Texts(campaigns),
+    searchQueries: await utf8Texts(queries),
     settings: run.options.settings,
     targetCpa: run.options.target_cpa,
     region: run.options.region ?? null,
