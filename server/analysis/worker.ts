@@ -317,7 +317,7 @@ export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, lo
       }),
     );
     if (completed) {
-      log?.info({ analysisId: run.id, rows: output.rows }, 'analysis completed');
+      log?.info({ analysisId: run.id, rows: output.rows, engineMemory: output.engineMemory }, 'analysis completed');
       // A big result changes the tables' statistics at once; without fresh ones the planner may
       // take the new rows for a handful and join them row by row. Autovacuum would come later.
       if (output.rows >= ANALYZE_AFTER_ROWS) await refreshRowStatistics(db).catch((error: unknown) => log?.warn({ err: error }, 'ANALYZE of the result tables failed'));
