@@ -261,7 +261,7 @@ export function exportPool(): TaskPool {
 
 /**
  * The engines of the analysis job (the job names its own time limit). The heap limit (3 GB by default)
- * fits a 1 000 000-keyword account, whose run peaks at about XXX of heap, and keeps the server within
+ * fits a 1 000 000-keyword account, whose run uses up to 2.5 GB of heap, and keeps the server within
  * 4 GB with it (README «Benchmarks»). The young generation is larger than V8's default (16 MB
  * semi-spaces): the engines make millions of short-lived strings and arrays per stage, which a small
  * nursery promotes into the old generation, where each one costs a full collection to free.
