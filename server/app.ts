@@ -15,6 +15,7 @@ import type { DB } from './db/database.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { HttpError, RateLimitedError } from './lib/errors.js';
 import { authModeOf, valibotValidatorCompiler } from './lib/schema.js';
+import { checkAnswerAgainstRoute } from './lib/routes.js';
 import { authenticatePlugin } from './auth/authenticate.js';
 import { createRateLimitStorage, type RateLimitCounter } from './lib/rate-limit-store.js';
 import { authRoutes } from './auth/routes.js';
@@ -101,6 +102,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setValidatorCompiler(valibotValidatorCompiler);
   // Response schemas only document the API; the objects are sent as they are.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // In tests the real answers of the routes registered from the route table are checked against their
+  // response schemas (added before the compression hook, so the check reads the JSON text).
+  if (config.env === 'test') app.addHook('onSend', checkAnswerAgainstRoute);
 
   await app.register(
     fp(async (instance) => {

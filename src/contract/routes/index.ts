@@ -1,0 +1,17 @@
+/**
+ * The route table of the API (see route.ts). Domains not listed here still declare their contracts in
+ * their server routes.ts and are called with paths written in the PWA; they move here one by one.
+ */
+import { aiPlanRoutes } from './ai-plan.js';
+import { authRoutes } from './auth.js';
+import { organizationRoutes } from './organizations.js';
+import { relevanceRoutes } from './relevance.js';
+
+export const routes = {
+  auth: authRoutes,
+  organizations: organizationRoutes,
+  relevance: relevanceRoutes,
+  aiPlan: aiPlanRoutes,
+};
+
+export { pathOf, type ApiRoute, type ApiResponse, type ApiCallParts } from './route.js';
