@@ -3,7 +3,7 @@
  * table entry with its parameters filled in, the body and query are typed from the entry's schemas and
  * the answer is the entry's 2xx response type, so a screen never writes an API path or casts an answer.
  */
-import { pathOf, type ApiCallParts, type ApiResponse, type ApiRoute } from '../contract/routes/index.js';
+import { pathOf, type ApiCallParts, type ApiResponse, type ApiRoute } from '../contract/routes/route.js';
 import { apiClient, type RequestOptions } from './api-client';
 
 export type CallOptions = Omit<RequestOptions, 'params'>;

@@ -1,6 +1,7 @@
 /**
  * The route table of the API (see route.ts). Domains not listed here still declare their contracts in
  * their server routes.ts and are called with paths written in the PWA; they move here one by one.
+ * The PWA's features import their own domain's module, so a lazily loaded screen carries only its table.
  */
 import { aiPlanRoutes } from './ai-plan.js';
 import { authRoutes } from './auth.js';

@@ -7,7 +7,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { Organization } from '../../contract/auth.js';
 import { fallbackMessages } from '../../contract/messages.js';
 import { DEFAULT_PLAN_TYPE, type UpdateOrganization } from '../../contract/organizations.js';
-import { routes } from '../../contract/routes/index.js';
+import { organizationRoutes } from '../../contract/routes/organizations.js';
 import { ApiError, isAbortError } from '../../lib/api-client';
 import { callApi } from '../../lib/call-api';
 import { messageOf } from '../auth/session';
@@ -40,14 +40,14 @@ export const currentOrganizationQueryOptions = () =>
   queryOptions({
     queryKey: organizationKeys.current(),
     queryFn: ({ signal }) =>
-      withFallback(() => callApi(routes.organizations.current, { signal }), fallbackMessages.loadOrganization),
+      withFallback(() => callApi(organizationRoutes.current, { signal }), fallbackMessages.loadOrganization),
   });
 
 export const membersQueryOptions = () =>
   queryOptions({
     queryKey: organizationKeys.members(),
     queryFn: ({ signal }) =>
-      withFallback(async () => (await callApi(routes.organizations.members, { signal })).members, fallbackMessages.loadMembers),
+      withFallback(async () => (await callApi(organizationRoutes.members, { signal })).members, fallbackMessages.loadMembers),
   });
 
 export const invitationCodeQueryOptions = () =>
@@ -55,19 +55,19 @@ export const invitationCodeQueryOptions = () =>
     queryKey: organizationKeys.invitationCode(),
     queryFn: ({ signal }) =>
       withFallback(
-        async () => (await callApi(routes.organizations.invitationCode, { signal })).invitation_code,
+        async () => (await callApi(organizationRoutes.invitationCode, { signal })).invitation_code,
         fallbackMessages.loadInvitationCode,
       ),
   });
 
 export const updateOrganization = (changes: UpdateOrganization) =>
-  withFallback(() => callApi(routes.organizations.update, { body: changes }), fallbackMessages.updateOrganization);
+  withFallback(() => callApi(organizationRoutes.update, { body: changes }), fallbackMessages.updateOrganization);
 
 export const regenerateInvitationCode = () =>
   withFallback(
-    async () => (await callApi(routes.organizations.regenerateInvitationCode)).invitation_code,
+    async () => (await callApi(organizationRoutes.regenerateInvitationCode)).invitation_code,
     fallbackMessages.regenerateInvitationCode,
   );
 
 export const removeMember = (userId: string) =>
-  withFallback(() => callApi(routes.organizations.removeMember, { params: { userId } }), fallbackMessages.removeMember);
+  withFallback(() => callApi(organizationRoutes.removeMember, { params: { userId } }), fallbackMessages.removeMember);

@@ -4,7 +4,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { isFinished, type StartRelevanceRequest } from '../../contract/relevance.js';
-import { routes } from '../../contract/routes/index.js';
+import { relevanceRoutes } from '../../contract/routes/relevance.js';
 import { ApiError } from '../../lib/api-client';
 import { callApi } from '../../lib/call-api';
 
@@ -23,19 +23,19 @@ export const relevanceKeys = {
 export const relevanceHistoryQueryOptions = (projectId: string) =>
   queryOptions({
     queryKey: relevanceKeys.history(projectId),
-    queryFn: ({ signal }) => callApi(routes.relevance.list, { params: { id: projectId }, query: { page: 1, page_size: 5 }, signal }),
+    queryFn: ({ signal }) => callApi(relevanceRoutes.list, { params: { id: projectId }, query: { page: 1, page_size: 5 }, signal }),
   });
 
 export const landingUrlsQueryOptions = (projectId: string) =>
   queryOptions({
     queryKey: relevanceKeys.urls(projectId),
-    queryFn: ({ signal }) => callApi(routes.relevance.urls, { params: { id: projectId }, signal }),
+    queryFn: ({ signal }) => callApi(relevanceRoutes.urls, { params: { id: projectId }, signal }),
   });
 
 export const relevanceQueryOptions = (id: string) =>
   queryOptions({
     queryKey: relevanceKeys.detail(id),
-    queryFn: ({ signal }) => callApi(routes.relevance.get, { params: { id }, signal }).then((answer) => answer.analysis),
+    queryFn: ({ signal }) => callApi(relevanceRoutes.get, { params: { id }, signal }).then((answer) => answer.analysis),
     refetchInterval: (query) => (query.state.data && isFinished(query.state.data.status) ? false : POLL_INTERVAL_MS),
     // Progress must keep moving while the tab is in the background too.
     refetchIntervalInBackground: true,
@@ -44,14 +44,14 @@ export const relevanceQueryOptions = (id: string) =>
 export const relevanceResultsQueryOptions = (id: string) =>
   queryOptions({
     queryKey: relevanceKeys.results(id),
-    queryFn: ({ signal }) => callApi(routes.relevance.results, { params: { id }, signal }),
+    queryFn: ({ signal }) => callApi(relevanceRoutes.results, { params: { id }, signal }),
     staleTime: Infinity,
   });
 
 export const startRelevance = (projectId: string, body: StartRelevanceRequest) =>
-  callApi(routes.relevance.start, { params: { id: projectId }, body }).then((answer) => answer.analysis);
+  callApi(relevanceRoutes.start, { params: { id: projectId }, body }).then((answer) => answer.analysis);
 
-export const cancelRelevance = (id: string) => callApi(routes.relevance.cancel, { params: { id } }).then((answer) => answer.analysis);
+export const cancelRelevance = (id: string) => callApi(relevanceRoutes.cancel, { params: { id } }).then((answer) => answer.analysis);
 
 /** The amounts of a 402 answer («Нужно токенов: 4, на балансе: 2»), to show beside the button. */
 export function insufficientMessage(error: unknown): string | null {
