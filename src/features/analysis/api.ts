@@ -5,8 +5,8 @@
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { CalculateCostRequest, CostResponse } from '../../contract/tokens.js';
-import { ApiError, apiClient, buildUrl, errorMessageFrom, NETWORK_ERROR_MESSAGE, refreshSession } from '../../lib/api-client';
-import { tokenStorage } from '../../lib/storage';
+import { ApiError, apiClient, buildUrl } from '../../lib/api-client';
+import { downloadWithSession } from '../../lib/download';
 import {
   auditAnalysisKinds,
   type Analysis,
@@ -99,54 +99,8 @@ export const exportOptions: { platform: ExportPlatform; format: ExportFormat; la
   { platform: 'google_ads', format: 'csv', label: 'Google Ads Editor, CSV', fileName: 'google-ads-editor-changes.csv' },
 ];
 
-/** The file name of a `Content-Disposition` header (`filename*=UTF-8''…` wins over `filename=`). */
-export function fileNameFromDisposition(header: string | null): string | null {
-  if (!header) return null;
-  const extended = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
-  if (extended) {
-    try {
-      return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
-    } catch {
-      // fall through to the plain name
-    }
-  }
-  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
-  return plain ? plain[1].trim() : null;
-}
-
-async function fetchExport(url: string, token: string | null): Promise<Response> {
-  try {
-    return await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  } catch {
-    throw new ApiError(NETWORK_ERROR_MESSAGE, 0, null);
-  }
-}
-
-/**
- * Downloads the export of the accepted changes. A plain link cannot carry the bearer header, so the
- * file is fetched, turned into a blob and saved through an object URL. One refresh on 401, as the
- * API client does.
- */
-export async function downloadExport(analysisId: string, platform: ExportPlatform, format: ExportFormat): Promise<string> {
-  const url = buildUrl(`/api/v1/analyses/${analysisId}/export`, { platform, format });
-  let response = await fetchExport(url, tokenStorage.getAccessToken());
-  if (response.status === 401 && tokenStorage.getRefreshToken()) {
-    response = await fetchExport(url, await refreshSession());
-  }
-  if (!response.ok) {
-    const type = response.headers.get('content-type') ?? '';
-    const body = type.includes('json') ? await response.json().catch(() => null) : null;
-    throw new ApiError(errorMessageFrom(body, response.status), response.status, body);
-  }
-  const blob = await response.blob();
-  const fileName = fileNameFromDisposition(response.headers.get('content-disposition')) ?? exportOptions.find((option) => option.platform === platform && option.format === format)?.fileName ?? `export.${format}`;
-  const objectUrl = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = objectUrl;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(objectUrl), 1000);
-  return fileName;
+/** Downloads the export of the accepted changes (a file behind the session: src/lib/download.ts). */
+export function downloadExport(analysisId: string, platform: ExportPlatform, format: ExportFormat): Promise<string> {
+  const fallback = exportOptions.find((option) => option.platform === platform && option.format === format)?.fileName ?? `export.${format}`;
+  return downloadWithSession(buildUrl(`/api/v1/analyses/${analysisId}/export`, { platform, format }), fallback);
 }
