@@ -1,4 +1,5 @@
 import type { TokenPackage } from '../../src/contract/payments.js';
+import { StartupError } from '../startup-error.js';
 
 /** YooKassa's payments API (`YOOKASSA_SHOP_ID`, `YOOKASSA_SECRET_KEY`, `YOOKASSA_API_URL`). */
 export interface YookassaConfig {
@@ -104,6 +105,18 @@ export function sellerFromEnv(value: string | undefined): SellerRequisites {
   return { ...DEFAULT_SELLER, ...(parsed as Partial<SellerRequisites>) };
 }
 
+/** A malformed payments setting stops the start with what is wrong and what to do, not a stack trace. */
 export function paymentsConfigFromEnv(env: NodeJS.ProcessEnv): PaymentsConfig {
-  return { packages: packagesFromEnv(env.TOKEN_PACKAGES_JSON), yookassa: yookassaFromEnv(env), seller: sellerFromEnv(env.SELLER_REQUISITES_JSON) };
+  const step = <T>(read: () => T, hint: string): T => {
+    try {
+      return read();
+    } catch (error) {
+      throw new StartupError((error as Error).message, hint);
+    }
+  };
+  return {
+    packages: step(() => packagesFromEnv(env.TOKEN_PACKAGES_JSON), 'fix or unset TOKEN_PACKAGES_JSON, e.g. TOKEN_PACKAGES_JSON=\'[{"id":"start","tokens":500,"price_rub":990}]\''),
+    yookassa: step(() => yookassaFromEnv(env), 'set both YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY (from the YooKassa dashboard), or neither to offer invoices only'),
+    seller: step(() => sellerFromEnv(env.SELLER_REQUISITES_JSON), 'fix or unset SELLER_REQUISITES_JSON: an object with any of name, inn, kpp, ogrn, address, bank, bik, account, correspondentAccount, vatNote, signer, payWithinDays'),
+  };
 }

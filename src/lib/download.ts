@@ -1,10 +1,9 @@
 /**
- * Files behind the session (exports, invoices): a plain link cannot carry the bearer header, so the
- * file is fetched, turned into a blob and saved through an object URL. One refresh on 401, as the
- * API client does; errors arrive as ApiError in the user's words.
+ * Saving a file behind the session (an analysis export, an invoice PDF): a plain link cannot carry the
+ * bearer header, so the file comes through `apiClient.download` (its 401 → refresh → retry rule
+ * included) and is saved through an object URL.
  */
-import { ApiError, errorMessageFrom, NETWORK_ERROR_MESSAGE, refreshSession } from './api-client';
-import { tokenStorage } from './storage';
+import { apiClient, type RequestOptions } from './api-client';
 
 /** The file name of a `Content-Disposition` header (`filename*=UTF-8''…` wins over `filename=`). */
 export function fileNameFromDisposition(header: string | null): string | null {
@@ -21,27 +20,10 @@ export function fileNameFromDisposition(header: string | null): string | null {
   return plain ? plain[1].trim() : null;
 }
 
-async function fetchWithToken(url: string, token: string | null): Promise<Response> {
-  try {
-    return await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  } catch {
-    throw new ApiError(NETWORK_ERROR_MESSAGE, 0, null);
-  }
-}
-
-/** Fetches `url` with the session and saves it; answers the file name used. */
-export async function downloadWithSession(url: string, fallbackName: string): Promise<string> {
-  let response = await fetchWithToken(url, tokenStorage.getAccessToken());
-  if (response.status === 401 && tokenStorage.getRefreshToken()) {
-    response = await fetchWithToken(url, await refreshSession());
-  }
-  if (!response.ok) {
-    const type = response.headers.get('content-type') ?? '';
-    const body = type.includes('json') ? await response.json().catch(() => null) : null;
-    throw new ApiError(errorMessageFrom(body, response.status), response.status, body);
-  }
-  const blob = await response.blob();
-  const fileName = fileNameFromDisposition(response.headers.get('content-disposition')) ?? fallbackName;
+/** Downloads `path` and saves it; answers the file name used (the server's, else `fallbackName`). */
+export async function saveDownload(path: string, fallbackName: string, opts: RequestOptions = {}): Promise<string> {
+  const { blob, headers } = await apiClient.download(path, opts);
+  const fileName = fileNameFromDisposition(headers.get('content-disposition')) ?? fallbackName;
   const objectUrl = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = objectUrl;

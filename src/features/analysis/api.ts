@@ -5,8 +5,8 @@
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { CalculateCostRequest, CostResponse } from '../../contract/tokens.js';
-import { ApiError, apiClient, buildUrl } from '../../lib/api-client';
-import { downloadWithSession } from '../../lib/download';
+import { ApiError, apiClient } from '../../lib/api-client';
+import { saveDownload } from '../../lib/download';
 import {
   auditAnalysisKinds,
   type Analysis,
@@ -99,8 +99,8 @@ export const exportOptions: { platform: ExportPlatform; format: ExportFormat; la
   { platform: 'google_ads', format: 'csv', label: 'Google Ads Editor, CSV', fileName: 'google-ads-editor-changes.csv' },
 ];
 
-/** Downloads the export of the accepted changes (a file behind the session: src/lib/download.ts). */
+/** Downloads the export of the accepted changes (saved through src/lib/download.ts). */
 export function downloadExport(analysisId: string, platform: ExportPlatform, format: ExportFormat): Promise<string> {
   const fallback = exportOptions.find((option) => option.platform === platform && option.format === format)?.fileName ?? `export.${format}`;
-  return downloadWithSession(buildUrl(`/api/v1/analyses/${analysisId}/export`, { platform, format }), fallback);
+  return saveDownload(`/api/v1/analyses/${analysisId}/export`, fallback, { params: { platform, format } });
 }

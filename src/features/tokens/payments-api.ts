@@ -16,7 +16,7 @@ import type {
   TransferResponse,
 } from '../../contract/payments.js';
 import { apiClient } from '../../lib/api-client';
-import { downloadWithSession } from '../../lib/download';
+import { saveDownload } from '../../lib/download';
 import { tokenKeys } from './api';
 
 export const paymentKeys = {
@@ -58,7 +58,7 @@ export const createInvoice = (body: CreateInvoice) => apiClient.post<Payment>('/
 export const saveRequisites = (body: RequisitesInput) => apiClient.put<SavedRequisites>('/api/v1/tokens/requisites', body);
 export const cancelInvoice = (id: string) => apiClient.post<Payment>(`/api/v1/tokens/invoices/${encodeURIComponent(id)}/cancel`);
 export const downloadInvoice = (payment: Pick<Payment, 'id' | 'invoice_number'>) =>
-  downloadWithSession(`/api/v1/tokens/invoices/${encodeURIComponent(payment.id)}/pdf`, `invoice-${payment.invoice_number}.pdf`);
+  saveDownload(`/api/v1/tokens/invoices/${encodeURIComponent(payment.id)}/pdf`, `invoice-${payment.invoice_number}.pdf`);
 
 export const transferTokens = (memberId: string, body: TransferRequest) =>
   apiClient.post<TransferResponse>(`/api/v1/organizations/members/${encodeURIComponent(memberId)}/transfer`, body);
