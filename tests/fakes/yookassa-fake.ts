@@ -78,6 +78,8 @@ export async function startFakeYookassa(options: { shopId?: string; secretKey?: 
   const payments = new Map<string, FakePayment>();
   const refunds = new Map<string, FakeRefund>();
   const byKey = new Map<string, string>();
+  /** Where the checkout page sends the payer back (the payment's confirmation is gone once it succeeds). */
+  const returnUrls = new Map<string, string>();
   const creations: FakeYookassa['creations'] = [];
   let failNext: number | null = null;
   let base = '';
@@ -89,8 +91,9 @@ export async function startFakeYookassa(options: { shopId?: string; secretKey?: 
       const payment = payments.get(checkout[1]!);
       if (!payment) return sendJson(response, 404, error('not_found', 'Payment not found'));
       if (request.method === 'POST') {
+        const back = returnUrls.get(payment.id)!;
         if (payment.status === 'pending') succeed(payment.id);
-        response.writeHead(303, { location: payment.confirmation!.return_url });
+        response.writeHead(303, { location: back });
         return response.end();
       }
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -137,6 +140,7 @@ export async function startFakeYookassa(options: { shopId?: string; secretKey?: 
       };
       payments.set(id, payment);
       byKey.set(key, id);
+      returnUrls.set(id, body.confirmation.return_url);
       return sendJson(response, 200, payment);
     }
     const get = /^\/v3\/(payments|refunds)\/([\w-]+)$/.exec(url.pathname);
