@@ -1,17 +1,18 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { paymentMethodLabels, paymentStatusLabels, RequisitesSchema, type Payment, type RequisitesInput, type TokenPackage } from '../../contract/payments.js';
 import { FormField } from '../../components/ui/form';
 import { QueryError } from '../../components/ui/QueryError';
+import { ApiError } from '../../lib/api-client';
+import { useIdempotencyKey } from '../../lib/idempotency';
 import {
   cancelInvoice,
   createCardPayment,
   createInvoice,
   downloadInvoice,
-  newIdempotencyKey,
   packagesQueryOptions,
   paymentKeys,
   paymentQueryOptions,
@@ -31,9 +32,15 @@ export const PAYMENT_SUCCEEDED = 'Оплата прошла: токены зач
 export function BuyTokensCard() {
   const packages = useQuery(packagesQueryOptions());
   const [invoicePackage, setInvoicePackage] = useState<TokenPackage | null>(null);
+  // Kept across a retry after a lost answer or a 5xx (the same payment comes back); renewed otherwise.
+  const cardKey = useIdempotencyKey();
   const card = useMutation({
-    mutationFn: (pkg: TokenPackage) => createCardPayment({ package_id: pkg.id, idempotency_key: newIdempotencyKey() }),
+    mutationFn: (pkg: TokenPackage) => createCardPayment({ package_id: pkg.id, idempotency_key: cardKey.key() }),
+    onError: (error) => {
+      if (error instanceof ApiError && error.status >= 400 && error.status < 500) cardKey.renew();
+    },
     onSuccess: (payment) => {
+      cardKey.renew();
       // YooKassa's confirmation page; it sends the user back to /tokens?payment=<id>.
       if (payment.confirmation_url) window.location.assign(payment.confirmation_url);
     },
@@ -90,15 +97,15 @@ function InvoiceForm({ pkg, onDone }: { pkg: TokenPackage; onDone: () => void })
   const saved = useQuery(requisitesQueryOptions());
   const form = useForm<RequisitesInput>({ resolver: valibotResolver(RequisitesSchema), mode: 'onTouched', defaultValues: emptyRequisites });
   const { register, handleSubmit, reset, formState } = form;
-  // One key per opened form: a double submit issues one invoice.
-  const key = useRef(newIdempotencyKey());
+  // One key per opened form: a double submit or a retry issues one invoice.
+  const key = useIdempotencyKey();
 
   useEffect(() => {
     if (saved.data?.requisites) reset(saved.data.requisites);
   }, [saved.data, reset]);
 
   const issue = useMutation({
-    mutationFn: (requisites: RequisitesInput) => createInvoice({ package_id: pkg.id, requisites, idempotency_key: key.current }),
+    mutationFn: (requisites: RequisitesInput) => createInvoice({ package_id: pkg.id, requisites, idempotency_key: key.key() }),
     onSuccess: async (invoice) => {
       toast.success(INVOICE_ISSUED);
       await Promise.all([queryClient.invalidateQueries({ queryKey: paymentKeys.payments() }), queryClient.invalidateQueries({ queryKey: paymentKeys.requisites() })]);

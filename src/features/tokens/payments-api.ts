@@ -17,7 +17,7 @@ import type {
 } from '../../contract/payments.js';
 import { apiClient } from '../../lib/api-client';
 import { saveDownload } from '../../lib/download';
-import { tokenKeys } from './api';
+import { tokenKeys } from '../../lib/paid-runs';
 
 export const paymentKeys = {
   packages: () => ['tokens', 'packages'] as const,
@@ -70,6 +70,3 @@ export const transferTokens = (memberId: string, body: TransferRequest) =>
 export function refreshTokenViews(client: QueryClient): Promise<unknown> {
   return Promise.all([client.invalidateQueries({ queryKey: tokenKeys.all }), client.invalidateQueries({ queryKey: ['organization', 'members'] })]);
 }
-
-/** A fresh key per user action: a double click or a retried request reuses it, a new click does not. */
-export const newIdempotencyKey = () => crypto.randomUUID();

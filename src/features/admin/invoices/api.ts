@@ -2,7 +2,7 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { AdminInvoice, AdminInvoiceList, PaymentStatus } from '../../../contract/payments.js';
 import { apiClient } from '../../../lib/api-client';
-import { tokenKeys } from '../../tokens/api';
+import { tokenKeys } from '../../../lib/paid-runs';
 
 export const adminInvoiceKeys = {
   all: ['admin', 'invoices'] as const,

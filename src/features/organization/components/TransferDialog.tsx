@@ -4,7 +4,8 @@ import { toast } from 'sonner';
 import type { TransferDirection } from '../../../contract/payments.js';
 import type { Member } from '../../../contract/organizations.js';
 import { displayName } from '../../../components/layout/initials';
-import { newIdempotencyKey, refreshTokenViews, transferTokens } from '../../tokens/payments-api';
+import { newIdempotencyKey } from '../../../lib/idempotency';
+import { refreshTokenViews, transferTokens } from '../../tokens/payments-api';
 
 /**
  * The owner moves tokens to a member or takes them back (a member who leaves). One idempotency key per
