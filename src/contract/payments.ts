@@ -85,9 +85,9 @@ export type CreateInvoice = v.InferInput<typeof CreateInvoiceSchema>;
 
 /** A YooKassa notification as it arrives; only `event` and `object.id` are read, the rest is fetched back. */
 export const YookassaNotificationSchema = v.object({
-  type: v.optional(v.string()),
-  event: v.string(m.notificationInvalid),
-  object: v.object({ id: v.pipe(v.string(m.notificationInvalid), v.maxLength(100, m.notificationInvalid)) }, m.notificationInvalid),
+  type: v.optional(v.pipe(text(m.notificationInvalid), v.maxLength(50, m.notificationInvalid))),
+  event: v.pipe(text(m.notificationInvalid), v.maxLength(100, m.notificationInvalid)),
+  object: v.object({ id: v.pipe(text(m.notificationInvalid), v.maxLength(100, m.notificationInvalid)) }, m.notificationInvalid),
 }, m.notificationInvalid);
 
 export const AdminInvoiceSchema = v.object({

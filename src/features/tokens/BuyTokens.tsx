@@ -1,6 +1,6 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { paymentMethodLabels, paymentStatusLabels, RequisitesSchema, type Payment, type RequisitesInput, type TokenPackage } from '../../contract/payments.js';
@@ -245,6 +245,10 @@ export function ReturnedPayment({ paymentId, onSettled }: { paymentId: string; o
   const queryClient = useQueryClient();
   const payment = useQuery({ ...paymentQueryOptions(paymentId), refetchInterval: (query) => (query.state.data?.status === 'pending' ? 3_000 : false) });
   const status = payment.data?.status;
+  const cancelReason = payment.data?.cancel_reason ?? null;
+  // Told once per settled status; the latest callback is read without re-running the effect.
+  const settled = useRef(onSettled);
+  settled.current = onSettled;
   useEffect(() => {
     if (!status || status === 'pending') return;
     void refreshTokenViews(queryClient);
@@ -252,10 +256,10 @@ export function ReturnedPayment({ paymentId, onSettled }: { paymentId: string; o
       // The notification comes from the balance watcher (credit-notifications.ts), as for any credit.
       toast.success(PAYMENT_SUCCEEDED);
     } else if (status === 'canceled') {
-      toast.error(`Платёж не прошёл${payment.data?.cancel_reason ? `: ${payment.data.cancel_reason}` : ''}`);
+      toast.error(`Платёж не прошёл${cancelReason ? `: ${cancelReason}` : ''}`);
     }
-    onSettled();
-  }, [status]); // eslint-disable-line react-hooks/exhaustive-deps
+    settled.current();
+  }, [status, cancelReason, queryClient]);
   if (payment.isError) return <QueryError error={payment.error} onRetry={() => void payment.refetch()} />;
   if (status === 'pending' || payment.isPending) return <p className="state-line" role="status">Проверяем оплату…</p>;
   return null;
