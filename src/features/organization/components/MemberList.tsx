@@ -110,6 +110,7 @@ export function MemberList({ currentUserId }: { currentUserId: string | null }) 
           onCancel={() => setCandidate(null)}
         >
           {displayName(candidate)} ({candidate.email}) потеряет доступ к проектам организации.
+          {Boolean(candidate.balance) && ` На его балансе ${candidate.balance!.toLocaleString('ru-RU')} токенов: их можно сначала вернуть себе кнопкой «Токены».`}
         </ConfirmDialog>
       )}
     </section>
