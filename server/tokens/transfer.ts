@@ -20,18 +20,19 @@ export async function transferTokens(db: DB, caller: Caller, input: { memberId: 
   const member = await db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
-    .select(['users.id', 'users.first_name', 'users.last_name'])
+    .select(['users.id', 'users.email', 'users.first_name', 'users.last_name'])
     .where('memberships.organization_id', '=', caller.organizationId)
     .where('memberships.user_id', '=', input.memberId)
     .executeTakeFirst();
   if (!member) throw notFound(m.memberNotFound, 'MEMBER_NOT_FOUND');
-  const owner = await db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', caller.userId).executeTakeFirstOrThrow();
+  const owner = await db.selectFrom('users').select(['email', 'first_name', 'last_name']).where('id', '=', caller.userId).executeTakeFirstOrThrow();
 
   const [from, to] = input.direction === 'to_member' ? [caller.userId, member.id] : [member.id, caller.userId];
   const key = `transfer:${caller.organizationId}:${caller.userId}:${input.idempotencyKey}`;
   const requestHash = requestFingerprint({ member: member.id, direction: input.direction, amount: input.amount });
-  const memberName = fullName(member.first_name, member.last_name);
-  const ownerName = fullName(owner.first_name, owner.last_name);
+  // Names as the people know each other; the email when a name was never given.
+  const memberName = fullName(member.first_name, member.last_name) || member.email;
+  const ownerName = fullName(owner.first_name, owner.last_name) || owner.email;
   const reasons =
     input.direction === 'to_member'
       ? { out: `Участнику ${memberName}`, in: `От владельца ${ownerName}` }
