@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { organizationRoutes as routes } from '../../src/contract/routes/organizations.js';
 import { callerOf } from '../auth/authenticate.js';
 import { addRoute } from '../lib/routes.js';
+import { transferTokens } from '../tokens/transfer.js';
 import { getCurrentOrganization, getInvitationCode, listMembers, listOrganizations, regenerateInvitationCode, removeMember, updateCurrentOrganization } from './service.js';
 
 // Who may do what (spec section 6 leaves the server side open; this is our rule):
@@ -31,8 +32,12 @@ export const organizationRoutes: FastifyPluginAsync = async (app) => {
   }));
 
   addRoute(app, routes.members, manager, async (request) => ({
-    members: await listMembers(app.db, callerOf(request).organizationId),
+    members: await listMembers(app.db, callerOf(request).organizationId, { withBalances: callerOf(request).organizationRole === 'owner' }),
   }));
+
+  addRoute(app, routes.transfer, async (request) =>
+    transferTokens(app.db, callerOf(request), { memberId: request.params.userId, ...request.body, idempotencyKey: request.body.idempotency_key }),
+  );
 
   addRoute(app, routes.removeMember, manager, async (request, reply) => {
     await removeMember(app.db, callerOf(request), request.params.userId);

@@ -9,6 +9,7 @@ import {
   UpdateOrganizationSchema,
   UserRoleResponseSchema,
 } from '../organizations.js';
+import { TransferResponseSchema, TransferSchema } from '../payments.js';
 import { defineRoute } from './route.js';
 
 const tags = ['organizations'];
@@ -69,6 +70,16 @@ export const organizationRoutes = {
     response: { 200: MemberListSchema, 403: ErrorBodySchema },
     tags,
     summary: 'Members of the current organization (owner or admin)',
+    auth: true,
+  }),
+  transfer: defineRoute({
+    method: 'POST',
+    path: '/api/v1/organizations/members/:userId/transfer',
+    params: MemberParamsSchema,
+    body: TransferSchema,
+    response: { 200: TransferResponseSchema, 402: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema },
+    tags,
+    summary: "Move tokens from the owner's balance to a member's (to_member) or back (from_member); owner only; one idempotency_key moves once",
     auth: true,
   }),
   removeMember: defineRoute({
