@@ -20,6 +20,7 @@ import { Route as AuthVerifyEmailRouteImport } from './routes/auth/verify-email'
 import { Route as AuthVerifyEmailRequiredRouteImport } from './routes/auth/verify-email-required'
 import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
 import { Route as AppAdminAuditRouteImport } from './routes/_app/admin/audit'
+import { Route as AppAdminInvoicesRouteImport } from './routes/_app/admin/invoices'
 import { Route as AppAdminRunsRouteImport } from './routes/_app/admin/runs'
 import { Route as AppAdminUsersRouteImport } from './routes/_app/admin/users'
 import { Route as AppOrganizationIndexRouteImport } from './routes/_app/organization/index'
@@ -99,6 +100,11 @@ const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
 const AppAdminAuditRoute = AppAdminAuditRouteImport.update({
   id: '/audit',
   path: '/audit',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminInvoicesRoute = AppAdminInvoicesRouteImport.update({
+  id: '/invoices',
+  path: '/invoices',
   getParentRoute: () => AppAdminRouteRoute,
 } as any)
 const AppAdminRunsRoute = AppAdminRunsRouteImport.update({
@@ -256,6 +262,7 @@ export interface FileRoutesByFullPath {
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
   '/auth/': typeof AuthIndexRoute
   '/admin/audit': typeof AppAdminAuditRoute
+  '/admin/invoices': typeof AppAdminInvoicesRoute
   '/admin/runs': typeof AppAdminRunsRoute
   '/admin/users': typeof AppAdminUsersRoute
   '/organization/settings': typeof AppOrganizationSettingsRoute
@@ -292,6 +299,7 @@ export interface FileRoutesByTo {
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
   '/auth': typeof AuthIndexRoute
   '/admin/audit': typeof AppAdminAuditRoute
+  '/admin/invoices': typeof AppAdminInvoicesRoute
   '/admin/runs': typeof AppAdminRunsRoute
   '/admin/users': typeof AppAdminUsersRoute
   '/organization/settings': typeof AppOrganizationSettingsRoute
@@ -332,6 +340,7 @@ export interface FileRoutesById {
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
   '/auth/': typeof AuthIndexRoute
   '/_app/admin/audit': typeof AppAdminAuditRoute
+  '/_app/admin/invoices': typeof AppAdminInvoicesRoute
   '/_app/admin/runs': typeof AppAdminRunsRoute
   '/_app/admin/users': typeof AppAdminUsersRoute
   '/_app/organization/settings': typeof AppOrganizationSettingsRoute
@@ -372,6 +381,7 @@ export interface FileRouteTypes {
     | '/auth/verify-email-required'
     | '/auth/'
     | '/admin/audit'
+    | '/admin/invoices'
     | '/admin/runs'
     | '/admin/users'
     | '/organization/settings'
@@ -408,6 +418,7 @@ export interface FileRouteTypes {
     | '/auth/verify-email-required'
     | '/auth'
     | '/admin/audit'
+    | '/admin/invoices'
     | '/admin/runs'
     | '/admin/users'
     | '/organization/settings'
@@ -447,6 +458,7 @@ export interface FileRouteTypes {
     | '/auth/verify-email-required'
     | '/auth/'
     | '/_app/admin/audit'
+    | '/_app/admin/invoices'
     | '/_app/admin/runs'
     | '/_app/admin/users'
     | '/_app/organization/settings'
@@ -564,6 +576,13 @@ declare module '@tanstack/react-router' {
       path: '/audit'
       fullPath: '/admin/audit'
       preLoaderRoute: typeof AppAdminAuditRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/_app/admin/invoices': {
+      id: '/_app/admin/invoices'
+      path: '/invoices'
+      fullPath: '/admin/invoices'
+      preLoaderRoute: typeof AppAdminInvoicesRouteImport
       parentRoute: typeof AppAdminRouteRoute
     }
     '/_app/admin/runs': {
@@ -753,6 +772,7 @@ declare module '@tanstack/react-router' {
 
 interface AppAdminRouteRouteChildren {
   AppAdminAuditRoute: typeof AppAdminAuditRoute
+  AppAdminInvoicesRoute: typeof AppAdminInvoicesRoute
   AppAdminRunsRoute: typeof AppAdminRunsRoute
   AppAdminUsersRoute: typeof AppAdminUsersRoute
   AppAdminIndexRoute: typeof AppAdminIndexRoute
@@ -766,6 +786,7 @@ interface AppAdminRouteRouteChildren {
 
 const AppAdminRouteRouteChildren: AppAdminRouteRouteChildren = {
   AppAdminAuditRoute: AppAdminAuditRoute,
+  AppAdminInvoicesRoute: AppAdminInvoicesRoute,
   AppAdminRunsRoute: AppAdminRunsRoute,
   AppAdminUsersRoute: AppAdminUsersRoute,
   AppAdminIndexRoute: AppAdminIndexRoute,

@@ -3,7 +3,7 @@
  * screen under /admin adds one line here.
  */
 export interface AdminSection {
-  to: '/admin' | '/admin/users' | '/admin/organizations' | '/admin/runs' | '/admin/audit' | (string & {});
+  to: '/admin' | '/admin/users' | '/admin/organizations' | '/admin/invoices' | '/admin/runs' | '/admin/audit' | (string & {});
   label: string;
 }
 
@@ -11,6 +11,7 @@ export const adminSections: AdminSection[] = [
   { to: '/admin', label: 'Обзор' },
   { to: '/admin/users', label: 'Пользователи' },
   { to: '/admin/organizations', label: 'Организации' },
+  { to: '/admin/invoices', label: 'Счета' },
   { to: '/admin/runs', label: 'Запуски и очереди' },
   { to: '/admin/audit', label: 'Журнал действий' },
 ];

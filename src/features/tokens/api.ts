@@ -29,8 +29,8 @@ export const balanceQueryOptions = () =>
   queryOptions({
     queryKey: tokenKeys.balance(),
     queryFn: ({ signal }) => fetchBalance(signal),
-    // Kept on disk so the balance still shows offline; asked again on every load of the app, so a credit
-    // made meanwhile (by an admin, a payment) shows after one refresh, not after the cache's 30 s.
+    // Kept on disk so the balance still shows offline, but always asked again on mount: after a reload
+    // the header must show a credit made elsewhere (an invoice paid, a transfer), not the saved figure.
     staleTime: 0,
     meta: { persist: true },
   });
@@ -48,6 +48,7 @@ export const historyQueryOptions = (filter: HistoryFilter) =>
         params: { page: filter.page, page_size: HISTORY_PAGE_SIZE, type: filter.type },
         signal,
       }),
+    staleTime: 0,
     meta: { persist: true },
   });
 
