@@ -3,10 +3,11 @@
  * Pure (data in, data out), used where the result exists: the engine thread (run-audit.ts) and the
  * migration that converts results stored as one blob (0060_analysis_rows).
  *
- * Rows are produced in batches of column arrays (what `INSERT … SELECT FROM unnest(…)` takes), each
- * document serialised on its own, so no value the size of the account is ever built: the biggest
- * string is one finding, suggestion or cluster. The batches are yielded one at a time; the caller
- * writes one before asking for the next, so at most one batch exists besides the engine's result.
+ * Rows are produced in batches, as the text of a `COPY … FROM STDIN` (the worker) or as column arrays
+ * for `INSERT … SELECT FROM unnest(…)` (the migration), each document serialised on its own, so no
+ * value the size of the account is ever built: the biggest string is one finding, suggestion or a
+ * chunk of at most 100 items. The batches are yielded one at a time; the caller writes one before
+ * asking for the next, so at most one batch exists besides the engine's result.
  */
 import type {
   AnalysisNotice,
@@ -18,7 +19,7 @@ import type {
   Severity,
   Suggestion,
 } from '../../src/contract/analysis-results.js';
-import type { CheckCount, ResultsSummary, SemanticSection, SuggestionCount } from '../../src/contract/analysis-pages.js';
+import { FINDING_EXAMPLE_ITEMS, type CheckCount, type ResultsSummary, type SemanticSection, type SuggestionCount } from '../../src/contract/analysis-pages.js';
 import type { AuditResult } from '../../src/contract/analysis.js';
 
 /** Column types of the row tables, in insert order (after `analysis_id`). */
@@ -41,6 +42,7 @@ export const resultTableColumns = {
     ['finding_id', 'text'],
     ['position', 'int4'],
     ['money_per_month', 'float8'],
+    ['count', 'int4'],
     ['document', 'jsonb'],
   ],
   analysis_suggestions: [
@@ -71,6 +73,7 @@ export const resultTableColumns = {
     ['position', 'int4'],
     ['campaign_key', 'text'],
     ['group_key', 'text'],
+    ['count', 'int4'],
     ['document', 'jsonb'],
   ],
 } as const;
@@ -78,24 +81,31 @@ export type ResultTable = keyof typeof resultTableColumns;
 type Cell = string | number | null;
 
 /**
- * One batch of rows of one table: `columns[i]` is the PostgreSQL array literal (`{"a","b",NULL}`) of the
- * values of column i of `resultTableColumns[table]`. Written here, in the engine thread: node-postgres
- * escaping arrays on the worker's event loop took most of the saving time of a big result.
+ * How a batch is encoded, decided by who writes it:
+ * - `copy`: the text of `COPY <table> (analysis_id, <columns>) FROM STDIN` (tab-separated, `\N` for
+ *   NULL), every line starting with the analysis id. The worker streams it to PostgreSQL as it is.
+ * - `arrays`: `columns[i]` is the PostgreSQL array literal (`{"a","b",NULL}`) of column i, for a multi-row
+ *   `INSERT … SELECT FROM unnest(…)` on a Kysely connection (migration 0060 converting old blobs has no
+ *   raw connection to COPY on).
+ * Either is written here, in the engine thread: escaping on the worker's event loop took most of the
+ * saving time of a big result.
  */
-export interface ResultRowBatch {
+export type RowEncoding = { kind: 'copy'; analysisId: string } | { kind: 'arrays' };
+
+interface BatchBase {
   table: ResultTable;
-  columns: string[];
   rows: number;
   /** Characters of the serialised documents in the batch. */
   chars: number;
 }
+export type ResultRowBatch = (BatchBase & { kind: 'copy'; text: string }) | (BatchBase & { kind: 'arrays'; columns: string[] });
 
 /** Semantic sections stored as rows, plus the non-target queries breakdown used by the decision counts. */
 export type StoredSemanticSection = SemanticSection | 'query_blocks';
 
 /** Limits of what is stored; tests lower them to provoke RESULT_TOO_LARGE. */
 export interface StorageLimits {
-  /** Rows of a batch (one INSERT). */
+  /** Rows of a batch (one COPY or INSERT). */
   batchRows: number;
   /** Characters of documents in a batch. */
   batchChars: number;
@@ -162,26 +172,39 @@ export function arrayLiteral(values: readonly Cell[]): string {
   return `{${parts.join(',')}}`;
 }
 
+const copyEscapes: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+/** One value of a COPY text line: backslash, tab and line breaks escaped, `\N` for NULL (and for a non-finite number). */
+export function copyValue(value: Cell): string {
+  if (value === null) return '\\N';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '\\N';
+  return value.replace(/[\\\t\n\r]/g, (c) => copyEscapes[c]!);
+}
+
 interface OpenBatch {
   table: ResultTable;
+  /** `copy`: the batch's lines; `arrays`: one list of values per column. */
+  lines: string[];
   columns: Cell[][];
   rows: number;
   chars: number;
 }
-
-const closeBatch = (batch: OpenBatch): ResultRowBatch => ({ table: batch.table, columns: batch.columns.map(arrayLiteral), rows: batch.rows, chars: batch.chars });
 
 /** Writes rows into batches and hands full ones out; checks every limit on the way. */
 class BatchBuilder {
   private current: OpenBatch | null = null;
   private totalChars = 0;
   rowsWritten = 0;
+  private readonly linePrefix: string;
 
-  constructor(private readonly limits: StorageLimits) {}
+  constructor(
+    private readonly limits: StorageLimits,
+    private readonly encoding: RowEncoding,
+  ) {
+    this.linePrefix = encoding.kind === 'copy' ? `${copyValue(encoding.analysisId)}\t` : '';
+  }
 
-  /** `document` is serialised here; returns a full batch to write, if one is ready. */
-  add(table: ResultTable, cells: Cell[], document: unknown): ResultRowBatch | null {
-    const json = JSON.stringify(document);
+  /** `document` is serialised here (or given as JSON text); returns a full batch to write, if one is ready. */
+  add(table: ResultTable, cells: Cell[], document: unknown, json: string = JSON.stringify(document)): ResultRowBatch | null {
     if (json.length > this.limits.maxDocumentChars) {
       throw new ResultTooLargeError(`One ${table} document is ${json.length} characters (limit ${this.limits.maxDocumentChars})`);
     }
@@ -191,12 +214,18 @@ class BatchBuilder {
     }
     let ready: ResultRowBatch | null = null;
     if (this.current && (this.current.table !== table || this.current.rows >= this.limits.batchRows || this.current.chars >= this.limits.batchChars)) {
-      ready = closeBatch(this.current);
+      ready = this.close(this.current);
       this.current = null;
     }
-    this.current ??= { table, columns: resultTableColumns[table].map(() => []), rows: 0, chars: 0 };
-    const row = [...cells, json];
-    for (let i = 0; i < row.length; i++) this.current.columns[i]!.push(row[i]!);
+    this.current ??= { table, lines: [], columns: this.encoding.kind === 'arrays' ? resultTableColumns[table].map(() => []) : [], rows: 0, chars: 0 };
+    if (this.encoding.kind === 'copy') {
+      let line = this.linePrefix;
+      for (const cell of cells) line += `${copyValue(cell)}\t`;
+      this.current.lines.push(`${line}${copyValue(json)}\n`);
+    } else {
+      const row = [...cells, json];
+      for (let i = 0; i < row.length; i++) this.current.columns[i]!.push(row[i]!);
+    }
     this.current.rows++;
     this.current.chars += json.length;
     this.rowsWritten++;
@@ -206,7 +235,12 @@ class BatchBuilder {
   flush(): ResultRowBatch | null {
     const last = this.current;
     this.current = null;
-    return last ? closeBatch(last) : null;
+    return last ? this.close(last) : null;
+  }
+
+  private close(batch: OpenBatch): ResultRowBatch {
+    const base = { table: batch.table, rows: batch.rows, chars: batch.chars };
+    return this.encoding.kind === 'copy' ? { ...base, kind: 'copy', text: batch.lines.join('') } : { ...base, kind: 'arrays', columns: batch.columns.map(arrayLiteral) };
   }
 }
 
@@ -217,13 +251,69 @@ const findingWithoutItems = (finding: Finding): Finding => {
   return rest;
 };
 
+/** Items stored in one row of `analysis_semantic` or `analysis_finding_items` (a chunk), at most. */
+export const CHUNK_ITEMS = 100;
+/** Characters of one chunk's document, at most (a single bigger item gets a chunk of its own). */
+const CHUNK_CHARS = 1_000_000;
+
+interface Chunk {
+  /** Index of the chunk's first item in its list. */
+  position: number;
+  count: number;
+  /** The items' JSON texts, joined as a JSON array. */
+  json: string;
+  first: unknown;
+}
+
+/**
+ * Consecutive items → chunks of at most `CHUNK_ITEMS` (and `CHUNK_CHARS`), a new chunk wherever
+ * `boundary` changes (the group of a semantic item), so a chunk's keys say where all its items are.
+ * A row per chunk instead of per item: a hundred times fewer rows and index entries to write, and a
+ * page of 50 reads one or two rows (results-pages.ts unpacks them).
+ */
+function* chunksOf<T>(items: readonly T[], boundary: (item: T) => string | null = () => null, firstChunkItems = CHUNK_ITEMS): Generator<Chunk> {
+  let jsons: string[] = [];
+  let chars = 0;
+  let start = 0;
+  let key: string | null = null;
+  const close = (): Chunk => ({ position: start, count: jsons.length, json: `[${jsons.join(',')}]`, first: items[start] });
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index]!;
+    const json = JSON.stringify(item);
+    const itemKey = boundary(item);
+    const limit = start === 0 ? firstChunkItems : CHUNK_ITEMS;
+    if (jsons.length > 0 && (jsons.length >= limit || chars + json.length > CHUNK_CHARS || itemKey !== key)) {
+      yield close();
+      jsons = [];
+      chars = 0;
+    }
+    if (jsons.length === 0) {
+      start = index;
+      key = itemKey;
+    }
+    jsons.push(json);
+    chars += json.length + 1;
+  }
+  if (jsons.length > 0) yield close();
+}
+
+/**
+ * A score row is kept for every campaign and group, and for an ad or keyword only where something was
+ * found on it: the rest score 100 with no money (`/scores` says so), and at 100 000 keywords they were a
+ * third of the score rows.
+ */
+export const scoreIsStored = (level: string, score: EntityScore) =>
+  level === 'campaign' || level === 'group' || score.score < 100 || score.findings > 0 || score.moneyPerMonth > 0;
+
 /**
  * Every row of a result, batch by batch. The findings, suggestions, scores and semantic sections are
- * walked in the engine's order (`position` keeps it as the tie-breaker of every sort).
+ * walked in the engine's order (`position` keeps it as the tie-breaker of every sort). A finding's
+ * items and the semantic sections (but the non-target queries' blocks, which the decision counts join
+ * one by one) are stored in chunks (`chunksOf`).
  */
-export function* resultRowBatches(result: AuditResult, limits: StorageLimits = defaultStorageLimits): Generator<ResultRowBatch, number> {
+export function* resultRowBatches(result: AuditResult, limits: StorageLimits = defaultStorageLimits, encoding: RowEncoding = { kind: 'arrays' }): Generator<ResultRowBatch, number> {
   const { scoring, semantic } = result;
-  const builder = new BatchBuilder(limits);
+  const builder = new BatchBuilder(limits, encoding);
   const emit = function* (batch: ResultRowBatch | null) {
     if (batch) yield batch;
   };
@@ -253,10 +343,9 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
     );
   }
   for (const finding of scoring.findings) {
-    const items = finding.items ?? [];
-    for (let position = 0; position < items.length; position++) {
-      const item = items[position]!;
-      yield* emit(builder.add('analysis_finding_items', [finding.id, position, item.moneyPerMonth ?? 0], item));
+    // The first chunk is the examples a findings page shows, so that page reads a small row per finding.
+    for (const chunk of chunksOf(finding.items ?? [], undefined, FINDING_EXAMPLE_ITEMS)) {
+      yield* emit(builder.add('analysis_finding_items', [finding.id, chunk.position, (chunk.first as { moneyPerMonth?: number }).moneyPerMonth ?? 0, chunk.count], null, chunk.json));
     }
   }
 
@@ -293,6 +382,7 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
   for (const [level, scores] of levels) {
     for (let position = 0; position < scores.length; position++) {
       const score = scores[position]!;
+      if (!scoreIsStored(level, score)) continue;
       const keys = entityKeys(score.target);
       yield* emit(builder.add('analysis_scores', [level, score.target.key, position, keys.campaign, keys.group, score.score, score.moneyPerMonth], score));
     }
@@ -306,14 +396,21 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
     ['collect_data', semantic.collectData, (item: { target: EntityRef }) => item.target],
     ['dropped_negatives', semantic.droppedNegatives, (item: { target: EntityRef }) => item.target],
     ['keyword_verdicts', scoring.keywordVerdicts, (item: { target: EntityRef }) => item.target],
-    ['query_blocks', semantic.nonTargetQueries?.blockedBy ?? [], () => undefined],
   ];
   for (const [section, items, refOf] of sections) {
-    for (let position = 0; position < items.length; position++) {
-      const item = items[position];
+    const groupOf = (item: unknown) => {
       const keys = entityKeys(refOf(item as never));
-      yield* emit(builder.add('analysis_semantic', [section, position, keys.campaign, keys.group], item));
+      return keys.group ?? keys.campaign;
+    };
+    for (const chunk of chunksOf(items, groupOf)) {
+      const keys = entityKeys(refOf(chunk.first as never));
+      yield* emit(builder.add('analysis_semantic', [section, chunk.position, keys.campaign, keys.group, chunk.count], null, chunk.json));
     }
+  }
+  // One row per block: the decision counts join each block's suggestion ids with the decisions.
+  const blocks = semantic.nonTargetQueries?.blockedBy ?? [];
+  for (let position = 0; position < blocks.length; position++) {
+    yield* emit(builder.add('analysis_semantic', ['query_blocks', position, null, null, 1], blocks[position]));
   }
   yield* emit(builder.flush());
   return builder.rowsWritten;

@@ -157,6 +157,8 @@ export function summarizeAudit(result: AuditResult): AnalysisSummary {
  * megabytes happens in the thread, not on the event loop.
  */
 export interface RawAuditInput {
+  /** The analysis the rows are written for (each COPY line starts with it). */
+  analysisId: string;
   platform: AdPlatform;
   currency?: string;
   period: StatsPeriod | null;
@@ -219,7 +221,7 @@ export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, li
     );
     const summary = summarizeAudit(result);
     const report = buildResultsSummary(result);
-    const batches = resultRowBatches(result, limits);
+    const batches = resultRowBatches(result, limits, { kind: 'copy', analysisId: raw.analysisId });
     let next = batches.next();
     while (!next.done) {
       port.postMessage({ type: 'batch', batch: next.value } satisfies AuditThreadMessage);
