@@ -438,8 +438,34 @@ function shortSuggestion(suggestion: Suggestion): Suggestion {
   return suggestion;
 }
 
-/** The summary document of a result: bounded whatever the account's size (see `ResultsSummary`). */
+/**
+ * Bytes of JSON the summary may take: under the 100 KB of the issue with room to spare. Everything in it
+ * is bounded by count (checks, kinds, causes, 100 campaigns, 10 top items), but not every string is
+ * (a campaign's name, a long fix): `fitSummary` trims the lists until it fits.
+ */
+export const SUMMARY_MAX_BYTES = 80_000;
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+/** Drops the least important entries (the last top items, then half the campaigns) until the summary fits. */
+function fitSummary(summary: ResultsSummary): ResultsSummary {
+  while (jsonBytes(summary) > SUMMARY_MAX_BYTES) {
+    const { top, scores } = summary;
+    if (top.suggestions.length > 3 && top.suggestions.length >= top.findings.length) top.suggestions = top.suggestions.slice(0, -1);
+    else if (top.findings.length > 3) top.findings = top.findings.slice(0, -1);
+    else if (scores.campaigns.length > 10) scores.campaigns = scores.campaigns.slice(0, Math.ceil(scores.campaigns.length / 2));
+    else if (top.suggestions.length > 0 || top.findings.length > 0) summary.top = { findings: top.findings.slice(0, -1), suggestions: top.suggestions.slice(0, -1) };
+    else break;
+  }
+  return summary;
+}
+
+/** The summary document of a result: bounded whatever the account's size (see `ResultsSummary`, `SUMMARY_MAX_BYTES`). */
 export function buildResultsSummary(result: AuditResult): ResultsSummary {
+  return fitSummary(unfittedSummary(result));
+}
+
+function unfittedSummary(result: AuditResult): ResultsSummary {
   const { scoring, semantic } = result;
   const checkTitles = new Map(scoring.checks.map((check) => [check.id, check]));
   const byCheck = new Map<string, CheckCount>();
