@@ -7,6 +7,7 @@
  * carry (duplicate keywords to delete by hand). `exportFileOf` gives one file as a writer instead, so
  * the API streams it to the reply row by row (export-file.ts) rather than holding it whole.
  */
+import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import type { Suggestion } from '../../../src/contract/analysis-results.js';
 import type { CampaignData } from '../../../src/contract/campaigns.js';
@@ -40,12 +41,8 @@ const xlsxType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sh
 
 /** Writes string pieces into `output`, waiting whenever it asks to (a slow reader holds the writer back). */
 async function writePieces(pieces: Iterable<string>, output: Writable): Promise<void> {
-  for (const piece of pieces) {
-    if (!output.write(piece)) await new Promise<void>((resolve, reject) => {
-      output.once('drain', resolve);
-      output.once('error', reject);
-    });
-  }
+  // `once` rejects on 'error' and removes both listeners either way.
+  for (const piece of pieces) if (!output.write(piece)) await once(output, 'drain');
 }
 
 /** The platform's files for the changes (only the formats asked for). */
