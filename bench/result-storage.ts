@@ -53,7 +53,7 @@ async function writeResult(db: DB, analysisId: string, result: AuditResult, writ
   const started = performance.now();
   try {
     await client.query('BEGIN');
-    const batches = resultRowBatches(result, undefined, encoding);
+    const batches = resultRowBatches(result, undefined, { encoding });
     for (;;) {
       const encodeStarted = performance.now();
       const next = batches.next();

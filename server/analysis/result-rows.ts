@@ -100,6 +100,13 @@ interface BatchBase {
 }
 export type ResultRowBatch = (BatchBase & { kind: 'copy'; text: string }) | (BatchBase & { kind: 'arrays'; columns: string[] });
 
+export interface RowBatchOptions {
+  /** The caller hands the result over: its lists are emptied as their rows go out (the engine thread). */
+  release?: boolean;
+  /** How the batches are encoded (default `arrays`; the worker writes `copy`). */
+  encoding?: RowEncoding;
+}
+
 /** Semantic sections stored as rows, plus the non-target queries breakdown used by the decision counts. */
 export type StoredSemanticSection = SemanticSection | 'query_blocks';
 
@@ -311,9 +318,14 @@ export const scoreIsStored = (level: string, score: EntityScore) =>
  * items and the semantic sections (but the non-target queries' blocks, which the decision counts join
  * one by one) are stored in chunks (`chunksOf`).
  */
-export function* resultRowBatches(result: AuditResult, limits: StorageLimits = defaultStorageLimits, encoding: RowEncoding = { kind: 'arrays' }): Generator<ResultRowBatch, number> {
+export function* resultRowBatches(result: AuditResult, limits: StorageLimits = defaultStorageLimits, options: RowBatchOptions = {}): Generator<ResultRowBatch, number> {
   const { scoring, semantic } = result;
-  const builder = new BatchBuilder(limits, encoding);
+  const builder = new BatchBuilder(limits, options.encoding ?? { kind: 'arrays' });
+  // The engine thread hands its result over: each list is emptied once its rows are out, so the
+  // result shrinks while it is written instead of living whole until the last batch.
+  const release = (...lists: unknown[][]) => {
+    if (options.release) for (const list of lists) list.length = 0;
+  };
   const emit = function* (batch: ResultRowBatch | null) {
     if (batch) yield batch;
   };
@@ -347,7 +359,9 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
     for (const chunk of chunksOf(finding.items ?? [], undefined, FINDING_EXAMPLE_ITEMS)) {
       yield* emit(builder.add('analysis_finding_items', [finding.id, chunk.position, (chunk.first as { moneyPerMonth?: number }).moneyPerMonth ?? 0, chunk.count], null, chunk.json));
     }
+    if (options.release) delete finding.items;
   }
+  release(scoring.findings);
 
   const suggestions: Suggestion[] = [...scoring.suggestions, ...semantic.crossMinus, ...semantic.negatives];
   for (let position = 0; position < suggestions.length; position++) {
@@ -372,6 +386,7 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
       ),
     );
   }
+  release(suggestions, scoring.suggestions, semantic.crossMinus, semantic.negatives);
 
   const levels: [string, EntityScore[]][] = [
     ['campaign', scoring.campaigns],
@@ -386,6 +401,7 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
       const keys = entityKeys(score.target);
       yield* emit(builder.add('analysis_scores', [level, score.target.key, position, keys.campaign, keys.group, score.score, score.moneyPerMonth], score));
     }
+    release(scores);
   }
 
   const sections: [StoredSemanticSection, readonly unknown[], (item: never) => EntityRef | undefined][] = [
@@ -406,6 +422,7 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
       const keys = entityKeys(refOf(chunk.first as never));
       yield* emit(builder.add('analysis_semantic', [section, chunk.position, keys.campaign, keys.group, chunk.count], null, chunk.json));
     }
+    release(items as unknown[]);
   }
   // One row per block: the decision counts join each block's suggestion ids with the decisions.
   const blocks = semantic.nonTargetQueries?.blockedBy ?? [];

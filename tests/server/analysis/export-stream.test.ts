@@ -70,7 +70,7 @@ describe('export of 100 000 accepted changes, streamed from the rows', () => {
         };
         result.semantic.negatives.push(negative);
       }
-      const batches = resultRowBatches(result, analysisStorageLimits, { kind: 'copy', analysisId: input.analysisId });
+      const batches = resultRowBatches(result, analysisStorageLimits, { encoding: { kind: 'copy', analysisId: input.analysisId! } });
       let next = batches.next();
       while (!next.done) {
         await sink(next.value);
