@@ -233,8 +233,11 @@ async function refreshRowStatistics(db: DB): Promise<void> {
  */
 function savingTransaction(db: DB) {
   let opened: Promise<{ client: pg.PoolClient; trx: DB }> | null = null;
-  const open = () =>
-    (opened ??= (async () => {
+  // Once ended, a late batch (still queued behind a failed one) must not open a second transaction.
+  let ended = false;
+  const open = () => {
+    if (ended) return Promise.reject(new Error('The saving transaction has ended'));
+    return (opened ??= (async () => {
       const client = await poolOf(db).connect();
       try {
         await client.query('BEGIN');
@@ -244,7 +247,9 @@ function savingTransaction(db: DB) {
       }
       return { client, trx: onConnection(client) };
     })());
+  };
   const close = async (commit: boolean) => {
+    ended = true;
     const current = opened;
     opened = null;
     if (!current) return;
@@ -261,6 +266,8 @@ function savingTransaction(db: DB) {
   return {
     async write(analysisId: string, batch: ResultRowBatch) {
       const { client, trx } = await open();
+      // Ended while this batch waited (a rollback): its COPY must not reach the connection after the ROLLBACK.
+      if (ended) throw new Error('The saving transaction has ended');
       if (batch.kind === 'copy') await copyRowBatch(client, batch);
       else await insertRowBatch(trx, analysisId, batch);
     },
