@@ -14,6 +14,7 @@ const registry: { name: string; file: string }[] = [
   { name: 'server', file: './server.js' },
   { name: 'import', file: './import.js' },
   { name: 'analysis', file: './analysis.js' },
+  { name: 'result-storage', file: './result-storage.js' },
   { name: 'compression', file: './compression.js' },
   { name: 'hostile-uploads', file: './hostile-uploads.js' },
   { name: 'end-to-end', file: './end-to-end.js' },

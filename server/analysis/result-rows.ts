@@ -3,10 +3,11 @@
  * Pure (data in, data out), used where the result exists: the engine thread (run-audit.ts) and the
  * migration that converts results stored as one blob (0060_analysis_rows).
  *
- * Rows are produced in batches of column arrays (what `INSERT … SELECT FROM unnest(…)` takes), each
- * document serialised on its own, so no value the size of the account is ever built: the biggest
- * string is one finding, suggestion or cluster. The batches are yielded one at a time; the caller
- * writes one before asking for the next, so at most one batch exists besides the engine's result.
+ * Rows are produced in batches, as the text of a `COPY … FROM STDIN` (the worker) or as column arrays
+ * for `INSERT … SELECT FROM unnest(…)` (the migration), each document serialised on its own, so no
+ * value the size of the account is ever built: the biggest string is one finding, suggestion or a
+ * chunk of at most 100 items. The batches are yielded one at a time; the caller writes one before
+ * asking for the next, so at most one batch exists besides the engine's result.
  */
 import type {
   AnalysisNotice,
@@ -18,7 +19,7 @@ import type {
   Severity,
   Suggestion,
 } from '../../src/contract/analysis-results.js';
-import type { CheckCount, ResultsSummary, SemanticSection, SuggestionCount } from '../../src/contract/analysis-pages.js';
+import { FINDING_EXAMPLE_ITEMS, type CheckCount, type ResultsSummary, type SemanticSection, type SuggestionCount } from '../../src/contract/analysis-pages.js';
 import type { AuditResult } from '../../src/contract/analysis.js';
 
 /** Column types of the row tables, in insert order (after `analysis_id`). */
@@ -41,6 +42,7 @@ export const resultTableColumns = {
     ['finding_id', 'text'],
     ['position', 'int4'],
     ['money_per_month', 'float8'],
+    ['count', 'int4'],
     ['document', 'jsonb'],
   ],
   analysis_suggestions: [
@@ -71,6 +73,7 @@ export const resultTableColumns = {
     ['position', 'int4'],
     ['campaign_key', 'text'],
     ['group_key', 'text'],
+    ['count', 'int4'],
     ['document', 'jsonb'],
   ],
 } as const;
@@ -78,21 +81,30 @@ export type ResultTable = keyof typeof resultTableColumns;
 type Cell = string | number | null;
 
 /**
- * One batch of rows of one table: `columns[i]` is the PostgreSQL array literal (`{"a","b",NULL}`) of the
- * values of column i of `resultTableColumns[table]`. Written here, in the engine thread: node-postgres
- * escaping arrays on the worker's event loop took most of the saving time of a big result.
+ * How a batch is encoded, decided by who writes it:
+ * - `copy`: the text of `COPY <table> (analysis_id, <columns>) FROM STDIN` (tab-separated, `\N` for
+ *   NULL), every line starting with the analysis id. The worker streams it to PostgreSQL as it is.
+ * - `arrays`: `columns[i]` is the PostgreSQL array literal (`{"a","b",NULL}`) of column i, for a multi-row
+ *   `INSERT … SELECT FROM unnest(…)` on a Kysely connection (migration 0060 converting old blobs has no
+ *   raw connection to COPY on).
+ * Either is written here, in the engine thread: escaping on the worker's event loop took most of the
+ * saving time of a big result.
  */
-export interface ResultRowBatch {
+export type RowEncoding = { kind: 'copy'; analysisId: string } | { kind: 'arrays' };
+
+interface BatchBase {
   table: ResultTable;
-  columns: string[];
   rows: number;
   /** Characters of the serialised documents in the batch. */
   chars: number;
 }
+export type ResultRowBatch = (BatchBase & { kind: 'copy'; text: string }) | (BatchBase & { kind: 'arrays'; columns: string[] });
 
 export interface RowBatchOptions {
   /** The caller hands the result over: its lists are emptied as their rows go out (the engine thread). */
   release?: boolean;
+  /** How the batches are encoded (default `arrays`; the worker writes `copy`). */
+  encoding?: RowEncoding;
 }
 
 /** Semantic sections stored as rows, plus the non-target queries breakdown used by the decision counts. */
@@ -100,7 +112,7 @@ export type StoredSemanticSection = SemanticSection | 'query_blocks';
 
 /** Limits of what is stored; tests lower them to provoke RESULT_TOO_LARGE. */
 export interface StorageLimits {
-  /** Rows of a batch (one INSERT). */
+  /** Rows of a batch (one COPY or INSERT). */
   batchRows: number;
   /** Characters of documents in a batch. */
   batchChars: number;
@@ -167,26 +179,39 @@ export function arrayLiteral(values: readonly Cell[]): string {
   return `{${parts.join(',')}}`;
 }
 
+const copyEscapes: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+/** One value of a COPY text line: backslash, tab and line breaks escaped, `\N` for NULL (and for a non-finite number). */
+export function copyValue(value: Cell): string {
+  if (value === null) return '\\N';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '\\N';
+  return value.replace(/[\\\t\n\r]/g, (c) => copyEscapes[c]!);
+}
+
 interface OpenBatch {
   table: ResultTable;
+  /** `copy`: the batch's lines; `arrays`: one list of values per column. */
+  lines: string[];
   columns: Cell[][];
   rows: number;
   chars: number;
 }
-
-const closeBatch = (batch: OpenBatch): ResultRowBatch => ({ table: batch.table, columns: batch.columns.map(arrayLiteral), rows: batch.rows, chars: batch.chars });
 
 /** Writes rows into batches and hands full ones out; checks every limit on the way. */
 class BatchBuilder {
   private current: OpenBatch | null = null;
   private totalChars = 0;
   rowsWritten = 0;
+  private readonly linePrefix: string;
 
-  constructor(private readonly limits: StorageLimits) {}
+  constructor(
+    private readonly limits: StorageLimits,
+    private readonly encoding: RowEncoding,
+  ) {
+    this.linePrefix = encoding.kind === 'copy' ? `${copyValue(encoding.analysisId)}\t` : '';
+  }
 
-  /** `document` is serialised here; returns a full batch to write, if one is ready. */
-  add(table: ResultTable, cells: Cell[], document: unknown): ResultRowBatch | null {
-    const json = JSON.stringify(document);
+  /** `document` is serialised here (or given as JSON text); returns a full batch to write, if one is ready. */
+  add(table: ResultTable, cells: Cell[], document: unknown, json: string = JSON.stringify(document)): ResultRowBatch | null {
     if (json.length > this.limits.maxDocumentChars) {
       throw new ResultTooLargeError(`One ${table} document is ${json.length} characters (limit ${this.limits.maxDocumentChars})`);
     }
@@ -196,12 +221,18 @@ class BatchBuilder {
     }
     let ready: ResultRowBatch | null = null;
     if (this.current && (this.current.table !== table || this.current.rows >= this.limits.batchRows || this.current.chars >= this.limits.batchChars)) {
-      ready = closeBatch(this.current);
+      ready = this.close(this.current);
       this.current = null;
     }
-    this.current ??= { table, columns: resultTableColumns[table].map(() => []), rows: 0, chars: 0 };
-    const row = [...cells, json];
-    for (let i = 0; i < row.length; i++) this.current.columns[i]!.push(row[i]!);
+    this.current ??= { table, lines: [], columns: this.encoding.kind === 'arrays' ? resultTableColumns[table].map(() => []) : [], rows: 0, chars: 0 };
+    if (this.encoding.kind === 'copy') {
+      let line = this.linePrefix;
+      for (const cell of cells) line += `${copyValue(cell)}\t`;
+      this.current.lines.push(`${line}${copyValue(json)}\n`);
+    } else {
+      const row = [...cells, json];
+      for (let i = 0; i < row.length; i++) this.current.columns[i]!.push(row[i]!);
+    }
     this.current.rows++;
     this.current.chars += json.length;
     this.rowsWritten++;
@@ -211,7 +242,12 @@ class BatchBuilder {
   flush(): ResultRowBatch | null {
     const last = this.current;
     this.current = null;
-    return last ? closeBatch(last) : null;
+    return last ? this.close(last) : null;
+  }
+
+  private close(batch: OpenBatch): ResultRowBatch {
+    const base = { table: batch.table, rows: batch.rows, chars: batch.chars };
+    return this.encoding.kind === 'copy' ? { ...base, kind: 'copy', text: batch.lines.join('') } : { ...base, kind: 'arrays', columns: batch.columns.map(arrayLiteral) };
   }
 }
 
@@ -222,13 +258,69 @@ const findingWithoutItems = (finding: Finding): Finding => {
   return rest;
 };
 
+/** Items stored in one row of `analysis_semantic` or `analysis_finding_items` (a chunk), at most. */
+export const CHUNK_ITEMS = 100;
+/** Characters of one chunk's document, at most (a single bigger item gets a chunk of its own). */
+const CHUNK_CHARS = 1_000_000;
+
+interface Chunk {
+  /** Index of the chunk's first item in its list. */
+  position: number;
+  count: number;
+  /** The items' JSON texts, joined as a JSON array. */
+  json: string;
+  first: unknown;
+}
+
+/**
+ * Consecutive items → chunks of at most `CHUNK_ITEMS` (and `CHUNK_CHARS`), a new chunk wherever
+ * `boundary` changes (the group of a semantic item), so a chunk's keys say where all its items are.
+ * A row per chunk instead of per item: a hundred times fewer rows and index entries to write, and a
+ * page of 50 reads one or two rows (results-pages.ts unpacks them).
+ */
+function* chunksOf<T>(items: readonly T[], boundary: (item: T) => string | null = () => null, firstChunkItems = CHUNK_ITEMS): Generator<Chunk> {
+  let jsons: string[] = [];
+  let chars = 0;
+  let start = 0;
+  let key: string | null = null;
+  const close = (): Chunk => ({ position: start, count: jsons.length, json: `[${jsons.join(',')}]`, first: items[start] });
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index]!;
+    const json = JSON.stringify(item);
+    const itemKey = boundary(item);
+    const limit = start === 0 ? firstChunkItems : CHUNK_ITEMS;
+    if (jsons.length > 0 && (jsons.length >= limit || chars + json.length > CHUNK_CHARS || itemKey !== key)) {
+      yield close();
+      jsons = [];
+      chars = 0;
+    }
+    if (jsons.length === 0) {
+      start = index;
+      key = itemKey;
+    }
+    jsons.push(json);
+    chars += json.length + 1;
+  }
+  if (jsons.length > 0) yield close();
+}
+
+/**
+ * A score row is kept for every campaign and group, and for an ad or keyword only where something was
+ * found on it: the rest score 100 with no money (`/scores` says so), and at 100 000 keywords they were a
+ * third of the score rows.
+ */
+export const scoreIsStored = (level: string, score: EntityScore) =>
+  level === 'campaign' || level === 'group' || score.score < 100 || score.findings > 0 || score.moneyPerMonth > 0;
+
 /**
  * Every row of a result, batch by batch. The findings, suggestions, scores and semantic sections are
- * walked in the engine's order (`position` keeps it as the tie-breaker of every sort).
+ * walked in the engine's order (`position` keeps it as the tie-breaker of every sort). A finding's
+ * items and the semantic sections (but the non-target queries' blocks, which the decision counts join
+ * one by one) are stored in chunks (`chunksOf`).
  */
 export function* resultRowBatches(result: AuditResult, limits: StorageLimits = defaultStorageLimits, options: RowBatchOptions = {}): Generator<ResultRowBatch, number> {
   const { scoring, semantic } = result;
-  const builder = new BatchBuilder(limits);
+  const builder = new BatchBuilder(limits, options.encoding ?? { kind: 'arrays' });
   // The engine thread hands its result over: each list is emptied once its rows are out, so the
   // result shrinks while it is written instead of living whole until the last batch.
   const release = (...lists: unknown[][]) => {
@@ -263,10 +355,9 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
     );
   }
   for (const finding of scoring.findings) {
-    const items = finding.items ?? [];
-    for (let position = 0; position < items.length; position++) {
-      const item = items[position]!;
-      yield* emit(builder.add('analysis_finding_items', [finding.id, position, item.moneyPerMonth ?? 0], item));
+    // The first chunk is the examples a findings page shows, so that page reads a small row per finding.
+    for (const chunk of chunksOf(finding.items ?? [], undefined, FINDING_EXAMPLE_ITEMS)) {
+      yield* emit(builder.add('analysis_finding_items', [finding.id, chunk.position, (chunk.first as { moneyPerMonth?: number }).moneyPerMonth ?? 0, chunk.count], null, chunk.json));
     }
     if (options.release) delete finding.items;
   }
@@ -306,6 +397,7 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
   for (const [level, scores] of levels) {
     for (let position = 0; position < scores.length; position++) {
       const score = scores[position]!;
+      if (!scoreIsStored(level, score)) continue;
       const keys = entityKeys(score.target);
       yield* emit(builder.add('analysis_scores', [level, score.target.key, position, keys.campaign, keys.group, score.score, score.moneyPerMonth], score));
     }
@@ -320,15 +412,22 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
     ['collect_data', semantic.collectData, (item: { target: EntityRef }) => item.target],
     ['dropped_negatives', semantic.droppedNegatives, (item: { target: EntityRef }) => item.target],
     ['keyword_verdicts', scoring.keywordVerdicts, (item: { target: EntityRef }) => item.target],
-    ['query_blocks', semantic.nonTargetQueries?.blockedBy ?? [], () => undefined],
   ];
   for (const [section, items, refOf] of sections) {
-    for (let position = 0; position < items.length; position++) {
-      const item = items[position];
+    const groupOf = (item: unknown) => {
       const keys = entityKeys(refOf(item as never));
-      yield* emit(builder.add('analysis_semantic', [section, position, keys.campaign, keys.group], item));
+      return keys.group ?? keys.campaign;
+    };
+    for (const chunk of chunksOf(items, groupOf)) {
+      const keys = entityKeys(refOf(chunk.first as never));
+      yield* emit(builder.add('analysis_semantic', [section, chunk.position, keys.campaign, keys.group, chunk.count], null, chunk.json));
     }
     release(items as unknown[]);
+  }
+  // One row per block: the decision counts join each block's suggestion ids with the decisions.
+  const blocks = semantic.nonTargetQueries?.blockedBy ?? [];
+  for (let position = 0; position < blocks.length; position++) {
+    yield* emit(builder.add('analysis_semantic', ['query_blocks', position, null, null, 1], blocks[position]));
   }
   yield* emit(builder.flush());
   return builder.rowsWritten;
@@ -356,8 +455,34 @@ function shortSuggestion(suggestion: Suggestion): Suggestion {
   return suggestion;
 }
 
-/** The summary document of a result: bounded whatever the account's size (see `ResultsSummary`). */
+/**
+ * Bytes of JSON the summary may take: under the 100 KB of the issue with room to spare. Everything in it
+ * is bounded by count (checks, kinds, causes, 100 campaigns, 10 top items), but not every string is
+ * (a campaign's name, a long fix): `fitSummary` trims the lists until it fits.
+ */
+export const SUMMARY_MAX_BYTES = 80_000;
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+/** Drops the least important entries (the last top items, then half the campaigns) until the summary fits. */
+function fitSummary(summary: ResultsSummary): ResultsSummary {
+  while (jsonBytes(summary) > SUMMARY_MAX_BYTES) {
+    const { top, scores } = summary;
+    if (top.suggestions.length > 3 && top.suggestions.length >= top.findings.length) top.suggestions = top.suggestions.slice(0, -1);
+    else if (top.findings.length > 3) top.findings = top.findings.slice(0, -1);
+    else if (scores.campaigns.length > 10) scores.campaigns = scores.campaigns.slice(0, Math.ceil(scores.campaigns.length / 2));
+    else if (top.suggestions.length > 0 || top.findings.length > 0) summary.top = { findings: top.findings.slice(0, -1), suggestions: top.suggestions.slice(0, -1) };
+    else break;
+  }
+  return summary;
+}
+
+/** The summary document of a result: bounded whatever the account's size (see `ResultsSummary`, `SUMMARY_MAX_BYTES`). */
 export function buildResultsSummary(result: AuditResult): ResultsSummary {
+  return fitSummary(unfittedSummary(result));
+}
+
+function unfittedSummary(result: AuditResult): ResultsSummary {
   const { scoring, semantic } = result;
   const checkTitles = new Map(scoring.checks.map((check) => [check.id, check]));
   const byCheck = new Map<string, CheckCount>();

@@ -32,6 +32,7 @@ import type { AnalysisDecisions } from '../../src/contract/analysis.js';
 import { analysisMessages as m, analysisPageMessages as pm } from '../../src/contract/messages.js';
 import type { DB } from '../db/database.js';
 import { conflict, notFound, validationError } from '../lib/errors.js';
+import { CHUNK_ITEMS } from './result-rows.js';
 import { findAnalysisRow, toAnalysis } from './service.js';
 
 type AnalysisRow = Awaited<ReturnType<typeof findAnalysisRow>>;
@@ -53,6 +54,20 @@ const offsetOf = (request: PageRequest) => (request.page - 1) * request.page_siz
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/ё/g, 'е').replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const and = (conditions: RawBuilder<unknown>[]) => (conditions.length === 0 ? sql`TRUE` : sql.join(conditions, sql` AND `));
+
+/**
+ * The items of chunk rows `r` (analysis_finding_items, analysis_semantic; see result-rows.ts `chunksOf`)
+ * as `e.item`, the n-th of its row as `e.n`: item index `r.position + e.n - 1`. A chunk's document is an
+ * array; a row written before chunks (0070) is one item.
+ */
+const chunkItems = sql.raw(`CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(r.document) = 'array' THEN r.document ELSE jsonb_build_array(r.document) END) WITH ORDINALITY AS e(item, n)`);
+
+/**
+ * Conditions on chunk rows `r` and their items `e` for the items [from, to): a row holding one of them
+ * starts less than `CHUNK_ITEMS` before `from`, so the position index is a range scan at any depth.
+ */
+const itemRange = (from: number, to: number) =>
+  sql`r.position > ${from - CHUNK_ITEMS} AND r.position < ${to} AND r.position + e.n - 1 >= ${from} AND r.position + e.n - 1 < ${to}`;
 
 // ------------------------------------------------------------------------------------ findings
 
@@ -76,9 +91,9 @@ export async function findingsPage(db: DB, analysisId: string, filter: FindingsF
   const [rows, total] = await Promise.all([
     sql<{ document: Finding; examples: FindingItem[] | null }>`
       SELECT page.document,
-             (SELECT jsonb_agg(i.document ORDER BY i.position)
-                FROM analysis_finding_items i
-               WHERE i.analysis_id = ${analysisId} AND i.finding_id = page.id AND i.position < ${FINDING_EXAMPLE_ITEMS}) AS examples
+             (SELECT jsonb_agg(e.item ORDER BY r.position, e.n)
+                FROM analysis_finding_items r ${chunkItems}
+               WHERE r.analysis_id = ${analysisId} AND r.finding_id = page.id AND ${itemRange(0, FINDING_EXAMPLE_ITEMS)}) AS examples
         FROM (SELECT f.id, f.document, f.money_per_month, f.position, f.severity
                 FROM analysis_findings f WHERE ${where} ORDER BY ${order('f')} LIMIT ${filter.page_size} OFFSET ${offsetOf(filter)}) page
        ORDER BY ${order('page')}`.execute(db),
@@ -98,10 +113,10 @@ export async function findingItemsPage(db: DB, analysisId: string, findingId: st
   const from = offsetOf(request);
   const [rows, total] = await Promise.all([
     sql<{ document: FindingItem }>`
-      SELECT document FROM analysis_finding_items
-       WHERE analysis_id = ${analysisId} AND finding_id = ${findingId} AND position >= ${from} AND position < ${from + request.page_size}
-       ORDER BY position`.execute(db),
-    sql<{ total: number }>`SELECT count(*)::int AS total FROM analysis_finding_items WHERE analysis_id = ${analysisId} AND finding_id = ${findingId}`.execute(db),
+      SELECT e.item AS document FROM analysis_finding_items r ${chunkItems}
+       WHERE r.analysis_id = ${analysisId} AND r.finding_id = ${findingId} AND ${itemRange(from, from + request.page_size)}
+       ORDER BY r.position, e.n`.execute(db),
+    sql<{ total: number }>`SELECT coalesce(sum(count), 0)::int AS total FROM analysis_finding_items WHERE analysis_id = ${analysisId} AND finding_id = ${findingId}`.execute(db),
   ]);
   return { items: rows.rows.map((row) => row.document), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
 }
@@ -293,10 +308,10 @@ export async function semanticPage<S extends SemanticSection>(db: DB, analysisId
   const from = offsetOf(request);
   const [rows, total] = await Promise.all([
     sql<{ document: SemanticPage<S>['items'][number] }>`
-      SELECT document FROM analysis_semantic
-       WHERE analysis_id = ${analysisId} AND section = ${section} AND position >= ${from} AND position < ${from + request.page_size}
-       ORDER BY position`.execute(db),
-    sql<{ total: number }>`SELECT count(*)::int AS total FROM analysis_semantic WHERE analysis_id = ${analysisId} AND section = ${section}`.execute(db),
+      SELECT e.item AS document FROM analysis_semantic r ${chunkItems}
+       WHERE r.analysis_id = ${analysisId} AND r.section = ${section} AND ${itemRange(from, from + request.page_size)}
+       ORDER BY r.position, e.n`.execute(db),
+    sql<{ total: number }>`SELECT coalesce(sum(count), 0)::int AS total FROM analysis_semantic WHERE analysis_id = ${analysisId} AND section = ${section}`.execute(db),
   ]);
   return { items: rows.rows.map((row) => row.document), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
 }

@@ -75,7 +75,7 @@ export function resultRouteContracts(tags: string[], who: string) {
       querystring: ScoresQuerySchema,
       response: { 200: ScoresPageSchema, ...errors },
       tags,
-      summary: `Scores of campaigns, groups, ads or keywords${who}, worst first or by money, paged`,
+      summary: `Scores of campaigns, groups, ads or keywords${who}, worst first or by money, paged; an ad or keyword with nothing found on it (score 100, no money) is not listed`,
       auth: true,
     },
   } satisfies Record<string, RouteContract>;

@@ -5,6 +5,8 @@
  * An analysis (or project) of another organization is 404.
  */
 import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { MessageChannel } from 'node:worker_threads';
 import type { FastifyPluginAsync } from 'fastify';
 import {
   AnalysisHistoryPageSchema,
@@ -26,7 +28,7 @@ import { conflict, HttpError } from '../lib/errors.js';
 import { exportPool, WorkerLimitError } from '../lib/worker-pool.js';
 import { routeSchema, type Req, type RouteContract } from '../lib/schema.js';
 import { findProject } from '../projects/service.js';
-import type { ExportFileInput, ExportFileOutcome } from './export-file.js';
+import type { ExportFileInput, ExportFileOutcome, ExportStreamAck, ExportStreamMessage } from './export-file.js';
 import { createAnalysisEvents } from './progress-events.js';
 import { changeDecisions, findCompletedAnalysis, replaceDecisions } from './results-pages.js';
 import { resultRoutes } from './results-routes.js';
@@ -224,19 +226,46 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
       accepted: source.accepted,
       format: request.query.format,
     };
-    const outcome = await exportPool()
-      .run<ExportFileOutcome>(exportModule, 'buildExportFile', [input])
+    // The file comes from the export thread piece by piece (export-file.ts) and goes to the reply as it comes.
+    const { port1, port2 } = new MessageChannel();
+    const body = new PassThrough();
+    const stopped = new AbortController();
+    let head: (message: Extract<ExportStreamMessage, { type: 'head' }>) => void = () => undefined;
+    const headed = new Promise<Extract<ExportStreamMessage, { type: 'head' }>>((resolve) => (head = resolve));
+    port1.on('message', (message: ExportStreamMessage) => {
+      if (message.type === 'head') return head(message);
+      const piece = Buffer.from(message.piece.buffer, message.piece.byteOffset, message.piece.byteLength);
+      const ack = () => port1.postMessage({ type: 'ack' } satisfies ExportStreamAck);
+      if (body.write(piece)) ack();
+      else body.once('drain', ack);
+    });
+    // A client that goes away stops the thread.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) stopped.abort(new Error('The client closed the export'));
+    });
+    const running = exportPool()
+      .run<ExportFileOutcome>(exportModule, 'streamExportFile', [input, port2], { transferList: [port2], signal: stopped.signal })
       .catch((error: unknown) => {
         // Over the export thread's heap or time limit: the thread is replaced, the user gets a Russian answer.
         if (error instanceof WorkerLimitError) throw new HttpError(422, 'EXPORT_TOO_LARGE', m.exportTooLarge);
         throw error;
-      });
-    if (outcome.kind === 'empty') throw conflict(m.nothingToExport, 'NOTHING_TO_EXPORT');
-    if (outcome.kind === 'format_unavailable') throw new HttpError(422, 'EXPORT_FORMAT_UNAVAILABLE', m.exportFormatUnavailable, [{ loc: ['querystring', 'format'], msg: m.exportFormatUnavailable }]);
+      })
+      .finally(() => port1.close());
+    const first = await Promise.race([headed, running]);
+    if (!('type' in first)) {
+      if (first.kind === 'empty') throw conflict(m.nothingToExport, 'NOTHING_TO_EXPORT');
+      if (first.kind === 'format_unavailable') throw new HttpError(422, 'EXPORT_FORMAT_UNAVAILABLE', m.exportFormatUnavailable, [{ loc: ['querystring', 'format'], msg: m.exportFormatUnavailable }]);
+    }
+    const { fileName, contentType } = 'type' in first ? first : { fileName: first.fileName, contentType: first.contentType };
+    // Headers are out once the first piece is: a failure after that cuts the download short.
+    running.then(
+      () => body.end(),
+      (error: unknown) => body.destroy(error as Error),
+    );
     return reply
-      .header('content-type', outcome.contentType)
-      .header('content-disposition', attachment(`analysis-${source.analysis.id.slice(0, 8)}-${outcome.fileName}`))
+      .header('content-type', contentType)
+      .header('content-disposition', attachment(`analysis-${source.analysis.id.slice(0, 8)}-${fileName}`))
       .header('cache-control', 'no-store')
-      .send(Buffer.from(outcome.content.buffer, outcome.content.byteOffset, outcome.content.byteLength));
+      .send(body);
   });
 };

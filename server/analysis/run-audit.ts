@@ -163,6 +163,8 @@ const parseJson = <T>(text: JsonText): T => JSON.parse(typeof text === 'string' 
  * (strings also work: tests and callers in the same thread), parsed in the thread, not on the event loop.
  */
 export interface RawAuditInput {
+  /** The analysis the rows are written for: each COPY line starts with it (without one, the batches are `arrays`). */
+  analysisId?: string;
   platform: AdPlatform;
   currency?: string;
   period: StatsPeriod | null;
@@ -287,7 +289,7 @@ export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, li
     });
     const summary = summarizeAudit(result);
     const report = buildResultsSummary(result);
-    const batches = resultRowBatches(result, limits, { release: true });
+    const batches = resultRowBatches(result, limits, { release: true, encoding: raw.analysisId ? { kind: 'copy', analysisId: raw.analysisId } : { kind: 'arrays' } });
     let next = batches.next();
     while (!next.done) {
       port.postMessage({ type: 'batch', batch: next.value } satisfies AuditThreadMessage);

@@ -11,12 +11,12 @@
  * the work within seconds whatever stage it is in.
  */
 import { MessageChannel } from 'node:worker_threads';
-import { sql, type Transaction } from 'kysely';
+import type pg from 'pg';
+import { sql } from 'kysely';
 import type { AnalysisProgress } from '../../src/contract/analysis-results.js';
 import type { AnalysisErrorCode, AnalysisOptions } from '../../src/contract/analysis.js';
 import { analysisMessages, analysisPageMessages } from '../../src/contract/messages.js';
-import type { DB } from '../db/database.js';
-import type { Database } from '../db/schema.js';
+import { onConnection, poolOf, type DB } from '../db/database.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import type { QueuedJob } from '../jobs/queue.js';
 import { createProgressWriter } from '../jobs/progress-writer.js';
@@ -26,7 +26,7 @@ import { claimRun, failRun, ownedUpdate, startHeartbeat, type ClaimedRun as Clai
 import { ANALYSIS_QUEUE, analysisJobOptions, auditRun, type AnalysisJobData } from './lifecycle.js';
 import { progressPercent, type AuditOutput, type AuditThreadAck, type AuditThreadMessage, type RawAuditInput } from './run-audit.js';
 import { defaultStorageLimits, ResultTooLargeError, type ResultRowBatch, type StorageLimits } from './result-rows.js';
-import { insertRowBatch } from './row-writer.js';
+import { copyRowBatch, insertRowBatch } from './row-writer.js';
 
 const auditModule = new URL('./run-audit.js', import.meta.url);
 /** The engines get this long; the job expires at 15 minutes, so a stuck run fails (and refunds) first. */
@@ -147,6 +147,7 @@ async function loadAuditInput(db: DB, run: ClaimedRun): Promise<RawAuditInput> {
   ]);
   if (campaigns.length !== ids.length) throw new CampaignsGoneError('Campaigns of the analysis were removed by a new import');
   return {
+    analysisId: run.id,
     platform: project.platform,
     period: lastPeriod?.period ?? null,
     campaigns: await utf8Texts(campaigns),
@@ -225,51 +226,65 @@ async function refreshRowStatistics(db: DB): Promise<void> {
   await sql`VACUUM (ANALYZE) analysis_findings, analysis_finding_items, analysis_suggestions, analysis_scores, analysis_semantic`.execute(db);
 }
 
-/** Thrown inside the saving transaction to roll it back when the run lost the analysis meanwhile. */
-class RollbackSignal extends Error {}
-
 /**
  * The saving transaction of a run, opened at the first batch (the engines run outside any
- * transaction): every row and the completion of the analysis commit together, or nothing does.
+ * transaction) on a connection of its own: every row (COPY on that connection) and the completion of
+ * the analysis commit together, or nothing does.
  */
 function savingTransaction(db: DB) {
-  let opened: Promise<{ trx: Transaction<Database>; finish: (commit: boolean) => void; done: Promise<void> }> | null = null;
-  const open = () =>
-    (opened ??= new Promise((resolve, reject) => {
-      let finish!: (commit: boolean) => void;
-      const decided = new Promise<boolean>((r) => (finish = r));
-      const done = db
-        .transaction()
-        .execute(async (trx) => {
-          resolve({ trx, finish, done });
-          if (!(await decided)) throw new RollbackSignal();
-        })
-        .catch((error: unknown) => {
-          if (!(error instanceof RollbackSignal)) throw error;
-        });
-      done.catch(reject);
-    }));
+  let opened: Promise<{ client: pg.PoolClient; trx: DB }> | null = null;
+  // Once ended, a late batch (still queued behind a failed one) must not open a second transaction.
+  let ended = false;
+  const open = () => {
+    if (ended) return Promise.reject(new Error('The saving transaction has ended'));
+    return (opened ??= (async () => {
+      const client = await poolOf(db).connect();
+      try {
+        await client.query('BEGIN');
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      }
+      return { client, trx: onConnection(client) };
+    })());
+  };
+  const close = async (commit: boolean) => {
+    ended = true;
+    const current = opened;
+    opened = null;
+    if (!current) return;
+    const { client } = await current;
+    try {
+      await client.query(commit ? 'COMMIT' : 'ROLLBACK');
+      client.release();
+    } catch (error) {
+      // A connection that cannot end its transaction is not given back to the pool.
+      client.release(error as Error);
+      throw error;
+    }
+  };
   return {
     async write(analysisId: string, batch: ResultRowBatch) {
-      await insertRowBatch((await open()).trx, analysisId, batch);
+      const { client, trx } = await open();
+      // Ended while this batch waited (a rollback): its COPY must not reach the connection after the ROLLBACK.
+      if (ended) throw new Error('The saving transaction has ended');
+      if (batch.kind === 'copy') await copyRowBatch(client, batch);
+      else await insertRowBatch(trx, analysisId, batch);
     },
     /** Runs `complete` in the transaction; commits if it returns true, else rolls back. */
-    async commit(complete: (trx: Transaction<Database>) => Promise<boolean>): Promise<boolean> {
-      const { trx, finish, done } = await open();
+    async commit(complete: (trx: DB) => Promise<boolean>): Promise<boolean> {
+      const { trx } = await open();
       let ok = false;
       try {
         ok = await complete(trx);
       } finally {
-        finish(ok);
-        await done;
+        if (!ok) await close(false);
       }
+      await close(true);
       return ok;
     },
     async rollback() {
-      if (!opened) return;
-      const { finish, done } = await opened;
-      finish(false);
-      await done.catch(() => undefined);
+      await close(false).catch(() => undefined);
     },
   };
 }

@@ -8,12 +8,34 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
 export type DB = Kysely<Database>;
 
+/** The pg pool under each database handle: for what Kysely cannot say (COPY, see analysis/row-writer.ts). */
+const pools = new WeakMap<Kysely<any>, pg.Pool>();
+
+/** The pg pool of a handle made by `createDatabase`. */
+export function poolOf(db: Kysely<any>): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('Not a database handle of createDatabase');
+  return pool;
+}
+
+/**
+ * A Kysely handle on one connection already checked out of the pool (e.g. inside a transaction opened
+ * with BEGIN on it): every query goes to that connection; the caller releases it, never Kysely.
+ */
+export function onConnection(client: pg.PoolClient): DB {
+  const borrowed = { query: (...args: unknown[]) => (client.query as (...a: unknown[]) => unknown)(...args), release: () => undefined };
+  const pool = { connect: async () => borrowed, end: async () => undefined };
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool as unknown as pg.Pool }) });
+}
+
 export function createDatabase(connectionString: string, options: { max?: number } = {}): DB {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 20 });
   // An idle connection the server drops (restart, admin kill, a dropped test database) must not crash
   // the process: without a listener pg re-throws it as an uncaught error. The pool replaces the client.
   pool.on('error', () => undefined);
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -40,3 +40,22 @@ export function csvCell(value: string, delimiter: string): string {
 export function csvLine(cells: readonly string[], delimiter: string): string {
   return cells.map((cell) => csvCell(cell, delimiter)).join(delimiter);
 }
+
+/** Lines of a file joined this many at a time: one piece of a streamed file. */
+const LINES_PER_PIECE = 1_000;
+
+/**
+ * A whole CSV file in pieces, for a reply streamed as the rows are made: a BOM and the header first,
+ * CRLF after every line (what Excel and the ad platforms' uploads read).
+ */
+export function* csvPieces(header: readonly string[], lines: Iterable<readonly string[]>, delimiter: string): Generator<string> {
+  let piece = [`\uFEFF${csvLine(header, delimiter)}`];
+  for (const cells of lines) {
+    piece.push(csvLine(cells, delimiter));
+    if (piece.length >= LINES_PER_PIECE) {
+      yield `${piece.join('\r\n')}\r\n`;
+      piece = [];
+    }
+  }
+  if (piece.length > 0) yield `${piece.join('\r\n')}\r\n`;
+}

@@ -249,7 +249,8 @@ export interface SuggestionCount {
 
 /**
  * The stored summary of a completed analysis: every figure of the results header, under 100 KB at any
- * account size (lists are capped: `scores.campaigns` at 100, `top` at 10 each; the rest are counts).
+ * account size (lists are capped: `scores.campaigns` at 100, `top` at 10 each; the rest are counts). Where
+ * long names would still take it over 80 KB of JSON, the last top items and then campaigns give way.
  */
 export interface ResultsSummary {
   platform: AdPlatform;

@@ -4,13 +4,16 @@
  *   const files = await exportAcceptedChanges(data, [...scoring.suggestions, ...semantic.crossMinus, ...semantic.negatives], accepted);
  *
  * Yandex Direct → CSV and XLSX; Google Ads → Google Ads Editor CSV. `notes` lists what a file cannot
- * carry (duplicate keywords to delete by hand).
+ * carry (duplicate keywords to delete by hand). `exportFileOf` gives one file as a writer instead, so
+ * the API streams it to the reply row by row (export-file.ts) rather than holding it whole.
  */
+import { once } from 'node:events';
+import { Writable } from 'node:stream';
 import type { Suggestion } from '../../../src/contract/analysis-results.js';
 import type { CampaignData } from '../../../src/contract/campaigns.js';
 import { collectChanges, type AcceptedSuggestion, type ChangeSet } from './changes.js';
-import { exportGoogleCsv } from './google.js';
-import { exportYandexCsv, exportYandexXlsx } from './yandex.js';
+import { googleCsvPieces } from './google.js';
+import { writeYandexXlsx, yandexCsvPieces } from './yandex.js';
 
 export interface ExportFile {
   fileName: string;
@@ -24,24 +27,69 @@ export interface ExportResult {
   notes: string[];
 }
 
-/** `formats`: only the files of these formats are written (default: every file of the platform). */
+export type ExportFormat = 'csv' | 'xlsx';
+
+/** One file of an export, not yet written: `write` streams it into `output` (which it does not end). */
+export interface ExportFileWriter {
+  fileName: string;
+  contentType: string;
+  write: (output: Writable) => Promise<void>;
+}
+
+const csvType = 'text/csv; charset=utf-8';
+const xlsxType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Writes string pieces into `output`, waiting whenever it asks to (a slow reader holds the writer back). */
+async function writePieces(pieces: Iterable<string>, output: Writable): Promise<void> {
+  // `once` rejects on 'error' and removes both listeners either way.
+  for (const piece of pieces) if (!output.write(piece)) await once(output, 'drain');
+}
+
+/** The platform's files for the changes (only the formats asked for). */
+function fileWriters(data: CampaignData, changes: ChangeSet, formats: readonly ExportFormat[]): ExportFileWriter[] {
+  if (data.platform === 'google_ads') {
+    return [{ fileName: 'google-ads-editor-changes.csv', contentType: csvType, write: (output) => writePieces(googleCsvPieces(data, changes), output) }];
+  }
+  const writers: ExportFileWriter[] = [];
+  if (formats.includes('csv')) writers.push({ fileName: 'direct-changes.csv', contentType: csvType, write: (output) => writePieces(yandexCsvPieces(data, changes), output) });
+  if (formats.includes('xlsx')) writers.push({ fileName: 'direct-changes.xlsx', contentType: xlsxType, write: (output) => writeYandexXlsx(data, changes, output) });
+  return writers;
+}
+
+const removalNotes = (changes: ChangeSet) =>
+  changes.keywordRemovals.map((ref) => `Удалите дубль «${ref.label}» (кампания «${ref.campaignName}», группа «${ref.groupName}»): файл загрузки не удаляет фразы.`);
+
+/** The one file of `format` for the accepted changes: `null` when nothing applies (`changes` says why: no campaign touched, or no file of that format). */
+export function exportFileOf(data: CampaignData, suggestions: Suggestion[], accepted: AcceptedSuggestion[], format: ExportFormat): { changes: ChangeSet; notes: string[]; file: ExportFileWriter | null } {
+  const changes = collectChanges(suggestions, accepted);
+  const notes = removalNotes(changes);
+  if (changes.campaignIndexes.length === 0) return { changes, notes, file: null };
+  const file = fileWriters(data, changes, [format]).find((candidate) => candidate.fileName.endsWith(`.${format}`)) ?? null;
+  return { changes, notes, file };
+}
+
+/** Every file written whole into memory (tests, small exports). `formats`: only these (default: every file of the platform). */
 export async function exportAcceptedChanges(
   data: CampaignData,
   suggestions: Suggestion[],
   accepted: AcceptedSuggestion[],
-  formats: readonly ('csv' | 'xlsx')[] = ['csv', 'xlsx'],
+  formats: readonly ExportFormat[] = ['csv', 'xlsx'],
 ): Promise<ExportResult> {
   const changes = collectChanges(suggestions, accepted);
-  const notes = changes.keywordRemovals.map((ref) => `Удалите дубль «${ref.label}» (кампания «${ref.campaignName}», группа «${ref.groupName}»): файл загрузки не удаляет фразы.`);
+  const notes = removalNotes(changes);
   const files: ExportFile[] = [];
   if (changes.campaignIndexes.length === 0) return { changes, files, notes };
-  if (data.platform === 'google_ads') {
-    files.push({ fileName: 'google-ads-editor-changes.csv', contentType: 'text/csv; charset=utf-8', content: Buffer.from(exportGoogleCsv(data, changes), 'utf8') });
-  } else {
-    if (formats.includes('csv')) files.push({ fileName: 'direct-changes.csv', contentType: 'text/csv; charset=utf-8', content: Buffer.from(exportYandexCsv(data, changes), 'utf8') });
-    if (formats.includes('xlsx')) {
-      files.push({ fileName: 'direct-changes.xlsx', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', content: await exportYandexXlsx(data, changes) });
-    }
+  for (const writer of fileWriters(data, changes, formats)) {
+    const pieces: Buffer[] = [];
+    await writer.write(
+      new Writable({
+        write(chunk: Buffer | string, _encoding, done) {
+          pieces.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, 'utf8'));
+          done();
+        },
+      }),
+    );
+    files.push({ fileName: writer.fileName, contentType: writer.contentType, content: Buffer.concat(pieces) });
   }
   return { changes, files, notes };
 }

@@ -6,8 +6,9 @@
  * UTF-8 with a BOM, tab separated (Editor reads both this and its own UTF-16 export).
  */
 import type { CampaignData, MatchType } from '../../../src/contract/campaigns.js';
-import { csvLine } from '../../lib/csv.js';
+import { csvPieces } from '../../lib/csv.js';
 import { applyChanges, type ChangeSet } from './changes.js';
+
 
 const headlineColumns = Array.from({ length: 15 }, (_, i) => `Headline ${i + 1}`);
 const descriptionColumns = Array.from({ length: 4 }, (_, i) => `Description ${i + 1}`);
@@ -23,22 +24,22 @@ export function googleNegative(text: string): { keyword: string; match: MatchTyp
   return { keyword: trimmed, match: 'broad' };
 }
 
-export function exportGoogleCsv(data: CampaignData, changes: ChangeSet): string {
+/** Rows of the touched campaigns after the changes, one at a time. */
+function* googleRows(data: CampaignData, changes: ChangeSet): Generator<Record<string, string>> {
   const changed = applyChanges(data, changes);
-  const rows: Record<string, string>[] = [];
   for (const campaignIndex of changes.campaignIndexes) {
     const campaign = changed.campaigns[campaignIndex];
     for (const negative of campaign.negativeKeywords) {
       const { keyword, match } = googleNegative(negative);
-      rows.push({ Campaign: campaign.name, Keyword: keyword, 'Criterion Type': `Campaign Negative ${matchLabel[match]}` });
+      yield { Campaign: campaign.name, Keyword: keyword, 'Criterion Type': `Campaign Negative ${matchLabel[match]}` };
     }
     for (const group of campaign.groups) {
       for (const keyword of group.keywords) {
-        rows.push({ Campaign: campaign.name, 'Ad group': group.name, Keyword: keyword.phrase, 'Criterion Type': matchLabel[keyword.matchType], 'Max CPC': keyword.bid === undefined ? '' : String(keyword.bid) });
+        yield { Campaign: campaign.name, 'Ad group': group.name, Keyword: keyword.phrase, 'Criterion Type': matchLabel[keyword.matchType], 'Max CPC': keyword.bid === undefined ? '' : String(keyword.bid) };
       }
       for (const negative of group.negativeKeywords) {
         const { keyword, match } = googleNegative(negative);
-        rows.push({ Campaign: campaign.name, 'Ad group': group.name, Keyword: keyword, 'Criterion Type': `Negative ${matchLabel[match]}` });
+        yield { Campaign: campaign.name, 'Ad group': group.name, Keyword: keyword, 'Criterion Type': `Negative ${matchLabel[match]}` };
       }
       for (const ad of group.ads) {
         const row: Record<string, string> = { Campaign: campaign.name, 'Ad group': group.name, 'Ad type': 'Responsive search ad', 'Final URL': ad.finalUrl ?? '' };
@@ -46,11 +47,20 @@ export function exportGoogleCsv(data: CampaignData, changes: ChangeSet): string 
         ad.texts.slice(0, 4).forEach((text, i) => (row[descriptionColumns[i]] = text));
         row['Path 1'] = ad.paths?.[0] ?? '';
         row['Path 2'] = ad.paths?.[1] ?? '';
-        rows.push(row);
+        yield row;
       }
     }
   }
-  // Cells a spreadsheet would run as formulas get a leading `'` (server/lib/csv.ts).
-  const lines = [csvLine(googleColumns, '\t'), ...rows.map((row) => csvLine(googleColumns.map((column) => row[column] ?? ''), '\t'))];
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+/** The Editor CSV in pieces. Cells a spreadsheet would run as formulas get a leading `'` (server/lib/csv.ts). */
+export function* googleCsvPieces(data: CampaignData, changes: ChangeSet): Generator<string> {
+  const lines = (function* () {
+    for (const row of googleRows(data, changes)) yield googleColumns.map((column) => row[column] ?? '');
+  })();
+  yield* csvPieces(googleColumns, lines, '\t');
+}
+
+export function exportGoogleCsv(data: CampaignData, changes: ChangeSet): string {
+  return [...googleCsvPieces(data, changes)].join('');
 }

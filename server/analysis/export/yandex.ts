@@ -9,9 +9,10 @@
  * «Фраза (с минус-словами)», and group/campaign negatives as `-слово -фраза из слов`.
  * CSV: UTF-8 with a BOM, tab separated. XLSX: one sheet, header on the first row.
  */
+import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { AdGroup, Campaign, CampaignData } from '../../../src/contract/campaigns.js';
-import { csvLine } from '../../lib/csv.js';
+import { csvPieces } from '../../lib/csv.js';
 import { withMinusWords } from '../semantic/phrase.js';
 import { applyChanges, type ChangeSet } from './changes.js';
 
@@ -88,28 +89,51 @@ function groupRows(campaign: Campaign, group: AdGroup, groupNumber: number): Row
   return rows;
 }
 
-/** Rows of the touched campaigns after the changes. */
-export function yandexRows(data: CampaignData, changes: ChangeSet): Row[] {
+/** Rows of the touched campaigns after the changes, one at a time. */
+export function* yandexRows(data: CampaignData, changes: ChangeSet): Generator<Row> {
   const changed = applyChanges(data, changes);
-  const rows: Row[] = [];
   for (const campaignIndex of changes.campaignIndexes) {
     const campaign = changed.campaigns[campaignIndex];
-    campaign.groups.forEach((group, groupIndex) => rows.push(...groupRows(campaign, group, groupIndex + 1)));
+    for (let groupIndex = 0; groupIndex < campaign.groups.length; groupIndex++) yield* groupRows(campaign, campaign.groups[groupIndex], groupIndex + 1);
   }
-  return rows;
 }
 
-/** Cells a spreadsheet would run as formulas get a leading `'` (server/lib/csv.ts); the XLSX needs none. */
+/** The Direct CSV in pieces. Cells a spreadsheet would run as formulas get a leading `'` (server/lib/csv.ts); the XLSX needs none. */
+export function* yandexCsvPieces(data: CampaignData, changes: ChangeSet): Generator<string> {
+  const lines = (function* () {
+    for (const row of yandexRows(data, changes)) yield yandexColumns.map((column) => row[column]);
+  })();
+  yield* csvPieces(yandexColumns, lines, '\t');
+}
+
 export function exportYandexCsv(data: CampaignData, changes: ChangeSet): string {
-  const lines = [csvLine(yandexColumns, '\t'), ...yandexRows(data, changes).map((row) => csvLine(yandexColumns.map((column) => row[column]), '\t'))];
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  return [...yandexCsvPieces(data, changes)].join('');
 }
 
-export async function exportYandexXlsx(data: CampaignData, changes: ChangeSet): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+/**
+ * The Direct XLSX written to `output` row by row (exceljs's streaming writer: each row is committed
+ * and leaves memory, inline strings instead of a shared-strings table that would hold every text).
+ */
+export async function writeYandexXlsx(data: CampaignData, changes: ChangeSet, output: Writable): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Тексты');
-  sheet.addRow([...yandexColumns]);
-  for (const row of yandexRows(data, changes)) sheet.addRow(yandexColumns.map((column) => row[column]));
-  sheet.getRow(1).font = { bold: true };
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  const header = sheet.addRow([...yandexColumns]);
+  header.font = { bold: true };
+  header.commit();
+  for (const row of yandexRows(data, changes)) sheet.addRow(yandexColumns.map((column) => row[column])).commit();
+  sheet.commit();
+  await workbook.commit();
+}
+
+/** The whole XLSX in memory (tests). */
+export async function exportYandexXlsx(data: CampaignData, changes: ChangeSet): Promise<Buffer> {
+  const pieces: Buffer[] = [];
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      pieces.push(chunk);
+      done();
+    },
+  });
+  await writeYandexXlsx(data, changes, output);
+  return Buffer.concat(pieces);
 }

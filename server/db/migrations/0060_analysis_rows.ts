@@ -44,6 +44,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       finding_id text NOT NULL,
       position integer NOT NULL,
       money_per_month double precision NOT NULL DEFAULT 0,
+      -- Items in the row (a chunk, 0070): the conversion below writes them with today's code.
+      count integer NOT NULL DEFAULT 1,
       document jsonb NOT NULL,
       PRIMARY KEY (analysis_id, finding_id, position),
       FOREIGN KEY (analysis_id, finding_id) REFERENCES analysis_findings(analysis_id, id) ON DELETE CASCADE
@@ -108,6 +110,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       position integer NOT NULL,
       campaign_key text,
       group_key text,
+      count integer NOT NULL DEFAULT 1,
       document jsonb NOT NULL,
       PRIMARY KEY (analysis_id, section, position)
     )`.execute(db);

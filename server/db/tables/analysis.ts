@@ -74,8 +74,11 @@ export interface AnalysisFindingsTable {
 export interface AnalysisFindingItemsTable {
   analysis_id: string;
   finding_id: string;
+  /** Index of the row's first item (items are stored in chunks, see result-rows.ts). */
   position: number;
   money_per_month: number;
+  /** Items in the row; `document` is their array (a single item object on rows from before 0070). */
+  count: ColumnType<number, number | undefined, number>;
   document: Json<unknown>;
 }
 
@@ -118,8 +121,11 @@ export interface AnalysisScoresTable {
 export interface AnalysisSemanticTable {
   analysis_id: string;
   section: string;
+  /** Index of the row's first item (sections but `query_blocks` are stored in chunks, see result-rows.ts). */
   position: number;
   campaign_key: string | null;
   group_key: string | null;
+  /** Items in the row; `document` is their array (a single item object on rows from before 0070, and on `query_blocks`). */
+  count: ColumnType<number, number | undefined, number>;
   document: Json<unknown>;
 }

@@ -83,7 +83,7 @@ describe('the thread’s input and output at scale', () => {
       region: 'Москва',
     };
   };
-  const texts = (batches: Iterable<ResultRowBatch>) => [...batches].map((batch) => `${batch.table}:${batch.rows}:${batch.columns.join('\u0001')}`);
+  const texts = (batches: Iterable<ResultRowBatch>) => [...batches].map((batch) => `${batch.table}:${batch.rows}:${batch.kind === 'copy' ? batch.text : batch.columns.join('\u0001')}`);
 
   it('takes the account from UTF-8 bytes as from strings, and drops each text once parsed', () => {
     const bytes = raw(true);

@@ -53,7 +53,27 @@ describe('migration 0060_analysis_rows converts stored results', () => {
     const page = await call(t.app, 'GET', `/api/v1/analyses/${id}/suggestions?page_size=500`, { token: user.token });
     expect(page.body.total).toBe(suggestions.length);
     expect(page.body.items.find((s: { id: string }) => s.id === suggestions[0]!.id).decision).toBe('accepted');
+    // A keyword with nothing found on it (score 100, no money) has no score row: /scores lists the rest.
     const keywords = await call(t.app, 'GET', `/api/v1/analyses/${id}/scores?level=keyword&page_size=500`, { token: user.token });
-    expect(keywords.body.total).toBe(result.scoring.keywords.length);
+    const scored = result.scoring.keywords.filter((score) => score.score < 100 || score.findings > 0 || score.moneyPerMonth > 0);
+    expect(scored.length).toBeLessThan(result.scoring.keywords.length);
+    expect(keywords.body.total).toBe(scored.length);
+    expect(keywords.body.items.map((s: { target: { key: string } }) => s.target.key).sort()).toEqual(scored.map((s) => s.target.key).sort());
+
+    // The semantic sections and a finding's items are stored in chunks; rows written before them (one item
+    // per row, 0070) read the same.
+    const pages = async () => ({
+      verdicts: (await call(t.app, 'GET', `/api/v1/analyses/${id}/semantic/keyword_verdicts?page=2&page_size=7`, { token: user.token })).body,
+      clusters: (await call(t.app, 'GET', `/api/v1/analyses/${id}/semantic/clusters?page_size=500`, { token: user.token })).body,
+    });
+    const chunked = await pages();
+    expect(chunked.verdicts.total).toBe(result.scoring.keywordVerdicts.length);
+    expect(chunked.verdicts.items).toEqual(result.scoring.keywordVerdicts.slice(7, 14));
+    expect(chunked.clusters.items).toEqual(result.semantic.clusters);
+    await sql`
+      WITH chunks AS (DELETE FROM analysis_semantic WHERE analysis_id = ${id} AND jsonb_typeof(document) = 'array' RETURNING *)
+      INSERT INTO analysis_semantic (analysis_id, section, position, campaign_key, group_key, document)
+      SELECT analysis_id, section, position + e.n - 1, campaign_key, group_key, e.item FROM chunks, jsonb_array_elements(document) WITH ORDINALITY e(item, n)`.execute(t.app.db);
+    expect(await pages()).toEqual(chunked);
   });
 });

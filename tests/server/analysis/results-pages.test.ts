@@ -76,7 +76,7 @@ const storing =
   (grow: (input: Parameters<AuditRunner>[0]) => Promise<AuditResult>): AuditRunner =>
   async (input, _onProgress, _signal, sink) => {
     const result = await grow(input);
-    const batches = resultRowBatches(result, analysisStorageLimits);
+    const batches = resultRowBatches(result, analysisStorageLimits, { encoding: { kind: 'copy', analysisId: input.analysisId! } });
     let next = batches.next();
     while (!next.done) {
       await sink(next.value);
@@ -326,6 +326,28 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     expect(csv.status).toBe(200);
     expect(String(csv.body)).toContain('минус99999');
   }, 120_000);
+
+  it('a save PostgreSQL refuses halfway leaves nothing: the batches already copied roll back with it', async () => {
+    // Small batches, so many are copied before the one PostgreSQL refuses (jsonb takes no \u0000).
+    analysisStorageLimits.batchRows = 50;
+    auditRunner.run = storing(async (input) => {
+      const result = await grownResult(input, { aggregated: 10, negatives: 500 });
+      const last = result.semantic.negatives.at(-1)!;
+      last.reason = 'плохой \u0000 символ';
+      return result;
+    });
+    const { id, analysis } = await startAnalysis();
+    expect(analysis).toMatchObject({ status: 'failed', error_code: 'DB_ERROR' });
+    for (const table of ['analysis_findings', 'analysis_finding_items', 'analysis_suggestions', 'analysis_scores', 'analysis_semantic'] as const) {
+      const rows = await t.app.db.selectFrom(table).select(t.app.db.fn.countAll<number>().as('n')).where('analysis_id', '=', id).executeTakeFirstOrThrow();
+      expect(Number(rows.n), table).toBe(0);
+    }
+    // The saving connection went back to the pool in a usable state: the next analysis is stored.
+    auditRunner.run = storing((input) => grownResult(input, { aggregated: 10, negatives: 500 }));
+    const next = await startAnalysis();
+    expect(next.analysis.status).toBe('completed');
+    expect((await call(t.app, 'GET', `/api/v1/analyses/${next.id}/suggestions?page_size=1`, { token: user.token })).body.total).toBeGreaterThanOrEqual(500);
+  });
 
   it('a result too large to store fails once with RESULT_TOO_LARGE, logged with its stack, and is refunded', async () => {
     const logged: { obj: Record<string, unknown>; msg: string }[] = [];
