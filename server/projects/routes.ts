@@ -70,7 +70,7 @@ const previewFiles = {
   response: { 200: ImportPreviewSchema },
   tags,
   summary:
-    'Parse uploaded campaign files (multipart, field "files", up to 50 MB each and 200 MB expanded in all; optional field "platform") into a preview; one upload per user at a time (429 while one is parsed)',
+    'Parse uploaded campaign files (multipart, field "files", up to 50 MB each and 400 MB expanded in all; optional field "platform") into a preview; one upload per user at a time (429 while one is parsed)',
   auth: true,
 } satisfies RouteContract;
 const previewDirect = {
