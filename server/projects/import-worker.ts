@@ -5,12 +5,12 @@
  * piece by piece over `rows` into the draft (draft-rows.ts: never the whole account as one string or one
  * message) and hand back a small summary.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
 import { countCampaignData, type AdPlatform, type CampaignData, type ImportCounts, type ImportProblem } from '../../src/contract/campaigns.js';
 import { stripControlCharacters } from '../../src/contract/text.js';
 import { sendDraftRows } from './draft-rows.js';
-import { importCampaignFiles } from './importers/index.js';
+import { importCampaignFiles, type ImportFile } from './importers/index.js';
 import { oversizedUpload } from './upload-size.js';
 import { importFromDirectApi } from './yandex-direct/index.js';
 
@@ -74,14 +74,16 @@ export async function parseUploadedFiles(input: { files: UploadedFile[]; platfor
   // the thread's heap limit). The route checks the same before it asks for a thread; this keeps the task safe alone.
   const oversized = await oversizedUpload(input.files);
   if (oversized) return { ...summarise(null), problems: oversized, detected: [], limit: oversized[0]!.message };
-  const files = [];
-  for (const file of input.files) {
-    const buffer = await readFile(file.path);
-    files.push({ name: file.name, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) });
-  }
+  // Each file is read from disk when the importer gets to it and dropped after: a 300 MB upload of ten files
+  // is never in memory all at once (the expanded-size check above already knows it fits).
+  const files: ImportFile[] = input.files.map((file) => ({
+    name: file.name,
+    get bytes() {
+      const buffer = readFileSync(file.path);
+      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    },
+  }));
   const result = await importCampaignFiles(files, input.platform ? { platform: input.platform } : undefined);
-  // The files' bytes (hundreds of MB for a big account) are not needed while the rows are sent.
-  files.length = 0;
   if (result.limit) return { ...summarise(null), problems: result.problems, detected: result.detected as unknown[], limit: result.limit };
   return { ...(await summariseAndSend(result.data, result.problems, rows)), problems: result.problems, detected: result.detected as unknown[] };
 }
