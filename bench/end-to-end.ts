@@ -206,6 +206,7 @@ async function runSize(keywords: number): Promise<void> {
   };
   let savingStartedAt = 0;
   let auditStartedAt = 0;
+  let printed = false;
   try {
     const uploadStarted = performance.now();
     // Every file in one preview, as a user uploads Commander's split export of a big account.
@@ -216,6 +217,7 @@ async function runSize(keywords: number): Promise<void> {
       api<{ id: string; campaigns: { id: string }[] }>(server, 'POST', '/projects', { name: 'Бенч', site_url: 'bench.example.ru', platform: 'yandex_direct', draft_id: preview.body.draft_id }),
     );
     if (importOnly) {
+      printed = true;
       printStages(server, stages, overallPeak);
       console.log(`  upload → saved project           ${seconds(performance.now() - uploadStarted)}`);
       return;
@@ -270,6 +272,7 @@ async function runSize(keywords: number): Promise<void> {
       ? { br: first.encoding === 'br' ? first.wireBytes : zlib.brotliCompressSync(first.body).length, gzip: first.encoding === 'gzip' ? first.wireBytes : zlib.gzipSync(first.body).length }
       : { br: zlib.brotliCompressSync(first.body).length, gzip: zlib.gzipSync(first.body).length };
     const sortedPages = [...pageTimes].sort((a, b) => a - b);
+    printed = true;
     printStages(server, stages, overallPeak);
     console.log(`    of the audit: engines ${seconds(savingStartedAt - auditStartedAt)}, saving the rows ${seconds(stages.find(([name]) => name.startsWith('audit'))![1] - (savingStartedAt - auditStartedAt))}`);
     console.log(`  upload → first results answer   ${seconds(uploadToResultsMs)}`);
@@ -280,6 +283,10 @@ async function runSize(keywords: number): Promise<void> {
     console.log(`  findings ${results.summary.findingsTotal.toLocaleString('en-US')}, suggestions ${results.summary.suggestions.total.toLocaleString('en-US')}, bulk-accepted ${bulk.updated.toLocaleString('en-US')}, export ${exported.status === 200 ? kb(exported.bytes) : `HTTP ${exported.status}`}`);
     console.log(`  rows written: ${Object.entries(rows).map(([table, n]) => `${table.replace('analysis_', '')} ${n.toLocaleString('en-US')}`).join(', ')}`);
     console.log(`  findings per check (findings / entities): ${results.summary.byCheck.map((check) => `${check.checkId} ${check.findings}/${check.entities}`).join(', ')}`);
+  } catch (error) {
+    // The stages that did finish (the import of an account whose audit fails) are figures too.
+    if (!printed) printStages(server, stages, overallPeak);
+    throw error;
   } finally {
     await server.stop();
   }
