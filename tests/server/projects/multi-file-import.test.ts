@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountFiles } from '../../../bench/account-files.js';
 import { generateAccount } from '../../../bench/analysis.js';
 import { campaignDataOf } from '../../../server/analysis/run-audit.js';
-import { SEARCH_QUERY_CHUNK } from '../../../server/projects/draft-rows.js';
+import { MessageChannel } from 'node:worker_threads';
+import { receiveDraftRows, SEARCH_QUERY_CHUNK, sendDraftRows } from '../../../server/projects/draft-rows.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { createProject, insertDraft, sampleCampaignData, upload } from './helpers.js';
@@ -160,5 +161,15 @@ describe('several export files of a big account in one preview', () => {
     expect(await draftRows(expired)).toEqual({ campaigns: [], queryChunks: [] });
     expect(await drafts()).toBe(before.drafts - 1);
     expect(await draftCampaigns()).toBe(before.rows - 2);
+  });
+
+  it('stops the sending side at the first piece the database refuses', async () => {
+    const { port1, port2 } = new MessageChannel();
+    // A draft that does not exist (say, discarded meanwhile): its rows are refused by the foreign key.
+    const receiver = receiveDraftRows(t.database.db, '00000000-0000-4000-8000-000000000000', port1);
+    const data = { ...sampleCampaignData(), searchQueries: account.searchQueries.slice(0, 25_000) };
+    await expect(sendDraftRows(data, port2)).rejects.toThrow(/could not be stored/);
+    await expect(receiver.finished()).rejects.toThrow(/foreign key/);
+    port1.close();
   });
 });
