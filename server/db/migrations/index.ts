@@ -9,6 +9,7 @@ import * as importJobs from './0054_import_jobs.js';
 import * as refreshGrace from './0052_refresh_grace.js';
 import * as analysisRows from './0060_analysis_rows.js';
 import * as importDraftRows from './0075_import_draft_rows.js';
+import * as aiPlanCancel from './0090_ai_plan_cancel.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0054_import_jobs': importJobs,
   '0060_analysis_rows': analysisRows,
   '0075_import_draft_rows': importDraftRows,
+  '0090_ai_plan_cancel': aiPlanCancel,
 };
