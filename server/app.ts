@@ -15,6 +15,7 @@ import type { DB } from './db/database.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { HttpError, RateLimitedError } from './lib/errors.js';
 import { authModeOf, valibotValidatorCompiler } from './lib/schema.js';
+import { checkAnswerAgainstRoute } from './lib/routes.js';
 import { authenticatePlugin } from './auth/authenticate.js';
 import { createRateLimitStorage, type RateLimitCounter } from './lib/rate-limit-store.js';
 import { authRoutes } from './auth/routes.js';
@@ -25,6 +26,7 @@ import { analysisRoutes } from './analysis/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { relevanceRoutes } from './relevance/routes.js';
 import { aiPlanRoutes } from './ai-plan/routes.js';
+import { adminInvoiceRoutes, paymentRoutes } from './payments/routes.js';
 import type { JobQueue } from './jobs/queue.js';
 import { isClientRouteNavigation } from './web/spa-fallback.js';
 
@@ -101,6 +103,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setValidatorCompiler(valibotValidatorCompiler);
   // Response schemas only document the API; the objects are sent as they are.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // In tests the real answers of the routes registered from the route table are checked against their
+  // response schemas (added before the compression hook, so the check reads the JSON text).
+  if (config.env === 'test') app.addHook('onSend', checkAnswerAgainstRoute);
 
   await app.register(
     fp(async (instance) => {
@@ -220,9 +225,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
   await app.register(organizationRoutes, { prefix: '/api/v1/organizations' });
   await app.register(tokenRoutes, { prefix: '/api/v1/tokens' });
+  await app.register(paymentRoutes, { prefix: '/api/v1/tokens' });
   await app.register(projectRoutes, { prefix: '/api/v1/projects' });
   await app.register(analysisRoutes, { prefix: '/api/v1' });
   await app.register(adminRoutes, { prefix: '/api/v1/admin' });
+  await app.register(adminInvoiceRoutes, { prefix: '/api/v1/admin/invoices' });
   await app.register(relevanceRoutes, { prefix: '/api/v1' });
   await app.register(aiPlanRoutes, { prefix: '/api/v1' });
 

@@ -71,6 +71,10 @@ export function parseOrThrow<S extends v.GenericSchema>(schema: S, data: unknown
   return result.output;
 }
 
+/**
+ * A route's contract written beside its handler, for the domains not yet in the route table
+ * (src/contract/routes, registered with `addRoute` of server/lib/routes.ts, which builds one of these).
+ */
 export interface RouteContract {
   body?: v.GenericSchema;
   querystring?: v.GenericSchema;

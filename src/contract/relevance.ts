@@ -50,147 +50,153 @@ export const relevanceStageLabels: Record<RelevanceStage, string> = {
 };
 
 /** A landing page of the project's ads, for the "new analysis" screen. */
-export interface LandingUrl {
-  url: string;
-  campaigns: number;
-  groups: number;
-  keywords: number;
-  ads: number;
-}
+export const LandingUrlInfoSchema = v.object({
+  url: v.string(),
+  campaigns: v.number(),
+  groups: v.number(),
+  keywords: v.number(),
+  ads: v.number(),
+});
+export type LandingUrl = v.InferOutput<typeof LandingUrlInfoSchema>;
 
-export interface LandingUrlsResponse {
-  urls: LandingUrl[];
+export const LandingUrlsResponseSchema = v.object({
+  urls: v.array(LandingUrlInfoSchema),
   /** Tokens per checked page (the pricing table). */
-  price_per_page: number;
-  balance: number;
-}
+  price_per_page: v.number(),
+  balance: v.number(),
+});
+export type LandingUrlsResponse = v.InferOutput<typeof LandingUrlsResponseSchema>;
 
 // ------------------------------------------------------------------------------------ engine output
 
-export type RelevanceIssueCode =
-  | 'fetch_failed'
-  | 'http_error'
-  | 'not_html'
-  | 'redirect_other_host'
-  | 'utm_lost'
-  | 'no_utm'
-  | 'noindex'
-  | 'no_title'
-  | 'no_h1'
-  | 'thin_content'
-  | 'keywords_not_in_headings'
-  | 'low_keyword_coverage'
-  | 'ad_promise_missing'
-  | 'slow'
-  | 'too_heavy'
-  | 'canonical_other_host';
+export const relevanceIssueCodes = [
+  'fetch_failed',
+  'http_error',
+  'not_html',
+  'redirect_other_host',
+  'utm_lost',
+  'no_utm',
+  'noindex',
+  'no_title',
+  'no_h1',
+  'thin_content',
+  'keywords_not_in_headings',
+  'low_keyword_coverage',
+  'ad_promise_missing',
+  'slow',
+  'too_heavy',
+  'canonical_other_host',
+] as const;
+export type RelevanceIssueCode = (typeof relevanceIssueCodes)[number];
 
-export interface RelevanceIssue {
-  code: RelevanceIssueCode;
-  severity: Severity;
+const SeveritySchema = v.picklist(['high', 'medium', 'low'] satisfies Severity[]);
+
+export const RelevanceIssueSchema = v.object({
+  code: v.picklist(relevanceIssueCodes),
+  severity: SeveritySchema,
   /** What is wrong, one line. */
-  title: string;
+  title: v.string(),
   /** Why it costs money. */
-  explanation: string;
+  explanation: v.string(),
   /** What to do. */
-  fix: string;
-}
+  fix: v.string(),
+});
+export type RelevanceIssue = v.InferOutput<typeof RelevanceIssueSchema>;
 
 /** How well one ad group's keywords are covered by the page it leads to. */
-export interface GroupCoverage {
-  campaign: string;
-  group: string;
-  keywords: number;
+export const GroupCoverageSchema = v.object({
+  campaign: v.string(),
+  group: v.string(),
+  keywords: v.number(),
   /** Distinct significant keyword lemmas of the group. */
-  lemmas: number;
+  lemmas: v.number(),
   /** Share (0–1) of those lemmas found anywhere on the page (title, headings, description, text). */
-  coverage: number;
+  coverage: v.number(),
   /** Share (0–1) found in the title or an h1. */
-  headingCoverage: number;
+  headingCoverage: v.number(),
   /** Lemmas not found on the page. */
-  missing: string[];
-}
+  missing: v.array(v.string()),
+});
+export type GroupCoverage = v.InferOutput<typeof GroupCoverageSchema>;
 
-export interface PageRelevance {
-  url: string;
-  finalUrl: string | null;
+export const PageRelevanceSchema = v.object({
+  url: v.string(),
+  finalUrl: v.nullable(v.string()),
   /** HTTP status of the final answer; null when no answer came. */
-  status: number | null;
-  contentType: string | null;
+  status: v.nullable(v.number()),
+  contentType: v.nullable(v.string()),
   /** Milliseconds until the whole page was read (redirects included). */
-  timingMs: number | null;
-  redirects: string[];
+  timingMs: v.nullable(v.number()),
+  redirects: v.array(v.string()),
   /** Why the page could not be read, in Russian. */
-  error: string | null;
-  title: string | null;
-  metaDescription: string | null;
-  h1: string[];
-  h2: string[];
-  wordCount: number;
-  noindex: boolean;
-  canonical: string | null;
+  error: v.nullable(v.string()),
+  title: v.nullable(v.string()),
+  metaDescription: v.nullable(v.string()),
+  h1: v.array(v.string()),
+  h2: v.array(v.string()),
+  wordCount: v.number(),
+  noindex: v.boolean(),
+  canonical: v.nullable(v.string()),
   /** 0–100; 0 when the page could not be read. */
-  score: number;
+  score: v.number(),
   /** Average group coverage (0–1). */
-  coverage: number;
-  headingCoverage: number;
-  adPromise: { words: number; coverage: number; missing: string[] };
-  groups: GroupCoverage[];
-  ads: number;
+  coverage: v.number(),
+  headingCoverage: v.number(),
+  adPromise: v.object({ words: v.number(), coverage: v.number(), missing: v.array(v.string()) }),
+  groups: v.array(GroupCoverageSchema),
+  ads: v.number(),
   /** Spend of the ads leading here, when statistics were imported. */
-  cost: number;
-  clicks: number;
-  issues: RelevanceIssue[];
-}
+  cost: v.number(),
+  clicks: v.number(),
+  issues: v.array(RelevanceIssueSchema),
+});
+export type PageRelevance = v.InferOutput<typeof PageRelevanceSchema>;
 
-export interface RelevanceSummary {
-  pages: number;
+export const RelevanceSummarySchema = v.object({
+  pages: v.number(),
   /** Pages that answered 2xx with HTML. */
-  reachable: number;
-  averageScore: number | null;
+  reachable: v.number(),
+  averageScore: v.nullable(v.number()),
   /** Pages scoring below 50. */
-  weakPages: number;
-  issuesBySeverity: Record<Severity, number>;
+  weakPages: v.number(),
+  issuesBySeverity: v.object({ high: v.number(), medium: v.number(), low: v.number() }),
   /** Spend of the ads leading to weak or unreachable pages. */
-  costOnWeakPages: number;
-  topIssues: { code: RelevanceIssueCode; title: string; pages: number }[];
-}
+  costOnWeakPages: v.number(),
+  topIssues: v.array(v.object({ code: v.picklist(relevanceIssueCodes), title: v.string(), pages: v.number() })),
+});
+export type RelevanceSummary = v.InferOutput<typeof RelevanceSummarySchema>;
 
-export interface RelevanceResult {
-  pages: PageRelevance[];
-  summary: RelevanceSummary;
-}
+export const RelevanceResultSchema = v.object({ pages: v.array(PageRelevanceSchema), summary: RelevanceSummarySchema });
+export type RelevanceResult = v.InferOutput<typeof RelevanceResultSchema>;
 
 // ------------------------------------------------------------------------------------ API answers
 
-export interface RelevanceAnalysis {
-  id: string;
-  project_id: string;
-  status: RelevanceStatus;
-  stage: RelevanceStage;
-  progress: number;
-  progress_detail: { done: number; total: number } | null;
-  pages_count: number;
-  cost: number;
-  score: number | null;
-  summary: RelevanceSummary | null;
-  error: string | null;
-  author: { id: string; full_name: string } | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
+export const RelevanceAnalysisSchema = v.object({
+  id: v.string(),
+  project_id: v.string(),
+  status: v.picklist(relevanceStatuses),
+  stage: v.picklist(['queued', 'fetching', 'analyzing', 'done'] satisfies RelevanceStage[]),
+  progress: v.number(),
+  progress_detail: v.nullable(v.object({ done: v.number(), total: v.number() })),
+  pages_count: v.number(),
+  cost: v.number(),
+  score: v.nullable(v.number()),
+  summary: v.nullable(RelevanceSummarySchema),
+  error: v.nullable(v.string()),
+  author: v.nullable(v.object({ id: v.string(), full_name: v.string() })),
+  created_at: v.string(),
+  started_at: v.nullable(v.string()),
+  finished_at: v.nullable(v.string()),
+});
+export type RelevanceAnalysis = v.InferOutput<typeof RelevanceAnalysisSchema>;
 
-export interface RelevanceList {
-  items: RelevanceAnalysis[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+/** One run, as the start, the state and the cancel calls answer it. */
+export const RelevanceAnalysisResponseSchema = v.object({ analysis: RelevanceAnalysisSchema });
 
-export interface RelevanceResults {
-  analysis: RelevanceAnalysis;
-  result: RelevanceResult;
-}
+export const RelevanceListSchema = v.object({ items: v.array(RelevanceAnalysisSchema), total: v.number(), page: v.number(), page_size: v.number() });
+export type RelevanceList = v.InferOutput<typeof RelevanceListSchema>;
+
+export const RelevanceResultsSchema = v.object({ analysis: RelevanceAnalysisSchema, result: RelevanceResultSchema });
+export type RelevanceResults = v.InferOutput<typeof RelevanceResultsSchema>;
 
 export const isFinished = (status: RelevanceStatus) => status === 'completed' || status === 'failed' || status === 'cancelled';

@@ -9,6 +9,7 @@ import * as importJobs from './0054_import_jobs.js';
 import * as refreshGrace from './0052_refresh_grace.js';
 import * as analysisRows from './0060_analysis_rows.js';
 import * as importDraftRows from './0075_import_draft_rows.js';
+import * as payments from './0085_payments.js';
 import * as aiPlanCancel from './0090_ai_plan_cancel.js';
 
 /**
@@ -26,5 +27,6 @@ export const migrations: Record<string, Migration> = {
   '0054_import_jobs': importJobs,
   '0060_analysis_rows': analysisRows,
   '0075_import_draft_rows': importDraftRows,
+  '0085_payments': payments,
   '0090_ai_plan_cancel': aiPlanCancel,
 };

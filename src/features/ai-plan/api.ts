@@ -3,8 +3,9 @@
  * while the model works on it (the poll stops by itself once it is finished).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { isAiPlanFinished, type AiPlan, type AiPlanOverview, type AiPlanResponse } from '../../contract/ai-plan.js';
-import { apiClient } from '../../lib/api-client';
+import { isAiPlanFinished, type AiPlan } from '../../contract/ai-plan.js';
+import { aiPlanRoutes } from '../../contract/routes/ai-plan.js';
+import { callApi } from '../../lib/call-api';
 
 /** How often the screen asks for the state of a plan that is not finished. */
 export const POLL_INTERVAL_MS = 2000;
@@ -19,17 +20,17 @@ export const aiPlanKeys = {
 export const aiPlanOverviewQueryOptions = (analysisId: string) =>
   queryOptions({
     queryKey: aiPlanKeys.overview(analysisId),
-    queryFn: ({ signal }) => apiClient.get<AiPlanOverview>(`/api/v1/analyses/${analysisId}/ai-plans`, { signal }),
+    queryFn: ({ signal }) => callApi(aiPlanRoutes.overview, { params: { id: analysisId }, signal }),
   });
 
 export const aiPlanQueryOptions = (id: string) =>
   queryOptions({
     queryKey: aiPlanKeys.detail(id),
-    queryFn: ({ signal }) => apiClient.get<AiPlanResponse>(`/api/v1/ai-plans/${id}`, { signal }).then((answer) => answer.ai_plan),
+    queryFn: ({ signal }) => callApi(aiPlanRoutes.get, { params: { id }, signal }).then((answer) => answer.ai_plan),
     refetchInterval: (query) => (query.state.data && isAiPlanFinished(query.state.data.status) ? false : POLL_INTERVAL_MS),
     // The model keeps working while the tab is in the background.
     refetchIntervalInBackground: true,
   });
 
 export const startAiPlan = (analysisId: string, idempotencyKey: string): Promise<AiPlan> =>
-  apiClient.post<AiPlanResponse>(`/api/v1/analyses/${analysisId}/ai-plans`, { idempotency_key: idempotencyKey }).then((answer) => answer.ai_plan);
+  callApi(aiPlanRoutes.start, { params: { id: analysisId }, body: { idempotency_key: idempotencyKey } }).then((answer) => answer.ai_plan);

@@ -5,9 +5,12 @@
  * and the components (through `useSession`) read the same values.
  */
 import { atom, createStore, useAtomValue } from 'jotai';
-import type { AuthResponse, Organization, RegisterForm, RegisterPayload, TokenPair, User } from '../../contract/auth.js';
+import type { Organization, RegisterForm, RegisterPayload, TokenPair, User } from '../../contract/auth.js';
 import { fallbackMessages } from '../../contract/messages.js';
-import { ApiError, apiClient } from '../../lib/api-client';
+import { authRoutes } from '../../contract/routes/auth.js';
+import { organizationRoutes } from '../../contract/routes/organizations.js';
+import { ApiError } from '../../lib/api-client';
+import { callApi } from '../../lib/call-api';
 import { sessionSnapshotStorage, tokenStorage } from '../../lib/storage';
 
 export interface SessionState {
@@ -147,8 +150,8 @@ function initialize(): Promise<void> {
     }
     setState({ loading: true });
     try {
-      const user = await apiClient.get<User>('/api/v1/auth/me');
-      const organization = await apiClient.get<Organization>('/api/v1/organizations/current');
+      const user = await callApi(authRoutes.me);
+      const organization = await callApi(organizationRoutes.current);
       remember(user, organization);
       setState({ user, organization, loading: false, initialized: true, offline: false, error: null });
     } catch (error) {
@@ -184,7 +187,7 @@ function establish(response: { user: User; organization: Organization; tokens: T
 async function login(payload: { email: string; password: string }): Promise<void> {
   setState({ loading: true, error: null });
   try {
-    const response = await apiClient.post<AuthResponse>('/api/v1/auth/login', payload, { skipAuthRefresh: true });
+    const response = await callApi(authRoutes.login, { body: payload, skipAuthRefresh: true });
     establish(response);
   } catch (error) {
     return fail(error, fallbackMessages.login);
@@ -207,7 +210,7 @@ export function toRegisterPayload(form: RegisterForm): RegisterPayload {
 async function register(form: RegisterForm): Promise<void> {
   setState({ loading: true, error: null });
   try {
-    const response = await apiClient.post<AuthResponse>('/api/v1/auth/register', toRegisterPayload(form), { skipAuthRefresh: true });
+    const response = await callApi(authRoutes.register, { body: toRegisterPayload(form), skipAuthRefresh: true });
     establish(response);
   } catch (error) {
     return fail(error, fallbackMessages.register);
@@ -219,7 +222,7 @@ async function logout(): Promise<void> {
   const refreshToken = tokenStorage.getRefreshToken();
   try {
     if (tokenStorage.getAccessToken()) {
-      await apiClient.post('/api/v1/auth/logout', refreshToken ? { refresh_token: refreshToken } : undefined, { skipAuthRefresh: true });
+      await callApi(authRoutes.logout, { body: refreshToken ? { refresh_token: refreshToken } : undefined, skipAuthRefresh: true });
     }
   } catch (error) {
     console.error('Ошибка при выходе', error);
@@ -232,9 +235,7 @@ async function logout(): Promise<void> {
 async function switchOrganization(organizationId: string): Promise<void> {
   setState({ loading: true, error: null });
   try {
-    const response = await apiClient.post<{ tokens: TokenPair; organization: Organization }>('/api/v1/auth/switch-organization', {
-      organization_id: organizationId,
-    });
+    const response = await callApi(authRoutes.switchOrganization, { body: { organization_id: organizationId } });
     tokenStorage.setTokens(response.tokens);
     const user = getState().user;
     if (user) remember(user, response.organization);
@@ -267,19 +268,19 @@ async function runWithError<T>(action: () => Promise<T>, fallback: string): Prom
 
 const requestPasswordReset = (email: string) =>
   runWithError(
-    () => apiClient.post<{ message: string }>('/api/v1/auth/reset-password', { email }, { skipAuthRefresh: true }),
+    () => callApi(authRoutes.resetPassword, { body: { email }, skipAuthRefresh: true }),
     fallbackMessages.resetRequest,
   );
 
 const confirmPasswordReset = (token: string, password: string) =>
   runWithError(
-    () => apiClient.post<{ message: string }>('/api/v1/auth/reset-password/confirm', { token, password }, { skipAuthRefresh: true }),
+    () => callApi(authRoutes.resetPasswordConfirm, { body: { token, password }, skipAuthRefresh: true }),
     fallbackMessages.newPassword,
   );
 
 const changePassword = (currentPassword: string, password: string) =>
   runWithError(
-    () => apiClient.post<{ message: string }>('/api/v1/auth/new-password', { current_password: currentPassword, password }),
+    () => callApi(authRoutes.newPassword, { body: { current_password: currentPassword, password } }),
     fallbackMessages.newPassword,
   );
 

@@ -6,8 +6,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Organization } from '../../contract/auth.js';
 import { fallbackMessages } from '../../contract/messages.js';
-import { DEFAULT_PLAN_TYPE, type MemberList, type UpdateOrganization } from '../../contract/organizations.js';
-import { ApiError, apiClient, isAbortError } from '../../lib/api-client';
+import { DEFAULT_PLAN_TYPE, type UpdateOrganization } from '../../contract/organizations.js';
+import { organizationRoutes } from '../../contract/routes/organizations.js';
+import { ApiError, isAbortError } from '../../lib/api-client';
+import { callApi } from '../../lib/call-api';
 import { messageOf } from '../auth/session';
 
 export const organizationKeys = {
@@ -38,14 +40,14 @@ export const currentOrganizationQueryOptions = () =>
   queryOptions({
     queryKey: organizationKeys.current(),
     queryFn: ({ signal }) =>
-      withFallback(() => apiClient.get<Organization>('/api/v1/organizations/current', { signal }), fallbackMessages.loadOrganization),
+      withFallback(() => callApi(organizationRoutes.current, { signal }), fallbackMessages.loadOrganization),
   });
 
 export const membersQueryOptions = () =>
   queryOptions({
     queryKey: organizationKeys.members(),
     queryFn: ({ signal }) =>
-      withFallback(async () => (await apiClient.get<MemberList>('/api/v1/organizations/members', { signal })).members, fallbackMessages.loadMembers),
+      withFallback(async () => (await callApi(organizationRoutes.members, { signal })).members, fallbackMessages.loadMembers),
   });
 
 export const invitationCodeQueryOptions = () =>
@@ -53,19 +55,19 @@ export const invitationCodeQueryOptions = () =>
     queryKey: organizationKeys.invitationCode(),
     queryFn: ({ signal }) =>
       withFallback(
-        async () => (await apiClient.get<{ invitation_code: string }>('/api/v1/organizations/invitation-code', { signal })).invitation_code,
+        async () => (await callApi(organizationRoutes.invitationCode, { signal })).invitation_code,
         fallbackMessages.loadInvitationCode,
       ),
   });
 
 export const updateOrganization = (changes: UpdateOrganization) =>
-  withFallback(() => apiClient.put<Organization>('/api/v1/organizations/current', changes), fallbackMessages.updateOrganization);
+  withFallback(() => callApi(organizationRoutes.update, { body: changes }), fallbackMessages.updateOrganization);
 
 export const regenerateInvitationCode = () =>
   withFallback(
-    async () => (await apiClient.post<{ invitation_code: string }>('/api/v1/organizations/regenerate-invitation-code')).invitation_code,
+    async () => (await callApi(organizationRoutes.regenerateInvitationCode)).invitation_code,
     fallbackMessages.regenerateInvitationCode,
   );
 
 export const removeMember = (userId: string) =>
-  withFallback(() => apiClient.delete<void>(`/api/v1/organizations/members/${encodeURIComponent(userId)}`), fallbackMessages.removeMember);
+  withFallback(() => callApi(organizationRoutes.removeMember, { params: { userId } }), fallbackMessages.removeMember);

@@ -3,8 +3,10 @@
  * polled every 2 s while it is unfinished (the poll stops by itself once it is done).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { isFinished, type LandingUrlsResponse, type RelevanceAnalysis, type RelevanceList, type RelevanceResults, type StartRelevanceRequest } from '../../contract/relevance.js';
-import { ApiError, apiClient } from '../../lib/api-client';
+import { isFinished, type StartRelevanceRequest } from '../../contract/relevance.js';
+import { relevanceRoutes } from '../../contract/routes/relevance.js';
+import { ApiError } from '../../lib/api-client';
+import { callApi } from '../../lib/call-api';
 
 /** How often the progress screen asks for the run's state. */
 export const POLL_INTERVAL_MS = 2000;
@@ -21,19 +23,19 @@ export const relevanceKeys = {
 export const relevanceHistoryQueryOptions = (projectId: string) =>
   queryOptions({
     queryKey: relevanceKeys.history(projectId),
-    queryFn: ({ signal }) => apiClient.get<RelevanceList>(`/api/v1/projects/${projectId}/page-relevance`, { signal, params: { page: 1, page_size: 5 } }),
+    queryFn: ({ signal }) => callApi(relevanceRoutes.list, { params: { id: projectId }, query: { page: 1, page_size: 5 }, signal }),
   });
 
 export const landingUrlsQueryOptions = (projectId: string) =>
   queryOptions({
     queryKey: relevanceKeys.urls(projectId),
-    queryFn: ({ signal }) => apiClient.get<LandingUrlsResponse>(`/api/v1/projects/${projectId}/page-relevance/urls`, { signal }),
+    queryFn: ({ signal }) => callApi(relevanceRoutes.urls, { params: { id: projectId }, signal }),
   });
 
 export const relevanceQueryOptions = (id: string) =>
   queryOptions({
     queryKey: relevanceKeys.detail(id),
-    queryFn: ({ signal }) => apiClient.get<{ analysis: RelevanceAnalysis }>(`/api/v1/page-relevance/${id}`, { signal }).then((answer) => answer.analysis),
+    queryFn: ({ signal }) => callApi(relevanceRoutes.get, { params: { id }, signal }).then((answer) => answer.analysis),
     refetchInterval: (query) => (query.state.data && isFinished(query.state.data.status) ? false : POLL_INTERVAL_MS),
     // Progress must keep moving while the tab is in the background too.
     refetchIntervalInBackground: true,
@@ -42,14 +44,14 @@ export const relevanceQueryOptions = (id: string) =>
 export const relevanceResultsQueryOptions = (id: string) =>
   queryOptions({
     queryKey: relevanceKeys.results(id),
-    queryFn: ({ signal }) => apiClient.get<RelevanceResults>(`/api/v1/page-relevance/${id}/results`, { signal }),
+    queryFn: ({ signal }) => callApi(relevanceRoutes.results, { params: { id }, signal }),
     staleTime: Infinity,
   });
 
 export const startRelevance = (projectId: string, body: StartRelevanceRequest) =>
-  apiClient.post<{ analysis: RelevanceAnalysis }>(`/api/v1/projects/${projectId}/page-relevance`, body).then((answer) => answer.analysis);
+  callApi(relevanceRoutes.start, { params: { id: projectId }, body }).then((answer) => answer.analysis);
 
-export const cancelRelevance = (id: string) => apiClient.post<{ analysis: RelevanceAnalysis }>(`/api/v1/page-relevance/${id}/cancel`).then((answer) => answer.analysis);
+export const cancelRelevance = (id: string) => callApi(relevanceRoutes.cancel, { params: { id } }).then((answer) => answer.analysis);
 
 /** The amounts of a 402 answer («Нужно токенов: 4, на балансе: 2»), to show beside the button. */
 export function insufficientMessage(error: unknown): string | null {

@@ -30,7 +30,8 @@ describe('guard behaviour (spec section 2)', () => {
     );
     // An owner-only page opens, which needs the organization role from the initialised session.
     expect(await landingPathOf('/organization')).toBe('/organization');
-    expect(calls).toEqual(['me', 'organization']);
+    // The session first (me, then organization); then the page's own data, loaded by its route loader.
+    expect(calls).toEqual(['me', 'organization', 'organization']);
   });
 
   it('a failed start-up clears auth and the guard sends the user to /auth', async () => {

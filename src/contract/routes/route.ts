@@ -1,0 +1,51 @@
+/**
+ * The route table: one entry per API call, written once and read by both sides. The server registers a
+ * route from its entry (server/lib/routes.ts: validation, auth, OpenAPI, and the handler's request and
+ * answer typed from the schemas); the PWA calls it with `callApi(entry, {params, query, body})`
+ * (src/lib/call-api.ts), so no path is written twice and no answer is cast by hand.
+ */
+import type * as v from 'valibot';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface ApiRoute {
+  method: HttpMethod;
+  /** The full path, fastify style: `/api/v1/projects/:id`. */
+  path: `/api/${string}`;
+  params?: v.GenericSchema;
+  query?: v.GenericSchema;
+  body?: v.GenericSchema;
+  /** Answers by status code: the 2xx ones type the handler's return and the client's result; all are documented. */
+  response: { readonly [status: number]: v.GenericSchema };
+  /** `true`: a bearer token is required (401 before the body is read); `'optional'`: checked when sent. */
+  auth?: boolean | 'optional';
+  tags: string[];
+  summary: string;
+}
+
+/** Keeps the entry's literal types (method, schemas by status) while checking it is a route. */
+export const defineRoute = <R extends ApiRoute>(route: R): R => route;
+
+type SuccessStatus = 200 | 201 | 202 | 204;
+type SuccessSchema<R extends ApiRoute> = R['response'][Extract<keyof R['response'], SuccessStatus>];
+
+/** What the handler returns (and the server sends): the input type of the route's 2xx schemas. */
+export type ApiResponseInput<R extends ApiRoute> = v.InferInput<SuccessSchema<R>>;
+/** What the client receives, typed as the contract's own types are (the schemas' output). */
+export type ApiResponse<R extends ApiRoute> = v.InferOutput<SuccessSchema<R>>;
+
+type InputOf<S> = S extends v.GenericSchema ? v.InferInput<S> : never;
+
+/** The path parameters, query and body a call of the route sends; a part it has none of is absent. */
+export type ApiCallParts<R extends ApiRoute> = (R['params'] extends v.GenericSchema ? { params: InputOf<R['params']> } : { params?: never }) &
+  (R['query'] extends v.GenericSchema ? { query?: InputOf<R['query']> } : { query?: never }) &
+  (R['body'] extends v.GenericSchema ? (undefined extends InputOf<R['body']> ? { body?: InputOf<R['body']> } : { body: InputOf<R['body']> }) : { body?: never });
+
+/** The address of a call: the route's path with its `:name` parameters filled in (URI-encoded). */
+export function pathOf(route: Pick<ApiRoute, 'path'>, params?: Record<string, unknown>): string {
+  return route.path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === null || value === '') throw new Error(`${route.path}: the parameter ${name} is missing`);
+    return encodeURIComponent(String(value));
+  });
+}

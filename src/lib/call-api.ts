@@ -1,0 +1,31 @@
+/**
+ * Typed calls of the route table (src/contract/routes) over the one HTTP client: the path comes from the
+ * table entry with its parameters filled in, the body and query are typed from the entry's schemas and
+ * the answer is the entry's 2xx response type, so a screen never writes an API path or casts an answer.
+ */
+import { pathOf, type ApiCallParts, type ApiResponse, type ApiRoute } from '../contract/routes/route.js';
+import { apiClient, type RequestOptions } from './api-client';
+
+export type CallOptions = Omit<RequestOptions, 'params'>;
+type CallInput<R extends ApiRoute> = ApiCallParts<R> & CallOptions;
+
+/** A route whose call needs no parameters and no body can be called with nothing else. */
+type CallArgs<R extends ApiRoute> = {} extends ApiCallParts<R> ? [input?: CallInput<R>] : [input: CallInput<R>];
+
+export function callApi<R extends ApiRoute>(route: R, ...[input]: CallArgs<R>): Promise<ApiResponse<R>> {
+  const { params, query, body, ...options } = (input ?? {}) as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown } & CallOptions;
+  const path = pathOf(route, params);
+  const opts: RequestOptions = { ...options, params: query };
+  switch (route.method) {
+    case 'GET':
+      return apiClient.get(path, opts);
+    case 'DELETE':
+      return apiClient.delete(path, opts);
+    case 'POST':
+      return apiClient.post(path, body, opts);
+    case 'PUT':
+      return apiClient.put(path, body, opts);
+    case 'PATCH':
+      return apiClient.patch(path, body, opts);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The route table (src/contract/routes): what the server serves and documents for each entry, and the
+ * test-time check that every JSON 2xx answer of a table route matches its response schema. The API
+ * tests of the converted domains (auth, organizations, relevance, AI plan) all run with that check on.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../src/contract/routes/index.js';
+import { defineRoute, type ApiRoute } from '../../src/contract/routes/route.js';
+import { addRoute, checkAnswerAgainstRoute } from '../../server/lib/routes.js';
+import { valibotValidatorCompiler } from '../../server/lib/schema.js';
+import { call, createTestApp, type TestApp } from './helpers/app.js';
+import { createUser } from './helpers/fixtures.js';
+
+const entries = Object.entries(routes).flatMap(([domain, table]) => Object.entries(table as Record<string, ApiRoute>).map(([name, route]) => ({ name: `${domain}.${name}`, route })));
+
+describe('the route table in the running app', () => {
+  let t: TestApp;
+  let document: { paths: Record<string, Record<string, { summary?: string; tags?: string[]; security?: unknown[]; responses?: Record<string, unknown> }>> };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    document = (await call(t.app, 'GET', '/api/docs/json')).body;
+  });
+  afterAll(() => t?.close());
+
+  it('serves and documents each entry with its method, path, summary, tags, statuses and auth', () => {
+    expect(entries.length).toBeGreaterThan(25);
+    for (const { name, route } of entries) {
+      const url = route.path.replace(/:(\w+)/g, '{$1}');
+      const operation = (document.paths[url] ?? document.paths[`${url}/`])?.[route.method.toLowerCase()];
+      expect(operation, name).toBeDefined();
+      expect(operation!.summary, name).toBe(route.summary);
+      expect(operation!.tags, name).toEqual(route.tags);
+      expect(Object.keys(operation!.responses ?? {}).sort(), name).toEqual(Object.keys(route.response).sort());
+      const security = route.auth === 'optional' ? [{ bearerAuth: [] }, {}] : route.auth ? [{ bearerAuth: [] }] : undefined;
+      expect(operation!.security, name).toEqual(security);
+    }
+  });
+
+  it('refuses an anonymous call of an entry with auth: true before validating it (401)', async () => {
+    const res = await call(t.app, 'DELETE', '/api/v1/organizations/members/not-a-uuid');
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBeTruthy();
+  });
+
+  it('answers the organization calls with bodies that match their schemas (checked by the test-time hook)', async () => {
+    const owner = await createUser(t.app, { organizationRole: 'owner' });
+    for (const route of [routes.organizations.list, routes.organizations.current, routes.organizations.userRole, routes.organizations.invitationCode, routes.organizations.members, routes.auth.me]) {
+      const res = await call(t.app, route.method, route.path, { token: owner.token });
+      expect(res.status, route.path).toBe(200);
+      expect(v.safeParse(route.response[200], res.body).success, route.path).toBe(true);
+    }
+    // Russian validation messages, as before the table.
+    const invalid = await call(t.app, 'DELETE', '/api/v1/organizations/members/not-a-uuid', { token: owner.token });
+    expect(invalid.status).toBe(422);
+    expect(JSON.stringify(invalid.body)).toMatch(/[а-яё]/i);
+  });
+});
+
+describe('the test-time check of answers against the route table', () => {
+  const Thing = v.object({ id: v.string(), count: v.number() });
+  const thing = defineRoute({ method: 'GET', path: '/api/test/things/:id', params: v.object({ id: v.string() }), response: { 200: Thing }, tags: ['test'], summary: 'A thing' });
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    app = Fastify();
+    app.setValidatorCompiler(valibotValidatorCompiler);
+    app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+    app.addHook('onSend', checkAnswerAgainstRoute);
+    await app.register(
+      async (scope) => {
+        addRoute(scope, thing, async (request, reply) => {
+          const id = request.params.id;
+          if (id === 'right') return { id, count: 1 };
+          if (id === 'created') reply.status(201); // a status the entry does not declare
+          // What a handler could only send by escaping the types.
+          return { id, count: 'many' } as unknown as { id: string; count: number };
+        });
+      },
+      { prefix: '/api/test' },
+    );
+    // A route outside the table is left alone.
+    app.get('/api/test/free', async () => ({ anything: true }));
+    await app.ready();
+  });
+  afterAll(() => app?.close());
+
+  it('passes an answer that matches its schema', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/test/things/right' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ id: 'right', count: 1 });
+  });
+
+  it('turns an answer that does not match into a 500 naming the field', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/test/things/wrong' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toMatchObject({ code: 'RESPONSE_SCHEMA_MISMATCH', detail: [{ loc: ['response', 'count'] }] });
+  });
+
+  it('turns a 2xx status the entry does not declare into a 500', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/test/things/created' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json().code).toBe('RESPONSE_SCHEMA_MISMATCH');
+  });
+
+  it('leaves routes outside the table alone', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/test/free' });
+    expect(res.statusCode).toBe(200);
+  });
+});
