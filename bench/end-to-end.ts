@@ -12,8 +12,10 @@
  * the server does not compress, the bench compresses the body with node's zlib to show what it would be).
  *
  * Sizes: BENCH_E2E_SIZES (keywords, comma separated; default 10000,100000). An account over
- * 150 000 keywords is uploaded as several files of at most 150 000 rows (the search-query report in
- * files of 250 000), the way Commander splits large accounts.
+ * 150 000 keywords is several files of at most 150 000 rows (the search-query report in files of
+ * 250 000), the way Commander splits large accounts, uploaded together as one preview. The upload is
+ * timed apart from the parse: «upload» ends when the last byte of the request is written, «preview»
+ * when the answer arrives. BENCH_E2E_IMPORT_ONLY=1 stops after the save (the import stages alone).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -23,76 +25,12 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import pg from 'pg';
-import type { CampaignData } from '../src/contract/campaigns.js';
+import { accountFiles } from './account-files.js';
 import { generateAccount } from './analysis.js';
 
 const DEFAULT_SIZES = [10_000, 100_000];
 const KEYWORDS_PER_GROUP = 20;
 const GROUPS_PER_CAMPAIGN = 500;
-/** Rows per uploaded structure file (Commander splits big accounts into several files; the upload takes ≤ 50 MB a file). */
-const ROWS_PER_FILE = 150_000;
-/** Rows per search-query report file. */
-const REPORT_ROWS_PER_FILE = 250_000;
-/** Uploads up to this size are one import; bigger ones go part by part. */
-const SINGLE_IMPORT_BYTES = 100 * 1024 * 1024;
-
-// ------------------------------------------------------------------------------------ files
-
-const cell = (value: string | number | undefined) => {
-  const text = value === undefined ? '' : String(value);
-  return /[;"\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
-const line = (cells: (string | number | undefined)[]) => cells.map(cell).join(';');
-
-const TEMPLATE_HEADER = [
-  'Кампания', 'Тип кампании', 'Минус-слова кампании', 'Группа', 'Минус-слова группы', 'Фраза', 'Заголовок 1', 'Заголовок 2', 'Текст 1', 'Ссылка',
-  'Отображаемая ссылка', 'Заголовки быстрых ссылок', 'Описания быстрых ссылок', 'Уточнения', 'Показы', 'Клики', 'Расход', 'Конверсии',
-];
-
-/** The account as our CSV template files (structure with keyword statistics) plus a Direct search-query report. */
-function accountFiles(data: CampaignData): { files: { name: string; text: string }[]; keywords: number; ads: number; queries: number } {
-  const files: { name: string; text: string }[] = [];
-  let rows: string[] = [];
-  let keywords = 0;
-  let ads = 0;
-  const flush = () => {
-    if (rows.length === 0) return;
-    files.push({ name: `account-${files.length + 1}.csv`, text: [line(TEMPLATE_HEADER), ...rows].join('\r\n') + '\r\n' });
-    rows = [];
-  };
-  for (const campaign of data.campaigns) {
-    // A campaign stays in one file (the importer merges files by campaign name anyway).
-    if (rows.length >= ROWS_PER_FILE - 10_000) flush();
-    for (const group of campaign.groups) {
-      const count = Math.max(group.keywords.length, group.ads.length);
-      for (let i = 0; i < count; i++) {
-        const keyword = group.keywords[i];
-        const ad = group.ads[i];
-        if (keyword) keywords++;
-        if (ad) ads++;
-        const phrase = keyword ? [keyword.phrase, ...keyword.negativeWords.map((word) => `-${word}`)].join(' ') : '';
-        rows.push(
-          line([
-            campaign.name, campaign.type === 'network' ? 'сети' : 'поиск', i === 0 ? campaign.negativeKeywords.map((w) => `-${w}`).join(' ') : '', group.name,
-            i === 0 ? group.negativeKeywords.map((w) => `-${w}`).join(' ') : '', phrase,
-            ad?.headlines[0], ad?.headlines[1], ad?.texts[0], ad?.finalUrl, ad?.displayUrl, ad?.sitelinks.map((l) => l.title).join('||'),
-            ad?.sitelinks.map((l) => l.description ?? '').join('||'), ad?.callouts.join('||'),
-            keyword?.stats?.impressions, keyword?.stats?.clicks, keyword?.stats?.cost, keyword?.stats?.conversions,
-          ]),
-        );
-      }
-    }
-  }
-  flush();
-  const reportRows = data.searchQueries.map((q) => line([q.query, q.campaignName, q.groupName, q.stats.impressions, q.stats.clicks, q.stats.cost, q.stats.conversions]));
-  for (let from = 0, part = 1; from < reportRows.length; from += REPORT_ROWS_PER_FILE, part++) {
-    files.push({
-      name: `search-queries-${part}.csv`,
-      text: ['Поисковые запросы', 'Период: 01.03.2024 - 31.03.2024', '', line(['Поисковый запрос', 'Кампания', 'Группа', 'Показы', 'Клики', 'Расход (руб.)', 'Конверсии']), ...reportRows.slice(from, from + REPORT_ROWS_PER_FILE)].join('\r\n') + '\r\n',
-    });
-  }
-  return { files, keywords, ads, queries: reportRows.length };
-}
 
 // ------------------------------------------------------------------------------------ server
 
@@ -186,6 +124,59 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
+const importOnly = process.env.BENCH_E2E_IMPORT_ONLY === '1';
+
+type Timer = <T>(name: string, action: () => Promise<T>) => Promise<T>;
+
+/**
+ * POST /projects/import-preview with every file as one multipart request, written by hand on an http
+ * request so the end of the upload (the last byte written) is seen apart from the end of the preview.
+ */
+async function uploadPreview(server: ServerHandle, files: { name: string; text: string }[], time: Timer) {
+  const form = new FormData();
+  form.append('platform', 'yandex_direct');
+  for (const file of files) form.append('files', new Blob([file.text], { type: 'text/csv' }), file.name);
+  const encoded = new Response(form);
+  const contentType = encoded.headers.get('content-type')!;
+  const body = Buffer.from(await encoded.arrayBuffer());
+  let uploaded!: () => void;
+  const uploadDone = new Promise<void>((resolve) => (uploaded = resolve));
+  const answer = time('upload + preview', () =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const request = http.request(
+        `${server.url}/api/v1/projects/import-preview`,
+        { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': contentType, 'content-length': body.length } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+        },
+      );
+      request.on('error', reject);
+      request.on('finish', () => uploaded());
+      request.end(body);
+    }),
+  );
+  const started = performance.now();
+  await Promise.race([uploadDone, answer]);
+  const uploadMs = performance.now() - started;
+  const { status, text } = await answer;
+  const previewMs = performance.now() - started - uploadMs;
+  if (status !== 200) throw new Error(`import-preview: HTTP ${status} ${text.slice(0, 400)}`);
+  console.log(`  of which upload (${mb(body.length)} sent) ${seconds(uploadMs)}, parse → draft rows → preview answer ${seconds(previewMs)}`);
+  return { body: JSON.parse(text) as { draft_id: string; counts: Record<string, number> }, bytes: text.length };
+}
+
+function printStages(server: ServerHandle, stages: [string, number, number][], overallPeak: number): void {
+  console.log(`  server: ${server.source}, peak RSS ${mb(overallPeak)} (the job worker and the engines' thread run in the server process)`);
+  const merged = new Map<string, { ms: number; peak: number; times: number }>();
+  for (const [name, ms, peak] of stages) {
+    const entry = merged.get(name) ?? { ms: 0, peak: 0, times: 0 };
+    merged.set(name, { ms: entry.ms + ms, peak: Math.max(entry.peak, peak), times: entry.times + 1 });
+  }
+  for (const [name, { ms, peak, times }] of merged) console.log(`  ${(times > 1 ? `${name} ×${times}` : name).padEnd(30)} ${seconds(ms).padStart(8)}   peak RSS ${mb(peak)}`);
+}
+
 async function runSize(keywords: number): Promise<void> {
   const groupsTotal = Math.ceil(keywords / KEYWORDS_PER_GROUP);
   const campaigns = Math.max(1, Math.ceil(groupsTotal / GROUPS_PER_CAMPAIGN));
@@ -215,33 +206,22 @@ async function runSize(keywords: number): Promise<void> {
   };
   let savingStartedAt = 0;
   let auditStartedAt = 0;
+  let printed = false;
   try {
     const uploadStarted = performance.now();
-    // One preview of every file when the account fits one import; a bigger account is imported part by
-    // part (a structure file with its share of the report), each part a preview and an append, because
-    // one preview of it all is one draft too big to store (see the README).
-    const structure = generated.files.filter((file) => file.name.startsWith('account-'));
-    const reports = generated.files.filter((file) => file.name.startsWith('search-queries-'));
-    const parts = uploadBytes <= SINGLE_IMPORT_BYTES ? [generated.files] : structure.map((file, i) => [file, ...reports.filter((_, r) => r % structure.length === i)]);
-    const previewPart = (files: { name: string; text: string }[]) =>
-      time(parts.length > 1 ? 'upload + preview (a part)' : 'upload + preview', async () => {
-        const form = new FormData();
-        form.append('platform', 'yandex_direct');
-        for (const file of files) form.append('files', new Blob([file.text], { type: 'text/csv' }), file.name);
-        const answer = await fetch(`${server.url}/api/v1/projects/import-preview`, { method: 'POST', headers: { authorization: `Bearer ${server.token}` }, body: form });
-        const body = (await answer.json()) as { draft_id: string };
-        if (!answer.ok) throw new Error(`import-preview: HTTP ${answer.status} ${JSON.stringify(body).slice(0, 400)}`);
-        return body;
-      });
-    const preview = await previewPart(parts[0]!);
-    let project = await time('save project', () =>
-      api<{ id: string; campaigns: { id: string }[] }>(server, 'POST', '/projects', { name: 'Бенч', site_url: 'bench.example.ru', platform: 'yandex_direct', draft_id: preview.draft_id }),
-    );
-    for (const part of parts.slice(1)) {
-      const draft = await previewPart(part);
-      project = await time('append a part to the project', () => api<{ id: string; campaigns: { id: string }[] }>(server, 'POST', `/projects/${project.id}/imports`, { draft_id: draft.draft_id, mode: 'append' }));
-    }
+    // Every file in one preview, as a user uploads Commander's split export of a big account.
+    const preview = await uploadPreview(server, generated.files, time);
     generated.files = [];
+    console.log(`  preview answer: ${kb(preview.bytes)}, counts ${JSON.stringify(preview.body.counts)}`);
+    const project = await time('save project', () =>
+      api<{ id: string; campaigns: { id: string }[] }>(server, 'POST', '/projects', { name: 'Бенч', site_url: 'bench.example.ru', platform: 'yandex_direct', draft_id: preview.body.draft_id }),
+    );
+    if (importOnly) {
+      printed = true;
+      printStages(server, stages, overallPeak);
+      console.log(`  upload → saved project           ${seconds(performance.now() - uploadStarted)}`);
+      return;
+    }
     const analysis = await time('audit (start → completed)', async () => {
       auditStartedAt = performance.now();
       const started = await api<{ analysis: { id: string } }>(server, 'POST', `/projects/${project.id}/analyses`, {
@@ -292,13 +272,8 @@ async function runSize(keywords: number): Promise<void> {
       ? { br: first.encoding === 'br' ? first.wireBytes : zlib.brotliCompressSync(first.body).length, gzip: first.encoding === 'gzip' ? first.wireBytes : zlib.gzipSync(first.body).length }
       : { br: zlib.brotliCompressSync(first.body).length, gzip: zlib.gzipSync(first.body).length };
     const sortedPages = [...pageTimes].sort((a, b) => a - b);
-    console.log(`  server: ${server.source}, peak RSS ${mb(overallPeak)} (the job worker and the engines' thread run in the server process)`);
-    const merged = new Map<string, { ms: number; peak: number; times: number }>();
-    for (const [name, ms, peak] of stages) {
-      const entry = merged.get(name) ?? { ms: 0, peak: 0, times: 0 };
-      merged.set(name, { ms: entry.ms + ms, peak: Math.max(entry.peak, peak), times: entry.times + 1 });
-    }
-    for (const [name, { ms, peak, times }] of merged) console.log(`  ${(times > 1 ? `${name} ×${times}` : name).padEnd(30)} ${seconds(ms).padStart(8)}   peak RSS ${mb(peak)}`);
+    printed = true;
+    printStages(server, stages, overallPeak);
     console.log(`    of the audit: engines ${seconds(savingStartedAt - auditStartedAt)}, saving the rows ${seconds(stages.find(([name]) => name.startsWith('audit'))![1] - (savingStartedAt - auditStartedAt))}`);
     console.log(`  upload → first results answer   ${seconds(uploadToResultsMs)}`);
     console.log(`  findings page (50), 5 pages:    median ${sortedPages[2]!.toFixed(0)} ms, max ${sortedPages[4]!.toFixed(0)} ms; a filtered suggestions page ${filtered.ms.toFixed(0)} ms`);
@@ -308,6 +283,10 @@ async function runSize(keywords: number): Promise<void> {
     console.log(`  findings ${results.summary.findingsTotal.toLocaleString('en-US')}, suggestions ${results.summary.suggestions.total.toLocaleString('en-US')}, bulk-accepted ${bulk.updated.toLocaleString('en-US')}, export ${exported.status === 200 ? kb(exported.bytes) : `HTTP ${exported.status}`}`);
     console.log(`  rows written: ${Object.entries(rows).map(([table, n]) => `${table.replace('analysis_', '')} ${n.toLocaleString('en-US')}`).join(', ')}`);
     console.log(`  findings per check (findings / entities): ${results.summary.byCheck.map((check) => `${check.checkId} ${check.findings}/${check.entities}`).join(', ')}`);
+  } catch (error) {
+    // The stages that did finish (the import of an account whose audit fails) are figures too.
+    if (!printed) printStages(server, stages, overallPeak);
+    throw error;
   } finally {
     await server.stop();
   }

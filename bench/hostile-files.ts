@@ -122,5 +122,5 @@ export async function hostileXlsx(options: HostileXlsxOptions): Promise<Buffer> 
   ]);
 }
 
-/** The zip bomb of the issue: about 300 KB that expands to one 300 MB cell. */
-export const zipBombXlsx = () => hostileXlsx({ cellChars: 300 * 1024 * 1024 });
+/** The zip bomb of the issue: about 500 KB that expands to one 500 MB cell (over the 400 MB an upload may expand to). */
+export const zipBombXlsx = () => hostileXlsx({ cellChars: 500 * 1024 * 1024 });

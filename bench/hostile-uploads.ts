@@ -104,7 +104,7 @@ export async function run(): Promise<void> {
     const pid = server.pid!;
     const tokens = await Promise.all(Array.from({ length: UPLOADERS }, (_, index) => register(url, index + 1)));
     const rounds = [
-      { label: 'zip bomb: 300 MB declared', file: await zipBombXlsx() },
+      { label: 'zip bomb: 500 MB declared', file: await zipBombXlsx() },
       { label: 'lying zip: 4 KB declared, 300 MB inflated', file: await hostileXlsx({ cellChars: 300 * 1024 * 1024, declaredSize: 4096 }) },
       { label: 'one 150 MB cell, 150 MB declared', file: await hostileXlsx({ cellChars: 150 * 1024 * 1024 }) },
     ];

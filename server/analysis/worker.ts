@@ -142,7 +142,15 @@ async function loadAuditInput(db: DB, run: ClaimedRun): Promise<RawAuditInput> {
   const [project, campaigns, queries, lastPeriod] = await Promise.all([
     db.selectFrom('projects').select(['platform']).where('id', '=', run.projectId).executeTakeFirstOrThrow(),
     db.selectFrom('campaigns').select(['id', sql<string | null>`data::text`.as('data')]).where('project_id', '=', run.projectId).where('id', 'in', ids).orderBy('position').execute(),
-    db.selectFrom('project_search_queries').select(sql<string | null>`data::text`.as('data')).where('project_id', '=', run.projectId).orderBy('created_at').execute(),
+    // The report is stored in chunks of ≤ 10 000 queries (never one jsonb): imports in order, each import's chunks in order.
+    db
+      .selectFrom('project_search_queries')
+      .select(sql<string | null>`data::text`.as('data'))
+      .where('project_id', '=', run.projectId)
+      .orderBy('created_at')
+      .orderBy('import_id')
+      .orderBy('position')
+      .execute(),
     db.selectFrom('project_imports').select('period').where('project_id', '=', run.projectId).where('period', 'is not', null).orderBy('created_at', 'desc').limit(1).executeTakeFirst(),
   ]);
   if (campaigns.length !== ids.length) throw new CampaignsGoneError('Campaigns of the analysis were removed by a new import');

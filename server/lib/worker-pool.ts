@@ -234,7 +234,7 @@ export function workerPoolSettingsFromEnv(env: NodeJS.ProcessEnv): WorkerPoolSet
   const threads = positiveInt(env.WORKER_THREADS, Math.max(1, cores), 'WORKER_THREADS');
   return {
     threads,
-    importHeapMb: positiveInt(env.IMPORT_WORKER_HEAP_MB, 1024, 'IMPORT_WORKER_HEAP_MB'),
+    importHeapMb: positiveInt(env.IMPORT_WORKER_HEAP_MB, 2048, 'IMPORT_WORKER_HEAP_MB'),
     importTimeoutMs: positiveInt(env.IMPORT_TIMEOUT_SECONDS, 120, 'IMPORT_TIMEOUT_SECONDS') * 1000,
     importQueue: positiveInt(env.IMPORT_QUEUE, threads * 4, 'IMPORT_QUEUE'),
     analysisHeapMb: positiveInt(env.ANALYSIS_WORKER_HEAP_MB, 3072, 'ANALYSIS_WORKER_HEAP_MB'),

@@ -1,8 +1,8 @@
 /**
  * The `projects.direct-import` job: claims the import job, opens its sealed token, reads the account
  * through the Direct API in a worker thread (progress comes back over a MessagePort and is written
- * into the row, throttled), then stores the preview (a draft, exactly as the synchronous import did)
- * and completes the job in one transaction.
+ * into the row, throttled) and the account over a second port into a draft's rows (drafts.ts, as the file
+ * upload does), then marks the draft ready and completes the job in one transaction.
  *
  * Ownership: after the claim every write is conditional on `status = 'running'`. A write that matches
  * nothing means the recovery sweep failed the job meanwhile (this process was thought dead): the run
@@ -23,7 +23,8 @@ import { importPool, WorkerTaskError } from '../lib/worker-pool.js';
 import { openSecret } from '../lib/secret-box.js';
 import type { ParsedImport } from './import-worker.js';
 import { DIRECT_IMPORT_QUEUE, failImportJob, importJobEvents, progressOf, recoverInterruptedImportJobs, type DirectImportJobData } from './import-jobs.js';
-import { DIRECT_TOKEN_CONTEXT, storeDraft } from './service.js';
+import { discardDraft, fillDraft, finishDraft, openDraft } from './drafts.js';
+import { DIRECT_TOKEN_CONTEXT } from './service.js';
 import type { DirectFetchProgress } from './yandex-direct/progress.js';
 
 const importModule = new URL('./import-worker.js', import.meta.url);
@@ -125,6 +126,8 @@ export async function runDirectImportJob(db: DB, config: AppConfig, job: QueuedJ
   }, directImportTiming.heartbeatMs);
   const progress = progressWriter(db, run.id, lose);
   const seen: { last: DirectFetchProgress | null } = { last: null };
+  /** The draft being filled, until the completed job owns it. */
+  let draftId: string | null = null;
 
   try {
     let token: string;
@@ -138,34 +141,30 @@ export async function runDirectImportJob(db: DB, config: AppConfig, job: QueuedJ
       seen.last = state;
       progress.report(state);
     });
+    draftId = await openDraft(db, { organizationId: run.organizationId, userId: run.userId }, 'direct_api', [], run.connection);
     let parsed: ParsedImport;
     try {
       const { client_login: clientLogin, sandbox } = run.connection;
       const baseUrl = sandbox ? config.yandexDirectSandboxApiUrl : config.yandexDirectApiUrl;
-      parsed = await importPool().run<ParsedImport>(importModule, 'fetchDirectApiAccount', [{ token, clientLogin: clientLogin || undefined, sandbox, baseUrl }, port2], {
-        transferList: [port2],
-        signal: abort.signal,
-        timeoutMs: READ_TIMEOUT_MS,
-      });
+      parsed = await fillDraft(db, draftId, (rows) =>
+        importPool().run<ParsedImport>(importModule, 'fetchDirectApiAccount', [{ token, clientLogin: clientLogin || undefined, sandbox, baseUrl }, port2, rows], {
+          transferList: [port2, rows],
+          signal: abort.signal,
+          timeoutMs: READ_TIMEOUT_MS,
+        }),
+      );
     } finally {
       port1.close();
     }
     await progress.stop();
     if (abort.signal.aborted) return;
-    if (parsed.dataJson === null || (parsed.counts.campaigns === 0 && parsed.counts.searchQueries === 0)) throw new ImportFailure(m.directApiEmpty, 'IMPORT_EMPTY');
+    if (!parsed.stored) throw new ImportFailure(m.directApiEmpty, 'IMPORT_EMPTY');
 
     const finalProgress = seen.last ? progressOf(seen.last.stages, seen.last.units) : progressOf([]);
-    // The draft and the completed job together, or neither: a job the recovery failed meanwhile keeps no orphan draft.
+    const filledDraft = draftId;
+    // The draft made ready and the completed job together, or neither: a job the recovery failed meanwhile keeps no draft.
     await db.transaction().execute(async (trx) => {
-      const preview: ImportPreview = await storeDraft(
-        trx,
-        { organizationId: run.organizationId, userId: run.userId },
-        parsed as ParsedImport & { dataJson: string },
-        'direct_api',
-        [],
-        run.connection,
-        'yandex_direct',
-      );
+      const preview: ImportPreview = await finishDraft(trx, filledDraft, parsed, 'direct_api', [], 'yandex_direct');
       const completed = await trx
         .updateTable('import_jobs')
         .set({
@@ -184,6 +183,7 @@ export async function runDirectImportJob(db: DB, config: AppConfig, job: QueuedJ
         .executeTakeFirst();
       if (!completed) throw new RunLostError();
     });
+    draftId = null;
     importJobEvents.emit('changed', run.id);
   } catch (error) {
     if (error instanceof RunLostError || abort.signal.aborted) return;
@@ -193,6 +193,7 @@ export async function runDirectImportJob(db: DB, config: AppConfig, job: QueuedJ
     // Only the run that still owns the job may fail it (failImportJob changes unfinished jobs only).
     await failImportJob(db, run.id, failure.message, failure.code);
   } finally {
+    if (draftId) await discardDraft(db, draftId).catch((error: unknown) => log?.error({ err: error, importJobId: run.id }, 'direct api import draft not discarded'));
     clearInterval(heartbeat);
     await progress.stop();
     importJobEvents.emit('ended', run.id);

@@ -40,11 +40,11 @@ import {
   importIntoProject,
   listProjects,
   projectDetail,
-  storeDraft,
   storedDirectAccess,
   updateProject,
   type DirectAccess,
 } from './service.js';
+import { discardDraft, fillDraft, finishDraft, openDraft } from './drafts.js';
 import { receiveUploads } from './upload.js';
 import { oversizedUpload } from './upload-size.js';
 
@@ -70,7 +70,7 @@ const previewFiles = {
   response: { 200: ImportPreviewSchema },
   tags,
   summary:
-    'Parse uploaded campaign files (multipart, field "files", up to 50 MB each and 200 MB expanded in all; optional field "platform") into a preview; one upload per user at a time (429 while one is parsed)',
+    'Parse uploaded campaign files (multipart, field "files", up to 50 MB each and 400 MB expanded in all; optional field "platform") into a preview; one upload per user at a time (429 while one is parsed)',
   auth: true,
 } satisfies RouteContract;
 const previewDirect = {
@@ -109,17 +109,17 @@ function problemsAsDetail(problems: ParsedImport['problems']) {
   }));
 }
 
-/** What a finished parse means for the client: a preview to store, or a 422 with the rows to fix. */
-function requireImportable(parsed: ParsedImport): ParsedImport & { dataJson: string } {
+/** What a finished parse means for the client: a preview to keep, or a 422 with the rows to fix. */
+function requireImportable(parsed: ParsedImport): ParsedImport {
   // Over a limit (size, rows, cell length): the limit's own message says what to do.
   if (parsed.limit) throw new HttpError(422, 'IMPORT_TOO_LARGE', parsed.limit, problemsAsDetail(parsed.problems));
-  if (parsed.dataJson === null || parsed.problems.some((problem) => problem.severity === 'error')) {
+  if (parsed.problems.some((problem) => problem.severity === 'error') || (!parsed.stored && parsed.counts.campaigns + parsed.counts.searchQueries > 0)) {
     throw new HttpError(422, 'IMPORT_FAILED', projectMessages.importFailed, problemsAsDetail(parsed.problems));
   }
   if (parsed.counts.campaigns === 0 && parsed.counts.searchQueries === 0) {
     throw new HttpError(422, 'IMPORT_EMPTY', projectMessages.importNothingFound, [{ loc: ['files'], msg: projectMessages.importNothingFound }]);
   }
-  return parsed as ParsedImport & { dataJson: string };
+  return parsed;
 }
 
 export const projectRoutes: FastifyPluginAsync = async (app) => {
@@ -150,22 +150,31 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
       // The lease outlives a parse that waits for a thread and then runs to its time limit.
       releaseLease = await takeImportLease(app.db, caller.userId, 2 * workerPoolSettings.importTimeoutMs + 60_000);
       if (!releaseLease) throw new HttpError(429, 'IMPORT_IN_PROGRESS', projectMessages.importInProgress);
-      let parsed: ParsedImport;
-      try {
-        parsed = await importPool().run<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files: upload.files, platform }]);
-      } catch (error) {
-        request.log.warn({ err: error }, 'import parse failed');
-        if (error instanceof PoolBusyError) throw new HttpError(503, 'IMPORT_BUSY', projectMessages.importBusy);
-        // Over the thread's heap or time limit: the thread is gone, the server is fine, the file is the problem.
-        const message = error instanceof WorkerLimitError ? projectMessages.importTooComplex : projectMessages.importCrashed;
-        const code = error instanceof WorkerLimitError ? 'IMPORT_TOO_LARGE' : 'IMPORT_FAILED';
-        // An importer that throws met something it could not read at all; the user gets one clear line.
-        throw new HttpError(422, code, message, upload.files.map((file) => ({ loc: ['files', file.name], msg: message })));
-      }
       const fileNames = upload.files.map((file) => file.name);
-      // Awaited here, inside the try: a refusal by the database must reach the error handler, not escape past `finally`;
-      // the lease and the files go only once the draft is stored.
-      return await storeDraft(app.db, caller, requireImportable(parsed), 'files', fileNames, null, platform ?? 'yandex_direct');
+      // The thread writes the account into the draft's rows as it goes; a failed or refused import discards them.
+      const draftId = await openDraft(app.db, caller, 'files', fileNames, null);
+      try {
+        let parsed: ParsedImport;
+        try {
+          parsed = await fillDraft(app.db, draftId, (rows) =>
+            importPool().run<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files: upload.files, platform }, rows], { transferList: [rows] }),
+          );
+        } catch (error) {
+          request.log.warn({ err: error }, 'import parse failed');
+          if (error instanceof PoolBusyError) throw new HttpError(503, 'IMPORT_BUSY', projectMessages.importBusy);
+          // Over the thread's heap or time limit: the thread is gone, the server is fine, the file is the problem.
+          const message = error instanceof WorkerLimitError ? projectMessages.importTooComplex : projectMessages.importCrashed;
+          const code = error instanceof WorkerLimitError ? 'IMPORT_TOO_LARGE' : 'IMPORT_FAILED';
+          // An importer that throws met something it could not read at all; the user gets one clear line.
+          throw new HttpError(422, code, message, upload.files.map((file) => ({ loc: ['files', file.name], msg: message })));
+        }
+        // Awaited here, inside the try: a refusal by the database must reach the error handler, not escape past `finally`;
+        // the lease and the files go only once the draft is ready.
+        return await finishDraft(app.db, draftId, requireImportable(parsed), 'files', fileNames, platform ?? 'yandex_direct');
+      } catch (error) {
+        await discardDraft(app.db, draftId);
+        throw error;
+      }
     } finally {
       await Promise.all([upload.cleanup(), releaseLease?.().catch((error: unknown) => request.log.warn({ err: error }, 'import lease release failed'))]);
     }

@@ -3,14 +3,13 @@
  * another organization (or a deleted one) is "not found", never "forbidden".
  *
  * Campaign documents are big (a 100 000-keyword account is tens of megabytes of JSON), so they never
- * travel through the event loop when it can be avoided: a preview stores the worker's JSON string as
- * it is, and saving a preview splits it into campaign rows inside PostgreSQL (one INSERT … SELECT).
+ * travel through the event loop as one value: a preview is stored as draft rows while the import thread
+ * produces them, and saving a preview copies those rows inside PostgreSQL (drafts.ts).
  */
 import { sql, type Transaction } from 'kysely';
 import { projectMessages } from '../../src/contract/messages.js';
 import type {
   CampaignSummary,
-  ImportPreview,
   ImportRecord,
   ProjectDetail,
   ProjectList,
@@ -21,10 +20,9 @@ import type {
 import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import type { ImportMode, ImportSource } from '../db/tables/projects.js';
 import { forbidden, HttpError, notFound } from '../lib/errors.js';
 import { openSecret } from '../lib/secret-box.js';
-import type { ParsedImport } from './import-worker.js';
+import { applyDraft, lockDraft } from './drafts.js';
 import { lastAnalysisFor } from './last-analysis.js';
 import { fullName, iso } from '../lib/api-values.js';
 
@@ -33,15 +31,11 @@ type Executor = DB | Transaction<Database>;
 /** secret-box context of stored Direct API tokens: open them with `openSecret(sealed, key, DIRECT_TOKEN_CONTEXT)`. */
 export const DIRECT_TOKEN_CONTEXT = 'yandex-direct-token';
 
-/** A preview stays available this long: enough to finish the form, short enough not to pile up. */
-export const DRAFT_TTL_HOURS = 24;
-
 /** Case-folded form of a name for search and sort, the same for Кириллица in any database locale. */
 export const nameKey = (text: string) => text.toLocaleLowerCase('ru-RU').replace(/ё/g, 'е').trim();
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 export const projectNotFound = () => notFound(projectMessages.projectNotFound, 'PROJECT_NOT_FOUND');
-export const draftNotFound = () => notFound(projectMessages.draftNotFound, 'DRAFT_NOT_FOUND');
 
 /** The live project of the caller's organization, or 404. */
 export async function findProject(db: Executor, organizationId: string, projectId: string) {
@@ -342,145 +336,7 @@ export async function storedDirectAccess(db: DB, organizationId: string, project
   return { token, clientLogin: connection.client_login, sandbox: connection.sandbox };
 }
 
-// ---------------------------------------------------------------------------------- drafts / imports
-
-export async function storeDraft(
-  db: Executor,
-  caller: Pick<Caller, 'organizationId' | 'userId'>,
-  parsed: ParsedImport & { dataJson: string },
-  source: ImportSource,
-  fileNames: string[],
-  connection: { encrypted_token: string; client_login: string | null; sandbox: boolean } | null,
-  fallbackPlatform: 'yandex_direct' | 'google_ads' | 'vk_ads',
-): Promise<ImportPreview> {
-  // Forgotten previews are cleaned up by the next one; no timer needed.
-  await db.deleteFrom('import_drafts').where('expires_at', '<', new Date()).execute();
-  const expiresAt = new Date(Date.now() + DRAFT_TTL_HOURS * 3600_000);
-  const row = await db
-    .insertInto('import_drafts')
-    .values({
-      organization_id: caller.organizationId,
-      user_id: caller.userId,
-      source,
-      data: parsed.dataJson,
-      counts: JSON.stringify(parsed.counts),
-      problems: JSON.stringify(parsed.problems),
-      detected: JSON.stringify(parsed.detected),
-      file_names: JSON.stringify(fileNames),
-      connection: JSON.stringify(connection),
-      expires_at: expiresAt,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return {
-    draft_id: row.id,
-    source,
-    platform: parsed.platform ?? fallbackPlatform,
-    file_names: fileNames,
-    counts: parsed.counts,
-    problems: parsed.problems,
-    detected: parsed.detected as ImportPreview['detected'],
-    campaigns: parsed.campaigns,
-    ...(parsed.units !== undefined ? { units: parsed.units } : {}),
-    expires_at: expiresAt.toISOString(),
-  };
-}
-
-/** The caller's own live draft, locked so two saves of one preview cannot both apply it. */
-async function lockDraft(trx: Transaction<Database>, caller: Caller, draftId: string): Promise<void> {
-  const draft = await trx
-    .selectFrom('import_drafts')
-    .select('id')
-    .where('id', '=', draftId)
-    .where('organization_id', '=', caller.organizationId)
-    .where('user_id', '=', caller.userId)
-    .where('expires_at', '>', new Date())
-    .forUpdate()
-    .executeTakeFirst();
-  if (!draft) throw draftNotFound();
-}
-
-/**
- * Turns a preview into the project's campaigns: `create`/`replace` swap the whole campaign set (and
- * search-query report), `append` adds to it. Everything happens in the caller's transaction, so a
- * failure leaves the project exactly as it was. The counts and group summaries are computed by
- * PostgreSQL from the stored document.
- */
-export async function applyDraft(trx: Transaction<Database>, caller: Caller, projectId: string, draftId: string, mode: ImportMode): Promise<string> {
-  await lockDraft(trx, caller, draftId);
-  const imported = await sql<{ id: string }>`
-    INSERT INTO project_imports (project_id, source, mode, status, file_names, counts, problems, detected, period, created_by)
-    SELECT ${projectId}, d.source, ${mode}, 'completed', d.file_names, d.counts, d.problems, d.detected,
-           nullif(d.data -> 'period', 'null'::jsonb), ${caller.userId}
-      FROM import_drafts d WHERE d.id = ${draftId}
-    RETURNING id`.execute(trx);
-  const importId = imported.rows[0]!.id;
-
-  if (mode !== 'append') {
-    await trx.deleteFrom('campaigns').where('project_id', '=', projectId).execute();
-    await trx.deleteFrom('project_search_queries').where('project_id', '=', projectId).execute();
-  }
-  const start = await trx
-    .selectFrom('campaigns')
-    .select(sql<number>`coalesce(max(position) + 1, 0)::int`.as('next'))
-    .where('project_id', '=', projectId)
-    .executeTakeFirstOrThrow();
-
-  await sql`
-    INSERT INTO campaigns (project_id, import_id, position, external_id, name, type, groups_count, ads_count, keywords_count,
-                           negative_keywords_count, stats, groups_summary, data)
-    SELECT ${projectId}, ${importId}, ${start.next} + c.ord - 1, c.doc ->> 'externalId', coalesce(c.doc ->> 'name', ''), c.doc ->> 'type',
-           jsonb_array_length(c.groups),
-           (SELECT coalesce(sum(jsonb_array_length(coalesce(g -> 'ads', '[]'))), 0) FROM jsonb_array_elements(c.groups) g),
-           (SELECT coalesce(sum(jsonb_array_length(coalesce(g -> 'keywords', '[]'))), 0) FROM jsonb_array_elements(c.groups) g),
-           jsonb_array_length(coalesce(c.doc -> 'negativeKeywords', '[]')),
-           coalesce(nullif(c.doc -> 'stats', 'null'::jsonb),
-             (SELECT CASE WHEN count(*) = 0 THEN NULL ELSE jsonb_build_object(
-                       'impressions', coalesce(sum((k -> 'stats' ->> 'impressions')::float8), 0),
-                       'clicks', coalesce(sum((k -> 'stats' ->> 'clicks')::float8), 0),
-                       'cost', coalesce(sum((k -> 'stats' ->> 'cost')::float8), 0),
-                       'conversions', coalesce(sum((k -> 'stats' ->> 'conversions')::float8), 0)) END
-                FROM jsonb_array_elements(c.groups) g, jsonb_array_elements(coalesce(g -> 'keywords', '[]')) k
-               WHERE jsonb_typeof(k -> 'stats') = 'object'),
-             (SELECT CASE WHEN count(*) = 0 THEN NULL ELSE jsonb_build_object(
-                       'impressions', coalesce(sum((a -> 'stats' ->> 'impressions')::float8), 0),
-                       'clicks', coalesce(sum((a -> 'stats' ->> 'clicks')::float8), 0),
-                       'cost', coalesce(sum((a -> 'stats' ->> 'cost')::float8), 0),
-                       'conversions', coalesce(sum((a -> 'stats' ->> 'conversions')::float8), 0)) END
-                FROM jsonb_array_elements(c.groups) g, jsonb_array_elements(coalesce(g -> 'ads', '[]')) a
-               WHERE jsonb_typeof(a -> 'stats') = 'object')),
-           (SELECT coalesce(jsonb_agg(jsonb_build_object(
-                     'name', coalesce(g.doc ->> 'name', ''),
-                     'external_id', g.doc ->> 'externalId',
-                     'ads', jsonb_array_length(coalesce(g.doc -> 'ads', '[]')),
-                     'keywords', jsonb_array_length(coalesce(g.doc -> 'keywords', '[]')),
-                     'negative_keywords', jsonb_array_length(coalesce(g.doc -> 'negativeKeywords', '[]'))) ORDER BY g.ord), '[]')
-              FROM jsonb_array_elements(c.groups) WITH ORDINALITY g(doc, ord)),
-           c.doc
-      FROM import_drafts d,
-           LATERAL (SELECT e.value AS doc, e.ord, coalesce(e.value -> 'groups', '[]') AS groups
-                      FROM jsonb_array_elements(coalesce(d.data -> 'campaigns', '[]')) WITH ORDINALITY e(value, ord)) c
-     WHERE d.id = ${draftId}`.execute(trx);
-
-  await sql`
-    INSERT INTO project_search_queries (project_id, import_id, data, rows_count, period)
-    SELECT ${projectId}, ${importId}, d.data -> 'searchQueries', jsonb_array_length(d.data -> 'searchQueries'), nullif(d.data -> 'period', 'null'::jsonb)
-      FROM import_drafts d
-     WHERE d.id = ${draftId} AND jsonb_typeof(d.data -> 'searchQueries') = 'array' AND jsonb_array_length(d.data -> 'searchQueries') > 0`.execute(trx);
-
-  // A Direct API preview carries the sealed token: saving the preview connects the project.
-  await sql`
-    INSERT INTO project_connections (project_id, platform, encrypted_token, client_login, sandbox)
-    SELECT ${projectId}, 'yandex_direct', d.connection ->> 'encrypted_token', d.connection ->> 'client_login', coalesce((d.connection ->> 'sandbox')::boolean, false)
-      FROM import_drafts d
-     WHERE d.id = ${draftId} AND jsonb_typeof(d.connection) = 'object'
-    ON CONFLICT (project_id, platform) DO UPDATE
-      SET encrypted_token = excluded.encrypted_token, client_login = excluded.client_login, sandbox = excluded.sandbox, updated_at = now()`.execute(trx);
-
-  await trx.deleteFrom('import_drafts').where('id', '=', draftId).execute();
-  await trx.updateTable('projects').set({ updated_at: new Date() }).where('id', '=', projectId).execute();
-  return importId;
-}
+// ------------------------------------------------------------------------------------------- imports
 
 export async function importIntoProject(db: DB, caller: Caller, projectId: string, draftId: string, mode: 'replace' | 'append'): Promise<string> {
   return db.transaction().execute(async (trx) => {

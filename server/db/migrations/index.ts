@@ -9,6 +9,7 @@ import * as importJobs from './0054_import_jobs.js';
 import * as refreshGrace from './0052_refresh_grace.js';
 import * as analysisRows from './0060_analysis_rows.js';
 import * as resultChunks from './0070_result_chunks.js';
+import * as importDraftRows from './0075_import_draft_rows.js';
 import * as admin from './0080_admin.js';
 import * as payments from './0085_payments.js';
 import * as aiPlanCancel from './0090_ai_plan_cancel.js';
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0054_import_jobs': importJobs,
   '0060_analysis_rows': analysisRows,
   '0070_result_chunks': resultChunks,
+  '0075_import_draft_rows': importDraftRows,
   '0080_admin': admin,
   '0085_payments': payments,
   '0090_ai_plan_cancel': aiPlanCancel,

@@ -77,7 +77,9 @@ export interface ProjectSearchQueriesTable {
   id: Generated<string>;
   project_id: string;
   import_id: string;
-  /** SearchQuery[] of the model. */
+  /** Orders the chunks of one import. */
+  position: ColumnType<number, number | undefined, number>;
+  /** A chunk of the import's SearchQuery[] (at most `SEARCH_QUERY_CHUNK` of them), never the whole report. */
   data: Json<unknown[]>;
   rows_count: number;
   period: Json<{ from: string; to: string } | null>;
@@ -90,16 +92,33 @@ export interface ImportDraftsTable {
   organization_id: string;
   user_id: string;
   source: ImportSource;
-  /** The whole CampaignData. */
-  data: Json<unknown>;
+  /** False while the import thread is still writing the draft's rows: such a draft cannot be saved. */
+  ready: ColumnType<boolean, boolean | undefined, boolean>;
+  /** CampaignData.period; the campaigns and queries are rows of import_draft_campaigns / import_draft_search_queries. */
+  period: Json<{ from: string; to: string } | null>;
   counts: Json<StoredCounts>;
   problems: Json<unknown[]>;
   detected: Json<unknown[]>;
   file_names: Json<string[]>;
   /** Direct API access, the token sealed with secret-box; copied to project_connections on save. */
   connection: Json<{ encrypted_token: string; client_login: string | null; sandbox: boolean } | null>;
-  expires_at: ColumnType<Date, Date | string, never>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
   created_at: CreatedAt;
+}
+
+/** One campaign of a preview (its `Campaign` document). */
+export interface ImportDraftCampaignsTable {
+  draft_id: string;
+  position: number;
+  data: Json<unknown>;
+}
+
+/** A chunk of a preview's search queries (a SearchQuery[] of at most `SEARCH_QUERY_CHUNK`). */
+export interface ImportDraftSearchQueriesTable {
+  draft_id: string;
+  position: number;
+  data: Json<unknown[]>;
+  rows_count: number;
 }
 
 export interface ProjectConnectionsTable {
@@ -121,5 +140,7 @@ export interface ProjectTables {
   campaigns: CampaignsTable;
   project_search_queries: ProjectSearchQueriesTable;
   import_drafts: ImportDraftsTable;
+  import_draft_campaigns: ImportDraftCampaignsTable;
+  import_draft_search_queries: ImportDraftSearchQueriesTable;
   project_connections: ProjectConnectionsTable;
 }

@@ -46,7 +46,8 @@ export { ImportBudget, importLimits } from './limits.js';
 
 export interface ImportFile {
   name: string;
-  bytes: Uint8Array;
+  /** The file's content; read once per use, so it may be a getter that loads the file from disk when its turn comes. */
+  readonly bytes: Uint8Array;
 }
 
 export interface ImportOptions {
@@ -120,9 +121,11 @@ async function importWithinBudget(files: ImportFile[], options: ImportOptions, b
     const log = new ProblemLog(name);
     logs.set(name, log);
     state.current = log;
-    const read = await readTables(file.bytes, log, budget);
+    // Read once per file: `bytes` may be a getter that loads the file only now (import-worker.ts).
+    const bytes = file.bytes;
+    const read = await readTables(bytes, log, budget);
     if (!read) {
-      detected.push({ file: name, kind: 'unknown', encoding: isZip(file.bytes) || isOldXls(file.bytes) ? 'xlsx' : detectEncoding(file.bytes) });
+      detected.push({ file: name, kind: 'unknown', encoding: isZip(bytes) || isOldXls(bytes) ? 'xlsx' : detectEncoding(bytes) });
       continue;
     }
     let recognised = 0;
@@ -234,8 +237,9 @@ async function importWithinBudget(files: ImportFile[], options: ImportOptions, b
 async function checkExpandedSizes(files: ImportFile[], budget: ImportBudget): Promise<ImportProblem[] | null> {
   const sizes: { name: string; size: number }[] = [];
   for (const file of files) {
-    const declared = isZip(file.bytes) ? await declaredXlsxSize(file.bytes).catch(() => null) : null;
-    sizes.push({ name: file.name, size: declared ?? file.bytes.length });
+    const bytes = file.bytes;
+    const declared = isZip(bytes) ? await declaredXlsxSize(bytes).catch(() => null) : null;
+    sizes.push({ name: file.name, size: declared ?? bytes.length });
   }
   return budget.expandedSizeProblems(sizes);
 }

@@ -3,19 +3,20 @@
  * Russian message instead of taking the server's memory (README «Безопасность и эксплуатация»):
  *
  * - expanded size: the bytes the files become once unpacked (an XLSX's entries as its zip central directory
- *   declares them, checked again while inflating; a CSV's own bytes), ≤ 200 MB for the whole upload. A zip
- *   bomb is a few hundred KB that declares (or inflates to) hundreds of MB: refused before anything is
- *   inflated, or at the first byte past what it declared.
- * - rows: ≤ 1 000 000 lines over all files of the upload (ten times the 100 000-keyword accounts we plan
- *   for; a 50 MB file of empty lines is 50 million of them).
+ *   declares them, checked again while inflating; a CSV's own bytes), ≤ 400 MB for the whole upload (a
+ *   1 000 000-keyword account with 500 000 search queries is ~290 MB of CSV in ten files). A zip bomb is a
+ *   few hundred KB that declares (or inflates to) hundreds of MB: refused before anything is inflated, or
+ *   at the first byte past what it declared.
+ * - rows: ≤ 2 000 000 lines over all files of the upload (that account is 1.5 million; a 50 MB file of
+ *   empty lines is 50 million of them).
  * - cell length: ≤ 32 767 characters, Excel's own limit for a cell, so no real export has longer ones.
  */
 import type { ImportProblem } from '../../../src/contract/campaigns.js';
 import { columnLetter, format, importerMessages } from './messages.js';
 
 export const importLimits = {
-  maxExpandedBytes: 200 * 1024 * 1024,
-  maxRows: 1_000_000,
+  maxExpandedBytes: 400 * 1024 * 1024,
+  maxRows: 2_000_000,
   maxCellChars: 32_767,
   /** Entries of one XLSX (a workbook has a few dozen; millions of tiny entries are a bomb of their own). */
   maxZipEntries: 10_000,

@@ -22,7 +22,7 @@ describe('XLSX read with limits', () => {
     expect(bomb.length).toBeLessThan(1024 * 1024);
     const result = await importCampaignFiles([file('bomb.xlsx', bomb)]);
     expect(result.data).toBeNull();
-    expect(result.limit).toMatch(/в распакованном виде это 30\d МБ, а за одну загрузку можно разобрать не больше 200 МБ/);
+    expect(result.limit).toMatch(/в распакованном виде это 50\d МБ, а за одну загрузку можно разобрать не больше 400 МБ/);
     expect(result.problems).toEqual([{ file: 'bomb.xlsx', severity: 'error', message: result.limit }]);
   });
 

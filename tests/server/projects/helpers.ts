@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
+import { draftRowMessages, writeDraftRow } from '../../../server/projects/draft-rows.js';
 import { countCampaignData, type CampaignData } from '../../../src/contract/campaigns.js';
 import { isImportJobFinished, type ImportJob } from '../../../src/contract/projects.js';
 import { importJobEvents } from '../../../server/projects/import-jobs.js';
@@ -77,7 +78,7 @@ export function sampleCampaignData(prefix = 'Окна'): CampaignData {
   };
 }
 
-/** Stores a preview straight in the database, as POST /projects/import-preview would. */
+/** Stores a preview straight in the database, as POST /projects/import-preview would: a draft row and its campaign and query rows. */
 export async function insertDraft(app: FastifyInstance, user: FixtureUser, data: CampaignData = sampleCampaignData(), options: { expiresAt?: Date; connection?: unknown } = {}): Promise<string> {
   const row = await app.db
     .insertInto('import_drafts')
@@ -85,7 +86,7 @@ export async function insertDraft(app: FastifyInstance, user: FixtureUser, data:
       organization_id: user.organizationId,
       user_id: user.id,
       source: options.connection ? 'direct_api' : 'files',
-      data: JSON.stringify(data),
+      period: JSON.stringify(data.period ?? null),
       counts: JSON.stringify(countCampaignData(data)),
       problems: JSON.stringify([]),
       detected: JSON.stringify([]),
@@ -95,6 +96,7 @@ export async function insertDraft(app: FastifyInstance, user: FixtureUser, data:
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  for (const message of draftRowMessages(data)) await writeDraftRow(app.db, row.id, message);
   return row.id;
 }
 
