@@ -1,7 +1,6 @@
 /** Russian formatting of dates, numbers and relative times, shared by every screen. */
 
 const dateTimeFormat = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-const dateFormat = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });
 const numberFormat = new Intl.NumberFormat('ru-RU');
 
 function toDate(value: Date | string | number): Date | null {
@@ -13,12 +12,6 @@ export function formatDateTime(value: Date | string | number | null | undefined)
   if (value === null || value === undefined || value === '') return '—';
   const date = toDate(value);
   return date ? dateTimeFormat.format(date) : String(value);
-}
-
-export function formatDate(value: Date | string | number | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '—';
-  const date = toDate(value);
-  return date ? dateFormat.format(date) : String(value);
 }
 
 export function formatNumber(value: number | null | undefined): string {

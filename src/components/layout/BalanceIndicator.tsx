@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { BALANCE_REFRESH_MS, balanceQueryOptions } from '../../features/tokens/api';
+import { BALANCE_REFRESH_MS, balanceQueryOptions } from '@/lib/tokens-api';
 import { CoinIcon } from '../ui/CoinIcon';
 
 export const BALANCE_LABEL = 'Баланс:';

@@ -8,7 +8,7 @@ import type { Organization } from '../../contract/auth.js';
 import { fallbackMessages } from '../../contract/messages.js';
 import { DEFAULT_PLAN_TYPE, type MemberList, type UpdateOrganization } from '../../contract/organizations.js';
 import { ApiError, apiClient, isAbortError } from '../../lib/api-client';
-import { messageOf } from '../auth/session';
+import { messageOf } from '@/app/session';
 
 export const organizationKeys = {
   all: ['organization'] as const,

@@ -5,7 +5,7 @@ import { SUPPORT_CHAT_URL } from '../../components/layout/Footer';
 import { CoinIcon } from '../../components/ui/CoinIcon';
 import { QueryError } from '../../components/ui/QueryError';
 import { Pager } from '../../components/ui/Pager';
-import { balanceQueryOptions, historyQueryOptions, spendingQueryOptions } from './api';
+import { balanceQueryOptions, historyQueryOptions, spendingQueryOptions } from '@/lib/tokens-api';
 import { dailySpending } from './spending';
 import { SpendChart } from './SpendChart';
 import './tokens.css';

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import type { AiPlanOverview } from '../../../contract/ai-plan.js';
-import { formatTokens } from '../../analysis/format';
+import { formatTokens } from '@/lib/analysis-format';
 import { usePaidRunStart } from '../../../lib/paid-runs';
 import { aiPlanKeys, startAiPlan } from '../api';
 

@@ -3,7 +3,7 @@ import type { AdField, EntityRef, Suggestion } from '../../../contract/analysis-
 import type { StatsPeriod } from '../../../contract/campaigns.js';
 import { negativeCategoryLabels } from '../../../contract/analysis-results.js';
 import type { Choice } from '../result-model';
-import { formatCount, formatPeriod, formatRub, formatRubPerMonth } from '../format';
+import { formatCount, formatPeriod, formatRub, formatRubPerMonth } from '@/lib/analysis-format';
 import { EvidenceList } from './FindingCard';
 
 const adFieldLabels: Record<AdField, string> = {
