@@ -1,4 +1,5 @@
 // @ts-check
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -13,7 +14,9 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
  * src/app), never another feature; shared components never import features; no import cycles.
  * The server is checked by its own type checks and tests.
  */
-const features = ['ai-plan', 'analysis', 'auth', 'notifications', 'organization', 'projects', 'pwa', 'relevance', 'tokens', 'admin'];
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   { ignores: ['build/**', 'dist/**', 'node_modules/**', 'src/routeTree.gen.ts', 'server/**', 'bench/**', 'tests/**', '*.config.ts', '*.config.js', 'public/**'] },

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { AiAnalysisScreen } from '../../../../../../../features/ai-plan/components/AiAnalysisScreen';
+import { AiAnalysisScreen } from '@/features/analysis/ai-plan/components/AiAnalysisScreen';
 import '../../../../../../../features/analysis/analysis.css';
-import '../../../../../../../features/ai-plan/ai-plan.css';
+import '@/features/analysis/ai-plan/ai-plan.css';
 
 export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId')({
   component: AiAnalysisPage,

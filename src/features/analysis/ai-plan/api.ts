@@ -3,8 +3,8 @@
  * while the model works on it (the poll stops by itself once it is finished).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { isAiPlanFinished, type AiPlan, type AiPlanOverview, type AiPlanResponse } from '../../contract/ai-plan.js';
-import { apiClient } from '../../lib/api-client';
+import { isAiPlanFinished, type AiPlan, type AiPlanOverview, type AiPlanResponse } from '@/contract/ai-plan.js';
+import { apiClient } from '@/lib/api-client';
 
 /** How often the screen asks for the state of a plan that is not finished. */
 export const POLL_INTERVAL_MS = 2000;
