@@ -25,7 +25,12 @@ export default tseslint.config(
     extends: [js.configs.recommended, ...tseslint.configs.recommended, ...pluginRouter.configs['flat/recommended'], ...pluginQuery.configs['flat/recommended']],
     // The two classic hooks rules; the React Compiler's rules of the plugin's newer presets judge code for a compiler this app does not use.
     plugins: { 'import-x': importX, 'react-hooks': reactHooks },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    settings: {
+      // How import-x reads the modules an import leads to (no-cycle follows them): TypeScript files, with the tsconfig's paths.
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^_', argsIgnorePattern: '^_', ignoreRestSiblings: true }],
       'react-hooks/rules-of-hooks': 'error',

@@ -1,5 +1,5 @@
 /** Texts of the analysis screens: money, percentages, evidence values, periods, in Russian conventions. */
-import type { Evidence } from '@/contract/analysis-results.js';
+import type { EntityRef, Evidence } from '@/contract/analysis-results.js';
 import type { StatsPeriod } from '@/contract/campaigns.js';
 import { formatCount, formatRub, pluralRu } from './format';
 
@@ -43,4 +43,7 @@ export function formatEvidenceValue(value: number | string, unit: Evidence['unit
   }
 }
 
-
+/** Where a suggestion applies, as a person reads it: «Кампания → Группа». */
+export function placeOf(target: EntityRef): string {
+  return [target.campaignName, target.groupName].filter(Boolean).join(' → ') || target.label || '—';
+}
