@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { useSession } from '@/app/session';
 import { NotificationCenter } from '@/features/notifications/NotificationCenter';
-import { BalanceIndicator } from '@/components/layout/BalanceIndicator';
+import { BalanceIndicator } from '@/app/BalanceIndicator';
 import { UserMenu } from '@/components/layout/UserMenu';
 import '@/components/layout/layout.css';
 
