@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import path from 'node:path';
 
 export default defineConfig({
   test: {
@@ -33,6 +34,7 @@ export default defineConfig({
       },
       {
         plugins: [react()],
+        resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
         test: {
           name: 'web',
           environment: 'jsdom',

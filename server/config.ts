@@ -23,6 +23,12 @@ export interface AppConfig {
   refreshTokenTtlSeconds: number;
   /** Absolute lifetime of a refresh-token family, however often it is rotated. */
   refreshFamilyTtlSeconds: number;
+  /**
+   * Verified sessions kept in memory per process (server/auth/session-cache.ts): at most `maxEntries`
+   * tokens, each for at most `ttlSeconds` (a safety net: revocations reach the cache at once by
+   * LISTEN/NOTIFY). `SESSION_CACHE_TTL_SECONDS=0` turns the cache off.
+   */
+  sessionCache: { ttlSeconds: number; maxEntries: number };
   emailTokenTtlSeconds: number;
   smtpUrl?: string;
   mailFrom: string;
@@ -169,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     accessTokenTtlSeconds: intFromEnv(env.ACCESS_TOKEN_TTL_SECONDS, 15 * 60),
     refreshTokenTtlSeconds: intFromEnv(env.REFRESH_TOKEN_TTL_SECONDS, 30 * 24 * 3600),
     refreshFamilyTtlSeconds: intFromEnv(env.REFRESH_FAMILY_TTL_SECONDS, 90 * 24 * 3600),
+    sessionCache: { ttlSeconds: intFromEnv(env.SESSION_CACHE_TTL_SECONDS, 60), maxEntries: intFromEnv(env.SESSION_CACHE_MAX_ENTRIES, 10_000) },
     emailTokenTtlSeconds: intFromEnv(env.EMAIL_TOKEN_TTL_SECONDS, 60 * 60),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Reklama Lab <no-reply@reklama-lab.local>',

@@ -2,8 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { router } from './app/router';
-import { session, setSessionNavigator } from './features/auth/session';
-import { installChunkErrorRecovery } from './features/pwa/chunk-reload';
+import { session, setSessionNavigator } from '@/app/session';
+import { installChunkErrorRecovery } from '@/lib/chunk-reload';
 import { setUnauthorizedHandler } from './lib/api-client';
 import './styles/index.css';
 // Russian for valibot's own messages in every form (the contract modules load it too; this makes it explicit).

@@ -11,6 +11,11 @@ export interface AccessClaims {
   sessionId?: string;
 }
 
+/** What a verified access token says: its claims and when it expires (`exp`, in seconds). */
+export interface VerifiedAccessClaims extends AccessClaims {
+  expiresAt: number;
+}
+
 /** Exactly one algorithm is accepted, so a token can never pick a weaker one (or `none`). */
 const ALGORITHM = 'HS256';
 
@@ -30,7 +35,7 @@ export function createAccessTokens(config: Pick<AppConfig, 'jwtSecret' | 'jwtAud
         .sign(config.jwtSecret);
     },
     /** Returns the claims of a valid, unexpired access token, or null for anything else. */
-    async verify(token: string): Promise<AccessClaims | null> {
+    async verify(token: string): Promise<VerifiedAccessClaims | null> {
       try {
         const { payload } = await jwtVerify(token, config.jwtSecret, {
           algorithms: [ALGORITHM],
@@ -38,8 +43,8 @@ export function createAccessTokens(config: Pick<AppConfig, 'jwtSecret' | 'jwtAud
           issuer: config.jwtIssuer,
           requiredClaims: ['exp', 'sub'],
         });
-        if (payload.typ !== 'access' || typeof payload.org !== 'string' || !payload.sub) return null;
-        const claims: AccessClaims = { userId: payload.sub, organizationId: payload.org };
+        if (payload.typ !== 'access' || typeof payload.org !== 'string' || !payload.sub || typeof payload.exp !== 'number') return null;
+        const claims: VerifiedAccessClaims = { userId: payload.sub, organizationId: payload.org, expiresAt: payload.exp };
         if (typeof payload.sid === 'string') claims.sessionId = payload.sid;
         return claims;
       } catch (error) {

@@ -35,7 +35,8 @@ async function tokensFor(ctx: AuthContext, session: Session): Promise<TokenPair>
 }
 
 async function loadUser(db: DB, userId: string): Promise<User> {
-  const row = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  // Only what the answer shows: the password hash and the rest stay in the database.
+  const row = await db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name', 'role', 'is_verified']).where('id', '=', userId).executeTakeFirst();
   if (!row) throw unauthorized(apiMessages.unauthorized);
   return userView(row);
 }

@@ -1,7 +1,7 @@
 import { Provider as JotaiProvider } from 'jotai';
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { RouterProvider } from '@tanstack/react-router';
-import { sessionStore } from '../features/auth/session';
+import { sessionStore } from '@/app/session';
 import { persistOptions, queryClient } from './query-client';
 import { router } from './router';
 

@@ -13,7 +13,7 @@ import { removeOldestQuery, type Persister } from '@tanstack/react-query-persist
 import { toast } from 'sonner';
 import { ApiError } from '../lib/api-client';
 import { sessionSnapshotStorage } from '../lib/storage';
-import { onIdentityChange } from '../features/auth/session';
+import { onIdentityChange } from '@/app/session';
 
 declare module '@tanstack/react-query' {
   interface Register {

@@ -181,14 +181,6 @@ export interface CheckDescription {
 
 export type KeywordAction = 'stop' | 'lower_bid' | 'raise_bid' | 'hold' | 'keep' | 'collect_data';
 
-export const keywordActionLabels: Record<KeywordAction, string> = {
-  stop: 'Остановить',
-  lower_bid: 'Снизить ставку',
-  raise_bid: 'Повысить ставку',
-  hold: 'Подождать',
-  keep: 'Оставить как есть',
-  collect_data: 'Собрать данные',
-};
 
 export interface KeywordVerdict {
   target: EntityRef;

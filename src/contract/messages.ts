@@ -386,7 +386,7 @@ export const genericValidationMessages = {
   /** The contract's text rule (src/contract/text.ts): NUL and other control characters never reach the database. */
   controlCharacters: 'Текст содержит недопустимые управляющие символы (например, нулевой байт): удалите их',
 } as const;
-/** A part of the app that a deploy replaced could not be loaded (src/features/pwa/chunk-reload.ts). */
+/** A part of the app that a deploy replaced could not be loaded (src/lib/chunk-reload.ts). */
 export const appVersionMessages = {
   reloading: 'Загружаем новую версию приложения…',
   title: 'Вышла новая версия приложения',

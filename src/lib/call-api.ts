@@ -10,7 +10,7 @@ export type CallOptions = Omit<RequestOptions, 'params'>;
 type CallInput<R extends ApiRoute> = ApiCallParts<R> & CallOptions;
 
 /** A route whose call needs no parameters and no body can be called with nothing else. */
-type CallArgs<R extends ApiRoute> = {} extends ApiCallParts<R> ? [input?: CallInput<R>] : [input: CallInput<R>];
+type CallArgs<R extends ApiRoute> = Record<never, never> extends ApiCallParts<R> ? [input?: CallInput<R>] : [input: CallInput<R>];
 
 export function callApi<R extends ApiRoute>(route: R, ...[input]: CallArgs<R>): Promise<ApiResponse<R>> {
   const { params, query, body, ...options } = (input ?? {}) as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown } & CallOptions;

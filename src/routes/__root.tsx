@@ -3,7 +3,7 @@ import type { RouterContext } from '../app/router-context';
 import { AppToaster } from '../components/layout/AppToaster';
 import { CookieBanner } from '../components/layout/CookieBanner';
 import { Footer } from '../components/layout/Footer';
-import { Header } from '../components/layout/Header';
+import { Header } from '@/app/Header';
 import { RouteError } from '../components/layout/RouteError';
 import { OfflineIndicator } from '../features/pwa/OfflineIndicator';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt';

@@ -13,6 +13,7 @@ import * as importDraftRows from './0075_import_draft_rows.js';
 import * as admin from './0080_admin.js';
 import * as payments from './0085_payments.js';
 import * as aiPlanCancel from './0090_ai_plan_cancel.js';
+import * as sessionNotifications from './0095_session_notifications.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0080_admin': admin,
   '0085_payments': payments,
   '0090_ai_plan_cancel': aiPlanCancel,
+  '0095_session_notifications': sessionNotifications,
 };

@@ -1,5 +1,5 @@
-import { isChunkLoadError } from '../../features/pwa/chunk-reload';
-import { NewVersionNotice } from '../../features/pwa/NewVersionNotice';
+import { isChunkLoadError } from '@/lib/chunk-reload';
+import { NewVersionNotice } from '@/components/NewVersionNotice';
 
 /**
  * The error screen of every route (the root's `errorComponent` and the router's default): a chunk that

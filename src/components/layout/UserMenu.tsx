@@ -1,6 +1,6 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { useSession } from '../../features/auth/session';
+import { useSession } from '@/app/session';
 import { useDropdown } from '../ui/useDropdown';
 import { displayName, userInitials } from './initials';
 

@@ -15,4 +15,4 @@ export const routes = {
   aiPlan: aiPlanRoutes,
 };
 
-export { pathOf, type ApiRoute, type ApiResponse, type ApiCallParts } from './route.js';
+export type { ApiRoute, ApiResponse, ApiCallParts } from './route.js';

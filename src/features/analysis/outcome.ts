@@ -9,8 +9,8 @@
 import type { Analysis } from '../../contract/analysis.js';
 import { finishedStatuses } from '../../contract/analysis.js';
 import { ApiError } from '../../lib/api-client';
-import { onIdentityChange } from '../auth/session';
-import { addNotification } from '../notifications/notifications';
+import { onIdentityChange } from '@/app/session';
+import { addNotification } from '@/app/notifications';
 import { fetchAnalysis } from './api';
 
 const STORAGE_KEY = 'analysis_outcomes';

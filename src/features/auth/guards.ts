@@ -3,7 +3,7 @@
  * routes call them in `beforeLoad`; each one first makes sure a stored session is loaded.
  */
 import { redirect } from '@tanstack/react-router';
-import type { Session, SessionView } from './session';
+import type { Session, SessionView } from '@/app/session';
 
 type GuardSession = Pick<Session, 'ensureInitialized'>;
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useDropdown } from '../../components/ui/useDropdown';
 import { formatRelativeTime } from '../../lib/format';
 import { unreadBadgeText } from './format';
-import { markAllNotificationsRead, markNotificationRead, useNotifications, useUnreadNotificationCount } from './notifications';
+import { markAllNotificationsRead, markNotificationRead, useNotifications, useUnreadNotificationCount } from '@/app/notifications';
 
 export const NOTIFICATIONS_TITLE = 'Уведомления';
 export const NO_NOTIFICATIONS_TEXT = 'Нет новых уведомлений';

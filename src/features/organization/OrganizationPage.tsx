@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useSession } from '../auth/session';
+import { useSession } from '@/app/session';
 import { currentOrganizationQueryOptions, planTypeOf } from './api';
 import { InvitationCodeCard } from './components/InvitationCodeCard';
 import { MemberList } from './components/MemberList';

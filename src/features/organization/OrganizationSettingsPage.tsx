@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import * as v from 'valibot';
 import { OrganizationNameSchema } from '../../contract/auth.js';
-import { useSession } from '../auth/session';
+import { useSession } from '@/app/session';
 import { currentOrganizationQueryOptions, organizationKeys, planTypeOf, updateOrganization } from './api';
 import { QueryError } from '../../components/ui/QueryError';
 import './organization.css';

@@ -10,7 +10,7 @@ import { DEFAULT_PLAN_TYPE, type UpdateOrganization } from '../../contract/organ
 import { organizationRoutes } from '../../contract/routes/organizations.js';
 import { ApiError, isAbortError } from '../../lib/api-client';
 import { callApi } from '../../lib/call-api';
-import { messageOf } from '../auth/session';
+import { messageOf } from '@/app/session';
 
 export const organizationKeys = {
   all: ['organization'] as const,

@@ -1,4 +1,4 @@
-import { useOnlineStatus } from './useOnlineStatus';
+import { useOnlineStatus } from '@/lib/useOnlineStatus';
 
 export const OFFLINE_TEXT = 'Нет подключения к сети. Показаны сохранённые данные, изменения отправятся, когда связь восстановится.';
 

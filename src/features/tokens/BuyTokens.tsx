@@ -19,7 +19,7 @@ import {
   paymentsQueryOptions,
   refreshTokenViews,
   requisitesQueryOptions,
-} from './payments-api';
+} from '@/lib/payments-api';
 
 const formatNumber = (value: number) => value.toLocaleString('ru-RU');
 const formatRoubles = (value: number) => `${value.toLocaleString('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 2 })} ₽`;

@@ -4,7 +4,7 @@ import { ledgerEntryTypeLabels, ledgerEntryTypes, type LedgerEntry, type LedgerE
 import { CoinIcon } from '../../components/ui/CoinIcon';
 import { QueryError } from '../../components/ui/QueryError';
 import { Pager } from '../../components/ui/Pager';
-import { balanceQueryOptions, historyQueryOptions, spendingQueryOptions } from './api';
+import { balanceQueryOptions, historyQueryOptions, spendingQueryOptions } from '@/lib/tokens-api';
 import { BuyTokensCard, PaymentsCard, ReturnedPayment } from './BuyTokens';
 import { dailySpending } from './spending';
 import { SpendChart } from './SpendChart';

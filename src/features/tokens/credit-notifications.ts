@@ -8,7 +8,7 @@
 import type { HistoryPage, LedgerEntry } from '../../contract/tokens.js';
 import { apiClient } from '../../lib/api-client';
 import { localValue } from '../../lib/storage';
-import { addNotification } from '../notifications/notifications';
+import { addNotification } from '@/app/notifications';
 
 const markKey = (userId: string) => `tokens_notified_until:${userId}`;
 const FIRST_LOOK_BACK_MS = 24 * 3600 * 1000;

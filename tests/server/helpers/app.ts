@@ -86,6 +86,19 @@ async function startOn(database: TestDatabase, dataDir: string, removeData: () =
   };
 }
 
+/**
+ * A second server on the database of `first`, as another process of the same deployment would be: the
+ * same configuration (secrets included), its own app, pools and listening connections. Closing it leaves
+ * the database to `first`.
+ */
+export async function createSiblingApp(first: TestApp, options: { config?: Partial<AppConfig> } = {}): Promise<TestApp> {
+  const config = { ...first.config, ...options.config };
+  const outbox: OutgoingMail[] = [];
+  const app = await buildApp({ config, db: first.database.db, mailer: memoryMailer(outbox), jobs: null, databaseUrl: first.database.url });
+  await app.ready();
+  return { app, config, database: first.database, outbox, close: () => app.close() };
+}
+
 /** Injects a JSON request, with a bearer token when given, and parses the answer. */
 export async function call<T = any>(app: FastifyInstance, method: InjectOptions['method'], url: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
   const response = await app.inject({

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clearNotifications, notificationStore, notificationsAtom } from '../../../src/features/notifications/notifications';
+import { clearNotifications, notificationStore, notificationsAtom } from '../../../src/app/notifications';
 import { BACKGROUND_POLL_MS, failureMessage, reportOutcome, resumeTracking, stopTracking, trackInBackground } from '../../../src/features/analysis/outcome';
 import { bulkAcceptFilter, describeFilter } from '../../../src/features/analysis/components/SemanticView';
 import { causeLink, validateFindingsSearch, validateSuggestionsSearch } from '../../../src/features/analysis/list-search';

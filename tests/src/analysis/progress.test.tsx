@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Analysis } from '../../../src/contract/analysis.js';
-import { clearNotifications, notificationStore, notificationsAtom } from '../../../src/features/notifications/notifications';
+import { clearNotifications, notificationStore, notificationsAtom } from '../../../src/app/notifications';
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';

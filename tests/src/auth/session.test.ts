@@ -8,7 +8,7 @@ import {
   sessionStore,
   setSessionNavigator,
   toRegisterPayload,
-} from '../../../src/features/auth/session';
+} from '../../../src/app/session';
 import { ownerOrganization, server, tokens, useTestServer, verifiedUser } from '../lib/test-server';
 
 useTestServer();

@@ -16,7 +16,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { setupServer } from 'msw/node';
 import type { Organization, User } from '../../../src/contract/auth.js';
-import { sessionStateAtom, sessionStore, setSessionNavigator } from '../../../src/features/auth/session';
+import { sessionStateAtom, sessionStore, setSessionNavigator } from '../../../src/app/session';
 
 export const server = setupServer();
 

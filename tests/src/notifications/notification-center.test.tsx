@@ -1,7 +1,7 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { session } from '../../../src/features/auth/session';
+import { session } from '../../../src/app/session';
 import { unreadBadgeText } from '../../../src/features/notifications/format';
 import { formatRelativeTime as formatNotificationTime } from '../../../src/lib/format';
 import { NotificationCenter } from '../../../src/features/notifications/NotificationCenter';
@@ -12,7 +12,7 @@ import {
   markNotificationRead,
   notificationStore,
   notificationsAtom,
-} from '../../../src/features/notifications/notifications';
+} from '../../../src/app/notifications';
 
 beforeEach(() => clearNotifications());
 afterEach(() => vi.useRealTimers());

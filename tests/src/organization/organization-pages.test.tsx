@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppToaster } from '../../../src/components/layout/AppToaster';
-import { sessionStateAtom, sessionStore } from '../../../src/features/auth/session';
+import { sessionStateAtom, sessionStore } from '../../../src/app/session';
 import { OrganizationPage } from '../../../src/features/organization/OrganizationPage';
 import { OrganizationSettingsPage } from '../../../src/features/organization/OrganizationSettingsPage';
 import { renderWithRouter, server, signIn, testUser } from '../components/helpers';

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { importTemplateColumns } from '../../../src/contract/import-template.js';
 import { projectMessages } from '../../../src/contract/messages.js';
 import type { ImportPreview } from '../../../src/contract/projects.js';
-import { IMPORT_JOB_POLL_MS } from '../../../src/features/projects/api';
+import { IMPORT_JOB_POLL_MS } from '../../../src/lib/projects-api';
 import { PREVIEW_STORAGE_KEY, STEP1_STORAGE_KEY } from '../../../src/features/projects/create-draft';
 import { CREATE_DIRECT_JOB_KEY } from '../../../src/features/projects/direct-import-job';
 import { completedJob, importJob, jobId, runningJob } from './import-job-fixtures';

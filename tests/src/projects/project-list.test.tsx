@@ -121,7 +121,7 @@ describe('project list', () => {
   });
 
   it('marks the list and the project queries for offline persistence', async () => {
-    const { projectListQueryOptions, projectQueryOptions } = await import('../../../src/features/projects/api');
+    const { projectListQueryOptions, projectQueryOptions } = await import('../../../src/lib/projects-api');
     expect(projectListQueryOptions({ search: '', sort: 'updated' }).meta).toEqual({ persist: true });
     expect(projectQueryOptions('x').meta).toEqual({ persist: true });
   });

@@ -10,8 +10,8 @@ import {
   reloadOnceForNewVersion,
   resetChunkReloadState,
   type ReloadEnvironment,
-} from '../../../src/features/pwa/chunk-reload';
-import { NewVersionNotice } from '../../../src/features/pwa/NewVersionNotice';
+} from '../../../src/lib/chunk-reload';
+import { NewVersionNotice } from '../../../src/components/NewVersionNotice';
 
 const staleChunk = new TypeError('Failed to fetch dynamically imported module: https://app.example/assets/semantic-Bx1.js');
 

@@ -6,7 +6,7 @@
 import { QueryClient, onlineManager } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { aiPlanKeys } from '../../../src/features/ai-plan/api';
+import { aiPlanKeys } from '../../../src/features/analysis/ai-plan/api';
 import { organizationKeys } from '../../../src/features/organization/api';
 import { relevanceKeys } from '../../../src/features/relevance/api';
 import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';

@@ -2,7 +2,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { createMemoryHistory, createRouter } from '@tanstack/react-router';
 import { routeTree } from '../../../src/routeTree.gen';
-import { session, sessionStateAtom, sessionStore } from '../../../src/features/auth/session';
+import { session, sessionStateAtom, sessionStore } from '../../../src/app/session';
 import type { Organization, User } from '../../../src/contract/auth.js';
 
 

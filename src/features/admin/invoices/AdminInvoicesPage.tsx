@@ -5,7 +5,7 @@ import { paymentStatusLabels, paymentStatuses, type AdminInvoice, type PaymentSt
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { QueryError } from '../../../components/ui/QueryError';
 import { formatDateTime, formatNumber } from '../../../lib/format';
-import { downloadInvoice } from '../../tokens/payments-api';
+import { downloadInvoice } from '@/lib/payments-api';
 import { adminInvoicesQuery, cancelInvoiceAsAdmin, markInvoicePaid, refreshAfterDecision } from './api';
 
 type Decision = { invoice: AdminInvoice; action: 'paid' | 'cancel' };

@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import type { PagedResults } from '../../../contract/analysis-pages.js';
 import { severityLabels } from '../../../contract/analysis-results.js';
 import { formatDateTime } from '../../../lib/format';
-import { formatCount, formatPeriod, formatRub, formatRubPerMonth, pluralRu } from '../format';
+import { formatCount, formatPeriod, formatRub, formatRubPerMonth, pluralRu } from '@/lib/analysis-format';
 import { actionPlan, type CheckPlanStep, type NegativesPlanStep } from '../result-model';
 import { moneyHeadline } from './MoneyStory';
 import { ResultsLoader } from './ResultsLoader';

@@ -2,11 +2,10 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { EntityLevel, Evidence, Finding, FindingItem } from '../../../contract/analysis-results.js';
 import { Spinner } from '../../../components/ui/form';
-import { useOnlineStatus } from '../../pwa/useOnlineStatus';
-import { formatCount, formatEvidenceValue, formatPeriod, formatRub, formatRubPerMonth, pluralRu } from '../format';
+import { useOnlineStatus } from '@/lib/useOnlineStatus';
+import { formatCount, formatEvidenceValue, formatPeriod, formatRub, formatRubPerMonth, placeOf, pluralRu } from '@/lib/analysis-format';
 import { findingItemsQueryOptions, itemsOf, totalOf } from '../pages-api';
 import { LoadMore, NeedsNetwork } from './PagedList';
-import { placeOf } from './SuggestionItem';
 
 const itemNouns: Partial<Record<EntityLevel, [string, string, string]>> = {
   keyword: ['фраза', 'фразы', 'фраз'],

@@ -6,9 +6,9 @@ import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { Pager } from '../../../components/ui/Pager';
 import { QueryError } from '../../../components/ui/QueryError';
 import { formatDateTime } from '../../../lib/format';
-import { useSession } from '../../auth/session';
+import { useSession } from '@/app/session';
 import { HISTORY_PAGE_SIZE, historyQueryOptions } from '../api';
-import { formatCount, formatTokens, pluralRu } from '../format';
+import { formatCount, formatTokens, pluralRu } from '@/lib/analysis-format';
 import { AnalysisStatusBadge } from './AnalysisStatusBadge';
 import { MoneyLine, useAnalysisMoney } from './MoneyStory';
 

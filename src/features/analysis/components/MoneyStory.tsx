@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { moneyCauseLabels, type MoneyStory } from '../../../contract/analysis-results.js';
-import { formatCount, formatRub, formatRubPerMonth, pluralRu } from '../format';
+import { formatCount, formatRub, formatRubPerMonth, pluralRu } from '@/lib/analysis-format';
 import { causeLink } from '../list-search';
 import { resultsQueryOptions } from '../pages-api';
 

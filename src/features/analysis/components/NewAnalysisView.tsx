@@ -6,9 +6,9 @@ import type { ProjectDetail, ProjectSettings } from '../../../contract/projects.
 import { ThresholdFields } from '../../../components/project-settings/ThresholdFields';
 import { parseThresholds, thresholdTextsOf, type ThresholdErrors, type ThresholdTexts } from '../../../components/project-settings/thresholds';
 import type { CalculateCostRequest } from '../../../contract/tokens.js';
-import { projectKeys, updateProject } from '../../projects/api';
+import { projectKeys, updateProject } from '@/lib/projects-api';
 import { AUDIT_KINDS, costQueryOptions, insufficientBalanceOf, startAnalysis } from '../api';
-import { formatCount, formatRub, formatTokens, pluralRu } from '../format';
+import { formatCount, formatRub, formatTokens, pluralRu } from '@/lib/analysis-format';
 import { usePaidRunStart } from '../../../lib/paid-runs';
 
 export const START_LABEL = 'Запустить анализ';

@@ -3,8 +3,8 @@ import { measureElement, useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { Page } from '../../../contract/analysis-pages.js';
 import { Spinner } from '../../../components/ui/form';
-import { useOnlineStatus } from '../../pwa/useOnlineStatus';
-import { formatCount } from '../format';
+import { useOnlineStatus } from '@/lib/useOnlineStatus';
+import { formatCount } from '@/lib/analysis-format';
 import { itemsOf, totalOf } from '../pages-api';
 
 /** Rows from the end of the loaded ones at which the next page is asked for. */
@@ -38,6 +38,7 @@ export function PagedList<T>({ query, label, noun, keyOf, renderItem, estimateSi
   const [scrollMargin, setScrollMargin] = useState(0);
   // Where the list starts on the page: what is above it can change (filters, chips, notices), so it is
   // read after every render and stored only when it moved.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- on purpose without dependencies: it runs after every render
   useLayoutEffect(() => {
     if (!listRef.current) return;
     const top = listRef.current.getBoundingClientRect().top + window.scrollY;
@@ -56,7 +57,7 @@ export function PagedList<T>({ query, label, noun, keyOf, renderItem, estimateSi
   });
   const rows = virtualizer.getVirtualItems();
   const lastRow = rows.at(-1)?.index ?? -1;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage, isFetching } = query;
+  const { hasNextPage, fetchNextPage, isFetching } = query;
   useEffect(() => {
     if (online && hasNextPage && !isFetching && lastRow >= items.length - LOAD_AHEAD_ROWS) void fetchNextPage();
   }, [online, hasNextPage, isFetching, lastRow, items.length, fetchNextPage]);

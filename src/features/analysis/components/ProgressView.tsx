@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { QueryError } from '../../../components/ui/QueryError';
 import { analysisKeys, cancelAnalysis } from '../api';
 import { useTokensMoved, useTokensMovedWhenRunEnds } from '../../../lib/paid-runs';
-import { formatCount, formatTokens } from '../format';
+import { formatCount, formatTokens } from '@/lib/analysis-format';
 import { failureMessage, REFUND_NOTE, reportOutcome, setOnScreen } from '../outcome';
 import { useAnalysisProgress } from '../useAnalysisProgress';
 import { AnalysisStatusBadge } from './AnalysisStatusBadge';

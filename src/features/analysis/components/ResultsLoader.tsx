@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { PagedResults } from '../../../contract/analysis-pages.js';
 import { PageLoading } from '../../../components/ui/PageStates';
 import { QueryError } from '../../../components/ui/QueryError';
-import { useOnlineStatus } from '../../pwa/useOnlineStatus';
+import { useOnlineStatus } from '@/lib/useOnlineStatus';
 import { resultsQueryOptions } from '../pages-api';
 import { AnalysisGate } from './AnalysisGate';
 

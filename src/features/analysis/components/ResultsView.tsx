@@ -7,7 +7,7 @@ import { severityLabels, type Finding, type Severity } from '../../../contract/a
 import { adPlatformLabels } from '../../../contract/campaigns.js';
 import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { downloadExport, exportOptions, type ExportFormat, type ExportPlatform } from '../api';
-import { formatCount, formatPeriod, formatRubPerMonth, formatTokens, pluralRu } from '../format';
+import { formatCount, formatPeriod, formatRubPerMonth, formatTokens, pluralRu } from '@/lib/analysis-format';
 import { findingsFilterOf, type FindingsSearch } from '../list-search';
 import { findingsQueryOptions, isEmptyFilter } from '../pages-api';
 import { severities } from '../result-model';

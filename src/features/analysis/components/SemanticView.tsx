@@ -7,8 +7,8 @@ import { negativeCategories } from '../../../contract/analysis-pages.js';
 import { negativeCategoryLabels, type NegativeCategory, type QueryIntent, type Suggestion } from '../../../contract/analysis-results.js';
 import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { Spinner } from '../../../components/ui/form';
-import { useOnlineStatus } from '../../pwa/useOnlineStatus';
-import { formatCount, pluralRu } from '../format';
+import { useOnlineStatus } from '@/lib/useOnlineStatus';
+import { formatCount, pluralRu } from '@/lib/analysis-format';
 import { suggestionsFilterOf, type SuggestionsSearch } from '../list-search';
 import { cleanFilter, itemsOf, semanticSectionQueryOptions, suggestionsQueryOptions, totalOf, type Decision, type SuggestionsListFilter } from '../pages-api';
 import { useDecisions } from '../useDecisions';
@@ -25,11 +25,6 @@ const intentLabels: Record<QueryIntent, string> = {
 };
 
 type Kind = Suggestion['kind'];
-const kindLabels: Record<Kind, string> = {
-  negative_keyword: 'Минус-слова',
-  cross_minus: 'Кросс-минусовка и дубли',
-  ad_field: 'Исправления объявлений',
-};
 /** The same kinds as the object of «Принять все …». */
 const kindObjects: Record<Kind, string> = {
   negative_keyword: 'минус-слова',

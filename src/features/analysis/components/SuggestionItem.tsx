@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import type { AdField, EntityRef, Suggestion } from '../../../contract/analysis-results.js';
+import type { AdField, Suggestion } from '../../../contract/analysis-results.js';
 import type { StatsPeriod } from '../../../contract/campaigns.js';
 import { negativeCategoryLabels } from '../../../contract/analysis-results.js';
 import type { Choice } from '../result-model';
-import { formatCount, formatPeriod, formatRub, formatRubPerMonth } from '../format';
+import { formatCount, formatPeriod, formatRub, formatRubPerMonth, placeOf } from '@/lib/analysis-format';
 import { EvidenceList } from './FindingCard';
 
 const adFieldLabels: Record<AdField, string> = {
@@ -16,11 +16,6 @@ const adFieldLabels: Record<AdField, string> = {
   sitelinkDescription: 'Описание быстрой ссылки',
   callout: 'Уточнение',
 };
-
-/** Where a suggestion applies, as a person reads it: «Кампания → Группа». */
-export function placeOf(target: EntityRef): string {
-  return [target.campaignName, target.groupName].filter(Boolean).join(' → ') || target.label || '—';
-}
 
 /** The one-line text of a suggestion (what gets added or changed). */
 export function suggestionText(item: Suggestion): string {

@@ -1,5 +1,5 @@
 /** The results charts, drawn as plain SVG (no chart library): a score gauge and horizontal bars. */
-import { scoreBand } from '../format';
+import { scoreBand } from '@/lib/analysis-format';
 
 const GAUGE_RADIUS = 80;
 const GAUGE_LENGTH = Math.PI * GAUGE_RADIUS;

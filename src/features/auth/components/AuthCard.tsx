@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useEffect, type ReactNode } from 'react';
-import { session } from '../session';
+import { session } from '@/app/session';
 
 export const TAGLINE = 'Автоматизация работы с рекламными системами и рост ROI кампаний с помощью ИИ';
 

@@ -1,6 +1,6 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { useSession } from '../session';
+import { useSession } from '@/app/session';
 import { AuthCard } from './AuthCard';
 import { LoginForm } from './LoginForm';
 import { RegisterForm } from './RegisterForm';

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import type * as v from 'valibot';
 import { LoginSchema, type LoginPayload } from '../../../contract/auth.js';
-import { useSession } from '../session';
+import { useSession } from '@/app/session';
 import { FormErrorBox, FormField, SubmitButton } from '../../../components/ui/form';
 
 export const FORGOT_PASSWORD_TEXT = 'Забыли пароль?';

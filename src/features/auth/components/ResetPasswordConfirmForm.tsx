@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import * as v from 'valibot';
 import { NewPasswordSchema } from '../../../contract/auth.js';
 import { validationMessages } from '../../../contract/messages.js';
-import { useSession } from '../session';
+import { useSession } from '@/app/session';
 import { AuthCard } from './AuthCard';
 import { FormErrorBox, FormField, SubmitButton } from '../../../components/ui/form';
 

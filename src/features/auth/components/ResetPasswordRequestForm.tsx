@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as v from 'valibot';
 import { ResetPasswordRequestSchema } from '../../../contract/auth.js';
-import { useSession } from '../session';
+import { useSession } from '@/app/session';
 import { AuthCard } from './AuthCard';
 import { FormErrorBox, FormField, SubmitButton } from '../../../components/ui/form';
 

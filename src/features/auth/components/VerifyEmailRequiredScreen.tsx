@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { fetchCurrentUser, resendVerification } from '../api';
-import { useSession } from '../session';
+import { useSession } from '@/app/session';
 import { AuthCard } from './AuthCard';
 import { Spinner } from '../../../components/ui/form';
 

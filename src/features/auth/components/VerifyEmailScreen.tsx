@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { verifyEmail } from '../api';
-import { useSession } from '../session';
+import { useSession } from '@/app/session';
 import { AuthCard } from './AuthCard';
 import { Spinner } from '../../../components/ui/form';
 

@@ -5,7 +5,7 @@ import type { TransferDirection } from '../../../contract/payments.js';
 import type { Member } from '../../../contract/organizations.js';
 import { displayName } from '../../../components/layout/initials';
 import { newIdempotencyKey } from '../../../lib/idempotency';
-import { refreshTokenViews, transferTokens } from '../../tokens/payments-api';
+import { refreshTokenViews, transferTokens } from '@/lib/payments-api';
 
 /**
  * The owner moves tokens to a member or takes them back (a member who leaves). One idempotency key per

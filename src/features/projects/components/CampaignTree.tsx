@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AdGroup } from '../../../contract/campaigns.js';
 import type { CampaignSummary } from '../../../contract/projects.js';
-import { campaignQueryOptions } from '../api';
+import { campaignQueryOptions } from '@/lib/projects-api';
 import { formatCount, formatMoney } from '../format';
 
 /** Campaigns → groups with their counts; a group opens to its keywords and ads (loaded on demand). */

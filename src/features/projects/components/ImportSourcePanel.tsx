@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { importTemplateColumns, importTemplateNotes } from '../../../contract/import-template.js';
 import { DirectApiPreviewSchema, type DirectApiPreviewRequest, type ImportJob, type ImportPreview, type ProjectDetail } from '../../../contract/projects.js';
-import { downloadTemplate, previewFiles, projectKeys, startConnectedDirectApiImport, startDirectApiImport } from '../api';
+import { downloadTemplate, previewFiles, projectKeys, startConnectedDirectApiImport, startDirectApiImport } from '@/lib/projects-api';
 import { readDirectJobId, saveDirectJobId } from '../direct-import-job';
 import { formatCount } from '../format';
 import { FormField } from '../../../components/ui/form';

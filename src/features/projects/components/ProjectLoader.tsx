@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import type { ProjectDetail } from '../../../contract/projects.js';
 import { PageLoading } from '../../../components/ui/PageStates';
 import { ApiError } from '../../../lib/api-client';
-import { projectQueryOptions } from '../api';
+import { projectQueryOptions } from '@/lib/projects-api';
 
 /**
  * Loads a project for a screen of its own (detail, new analysis) and hands it to `children` once

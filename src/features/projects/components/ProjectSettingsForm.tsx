@@ -8,7 +8,7 @@ import { FormField } from '../../../components/ui/form';
 import { ThresholdFields } from '../../../components/project-settings/ThresholdFields';
 import { ThresholdTextsSchema, thresholdTextsOf, type ThresholdErrors, type ThresholdTexts } from '../../../components/project-settings/thresholds';
 import { ApiError } from '../../../lib/api-client';
-import { projectKeys, updateProject } from '../api';
+import { projectKeys, updateProject } from '@/lib/projects-api';
 
 export const SETTINGS_SAVED = 'Настройки проекта сохранены';
 

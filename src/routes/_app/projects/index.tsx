@@ -3,7 +3,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { PROJECT_SORTS } from '../../../contract/projects.js';
-import { projectListQueryOptions } from '../../../features/projects/api';
+import { projectListQueryOptions } from '@/lib/projects-api';
 import { ProjectListView } from '../../../features/projects/components/ProjectListView';
 import '../../../features/projects/projects.css';
 

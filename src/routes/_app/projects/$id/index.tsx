@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { toast } from 'sonner';
-import { applyImport, deleteProject, projectKeys } from '../../../../features/projects/api';
+import { applyImport, deleteProject, projectKeys } from '@/lib/projects-api';
 import { ProjectDetailView } from '../../../../features/projects/components/ProjectDetailView';
 import { ProjectLoader } from '../../../../features/projects/components/ProjectLoader';
 import '../../../../features/projects/projects.css';

@@ -1,9 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { aiPlanOverviewQueryOptions } from '../../../../../../../features/ai-plan/api';
-import { AiAnalysisScreen } from '../../../../../../../features/ai-plan/components/AiAnalysisScreen';
+import { aiPlanOverviewQueryOptions } from '@/features/analysis/ai-plan/api';
+import { AiAnalysisScreen } from '@/features/analysis/ai-plan/components/AiAnalysisScreen';
 import '../../../../../../../features/analysis/analysis.css';
-import '../../../../../../../features/ai-plan/ai-plan.css';
-import { loadFirstData } from '../../../../../../../lib/route-data';
+import '@/features/analysis/ai-plan/ai-plan.css';
+import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId')({
   // The overview (price, balance, earlier plans); a plan itself is polled by the screen while the model works.

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
-import { useSession } from '../../features/auth/session';
-import { BALANCE_REFRESH_MS, balanceQueryOptions } from '../../features/tokens/api';
-import { notifyNewTokenEntries } from '../../features/tokens/credit-notifications';
-import { CoinIcon } from '../ui/CoinIcon';
+import { useSession } from '@/app/session';
+import { BALANCE_REFRESH_MS, balanceQueryOptions } from '@/lib/tokens-api';
+import { notifyNewTokenEntries } from '@/features/tokens/credit-notifications';
+import { CoinIcon } from '@/components/ui/CoinIcon';
 
 export const BALANCE_LABEL = 'Баланс:';
 /** What the indicator shows while the balance is not known yet. */

@@ -3,9 +3,9 @@
  * the header indicator, the tokens page and any loader alike).
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { Balance, HistoryPage, LedgerEntryType } from '../../contract/tokens.js';
-import { ApiError, apiClient } from '../../lib/api-client';
-import { tokenKeys } from '../../lib/paid-runs';
+import type { Balance, HistoryPage, LedgerEntryType } from '@/contract/tokens.js';
+import { ApiError, apiClient } from './api-client';
+import { tokenKeys } from './paid-runs';
 
 /** Spec section 9: the balance indicator refreshes every minute. */
 export const BALANCE_REFRESH_MS = 60_000;

@@ -1,19 +1,19 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { aiPlanStatusLabels, isAiPlanFinished, type AiPlan, type AiPlanOverview, type AiPlanStatus } from '../../../contract/ai-plan.js';
-import { PageLoading } from '../../../components/ui/PageStates';
-import { QueryError } from '../../../components/ui/QueryError';
-import { ApiError } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
-import { ActionPlanView } from '../../analysis/components/ActionPlanView';
-import { AnalysisGate } from '../../analysis/components/AnalysisGate';
-import { BackToResultsLink, PlanNextSteps } from '../../analysis/components/PlanLinks';
-import { formatCount, formatTokens } from '../../analysis/format';
-import { useTokensMovedWhenRunEnds } from '../../../lib/paid-runs';
-import { aiPlanKeys, aiPlanOverviewQueryOptions, aiPlanQueryOptions } from '../api';
-import { AiPlanSteps } from './AiPlanSteps';
-import { RequestAiPlan } from './RequestAiPlan';
+import { aiPlanStatusLabels, isAiPlanFinished, type AiPlan, type AiPlanOverview, type AiPlanStatus } from '@/contract/ai-plan.js';
+import { PageLoading } from '@/components/ui/PageStates';
+import { QueryError } from '@/components/ui/QueryError';
+import { ApiError } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
+import { ActionPlanView } from '@/features/analysis/components/ActionPlanView';
+import { AnalysisGate } from '@/features/analysis/components/AnalysisGate';
+import { BackToResultsLink, PlanNextSteps } from '@/features/analysis/components/PlanLinks';
+import { formatCount, formatTokens } from '@/lib/analysis-format';
+import { useTokensMovedWhenRunEnds } from '@/lib/paid-runs';
+import { aiPlanKeys, aiPlanOverviewQueryOptions, aiPlanQueryOptions } from '@/features/analysis/ai-plan/api';
+import { AiPlanSteps } from '@/features/analysis/ai-plan/components/AiPlanSteps';
+import { RequestAiPlan } from '@/features/analysis/ai-plan/components/RequestAiPlan';
 
 export const AI_PLAN_TITLE = 'AI-план действий';
 

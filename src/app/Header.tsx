@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router';
-import { useSession } from '../../features/auth/session';
-import { NotificationCenter } from '../../features/notifications/NotificationCenter';
-import { BalanceIndicator } from './BalanceIndicator';
-import { UserMenu } from './UserMenu';
-import './layout.css';
+import { useSession } from '@/app/session';
+import { NotificationCenter } from '@/features/notifications/NotificationCenter';
+import { BalanceIndicator } from '@/app/BalanceIndicator';
+import { UserMenu } from '@/components/layout/UserMenu';
+import '@/components/layout/layout.css';
 
 export const LOGO_SRC = '/logo.png';
 

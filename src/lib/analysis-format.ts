@@ -1,9 +1,9 @@
 /** Texts of the analysis screens: money, percentages, evidence values, periods, in Russian conventions. */
-import type { Evidence } from '../../contract/analysis-results.js';
-import type { StatsPeriod } from '../../contract/campaigns.js';
-import { formatCount, formatRub, pluralRu } from '../../lib/format';
+import type { EntityRef, Evidence } from '@/contract/analysis-results.js';
+import type { StatsPeriod } from '@/contract/campaigns.js';
+import { formatCount, formatRub, pluralRu } from './format';
 
-export { formatCount, formatRub, formatTokens, pluralRu, scoreBand } from '../../lib/format';
+export { formatCount, formatRub, formatTokens, pluralRu, scoreBand } from './format';
 
 const decimal = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 });
 const shortDate = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });
@@ -43,4 +43,7 @@ export function formatEvidenceValue(value: number | string, unit: Evidence['unit
   }
 }
 
-
+/** Where a suggestion applies, as a person reads it: «Кампания → Группа». */
+export function placeOf(target: EntityRef): string {
+  return [target.campaignName, target.groupName].filter(Boolean).join(' → ') || target.label || '—';
+}

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import type { AiPlanOverview } from '../../../contract/ai-plan.js';
-import { formatTokens } from '../../analysis/format';
-import { usePaidRunStart } from '../../../lib/paid-runs';
-import { aiPlanKeys, startAiPlan } from '../api';
+import type { AiPlanOverview } from '@/contract/ai-plan.js';
+import { formatTokens } from '@/lib/analysis-format';
+import { usePaidRunStart } from '@/lib/paid-runs';
+import { aiPlanKeys, startAiPlan } from '@/features/analysis/ai-plan/api';
 
 /**
  * «Запросить AI-план · 10 токенов»: starts a paid plan and opens it. One idempotency key per button

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { appVersionMessages } from '../../contract/messages.js';
-import { reloadOnceForNewVersion } from './chunk-reload';
+import { appVersionMessages } from '@/contract/messages.js';
+import { reloadOnceForNewVersion } from '@/lib/chunk-reload';
 
 /**
  * Shown in place of a screen whose code could not be loaded after a deploy: it reloads once into the

@@ -4,7 +4,7 @@
  * outside React and the header reads the same list.
  */
 import { atom, createStore, useAtomValue } from 'jotai';
-import { onIdentityChange } from '../auth/session';
+import { onIdentityChange } from '@/app/session';
 
 export interface Notification {
   id: string;

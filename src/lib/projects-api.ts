@@ -4,7 +4,7 @@
  * projects still show offline.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { isImportJobFinished } from '../../contract/projects.js';
+import { isImportJobFinished } from '@/contract/projects.js';
 import type {
   ApplyImportRequest,
   CreateProjectRequest,
@@ -14,10 +14,10 @@ import type {
   ProjectDetail,
   ProjectList,
   UpdateProjectRequest,
-} from '../../contract/projects.js';
-import type { Campaign } from '../../contract/campaigns.js';
-import { IMPORT_TEMPLATE_FILE_NAME } from '../../contract/import-template.js';
-import { apiClient } from '../../lib/api-client';
+} from '@/contract/projects.js';
+import type { Campaign } from '@/contract/campaigns.js';
+import { IMPORT_TEMPLATE_FILE_NAME } from '@/contract/import-template.js';
+import { apiClient } from './api-client';
 
 const BASE = '/api/v1/projects';
 

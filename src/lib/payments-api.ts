@@ -10,15 +10,14 @@ import type {
   PackagesResponse,
   Payment,
   PaymentList,
-  RequisitesInput,
   SavedRequisites,
   TransferRequest,
-} from '../../contract/payments.js';
-import { organizationRoutes } from '../../contract/routes/organizations.js';
-import { apiClient } from '../../lib/api-client';
-import { callApi } from '../../lib/call-api';
-import { saveDownload } from '../../lib/download';
-import { tokenKeys } from '../../lib/paid-runs';
+} from '@/contract/payments.js';
+import { organizationRoutes } from '@/contract/routes/organizations.js';
+import { apiClient } from './api-client';
+import { callApi } from './call-api';
+import { saveDownload } from './download';
+import { tokenKeys } from './paid-runs';
 
 export const paymentKeys = {
   packages: () => ['tokens', 'packages'] as const,
@@ -56,7 +55,6 @@ export const requisitesQueryOptions = () =>
 
 export const createCardPayment = (body: CreateCardPayment) => apiClient.post<Payment>('/api/v1/tokens/payments', body);
 export const createInvoice = (body: CreateInvoice) => apiClient.post<Payment>('/api/v1/tokens/invoices', body);
-export const saveRequisites = (body: RequisitesInput) => apiClient.put<SavedRequisites>('/api/v1/tokens/requisites', body);
 export const cancelInvoice = (id: string) => apiClient.post<Payment>(`/api/v1/tokens/invoices/${encodeURIComponent(id)}/cancel`);
 export const downloadInvoice = (payment: Pick<Payment, 'id' | 'invoice_number'>) =>
   saveDownload(`/api/v1/tokens/invoices/${encodeURIComponent(payment.id)}/pdf`, `invoice-${payment.invoice_number}.pdf`);

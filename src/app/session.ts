@@ -5,13 +5,13 @@
  * and the components (through `useSession`) read the same values.
  */
 import { atom, createStore, useAtomValue } from 'jotai';
-import type { Organization, RegisterForm, RegisterPayload, TokenPair, User } from '../../contract/auth.js';
-import { fallbackMessages } from '../../contract/messages.js';
-import { authRoutes } from '../../contract/routes/auth.js';
-import { organizationRoutes } from '../../contract/routes/organizations.js';
-import { ApiError } from '../../lib/api-client';
-import { callApi } from '../../lib/call-api';
-import { sessionSnapshotStorage, tokenStorage } from '../../lib/storage';
+import type { Organization, RegisterForm, RegisterPayload, TokenPair, User } from '@/contract/auth.js';
+import { fallbackMessages } from '@/contract/messages.js';
+import { authRoutes } from '@/contract/routes/auth.js';
+import { organizationRoutes } from '@/contract/routes/organizations.js';
+import { ApiError } from '@/lib/api-client';
+import { callApi } from '@/lib/call-api';
+import { sessionSnapshotStorage, tokenStorage } from '@/lib/storage';
 
 export interface SessionState {
   user: User | null;
@@ -58,13 +58,6 @@ export function deriveFlags(state: Pick<SessionState, 'user' | 'organization'>):
   };
 }
 
-export const userAtom = atom((get) => get(sessionStateAtom).user);
-export const organizationAtom = atom((get) => get(sessionStateAtom).organization);
-export const isAuthenticatedAtom = atom((get) => deriveFlags(get(sessionStateAtom)).isAuthenticated);
-export const needsEmailVerificationAtom = atom((get) => deriveFlags(get(sessionStateAtom)).needsEmailVerification);
-export const isAdminAtom = atom((get) => deriveFlags(get(sessionStateAtom)).isAdmin);
-export const isOrganizationOwnerAtom = atom((get) => deriveFlags(get(sessionStateAtom)).isOrganizationOwner);
-export const isAdminOrOwnerAtom = atom((get) => deriveFlags(get(sessionStateAtom)).isAdminOrOwner);
 
 // ---------------------------------------------------------------------------------------------
 // Wiring with the rest of the app (set up once in main.tsx; defaults keep tests and tools simple).
