@@ -163,7 +163,8 @@ describe('mutations offline', () => {
 
     const result = observer.mutate('Новый проект');
     await vi.waitFor(() => expect(observer.getCurrentResult().isPaused).toBe(true));
-    expect(toastWarning).toHaveBeenCalledWith('Нет подключения к сети', expect.objectContaining({ description: expect.any(String) }));
+    // sonner is imported on demand (it is not part of the first load).
+    await vi.waitFor(() => expect(toastWarning).toHaveBeenCalledWith('Нет подключения к сети', expect.objectContaining({ description: expect.any(String) })));
     expect(mutationFn).not.toHaveBeenCalled();
 
     onlineManager.setOnline(true);
