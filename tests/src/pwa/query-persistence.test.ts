@@ -157,6 +157,8 @@ describe('persisted query cache', () => {
 describe('mutations offline', () => {
   it("say 'Нет подключения к сети', wait while offline and run when the network returns", async () => {
     const client = createQueryClient();
+    // Mounted as the app's provider mounts it: a mounted client resumes paused mutations when the network returns.
+    client.mount();
     const mutationFn = vi.fn(async (name: string) => ({ name }));
     const observer = new MutationObserver(client, { mutationFn });
     onlineManager.setOnline(false);
