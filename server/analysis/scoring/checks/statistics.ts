@@ -23,7 +23,10 @@ import { intentOf } from '../../semantic/clusters.js';
 import type { PreparedCampaign, PreparedKeyword } from '../../semantic/prepare.js';
 import { countOf, examplesSentence, sortItems, sumItemMoney } from '../aggregate.js';
 import { formatRub, percent, rub, type ScoringContext } from '../context.js';
+import { formatCount, pluralRu } from '../../../../src/lib/format.js';
 import { checks, makeFinding } from '../registry.js';
+
+const clicksText = (clicks: number) => `${formatCount(clicks)} ${pluralRu(clicks, ['клик', 'клика', 'кликов'])}`;
 
 export function sumStats(list: (Stats | undefined)[]): Stats | undefined {
   let found = false;
@@ -207,7 +210,7 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
       const hasKeywordStats = campaign.groups.some((group) => group.keywords.some((keyword) => keyword.keyword.stats));
       const finding = makeFinding(checks.campaignWastedSpend, campaign.ref, {
         ...common,
-        explanation: `Кампания «${campaign.campaign.name}» потратила ${formatRub(stats.cost)} за ${facts.periodDays} дн. (${formatRub(stats.cost * monthFactor)} в месяц) на ${stats.clicks} кликов без единой конверсии.`,
+        explanation: `Кампания «${campaign.campaign.name}» потратила ${formatRub(stats.cost)} за ${facts.periodDays} дн. (${formatRub(stats.cost * monthFactor)} в месяц) на ${clicksText(stats.clicks)} без единой конверсии.`,
         fix: 'Проверьте цели и страницу; остановите фразы без конверсий, добавьте минус-слова из запросов.',
         evidence: [
           { label: 'Расход без конверсий', value: rub(stats.cost), unit: 'rub' },
@@ -308,7 +311,7 @@ function ctrChecks(keyword: PreparedKeyword, stats: Stats, medianSearchCtr: numb
   if (!evidence) return;
   findings.push(makeFinding(checks.lowCtr, keyword.ref, {
     period: facts.period ?? undefined,
-    explanation: `CTR фразы «${keyword.keyword.phrase}» на поиске ${percent(ctr)} % — ${reason}; ${stats.clicks} кликов на ${stats.impressions} показов.`,
+    explanation: `CTR фразы «${keyword.keyword.phrase}» на поиске ${percent(ctr)} % — ${reason}; ${clicksText(stats.clicks)} на ${stats.impressions} показов.`,
     fix: 'Впишите фразу в заголовок, добавьте быстрые ссылки и уточнения, проверьте минус-слова.',
     evidence: [evidence, { label: 'Показы на поиске', value: stats.impressions, threshold: settings.minImpressionsForCtr, setting: 'minImpressionsForCtr', unit: 'impressions' }, periodEvidence],
   }));
@@ -331,7 +334,7 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: numb
   const clicksEvidence: Evidence = { label: 'Клики', value: stats.clicks, threshold: settings.minClicksForKeywordAction, setting: 'minClicksForKeywordAction', unit: 'clicks' };
 
   if (stats.clicks < settings.minClicksForKeywordAction) {
-    verdict('collect_data', `Мало данных: ${stats.clicks} кликов при пороге ${settings.minClicksForKeywordAction}.`);
+    verdict('collect_data', `Мало данных: ${clicksText(stats.clicks)} при пороге ${settings.minClicksForKeywordAction}.`);
     return;
   }
   if (stats.conversions === 0) {
@@ -341,7 +344,7 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: numb
       findings.push(makeFinding(checks.keywordStop, keyword.ref, {
         monthFactor,
         period: facts.period ?? undefined,
-        explanation: `Фраза «${keyword.keyword.phrase}» потратила ${formatRub(stats.cost)} (${formatRub(stats.cost * monthFactor)} в месяц) за ${stats.clicks} кликов без конверсий — это не меньше ${settings.stopCostCpaRatio} цен конверсии (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}).${campaignNote}`,
+        explanation: `Фраза «${keyword.keyword.phrase}» потратила ${formatRub(stats.cost)} (${formatRub(stats.cost * monthFactor)} в месяц) за ${clicksText(stats.clicks)} без конверсий — это не меньше ${settings.stopCostCpaRatio} цен конверсии (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}).${campaignNote}`,
         fix: 'Остановите фразу или перепишите её точнее; сэкономленный бюджет отдайте фразам с конверсиями.',
         evidence: [
           { label: 'Расход без конверсий', value: rub(stats.cost), threshold: rub(settings.stopCostCpaRatio * referenceCpa), setting: 'stopCostCpaRatio', unit: 'rub' },
