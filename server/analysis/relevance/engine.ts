@@ -16,7 +16,7 @@ import type { Lemmatizer } from '../semantic/lemmatizer.js';
 import { isStopWord, parsePhrase, splitMinusWords, tokenize } from '../semantic/phrase.js';
 import { extractPage, type PageContent } from './html.js';
 import { issueTexts } from './issues.js';
-import { formatCount, pluralRu } from '../../../src/lib/format.js';
+import { formatCountOf } from '../../../src/lib/format.js';
 
 /** A page as the fetcher read it. */
 export interface FetchedPage {
@@ -97,8 +97,6 @@ interface LemmaWord {
    */
   surface: string;
 }
-
-const countOf = (count: number, forms: [string, string, string]) => `${formatCount(count)} ${pluralRu(count, forms)}`;
 
 /** A bare number («3», «24») means nothing as «a word missing on the page». */
 const isBareNumber = (form: string) => /^\d+$/.test(form);
@@ -227,7 +225,7 @@ function technicalIssues(page: FetchedPage, content: PageContent | null, thresho
     penalty += 0.2;
   }
   if (content.wordCount < thresholds.thinWords) {
-    issues.push(issue('thin_content', 'medium', { words: countOf(content.wordCount, ['слово', 'слова', 'слов']), limit: thresholds.thinWords }));
+    issues.push(issue('thin_content', 'medium', { words: formatCountOf(content.wordCount, ['слово', 'слова', 'слов']), limit: thresholds.thinWords }));
     penalty += 0.3;
   }
   const canonicalHost = content.canonical ? hostOf(new URL(content.canonical, page.finalUrl ?? page.url).toString()) : null;

@@ -23,10 +23,11 @@ import { intentOf } from '../../semantic/clusters.js';
 import type { PreparedCampaign, PreparedKeyword } from '../../semantic/prepare.js';
 import { countOf, examplesSentence, sortItems, sumItemMoney } from '../aggregate.js';
 import { formatRub, percent, rub, type ScoringContext } from '../context.js';
-import { formatCount, pluralRu } from '../../../../src/lib/format.js';
+import { formatCountOf } from '../../../../src/lib/format.js';
+import { keywordLabel } from '../../../../src/lib/labels.js';
 import { checks, makeFinding } from '../registry.js';
 
-const clicksText = (clicks: number) => `${formatCount(clicks)} ${pluralRu(clicks, ['клик', 'клика', 'кликов'])}`;
+const clicksText = (clicks: number) => formatCountOf(clicks, ['клик', 'клика', 'кликов']);
 
 export function sumStats(list: (Stats | undefined)[]): Stats | undefined {
   let found = false;
@@ -182,7 +183,7 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
       const where = placementPhrase[slice.placement];
       findings.push(makeFinding(checks.expensiveClicks, keyword.ref, {
         ...common,
-        explanation: `Клик по фразе «${keyword.keyword.phrase}» ${where} стоит ${formatRub(cpc)} — в ${(cpc / reference).toFixed(1).replace('.', ',')} раза дороже медианы аккаунта ${where} (${formatRub(reference)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.`,
+        explanation: `Клик по фразе «${keywordLabel(keyword.keyword)}» ${where} стоит ${formatRub(cpc)} — в ${(cpc / reference).toFixed(1).replace('.', ',')} раза дороже медианы аккаунта ${where} (${formatRub(reference)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.`,
         fix: 'Снизьте ставку или проверьте, окупается ли фраза.',
         evidence: [
           { label: `Цена клика ${where}`, value: rub(cpc), threshold: rub(limit), setting: 'expensiveCpcMedianRatio', unit: 'rub' },
@@ -311,7 +312,7 @@ function ctrChecks(keyword: PreparedKeyword, stats: Stats, medianSearchCtr: numb
   if (!evidence) return;
   findings.push(makeFinding(checks.lowCtr, keyword.ref, {
     period: facts.period ?? undefined,
-    explanation: `CTR фразы «${keyword.keyword.phrase}» на поиске ${percent(ctr)} % — ${reason}; ${clicksText(stats.clicks)} на ${stats.impressions} показов.`,
+    explanation: `CTR фразы «${keywordLabel(keyword.keyword)}» на поиске ${percent(ctr)} % — ${reason}; ${clicksText(stats.clicks)} на ${stats.impressions} показов.`,
     fix: 'Впишите фразу в заголовок, добавьте быстрые ссылки и уточнения, проверьте минус-слова.',
     evidence: [evidence, { label: 'Показы на поиске', value: stats.impressions, threshold: settings.minImpressionsForCtr, setting: 'minImpressionsForCtr', unit: 'impressions' }, periodEvidence],
   }));
@@ -344,7 +345,7 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: numb
       findings.push(makeFinding(checks.keywordStop, keyword.ref, {
         monthFactor,
         period: facts.period ?? undefined,
-        explanation: `Фраза «${keyword.keyword.phrase}» потратила ${formatRub(stats.cost)} (${formatRub(stats.cost * monthFactor)} в месяц) за ${clicksText(stats.clicks)} без конверсий — это не меньше ${settings.stopCostCpaRatio} цен конверсии (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}).${campaignNote}`,
+        explanation: `Фраза «${keywordLabel(keyword.keyword)}» потратила ${formatRub(stats.cost)} (${formatRub(stats.cost * monthFactor)} в месяц) за ${clicksText(stats.clicks)} без конверсий — это не меньше ${settings.stopCostCpaRatio} цен конверсии (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}).${campaignNote}`,
         fix: 'Остановите фразу или перепишите её точнее; сэкономленный бюджет отдайте фразам с конверсиями.',
         evidence: [
           { label: 'Расход без конверсий', value: rub(stats.cost), threshold: rub(settings.stopCostCpaRatio * referenceCpa), setting: 'stopCostCpaRatio', unit: 'rub' },
@@ -371,7 +372,7 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: numb
     findings.push(makeFinding(checks.keywordLowerBid, keyword.ref, {
       monthFactor,
       period: facts.period ?? undefined,
-      explanation: `Конверсия по фразе «${keyword.keyword.phrase}» стоит ${formatRub(cpa!)} — в ${times(cpa! / referenceCpa)} раза дороже (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.${campaignNote}`,
+      explanation: `Конверсия по фразе «${keywordLabel(keyword.keyword)}» стоит ${formatRub(cpa!)} — в ${times(cpa! / referenceCpa)} раза дороже (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.${campaignNote}`,
       fix: `Снизьте ставку примерно в ${times(cpa! / referenceCpa)} раза или отключите фразу в дорогих местах показа.`,
       evidence: [
         { label: 'Цена конверсии', value: rub(cpa!), threshold: rub(lowerRatio * referenceCpa), setting: lowerRatio === settings.lowerBidCpaRatio ? 'lowerBidCpaRatio' : 'bidChangeMinDifference', unit: 'rub' },
@@ -389,7 +390,7 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: numb
     verdict('raise_bid', `Цена конверсии ${formatRub(cpa!)} ≤ ${formatRub(raiseLimit)} (на ${percent(settings.bidChangeMinDifference)} % ниже ${formatRub(referenceCpa)}).`);
     findings.push(makeFinding(checks.keywordRaiseBid, keyword.ref, {
       period: facts.period ?? undefined,
-      explanation: `Конверсия по фразе «${keyword.keyword.phrase}» стоит ${formatRub(cpa!)} — на ${Math.round((1 - cpa! / referenceCpa) * 100)} % дешевле ориентира (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}): фраза может принести больше конверсий.${campaignNote}`,
+      explanation: `Конверсия по фразе «${keywordLabel(keyword.keyword)}» стоит ${formatRub(cpa!)} — на ${Math.round((1 - cpa! / referenceCpa) * 100)} % дешевле ориентира (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}): фраза может принести больше конверсий.${campaignNote}`,
       fix: 'Повысьте ставку на 10–20 % и проверьте цену конверсии через неделю.',
       evidence: [
         { label: 'Цена конверсии', value: rub(cpa!), threshold: rub(raiseLimit), setting: 'bidChangeMinDifference', unit: 'rub' },

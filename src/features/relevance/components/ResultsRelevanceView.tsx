@@ -8,7 +8,8 @@ import { QueryError } from '../../../components/ui/QueryError';
 import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { relevanceResultsQueryOptions } from '../api';
-import { formatCount, formatPercent, formatPages, formatRub, pluralRu, scoreBand } from '../format';
+import { formatCountOf } from '../../../lib/format';
+import { formatCount, formatPercent, formatPages, formatRub, scoreBand } from '../format';
 
 interface Props {
   projectId: string;
@@ -162,7 +163,7 @@ function ClicksAndCost({ page }: { page: PageRelevance }) {
     <>
       <span className="relevance-row__money">{formatRub(page.cost)}</span>
       <span className="muted">
-        {formatCount(page.clicks)} {pluralRu(page.clicks, ['клик', 'клика', 'кликов'])}
+        {formatCountOf(page.clicks, ['клик', 'клика', 'кликов'])}
         {isBrokenPage(page) ? ' на неработающую страницу' : ''}
       </span>
     </>
@@ -186,7 +187,7 @@ function PageRow({ page }: { page: PageRelevance }) {
         {page.finalUrl && page.finalUrl !== page.url && <span className="muted relevance-row__final">→ {page.finalUrl}</span>}
         {page.ads > 0 && (
           <span className="muted">
-            {formatCount(page.ads)} {pluralRu(page.ads, ['объявление ведёт', 'объявления ведут', 'объявлений ведут'])} сюда
+            {formatCountOf(page.ads, ['объявление ведёт', 'объявления ведут', 'объявлений ведут'])} сюда
           </span>
         )}
       </td>

@@ -1,0 +1,40 @@
+/**
+ * Russian names for the machine values the API carries (plans, the autotargeting row, HTML terms),
+ * shared by every screen and by the server's texts, so no screen shows «free» or «---autotargeting».
+ */
+
+/** Plan names the platform admin uses; an unknown name is shown as the admin wrote it. */
+export const planLabels: Record<string, string> = {
+  free: 'Бесплатный',
+  trial: 'Пробный',
+  basic: 'Базовый',
+  start: 'Стартовый',
+  standard: 'Стандартный',
+  pro: 'Профессиональный',
+  business: 'Бизнес',
+  team: 'Командный',
+  enterprise: 'Корпоративный',
+};
+
+export function planLabel(plan: string): string {
+  return planLabels[plan.trim().toLowerCase()] ?? plan;
+}
+
+/** How Yandex Direct names its autotargeting row in exports and in the API. */
+export const AUTOTARGETING_ROW = '---autotargeting';
+export const AUTOTARGETING_LABEL = 'Автотаргетинг';
+
+/** A keyword as a person reads it: the autotargeting row is «Автотаргетинг», not its technical name. */
+export function keywordLabel(keyword: { phrase: string; isAutotargeting?: boolean }): string {
+  return keyword.isAutotargeting || keyword.phrase.trim().toLowerCase() === AUTOTARGETING_ROW ? AUTOTARGETING_LABEL : keyword.phrase;
+}
+
+/** The page parts a landing-page check talks about, in words a marketer uses. */
+export const htmlTermLabels = {
+  title: 'Заголовок вкладки (title)',
+  h1: 'Главный заголовок (H1)',
+  h2: 'Подзаголовки (H2)',
+  metaDescription: 'Описание для поиска (meta description)',
+  canonical: 'Основной адрес страницы (canonical)',
+  noindex: 'Закрыта от поисковиков (noindex)',
+} as const;
