@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { StartupError } from './startup-error.js';
+import { loadPricingTable } from './tokens/pricing.js';
 
 /** Everything the server reads from the environment, parsed once. */
 export interface AppConfig {
@@ -137,7 +139,17 @@ function persistentSecret(dataDir: string, fileName: string, fromEnv: string | u
   return new Uint8Array(Buffer.from(readFileSync(file, 'utf8').trim(), 'hex'));
 }
 
+/** A malformed price override stops the start with what is wrong and an example, not a stack trace. */
+function checkPricingOverride(json: string | undefined): void {
+  try {
+    loadPricingTable(json);
+  } catch (error) {
+    throw new StartupError((error as Error).message, 'fix or unset PRICING_JSON; it overrides the default prices, e.g. PRICING_JSON=\'{"perCampaign":3,"aiPlan":15}\' (see server/tokens/pricing.ts for every key)');
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  checkPricingOverride(env.PRICING_JSON);
   const mode = (env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development') as AppConfig['env'];
   const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
   const port = intFromEnv(env.PORT, 8080);

@@ -99,8 +99,17 @@ function stripUndefined<T extends object>(value: T | undefined): Partial<T> {
   return Object.fromEntries(Object.entries(value ?? {}).filter(([, item]) => item !== undefined)) as Partial<T>;
 }
 
-/** The table in force for this process. */
-export const pricingTable: PricingTable = loadPricingTable(process.env.PRICING_JSON);
+/**
+ * The table in force for this process. A malformed `PRICING_JSON` must not throw while modules load
+ * (a stack trace before `main` runs): `loadConfig` checks it first and stops the start with a hint.
+ */
+export const pricingTable: PricingTable = (() => {
+  try {
+    return loadPricingTable(process.env.PRICING_JSON);
+  } catch {
+    return defaultPricingTable;
+  }
+})();
 
 export interface PriceResult {
   total: number;

@@ -9,6 +9,8 @@
  *   fails at the same time, and by every tab of the browser through a Web Lock) and one retry. When the refresh fails the tokens are cleared, the
  *   browser goes to /auth and the error 'Unauthorized' is raised.
  * - Aborted requests are re-raised as they are, without logging or redirects.
+ * - Downloads (`apiClient.download`) and event streams (`apiClient.stream`) go through the same rule
+ *   and answer the raw `Response`, so no call of the PWA fetches with the token on its own.
  */
 import { tokenStorage } from './storage';
 
@@ -30,6 +32,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** For the calls that must never trigger the refresh dance (login, register, refresh itself). */
   skipAuthRefresh?: boolean;
+  /** The fetch cache mode (event streams ask `no-store`). */
+  cache?: RequestCache;
 }
 
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized';
@@ -190,7 +194,7 @@ async function send(method: Method, path: string, body: unknown, opts: RequestOp
   }
   if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
   try {
-    return await fetch(buildUrl(path, opts.params), { method, headers, body: payload, signal: opts.signal });
+    return await fetch(buildUrl(path, opts.params), { method, headers, body: payload, signal: opts.signal, cache: opts.cache });
   } catch (error) {
     if (isAbortError(error)) throw error;
     // fetch only rejects on network failure: say it in the user's words.
@@ -198,34 +202,50 @@ async function send(method: Method, path: string, body: unknown, opts: RequestOp
   }
 }
 
-async function request<T>(method: Method, path: string, body: unknown, opts: RequestOptions = {}): Promise<T> {
+/** Sends the request; a 401 on a request that carried a token refreshes once and retries (see the header). */
+async function sendAuthorized(method: Method, path: string, body: unknown, opts: RequestOptions): Promise<Response> {
   const accessToken = tokenStorage.getAccessToken();
-  let response = await send(method, path, body, opts, accessToken);
+  const response = await send(method, path, body, opts, accessToken);
+  if (response.status !== 401 || !accessToken || opts.skipAuthRefresh) return response;
 
-  if (response.status === 401 && accessToken && !opts.skipAuthRefresh) {
-    let freshToken: string;
-    try {
-      const stored = tokenStorage.getAccessToken();
-      // Another request already refreshed while this one was in flight: just use its token.
-      freshToken = stored && stored !== accessToken ? stored : await refreshSession();
-    } catch (error) {
-      if (isAbortError(error)) throw error;
-      tokenStorage.clear();
-      unauthorizedHandler();
-      throw new ApiError(UNAUTHORIZED_MESSAGE, 401, null);
-    }
-    response = await send(method, path, body, opts, freshToken);
-  }
-
-  let data: unknown;
+  let freshToken: string;
   try {
-    data = await readBody(response);
+    const stored = tokenStorage.getAccessToken();
+    // Another request already refreshed while this one was in flight: just use its token.
+    freshToken = stored && stored !== accessToken ? stored : await refreshSession();
   } catch (error) {
     if (isAbortError(error)) throw error;
-    data = undefined;
+    tokenStorage.clear();
+    unauthorizedHandler();
+    throw new ApiError(UNAUTHORIZED_MESSAGE, 401, null);
   }
+  return send(method, path, body, opts, freshToken);
+}
+
+async function readBodyQuietly(response: Response): Promise<unknown> {
+  try {
+    return await readBody(response);
+  } catch (error) {
+    if (isAbortError(error)) throw error;
+    return undefined;
+  }
+}
+
+async function request<T>(method: Method, path: string, body: unknown, opts: RequestOptions = {}): Promise<T> {
+  const response = await sendAuthorized(method, path, body, opts);
+  const data = await readBodyQuietly(response);
   if (!response.ok) throw new ApiError(errorMessageFrom(data, response.status), response.status, data ?? null);
   return data as T;
+}
+
+/** A successful answer left unread (a file, an event stream); an error answer raises `ApiError` as any call. */
+async function requestResponse(path: string, opts: RequestOptions): Promise<Response> {
+  const response = await sendAuthorized('GET', path, undefined, opts);
+  if (!response.ok) {
+    const data = await readBodyQuietly(response);
+    throw new ApiError(errorMessageFrom(data, response.status), response.status, data ?? null);
+  }
+  return response;
 }
 
 export const apiClient = {
@@ -234,4 +254,12 @@ export const apiClient = {
   put: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PUT', path, body, opts),
   patch: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PATCH', path, body, opts),
   delete: <T>(path: string, opts?: RequestOptions) => request<T>('DELETE', path, undefined, opts),
+  /** A file: its bytes and the answer's headers (the file name is in `content-disposition`). */
+  download: async (path: string, opts: RequestOptions = {}) => {
+    const response = await requestResponse(path, { ...opts, headers: { Accept: '*/*', ...opts.headers } });
+    return { blob: await response.blob(), headers: response.headers };
+  },
+  /** An event stream, its body still to read. */
+  stream: (path: string, opts: RequestOptions = {}) =>
+    requestResponse(path, { cache: 'no-store', ...opts, headers: { Accept: 'text/event-stream', ...opts.headers } }),
 };

@@ -5,8 +5,7 @@
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { CalculateCostRequest, CostResponse } from '../../contract/tokens.js';
-import { ApiError, apiClient, buildUrl, errorMessageFrom, NETWORK_ERROR_MESSAGE, refreshSession } from '../../lib/api-client';
-import { tokenStorage } from '../../lib/storage';
+import { ApiError, apiClient } from '../../lib/api-client';
 import {
   auditAnalysisKinds,
   type Analysis,
@@ -114,32 +113,14 @@ export function fileNameFromDisposition(header: string | null): string | null {
   return plain ? plain[1].trim() : null;
 }
 
-async function fetchExport(url: string, token: string | null): Promise<Response> {
-  try {
-    return await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  } catch {
-    throw new ApiError(NETWORK_ERROR_MESSAGE, 0, null);
-  }
-}
-
 /**
  * Downloads the export of the accepted changes. A plain link cannot carry the bearer header, so the
- * file is fetched, turned into a blob and saved through an object URL. One refresh on 401, as the
- * API client does.
+ * file is fetched through the API client (its 401 → refresh → retry rule included), turned into a
+ * blob and saved through an object URL.
  */
 export async function downloadExport(analysisId: string, platform: ExportPlatform, format: ExportFormat): Promise<string> {
-  const url = buildUrl(`/api/v1/analyses/${analysisId}/export`, { platform, format });
-  let response = await fetchExport(url, tokenStorage.getAccessToken());
-  if (response.status === 401 && tokenStorage.getRefreshToken()) {
-    response = await fetchExport(url, await refreshSession());
-  }
-  if (!response.ok) {
-    const type = response.headers.get('content-type') ?? '';
-    const body = type.includes('json') ? await response.json().catch(() => null) : null;
-    throw new ApiError(errorMessageFrom(body, response.status), response.status, body);
-  }
-  const blob = await response.blob();
-  const fileName = fileNameFromDisposition(response.headers.get('content-disposition')) ?? exportOptions.find((option) => option.platform === platform && option.format === format)?.fileName ?? `export.${format}`;
+  const { blob, headers } = await apiClient.download(`/api/v1/analyses/${analysisId}/export`, { params: { platform, format } });
+  const fileName = fileNameFromDisposition(headers.get('content-disposition')) ?? exportOptions.find((option) => option.platform === platform && option.format === format)?.fileName ?? `export.${format}`;
   const objectUrl = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = objectUrl;

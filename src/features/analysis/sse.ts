@@ -5,8 +5,7 @@
  * add up (joined by LF); a blank line dispatches; `:` lines are comments (the server's keep-alives);
  * one space after the colon is dropped. Chunks may split an event, a line or a CRLF anywhere.
  */
-import { buildUrl } from '../../lib/api-client';
-import { tokenStorage } from '../../lib/storage';
+import { apiClient } from '../../lib/api-client';
 
 export interface SseEvent {
   /** `message` when the event had no `event:` line. */
@@ -82,27 +81,14 @@ export function createSseParser(onEvent: (event: SseEvent) => void): SseParser {
   };
 }
 
-/** The stream answered 401: the caller falls back to polling, which refreshes the session. */
-export class SseUnauthorizedError extends Error {
-  constructor() {
-    super('Unauthorized');
-    this.name = 'SseUnauthorizedError';
-  }
-}
-
 /**
- * Opens `path` as an event stream with the stored access token and calls `onEvent` for each event
- * until the server closes it or `signal` aborts. Rejects when the answer is not a stream.
+ * Opens `path` as an event stream through the API client (so a 401 refreshes the session once and
+ * retries, as every call does) and calls `onEvent` for each event until the server closes it or
+ * `signal` aborts. Rejects when the answer is not a stream.
  */
 export async function readEventStream(path: string, onEvent: (event: SseEvent) => void, signal: AbortSignal): Promise<void> {
-  const token = tokenStorage.getAccessToken();
-  const response = await fetch(buildUrl(path), {
-    headers: { Accept: 'text/event-stream', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    signal,
-    cache: 'no-store',
-  });
-  if (response.status === 401) throw new SseUnauthorizedError();
-  if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+  const response = await apiClient.stream(path, { signal });
+  if (!response.body) throw new Error(`HTTP ${response.status}`);
   const parser = createSseParser(onEvent);
   const reader = response.body.getReader();
   // `stream: true` keeps a multi-byte letter split between two chunks for the next one.

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../server/config.js';
+import { describeStartupFailure, StartupError } from '../../../server/startup-error.js';
 import { defaultPricingTable, loadPricingTable, priceAiPlan, priceCampaigns, priceLandingPages } from '../../../server/tokens/pricing.js';
 
 // The pricing engine is pure: the same counts always give the same price.
@@ -66,6 +68,15 @@ describe('loadPricingTable', () => {
     expect(() => loadPricingTable('{"perKeyword":1}')).toThrow(/PRICING_JSON does not match/);
   });
 
+  it('a malformed override stops the configuration step with a hint, not a stack trace while modules load', () => {
+    const env = { NODE_ENV: 'test', PRICING_JSON: '{"perCampaign":-1}' } as NodeJS.ProcessEnv;
+    const overrides = { jwtSecret: new Uint8Array(32), secretsKey: new Uint8Array(32) };
+    expect(() => loadConfig(env, overrides)).toThrow(StartupError);
+    const printed = describeStartupFailure(catchError(() => loadConfig(env, overrides)), 'reading the configuration');
+    expect(printed).toContain('PRICING_JSON does not match the pricing table: perCampaign');
+    expect(printed).toContain('What to do: fix or unset PRICING_JSON');
+  });
+
   it('has no per-campaign price for the page check or the AI plan: those are charged per page and flat', () => {
     expect(Object.keys(defaultPricingTable.kinds)).toEqual(['semantic']);
     expect(() => loadPricingTable('{"kinds":{"relevance":1}}')).toThrow(/PRICING_JSON does not match the pricing table: kinds/);
@@ -75,3 +86,12 @@ describe('loadPricingTable', () => {
     expect(priceAiPlan(table)).toBe(12);
   });
 });
+
+function catchError(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}

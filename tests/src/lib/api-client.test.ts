@@ -292,6 +292,60 @@ describe('refresh on 401', () => {
   });
 });
 
+describe('downloads and event streams follow the same rule', () => {
+  const refreshTo = (access: string) =>
+    http.post('/api/v1/auth/refresh', () => HttpResponse.json({ access_token: access, refresh_token: 'new-refresh' }));
+
+  it('a download that answers 401 refreshes once and gets the file with the new token', async () => {
+    storeTokens();
+    server.use(
+      http.get('/api/v1/analyses/a1/export', ({ request }) =>
+        request.headers.get('authorization') === 'Bearer new-access'
+          ? new HttpResponse('Кампания;Фраза\n', { headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="changes.csv"' } })
+          : HttpResponse.json({ error: 'Unauthorized' }, { status: 401 }),
+      ),
+      refreshTo('new-access'),
+    );
+    const { blob, headers } = await apiClient.download('/api/v1/analyses/a1/export', { params: { format: 'csv' } });
+    expect(await blob.text()).toBe('Кампания;Фраза\n');
+    expect(headers.get('content-disposition')).toContain('changes.csv');
+    expect(localStorage.getItem('access_token')).toBe('new-access');
+  });
+
+  it("a download's error answer is an ApiError with the server's message", async () => {
+    server.use(http.get('/api/v1/analyses/a1/export', () => HttpResponse.json({ error: 'Нет принятых изменений' }, { status: 422 })));
+    await expect(apiClient.download('/api/v1/analyses/a1/export')).rejects.toMatchObject({ status: 422, message: 'Нет принятых изменений' });
+  });
+
+  it('an event stream that answers 401 refreshes once and opens with the new token', async () => {
+    storeTokens();
+    const accepts: (string | null)[] = [];
+    server.use(
+      http.get('/api/v1/analyses/a1/events', ({ request }) => {
+        accepts.push(request.headers.get('accept'));
+        return request.headers.get('authorization') === 'Bearer new-access'
+          ? new HttpResponse('data: {"status":"running"}\n\n', { headers: { 'content-type': 'text/event-stream' } })
+          : HttpResponse.json({ error: 'Unauthorized' }, { status: 401 });
+      }),
+      refreshTo('new-access'),
+    );
+    const response = await apiClient.stream('/api/v1/analyses/a1/events');
+    expect(await response.text()).toBe('data: {"status":"running"}\n\n');
+    expect(accepts).toEqual(['text/event-stream', 'text/event-stream']);
+  });
+
+  it('a stream whose refresh fails goes to /auth like any call', async () => {
+    storeTokens();
+    server.use(
+      http.get('/api/v1/analyses/a1/events', () => HttpResponse.json({ error: 'Unauthorized' }, { status: 401 })),
+      http.post('/api/v1/auth/refresh', () => HttpResponse.json({ error: 'Refresh token not found' }, { status: 401 })),
+    );
+    await expect(apiClient.stream('/api/v1/analyses/a1/events')).rejects.toMatchObject({ status: 401, message: 'Unauthorized' });
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+    expect(localStorage.getItem('access_token')).toBeNull();
+  });
+});
+
 describe('aborts and network failures', () => {
   it('re-raises an aborted request quietly: the AbortError itself, no redirect, no log', async () => {
     storeTokens();
