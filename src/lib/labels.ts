@@ -38,3 +38,29 @@ export const htmlTermLabels = {
   canonical: 'Основной адрес страницы (canonical)',
   noindex: 'Закрыта от поисковиков (noindex)',
 } as const;
+
+/**
+ * Campaign types as the platforms' APIs name them (the Direct API import keeps `TEXT_CAMPAIGN` as
+ * `text`); a type read from an export file is already Russian and is shown as it is.
+ */
+export const campaignTypeLabels: Record<string, string> = {
+  text: 'Текстово-графическая',
+  unified: 'Единая перфоманс-кампания',
+  dynamic_text: 'Динамические объявления',
+  smart: 'Смарт-баннеры',
+  mobile_app: 'Реклама мобильных приложений',
+  cpm_banner: 'Медийная',
+  cpm_deals: 'Медийная (сделки)',
+  cpm_frontpage: 'Медийная на главной',
+  cpm_price: 'Медийная (прайсовая)',
+  search: 'Поиск',
+  display: 'Медийная сеть',
+  shopping: 'Торговая',
+  video: 'Видео',
+  performance_max: 'Максимальная эффективность',
+  demand_gen: 'Поиск клиентов (Demand Gen)',
+};
+
+export function campaignTypeLabel(type: string): string {
+  return campaignTypeLabels[type.trim().toLowerCase()] ?? type;
+}

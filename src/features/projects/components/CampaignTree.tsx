@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { AdGroup } from '../../../contract/campaigns.js';
 import type { CampaignSummary } from '../../../contract/projects.js';
 import { formatCountOf } from '../../../lib/format';
-import { keywordLabel } from '../../../lib/labels';
+import { campaignTypeLabel, keywordLabel } from '../../../lib/labels';
 import { campaignQueryOptions } from '../api';
 import { formatCount, formatMoney } from '../format';
 
@@ -31,7 +31,7 @@ function CampaignNode({ projectId, campaign }: { projectId: string; campaign: Ca
           {open ? '▾' : '▸'}
         </span>
         <span className="campaign-tree__name">{campaign.name}</span>
-        {campaign.type && <span className="badge badge--muted">{campaign.type}</span>}
+        {campaign.type && <span className="badge badge--muted">{campaignTypeLabel(campaign.type)}</span>}
         <span className="campaign-tree__counts muted">
           {formatCountOf(campaign.groups_count, ['группа', 'группы', 'групп'])} · {formatCountOf(campaign.ads_count, ['объявление', 'объявления', 'объявлений'])} ·{' '}
           {formatCountOf(campaign.keywords_count, ['фраза', 'фразы', 'фраз'])}
