@@ -5,7 +5,7 @@ import { openDatabase } from './db/connect.js';
 import { takeOverShutdownSignals } from './db/embedded.js';
 import { ensureFirstAdmin } from './auth/first-admin.js';
 import { startJobQueue } from './jobs/boss.js';
-import { recoverInterruptedAnalyses, startRecoverySweep } from './analysis/lifecycle.js';
+import { recoverAllRuns, startRunRecoverySweep } from './runs/kinds.js';
 import { startImportJobRecoverySweep } from './projects/import-jobs.js';
 import { describeStartupFailure, StartupFailure, startupStep } from './startup-error.js';
 
@@ -30,10 +30,10 @@ async function main() {
     startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: config.inProcessWorkers, log: console as never }),
   );
   startedSoFar.unshift({ close: () => jobs.stop() });
-  // Analyses a previous run of the server left half-done start over (or fail and refund).
-  await startupStep('recovering interrupted analyses', () => recoverInterruptedAnalyses(database.db, { jobs, log: console }));
+  // Paid runs a previous run of the server left half-done start over or fail and refund, by their kind's policy.
+  await startupStep('recovering interrupted runs', () => recoverAllRuns(database.db, { jobs, log: console }));
   // …and those whose worker died so recently that its heartbeat still looked alive, a minute later.
-  const stopRecoverySweep = startRecoverySweep(database.db, { jobs, log: console });
+  const stopRecoverySweep = startRunRecoverySweep(database.db, { jobs, log: console });
   startedSoFar.unshift({ close: async () => stopRecoverySweep() });
   // Direct API imports whose worker died are failed with a message (their start-up recovery runs in the worker).
   const stopImportSweep = startImportJobRecoverySweep(database.db, { log: console });

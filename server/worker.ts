@@ -2,7 +2,7 @@ import { loadConfig } from './config.js';
 import { describeStartupFailure } from './startup-error.js';
 import { openDatabase } from './db/connect.js';
 import { startJobQueue } from './jobs/boss.js';
-import { recoverInterruptedAnalyses, startRecoverySweep } from './analysis/lifecycle.js';
+import { recoverAllRuns, startRunRecoverySweep } from './runs/kinds.js';
 import { startImportJobRecoverySweep } from './projects/import-jobs.js';
 
 /**
@@ -17,9 +17,9 @@ async function main() {
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const jobs = await startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: true, log: console as never });
-  // A worker process that died mid-analysis is usually restarted by its supervisor: resume its runs.
-  await recoverInterruptedAnalyses(database.db, { jobs, log: console });
-  const stopRecoverySweep = startRecoverySweep(database.db, { jobs, log: console });
+  // A worker process that died mid-run is usually restarted by its supervisor: recover its runs.
+  await recoverAllRuns(database.db, { jobs, log: console });
+  const stopRecoverySweep = startRunRecoverySweep(database.db, { jobs, log: console });
   const stopImportSweep = startImportJobRecoverySweep(database.db, { log: console });
   console.log('Worker started');
   const shutdown = async () => {

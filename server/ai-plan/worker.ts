@@ -24,37 +24,13 @@ import type { DB } from '../db/database.js';
 import type { QueuedJob } from '../jobs/queue.js';
 import type { JobWorker } from '../jobs/workers.js';
 import { parsePlanAnswer } from './answer.js';
-import { AI_PLAN_QUEUE, failAiPlan, MAX_ATTEMPTS, notifyAiPlan, recoverInterruptedAiPlans, type AiPlanJobData } from './lifecycle.js';
+import { claimRun, failRun, ownedUpdate, startHeartbeat } from '../runs/paid-run.js';
+import { AI_PLAN_QUEUE, aiPlanRun, type AiPlanJobData } from './lifecycle.js';
 import { buildAiPlanPrompt, defaultPromptLimits, PROMPT_FINDINGS_PREFETCH, type PromptInput } from './prompt.js';
 import { LlmError, requestChatCompletion } from './provider.js';
 
 /** Emits `'ended'` with the plan id when a run of this process is over, whatever it did (tests wait on it). */
 export const aiPlanRuns = new EventEmitter();
-
-interface Claimed {
-  id: string;
-  analysisId: string;
-  attempt: number;
-}
-
-async function claim(db: DB, job: QueuedJob<AiPlanJobData>): Promise<Claimed | null> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('ai_plans').select(['id', 'analysis_id', 'status', 'job_id', 'attempts']).where('id', '=', job.data.aiPlanId).forUpdate().executeTakeFirst();
-    if (!row || (row.status !== 'queued' && row.status !== 'running') || (row.job_id !== null && row.job_id !== job.id)) return null;
-    if (row.attempts >= MAX_ATTEMPTS) {
-      await failAiPlan(trx, row.id, m.interrupted);
-      return null;
-    }
-    const attempt = row.attempts + 1;
-    await trx
-      .updateTable('ai_plans')
-      .set({ status: 'running', attempts: attempt, started_at: sql`coalesce(started_at, now())`, heartbeat_at: sql`now()` })
-      .where('id', '=', row.id)
-      .execute();
-    await notifyAiPlan(trx, row.id);
-    return { id: row.id, analysisId: row.analysis_id, attempt };
-  });
-}
 
 /** Same order as `rankFindings`, so the findings kept here are the prompt's top ones. */
 const findingOrder = sql.raw(`CASE WHEN f.money_per_month > 0 THEN f.money_per_month ELSE 0 END DESC,
@@ -153,40 +129,35 @@ export async function runAiPlanJob(db: DB, config: AppConfig, job: QueuedJob<AiP
 }
 
 async function runClaimed(db: DB, config: AppConfig, job: QueuedJob<AiPlanJobData>): Promise<void> {
-  const run = await claim(db, job);
+  const run = await claimRun(db, aiPlanRun, job);
   if (!run) return;
-  const owned = () => db.updateTable('ai_plans').where('id', '=', run.id).where('status', '=', 'running').where('attempts', '=', run.attempt);
+  // A cancelled (or recovered) plan keeps its outcome: every write below is conditional on this attempt.
+  const stopHeartbeat = startHeartbeat(db, aiPlanRun, run, () => undefined);
   try {
     // The server lost its model configuration between the start and the run.
     if (!config.llm) throw new LlmError(m.notConfigured);
-    const input = await loadPromptInput(db, run.analysisId);
+    const { analysis_id: analysisId } = await db.selectFrom('ai_plans').select('analysis_id').where('id', '=', run.id).executeTakeFirstOrThrow();
+    const input = await loadPromptInput(db, analysisId);
     if (!input) throw new LlmError(m.auditGone);
     const prompt = buildAiPlanPrompt(input);
-    await owned().set({ prompt_chars: prompt.chars, heartbeat_at: sql`now()` }).execute();
+    await ownedUpdate(db, aiPlanRun, run, { prompt_chars: prompt.chars }, false);
 
     const completion = await requestChatCompletion(config.llm, prompt.messages);
     // Spent whatever the answer turns out to be: recorded before it is judged.
-    if (completion.usage) await owned().set({ ...completion.usage }).execute();
+    if (completion.usage) await ownedUpdate(db, aiPlanRun, run, { ...completion.usage }, false);
     const plan = parsePlanAnswer(completion.content, prompt.findings, prompt.negatives);
-
-    const stored = await owned()
-      .set({ status: 'completed', plan: JSON.stringify(plan), finished_at: sql`now()`, heartbeat_at: null })
-      .returning('id')
-      .executeTakeFirst();
-    if (stored) await notifyAiPlan(db, run.id);
+    await ownedUpdate(db, aiPlanRun, run, { status: 'completed', plan: JSON.stringify(plan), finished_at: sql`now()`, heartbeat_at: null });
   } catch (error) {
-    // Only the attempt that still owns the run may fail it.
-    const still = await db.selectFrom('ai_plans').select('id').where('id', '=', run.id).where('status', '=', 'running').where('attempts', '=', run.attempt).executeTakeFirst();
-    if (still) await failAiPlan(db, run.id, error instanceof LlmError ? error.message : m.failed);
+    await failRun(db, aiPlanRun, run, error instanceof LlmError ? error.message : m.failed);
     if (!(error instanceof LlmError) && config.logLevel !== 'silent') console.error('AI plan run failed', { aiPlanId: run.id, err: error });
+  } finally {
+    stopHeartbeat();
   }
 }
 
 export const aiPlanJobWorker: JobWorker = {
   queue: AI_PLAN_QUEUE,
   start: async (queue, { db, config }) => {
-    // Runs a dead process left behind are failed and refunded before new work is taken.
-    await recoverInterruptedAiPlans(db, config.llm);
     await queue.work<AiPlanJobData>(AI_PLAN_QUEUE, (job) => runAiPlanJob(db, config, job), { concurrency: 2 });
   },
 };

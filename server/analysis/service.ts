@@ -19,29 +19,16 @@ import type { ProjectSettings } from '../../src/contract/projects.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { conflict, forbidden, HttpError, notFound, validationError } from '../lib/errors.js';
-import { requestFingerprint, requireSameRequest } from '../lib/idempotency.js';
+import { conflict, forbidden, notFound, validationError } from '../lib/errors.js';
+import { requestFingerprint } from '../lib/idempotency.js';
 import { findProject } from '../projects/service.js';
-import { applyLedgerEntry, getBalance } from '../tokens/ledger.js';
 import { priceCampaigns } from '../tokens/pricing.js';
-import { ANALYSIS_QUEUE, analysisJobOptions, finishUnsuccessfully, type AnalysisJobData } from './lifecycle.js';
+import { cancelRun, startPaidRun } from '../runs/paid-run.js';
+import { auditRun } from './lifecycle.js';
 import { fullName, iso } from '../lib/api-values.js';
 
 
 export const analysisNotFound = () => notFound(m.analysisNotFound, 'ANALYSIS_NOT_FOUND');
-
-/** 402 of a start the balance cannot pay: the amounts travel with it so the screen can show them. */
-export class InsufficientTokensError extends HttpError {
-  constructor(readonly required: number, readonly balance: number) {
-    super(402, 'INSUFFICIENT_TOKENS', m.insufficientTokens, [
-      { loc: ['body', 'campaign_ids'], msg: m.insufficientTokensDetail.replace('{required}', String(required)).replace('{balance}', String(balance)) },
-    ]);
-  }
-
-  override toBody() {
-    return { ...super.toBody(), required: this.required, balance: this.balance };
-  }
-}
 
 // ------------------------------------------------------------------------------------ reading
 
@@ -187,104 +174,54 @@ export interface StartInput {
 }
 
 /**
- * One transaction: the analysis row (unique per user and idempotency key), the debit, the job.
- * Twenty identical requests at once: the first inserts, the others wait on the unique key, then find
- * its row and return it; nothing is charged or enqueued twice. A short balance rolls all of it back.
+ * One transaction: the analysis row, the debit, the job (server/runs/paid-run.ts). A repeated key
+ * returns the first analysis, charged once; a short balance rolls all of it back.
  */
 export async function startAnalysis(db: DB, jobs: JobQueue | null, caller: Caller, projectId: string, input: StartInput): Promise<{ analysis: Analysis; created: boolean }> {
-  if (!jobs) throw new HttpError(503, 'JOBS_UNAVAILABLE', m.jobsUnavailable);
-  const key = input.idempotency_key;
-  // What this start asks for; the order and repeats of the campaign ids do not change the request.
-  const requestHash = requestFingerprint({ project_id: projectId, campaign_ids: [...new Set(input.campaign_ids)].sort(), settings: input.settings ?? null });
-  const analysisId = await db.transaction().execute(async (trx) => {
-    const project = await findProject(trx, caller.organizationId, projectId);
-    const requested = [...new Set(input.campaign_ids)];
-    const campaigns = await trx
-      .selectFrom('campaigns')
-      .select(['id', 'name', 'keywords_count', 'ads_count', 'groups_count'])
-      .where('project_id', '=', projectId)
-      .where('id', 'in', requested)
-      .orderBy('position')
-      .execute();
-    if (campaigns.length !== requested.length) throw validationError([{ loc: ['body', 'campaign_ids'], msg: m.campaignsNotInProject }]);
-
-    const price = priceCampaigns(
-      campaigns.map((c) => ({ id: c.id, name: c.name, keywords_count: c.keywords_count, ads_count: c.ads_count, groups_count: c.groups_count })),
-      auditAnalysisKinds,
-    );
-    const options: AnalysisOptions = {
-      campaign_ids: campaigns.map((c) => c.id),
-      settings: { ...(project.settings as ProjectSettings), ...(input.settings ?? {}) },
-      target_cpa: project.target_cpa,
-      region: project.region,
-    };
-    const inserted = await trx
-      .insertInto('analyses')
-      .values({
-        organization_id: caller.organizationId,
-        project_id: projectId,
-        created_by: caller.userId,
-        status: 'queued',
-        stage: 'queued',
-        options: JSON.stringify(options),
-        cost: price.total,
-        idempotency_key: key,
-        request_hash: requestHash,
-      })
-      .onConflict((oc) => oc.columns(['created_by', 'idempotency_key']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) {
-      const existing = await trx
-        .selectFrom('analyses')
-        .select(['id', 'project_id', 'organization_id', 'request_hash'])
-        .where('created_by', '=', caller.userId)
-        .where('idempotency_key', '=', key)
-        .executeTakeFirstOrThrow();
-      if (existing.project_id !== projectId || existing.organization_id !== caller.organizationId) throw conflict(m.idempotencyKeyReused, 'IDEMPOTENCY_KEY_REUSED');
-      requireSameRequest(existing.request_hash, requestHash);
-      return { id: existing.id, created: false };
-    }
-
-    if (price.total > 0) {
-      try {
-        await applyLedgerEntry(trx, {
-          userId: caller.userId,
-          organizationId: caller.organizationId,
-          type: 'analysis_debit',
-          amount: -price.total,
-          idempotencyKey: `analysis:${key}`,
-          referenceId: inserted.id,
-          reason: `Анализ проекта «${project.name}»`,
-          createdBy: caller.userId,
-        });
-      } catch (error) {
-        if (error instanceof HttpError && error.statusCode === 402) throw new InsufficientTokensError(price.total, await getBalance(trx, caller.userId));
-        throw error;
-      }
-    }
-    const jobId = await jobs.send(ANALYSIS_QUEUE, { analysisId: inserted.id } satisfies AnalysisJobData, { transaction: trx, ...analysisJobOptions });
-    await trx.updateTable('analyses').set({ job_id: jobId }).where('id', '=', inserted.id).execute();
-    return { id: inserted.id, created: true };
+  if (!jobs) throw auditRun.queueUnavailable();
+  const requested = [...new Set(input.campaign_ids)];
+  const started = await startPaidRun(db, jobs, auditRun, {
+    caller,
+    key: input.idempotency_key,
+    // What this start asks for; the order and repeats of the campaign ids do not change the request.
+    requestHash: requestFingerprint({ project_id: projectId, campaign_ids: [...requested].sort(), settings: input.settings ?? null }),
+    target: { project_id: projectId },
+    prepare: async (trx) => {
+      const project = await findProject(trx, caller.organizationId, projectId);
+      const campaigns = await trx
+        .selectFrom('campaigns')
+        .select(['id', 'name', 'keywords_count', 'ads_count', 'groups_count'])
+        .where('project_id', '=', projectId)
+        .where('id', 'in', requested)
+        .orderBy('position')
+        .execute();
+      if (campaigns.length !== requested.length) throw validationError([{ loc: ['body', 'campaign_ids'], msg: m.campaignsNotInProject }]);
+      const price = priceCampaigns(
+        campaigns.map((c) => ({ id: c.id, name: c.name, keywords_count: c.keywords_count, ads_count: c.ads_count, groups_count: c.groups_count })),
+        auditAnalysisKinds,
+      );
+      const options: AnalysisOptions = {
+        campaign_ids: campaigns.map((c) => c.id),
+        settings: { ...(project.settings as ProjectSettings), ...(input.settings ?? {}) },
+        target_cpa: project.target_cpa,
+        region: project.region,
+      };
+      return { values: { status: 'queued', stage: 'queued', options: JSON.stringify(options) }, cost: price.total, debitReason: `Анализ проекта «${project.name}»` };
+    },
   });
-  return { analysis: await getAnalysis(db, caller.organizationId, analysisId.id), created: analysisId.created };
+  return { analysis: await getAnalysis(db, caller.organizationId, started.id), created: started.created };
 }
 
 // ------------------------------------------------------------------------------------ cancel
 
-/** Cancels a queued or running analysis and refunds it; cancelling a cancelled one changes nothing. */
+/** Cancels a queued or running analysis and refunds it (once); cancelling a cancelled one changes nothing. */
 export async function cancelAnalysis(db: DB, jobs: JobQueue | null, caller: Caller, analysisId: string): Promise<Analysis> {
   const row = await findAnalysisRow(db, caller.organizationId, analysisId);
   if (row.created_by !== caller.userId && caller.organizationRole === 'member') throw forbidden(m.cancelForbidden, 'FORBIDDEN');
-  if (row.status === 'cancelled') return toAnalysis(row);
-  if (finishedStatuses.includes(row.status)) throw conflict(m.alreadyFinished, 'ANALYSIS_FINISHED');
-  const cancelled = await finishUnsuccessfully(db, analysisId, 'cancelled', null);
-  const now = await findAnalysisRow(db, caller.organizationId, analysisId);
+  if (finishedStatuses.includes(row.status) && row.status !== 'cancelled') throw conflict(m.alreadyFinished, 'ANALYSIS_FINISHED');
   // Lost the race with the end of the run: it finished first and keeps its outcome.
-  if (!cancelled && now.status !== 'cancelled') throw conflict(m.alreadyFinished, 'ANALYSIS_FINISHED');
-  // The worker notices on its next heartbeat; a job not started yet need not start at all.
-  if (cancelled && row.job_id && jobs) await jobs.cancel(ANALYSIS_QUEUE, row.job_id).catch(() => undefined);
-  return toAnalysis(now);
+  if ((await cancelRun(db, jobs, auditRun, analysisId)) === 'finished') throw conflict(m.alreadyFinished, 'ANALYSIS_FINISHED');
+  return getAnalysis(db, caller.organizationId, analysisId);
 }
 
 // ------------------------------------------------------------------------------------ results

@@ -22,7 +22,8 @@ import type { QueuedJob } from '../jobs/queue.js';
 import { createProgressWriter } from '../jobs/progress-writer.js';
 import type { JobWorker } from '../jobs/workers.js';
 import { analysisPool, WorkerLimitError } from '../lib/worker-pool.js';
-import { ANALYSIS_QUEUE, failAnalysis, MAX_ATTEMPTS, analysisJobOptions, PROGRESS_CHANNEL, type AnalysisJobData } from './lifecycle.js';
+import { claimRun, failRun, ownedUpdate, startHeartbeat, type ClaimedRun as ClaimedPaidRun } from '../runs/paid-run.js';
+import { ANALYSIS_QUEUE, analysisJobOptions, auditRun, type AnalysisJobData } from './lifecycle.js';
 import { progressPercent, type AuditOutput, type AuditThreadAck, type AuditThreadMessage, type RawAuditInput } from './run-audit.js';
 import { defaultStorageLimits, ResultTooLargeError, type ResultRowBatch, type StorageLimits } from './result-rows.js';
 import { insertRowBatch } from './row-writer.js';
@@ -78,8 +79,8 @@ export const runAuditInWorkerThread: AuditRunner = async (input, onProgress, sig
 /** The runner in use. Tests swap it (a failing or a gated run) and put `runAuditInWorkerThread` back. */
 export const auditRunner: { run: AuditRunner } = { run: runAuditInWorkerThread };
 
-/** Timings of a run; tests shorten the heartbeat to see a cancel quickly. */
-export const analysisWorkerTiming = { heartbeatMs: 2_000, progressIntervalMs: 500, progressStep: 2 };
+/** Timings of the progress writes (the heartbeat's is `runTiming` of server/runs/paid-run.ts). */
+export const analysisWorkerTiming = { progressIntervalMs: 500, progressStep: 2 };
 
 /** The run no longer owns the analysis (cancelled, or taken over): stop without touching it. */
 class RunLostError extends Error {
@@ -90,62 +91,17 @@ class RunLostError extends Error {
 
 class CampaignsGoneError extends Error {}
 
-interface ClaimedRun {
-  id: string;
+interface ClaimedRun extends ClaimedPaidRun {
   projectId: string;
-  attempt: number;
   options: AnalysisOptions;
 }
 
-/** Takes the analysis for this job, or says why not (finished, replaced by a newer job, out of attempts). */
-async function claimRun(db: DB, job: QueuedJob<AnalysisJobData>): Promise<ClaimedRun | null> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('analyses')
-      .select(['id', 'project_id', 'status', 'job_id', 'attempts', 'options'])
-      .where('id', '=', job.data.analysisId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!row || (row.status !== 'queued' && row.status !== 'running') || row.job_id !== job.id) return null;
-    if (row.attempts >= MAX_ATTEMPTS) {
-      await failAnalysis(trx, row.id, analysisMessages.interrupted, 'INTERRUPTED');
-      return null;
-    }
-    const attempt = row.attempts + 1;
-    // A retried run starts over from nothing: progress of a dead attempt means nothing now.
-    await trx
-      .updateTable('analyses')
-      .set({
-        status: 'running',
-        attempts: attempt,
-        stage: 'prepare',
-        progress: 0,
-        progress_detail: null,
-        error: null,
-        error_code: null,
-        heartbeat_at: sql`now()`,
-        started_at: sql`coalesce(started_at, now())`,
-        updated_at: sql`now()`,
-      })
-      .where('id', '=', row.id)
-      .execute();
-    await sql`SELECT pg_notify(${PROGRESS_CHANNEL}, ${row.id})`.execute(trx);
-    return { id: row.id, projectId: row.project_id, attempt, options: row.options };
-  });
-}
-
-/** Runs `update` (a conditional UPDATE … RETURNING id of this run) and notifies; false = the run lost the analysis. */
-async function ownedUpdate(db: DB, run: ClaimedRun, set: Record<string, unknown>, notify: boolean): Promise<boolean> {
-  const result = await db
-    .updateTable('analyses')
-    .set({ ...set, heartbeat_at: sql`now()`, updated_at: sql`now()` })
-    .where('id', '=', run.id)
-    .where('status', '=', 'running')
-    .where('attempts', '=', run.attempt)
-    .returning('id')
-    .executeTakeFirst();
-  if (result && notify) await sql`SELECT pg_notify(${PROGRESS_CHANNEL}, ${run.id})`.execute(db);
-  return Boolean(result);
+/** Takes the analysis for this job (server/runs/paid-run.ts) with what the run reads of it. */
+async function claimAudit(db: DB, job: QueuedJob<AnalysisJobData>): Promise<ClaimedRun | null> {
+  const claimed = await claimRun(db, auditRun, job);
+  if (!claimed) return null;
+  const row = await db.selectFrom('analyses').select(['project_id', 'options']).where('id', '=', claimed.id).executeTakeFirstOrThrow();
+  return { ...claimed, projectId: row.project_id, options: row.options };
 }
 
 async function loadAuditInput(db: DB, run: ClaimedRun): Promise<RawAuditInput> {
@@ -183,7 +139,7 @@ function progressWriter(db: DB, run: ClaimedRun, onLost: () => void) {
       written = { percent, stage: progress.stage };
       return { stage: progress.stage, progress: percent, progress_detail: JSON.stringify(progress) };
     },
-    write: (set) => ownedUpdate(db, run, set, true),
+    write: (set) => ownedUpdate(db, auditRun, run, set),
     onLost,
   });
 }
@@ -287,14 +243,12 @@ function savingTransaction(db: DB) {
 }
 
 export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, log: Pick<Logger, 'error' | 'warn' | 'info'> | null = analysisLog.logger): Promise<void> {
-  const run = await claimRun(db, job);
+  const run = await claimAudit(db, job);
   if (!run) return;
 
   const abort = new AbortController();
   const lose = () => abort.abort(new RunLostError());
-  const heartbeat = setInterval(() => {
-    void ownedUpdate(db, run, {}, false).then((owned) => !owned && lose(), () => undefined);
-  }, analysisWorkerTiming.heartbeatMs);
+  const stopHeartbeat = startHeartbeat(db, auditRun, run, lose);
   const progress = progressWriter(db, run, lose);
   const saving = savingTransaction(db);
   let savingStarted = false;
@@ -302,7 +256,7 @@ export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, lo
     if (!savingStarted) {
       savingStarted = true;
       await progress.stop();
-      await ownedUpdate(db, run, { stage: 'saving', progress: 97, progress_detail: null }, true);
+      await ownedUpdate(db, auditRun, run, { stage: 'saving', progress: 97, progress_detail: null });
     }
     await saving.write(run.id, batch);
   };
@@ -316,32 +270,20 @@ export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, lo
       return;
     }
     // Stored only if the run still owns the analysis: a cancel that won the race keeps it cancelled.
-    const completed = await saving.commit(async (trx) => {
-      const row = await trx
-        .updateTable('analyses')
-        .set({
-          status: 'completed',
-          stage: 'done',
-          progress: 100,
-          progress_detail: null,
-          report: JSON.stringify(output.report),
-          summary: JSON.stringify(output.summary),
-          score: output.summary.account_score,
-          result_rows: output.rows,
-          error_code: null,
-          finished_at: sql`now()`,
-          heartbeat_at: sql`now()`,
-          updated_at: sql`now()`,
-        })
-        .where('id', '=', run.id)
-        .where('status', '=', 'running')
-        .where('attempts', '=', run.attempt)
-        .returning('id')
-        .executeTakeFirst();
-      if (!row) return false;
-      await sql`SELECT pg_notify(${PROGRESS_CHANNEL}, ${run.id})`.execute(trx);
-      return true;
-    });
+    const completed = await saving.commit((trx) =>
+      ownedUpdate(trx, auditRun, run, {
+        status: 'completed',
+        stage: 'done',
+        progress: 100,
+        progress_detail: null,
+        report: JSON.stringify(output.report),
+        summary: JSON.stringify(output.summary),
+        score: output.summary.account_score,
+        result_rows: output.rows,
+        error_code: null,
+        finished_at: sql`now()`,
+      }),
+    );
     if (completed) {
       log?.info({ analysisId: run.id, rows: output.rows }, 'analysis completed');
       // A big result changes the tables' statistics at once; without fresh ones the planner may
@@ -360,9 +302,9 @@ export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, lo
     }
     // Deterministic (the same data fails the same way) or out of retries: fail once, refund now.
     log?.error({ err: error, analysisId: run.id, errorCode: failure.code, retryCount: job.retryCount }, 'analysis run failed');
-    await failAnalysis(db, run.id, failure.message, failure.code).catch((failError: unknown) => log?.error({ err: failError, analysisId: run.id }, 'analysis could not be marked failed'));
+    await failRun(db, auditRun, run, failure.message, failure.code).catch((failError: unknown) => log?.error({ err: failError, analysisId: run.id }, 'analysis could not be marked failed'));
   } finally {
-    clearInterval(heartbeat);
+    stopHeartbeat();
     await progress.stop();
   }
 }

@@ -20,6 +20,7 @@ import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { SealedDirectConnection } from '../db/tables/import-jobs.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { STALE_HEARTBEAT_SECONDS, startSweep } from '../jobs/sweep.js';
 import { HttpError, notFound } from '../lib/errors.js';
 import { initialStages } from './yandex-direct/progress.js';
 import type { DirectUnits } from './yandex-direct/units.js';
@@ -31,8 +32,6 @@ export const DIRECT_IMPORT_QUEUE = 'projects.direct-import';
  * A dead run is failed by the recovery below (the user starts again); pg-boss expiry is the last resort.
  */
 export const directImportJobOptions = { retryLimit: 0, expireInSeconds: 30 * 60 } as const;
-/** A running job whose worker has not written a heartbeat for this long is treated as dead. */
-export const STALE_HEARTBEAT_SECONDS = 60;
 /** A job no worker has taken for this long will not be taken (no worker process runs); long enough for a busy queue. */
 export const STALE_QUEUED_SECONDS = 60 * 60;
 /** Finished jobs are kept as long as the preview they made. */
@@ -196,22 +195,11 @@ export async function recoverInterruptedImportJobs(db: DB, scope: { userId?: str
   return failed;
 }
 
-/**
- * The recovery every `everyMs` while the process runs, so a job whose worker died is failed even when
- * nobody asks about it. Sweeps never overlap; the timer never keeps the process alive. Returns the stop.
- */
+/** The recovery every `everyMs` while the process runs, so a job whose worker died is failed even when nobody asks about it. */
 export function startImportJobRecoverySweep(db: DB, options: { everyMs?: number; log?: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void } } = {}): () => void {
-  let sweeping = false;
-  const timer = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    recoverInterruptedImportJobs(db)
-      .then((failed) => failed.length > 0 && options.log?.warn({ importJobIds: failed }, 'interrupted import jobs failed'))
-      .catch((error: unknown) => options.log?.error({ err: error }, 'import job recovery sweep failed'))
-      .finally(() => {
-        sweeping = false;
-      });
-  }, options.everyMs ?? STALE_HEARTBEAT_SECONDS * 1000);
-  timer.unref();
-  return () => clearInterval(timer);
+  const recover = async () => {
+    const failed = await recoverInterruptedImportJobs(db);
+    if (failed.length > 0) options.log?.warn({ importJobIds: failed }, 'interrupted import jobs failed');
+  };
+  return startSweep(recover, { everyMs: options.everyMs, onError: (error) => options.log?.error({ err: error }, 'import job recovery sweep failed') });
 }

@@ -3,25 +3,27 @@
  * run or project of another organization is "not found".
  */
 import type { Campaign } from '../../src/contract/campaigns.js';
-import { apiMessages, relevanceMessages as m } from '../../src/contract/messages.js';
+import { relevanceMessages as m } from '../../src/contract/messages.js';
 import { MAX_RELEVANCE_URLS, type LandingUrlsResponse, type RelevanceAnalysis, type RelevanceList, type RelevanceResults, type StartRelevanceRequest } from '../../src/contract/relevance.js';
 import { collectLandingPages, describeLandingPages, type LandingPage } from '../analysis/relevance/targets.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
+import type { Executor } from '../runs/paid-run.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { conflict, HttpError, notFound, validationError } from '../lib/errors.js';
-import { requestFingerprint, requireSameRequest } from '../lib/idempotency.js';
+import { conflict, notFound, validationError } from '../lib/errors.js';
+import { requestFingerprint } from '../lib/idempotency.js';
 import { findProject } from '../projects/service.js';
-import { applyLedgerEntry, getBalance } from '../tokens/ledger.js';
+import { getBalance } from '../tokens/ledger.js';
 import { priceLandingPages, pricingTable } from '../tokens/pricing.js';
-import { finishUnsuccessfully, recoverInterruptedRelevance, RELEVANCE_QUEUE, relevanceJobOptions, type RelevanceJobData } from './lifecycle.js';
+import { cancelRun, recoverRuns, startPaidRun } from '../runs/paid-run.js';
+import { relevanceRun } from './lifecycle.js';
 import { fullName, iso } from '../lib/api-values.js';
 
 export const relevanceNotFound = () => notFound(m.analysisNotFound, 'RELEVANCE_NOT_FOUND');
 
 
 /** The landing pages of a project's ads, read from its stored campaigns. */
-export async function loadLandingPages(db: DB, projectId: string): Promise<LandingPage[]> {
+export async function loadLandingPages(db: Executor, projectId: string): Promise<LandingPage[]> {
   const rows = await db.selectFrom('campaigns').select('data').where('project_id', '=', projectId).orderBy('position').execute();
   return collectLandingPages(rows.map((row) => row.data as Campaign));
 }
@@ -91,7 +93,7 @@ async function findAnalysisRow(db: DB, organizationId: string, id: string): Prom
 export async function getRelevance(db: DB, caller: Caller, id: string): Promise<RelevanceAnalysis> {
   const row = await findAnalysisRow(db, caller.organizationId, id);
   // A run whose worker died long ago is failed and refunded when someone looks at it.
-  if (row.status === 'running' && (await recoverInterruptedRelevance(db, id)) > 0) return toApi(await findAnalysisRow(db, caller.organizationId, id));
+  if ((row.status === 'running' || row.status === 'queued') && (await recoverRuns(db, relevanceRun, { onlyId: id })).failed.length > 0) return toApi(await findAnalysisRow(db, caller.organizationId, id));
   return toApi(row);
 }
 
@@ -118,106 +120,35 @@ export async function getRelevanceResults(db: DB, caller: Caller, id: string): P
 }
 
 /** Addresses to check: the ones asked for (deduplicated), or every landing page of the project's ads. */
-async function chooseUrls(db: DB, projectId: string, body: StartRelevanceRequest): Promise<string[]> {
+async function chooseUrls(db: Executor, projectId: string, body: StartRelevanceRequest): Promise<string[]> {
   if (body.urls) return [...new Set(body.urls.map((url) => url.trim()))];
   return (await loadLandingPages(db, projectId)).slice(0, MAX_RELEVANCE_URLS).map((page) => page.url);
 }
 
 /**
- * Starts a run: in ONE transaction the row is inserted (a repeated idempotency key returns the first
- * run and charges nothing), the cost is debited through the ledger, and the job is enqueued, so there
- * is never a charge without a job or a job without a charge.
+ * Starts a run: in ONE transaction the row, the debit and the job (server/runs/paid-run.ts); a repeated
+ * idempotency key returns the first run and charges nothing.
  */
 export async function startRelevance(db: DB, jobs: JobQueue | null, caller: Caller, projectId: string, body: StartRelevanceRequest): Promise<{ analysis: RelevanceAnalysis; created: boolean }> {
   await findProject(db, caller.organizationId, projectId);
-  const key = body.idempotency_key.trim();
-  // What this start asks for: the project and the pages named (none: every landing page of the ads).
-  const requestHash = requestFingerprint({ project_id: projectId, urls: body.urls ? [...new Set(body.urls.map((url) => url.trim()))] : null });
-  const existing = await findByKey(db, caller, key);
-  if (existing) return { analysis: await reuse(db, caller, existing, projectId, requestHash), created: false };
-  if (!jobs) throw new HttpError(503, 'QUEUE_UNAVAILABLE', m.queueUnavailable);
-
-  const urls = await chooseUrls(db, projectId, body);
-  if (urls.length === 0) throw validationError([{ loc: ['body', 'urls'], msg: m.noLandingUrls }]);
-  const cost = priceLandingPages(urls.length);
-
-  const id = await db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto('relevance_analyses')
-      .values({
-        organization_id: caller.organizationId,
-        project_id: projectId,
-        created_by: caller.userId,
-        urls: JSON.stringify(urls),
-        cost,
-        idempotency_key: key,
-        request_hash: requestHash,
-      })
-      .onConflict((oc) => oc.columns(['created_by', 'idempotency_key']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    // The same key sent twice at once: the other request won, this one answers with its run.
-    if (!inserted) return null;
-    if (cost > 0) {
-      const balance = await getBalance(trx, caller.userId);
-      if (balance < cost) {
-        throw new HttpError(402, 'INSUFFICIENT_TOKENS', apiMessages.insufficientTokens, [
-          { loc: ['body', 'urls'], msg: `Нужно токенов: ${cost}, на балансе: ${balance}` },
-        ]);
-      }
-      await applyLedgerEntry(trx, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        type: 'analysis_debit',
-        amount: -cost,
-        idempotencyKey: `relevance:${key}`,
-        reason: m.debitReason,
-        referenceId: inserted.id,
-      });
-    }
-    const jobId = await jobs.send(RELEVANCE_QUEUE, { analysisId: inserted.id } satisfies RelevanceJobData, { transaction: trx, ...relevanceJobOptions });
-    await trx.updateTable('relevance_analyses').set({ job_id: jobId }).where('id', '=', inserted.id).execute();
-    return inserted.id;
+  const started = await startPaidRun(db, jobs, relevanceRun, {
+    caller,
+    key: body.idempotency_key.trim(),
+    // What this start asks for: the project and the pages named (none: every landing page of the ads).
+    requestHash: requestFingerprint({ project_id: projectId, urls: body.urls ? [...new Set(body.urls.map((url) => url.trim()))] : null }),
+    target: { project_id: projectId },
+    prepare: async (trx) => {
+      const urls = await chooseUrls(trx, projectId, body);
+      if (urls.length === 0) throw validationError([{ loc: ['body', 'urls'], msg: m.noLandingUrls }]);
+      return { values: { urls: JSON.stringify(urls) }, cost: priceLandingPages(urls.length), debitReason: m.debitReason };
+    },
   });
-  if (!id) {
-    const raced = await findByKey(db, caller, key);
-    if (!raced) throw new Error('idempotent start: the conflicting run vanished');
-    return { analysis: await reuse(db, caller, raced, projectId, requestHash), created: false };
-  }
-  return { analysis: toApi(await findAnalysisRow(db, caller.organizationId, id)), created: true };
+  return { analysis: toApi(await findAnalysisRow(db, caller.organizationId, started.id)), created: started.created };
 }
 
-async function findByKey(db: DB, caller: Caller, key: string) {
-  return db.selectFrom('relevance_analyses').select(['id', 'project_id', 'organization_id', 'request_hash']).where('created_by', '=', caller.userId).where('idempotency_key', '=', key).executeTakeFirst();
-}
-
-async function reuse(
-  db: DB,
-  caller: Caller,
-  existing: { id: string; project_id: string; organization_id: string; request_hash: string | null },
-  projectId: string,
-  requestHash: string,
-): Promise<RelevanceAnalysis> {
-  if (existing.project_id !== projectId || existing.organization_id !== caller.organizationId) {
-    throw conflict('Ключ идемпотентности уже использован для другой операции', 'IDEMPOTENCY_KEY_REUSED');
-  }
-  requireSameRequest(existing.request_hash, requestHash);
-  return toApi(await findAnalysisRow(db, caller.organizationId, existing.id));
-}
-
-/** Cancels an unfinished run and refunds it; cancelling a cancelled run answers the same. */
+/** Cancels an unfinished run and refunds it (once); cancelling a cancelled run answers the same. */
 export async function cancelRelevance(db: DB, jobs: JobQueue | null, caller: Caller, id: string): Promise<RelevanceAnalysis> {
-  const row = await findAnalysisRow(db, caller.organizationId, id);
-  if (row.status === 'completed' || row.status === 'failed') throw conflict(m.alreadyFinished, 'ANALYSIS_FINISHED');
-  if (row.status !== 'cancelled') {
-    const changed = await finishUnsuccessfully(db, id, 'cancelled', null);
-    // A queued job is taken off the queue; a running one notices the status and stops by itself.
-    const job = await db.selectFrom('relevance_analyses').select('job_id').where('id', '=', id).executeTakeFirst();
-    if (changed && job?.job_id && jobs) await jobs.cancel(RELEVANCE_QUEUE, job.job_id).catch(() => undefined);
-    if (!changed) {
-      const now = await findAnalysisRow(db, caller.organizationId, id);
-      if (now.status !== 'cancelled') throw conflict(m.alreadyFinished, 'ANALYSIS_FINISHED');
-    }
-  }
+  await findAnalysisRow(db, caller.organizationId, id);
+  if ((await cancelRun(db, jobs, relevanceRun, id)) === 'finished') throw conflict(m.alreadyFinished, 'ANALYSIS_FINISHED');
   return toApi(await findAnalysisRow(db, caller.organizationId, id));
 }

@@ -15,7 +15,7 @@ import * as v from 'valibot';
 import { text } from './text.js';
 import { aiPlanMessages as m } from './messages.js';
 
-export const aiPlanStatuses = ['queued', 'running', 'completed', 'failed'] as const;
+export const aiPlanStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type AiPlanStatus = (typeof aiPlanStatuses)[number];
 export const unfinishedAiPlanStatuses: readonly AiPlanStatus[] = ['queued', 'running'];
 export const isAiPlanFinished = (status: AiPlanStatus) => !unfinishedAiPlanStatuses.includes(status);
@@ -25,6 +25,7 @@ export const aiPlanStatusLabels: Record<AiPlanStatus, string> = {
   running: 'Языковая модель составляет план',
   completed: 'Готово',
   failed: 'Ошибка',
+  cancelled: 'Отменён',
 };
 
 const severities = ['high', 'medium', 'low'] as const;

@@ -197,6 +197,7 @@ export const relevanceMessages = {
   resultsNotReady: 'Результаты ещё не готовы',
   alreadyFinished: 'Анализ уже завершён, отменить его нельзя',
   queueUnavailable: 'Очередь задач недоступна. Попробуйте позже',
+  idempotencyKeyReused: 'Ключ идемпотентности уже использован для другой операции',
   debitReason: 'Анализ релевантности посадочных страниц',
   refundReason: 'Возврат: анализ релевантности не выполнен',
   cancelRefundReason: 'Возврат: анализ релевантности отменён',

@@ -57,11 +57,3 @@ export function insufficientMessage(error: unknown): string | null {
   const detail = (error.body as { detail?: { msg?: string }[] } | null)?.detail;
   return detail?.[0]?.msg ?? null;
 }
-
-export function newIdempotencyKey(): string {
-  const webCrypto = globalThis.crypto;
-  if (typeof webCrypto?.randomUUID === 'function') return webCrypto.randomUUID();
-  const bytes = new Uint8Array(16);
-  webCrypto.getRandomValues(bytes);
-  return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}

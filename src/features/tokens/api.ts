@@ -5,17 +5,11 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Balance, HistoryPage, LedgerEntryType } from '../../contract/tokens.js';
 import { ApiError, apiClient } from '../../lib/api-client';
+import { tokenKeys } from '../../lib/paid-runs';
 
 /** Spec section 9: the balance indicator refreshes every minute. */
 export const BALANCE_REFRESH_MS = 60_000;
 export const HISTORY_PAGE_SIZE = 20;
-
-export const tokenKeys = {
-  all: ['tokens'] as const,
-  balance: () => ['tokens', 'balance'] as const,
-  history: (filter: HistoryFilter) => ['tokens', 'history', filter] as const,
-  spending: (days: number) => ['tokens', 'spending', days] as const,
-};
 
 /**
  * Spec section 4: a 401 on the balance means "no balance to show", which the indicator shows as 0

@@ -7,6 +7,7 @@ import { aiPlanMessages, apiMessages } from '../../../src/contract/messages.js';
 import { rankFindings } from '../../../server/ai-plan/prompt.js';
 import { llmRetrySettings } from '../../../server/ai-plan/provider.js';
 import { aiPlanRuns } from '../../../server/ai-plan/worker.js';
+import { runTiming } from '../../../server/runs/paid-run.js';
 import { buildApp } from '../../../server/app.js';
 import { applyLedgerEntry } from '../../../server/tokens/ledger.js';
 import { defaultPricingTable } from '../../../server/tokens/pricing.js';
@@ -255,9 +256,12 @@ describe('AI plan API: a language model (a fake OpenAI-compatible server) writes
   it('fails a run whose worker died (stale claim) when someone looks at it, refunds it, and the late answer changes nothing', async () => {
     const before = await balanceOf(t.app, user.id);
     const held = fake.hold();
+    // The worker is as good as dead: no heartbeat of it comes while the test ages its last one.
+    const heartbeatMs = runTiming.heartbeatMs;
+    runTiming.heartbeatMs = 3_600_000;
     const started = await start();
     const id = started.body.ai_plan.id as string;
-    await held.arrived;
+    await held.arrived.finally(() => (runTiming.heartbeatMs = heartbeatMs));
     await t.app.db.updateTable('ai_plans').set({ heartbeat_at: sql`now() - interval '1 day'` }).where('id', '=', id).execute();
     const looked = await getPlan(id);
     expect(looked.body.ai_plan).toMatchObject({ status: 'failed', error: `${aiPlanMessages.interrupted}. ${aiPlanMessages.refundNote}` });

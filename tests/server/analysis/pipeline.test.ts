@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { analysisMessages } from '../../../src/contract/messages.js';
-import { analysisWorkerTiming, auditRunner, runAuditInWorkerThread } from '../../../server/analysis/worker.js';
+import { auditRunner, runAuditInWorkerThread } from '../../../server/analysis/worker.js';
+import { runTiming } from '../../../server/runs/paid-run.js';
 import { failAnalysis } from '../../../server/analysis/lifecycle.js';
 import { analysisStreams } from '../../../server/analysis/routes.js';
 import { closeWorkerPools, workerPoolSettings } from '../../../server/lib/worker-pool.js';
@@ -27,7 +28,7 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
   afterAll(async () => t.close());
   afterEach(() => {
     auditRunner.run = runAuditInWorkerThread;
-    analysisWorkerTiming.heartbeatMs = 2_000;
+    runTiming.heartbeatMs = 2_000;
   });
 
   let listening: Promise<string> | null = null;
@@ -244,7 +245,7 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
   });
 
   it('keeps progress in the database while running; cancel stops the run and refunds once', async () => {
-    analysisWorkerTiming.heartbeatMs = 50;
+    runTiming.heartbeatMs = 50;
     const entered = deferred();
     const stopped = deferred();
     auditRunner.run = (_input, onProgress, signal) => {

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { analysisMessages } from '../../../src/contract/messages.js';
-import { recoverInterruptedAnalyses, startRecoverySweep, STALE_HEARTBEAT_SECONDS } from '../../../server/analysis/lifecycle.js';
+import { auditRun } from '../../../server/analysis/lifecycle.js';
+import { STALE_HEARTBEAT_SECONDS } from '../../../server/jobs/sweep.js';
+import { recoverRuns } from '../../../server/runs/paid-run.js';
+import { startRunRecoverySweep } from '../../../server/runs/kinds.js';
 import { runAnalysisJob } from '../../../server/analysis/worker.js';
 import { startJobQueue } from '../../../server/jobs/boss.js';
 import type { JobQueue } from '../../../server/jobs/queue.js';
@@ -52,7 +55,7 @@ describe('analysis after a restart mid-job', () => {
     // The restarted process: a queue with workers, then start-up recovery.
     const restarted: JobQueue = await startJobQueue({ db: t.app.db, connectionString: t.database.url, config: t.config, runWorkers: true });
     try {
-      const report = await recoverInterruptedAnalyses(t.app.db, { jobs: restarted });
+      const report = await recoverRuns(t.app.db, auditRun, { jobs: restarted });
       expect(report).toEqual({ resumed: [id], failed: [] });
       const events = await eventsUntilDone(t.app, user.token, id);
       expect(events.at(-1)).toMatchObject({ event: 'done', analysis: { status: 'completed', progress: 100 } });
@@ -77,9 +80,9 @@ describe('analysis after a restart mid-job', () => {
     const first = await killedMidRun();
     const exhausted = await killedMidRun(3);
 
-    expect(await recoverInterruptedAnalyses(t.app.db)).toEqual({ resumed: [], failed: expect.arrayContaining([first.id, exhausted.id]) });
+    expect(await recoverRuns(t.app.db, auditRun)).toEqual({ resumed: [], failed: expect.arrayContaining([first.id, exhausted.id]) });
     // A second process starting up at the same time (or the next restart) finds nothing to do.
-    expect(await recoverInterruptedAnalyses(t.app.db, { jobs: t.app.jobs })).toEqual({ resumed: [], failed: [] });
+    expect(await recoverRuns(t.app.db, auditRun, { jobs: t.app.jobs })).toEqual({ resumed: [], failed: [] });
 
     for (const { id, cost } of [first, exhausted]) {
       const reload = await call(t.app, 'GET', `/api/v1/analyses/${id}`, { token: user.token });
@@ -104,7 +107,7 @@ describe('analysis after a restart mid-job', () => {
       token: user.token,
       body: { campaign_ids: project.campaignIds, idempotency_key: randomUUID() },
     });
-    expect(await recoverInterruptedAnalyses(t.app.db, { jobs: t.app.jobs })).toEqual({ resumed: [], failed: [] });
+    expect(await recoverRuns(t.app.db, auditRun, { jobs: t.app.jobs })).toEqual({ resumed: [], failed: [] });
     const statuses = await t.app.db.selectFrom('analyses').select(['id', 'status']).where('id', 'in', [live.id, waiting.body.analysis.id]).execute();
     expect(Object.fromEntries(statuses.map((s) => [s.id, s.status]))).toEqual({ [live.id]: 'running', [waiting.body.analysis.id]: 'queued' });
   });
@@ -113,10 +116,10 @@ describe('analysis after a restart mid-job', () => {
     const { id, jobId } = await killedMidRun();
     await t.app.db.updateTable('analyses').set({ heartbeat_at: sql`now()` }).where('id', '=', id).execute();
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const stopSweep = startRecoverySweep(t.app.db, { jobs: t.app.jobs });
+    const stopSweep = startRunRecoverySweep(t.app.db, { jobs: t.app.jobs });
     try {
       // Start-up: the heartbeat is fresh, so the run is left to its (possibly live) worker.
-      expect(await recoverInterruptedAnalyses(t.app.db, { jobs: t.app.jobs })).toEqual({ resumed: [], failed: [] });
+      expect(await recoverRuns(t.app.db, auditRun, { jobs: t.app.jobs })).toEqual({ resumed: [], failed: [] });
       // No heartbeat came since: a minute later it has gone stale, and the sweep picks the run up.
       await t.app.db.updateTable('analyses').set({ heartbeat_at: sql`now() - make_interval(secs => ${STALE_HEARTBEAT_SECONDS + 5})` }).where('id', '=', id).execute();
       vi.advanceTimersByTime(STALE_HEARTBEAT_SECONDS * 1000);

@@ -156,4 +156,40 @@ describe('scoring progress', () => {
     expect(screen.queryByRole('button', { name: 'Отменить анализ' })).not.toBeInTheDocument();
     expect(notifications()).toHaveLength(0);
   });
+
+  /** A running analysis on screen; the header's balance is 100 until `refund()` books its tokens back (130). */
+  async function watchedWithBalance() {
+    const stream = controlledStream();
+    let refunded = false;
+    const refund = () => (refunded = true);
+    server.use(
+      http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: refunded ? 130 : 100 })),
+      http.get(`/api/v1/analyses/${analysisId}`, () => HttpResponse.json({ analysis: running(30) })),
+      http.get(`/api/v1/analyses/${analysisId}/events`, () => stream.response()),
+      http.post(`/api/v1/analyses/${analysisId}/cancel`, () => {
+        refund();
+        return HttpResponse.json({ analysis: makeAnalysis({ status: 'cancelled', progress: 30 }) });
+      }),
+    );
+    await renderAt(progressPath);
+    await screen.findByText('30 %');
+    await waitFor(() => expect(screen.getByTestId('balance-value')).toHaveTextContent(/^100$/));
+    return { stream, refund };
+  }
+
+  it('shows the refund in the header at once after a cancel', async () => {
+    const user = userEvent.setup();
+    await watchedWithBalance();
+    await user.click(await screen.findByRole('button', { name: 'Отменить анализ' }));
+    await user.click((await screen.findByRole('alertdialog')).querySelector('.btn--danger') as HTMLElement);
+    await waitFor(() => expect(screen.getByTestId('balance-value')).toHaveTextContent(/^130$/));
+  });
+
+  it('refreshes the header balance when the watched run fails (its tokens came back)', async () => {
+    const { stream, refund } = await watchedWithBalance();
+    refund();
+    stream.push(event('done', makeAnalysis({ status: 'failed', stage: 'scoring', progress: 70, error: 'Анализ прерван перезапуском сервера' })));
+    stream.close();
+    await waitFor(() => expect(screen.getByTestId('balance-value')).toHaveTextContent(/^130$/));
+  });
 });

@@ -10,7 +10,7 @@ import { ActionPlanView } from '../../analysis/components/ActionPlanView';
 import { AnalysisGate } from '../../analysis/components/AnalysisGate';
 import { BackToResultsLink, PlanNextSteps } from '../../analysis/components/PlanLinks';
 import { formatCount, formatTokens } from '../../analysis/format';
-import { tokenKeys } from '../../tokens/api';
+import { useTokensMovedWhenRunEnds } from '../../../lib/paid-runs';
 import { aiPlanKeys, aiPlanOverviewQueryOptions, aiPlanQueryOptions } from '../api';
 import { AiPlanSteps } from './AiPlanSteps';
 import { RequestAiPlan } from './RequestAiPlan';
@@ -35,7 +35,7 @@ export function AiAnalysisScreen({ projectId, analysisId, aiAnalysisId }: Props)
   return <AiPlanScreen projectId={projectId} analysisId={analysisId} aiPlanId={aiAnalysisId} />;
 }
 
-const statusTone: Record<AiPlanStatus, string> = { queued: 'badge--muted', running: '', completed: 'badge--success', failed: 'badge--danger' };
+const statusTone: Record<AiPlanStatus, string> = { queued: 'badge--muted', running: '', completed: 'badge--success', failed: 'badge--danger', cancelled: 'badge--muted' };
 
 function AiPlanEntry({ projectId, analysisId }: { projectId: string; analysisId: string }) {
   const overview = useQuery(aiPlanOverviewQueryOptions(analysisId));
@@ -103,12 +103,12 @@ function AiPlanScreen({ projectId, analysisId, aiPlanId }: { projectId: string; 
   const overview = useQuery(aiPlanOverviewQueryOptions(analysisId));
   const status = plan.data?.status;
 
-  // A plan that just finished changed the list (its status) and, when it failed, the balance (refund).
+  // A plan that just finished changed the list (its status); a failed or cancelled one was refunded.
   useEffect(() => {
     if (!status || !isAiPlanFinished(status)) return;
     void queryClient.invalidateQueries({ queryKey: aiPlanKeys.overview(analysisId) });
-    if (status === 'failed') void queryClient.invalidateQueries({ queryKey: tokenKeys.balance() });
   }, [status, analysisId, queryClient]);
+  useTokensMovedWhenRunEnds(status && isAiPlanFinished(status));
 
   if (plan.isPending) return <PageLoading label="Загрузка ИИ-плана" />;
   if (plan.error) {
@@ -147,12 +147,17 @@ function AiPlanScreen({ projectId, analysisId, aiPlanId }: { projectId: string; 
           <h2>ИИ-план не построен</h2>
           <p>{data.error}</p>
         </div>
+      ) : data.status === 'cancelled' ? (
+        <div className="state-card" role="status">
+          <h2>ИИ-план отменён</h2>
+          <p>Токены возвращены на баланс.</p>
+        </div>
       ) : data.plan ? (
         <AiPlanSteps plan={data.plan} />
       ) : null}
 
       {isAiPlanFinished(data.status) && overview.data && (
-        <RequestAiPlan projectId={projectId} analysisId={analysisId} overview={overview.data} label={data.status === 'failed' ? 'Попробовать ещё раз' : 'Запросить новый ИИ-план'} />
+        <RequestAiPlan projectId={projectId} analysisId={analysisId} overview={overview.data} label={data.status === 'failed' || data.status === 'cancelled' ? 'Попробовать ещё раз' : 'Запросить новый ИИ-план'} />
       )}
       {overview.data && <EarlierPlans projectId={projectId} analysisId={analysisId} overview={overview.data} current={data.id} />}
       <PlanNextSteps projectId={projectId} analysisId={analysisId} />
@@ -167,7 +172,7 @@ function PlanFacts({ plan }: { plan: AiPlan }) {
     `модель ${plan.model}`,
     plan.prompt_chars !== null ? `запрос ${formatCount(plan.prompt_chars)} симв.` : null,
     plan.usage?.total_tokens != null ? `модель потратила ${formatCount(plan.usage.total_tokens)} ток.` : null,
-    plan.status === 'failed' ? `стоимость ${formatTokens(plan.cost)} возвращена` : `стоимость ${formatTokens(plan.cost)}`,
+    plan.status === 'failed' || plan.status === 'cancelled' ? `стоимость ${formatTokens(plan.cost)} возвращена` : `стоимость ${formatTokens(plan.cost)}`,
   ].filter(Boolean);
   return (
     <p className="muted ai-plan__facts" data-testid="ai-plan-facts">

@@ -1,10 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import type { AiPlanOverview } from '../../../contract/ai-plan.js';
-import { ApiError } from '../../../lib/api-client';
 import { formatTokens } from '../../analysis/format';
-import { useIdempotencyKey } from '../../analysis/idempotency';
-import { tokenKeys } from '../../tokens/api';
+import { usePaidRunStart } from '../../../lib/paid-runs';
 import { aiPlanKeys, startAiPlan } from '../api';
 
 /**
@@ -14,19 +12,11 @@ import { aiPlanKeys, startAiPlan } from '../api';
 export function RequestAiPlan({ projectId, analysisId, overview, label }: { projectId: string; analysisId: string; overview: AiPlanOverview; label: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { key, renew } = useIdempotencyKey();
-  const start = useMutation({
-    mutationFn: () => startAiPlan(analysisId, key()),
-    onSuccess: (plan) => {
-      renew();
+  const start = usePaidRunStart((idempotencyKey) => startAiPlan(analysisId, idempotencyKey), {
+    onStarted: (plan) => {
       queryClient.setQueryData(aiPlanKeys.detail(plan.id), plan);
       void queryClient.invalidateQueries({ queryKey: aiPlanKeys.overview(analysisId) });
-      void queryClient.invalidateQueries({ queryKey: tokenKeys.balance() });
       void navigate({ to: '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId', params: { id: projectId, analysisId, aiAnalysisId: plan.id } });
-    },
-    onError: (error) => {
-      // A refusal (4xx) created nothing: the next click may be a new start.
-      if (error instanceof ApiError && error.status >= 400 && error.status < 500) renew();
     },
   });
 

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useMemo, useRef, useState } from 'react';
 import type { Analysis } from '../../../contract/analysis.js';
@@ -6,11 +6,10 @@ import type { ProjectDetail, ProjectSettings } from '../../../contract/projects.
 import { ThresholdFields } from '../../../components/project-settings/ThresholdFields';
 import { hasCustomThresholds, parseThresholds, thresholdTextsOf, type ThresholdErrors, type ThresholdTexts } from '../../../components/project-settings/thresholds';
 import type { CalculateCostRequest } from '../../../contract/tokens.js';
-import { ApiError } from '../../../lib/api-client';
 import { projectKeys, updateProject } from '../../projects/api';
 import { AUDIT_KINDS, costQueryOptions, insufficientBalanceOf, startAnalysis } from '../api';
 import { formatCount, formatRub, formatTokens, pluralRu } from '../format';
-import { useIdempotencyKey } from '../idempotency';
+import { usePaidRunStart } from '../../../lib/paid-runs';
 
 export const START_LABEL = 'Запустить анализ';
 export const THRESHOLDS_SUMMARY = 'Настройки порогов';
@@ -30,7 +29,6 @@ export function NewAnalysisView({ project, onStarted }: Props) {
   const thresholdsOpen = hasCustomThresholds(project.settings) || Object.keys(fieldErrors).length > 0;
   const [saveToProject, setSaveToProject] = useState(false);
   const queryClient = useQueryClient();
-  const idempotency = useIdempotencyKey();
   // A second click before React re-renders the disabled button must not send a second request.
   const sending = useRef(false);
 
@@ -50,28 +48,22 @@ export function NewAnalysisView({ project, onStarted }: Props) {
   );
   const cost = useQuery(costQueryOptions(costRequest));
 
-  const start = useMutation({
-    mutationFn: async (settings: ProjectSettings) => {
+  const start = usePaidRunStart(
+    async (idempotencyKey, settings: ProjectSettings) => {
       // Saved first: a start that fails later still leaves the thresholds the user chose in the project.
       if (saveToProject) {
         const updated = await updateProject(project.id, { settings });
         queryClient.setQueryData(projectKeys.detail(project.id), updated);
       }
-      return startAnalysis(project.id, { campaign_ids: chosen.map((campaign) => campaign.id), settings, idempotency_key: idempotency.key() });
+      return startAnalysis(project.id, { campaign_ids: chosen.map((campaign) => campaign.id), settings, idempotency_key: idempotencyKey });
     },
-    onSuccess: (analysis) => {
-      idempotency.renew();
-      onStarted(analysis);
+    {
+      onStarted,
+      onSettled: () => {
+        sending.current = false;
+      },
     },
-    onError: (error) => {
-      // A 4xx is a refusal: nothing was created or charged, so the next try may be a new start.
-      // A lost answer or a 5xx may hide a start that happened: keep the key, the retry is safe.
-      if (error instanceof ApiError && error.status >= 400 && error.status < 500) idempotency.renew();
-    },
-    onSettled: () => {
-      sending.current = false;
-    },
-  });
+  );
 
   const toggle = (id: string) => {
     start.reset();

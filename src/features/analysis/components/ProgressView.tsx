@@ -6,6 +6,7 @@ import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { QueryError } from '../../../components/ui/QueryError';
 import { analysisKeys, cancelAnalysis } from '../api';
+import { useTokensMoved, useTokensMovedWhenRunEnds } from '../../../lib/paid-runs';
 import { formatCount, formatTokens } from '../format';
 import { failureMessage, REFUND_NOTE, reportOutcome, setOnScreen } from '../outcome';
 import { useAnalysisProgress } from '../useAnalysisProgress';
@@ -25,6 +26,9 @@ export function ProgressView({ projectId, analysisId }: { projectId: string; ana
   const queryClient = useQueryClient();
   const { analysis, transport, isError, error, refetch } = useAnalysisProgress(analysisId);
   const [confirming, setConfirming] = useState(false);
+  const tokensMoved = useTokensMoved();
+  // A failed analysis was refunded: the header's balance shows it at once.
+  useTokensMovedWhenRunEnds(analysis && analysis.status !== 'queued' && analysis.status !== 'running');
 
   useEffect(() => setOnScreen(analysisId, true), [analysisId]);
   useEffect(() => {
@@ -44,6 +48,7 @@ export function ProgressView({ projectId, analysisId }: { projectId: string; ana
     mutationFn: () => cancelAnalysis(analysisId),
     onSuccess: (updated) => {
       queryClient.setQueryData(analysisKeys.detail(analysisId), updated);
+      tokensMoved();
       setConfirming(false);
     },
   });

@@ -1,12 +1,12 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
 import { MAX_RELEVANCE_URLS, relevanceStatusLabels, type LandingUrlsResponse, type RelevanceAnalysis } from '../../../contract/relevance.js';
 import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { QueryError } from '../../../components/ui/QueryError';
-import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
-import { insufficientMessage, landingUrlsQueryOptions, newIdempotencyKey, relevanceHistoryQueryOptions, startRelevance } from '../api';
+import { usePaidRunStart } from '../../../lib/paid-runs';
+import { insufficientMessage, landingUrlsQueryOptions, relevanceHistoryQueryOptions, startRelevance } from '../api';
 import { formatCount, formatPages, formatTokens, pluralRu } from '../format';
 
 interface Props {
@@ -76,27 +76,18 @@ function PreviousRuns({ projectId }: { projectId: string }) {
 
 function UrlPicker({ projectId, data, onStarted }: { projectId: string; data: LandingUrlsResponse; onStarted: Props['onStarted'] }) {
   const [selected, setSelected] = useState<Set<string>>(() => new Set(data.urls.slice(0, MAX_RELEVANCE_URLS).map((item) => item.url)));
-  // One key per form: a retry after a lost answer is the same start, never a second charge.
-  const key = useRef<string | null>(null);
   const sending = useRef(false);
 
-  const start = useMutation({
-    mutationFn: () => {
-      key.current ??= newIdempotencyKey();
-      return startRelevance(projectId, { urls: data.urls.filter((item) => selected.has(item.url)).map((item) => item.url), idempotency_key: key.current });
+  // One key per form: a retry after a lost answer is the same start, never a second charge.
+  const start = usePaidRunStart(
+    (idempotencyKey) => startRelevance(projectId, { urls: data.urls.filter((item) => selected.has(item.url)).map((item) => item.url), idempotency_key: idempotencyKey }),
+    {
+      onStarted,
+      onSettled: () => {
+        sending.current = false;
+      },
     },
-    onSuccess: (analysis) => {
-      key.current = null;
-      onStarted(analysis);
-    },
-    onError: (error) => {
-      // A refusal (4xx) created nothing: the next try may be a new start.
-      if (error instanceof ApiError && error.status >= 400 && error.status < 500) key.current = null;
-    },
-    onSettled: () => {
-      sending.current = false;
-    },
-  });
+  );
 
   const toggle = (url: string) => {
     start.reset();

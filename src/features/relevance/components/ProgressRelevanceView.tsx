@@ -6,6 +6,7 @@ import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { AnalysisNotFound, PageLoading } from '../../../components/ui/PageStates';
 import { QueryError } from '../../../components/ui/QueryError';
 import { ApiError } from '../../../lib/api-client';
+import { useTokensMoved, useTokensMovedWhenRunEnds } from '../../../lib/paid-runs';
 import { cancelRelevance, relevanceKeys, relevanceQueryOptions } from '../api';
 import { formatCount, formatTokens } from '../format';
 
@@ -23,6 +24,9 @@ export function ProgressRelevanceView({ projectId, analysisId }: Props) {
   const queryClient = useQueryClient();
   const run = useQuery(relevanceQueryOptions(analysisId));
   const analysis = run.data;
+  const tokensMoved = useTokensMoved();
+  // A failed run was refunded, a completed one may have been for pages it could not read.
+  useTokensMovedWhenRunEnds(analysis && analysis.status !== 'queued' && analysis.status !== 'running');
 
   useEffect(() => {
     if (analysis?.status === 'completed') {
@@ -34,7 +38,7 @@ export function ProgressRelevanceView({ projectId, analysisId }: Props) {
     mutationFn: () => cancelRelevance(analysisId),
     onSuccess: (cancelled) => {
       queryClient.setQueryData(relevanceKeys.detail(analysisId), cancelled);
-      void queryClient.invalidateQueries({ queryKey: ['tokens'] });
+      tokensMoved();
     },
   });
 

@@ -5,7 +5,6 @@ import { analysisKeys } from '../../../../../features/analysis/api';
 import { NewAnalysisView } from '../../../../../features/analysis/components/NewAnalysisView';
 import { trackInBackground } from '../../../../../features/analysis/outcome';
 import { ProjectLoader } from '../../../../../features/projects/components/ProjectLoader';
-import { tokenKeys } from '../../../../../features/tokens/api';
 import '../../../../../features/analysis/analysis.css';
 
 export const Route = createFileRoute('/_app/projects/$id/analysis/new')({
@@ -21,7 +20,6 @@ function NewAnalysisPage() {
     trackInBackground(analysis.id);
     queryClient.setQueryData(analysisKeys.detail(analysis.id), analysis);
     void queryClient.invalidateQueries({ queryKey: analysisKeys.historyOf(id) });
-    void queryClient.invalidateQueries({ queryKey: tokenKeys.balance() });
     void navigate({ to: '/projects/$id/analysis/$analysisId/scoring-progress', params: { id, analysisId: analysis.id } });
   };
 

@@ -15,7 +15,6 @@ function NewRelevancePage() {
   const queryClient = useQueryClient();
   const onStarted = (analysis: RelevanceAnalysis) => {
     queryClient.setQueryData(relevanceKeys.detail(analysis.id), analysis);
-    void queryClient.invalidateQueries({ queryKey: ['tokens'] });
     void queryClient.invalidateQueries({ queryKey: relevanceKeys.history(id) });
     void navigate({ to: '/projects/$id/page-relevance/$analysisId/progress', params: { id, analysisId: analysis.id } });
   };

@@ -1,7 +1,7 @@
 /**
- * One idempotency key per start form: made when the form opens and kept across retries and double
- * clicks, so a start whose answer was lost can be sent again without a second charge. A new key is
- * made only after a start succeeded.
+ * Idempotency keys of the PWA's starts (paid runs, imports): one key per start form, made when first
+ * sent and kept across retries and double clicks, so a start whose answer was lost can be sent again
+ * without a second charge. `renew` makes the next send a new start.
  */
 import { useCallback, useRef } from 'react';
 
