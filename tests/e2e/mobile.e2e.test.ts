@@ -53,7 +53,8 @@ describe('the app on a 360 px wide phone screen', () => {
   });
 
   it('shows every main screen without sideways scrolling, cut money, layers over controls or serious axe findings, with the balance label in the header', async () => {
-    expect(afterCreate).toEqual({});
+    const found: Record<string, Record<string, unknown>> = {};
+    if (Object.keys(afterCreate).length > 0) found['«Проект создан» toast with the cookie banner up'] = afterCreate;
     const screens = [
       '/projects',
       `/projects/${projectId}`,
@@ -69,7 +70,6 @@ describe('the app on a 360 px wide phone screen', () => {
       '/admin',
       '/about',
     ];
-    const found: Record<string, Record<string, unknown>> = {};
     for (const screen of screens) {
       await page.goto(screen);
       await page.getByRole('heading', { level: 1 }).first().waitFor();

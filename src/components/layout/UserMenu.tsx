@@ -36,7 +36,8 @@ export function UserMenu() {
         type="button"
         ref={toggleRef}
         className="user-menu__avatar"
-        aria-label={`Меню пользователя ${name}`}
+        // The visible initials are part of the name (WCAG 2.5.3, label in name).
+        aria-label={`Меню пользователя ${name} (${userInitials(user)})`}
         aria-haspopup="menu"
         aria-expanded={open}
         onClick={toggle}

@@ -51,20 +51,26 @@ export const cutMoneyFigures = (page: Page) =>
 export const layersOverControls = (page: Page) =>
   page.evaluate(() => {
     const layerSelector = '[data-sonner-toast], .cookie-banner, .update-prompt';
-    const layers = [...document.querySelectorAll<HTMLElement>(layerSelector)];
     const controls = [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea')].filter(
       (control) => control.closest('.app-header') || control.closest(layerSelector),
     );
-    const overlaps = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
     const found: string[] = [];
-    for (const layer of layers) {
-      const box = layer.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0) continue;
-      for (const control of controls) {
-        if (layer.contains(control)) continue;
-        const rect = control.getBoundingClientRect();
-        if (rect.width === 0 || rect.height === 0) continue;
-        if (overlaps(box, rect)) found.push(`${layer.className || layer.tagName} → ${control.textContent?.trim() || control.getAttribute('aria-label')}`);
+    for (const control of controls) {
+      const rect = control.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0) continue;
+      // What the finger would hit at the control's centre and corners: a layer that is not the control's own.
+      const points: [number, number][] = [
+        [rect.left + rect.width / 2, rect.top + rect.height / 2],
+        [rect.left + 2, rect.top + 2],
+        [rect.right - 2, rect.bottom - 2],
+      ];
+      for (const [x, y] of points) {
+        if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) continue;
+        const layer = document.elementFromPoint(x, y)?.closest<HTMLElement>(layerSelector);
+        if (layer && !layer.contains(control)) {
+          found.push(`${layer.className || layer.tagName} → ${control.textContent?.trim() || control.getAttribute('aria-label')}`);
+          break;
+        }
       }
     }
     return found;
