@@ -1,13 +1,24 @@
 /**
  * Bench of the analysis engines: an account of 100 000 keywords and 20 000 ads (10 campaigns × 500
- * groups × 20 keywords / 4 ads) plus 50 000 search queries, generated deterministically from the word
+ * groups × 20 keywords / 4 ads) plus 50 000 search queries (`BENCH_ANALYSIS_KEYWORDS=1000000`: 100
+ * campaigns, 200 000 ads, 500 000 queries; run it under `flock /work/wt/heavy.lock`), generated deterministically from the word
  * lists of bench/account-vocabulary.ts (thousands of distinct words, as in a real account). Prints its
  * vocabulary (distinct words, how many az does not know), the time of lemmatisation/preparation,
  * semantics, scoring and the money story, the peak memory, and the raw lemmatiser's own words per
  * second on the account's distinct words in the same run (the limit the engines are compared against),
  * beside the Snowball stemmer's on the same words. Then the findings per check (findings and the entities
  * they cover, so noise is visible) and the money story with its causes.
+ *
+ * Then the same account as the analysis job runs it (bench/analysis-worker-path.ts, in a process of its
+ * own): JSON texts as UTF-8 bytes into `runAuditInWorkerThread`, a thread of the analysis pool with its
+ * heap limit, progress and every row batch back over the port; stage times, the first and last batch,
+ * the thread's heap and the process's peak RSS.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Ad, CampaignData, Keyword, SearchQuery } from '../src/contract/campaigns.js';
 import { defaultAnalysisSettings, moneyCauseLabels, type ScoringResult } from '../src/contract/analysis-results.js';
 import { runScoring } from '../server/analysis/scoring/engine.js';
@@ -172,8 +183,78 @@ function accountVocabulary(data: CampaignData): string[] {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
+/** Keywords of the bench account (`BENCH_ANALYSIS_KEYWORDS`): 10 000 per campaign, 500 groups of 20. */
+export function benchAccountSize(keywords: number): { campaigns: number; groupsPerCampaign: number } {
+  const campaigns = Math.max(1, Math.round(keywords / 10_000));
+  return { campaigns, groupsPerCampaign: Math.max(1, Math.round(keywords / campaigns / 20)) };
+}
+
+/** Accounts up to this size also run the engines alone in this process (a bigger one would need the account twice in one heap). */
+const ENGINES_ALONE_MAX_KEYWORDS = 200_000;
+
 export async function runAnalysisBench(): Promise<void> {
-  const data = generateAccount();
+  const keywords = Number(process.env.BENCH_ANALYSIS_KEYWORDS ?? 100_000);
+  if (keywords <= ENGINES_ALONE_MAX_KEYWORDS || process.env.BENCH_ANALYSIS_ENGINES_ALONE === '1') await runEnginesAlone(generateAccount(benchAccountSize(keywords)));
+  else console.log(`Analysis engines alone: skipped above ${ENGINES_ALONE_MAX_KEYWORDS.toLocaleString('en-US')} keywords (BENCH_ANALYSIS_ENGINES_ALONE=1 runs them)`);
+  await runWorkerPath(keywords);
+}
+
+/**
+ * The analysis as the job runs it (bench/analysis-worker-path.ts, in a process of its own so its peak
+ * RSS is the engines' thread and the worker's side only): stage times as the progress reports arrive,
+ * the first row batch, the end, the thread's heap and the process's peak RSS.
+ */
+async function runWorkerPath(keywords: number): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-analysis-'));
+  let data: CampaignData | null = generateAccount(benchAccountSize(keywords));
+  const period = JSON.stringify(data.period);
+  let bytes = 0;
+  const write = (name: string, value: unknown) => {
+    const text = JSON.stringify(value);
+    bytes += Buffer.byteLength(text);
+    writeFileSync(path.join(dir, name), text);
+  };
+  data.campaigns.forEach((campaign, index) => write(`campaign-${index}.json`, campaign));
+  // The report in chunks, as the project stores a big one.
+  const QUERY_CHUNK = 100_000;
+  for (let start = 0; start < data.searchQueries.length; start += QUERY_CHUNK) write(`queries-${start / QUERY_CHUNK}.json`, data.searchQueries.slice(start, start + QUERY_CHUNK));
+  const counts = { campaigns: data.campaigns.length, queries: data.searchQueries.length };
+  data = null;
+  try {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./analysis-worker-path.ts', import.meta.url)), dir, period], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = child.stdout.trim().split('\n').at(-1) ?? '';
+    if (child.status !== 0 || !line.startsWith('{')) throw new Error(`The worker-path run failed (exit ${child.status}): ${child.stdout.slice(-2000)}`);
+    const run = JSON.parse(line) as WorkerPathRun;
+    console.log(`\nAnalysis as the job runs it (runAuditInWorkerThread, a thread of the analysis pool, heap limit ${run.heapLimitMb} MB; every row batch serialised and handed to a sink that drops it)`);
+    console.log(`  account: ${keywords.toLocaleString('en-US')} keywords in ${counts.campaigns} campaigns, ${counts.queries.toLocaleString('en-US')} search queries; ${mb(bytes)} of JSON handed over`);
+    run.stages.forEach((stage, index) => {
+      const end = run.stages[index + 1]?.at ?? run.firstBatchAt ?? run.doneAt;
+      console.log(`  ${stage.stage.padEnd(16)} ${seconds(end - stage.at).padStart(9)}  (from ${seconds(stage.at)})`);
+    });
+    console.log(`  first row batch at ${seconds(run.firstBatchAt ?? run.doneAt)}; all ${run.rows.toLocaleString('en-US')} rows in ${run.batches} batches at ${seconds(run.doneAt)} (rows: ${seconds(run.doneAt - (run.firstBatchAt ?? run.doneAt))})`);
+    console.log(`  findings ${run.findings}, account score ${run.accountScore}`);
+    console.log(`  engine thread's heap: at most ${mb(run.threadHeap?.peakHeapUsed ?? 0)} used at a progress report or batch, ${mb(run.threadHeap?.heapTotal ?? 0)} at the end`);
+    console.log(`  process peak RSS (worker side + engine thread): ${mb(run.peakRss)} (idle before the run ${mb(run.idleRss)})`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface WorkerPathRun {
+  heapLimitMb: number;
+  stages: { stage: string; at: number }[];
+  firstBatchAt: number | null;
+  doneAt: number;
+  batches: number;
+  rows: number;
+  findings: number;
+  accountScore: number;
+  threadHeap?: { peakHeapUsed: number; heapTotal: number };
+  idleRss: number;
+  peakRss: number;
+}
+
+async function runEnginesAlone(data: CampaignData): Promise<void> {
   let peakHeap = process.memoryUsage().heapUsed;
   const sample = () => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed));
 

@@ -25,6 +25,7 @@ import { analysisRoutes } from './analysis/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { relevanceRoutes } from './relevance/routes.js';
 import { aiPlanRoutes } from './ai-plan/routes.js';
+import { adminInvoiceRoutes, paymentRoutes } from './payments/routes.js';
 import type { JobQueue } from './jobs/queue.js';
 import { isClientRouteNavigation } from './web/spa-fallback.js';
 
@@ -220,9 +221,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
   await app.register(organizationRoutes, { prefix: '/api/v1/organizations' });
   await app.register(tokenRoutes, { prefix: '/api/v1/tokens' });
+  await app.register(paymentRoutes, { prefix: '/api/v1/tokens' });
   await app.register(projectRoutes, { prefix: '/api/v1/projects' });
   await app.register(analysisRoutes, { prefix: '/api/v1' });
   await app.register(adminRoutes, { prefix: '/api/v1/admin' });
+  await app.register(adminInvoiceRoutes, { prefix: '/api/v1/admin/invoices' });
   await app.register(relevanceRoutes, { prefix: '/api/v1' });
   await app.register(aiPlanRoutes, { prefix: '/api/v1' });
 

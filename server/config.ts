@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { paymentsConfigFromEnv, type PaymentsConfig } from './payments/config.js';
 import { StartupError } from './startup-error.js';
 import { loadPricingTable } from './tokens/pricing.js';
 
@@ -60,6 +61,8 @@ export interface AppConfig {
   allowPrivateHosts: boolean;
   /** The language model of the AI plan (an OpenAI-compatible chat-completions API); null: not configured. */
   llm: LlmConfig | null;
+  /** Token packages, YooKassa (card payments) and the seller's requisites for invoices. */
+  payments: PaymentsConfig;
 }
 
 export type TrustProxySetting = false | number | string[];
@@ -185,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
     allowPrivateHosts: env.ALLOW_PRIVATE_PAGE_HOSTS === 'true',
     llm: llmConfigFromEnv(env),
+    payments: paymentsConfigFromEnv(env),
     ...overrides,
   };
 }

@@ -19,6 +19,7 @@ import { Route as AuthIndexRouteImport } from './routes/auth/index'
 import { Route as AuthVerifyEmailRouteImport } from './routes/auth/verify-email'
 import { Route as AuthVerifyEmailRequiredRouteImport } from './routes/auth/verify-email-required'
 import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
+import { Route as AppAdminInvoicesRouteImport } from './routes/_app/admin/invoices'
 import { Route as AppOrganizationIndexRouteImport } from './routes/_app/organization/index'
 import { Route as AppOrganizationSettingsRouteImport } from './routes/_app/organization/settings'
 import { Route as AppProjectsIndexRouteImport } from './routes/_app/projects/index'
@@ -89,6 +90,11 @@ const AuthVerifyEmailRequiredRoute = AuthVerifyEmailRequiredRouteImport.update({
 const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AppAdminRouteRoute,
+} as any)
+const AppAdminInvoicesRoute = AppAdminInvoicesRouteImport.update({
+  id: '/invoices',
+  path: '/invoices',
   getParentRoute: () => AppAdminRouteRoute,
 } as any)
 const AppOrganizationIndexRoute = AppOrganizationIndexRouteImport.update({
@@ -224,6 +230,7 @@ export interface FileRoutesByFullPath {
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
   '/auth/': typeof AuthIndexRoute
+  '/admin/invoices': typeof AppAdminInvoicesRoute
   '/organization/settings': typeof AppOrganizationSettingsRoute
   '/auth/reset-password/confirm': typeof AuthResetPasswordConfirmRoute
   '/admin/': typeof AppAdminIndexRoute
@@ -255,6 +262,7 @@ export interface FileRoutesByTo {
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
   '/auth': typeof AuthIndexRoute
+  '/admin/invoices': typeof AppAdminInvoicesRoute
   '/organization/settings': typeof AppOrganizationSettingsRoute
   '/auth/reset-password/confirm': typeof AuthResetPasswordConfirmRoute
   '/admin': typeof AppAdminIndexRoute
@@ -290,6 +298,7 @@ export interface FileRoutesById {
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
   '/auth/': typeof AuthIndexRoute
+  '/_app/admin/invoices': typeof AppAdminInvoicesRoute
   '/_app/organization/settings': typeof AppOrganizationSettingsRoute
   '/auth/reset-password/confirm': typeof AuthResetPasswordConfirmRoute
   '/_app/admin/': typeof AppAdminIndexRoute
@@ -325,6 +334,7 @@ export interface FileRouteTypes {
     | '/auth/verify-email'
     | '/auth/verify-email-required'
     | '/auth/'
+    | '/admin/invoices'
     | '/organization/settings'
     | '/auth/reset-password/confirm'
     | '/admin/'
@@ -356,6 +366,7 @@ export interface FileRouteTypes {
     | '/auth/verify-email'
     | '/auth/verify-email-required'
     | '/auth'
+    | '/admin/invoices'
     | '/organization/settings'
     | '/auth/reset-password/confirm'
     | '/admin'
@@ -390,6 +401,7 @@ export interface FileRouteTypes {
     | '/auth/verify-email'
     | '/auth/verify-email-required'
     | '/auth/'
+    | '/_app/admin/invoices'
     | '/_app/organization/settings'
     | '/auth/reset-password/confirm'
     | '/_app/admin/'
@@ -496,6 +508,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/admin/'
       preLoaderRoute: typeof AppAdminIndexRouteImport
+      parentRoute: typeof AppAdminRouteRoute
+    }
+    '/_app/admin/invoices': {
+      id: '/_app/admin/invoices'
+      path: '/invoices'
+      fullPath: '/admin/invoices'
+      preLoaderRoute: typeof AppAdminInvoicesRouteImport
       parentRoute: typeof AppAdminRouteRoute
     }
     '/_app/organization/': {
@@ -656,6 +675,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AppAdminRouteRouteChildren {
+  AppAdminInvoicesRoute: typeof AppAdminInvoicesRoute
   AppAdminIndexRoute: typeof AppAdminIndexRoute
   AppAdminAnalysesAnalysisIdResultsRoute: typeof AppAdminAnalysesAnalysisIdResultsRoute
   AppAdminProjectsIdAnalysesRoute: typeof AppAdminProjectsIdAnalysesRoute
@@ -664,6 +684,7 @@ interface AppAdminRouteRouteChildren {
 }
 
 const AppAdminRouteRouteChildren: AppAdminRouteRouteChildren = {
+  AppAdminInvoicesRoute: AppAdminInvoicesRoute,
   AppAdminIndexRoute: AppAdminIndexRoute,
   AppAdminAnalysesAnalysisIdResultsRoute:
     AppAdminAnalysesAnalysisIdResultsRoute,

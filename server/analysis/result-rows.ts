@@ -90,6 +90,11 @@ export interface ResultRowBatch {
   chars: number;
 }
 
+export interface RowBatchOptions {
+  /** The caller hands the result over: its lists are emptied as their rows go out (the engine thread). */
+  release?: boolean;
+}
+
 /** Semantic sections stored as rows, plus the non-target queries breakdown used by the decision counts. */
 export type StoredSemanticSection = SemanticSection | 'query_blocks';
 
@@ -221,9 +226,14 @@ const findingWithoutItems = (finding: Finding): Finding => {
  * Every row of a result, batch by batch. The findings, suggestions, scores and semantic sections are
  * walked in the engine's order (`position` keeps it as the tie-breaker of every sort).
  */
-export function* resultRowBatches(result: AuditResult, limits: StorageLimits = defaultStorageLimits): Generator<ResultRowBatch, number> {
+export function* resultRowBatches(result: AuditResult, limits: StorageLimits = defaultStorageLimits, options: RowBatchOptions = {}): Generator<ResultRowBatch, number> {
   const { scoring, semantic } = result;
   const builder = new BatchBuilder(limits);
+  // The engine thread hands its result over: each list is emptied once its rows are out, so the
+  // result shrinks while it is written instead of living whole until the last batch.
+  const release = (...lists: unknown[][]) => {
+    if (options.release) for (const list of lists) list.length = 0;
+  };
   const emit = function* (batch: ResultRowBatch | null) {
     if (batch) yield batch;
   };
@@ -258,7 +268,9 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
       const item = items[position]!;
       yield* emit(builder.add('analysis_finding_items', [finding.id, position, item.moneyPerMonth ?? 0], item));
     }
+    if (options.release) delete finding.items;
   }
+  release(scoring.findings);
 
   const suggestions: Suggestion[] = [...scoring.suggestions, ...semantic.crossMinus, ...semantic.negatives];
   for (let position = 0; position < suggestions.length; position++) {
@@ -283,6 +295,7 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
       ),
     );
   }
+  release(suggestions, scoring.suggestions, semantic.crossMinus, semantic.negatives);
 
   const levels: [string, EntityScore[]][] = [
     ['campaign', scoring.campaigns],
@@ -296,6 +309,7 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
       const keys = entityKeys(score.target);
       yield* emit(builder.add('analysis_scores', [level, score.target.key, position, keys.campaign, keys.group, score.score, score.moneyPerMonth], score));
     }
+    release(scores);
   }
 
   const sections: [StoredSemanticSection, readonly unknown[], (item: never) => EntityRef | undefined][] = [
@@ -314,6 +328,7 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
       const keys = entityKeys(refOf(item as never));
       yield* emit(builder.add('analysis_semantic', [section, position, keys.campaign, keys.group], item));
     }
+    release(items as unknown[]);
   }
   yield* emit(builder.flush());
   return builder.rowsWritten;

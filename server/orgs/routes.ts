@@ -9,7 +9,9 @@ import {
   UpdateOrganizationSchema,
   UserRoleResponseSchema,
 } from '../../src/contract/organizations.js';
+import { TransferResponseSchema, TransferSchema } from '../../src/contract/payments.js';
 import { callerOf } from '../auth/authenticate.js';
+import { transferTokens } from '../tokens/transfer.js';
 import { routeSchema, type Req, type RouteContract } from '../lib/schema.js';
 import { getCurrentOrganization, getInvitationCode, listMembers, listOrganizations, regenerateInvitationCode, removeMember, updateCurrentOrganization } from './service.js';
 
@@ -40,6 +42,15 @@ const removal = {
   auth: true,
 } satisfies RouteContract;
 
+const transfer = {
+  params: MemberParamsSchema,
+  body: TransferSchema,
+  response: { 200: TransferResponseSchema, 402: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema },
+  tags,
+  summary: "Move tokens from the owner's balance to a member's (to_member) or back (from_member); owner only; one idempotency_key moves once",
+  auth: true,
+} satisfies RouteContract;
+
 export const organizationRoutes: FastifyPluginAsync = async (app) => {
   // After the contract's authentication (onRequest) and before the body is validated.
   const manager = [app.requireOrganizationRole('owner', 'admin')];
@@ -65,8 +76,12 @@ export const organizationRoutes: FastifyPluginAsync = async (app) => {
   }));
 
   app.get('/members', { schema: routeSchema(members), preValidation: manager }, async (request) => ({
-    members: await listMembers(app.db, callerOf(request).organizationId),
+    members: await listMembers(app.db, callerOf(request).organizationId, { withBalances: callerOf(request).organizationRole === 'owner' }),
   }));
+
+  app.post<Req<typeof transfer>>('/members/:userId/transfer', { schema: routeSchema(transfer) }, async (request) =>
+    transferTokens(app.db, callerOf(request), { memberId: request.params.userId, ...request.body, idempotencyKey: request.body.idempotency_key }),
+  );
 
   app.delete<Req<typeof removal>>('/members/:userId', { schema: routeSchema(removal), preValidation: manager }, async (request, reply) => {
     await removeMember(app.db, callerOf(request), request.params.userId);

@@ -97,11 +97,12 @@ export async function regenerateInvitationCode(db: DB, organizationId: string, d
 const roleOrder = sql<number>`case memberships.role when 'owner' then 0 when 'admin' then 1 else 2 end`;
 
 /** Members of the caller's organization: owner first, then admins, then members by joining date. */
-export async function listMembers(db: DB, organizationId: string): Promise<Member[]> {
+export async function listMembers(db: DB, organizationId: string, options: { withBalances?: boolean } = {}): Promise<Member[]> {
   const rows = await db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
-    .select(['users.id', 'users.email', 'users.first_name', 'users.last_name', 'memberships.role', 'memberships.created_at'])
+    .leftJoin('token_balances', 'token_balances.user_id', 'memberships.user_id')
+    .select(['users.id', 'users.email', 'users.first_name', 'users.last_name', 'memberships.role', 'memberships.created_at', 'token_balances.balance'])
     .where('memberships.organization_id', '=', organizationId)
     .orderBy(roleOrder)
     .orderBy('memberships.created_at')
@@ -115,6 +116,7 @@ export async function listMembers(db: DB, organizationId: string): Promise<Membe
     full_name: fullName(row.first_name, row.last_name),
     role: row.role,
     joined_at: row.created_at.toISOString(),
+    ...(options.withBalances ? { balance: Number(row.balance ?? 0) } : {}),
   }));
 }
 

@@ -160,6 +160,36 @@ export const tokenMessages = {
   idempotencyKeyInvalid: 'Ключ идемпотентности: от 1 до 200 символов',
 } as const;
 
+/** Buying tokens and team balances (src/contract/payments.ts, server/payments/). */
+export const paymentMessages = {
+  idempotencyKeyInvalid: 'Ключ идемпотентности: от 1 до 200 символов',
+  packageRequired: 'Выберите пакет токенов',
+  packageUnknown: 'Такого пакета токенов нет',
+  requisitesRequired: 'Укажите реквизиты организации',
+  nameRequired: 'Укажите название организации',
+  nameMax: 'Название не длиннее 300 символов',
+  innInvalid: 'ИНН: 10 цифр для организации или 12 для ИП',
+  kppInvalid: 'КПП: 9 символов',
+  addressRequired: 'Укажите юридический адрес',
+  addressMax: 'Адрес не длиннее 500 символов',
+  cardUnavailable: 'Оплата картой не настроена. Выберите оплату по счёту',
+  providerUnavailable: 'Платёжный сервис временно недоступен. Попробуйте позже',
+  notificationInvalid: 'Некорректное уведомление',
+  paymentNotFound: 'Платёж не найден',
+  invoiceNotFound: 'Счёт не найден',
+  invoiceNotPending: 'Счёт уже оплачен или отменён',
+  statusInvalid: 'Неизвестный статус платежа',
+  directionInvalid: 'Направление перевода: to_member или from_member',
+  transferAmountInvalid: 'Количество токенов: целое число от 1',
+  transferFieldsRequired: 'Укажите направление и количество токенов',
+  transferOwnerOnly: 'Переводить токены может только владелец организации',
+  transferSelf: 'Нельзя перевести токены самому себе',
+  memberNotFound: 'Участник не найден',
+  ownerInsufficient: 'На вашем балансе недостаточно токенов',
+  memberInsufficient: 'На балансе участника недостаточно токенов',
+  requisitesManagersOnly: 'Реквизиты организации меняют владелец и администраторы',
+} as const;
+
 /**
  * Yandex Direct API v5 failures, as a person reads them (server/projects/yandex-direct/errors.ts maps
  * the API's error codes onto these). `{code}` is the API's error code.

@@ -54,6 +54,8 @@ export const MemberSchema = v.object({
   role: OrganizationRoleSchema,
   /** ISO timestamp of joining the organization. */
   joined_at: v.string(),
+  /** The member's token balance: shown to the owner only, who can move tokens to and from members. */
+  balance: v.optional(v.number()),
 });
 export type Member = v.InferOutput<typeof MemberSchema>;
 export const MemberListSchema = v.object({ members: v.array(MemberSchema) });

@@ -9,7 +9,7 @@ import { tokenMessages as m } from './messages.js';
 export const BalanceSchema = v.object({ balance: v.number() });
 export type Balance = v.InferOutput<typeof BalanceSchema>;
 
-export const ledgerEntryTypes = ['welcome', 'admin_credit', 'analysis_debit', 'analysis_refund', 'adjustment'] as const;
+export const ledgerEntryTypes = ['welcome', 'admin_credit', 'analysis_debit', 'analysis_refund', 'adjustment', 'purchase', 'purchase_refund', 'transfer_in', 'transfer_out'] as const;
 export type LedgerEntryType = (typeof ledgerEntryTypes)[number];
 
 /** How the history screen names each kind of operation. */
@@ -19,6 +19,10 @@ export const ledgerEntryTypeLabels: Record<LedgerEntryType, string> = {
   analysis_debit: 'Оплата анализа',
   analysis_refund: 'Возврат за анализ',
   adjustment: 'Корректировка',
+  purchase: 'Покупка токенов',
+  purchase_refund: 'Возврат платежа',
+  transfer_in: 'Перевод в команде: получено',
+  transfer_out: 'Перевод в команде: отправлено',
 };
 
 export const LedgerEntrySchema = v.object({

@@ -157,6 +157,54 @@ function aggregatedEvidence(rule: AggregationRule, items: readonly FindingItem[]
 }
 
 /**
+ * Where the checks put their findings (`ScoringContext.findings`). A finding that can only end up as an
+ * item of an aggregated finding — its check aggregates, and another entity of its campaign already has
+ * one — is kept as the item needs it (target, evidence, money, suggestions): its explanation, fix and
+ * id are dropped at once. A million-keyword account makes about a million per-entity findings, and their
+ * texts were most of the scoring stage's memory. The first entity of each check and campaign keeps its
+ * findings whole: with no second entity they pass through as they are, and the aggregated finding takes
+ * its title, fix and period from them. `aggregateFindings(collector.list, …)` gives the same result as
+ * from the full findings.
+ */
+export class FindingCollector {
+  readonly list: Finding[] = [];
+  /** checkId + campaign → the key of the first entity it fired on. */
+  private readonly firstEntity = new Map<string, string>();
+
+  constructor(private readonly campaigns: ReadonlyMap<number, EntityRef>) {}
+
+  get length(): number {
+    return this.list.length;
+  }
+
+  /** The finding pushed last (as much of it as is kept: money and evidence always are). */
+  last(): Finding | undefined {
+    return this.list[this.list.length - 1];
+  }
+
+  push(finding: Finding): void {
+    this.list.push(this.kept(finding));
+  }
+
+  private kept(finding: Finding): Finding {
+    const campaignIndex = finding.target.campaignIndex;
+    if (!(finding.checkId in aggregationRules) || campaignIndex === undefined || !this.campaigns.has(campaignIndex)) return finding;
+    const bucketKey = `${finding.checkId}\n${campaignIndex}`;
+    const first = this.firstEntity.get(bucketKey);
+    if (first === undefined) this.firstEntity.set(bucketKey, finding.target.key);
+    if (first === undefined || first === finding.target.key) return finding;
+    // What `itemOf` reads, nothing more.
+    const item = { checkId: finding.checkId, target: finding.target, evidence: finding.evidence } as Finding;
+    if (finding.money !== undefined) {
+      item.money = finding.money;
+      item.moneyPerMonth = finding.moneyPerMonth;
+    }
+    if (finding.suggestionIds) item.suggestionIds = finding.suggestionIds;
+    return item;
+  }
+}
+
+/**
  * Turns the checks' per-entity findings into the findings of the result: the checks of
  * `aggregationRules` that fired on two or more entities of a campaign become one finding at the
  * campaign; everything else passes through. Order: each aggregated finding takes the place of the first

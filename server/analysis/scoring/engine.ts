@@ -11,7 +11,7 @@ import { runAdChecks } from './checks/ads.js';
 import { runCampaignChecks } from './checks/campaign.js';
 import { runKeywordChecks } from './checks/keywords.js';
 import { runStatisticsChecks } from './checks/statistics.js';
-import { aggregateFindings } from './aggregate.js';
+import { aggregateFindings, FindingCollector } from './aggregate.js';
 import type { ScoringContext } from './context.js';
 import { checkRegistry } from './registry.js';
 import { rollUpScores } from './rollup.js';
@@ -24,7 +24,8 @@ const checkTitles = new Map(checkRegistry.map((check) => [check.id, check.title]
 
 export function runScoring(account: PreparedAccount, semantic: SemanticResult, settings: AnalysisSettings, onProgress?: (progress: AnalysisProgress) => void): ScoringResult {
   const facts = accountFacts(account.data, settings);
-  const context: ScoringContext = { account, semantic, settings, facts, findings: [], suggestions: [], verdicts: [] };
+  const campaignRefs = new Map(account.campaigns.map((campaign) => [campaign.ref.campaignIndex!, campaign.ref]));
+  const context: ScoringContext = { account, semantic, settings, facts, findings: new FindingCollector(campaignRefs), suggestions: [], verdicts: [] };
   const total = 5;
   onProgress?.({ stage: 'scoring', done: 0, total });
   runKeywordChecks(context);
@@ -36,8 +37,7 @@ export function runScoring(account: PreparedAccount, semantic: SemanticResult, s
   const { wastedSpend } = runStatisticsChecks(context);
   onProgress?.({ stage: 'scoring', done: 4, total });
 
-  const campaignRefs = new Map(account.campaigns.map((campaign) => [campaign.ref.campaignIndex!, campaign.ref]));
-  const findings = aggregateFindings(context.findings, campaignRefs).sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity] || (b.moneyPerMonth ?? 0) - (a.moneyPerMonth ?? 0));
+  const findings = aggregateFindings(context.findings.list, campaignRefs).sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity] || (b.moneyPerMonth ?? 0) - (a.moneyPerMonth ?? 0));
   const accountRef: EntityRef = { level: 'account', key: 'account', label: 'Аккаунт' };
   onProgress?.({ stage: 'rollup', done: 0, total: 1 });
   const scores = rollUpScores(account, findings, accountRef);

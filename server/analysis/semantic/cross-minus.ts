@@ -11,9 +11,10 @@
  * Only within one campaign: campaigns usually differ in region or schedule on purpose.
  */
 import type { CrossMinusSuggestion, DuplicateSet, EntityRef, GroupIntersection } from '../../../src/contract/analysis-results.js';
+import { flatString } from './flat-string.js';
 import { negativeBlocks } from './negative-match.js';
-import { parsePhrase, splitMinusWords, withMinusWords } from './phrase.js';
-import { negativesOf, type PreparedAccount, type PreparedKeyword } from './prepare.js';
+import { lemmasOfKey, parsePhrase, splitMinusWords, withMinusWords } from './phrase.js';
+import { type PreparedAccount, type PreparedKeyword } from './prepare.js';
 
 /** Yandex limit on a keyword with its minus-words. */
 const MAX_KEYWORD_WITH_MINUS = 4096;
@@ -109,6 +110,14 @@ function* subsets(elements: string[]): Generator<[string[], string[]]> {
   }
 }
 
+/** A negative of the broader keyword, its group or campaign already blocks the narrower one (`negativesOf`, without building the list per pair). */
+function keptApart(broader: PreparedKeyword, narrower: PreparedKeyword, platform: PreparedAccount['platform']): boolean {
+  for (const list of [broader.parsed.minus, broader.group.negatives, broader.campaign.negatives]) {
+    for (const negative of list) if (negativeBlocks(negative, narrower.parsed.words, platform)) return true;
+  }
+  return false;
+}
+
 export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
   const suggestions: CrossMinusSuggestion[] = [];
   const { sets: duplicates, removed } = findDuplicates(account, suggestions);
@@ -126,7 +135,7 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
       else broaderByKey.set(keyword.parsed.lemmaKey, [keyword]);
     }
     for (const narrower of keywords) {
-      const elements = [...narrower.parsed.lemmaSet].sort();
+      const elements = lemmasOfKey(narrower.parsed.lemmaKey);
       if (elements.length < 2) continue;
       for (const [kept, gone] of subsets(elements)) {
         const broaderList = broaderByKey.get(kept.join(' '));
@@ -134,7 +143,7 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
         for (const broader of broaderList) {
           if (broader === narrower) continue;
           // Already kept apart by a minus-word of the broader keyword, its group or campaign.
-          if (negativesOf(broader).some((negative) => negativeBlocks(negative, narrower.parsed.words, account.platform))) continue;
+          if (keptApart(broader, narrower, account.platform)) continue;
           const extraForms = narrower.parsed.significant.filter((word) => gone.includes(word.fixed ? `!${word.form}` : word.lemma)).map((word) => word.form);
           const crossGroup = broader.group !== narrower.group;
           let suggestionId: string | undefined;
@@ -143,7 +152,7 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
             entry.add.push(extraForms[0]);
             entry.because.push(narrower.ref);
             keywordAdds.set(broader, entry);
-            suggestionId = `xm:kw:${broader.ref.key}`;
+            suggestionId = flatString(`xm:kw:${broader.ref.key}`);
           } else if (crossGroup) {
             const phrase = account.platform === 'google_ads' ? `[${narrower.parsed.words.map((word) => word.form).join(' ')}]` : narrower.parsed.significant.map((word) => word.form).join(' ');
             const entry = groupAdds.get(broader.group.ref.key) ?? { group: broader.group, add: [], because: [], broader: [] };
@@ -151,7 +160,7 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
             entry.because.push(narrower.ref);
             entry.broader.push(broader);
             groupAdds.set(broader.group.ref.key, entry);
-            suggestionId = `xm:grp:${broader.group.ref.key}`;
+            suggestionId = flatString(`xm:grp:${broader.group.ref.key}`);
           }
           if (crossGroup) intersections.push({ broader: broader.ref, narrower: narrower.ref, extraWords: extraForms, suggestionId });
         }

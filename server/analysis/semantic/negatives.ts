@@ -202,12 +202,17 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     list.push(query);
     convertingByCampaign.set(query.campaign, list);
   }
+  const groupsByKey = new Map(account.groups.map((group) => [group.ref.key, group]));
+  const convertingIndex = new Map<PreparedCampaign, WordIndex<PreparedQuery>>();
   const blockedBy = (candidate: Pick<Candidate, 'parsed' | 'level' | 'target' | 'campaign'>) => {
     const { parsed, campaign } = candidate;
-    const scopeGroups = candidate.level === 'group' ? campaign.groups.filter((group) => group.ref.key === candidate.target.key) : campaign.groups;
+    const group = candidate.level === 'group' ? groupsByKey.get(candidate.target.key) : undefined;
+    const scopeGroups = candidate.level === 'group' ? (group && group.ref.campaignIndex === campaign.ref.campaignIndex ? [group] : []) : campaign.groups;
+    let converting = convertingIndex.get(campaign);
+    if (!converting) convertingIndex.set(campaign, (converting = new WordIndex(convertingByCampaign.get(campaign) ?? [], (query) => query.words)));
     return {
       keywords: scopeGroups.flatMap((group) => group.keywords).filter((keyword) => negativeBlocks(parsed, keyword.parsed.words, platform)),
-      queries: (convertingByCampaign.get(campaign) ?? []).filter((query) => negativeBlocks(parsed, query.words, platform)),
+      queries: converting.blockedBy(parsed, platform),
     };
   };
 
@@ -240,7 +245,7 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
   const coveredByKept = new Set<PreparedQuery>();
   for (const [, candidate] of kept) if (!candidate.handCheck) for (const query of candidate.queries) coveredByKept.add(query);
   const keptByKey = new Map(kept);
-  const alternatives = new AlternativeFinder(account, blockedBy);
+  const alternatives = new AlternativeFinder(account, blockedBy, convertingByCampaign);
   const alternativeKeys = new Map<DroppedNegative, Set<string>>();
   for (const { candidate, dropped } of droppedCandidates) {
     if (candidate.handCheck || candidate.category === 'query') continue;
@@ -337,6 +342,11 @@ function existingNegativeFor(query: PreparedQuery, platform: PreparedAccount['pl
 /** A safe negative in place of a dropped one: a candidate of its own, with why it was chosen. */
 type Alternative = Omit<Candidate, 'queries' | 'handCheck' | 'reason' | 'source'> & { source: 'queries'; why: string };
 
+interface CampaignWords {
+  forms: Set<string>;
+  lemmas: Set<string>;
+}
+
 type BlockedBy = (candidate: Pick<Candidate, 'parsed' | 'level' | 'target' | 'campaign'>) => { keywords: unknown[]; queries: unknown[] };
 
 /**
@@ -348,27 +358,68 @@ type BlockedBy = (candidate: Pick<Candidate, 'parsed' | 'level' | 'target' | 'ca
  */
 class AlternativeFinder {
   private readonly safeWord = new Map<string, ParsedPhrase | null>();
-  private readonly rowsWithKey = new Map<PreparedCampaign, Map<string, number>>();
+  private rowsWithKey: Map<PreparedCampaign, Map<string, number>> | null = null;
+  private readonly wordsOfCampaign = new Map<PreparedCampaign, CampaignWords>();
 
   constructor(
     private readonly account: PreparedAccount,
     private readonly blockedBy: BlockedBy,
+    private readonly convertingByCampaign: ReadonlyMap<PreparedCampaign, readonly PreparedQuery[]>,
   ) {}
 
   /** How many of the campaign's report rows hold the word (by lemma on Yandex, by form on Google). */
   private rows(campaign: PreparedCampaign, word: PhraseWord): number {
-    let counts = this.rowsWithKey.get(campaign);
-    if (!counts) {
-      counts = new Map();
+    // Counted for every campaign in one pass over the report (one pass per campaign is quadratic on a big account).
+    if (!this.rowsWithKey) {
+      this.rowsWithKey = new Map();
+      const keys = new Set<string>();
       for (const query of this.account.queries) {
-        if (query.campaign !== campaign) continue;
-        const keys = new Set(query.words.flatMap((queryWord) => (this.account.platform === 'google_ads' ? [queryWord.form] : queryWord.lemmas)));
+        if (!query.campaign) continue;
+        let counts = this.rowsWithKey.get(query.campaign);
+        if (!counts) this.rowsWithKey.set(query.campaign, (counts = new Map()));
+        keys.clear();
+        for (const queryWord of query.words) {
+          if (this.account.platform === 'google_ads') keys.add(queryWord.form);
+          else for (const lemma of queryWord.lemmas) keys.add(lemma);
+        }
         for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
       }
-      this.rowsWithKey.set(campaign, counts);
     }
+    const counts = this.rowsWithKey.get(campaign);
+    if (!counts) return 0;
     const keys = this.account.platform === 'google_ads' ? [word.form] : word.lemmas;
-    return Math.max(0, ...keys.map((key) => counts!.get(key) ?? 0));
+    return Math.max(0, ...keys.map((key) => counts.get(key) ?? 0));
+  }
+
+  /** Every form and lemma of the campaign's keywords and converting queries: what a one-word negative would hit. */
+  private campaignWords(campaign: PreparedCampaign): CampaignWords {
+    let words = this.wordsOfCampaign.get(campaign);
+    if (!words) {
+      words = { forms: new Set(), lemmas: new Set() };
+      const addWords = (list: readonly PhraseWord[]) => {
+        for (const word of list) {
+          words!.forms.add(word.form);
+          for (const lemma of word.lemmas) words!.lemmas.add(lemma);
+        }
+      };
+      for (const group of campaign.groups) for (const keyword of group.keywords) addWords(keyword.parsed.words);
+      for (const query of this.convertingByCampaign.get(campaign) ?? []) addWords(query.words);
+      this.wordsOfCampaign.set(campaign, words);
+    }
+    return words;
+  }
+
+  /**
+   * Whether a one-word broad negative blocks any keyword or converting query of the campaign: the same
+   * answer as `blockedBy` (negative-match.ts: Yandex by a shared lemma, or by form for a stop or `!` word;
+   * Google by form), from the campaign's word sets instead of a scan of its keywords per word.
+   */
+  private blocksAny(campaign: PreparedCampaign, parsed: ParsedPhrase): boolean | null {
+    if (parsed.words.length !== 1 || parsed.quoted || parsed.bracketed) return null;
+    const word = parsed.words[0]!;
+    const words = this.campaignWords(campaign);
+    if (this.account.platform === 'google_ads' || word.fixed || word.stop) return words.forms.has(word.form);
+    return word.lemmas.some((lemma) => words.lemmas.has(lemma));
   }
 
   /** The word as a campaign-wide negative, when it blocks none of the campaign's keywords nor a converting query. */
@@ -378,8 +429,12 @@ class AlternativeFinder {
     if (parsed === undefined) {
       const candidate = parsePhrase(word.form, this.account.lemmatizer);
       // Broad: a word must be safe for the whole campaign, even when it goes on one group.
-      const blocked = this.blockedBy({ parsed: candidate, level: 'campaign', target: campaign.ref, campaign });
-      parsed = blocked.keywords.length || blocked.queries.length ? null : candidate;
+      let blocks = this.blocksAny(campaign, candidate);
+      if (blocks === null) {
+        const blocked = this.blockedBy({ parsed: candidate, level: 'campaign', target: campaign.ref, campaign });
+        blocks = blocked.keywords.length > 0 || blocked.queries.length > 0;
+      }
+      parsed = blocks ? null : candidate;
       this.safeWord.set(key, parsed);
     }
     return parsed;
@@ -415,6 +470,51 @@ class AlternativeFinder {
       level, target, campaign, text: phrase, parsed, category: dropped.category, source: 'queries',
       why: `Каждое другое слово запроса тоже задело бы свои фразы или запросы с конверсиями, поэтому минус-фраза — сам запрос «${query.query.query}» на его группу.`,
     };
+  }
+}
+
+/**
+ * Items (a campaign's converting queries) by the forms and lemmas of their words, so a negative is
+ * matched only against the items that hold its first word: a negative blocks nothing without it
+ * (negative-match.ts: Yandex by a shared lemma, or the form for a stop or `!` word; Google by form).
+ * `blockedBy` answers what filtering every item with `negativeBlocks` does, in the items' order.
+ */
+class WordIndex<T> {
+  private readonly byForm = new Map<string, Set<T>>();
+  private readonly byLemma = new Map<string, Set<T>>();
+
+  constructor(
+    private readonly items: readonly T[],
+    private readonly wordsOf: (item: T) => PhraseWord[],
+  ) {
+    const put = (map: Map<string, Set<T>>, key: string, item: T) => {
+      let set = map.get(key);
+      if (!set) map.set(key, (set = new Set()));
+      set.add(item);
+    };
+    for (const item of items) {
+      for (const word of wordsOf(item)) {
+        put(this.byForm, word.form, item);
+        for (const lemma of word.lemmas) put(this.byLemma, lemma, item);
+      }
+    }
+  }
+
+  blockedBy(negative: ParsedPhrase, platform: PreparedAccount['platform']): T[] {
+    const first = platform === 'google_ads' ? negative.words[0] : negative.significant[0];
+    if (!first) return [];
+    let holders: Set<T> | undefined;
+    if (platform === 'google_ads' || first.fixed || first.stop) holders = this.byForm.get(first.form);
+    else {
+      for (const lemma of first.lemmas) {
+        const set = this.byLemma.get(lemma);
+        if (!set) continue;
+        holders ??= new Set();
+        for (const item of set) holders.add(item);
+      }
+    }
+    if (!holders || holders.size === 0) return [];
+    return this.items.filter((item) => holders!.has(item) && negativeBlocks(negative, this.wordsOf(item), platform));
   }
 }
 

@@ -11,6 +11,7 @@
 import type { MatchType } from '../../../src/contract/campaigns.js';
 import type { Lemmatizer } from './lemmatizer.js';
 
+/** Shared between every occurrence of the same word (see `parseWords`): never mutate one. */
 export interface PhraseWord {
   /** Normalised surface form (lower case, ё→е). */
   form: string;
@@ -33,9 +34,8 @@ export interface ParsedPhrase {
   quoted: boolean;
   /** `[…]` in Yandex / `[…]` exact in Google negatives notation. */
   bracketed: boolean;
-  /** Sorted unique significant lemmas (fixed words as `!form`): the phrase's meaning for dedup. */
+  /** Sorted unique significant lemmas (fixed words as `!form`), space-separated: the phrase's meaning for dedup (`lemmasOfKey` splits it). */
   lemmaKey: string;
-  lemmaSet: Set<string>;
 }
 
 const STOP_WORDS = new Set([
@@ -68,18 +68,41 @@ export function splitMinusWords(text: string): { phrase: string; minus: string[]
   return { phrase, minus: parts.slice(1).map((part) => part.trim()).filter(Boolean) };
 }
 
-export function parseWords(text: string, lemmatizer: Lemmatizer): PhraseWord[] {
-  return tokenize(text).map(({ form, op }) => {
+/**
+ * One shared, read-only `PhraseWord` per distinct form and operator of a lemmatiser's account: a
+ * million keywords repeat a few thousand words, and an object per occurrence was most of the
+ * prepared account's memory.
+ */
+const internedWords = new WeakMap<Lemmatizer, Map<string, PhraseWord>>();
+
+function phraseWord(form: string, op: '' | '!' | '+', lemmatizer: Lemmatizer): PhraseWord {
+  let words = internedWords.get(lemmatizer);
+  if (!words) internedWords.set(lemmatizer, (words = new Map()));
+  const key = op + form;
+  let word = words.get(key);
+  if (!word) {
     const info = lemmatizer.lemmatize(form);
-    return { form, lemma: info.lemma, lemmas: info.all, fixed: op === '!', forced: op === '+', stop: isStopWord(form) };
-  });
+    word = { form, lemma: info.lemma, lemmas: info.all, fixed: op === '!', forced: op === '+', stop: isStopWord(form) };
+    words.set(key, word);
+  }
+  return word;
 }
 
-function keyOf(words: PhraseWord[]): { key: string; set: Set<string> } {
+export function parseWords(text: string, lemmatizer: Lemmatizer): PhraseWord[] {
+  return tokenize(text).map(({ form, op }) => phraseWord(form, op, lemmatizer));
+}
+
+/** Sorted unique significant lemmas (fixed words as `!form`), space-separated. */
+function keyOf(words: PhraseWord[]): string {
   const set = new Set<string>();
   for (const word of words) set.add(word.fixed ? `!${word.form}` : word.lemma);
-  return { key: [...set].sort().join(' '), set };
+  return [...set].sort().join(' ');
 }
+
+/** The lemmas of a `lemmaKey`, sorted (the key is built sorted). */
+export const lemmasOfKey = (key: string): string[] => (key === '' ? [] : key.split(' '));
+
+const noMinus: ParsedPhrase[] = [];
 
 /**
  * Parses a phrase in platform notation. `extraMinus` are the keyword's `negativeWords`.
@@ -89,17 +112,17 @@ export function parsePhrase(text: string, lemmatizer: Lemmatizer, extraMinus: st
   const { phrase, minus } = splitMinusWords(text);
   const trimmed = phrase.trim();
   const words = parseWords(trimmed, lemmatizer);
-  const significant = words.filter((word) => !word.stop || word.forced || word.fixed);
-  const { key, set } = keyOf(significant.length ? significant : words);
-  const minusTexts = [...minus, ...extraMinus];
+  const filtered = words.filter((word) => !word.stop || word.forced || word.fixed);
+  // The same array when nothing was filtered out: one array less per keyword.
+  const significant = filtered.length === 0 || filtered.length === words.length ? words : filtered;
+  const minusTexts = minus.length + extraMinus.length > 0 ? [...minus, ...extraMinus] : null;
   return {
     words,
-    significant: significant.length ? significant : words,
-    minus: minusTexts.map((item) => parsePhrase(item.replace(/^-/, ''), lemmatizer)),
+    significant,
+    minus: minusTexts ? minusTexts.map((item) => parsePhrase(item.replace(/^-/, ''), lemmatizer)) : noMinus,
     quoted: trimmed.startsWith('"') || matchType === 'phrase' || matchType === 'exact',
     bracketed: trimmed.startsWith('[') || matchType === 'exact',
-    lemmaKey: key,
-    lemmaSet: set,
+    lemmaKey: keyOf(significant),
   };
 }
 

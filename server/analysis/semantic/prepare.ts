@@ -22,10 +22,10 @@ export interface PreparedKeyword {
 export interface PreparedAd {
   ref: EntityRef;
   ad: Ad;
-  /** Lemmas of all headlines and texts. */
-  lemmas: Set<string>;
-  /** Lemmas of the first headline (Заголовок 1 / Headline 1). */
-  headlineLemmas: Set<string>;
+  /** Lemmas of all headlines and texts, each once (a list: a few dozen, and a Set per ad costs twice the memory). */
+  lemmas: readonly string[];
+  /** Lemmas of the first headline (Заголовок 1 / Headline 1), each once. */
+  headlineLemmas: readonly string[];
 }
 
 export interface PreparedGroup {
@@ -105,7 +105,7 @@ export function prepareAccount(fullData: CampaignData, lemmatizer: Lemmatizer, o
   const textLemmas = (texts: string[]) => {
     const set = new Set<string>();
     for (const text of texts) for (const word of parseWords(text, lemmatizer)) if (!word.stop) for (const lemma of word.lemmas) set.add(lemma);
-    return set;
+    return [...set];
   };
 
   fullData.campaigns.forEach((campaign, campaignIndex) => {
@@ -157,13 +157,28 @@ export function prepareAccount(fullData: CampaignData, lemmatizer: Lemmatizer, o
   });
 
   const campaignsByName = new Map(account.campaigns.map((campaign) => [campaign.campaign.name, campaign]));
+  // A query's group: by name, else the first group holding its keyword. Looked up in maps built once
+  // per campaign (a scan of the campaign's groups per query is quadratic on a big report).
+  const groupsByName = new Map<PreparedCampaign, Map<string, PreparedGroup>>();
+  const groupsByKeyword = new Map<PreparedCampaign, Map<string, PreparedGroup>>();
+  const firstByKey = <K>(groups: readonly PreparedGroup[], keysOf: (group: PreparedGroup) => Iterable<K>) => {
+    const map = new Map<K, PreparedGroup>();
+    for (const group of groups) for (const key of keysOf(group)) if (!map.has(key)) map.set(key, group);
+    return map;
+  };
   for (const query of data.searchQueries) {
     tick();
     const campaign = query.campaignName !== undefined ? campaignsByName.get(query.campaignName) : account.campaigns.length === 1 ? account.campaigns[0] : undefined;
-    let group = campaign && query.groupName !== undefined ? campaign.groups.find((candidate) => candidate.group.name === query.groupName) : undefined;
+    let group: PreparedGroup | undefined;
+    if (campaign && query.groupName !== undefined) {
+      let byName = groupsByName.get(campaign);
+      if (!byName) groupsByName.set(campaign, (byName = firstByKey(campaign.groups, (candidate) => [candidate.group.name])));
+      group = byName.get(query.groupName);
+    }
     if (campaign && !group && query.keyword) {
-      const keywordText = query.keyword.trim().toLowerCase();
-      group = campaign.groups.find((candidate) => candidate.keywords.some((keyword) => keyword.keyword.phrase.trim().toLowerCase() === keywordText));
+      let byKeyword = groupsByKeyword.get(campaign);
+      if (!byKeyword) groupsByKeyword.set(campaign, (byKeyword = firstByKey(campaign.groups, (candidate) => candidate.keywords.map((keyword) => keyword.keyword.phrase.trim().toLowerCase()))));
+      group = byKeyword.get(query.keyword.trim().toLowerCase());
     }
     account.queries.push({ query, words: parseWords(query.query, lemmatizer), campaign, group });
   }

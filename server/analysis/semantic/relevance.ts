@@ -15,7 +15,7 @@ function keywordLemmas(group: PreparedGroup): Set<string> {
 }
 
 /** A keyword lemma counts as present when any reading of an ad word has it. */
-function share(lemmas: Set<string>, adLemmas: Set<string>): { share: number; missing: string[] } {
+function share(lemmas: Set<string>, adLemmas: ReadonlySet<string>): { share: number; missing: string[] } {
   if (lemmas.size === 0) return { share: 1, missing: [] };
   const missing: string[] = [];
   for (const lemma of lemmas) if (!adLemmas.has(lemma)) missing.push(lemma);
@@ -35,7 +35,7 @@ export function groupRelevance(account: PreparedAccount): GroupRelevance[] {
       relevance: overall.share,
       keywordLemmas: lemmas.size,
       missingLemmas: overall.missing.slice(0, 20),
-      ads: group.ads.map((ad) => ({ target: ad.ref, relevance: share(lemmas, ad.lemmas).share })),
+      ads: group.ads.map((ad) => ({ target: ad.ref, relevance: share(lemmas, new Set(ad.lemmas)).share })),
     });
   }
   return result;

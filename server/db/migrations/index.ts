@@ -8,6 +8,7 @@ import * as inputHardening from './0050_input_hardening.js';
 import * as importJobs from './0054_import_jobs.js';
 import * as refreshGrace from './0052_refresh_grace.js';
 import * as analysisRows from './0060_analysis_rows.js';
+import * as payments from './0085_payments.js';
 import * as aiPlanCancel from './0090_ai_plan_cancel.js';
 
 /**
@@ -24,5 +25,6 @@ export const migrations: Record<string, Migration> = {
   '0052_refresh_grace': refreshGrace,
   '0054_import_jobs': importJobs,
   '0060_analysis_rows': analysisRows,
+  '0085_payments': payments,
   '0090_ai_plan_cancel': aiPlanCancel,
 };

@@ -74,7 +74,7 @@ export interface TokenBalancesTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-export type LedgerEntryType = 'welcome' | 'admin_credit' | 'analysis_debit' | 'analysis_refund' | 'adjustment';
+export type LedgerEntryType = 'welcome' | 'admin_credit' | 'analysis_debit' | 'analysis_refund' | 'adjustment' | 'purchase' | 'purchase_refund' | 'transfer_in' | 'transfer_out';
 
 export interface TokenLedgerTable {
   id: Generated<string>;

@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
+import { useSession } from '../../features/auth/session';
 import { BALANCE_REFRESH_MS, balanceQueryOptions } from '../../features/tokens/api';
+import { notifyNewTokenEntries } from '../../features/tokens/credit-notifications';
 import { CoinIcon } from '../ui/CoinIcon';
 
 export const BALANCE_LABEL = 'Баланс:';
@@ -27,6 +29,16 @@ export function BalanceIndicator() {
   useEffect(() => {
     if (balance.errorUpdatedAt > 0 && balance.error) console.error('Ошибка загрузки баланса', balance.error);
   }, [balance.errorUpdatedAt, balance.error]);
+
+  // A balance fetched from the server that differs from the last one seen: tell what arrived or left.
+  const { user, isOrganizationOwner } = useSession();
+  const seen = useRef<number | null>(null);
+  useEffect(() => {
+    if (!user || balance.data === undefined || balance.fetchStatus !== 'idle' || !balance.isFetchedAfterMount) return;
+    if (seen.current === balance.data) return;
+    seen.current = balance.data;
+    notifyNewTokenEntries(user.id, isOrganizationOwner).catch((error: unknown) => console.error('Ошибка загрузки операций', error));
+  }, [user, isOrganizationOwner, balance.data, balance.fetchStatus, balance.isFetchedAfterMount]);
 
   const loading = balance.isPending && balance.fetchStatus === 'fetching';
   const value = balance.data === undefined ? BALANCE_PLACEHOLDER : formatTokens(balance.data);

@@ -6,6 +6,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { CalculateCostRequest, CostResponse } from '../../contract/tokens.js';
 import { ApiError, apiClient } from '../../lib/api-client';
+import { saveDownload } from '../../lib/download';
 import {
   auditAnalysisKinds,
   type Analysis,
@@ -98,36 +99,8 @@ export const exportOptions: { platform: ExportPlatform; format: ExportFormat; la
   { platform: 'google_ads', format: 'csv', label: 'Google Ads Editor, CSV', fileName: 'google-ads-editor-changes.csv' },
 ];
 
-/** The file name of a `Content-Disposition` header (`filename*=UTF-8''…` wins over `filename=`). */
-export function fileNameFromDisposition(header: string | null): string | null {
-  if (!header) return null;
-  const extended = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
-  if (extended) {
-    try {
-      return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
-    } catch {
-      // fall through to the plain name
-    }
-  }
-  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
-  return plain ? plain[1].trim() : null;
-}
-
-/**
- * Downloads the export of the accepted changes. A plain link cannot carry the bearer header, so the
- * file is fetched through the API client (its 401 → refresh → retry rule included), turned into a
- * blob and saved through an object URL.
- */
-export async function downloadExport(analysisId: string, platform: ExportPlatform, format: ExportFormat): Promise<string> {
-  const { blob, headers } = await apiClient.download(`/api/v1/analyses/${analysisId}/export`, { params: { platform, format } });
-  const fileName = fileNameFromDisposition(headers.get('content-disposition')) ?? exportOptions.find((option) => option.platform === platform && option.format === format)?.fileName ?? `export.${format}`;
-  const objectUrl = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = objectUrl;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(objectUrl), 1000);
-  return fileName;
+/** Downloads the export of the accepted changes (saved through src/lib/download.ts). */
+export function downloadExport(analysisId: string, platform: ExportPlatform, format: ExportFormat): Promise<string> {
+  const fallback = exportOptions.find((option) => option.platform === platform && option.format === format)?.fileName ?? `export.${format}`;
+  return saveDownload(`/api/v1/analyses/${analysisId}/export`, fallback, { params: { platform, format } });
 }

@@ -1,11 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { ledgerEntryTypeLabels, ledgerEntryTypes, type LedgerEntry, type LedgerEntryType } from '../../contract/tokens.js';
-import { SUPPORT_CHAT_URL } from '../../components/layout/Footer';
 import { CoinIcon } from '../../components/ui/CoinIcon';
 import { QueryError } from '../../components/ui/QueryError';
 import { Pager } from '../../components/ui/Pager';
 import { balanceQueryOptions, historyQueryOptions, spendingQueryOptions } from './api';
+import { BuyTokensCard, PaymentsCard, ReturnedPayment } from './BuyTokens';
 import { dailySpending } from './spending';
 import { SpendChart } from './SpendChart';
 import './tokens.css';
@@ -23,17 +23,23 @@ function formatDateTime(iso: string): string {
   return new Date(iso).toLocaleString('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
 
-/** /tokens: the balance, what was spent recently, and every operation page by page. */
-export function TokensPage() {
+/**
+ * /tokens: the balance, buying more (packages by card or invoice), what was spent recently, payments
+ * and every operation page by page. `paymentId`: the user is back from YooKassa's confirmation page.
+ */
+export function TokensPage({ paymentId, onPaymentSettled }: { paymentId?: string; onPaymentSettled?: () => void }) {
   return (
     <section className="page tokens-page">
       <div className="page-header">
         <h1>Токены</h1>
       </div>
+      {paymentId && <ReturnedPayment paymentId={paymentId} onSettled={onPaymentSettled ?? (() => undefined)} />}
       <div className="tokens-page__top">
         <BalanceCard />
         <SpendingCard />
       </div>
+      <BuyTokensCard />
+      <PaymentsCard />
       <HistoryCard />
     </section>
   );
@@ -56,11 +62,8 @@ function BalanceCard() {
         </p>
       )}
       <p className="muted tokens-balance__hint">
-        Токены списываются при запуске анализа; если анализ не удался, они возвращаются. Чтобы пополнить баланс, напишите в{' '}
-        <a href={SUPPORT_CHAT_URL} target="_blank" rel="noopener noreferrer">
-          чат поддержки
-        </a>
-        .
+        Токены списываются при запуске анализа; если анализ не удался, они возвращаются. Пополнить баланс можно пакетом токенов ниже: картой или
+        по счёту для организации.
       </p>
     </section>
   );

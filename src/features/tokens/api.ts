@@ -29,7 +29,9 @@ export const balanceQueryOptions = () =>
   queryOptions({
     queryKey: tokenKeys.balance(),
     queryFn: ({ signal }) => fetchBalance(signal),
-    // Kept on disk so the balance still shows offline.
+    // Kept on disk so the balance still shows offline, but always asked again on mount: after a reload
+    // the header must show a credit made elsewhere (an invoice paid, a transfer), not the saved figure.
+    staleTime: 0,
     meta: { persist: true },
   });
 
@@ -46,6 +48,7 @@ export const historyQueryOptions = (filter: HistoryFilter) =>
         params: { page: filter.page, page_size: HISTORY_PAGE_SIZE, type: filter.type },
         signal,
       }),
+    staleTime: 0,
     meta: { persist: true },
   });
 

@@ -8,9 +8,15 @@ import { BALANCE_REFRESH_MS } from '../../../src/features/tokens/api';
 import { clearNotifications } from '../../../src/features/notifications/notifications';
 import { renderWithRouter, server, signIn, signOut } from './helpers';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// The indicator reads new ledger entries when the balance changes (credit notifications); kept across
+// resets, since that read may still be on its way when a test ends.
+const emptyHistory = http.get('*/api/v1/tokens/history', () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 20 }));
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  server.resetHandlers(emptyHistory);
+});
 afterEach(() => {
-  server.resetHandlers();
+  server.resetHandlers(emptyHistory);
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
@@ -18,6 +24,7 @@ afterAll(() => server.close());
 beforeEach(() => {
   clearNotifications();
   signOut();
+  localStorage.clear();
 });
 
 function balanceAnswers(...balances: number[]) {
@@ -136,6 +143,46 @@ describe('Header: balance indicator', () => {
     await waitFor(() => expect(value.closest('a')).toHaveAttribute('aria-busy', 'false'));
     expect(value).toHaveTextContent('-');
     await waitFor(() => expect(logged).toHaveBeenCalledWith('Ошибка загрузки баланса', expect.objectContaining({ message: 'Сервер недоступен' })));
+  });
+});
+
+describe('Header: credit notifications', () => {
+  it('tells about tokens that arrived (a transfer, a paid invoice) once, also across a reload', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    signIn({}, { role: 'member' });
+    const now = Date.now();
+    const entries = [
+      { id: 'e2', type: 'transfer_in', amount: 300, balance_after: 400, reason: 'От владельца Ольга Смирнова', reference_id: null, created_at: new Date(now + 30_000).toISOString() },
+      { id: 'e1', type: 'purchase', amount: 2000, balance_after: 100, reason: 'Оплата счёта № 7: пакет «team»', reference_id: null, created_at: new Date(now - 3_600_000).toISOString() },
+    ];
+    let visible = entries.slice(1);
+    server.use(
+      http.get('*/api/v1/tokens/history', ({ request }) => {
+        const from = new URL(request.url).searchParams.get('from') ?? '';
+        const items = visible.filter((entry) => entry.created_at >= from);
+        return HttpResponse.json({ items, total: items.length, page: 1, page_size: 20 });
+      }),
+    );
+    const balance = balanceAnswers(100, 400);
+    const view = renderWithRouter(<Header />);
+    await waitFor(() => expect(screen.getByTestId('notification-badge')).toHaveTextContent('1'));
+
+    visible = entries;
+    await act(() => vi.advanceTimersByTimeAsync(BALANCE_REFRESH_MS));
+    await waitFor(() => expect(balance.count()).toBe(2));
+    await waitFor(() => expect(screen.getByTestId('notification-badge')).toHaveTextContent('2'));
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    await user.click(screen.getByRole('button', { name: /Уведомления/ }));
+    expect(await screen.findByText(/\+300 токенов\. От владельца Ольга Смирнова\./)).toBeInTheDocument();
+    expect(screen.getByText(/\+2\s000 токенов\. Оплата счёта № 7/)).toBeInTheDocument();
+
+    // A reload (notifications live in memory) does not tell the same entries again.
+    view.unmount();
+    clearNotifications();
+    renderWithRouter(<Header />);
+    await waitFor(() => expect(screen.getByTestId('balance-value')).toHaveTextContent('400'));
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    expect(screen.queryByTestId('notification-badge')).not.toBeInTheDocument();
   });
 });
 

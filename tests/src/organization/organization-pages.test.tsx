@@ -103,6 +103,50 @@ describe('/organization', () => {
     expect(await screen.findByText('Участник удалён')).toBeInTheDocument();
   });
 
+  it("shows the owner everyone's balance and moves tokens to a member with one key per dialog, refreshing the list", async () => {
+    let borisBalance = 100;
+    const transfers: { userId: string; body: any }[] = [];
+    server.use(
+      http.get(`${API}/members`, () => HttpResponse.json({ members: [{ ...owner, balance: 1704 }, { ...boris, balance: borisBalance }, { ...vera, balance: 0 }] })),
+      http.post(`${API}/members/:userId/transfer`, async ({ params, request }) => {
+        const body = (await request.json()) as any;
+        transfers.push({ userId: String(params.userId), body });
+        if (body.direction === 'from_member') return HttpResponse.json({ error: 'На балансе участника недостаточно токенов', code: 'INSUFFICIENT_TOKENS' }, { status: 402 });
+        borisBalance += body.amount;
+        return HttpResponse.json({ owner_balance: 1704 - body.amount, member_balance: borisBalance, applied: true });
+      }),
+      http.get('*/api/v1/tokens/*', () => HttpResponse.json({})),
+    );
+    const user = userEvent.setup();
+    renderOrganization();
+    const list = await screen.findByRole('list', { name: 'Участники организации' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows[0]).toHaveTextContent(/Баланс: 1\s704 токенов/);
+    expect(within(rows[0]).queryByRole('button', { name: /Токены/ })).not.toBeInTheDocument();
+    expect(rows[1]).toHaveTextContent('Баланс: 100 токенов');
+
+    await user.click(within(rows[1]).getByRole('button', { name: 'Токены: Борис Орлов' }));
+    const dialog = screen.getByRole('dialog', { name: 'Токены: Борис Орлов' });
+    await user.type(within(dialog).getByLabelText('Количество токенов'), '0');
+    await user.click(within(dialog).getByRole('button', { name: 'Перевести' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Количество токенов: целое число от 1');
+    await user.clear(within(dialog).getByLabelText('Количество токенов'));
+    await user.type(within(dialog).getByLabelText('Количество токенов'), '300');
+    await user.click(within(dialog).getByRole('button', { name: 'Перевести' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(transfers).toEqual([{ userId: 'u-boris', body: { direction: 'to_member', amount: 300, idempotency_key: expect.any(String) } }]);
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Участники организации' })).getAllByRole('listitem')[1]).toHaveTextContent('Баланс: 400 токенов'));
+
+    // Taking back more than the member holds is stopped before the request.
+    await user.click(screen.getByRole('button', { name: 'Токены: Борис Орлов' }));
+    const again = screen.getByRole('dialog');
+    await user.click(within(again).getByRole('radio', { name: 'Вернуть себе' }));
+    await user.type(within(again).getByLabelText('Количество токенов'), '500');
+    await user.click(within(again).getByRole('button', { name: 'Вернуть' }));
+    expect(within(again).getByRole('alert')).toHaveTextContent('На балансе участника недостаточно токенов');
+    expect(transfers).toHaveLength(1);
+  });
+
   it('copies the invitation code', async () => {
     const user = userEvent.setup();
     renderOrganization();

@@ -54,12 +54,21 @@ afterEach(() => {
   vi.useRealTimers();
 });
 afterAll(() => server.close());
+const packages = [
+  { id: 'start', tokens: 500, price_rub: 990 },
+  { id: 'team', tokens: 2000, price_rub: 3490 },
+];
 beforeEach(() => {
   signIn();
-  server.use(http.get(`${API}/balance`, () => HttpResponse.json({ balance: 2480 })));
+  server.use(
+    http.get(`${API}/balance`, () => HttpResponse.json({ balance: 2480 })),
+    http.get(`${API}/packages`, () => HttpResponse.json({ packages, methods: { card: false, invoice: true } })),
+    http.get(`${API}/payments`, () => HttpResponse.json({ items: [] })),
+    http.get(`${API}/requisites`, () => HttpResponse.json({ requisites: null, can_edit: true })),
+  );
 });
 
-const renderTokens = () => renderWithRouter(null, { path: '/tokens', pages: { '/tokens': TokensPage } });
+const renderTokens = () => renderWithRouter(null, { path: '/tokens', pages: { '/tokens': () => <TokensPage /> } });
 
 describe('/tokens', () => {
   it('shows the balance', async () => {
@@ -169,6 +178,70 @@ describe('/tokens', () => {
     server.use(http.get(`${API}/history`, () => HttpResponse.json({ error: 'Внутренняя ошибка сервера', code: 'INTERNAL' }, { status: 500 })));
     renderTokens();
     expect((await screen.findAllByText('Внутренняя ошибка сервера')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('/tokens: buying tokens', () => {
+  it('shows the packages with their prices, and the card only when the server offers it', async () => {
+    historyServer([]);
+    renderTokens();
+    const start = await screen.findByTestId('package-start');
+    expect(start).toHaveTextContent('500 токенов');
+    expect(start).toHaveTextContent(/990\s₽/);
+    expect(within(start).queryByRole('button', { name: 'Оплатить картой' })).not.toBeInTheDocument();
+    expect(within(start).getByRole('button', { name: 'Счёт для юрлица' })).toBeInTheDocument();
+    expect(screen.queryByText(/чат поддержки/)).not.toBeInTheDocument();
+  });
+
+  it('sends the user to the confirmation page of a card payment', async () => {
+    historyServer([]);
+    server.use(
+      http.get(`${API}/packages`, () => HttpResponse.json({ packages, methods: { card: true, invoice: true } })),
+      http.post(`${API}/payments`, () => HttpResponse.json({ error: 'Платёжный сервис временно недоступен. Попробуйте позже', code: 'PAYMENT_PROVIDER_UNAVAILABLE' }, { status: 502 })),
+    );
+    const user = userEvent.setup();
+    renderTokens();
+    const team = await screen.findByTestId('package-team');
+    await user.click(within(team).getByRole('button', { name: 'Оплатить картой' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Платёжный сервис временно недоступен. Попробуйте позже');
+  });
+
+  it('issues an invoice with the requisites, checking them first', async () => {
+    historyServer([]);
+    const sent: unknown[] = [];
+    const issued = { id: '0b6f8a4e-4a53-4c7a-9d0c-1d5c1f1b2a3c', method: 'invoice', status: 'pending', package_id: 'team', tokens: 2000, amount_rub: 3490, refunded_rub: 0, confirmation_url: null, invoice_number: 17, requisites: null, cancel_reason: null, created_at: new Date().toISOString(), paid_at: null };
+    let listed: unknown[] = [];
+    server.use(
+      http.post(`${API}/invoices`, async ({ request }) => {
+        sent.push(await request.json());
+        listed = [issued];
+        return HttpResponse.json(issued);
+      }),
+      http.get(`${API}/payments`, () => HttpResponse.json({ items: listed })),
+      http.get(`${API}/invoices/:id/pdf`, () => new HttpResponse('%PDF-1.3', { headers: { 'content-type': 'application/pdf' } })),
+    );
+    const createObjectURL = vi.fn(() => 'blob:invoice');
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    const user = userEvent.setup();
+    renderTokens();
+    await user.click(within(await screen.findByTestId('package-team')).getByRole('button', { name: 'Счёт для юрлица' }));
+    const form = screen.getByRole('form', { name: 'Счёт на оплату' });
+    await user.type(within(form).getByLabelText('Название организации'), 'ООО «Ромашка»');
+    await user.type(within(form).getByLabelText('ИНН'), '123');
+    await user.type(within(form).getByLabelText('Юридический адрес'), 'Москва, Мясницкая, 1');
+    await user.click(within(form).getByRole('button', { name: 'Выставить счёт' }));
+    expect(await within(form).findByText('ИНН: 10 цифр для организации или 12 для ИП')).toBeInTheDocument();
+    expect(sent).toHaveLength(0);
+
+    await user.clear(within(form).getByLabelText('ИНН'));
+    await user.type(within(form).getByLabelText('ИНН'), '7701234567');
+    await user.click(within(form).getByRole('button', { name: 'Выставить счёт' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ package_id: 'team', requisites: { name: 'ООО «Ромашка»', inn: '7701234567', kpp: '', address: 'Москва, Мясницкая, 1' }, idempotency_key: expect.any(String) });
+    const row = await screen.findByTestId('payment-row');
+    expect(row).toHaveTextContent('По счёту № 17');
+    expect(row).toHaveTextContent('Ожидает оплаты');
+    await waitFor(() => expect(createObjectURL).toHaveBeenCalled());
   });
 });
 

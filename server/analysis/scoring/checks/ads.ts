@@ -4,8 +4,9 @@
  * UTM get a proposed fix the user can accept (and edit) for export.
  */
 import type { AdField, AdFieldFixSuggestion, CheckDescription, EntityRef } from '../../../../src/contract/analysis-results.js';
+import { flatString } from '../../semantic/flat-string.js';
 import type { PreparedAd, PreparedGroup } from '../../semantic/prepare.js';
-import type { ScoringContext } from '../context.js';
+import { oneEvidence, type ScoringContext } from '../context.js';
 import { shortenCopy, shortenSlug } from '../copy-shortening.js';
 import { googleLimits, longestWord, yandexCountedLength, yandexLimits } from '../platform-limits.js';
 import { checks, makeFinding } from '../registry.js';
@@ -76,7 +77,7 @@ function limitRules(ad: PreparedAd, platform: ScoringContext['account']['platfor
 }
 
 function fixSuggestion(ref: EntityRef, field: AdField, index: number, before: string, after: string, reason: string): AdFieldFixSuggestion {
-  return { id: `ad:${ref.key}:${field}:${index}`, kind: 'ad_field', target: ref, field, index, before, after, reason };
+  return { id: flatString(`ad:${ref.key}:${field}:${index}`), kind: 'ad_field', target: ref, field, index, before, after, reason: flatString(reason) };
 }
 
 /** Links are cut between words, copy between clauses or words (copy-shortening.ts); null: rewrite by hand. */
@@ -124,7 +125,7 @@ function checkAd(ad: PreparedAd, group: PreparedGroup, context: ScoringContext):
         : manual
           ? `Перепишите ${fieldLabels[rule.field].toLowerCase()} вручную: сейчас ${length} ${pluralRu(length, ['символ', 'символа', 'символов'])}, лимит ${rule.limit}. Обрезать его без потери смысла не получается.`
           : `Сократите ${fieldLabels[rule.field].toLowerCase()} до ${rule.limit} символов.`,
-      evidence: [{ label: rule.label, value: length, threshold: rule.limit, unit: 'chars' }],
+      evidence: oneEvidence({ label: rule.label, value: length, threshold: rule.limit, unit: 'chars' }),
       suggestionIds,
     }));
   }
@@ -152,25 +153,25 @@ function checkAd(ad: PreparedAd, group: PreparedGroup, context: ScoringContext):
 
   const groupLemmas = new Set<string>();
   for (const keyword of group.keywords) for (const word of keyword.parsed.significant) if (!word.stop) groupLemmas.add(word.lemma);
-  if (groupLemmas.size > 0 && data.headlines.length > 0 && ![...groupLemmas].some((lemma) => ad.headlineLemmas.has(lemma))) {
+  if (groupLemmas.size > 0 && data.headlines.length > 0 && !ad.headlineLemmas.some((lemma) => groupLemmas.has(lemma))) {
     findings.push(makeFinding(checks.adKeywordNotInHeadline, ref, {
       explanation: `В заголовке «${data.headlines[0]}» нет ни одного слова из ключевых фраз группы «${group.group.name}».`,
       fix: `Впишите в заголовок основную фразу группы, например «${group.keywords[0].keyword.phrase.replace(/["[\]!+]/g, '')}».`,
-      evidence: [{ label: 'Слов из фраз в заголовке', value: 0, threshold: 1, unit: 'count' }],
+      evidence: oneEvidence({ label: 'Слов из фраз в заголовке', value: 0, threshold: 1, unit: 'count' }),
     }));
   }
   if (data.sitelinks.length === 0) {
     findings.push(makeFinding(checks.adNoSitelinks, ref, {
       explanation: 'У объявления нет быстрых ссылок.',
       fix: 'Добавьте 4–8 быстрых ссылок на ключевые разделы сайта с описаниями.',
-      evidence: [{ label: 'Быстрых ссылок', value: 0, threshold: 1, unit: 'count' }],
+      evidence: oneEvidence({ label: 'Быстрых ссылок', value: 0, threshold: 1, unit: 'count' }),
     }));
   }
   if (data.callouts.length === 0) {
     findings.push(makeFinding(checks.adNoCallouts, ref, {
       explanation: 'У объявления нет уточнений.',
       fix: 'Добавьте 3–4 уточнения с преимуществами (доставка, гарантия, сроки).',
-      evidence: [{ label: 'Уточнений', value: 0, threshold: 1, unit: 'count' }],
+      evidence: oneEvidence({ label: 'Уточнений', value: 0, threshold: 1, unit: 'count' }),
     }));
   }
   const hasDisplay = platform === 'google_ads' ? (data.paths ?? []).some((path) => path.trim()) : Boolean(data.displayUrl?.trim());
@@ -178,7 +179,7 @@ function checkAd(ad: PreparedAd, group: PreparedGroup, context: ScoringContext):
     findings.push(makeFinding(checks.adNoDisplayUrl, ref, {
       explanation: platform === 'google_ads' ? 'У объявления не заполнены пути отображаемого URL.' : 'У объявления нет отображаемой ссылки.',
       fix: platform === 'google_ads' ? 'Заполните Путь 1 и Путь 2 (до 15 символов) словами из фразы.' : 'Добавьте отображаемую ссылку (до 20 символов) со словом из фразы.',
-      evidence: [{ label: platform === 'google_ads' ? 'Путей' : 'Отображаемая ссылка', value: 0, threshold: 1, unit: 'count' }],
+      evidence: oneEvidence({ label: platform === 'google_ads' ? 'Путей' : 'Отображаемая ссылка', value: 0, threshold: 1, unit: 'count' }),
     }));
   }
   if (data.finalUrl && !UTM.test(data.finalUrl)) {
@@ -187,7 +188,7 @@ function checkAd(ad: PreparedAd, group: PreparedGroup, context: ScoringContext):
     findings.push(makeFinding(checks.adNoUtm, ref, {
       explanation: `В ссылке ${data.finalUrl} нет UTM-меток.`,
       fix: `Добавьте метки: ${suggestion.after}`,
-      evidence: [{ label: 'UTM-меток в ссылке', value: 0, unit: 'count' }],
+      evidence: oneEvidence({ label: 'UTM-меток в ссылке', value: 0, unit: 'count' }),
       suggestionIds: [suggestion.id],
     }));
   }
@@ -215,7 +216,7 @@ export function runAdChecks(context: ScoringContext, onAd?: () => void): void {
         findings.push(makeFinding(checks.adSameTextManyGroups, ad.ref, {
           explanation: `Объявление «${ad.ad.headlines[0]}» с тем же текстом стоит в ${groups} группах.`,
           fix: 'Напишите для каждой группы своё объявление со словами её фраз.',
-          evidence: [{ label: 'Групп с тем же текстом', value: groups, threshold: settings.sameAdTextGroups, setting: 'sameAdTextGroups', unit: 'count' }],
+          evidence: oneEvidence({ label: 'Групп с тем же текстом', value: groups, threshold: settings.sameAdTextGroups, setting: 'sameAdTextGroups', unit: 'count' }),
         }));
       }
       onAd?.();
@@ -226,7 +227,7 @@ export function runAdChecks(context: ScoringContext, onAd?: () => void): void {
     findings.push(makeFinding(checks.groupLowRelevance, relevance.target, {
       explanation: `В объявлениях группы «${relevance.target.groupName}» есть только ${Math.round(relevance.relevance * 100)} % слов её ключевых фраз; нет: ${relevance.missingLemmas.slice(0, 5).join(', ')}.`,
       fix: 'Добавьте в заголовки и тексты слова ключевых фраз или разделите группу по смыслу.',
-      evidence: [{ label: 'Релевантность', value: Math.round(relevance.relevance * 100), threshold: Math.round(settings.minGroupRelevance * 100), setting: 'minGroupRelevance', unit: 'percent' }],
+      evidence: oneEvidence({ label: 'Релевантность', value: Math.round(relevance.relevance * 100), threshold: Math.round(settings.minGroupRelevance * 100), setting: 'minGroupRelevance', unit: 'percent' }),
     }));
   }
 }

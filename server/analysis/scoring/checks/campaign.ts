@@ -14,7 +14,7 @@ import type { FindingItem } from '../../../../src/contract/analysis-results.js';
 import { groupTopics } from '../../semantic/clusters.js';
 import { negativesOf } from '../../semantic/prepare.js';
 import { countOf, examplesSentence } from '../aggregate.js';
-import type { ScoringContext } from '../context.js';
+import { oneEvidence, type ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
 import { formatCountOf } from '../../../../src/lib/format.js';
 
@@ -32,7 +32,7 @@ export function runCampaignChecks(context: ScoringContext): void {
       for (const group of campaign.groups) {
         for (const keyword of group.keywords) {
           if (keyword.parsed.quoted || negativesOf(keyword).length > 0) continue;
-          exposed.push({ target: keyword.ref, evidence: [{ label: 'Минус-слов у фразы, группы и кампании', value: 0, threshold: 1, unit: 'count' }] });
+          exposed.push({ target: keyword.ref, evidence: oneEvidence({ label: 'Минус-слов у фразы, группы и кампании', value: 0, threshold: 1, unit: 'count' }) });
         }
       }
       const finding = makeFinding(checks.campaignNoNegatives, campaign.ref, {
@@ -69,7 +69,7 @@ export function runCampaignChecks(context: ScoringContext): void {
       findings.push(makeFinding(checks.campaignSingleGroup, campaign.ref, {
         explanation: `В кампании «${campaign.campaign.name}» одна группа на ${formatCountOf(keywords, ['фразу', 'фразы', 'фраз'])}: на все запросы показывается одно и то же объявление.`,
         fix: 'Разделите фразы на группы по смыслу (см. кластеры семантического анализа) и напишите объявление для каждой.',
-        evidence: [{ label: 'Фраз в единственной группе', value: keywords, threshold: settings.singleGroupMinKeywords, setting: 'singleGroupMinKeywords', unit: 'count' }],
+        evidence: oneEvidence({ label: 'Фраз в единственной группе', value: keywords, threshold: settings.singleGroupMinKeywords, setting: 'singleGroupMinKeywords', unit: 'count' }),
       }));
     }
   }

@@ -8,7 +8,7 @@ import { negativeCategoryLabels } from '../../../../src/contract/analysis-result
 import { nonCommercialIntent } from '../../semantic/keyword-intent.js';
 import { negativeBlocks } from '../../semantic/negative-match.js';
 import type { PreparedKeyword } from '../../semantic/prepare.js';
-import { formatRub, type ScoringContext } from '../context.js';
+import { formatRub, oneEvidence, type ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
 
 function operatorProblem(keyword: PreparedKeyword, context: ScoringContext): string | null {
@@ -58,7 +58,7 @@ export function runKeywordChecks(context: ScoringContext): void {
       findings.push(makeFinding(checks.keywordTooBroad, ref, {
         explanation: `Фраза «${keyword.keyword.phrase}» из одного слова в широком соответствии: по ней показываются любые запросы с этим словом.`,
         fix: platform === 'google_ads' ? 'Добавьте уточняющие слова или смените тип соответствия на фразовое.' : 'Добавьте уточняющие слова (что именно, для чего) или возьмите слово в кавычки.',
-        evidence: [{ label: 'Слов во фразе', value: 1, threshold: 1, unit: 'count' }],
+        evidence: oneEvidence({ label: 'Слов во фразе', value: 1, threshold: 1, unit: 'count' }),
       }));
     }
     const intent = nonCommercialIntent(keyword.parsed.words, account.lemmatizer);
@@ -87,7 +87,7 @@ export function runKeywordChecks(context: ScoringContext): void {
       findings.push(makeFinding(checks.keywordDuplicate, ref, {
         explanation: `Фраза «${keyword.keyword.phrase}» состоит из тех же слов, что и «${duplicate.first}».`,
         fix: 'Оставьте одну фразу и перенесите в неё минус-слова остальных.',
-        evidence: [{ label: 'Фраз с теми же словами', value: duplicate.count, threshold: 2, unit: 'count' }],
+        evidence: oneEvidence({ label: 'Фраз с теми же словами', value: duplicate.count, threshold: 2, unit: 'count' }),
         suggestionIds: duplicate.suggestionId ? [duplicate.suggestionId] : undefined,
       }));
     }
@@ -96,7 +96,7 @@ export function runKeywordChecks(context: ScoringContext): void {
       findings.push(makeFinding(checks.keywordConflictingOperators, ref, {
         explanation: `Во фразе «${keyword.keyword.phrase}»: ${problem}.`,
         fix: 'Исправьте операторы или удалите минус-слово, которое совпадает со словом фразы.',
-        evidence: [{ label: 'Проблема', value: problem }],
+        evidence: oneEvidence({ label: 'Проблема', value: problem }),
       }));
     }
     const intersection = intersectionsByBroader.get(ref.key);
@@ -104,7 +104,7 @@ export function runKeywordChecks(context: ScoringContext): void {
       findings.push(makeFinding(checks.keywordGroupIntersection, ref, {
         explanation: `Фраза «${keyword.keyword.phrase}» перехватывает запросы фраз других групп: ${intersection.examples.join(', ')}${intersection.count > 3 ? '…' : ''}.`,
         fix: 'Примените кросс-минусовку: добавьте отличающиеся слова как минус-слова.',
-        evidence: [{ label: 'Пересечений', value: intersection.count, threshold: 1, unit: 'count' }],
+        evidence: oneEvidence({ label: 'Пересечений', value: intersection.count, threshold: 1, unit: 'count' }),
         suggestionIds: intersection.suggestionId ? [intersection.suggestionId] : undefined,
       }));
     }

@@ -20,6 +20,7 @@ import type { Evidence, FindingItem, KeywordAction, KeywordVerdict } from '../..
 import type { Placement, Stats } from '../../../../src/contract/campaigns.js';
 import { campaignPlacementStats, placementPhrase } from '../../placement.js';
 import { intentOf } from '../../semantic/clusters.js';
+import { flatString } from '../../semantic/flat-string.js';
 import type { PreparedCampaign, PreparedKeyword } from '../../semantic/prepare.js';
 import { countOf, examplesSentence, sortItems, sumItemMoney } from '../aggregate.js';
 import { formatRub, percent, rub, type ScoringContext } from '../context.js';
@@ -154,7 +155,7 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
     if (facts.hasConversions && stats.conversions === 0 && stats.clicks > 0) wastedSpend += stats.cost;
     const before = findings.length;
     if (facts.hasConversions) keywordAction(keyword, stats, cpaOf(campaignStats.get(keyword.campaign)), referenceOf(keyword.campaign), context, periodEvidence);
-    const priced = findings.length > before && findings[findings.length - 1].money !== undefined;
+    const priced = findings.length > before && findings.last()!.money !== undefined;
     if (priced) pricedCost.set(keyword.campaign, (pricedCost.get(keyword.campaign) ?? 0) + stats.cost);
     else if (facts.hasConversions && stats.conversions === 0 && stats.clicks > 0) {
       const items = unpricedWaste.get(keyword.campaign) ?? [];
@@ -327,7 +328,7 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: numb
   const referenceCpaSource = reference.source;
   const cpa = cpaOf(stats);
   const verdict = (action: KeywordAction, reason: string) =>
-    verdicts.push({ target: keyword.ref, action, clicks: stats.clicks, cost: rub(stats.cost), conversions: stats.conversions, cpa: cpa === null ? null : rub(cpa), referenceCpa: referenceCpa === null ? null : rub(referenceCpa), referenceCpaSource, reason });
+    verdicts.push({ target: keyword.ref, action, clicks: stats.clicks, cost: rub(stats.cost), conversions: stats.conversions, cpa: cpa === null ? null : rub(cpa), referenceCpa: referenceCpa === null ? null : rub(referenceCpa), referenceCpaSource, reason: flatString(reason) });
   const cpaLabel = referenceCpaSource === 'target' ? 'Целевая цена конверсии' : referenceCpaSource === 'placement' ? `Цена конверсии аккаунта ${placementPhrase[reference.placement!]}` : 'Цена конверсии аккаунта';
   const referenceEvidence = (value: number): Evidence => ({ label: cpaLabel, value: rub(value), setting: referenceCpaSource === 'target' ? 'targetCpa' : undefined, unit: 'rub' });
   // The campaign's own CPA describes the campaign; it is said, never compared with.

@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { membersQueryOptions, organizationKeys, removeMember } from '../api';
 import { roleLabel } from '../roles';
 import { QueryError } from '../../../components/ui/QueryError';
+import { TransferDialog } from './TransferDialog';
 
 export const MEMBER_REMOVED = 'Участник удалён';
 
@@ -15,11 +16,15 @@ function joinedText(joinedAt: string): string {
   return Number.isNaN(date.getTime()) ? '' : `в команде с ${date.toLocaleDateString('ru-RU')}`;
 }
 
-/** Members with their roles; the owner removes anyone except the owner and themselves. */
+/**
+ * Members with their roles; the owner removes anyone except the owner and themselves, sees everyone's
+ * token balance and moves tokens to a member or back.
+ */
 export function MemberList({ currentUserId }: { currentUserId: string | null }) {
   const queryClient = useQueryClient();
   const members = useQuery(membersQueryOptions());
   const [candidate, setCandidate] = useState<Member | null>(null);
+  const [transferTo, setTransferTo] = useState<Member | null>(null);
   const removal = useMutation({
     mutationFn: (member: Member) => removeMember(member.user_id),
     onSuccess: (_answer, member) => {
@@ -64,24 +69,37 @@ export function MemberList({ currentUserId }: { currentUserId: string | null }) 
                   </span>
                   <span className="member-list__email">{member.email}</span>
                   <span className="member-list__joined">{joinedText(member.joined_at)}</span>
+                  {member.balance !== undefined && (
+                    <span className="member-list__balance" data-testid="member-balance">
+                      Баланс: {member.balance.toLocaleString('ru-RU')} токенов
+                    </span>
+                  )}
                 </div>
                 <span className={`badge${member.role === 'member' ? ' badge--muted' : ''} member-list__role`}>{roleLabel(member.role)}</span>
-                {canRemove(member) && (
-                  <button
-                    type="button"
-                    className="btn btn--ghost btn--small member-list__remove"
-                    aria-label={`Удалить ${name}`}
-                    onClick={() => setCandidate(member)}
-                    disabled={removal.isPending}
-                  >
-                    Удалить
-                  </button>
-                )}
+                <div className="member-list__actions">
+                  {member.balance !== undefined && member.user_id !== currentUserId && (
+                    <button type="button" className="btn btn--ghost btn--small" aria-label={`Токены: ${name}`} onClick={() => setTransferTo(member)}>
+                      Токены
+                    </button>
+                  )}
+                  {canRemove(member) && (
+                    <button
+                      type="button"
+                      className="btn btn--ghost btn--small member-list__remove"
+                      aria-label={`Удалить ${name}`}
+                      onClick={() => setCandidate(member)}
+                      disabled={removal.isPending}
+                    >
+                      Удалить
+                    </button>
+                  )}
+                </div>
               </li>
             );
           })}
         </ul>
       )}
+      {transferTo && <TransferDialog member={transferTo} onClose={() => setTransferTo(null)} />}
       {candidate && (
         <ConfirmDialog
           title="Удалить участника?"
@@ -92,6 +110,7 @@ export function MemberList({ currentUserId }: { currentUserId: string | null }) 
           onCancel={() => setCandidate(null)}
         >
           {displayName(candidate)} ({candidate.email}) потеряет доступ к проектам организации.
+          {Boolean(candidate.balance) && ` На его балансе ${candidate.balance!.toLocaleString('ru-RU')} токенов: их можно сначала вернуть себе кнопкой «Токены».`}
         </ConfirmDialog>
       )}
     </section>

@@ -16,6 +16,7 @@ function AdminLayout() {
         <Link to="/admin" className="admin__title" activeOptions={{ exact: true }}>
           Админка
         </Link>
+        <Link to="/admin/invoices" className="link">Счета</Link>
         <span className="badge badge--muted">администратор платформы</span>
       </div>
       <Outlet />

@@ -1,0 +1,140 @@
+import { createRequire } from 'node:module';
+import PDFDocument from 'pdfkit';
+import type { Requisites } from '../../src/contract/payments.js';
+import { amountInWords, formatRoubles } from './amount-in-words.js';
+import type { SellerRequisites } from './config.js';
+
+// The font ships in an npm package (nothing is downloaded at run time); DejaVu covers Cyrillic.
+const require = createRequire(import.meta.url);
+const REGULAR = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+
+export interface InvoiceDocument {
+  number: number;
+  createdAt: Date;
+  buyer: Requisites;
+  seller: SellerRequisites;
+  packageId: string;
+  tokens: number;
+  amountKopecks: number;
+}
+
+const dateFormat = new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Moscow' });
+
+/**
+ * «Счёт на оплату» in the usual Russian layout: the seller's bank details, the parties, one line for
+ * the package, the total and the total in words. The document info carries the number and the sum in
+ * plain ASCII (`Subject`), which lets a client or a test read them without a PDF text extractor.
+ */
+export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 40,
+    info: {
+      Title: `Invoice ${invoice.number}`,
+      Subject: `Invoice ${invoice.number}: ${(invoice.amountKopecks / 100).toFixed(2)} RUB for ${invoice.tokens} tokens`,
+      Author: 'Reklama Lab',
+    },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  doc.registerFont('regular', REGULAR);
+  doc.registerFont('bold', BOLD);
+  const { seller, buyer } = invoice;
+  const left = doc.page.margins.left;
+  const width = doc.page.width - left - doc.page.margins.right;
+  const total = formatRoubles(invoice.amountKopecks);
+
+  // Bank details box.
+  doc.font('regular').fontSize(9);
+  const boxTop = doc.y;
+  const rows: [string, string][] = [
+    ['Банк получателя', seller.bank],
+    ['БИК', seller.bik],
+    ['Корр. счёт', seller.correspondentAccount],
+    ['Получатель', `${seller.name}, ИНН ${seller.inn}, КПП ${seller.kpp}`],
+    ['Расчётный счёт', seller.account],
+  ];
+  for (const [label, value] of rows) {
+    const y = doc.y;
+    doc.text(label, left + 4, y + 3, { width: 120 });
+    doc.text(value, left + 130, y + 3, { width: width - 134 });
+    doc.moveTo(left, doc.y + 2).lineTo(left + width, doc.y + 2).lineWidth(0.5).stroke();
+    doc.y += 2;
+  }
+  doc.rect(left, boxTop, width, doc.y - boxTop).lineWidth(0.8).stroke();
+  doc.moveTo(left + 126, boxTop).lineTo(left + 126, doc.y).stroke();
+
+  doc.moveDown(1.5);
+  doc.font('bold').fontSize(15).text(`Счёт на оплату № ${invoice.number} от ${dateFormat.format(invoice.createdAt)}`, left, doc.y, { width });
+  doc.moveTo(left, doc.y + 4).lineTo(left + width, doc.y + 4).lineWidth(1.5).stroke();
+  doc.moveDown(1);
+
+  const party = (label: string, text: string) => {
+    const y = doc.y;
+    doc.font('regular').fontSize(10).text(label, left, y, { width: 100 });
+    doc.font('bold').text(text, left + 105, y, { width: width - 105 });
+    doc.moveDown(0.6);
+  };
+  party('Поставщик:', `${seller.name}, ИНН ${seller.inn}, КПП ${seller.kpp}, ОГРН ${seller.ogrn}, ${seller.address}`);
+  party('Покупатель:', [buyer.name, `ИНН ${buyer.inn}`, buyer.kpp ? `КПП ${buyer.kpp}` : '', buyer.address].filter(Boolean).join(', '));
+  party('Основание:', 'Оферта сервиса Reklama Lab');
+
+  // The one line: package of tokens.
+  doc.moveDown(0.5);
+  const columns = [
+    { title: '№', width: 24 },
+    { title: 'Товары (работы, услуги)', width: width - 24 - 50 - 40 - 90 - 90 },
+    { title: 'Кол-во', width: 50 },
+    { title: 'Ед.', width: 40 },
+    { title: 'Цена, ₽', width: 90 },
+    { title: 'Сумма, ₽', width: 90 },
+  ];
+  const cells = ['1', `Токены сервиса Reklama Lab: пакет «${invoice.packageId}», ${invoice.tokens} токенов`, '1', 'шт', total, total];
+  const drawRow = (values: string[], font: 'regular' | 'bold') => {
+    const top = doc.y;
+    doc.font(font).fontSize(9);
+    const heights = values.map((value, index) => doc.heightOfString(value, { width: columns[index]!.width - 8 }));
+    const height = Math.max(...heights) + 8;
+    let x = left;
+    values.forEach((value, index) => {
+      doc.text(value, x + 4, top + 4, { width: columns[index]!.width - 8, align: index >= 2 ? 'right' : 'left' });
+      doc.rect(x, top, columns[index]!.width, height).lineWidth(0.6).stroke();
+      x += columns[index]!.width;
+    });
+    doc.x = left;
+    doc.y = top + height;
+  };
+  drawRow(columns.map((column) => column.title), 'bold');
+  drawRow(cells, 'regular');
+
+  doc.moveDown(0.8);
+  const totals: [string, string][] = [
+    ['Итого:', total],
+    [seller.vatNote.startsWith('Без') ? 'Без налога (НДС):' : 'В том числе НДС:', seller.vatNote.startsWith('Без') ? '—' : seller.vatNote],
+    ['Всего к оплате:', total],
+  ];
+  for (const [label, value] of totals) {
+    const y = doc.y;
+    doc.font('bold').fontSize(10).text(label, left, y, { width: width - 100, align: 'right' });
+    doc.text(value, left + width - 95, y, { width: 95, align: 'right' });
+  }
+  doc.moveDown(0.8);
+  doc.font('regular').fontSize(10).text(`Всего наименований 1, на сумму ${total} руб.`, left, doc.y, { width });
+  doc.font('bold').text(amountInWords(invoice.amountKopecks), { width });
+  doc.font('regular').fontSize(9).moveDown(0.5).text(seller.vatNote, { width });
+  doc.moveDown(0.5).text(
+    `Оплатить не позднее ${seller.payWithinDays} банковских дней с даты счёта. В назначении платежа укажите «Оплата по счёту № ${invoice.number}». Токены зачисляются на баланс после поступления оплаты.`,
+    { width },
+  );
+  doc.moveTo(left, doc.y + 6).lineTo(left + width, doc.y + 6).lineWidth(1.5).stroke();
+  doc.moveDown(2.5);
+  doc.font('regular').fontSize(10).text(`${seller.signer} ____________________`, left, doc.y, { width });
+  doc.moveDown(1).text('Бухгалтер ____________________', { width });
+  doc.end();
+  return done;
+}

@@ -1,0 +1,114 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import type { TransferDirection } from '../../../contract/payments.js';
+import type { Member } from '../../../contract/organizations.js';
+import { displayName } from '../../../components/layout/initials';
+import { newIdempotencyKey } from '../../../lib/idempotency';
+import { refreshTokenViews, transferTokens } from '../../tokens/payments-api';
+
+/**
+ * The owner moves tokens to a member or takes them back (a member who leaves). One idempotency key per
+ * opened dialog: a double click or a retried request moves once.
+ */
+export function TransferDialog({ member, onClose }: { member: Member; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const titleId = useId();
+  const [direction, setDirection] = useState<TransferDirection>('to_member');
+  const [amount, setAmount] = useState('');
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const key = useRef(newIdempotencyKey());
+  const amountRef = useRef<HTMLInputElement | null>(null);
+  const name = displayName(member);
+
+  useEffect(() => {
+    amountRef.current?.focus();
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [onClose]);
+
+  const transfer = useMutation({
+    mutationFn: (tokens: number) => transferTokens(member.user_id, { direction, amount: tokens, idempotency_key: key.current }),
+    onSuccess: async (_answer, tokens) => {
+      await refreshTokenViews(queryClient);
+      toast.success(direction === 'to_member' ? `Переведено ${tokens.toLocaleString('ru-RU')} токенов: ${name}` : `Возвращено ${tokens.toLocaleString('ru-RU')} токенов от ${name}`);
+      onClose();
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const tokens = Number(amount);
+    if (!Number.isInteger(tokens) || tokens < 1) {
+      setInvalid('Количество токенов: целое число от 1');
+      return;
+    }
+    if (direction === 'from_member' && member.balance !== undefined && tokens > member.balance) {
+      setInvalid('На балансе участника недостаточно токенов');
+      return;
+    }
+    setInvalid(null);
+    transfer.mutate(tokens);
+  };
+  // A changed request is a new operation, with a key of its own.
+  const change = (update: () => void) => {
+    update();
+    key.current = newIdempotencyKey();
+  };
+
+  return (
+    <div className="confirm-dialog__backdrop">
+      <form className="confirm-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} onSubmit={submit} noValidate>
+        <h2 id={titleId} className="confirm-dialog__title">
+          Токены: {name}
+        </h2>
+        <p className="muted">На балансе участника: {(member.balance ?? 0).toLocaleString('ru-RU')}</p>
+        <div className="segmented" role="radiogroup" aria-label="Что сделать">
+          <label className="segmented__option">
+            <input type="radio" name="direction" value="to_member" checked={direction === 'to_member'} onChange={() => change(() => setDirection('to_member'))} />
+            <span>Перевести участнику</span>
+          </label>
+          <label className="segmented__option">
+            <input type="radio" name="direction" value="from_member" checked={direction === 'from_member'} onChange={() => change(() => setDirection('from_member'))} />
+            <span>Вернуть себе</span>
+          </label>
+        </div>
+        <div className={`field${invalid ? ' field--invalid' : ''}`}>
+          <label className="field__label" htmlFor={`${titleId}-amount`}>
+            Количество токенов
+          </label>
+          <input
+            id={`${titleId}-amount`}
+            ref={amountRef}
+            className="input"
+            inputMode="numeric"
+            value={amount}
+            aria-invalid={Boolean(invalid)}
+            onChange={(event) => change(() => setAmount(event.target.value.trim()))}
+          />
+          {invalid && (
+            <p className="field__error" role="alert">
+              {invalid}
+            </p>
+          )}
+        </div>
+        {transfer.isError && (
+          <p className="form-error" role="alert">
+            {transfer.error.message}
+          </p>
+        )}
+        <div className="confirm-dialog__actions">
+          <button type="button" className="btn btn--secondary" onClick={onClose} disabled={transfer.isPending}>
+            Отмена
+          </button>
+          <button type="submit" className="btn btn--primary" disabled={transfer.isPending} aria-busy={transfer.isPending}>
+            {direction === 'to_member' ? 'Перевести' : 'Вернуть'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * Saving a file behind the session (an analysis export, an invoice PDF): a plain link cannot carry the
+ * bearer header, so the file comes through `apiClient.download` (its 401 → refresh → retry rule
+ * included) and is saved through an object URL.
+ */
+import { apiClient, type RequestOptions } from './api-client';
+
+/** The file name of a `Content-Disposition` header (`filename*=UTF-8''…` wins over `filename=`). */
+export function fileNameFromDisposition(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
+  return plain ? plain[1].trim() : null;
+}
+
+/** Downloads `path` and saves it; answers the file name used (the server's, else `fallbackName`). */
+export async function saveDownload(path: string, fallbackName: string, opts: RequestOptions = {}): Promise<string> {
+  const { blob, headers } = await apiClient.download(path, opts);
+  const fileName = fileNameFromDisposition(headers.get('content-disposition')) ?? fallbackName;
+  const objectUrl = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = objectUrl;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(objectUrl), 1000);
+  return fileName;
+}
