@@ -18,6 +18,7 @@ const registry: { name: string; file: string }[] = [
   { name: 'compression', file: './compression.js' },
   { name: 'hostile-uploads', file: './hostile-uploads.js' },
   { name: 'end-to-end', file: './end-to-end.js' },
+  { name: 'auth-load', file: './auth-load.js' },
 ];
 
 /** The module's source next to this file (tsx runs .ts; a compiled copy would be .js). */

@@ -10,7 +10,6 @@
 import { MutationCache, QueryClient, dehydrate, onlineManager } from '@tanstack/react-query';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
 import { removeOldestQuery, type Persister } from '@tanstack/react-query-persist-client';
-import { toast } from 'sonner';
 import { ApiError } from '../lib/api-client';
 import { sessionSnapshotStorage } from '../lib/storage';
 import { onIdentityChange } from '@/app/session';
@@ -61,10 +60,13 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({
       onMutate: () => {
         if (!onlineManager.isOnline()) {
-          toast.warning(OFFLINE_MUTATION_MESSAGE, {
-            id: 'offline-mutation',
-            description: 'Действие выполнится, когда связь восстановится.',
-          });
+          // sonner is loaded with the toaster (lazily); by the time a user acts it is there.
+          void import('sonner').then(({ toast }) =>
+            toast.warning(OFFLINE_MUTATION_MESSAGE, {
+              id: 'offline-mutation',
+              description: 'Действие выполнится, когда связь восстановится.',
+            }),
+          );
         }
       },
     }),

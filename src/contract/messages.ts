@@ -150,7 +150,7 @@ export const tokenMessages = {
   countsRequired: 'Укажите для каждой кампании keywords_count и ads_count',
   campaignIdInvalid: 'Некорректный идентификатор кампании',
   campaignNameMax: 'Название кампании не длиннее 500 символов',
-  analysisKindInvalid: 'Неизвестный вид анализа: укажите scoring или semantic (проверка посадочных страниц и AI-план оплачиваются отдельно)',
+  analysisKindInvalid: 'Неизвестный вид анализа: укажите scoring или semantic (проверка посадочных страниц и ИИ-план оплачиваются отдельно)',
   creditFieldsRequired: 'Укажите сумму и причину начисления',
   amountInvalid: 'Сумма начисления должна быть целым положительным числом',
   amountTooLarge: 'Сумма начисления не больше 1 000 000 токенов',
@@ -327,14 +327,14 @@ export const analysisPageMessages = {
 
 /** AI plan: the language model's action plan for a completed audit (API answers and run errors). */
 export const aiPlanMessages = {
-  notConfigured: 'AI-анализ недоступен: языковая модель на этом сервере не настроена (LLM_API_URL). Ниже — план действий, собранный из проверок аудита без языковой модели',
+  notConfigured: 'ИИ-анализ недоступен: языковая модель на этом сервере не настроена (LLM_API_URL). Ниже — план действий, собранный из проверок аудита без языковой модели',
   queueUnavailable: 'Очередь задач недоступна. Попробуйте позже',
-  planNotFound: 'AI-план не найден',
-  analysisNotCompleted: 'AI-план строится по завершённому аудиту: дождитесь окончания анализа',
+  planNotFound: 'ИИ-план не найден',
+  analysisNotCompleted: 'ИИ-план строится по завершённому аудиту: дождитесь окончания анализа',
   idempotencyKeyInvalid: 'Ключ идемпотентности: от 1 до 200 символов',
-  idempotencyKeyReused: 'Этот ключ идемпотентности уже использован для другого AI-плана',
-  insufficientTokensDetail: 'Стоимость AI-плана — {required} токенов, на балансе {balance}. Пополните баланс на странице «Токены»',
-  debitReason: 'AI-план по аудиту проекта «{project}»',
+  idempotencyKeyReused: 'Этот ключ идемпотентности уже использован для другого ИИ-плана',
+  insufficientTokensDetail: 'Стоимость ИИ-плана — {required} токенов, на балансе {balance}. Пополните баланс на странице «Токены»',
+  debitReason: 'ИИ-план по аудиту проекта «{project}»',
   refundNote: 'Токены возвращены на баланс',
   timeout: 'Языковая модель не ответила за {seconds} с',
   network: 'Не удалось связаться с языковой моделью: {reason}',
@@ -345,8 +345,8 @@ export const aiPlanMessages = {
   badShape: 'Ответ языковой модели не соответствует формату плана: {problems}',
   unknownFindings: 'Ответ языковой модели ссылается на замечания, которых нет в аудите: {refs}',
   auditGone: 'Аудит, по которому строился план, больше недоступен',
-  interrupted: 'Построение AI-плана прервано перезапуском сервера',
-  failed: 'Не удалось построить AI-план',
+  interrupted: 'Построение ИИ-плана прервано перезапуском сервера',
+  failed: 'Не удалось построить ИИ-план',
 } as const;
 
 /**

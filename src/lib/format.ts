@@ -70,7 +70,9 @@ const wholeNumber = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0 })
 
 export const formatCount = (value: number) => wholeNumber.format(value);
 export const formatRub = (value: number) => `${wholeNumber.format(Math.round(value))} ₽`;
-export const formatTokens = (value: number) => `${formatCount(value)} ${pluralRu(value, ['токен', 'токена', 'токенов'])}`;
+/** A count with its noun in the right form: formatCountOf(4, ['фраза', 'фразы', 'фраз']) → «4 фразы». */
+export const formatCountOf = (value: number, forms: [string, string, string]) => `${formatCount(value)} ${pluralRu(value, forms)}`;
+export const formatTokens = (value: number) => formatCountOf(value, ['токен', 'токена', 'токенов']);
 
 /** The colour band of a 0–100 score, shared by the gauges, bars and badges of every analysis. */
 export function scoreBand(score: number): 'good' | 'fair' | 'poor' {

@@ -75,19 +75,19 @@ describe('an AI plan of a finished audit in Chromium, written by a language mode
   });
 
   it('opens from the results, shows the price, charges it, waits for the model and shows the steps with the audit’s roubles per month', async () => {
-    const projectId = await createProjectFromFiles(page, { name: 'Диваны Комфорт — AI-план', site: 'divany-komfort.example', platform: 'Яндекс Директ', files: projectFiles, targetCpa: TARGET_CPA });
+    const projectId = await createProjectFromFiles(page, { name: 'Диваны Комфорт — ИИ-план', site: 'divany-komfort.example', platform: 'Яндекс Директ', files: projectFiles, targetCpa: TARGET_CPA });
     const { analysisId } = await runAnalysisToCompletion(page, projectId);
     await page.getByRole('button', { name: 'К результатам' }).click();
     await page.waitForURL(`**/projects/${projectId}/analysis/${analysisId}/results`);
 
     // The results screen's button leads to the AI analysis of this audit.
-    await page.getByRole('link', { name: 'AI-анализ' }).click();
+    await page.getByRole('link', { name: 'ИИ-анализ' }).click();
     await page.waitForURL(`**/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`);
-    await page.getByRole('heading', { level: 1, name: 'AI-анализ' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'ИИ-анализ' }).waitFor();
 
     // The price is on the button, next to the balance it will come out of.
     const balanceBefore = await headerBalance(page);
-    const requestButton = page.getByRole('button', { name: /^Запросить AI-план · \d+ токен/ });
+    const requestButton = page.getByRole('button', { name: /^Запросить ИИ-план · \d+ токен/ });
     const price = Number((await requestButton.innerText()).split('·')[1]!.replace(/\D/g, ''));
     expect(price).toBe(defaultPricingTable.aiPlan);
     expect(price).toBeGreaterThan(0);
@@ -97,7 +97,7 @@ describe('an AI plan of a finished audit in Chromium, written by a language mode
     const held = fake.hold();
     await requestButton.click();
     await page.waitForURL(new RegExp(`/projects/${projectId}/analysis/${analysisId}/ai-analysis/(?!${analysisId})[0-9a-f-]{36}$`));
-    await page.getByRole('heading', { level: 1, name: 'AI-план действий' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'ИИ-план действий' }).waitFor();
     const prompt = await held.arrived;
     await page.getByRole('status', { name: 'Языковая модель составляет план' }).waitFor();
     await page.getByTestId('balance-value').filter({ hasText: exactNumber(balanceBefore - price) }).waitFor();

@@ -4,43 +4,83 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdminSession, type AdminSession } from './helpers/admin-session.js';
 import { newContext } from './helpers/browser.js';
-import { createProjectFromFiles } from './helpers/flows.js';
+import { createProjectFromFiles, runAnalysisToCompletion } from './helpers/flows.js';
+import { cutMoneyFigures, layersOverControls, seriousAxeViolations, sidewaysOverflow } from './helpers/screen-checks.js';
 
 const ADMIN = { email: 'admin@mobile.test', password: 'AdminPass123' };
 const PHONE = { width: 360, height: 740 };
 const fixtures = path.resolve(new URL('../fixtures/imports', import.meta.url).pathname);
 
-/** How far the page is wider than the phone's screen (0 when nothing scrolls sideways). */
-const sidewaysOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+/** Everything wrong with the screen as it is now; an empty object when it is fine. */
+async function problemsOf(page: Page): Promise<Record<string, unknown>> {
+  const problems: Record<string, unknown> = {};
+  const overflow = await sidewaysOverflow(page);
+  if (overflow > 0) problems.sidewaysOverflowPx = overflow;
+  const cut = await cutMoneyFigures(page);
+  if (cut.length > 0) problems.cutMoney = cut;
+  const covered = await layersOverControls(page);
+  if (covered.length > 0) problems.layersOverControls = covered;
+  const axe = await seriousAxeViolations(page);
+  if (axe.length > 0) problems.axe = axe;
+  return problems;
+}
 
 describe('the app on a 360 px wide phone screen', () => {
   let session: AdminSession;
   let page: Page;
   let projectId: string;
+  let analysisId: string;
+  /** What was wrong right after «Сохранить проект»: the «Проект создан» toast over the header, say. */
+  let afterCreate: Record<string, unknown>;
 
   beforeAll(async () => {
     session = await startAdminSession({ admin: ADMIN, viewport: PHONE });
     page = session.page;
+    // The cookie banner is up (not accepted), as for a new visitor: toasts and banners must share the screen.
+    await page.locator('.cookie-banner').waitFor();
     projectId = await createProjectFromFiles(page, {
       name: 'Диваны Комфорт на телефоне',
       site: 'divany-komfort.example',
       platform: 'Яндекс Директ',
       files: [path.join(fixtures, 'direct-export-utf8-bom.csv')],
     });
-  });
+    await page.locator('[data-sonner-toast]').first().waitFor();
+    afterCreate = await problemsOf(page);
+    ({ analysisId } = await runAnalysisToCompletion(page, projectId));
+  }, 240_000);
   afterAll(async () => {
     await session?.close();
   });
 
-  it('shows every main screen without sideways scrolling, with the balance label in the header', async () => {
-    const screens = ['/projects', `/projects/${projectId}`, `/projects/${projectId}/analysis/new`, `/projects/${projectId}/analysis/history`, '/projects/create/step1', '/tokens', '/organization', '/admin', '/about'];
+  it('shows every main screen without sideways scrolling, cut money, layers over controls or serious axe findings, with the balance label in the header', async () => {
+    const found: Record<string, Record<string, unknown>> = {};
+    if (Object.keys(afterCreate).length > 0) found['«Проект создан» toast with the cookie banner up'] = afterCreate;
+    const screens = [
+      '/projects',
+      `/projects/${projectId}`,
+      `/projects/${projectId}/analysis/new`,
+      `/projects/${projectId}/analysis/history`,
+      `/projects/${projectId}/analysis/${analysisId}/results`,
+      `/projects/${projectId}/analysis/${analysisId}/semantic`,
+      `/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`,
+      `/projects/${projectId}/page-relevance/new`,
+      '/projects/create/step1',
+      '/tokens',
+      '/organization',
+      '/admin',
+      '/about',
+    ];
     for (const screen of screens) {
       await page.goto(screen);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
-      expect({ screen, overflow: await sidewaysOverflow(page) }).toEqual({ screen, overflow: 0 });
+      // Let the screen's data arrive (spinners gone) before judging it.
+      await page.waitForLoadState('networkidle');
       await expect(page.getByRole('link', { name: /Баланс:/ }).isVisible()).resolves.toBe(true);
+      const problems = await problemsOf(page);
+      if (Object.keys(problems).length > 0) found[screen] = problems;
     }
-  });
+    expect(found).toEqual({});
+  }, 180_000);
 
   it('opens the notifications and the user menu inside the screen', async () => {
     await page.goto('/projects');
@@ -61,10 +101,11 @@ describe('the app on a 360 px wide phone screen', () => {
     const guest = await (await newContext(session.browser, session.server.url, PHONE)).newPage();
     await guest.goto('/auth');
     await guest.getByRole('form', { name: 'Вход' }).waitFor();
-    expect(await sidewaysOverflow(guest)).toBe(0);
+    await guest.locator('.cookie-banner').waitFor();
+    expect(await problemsOf(guest)).toEqual({});
     await guest.getByRole('tab', { name: 'Регистрация' }).click();
     await guest.getByRole('form', { name: 'Регистрация' }).waitFor();
-    expect(await sidewaysOverflow(guest)).toBe(0);
+    expect(await problemsOf(guest)).toEqual({});
     await guest.context().close();
   });
 });

@@ -267,7 +267,7 @@ describe('a landing-page relevance check of a real site in Chromium', () => {
     expect(await scoreOf(missingRow)).toBe(0);
 
     await relevantRow.getByText(/^HTTP 200 · \d+,\d с$/).waitFor();
-    await relevantRow.getByText('H1: Пластиковые окна на заказ с установкой за 1 день').waitFor();
+    await relevantRow.getByText('Главный заголовок (H1): Пластиковые окна на заказ с установкой за 1 день').waitFor();
     await relevantRow.getByText('всё найдено').waitFor();
     // The weak page misses its group's words and says so.
     await weakRow.getByRole('button', { name: /Страница слабо отвечает на ключевые фразы групп «Остекление балконов»/ }).waitFor();
@@ -291,7 +291,7 @@ describe('a landing-page relevance check of a real site in Chromium', () => {
     expect(await fact('Проверено').innerText()).toBe('4 страницы');
     expect(await fact('Открываются').innerText()).toBe('3');
     expect(await fact('Слабые страницы (ниже 50)').innerText()).toBe('2');
-    await summary.getByText('Ошибка HTTP: 1 страница').waitFor();
+    await summary.getByText('Страница отвечает ошибкой: 1 страница').waitFor();
 
     // The price stayed paid: the header is still the balance minus the check.
     expect(await headerBalance(page)).toBe(balanceBefore - cost);

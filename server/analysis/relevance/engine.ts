@@ -16,6 +16,7 @@ import type { Lemmatizer } from '../semantic/lemmatizer.js';
 import { isStopWord, parsePhrase, splitMinusWords, tokenize } from '../semantic/phrase.js';
 import { extractPage, type PageContent } from './html.js';
 import { issueTexts } from './issues.js';
+import { formatCountOf } from '../../../src/lib/format.js';
 
 /** A page as the fetcher read it. */
 export interface FetchedPage {
@@ -90,7 +91,15 @@ function lemmaSetOf(texts: (string | null)[], lemmatizer: Lemmatizer): Set<strin
 interface LemmaWord {
   lemma: string;
   readings: string[];
+  /**
+   * The word as the keyword or headline spells it (the first form met), for the screens: a lemma of an
+   * unknown word is a stem («трехкамерн»), which no marketer would recognise as the missing word.
+   */
+  surface: string;
 }
+
+/** A bare number («3», «24») means nothing as «a word missing on the page». */
+const isBareNumber = (form: string) => /^\d+$/.test(form);
 
 const hasAny = (word: LemmaWord, set: Set<string>) => word.readings.some((reading) => set.has(reading));
 
@@ -101,8 +110,8 @@ function keywordWords(group: GroupTarget, lemmatizer: Lemmatizer): LemmaWord[] {
     if (keyword.isAutotargeting || keyword.phrase.includes('---autotargeting')) continue;
     const parsed = parsePhrase(splitMinusWords(keyword.phrase).phrase, lemmatizer);
     for (const word of parsed.significant) {
-      if (word.stop) continue;
-      if (!words.has(word.lemma)) words.set(word.lemma, { lemma: word.lemma, readings: word.lemmas });
+      if (word.stop || isBareNumber(word.form)) continue;
+      if (!words.has(word.lemma)) words.set(word.lemma, { lemma: word.lemma, readings: word.lemmas, surface: word.form });
     }
   }
   return [...words.values()];
@@ -114,9 +123,9 @@ function headlineWords(groups: GroupTarget[], lemmatizer: Lemmatizer): LemmaWord
   for (const group of groups) {
     for (const headline of group.headlines) {
       for (const { form } of tokenize(headline)) {
-        if (isStopWord(form) || (form.length < 2 && !/\d/.test(form))) continue;
+        if (isStopWord(form) || form.length < 2 || isBareNumber(form)) continue;
         const info = lemmatizer.lemmatize(form);
-        if (!words.has(info.lemma)) words.set(info.lemma, { lemma: info.lemma, readings: info.all });
+        if (!words.has(info.lemma)) words.set(info.lemma, { lemma: info.lemma, readings: info.all, surface: form });
       }
     }
   }
@@ -216,7 +225,7 @@ function technicalIssues(page: FetchedPage, content: PageContent | null, thresho
     penalty += 0.2;
   }
   if (content.wordCount < thresholds.thinWords) {
-    issues.push(issue('thin_content', 'medium', { words: content.wordCount, limit: thresholds.thinWords }));
+    issues.push(issue('thin_content', 'medium', { words: formatCountOf(content.wordCount, ['слово', 'слова', 'слов']), limit: thresholds.thinWords }));
     penalty += 0.3;
   }
   const canonicalHost = content.canonical ? hostOf(new URL(content.canonical, page.finalUrl ?? page.url).toString()) : null;
@@ -284,7 +293,7 @@ export function analyzePage(page: FetchedPage, groups: GroupTarget[], lemmatizer
       lemmas: words.length,
       coverage: round3((words.length - missing.length) / words.length),
       headingCoverage: round3(inHeadings / words.length),
-      missing: missing.map((word) => word.lemma).slice(0, 30),
+      missing: missing.map((word) => word.surface).slice(0, 30),
     });
   }
   const promise = headlineWords(groups, lemmatizer);
@@ -295,7 +304,7 @@ export function analyzePage(page: FetchedPage, groups: GroupTarget[], lemmatizer
   result.adPromise = {
     words: promise.length,
     coverage: promise.length ? round3((promise.length - promiseMissing.length) / promise.length) : 1,
-    missing: promiseMissing.map((word) => word.lemma).slice(0, 30),
+    missing: promiseMissing.map((word) => word.surface).slice(0, 30),
   };
 
   const relevanceIssues: RelevanceIssue[] = [];

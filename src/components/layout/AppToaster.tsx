@@ -13,6 +13,13 @@ export const TOAST_GAP_PX = 14;
  */
 export const TOAST_SWIPE_THRESHOLD_PX = 45;
 
+/**
+ * Toasts start under the sticky header, never over its balance, bell and avatar; the bottom of the
+ * screen belongs to the dock of the update prompt and the cookie banner.
+ */
+export const TOAST_OFFSET = { top: 'calc(var(--header-height) + 8px)', right: 16 } as const;
+export const TOAST_MOBILE_OFFSET = { top: 'calc(var(--header-height) + 8px)', right: 8, left: 8 } as const;
+
 // Sonner sets `--width` itself; passing it again pins the spec's value even if the default changes.
 const toasterStyle = { '--width': `${TOAST_WIDTH_PX}px` } as CSSProperties;
 
@@ -28,6 +35,8 @@ export function AppToaster() {
       gap={TOAST_GAP_PX}
       swipeDirections={['right', 'top']}
       style={toasterStyle}
+      offset={TOAST_OFFSET}
+      mobileOffset={TOAST_MOBILE_OFFSET}
       containerAriaLabel="Уведомления о действиях"
     />
   );

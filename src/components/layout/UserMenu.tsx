@@ -36,12 +36,13 @@ export function UserMenu() {
         type="button"
         ref={toggleRef}
         className="user-menu__avatar"
-        aria-label={`Меню пользователя ${name}`}
         aria-haspopup="menu"
         aria-expanded={open}
         onClick={toggle}
       >
-        <span aria-hidden="true">{userInitials(user)}</span>
+        {/* The name is the visible initials plus a hidden explanation (WCAG 2.5.3: the visible label is in the name). */}
+        <span className="visually-hidden">Меню пользователя {name}: </span>
+        {userInitials(user)}
       </button>
       {open && (
         <div className="header-dropdown__panel user-menu__panel" role="menu" aria-label="Меню пользователя">

@@ -59,6 +59,13 @@ export function thresholdTextsOf(settings: ProjectSettings): ThresholdTexts {
   return texts;
 }
 
+/** True when the project set any threshold (or competitors) of its own, other than the defaults. */
+export function hasCustomThresholds(settings: ProjectSettings): boolean {
+  const defaults = thresholdTextsOf(defaultProjectSettings);
+  const own = thresholdTextsOf(settings);
+  return (Object.keys(defaults) as (keyof ThresholdTexts)[]).some((key) => defaults[key] !== own[key]);
+}
+
 /** One threshold as its input shows it: a share in percent, a decimal comma. */
 export function formatThreshold(field: ThresholdField, value: number): string {
   return String(field.kind === 'share' ? round(value * 100) : value).replace('.', ',');

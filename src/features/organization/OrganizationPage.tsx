@@ -7,6 +7,7 @@ import { MemberList } from './components/MemberList';
 import { QueryError } from '../../components/ui/QueryError';
 import { roleLabel } from './roles';
 import './organization.css';
+import { planLabel } from '../../lib/labels';
 
 /** /organization (owner only, guarded by the route): name and plan, invitation code, members. */
 export function OrganizationPage() {
@@ -37,7 +38,7 @@ export function OrganizationPage() {
             <dt>Тариф</dt>
             <dd>
               <span className="badge" data-testid="plan-type">
-                {planTypeOf(organization.data)}
+                {planLabel(planTypeOf(organization.data))}
               </span>
             </dd>
           </div>

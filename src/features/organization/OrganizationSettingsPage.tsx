@@ -10,6 +10,7 @@ import { useSession } from '@/app/session';
 import { currentOrganizationQueryOptions, organizationKeys, planTypeOf, updateOrganization } from './api';
 import { QueryError } from '../../components/ui/QueryError';
 import './organization.css';
+import { planLabel } from '../../lib/labels';
 
 export const SETTINGS_SAVED = 'Настройки организации сохранены';
 
@@ -78,7 +79,7 @@ export function OrganizationSettingsPage() {
           <div className="field">
             <span className="field__label">Тариф</span>
             <p className="organization-settings__plan">
-              <span className="badge">{planTypeOf(organization.data)}</span>
+              <span className="badge">{planLabel(planTypeOf(organization.data))}</span>
               <span className="muted"> Тариф меняет администратор платформы.</span>
             </p>
           </div>

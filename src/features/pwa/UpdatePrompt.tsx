@@ -10,7 +10,7 @@ export function UpdatePrompt({ register = import.meta.env.PROD }: { register?: b
   const sw = useSyncExternalStore(subscribeServiceWorker, getServiceWorkerState, getServiceWorkerState);
 
   useEffect(() => {
-    if (register) registerServiceWorker();
+    if (register) void registerServiceWorker();
   }, [register]);
 
   // "Ready offline" is news, not a question: it goes away by itself. An update waits for the user.

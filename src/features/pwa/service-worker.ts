@@ -2,7 +2,7 @@
  * Service worker registration through workbox-window. The build emits the worker of `src/sw.ts`
  * as `/sw.js` (vite-plugin-pwa, injectManifest). Keeps the state the update prompt needs.
  */
-import { Workbox } from 'workbox-window';
+import type { Workbox } from 'workbox-window';
 
 export interface ServiceWorkerState {
   /** A new version is installed and waits for the user's go-ahead. */
@@ -33,10 +33,17 @@ export function subscribeServiceWorker(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Registers `/sw.js` once (production builds only; the dev server has no worker). */
-export function registerServiceWorker(url = '/sw.js'): Workbox | null {
-  if (workbox) return workbox;
-  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return null;
+let registering = false;
+
+/**
+ * Registers `/sw.js` once (production builds only; the dev server has no worker). workbox-window is
+ * loaded on demand: the first screen (/auth on a slow phone) does not wait for it.
+ */
+export async function registerServiceWorker(url = '/sw.js'): Promise<void> {
+  if (workbox || registering) return;
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
+  registering = true;
+  const { Workbox } = await import('workbox-window');
   workbox = new Workbox(url, { scope: '/', type: 'classic' });
   workbox.addEventListener('waiting', () => setState({ needRefresh: true }));
   workbox.addEventListener('installed', (event) => {
@@ -53,7 +60,6 @@ export function registerServiceWorker(url = '/sw.js'): Workbox | null {
       }
     })
     .catch((error: unknown) => console.error('Не удалось зарегистрировать service worker', error));
-  return workbox;
 }
 
 /** Lets the waiting worker take over (it answers SKIP_WAITING), then reloads into the new version. */

@@ -228,7 +228,7 @@ describe('AI plan API: a language model (a fake OpenAI-compatible server) writes
     const short = await start(key, poor.token);
     expect(short.status).toBe(402);
     expect(short.body).toMatchObject({ error: apiMessages.insufficientTokens, code: 'INSUFFICIENT_TOKENS' });
-    expect(short.body.detail[0].msg).toBe(`Стоимость AI-плана — ${PRICE} токенов, на балансе ${PRICE - 1}. Пополните баланс на странице «Токены»`);
+    expect(short.body.detail[0].msg).toBe(`Стоимость ИИ-плана — ${PRICE} токенов, на балансе ${PRICE - 1}. Пополните баланс на странице «Токены»`);
     expect(await balanceOf(t.app, poor.id)).toBe(PRICE - 1);
     expect(await t.app.db.selectFrom('ai_plans').select('id').where('idempotency_key', '=', key).execute()).toHaveLength(0);
 

@@ -12,7 +12,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const unknownKind = 'Неизвестный вид анализа: укажите scoring или semantic (проверка посадочных страниц и AI-план оплачиваются отдельно)';
+const unknownKind = 'Неизвестный вид анализа: укажите scoring или semantic (проверка посадочных страниц и ИИ-план оплачиваются отдельно)';
 
 /** Writes a ledger entry with a chosen timestamp (history filters work on dates). */
 async function entry(user: FixtureUser, type: 'welcome' | 'analysis_debit' | 'admin_credit', amount: number, createdAt: string, key: string) {

@@ -80,9 +80,9 @@ describe('AI analysis screen', () => {
     server.use(http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json(overview({ available: false, unavailable_reason: aiPlanMessages.notConfigured, items: [] }))));
     await renderAt(entryPath);
     expect(await screen.findByRole('heading', { name: 'План действий по результатам аудита' })).toBeInTheDocument();
-    expect(screen.getByRole('note')).toHaveTextContent('AI-анализ с языковой моделью на этом сервере не подключён');
+    expect(screen.getByRole('note')).toHaveTextContent('ИИ-анализ с языковой моделью на этом сервере не подключён');
     expect(screen.getAllByTestId('plan-step')[0]).toHaveTextContent('Расход без конверсий');
-    expect(screen.queryByRole('button', { name: /Запросить AI-план/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Запросить ИИ-план/ })).not.toBeInTheDocument();
   });
 
   it('asks for a plan at the shown price, opens it, polls while the model works and shows the plan', async () => {
@@ -102,14 +102,14 @@ describe('AI analysis screen', () => {
       }),
     );
     const { router } = await renderAt(entryPath);
-    expect(await screen.findByRole('heading', { name: 'AI-анализ' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'ИИ-анализ' })).toBeInTheDocument();
     expect(screen.getByText('На балансе 100 токенов.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /^02\.03\.2025/ })).toHaveAttribute('href', planPath(earlierId));
 
-    await user.click(screen.getByRole('button', { name: 'Запросить AI-план · 10 токенов' }));
+    await user.click(screen.getByRole('button', { name: 'Запросить ИИ-план · 10 токенов' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(planPath(planId)));
     expect(sent).toEqual([{ idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
-    expect(await screen.findByRole('heading', { name: 'AI-план действий' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'ИИ-план действий' })).toBeInTheDocument();
     expect(screen.getByText('Запрос в очереди: языковая модель скоро возьмётся за план.')).toBeInTheDocument();
 
     await act(() => vi.advanceTimersByTimeAsync(2000));
@@ -127,7 +127,7 @@ describe('AI analysis screen', () => {
     expect(steps[1]).not.toHaveTextContent('по оценке аудита');
     expect(screen.getByTestId('ai-plan-total')).toHaveTextContent('аудит оценил в 3 290 ₽ в месяц');
     expect(screen.getByTestId('ai-plan-facts')).toHaveTextContent('модель потратила 1 940 ток. · стоимость 10 токенов');
-    expect(screen.getByRole('button', { name: 'Запросить новый AI-план · 10 токенов' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Запросить новый ИИ-план · 10 токенов' })).toBeEnabled();
 
     // Finished: the poll stops.
     const seen = polls;
@@ -139,7 +139,7 @@ describe('AI analysis screen', () => {
     server.use(http.get(`/api/v1/ai-plans/${planId}`, () => HttpResponse.json({ ai_plan: aiPlan({ status: 'failed', error: `${aiPlanMessages.notJson}. ${aiPlanMessages.refundNote}`, finished_at: '2025-03-03T10:00:30.000Z' }) })));
     await renderAt(planPath(planId));
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('AI-план не построен');
+    expect(alert).toHaveTextContent('ИИ-план не построен');
     expect(alert).toHaveTextContent('Языковая модель вернула ответ не в формате JSON. Токены возвращены на баланс');
     expect(screen.getByTestId('ai-plan-facts')).toHaveTextContent('стоимость 10 токенов возвращена');
     expect(await screen.findByRole('button', { name: 'Попробовать ещё раз · 10 токенов' })).toBeEnabled();
@@ -149,26 +149,26 @@ describe('AI analysis screen', () => {
     const user = userEvent.setup();
     server.use(
       http.post(`/api/v1/analyses/${analysisId}/ai-plans`, () =>
-        HttpResponse.json({ error: 'Недостаточно токенов на балансе', code: 'INSUFFICIENT_TOKENS', detail: [{ loc: ['body'], msg: 'Стоимость AI-плана — 10 токенов, на балансе 4. Пополните баланс на странице «Токены»' }] }, { status: 402 }),
+        HttpResponse.json({ error: 'Недостаточно токенов на балансе', code: 'INSUFFICIENT_TOKENS', detail: [{ loc: ['body'], msg: 'Стоимость ИИ-плана — 10 токенов, на балансе 4. Пополните баланс на странице «Токены»' }] }, { status: 402 }),
       ),
     );
     const { router } = await renderAt(entryPath);
-    await user.click(await screen.findByRole('button', { name: 'Запросить AI-план · 10 токенов' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Стоимость AI-плана — 10 токенов, на балансе 4. Пополните баланс на странице «Токены»');
+    await user.click(await screen.findByRole('button', { name: 'Запросить ИИ-план · 10 токенов' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Стоимость ИИ-плана — 10 токенов, на балансе 4. Пополните баланс на странице «Токены»');
     expect(router.state.location.pathname).toBe(entryPath);
   });
 
   it('disables the request when the balance is short', async () => {
     server.use(http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json(overview({ balance: 4, items: [] }))));
     await renderAt(entryPath);
-    expect(await screen.findByRole('button', { name: 'Запросить AI-план · 10 токенов' })).toBeDisabled();
+    expect(await screen.findByRole('button', { name: 'Запросить ИИ-план · 10 токенов' })).toBeDisabled();
     expect(screen.getByText('На балансе 4 токена. Этого не хватает: пополните баланс на странице «Токены».')).toBeInTheDocument();
   });
 
   it('says when the plan does not exist (another organization, a wrong link)', async () => {
     server.use(http.get(`/api/v1/ai-plans/${planId}`, () => HttpResponse.json({ error: aiPlanMessages.planNotFound, code: 'AI_PLAN_NOT_FOUND' }, { status: 404 })));
     await renderAt(planPath(planId));
-    expect(await screen.findByRole('heading', { name: 'AI-план не найден' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'К AI-анализу аудита' })).toHaveAttribute('href', entryPath);
+    expect(await screen.findByRole('heading', { name: 'ИИ-план не найден' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'К ИИ-анализу аудита' })).toHaveAttribute('href', entryPath);
   });
 });

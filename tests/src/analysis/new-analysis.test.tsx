@@ -40,6 +40,30 @@ afterEach(() => stopTracking(analysisId));
 const startButton = () => screen.getByRole('button', { name: 'Запустить анализ' });
 
 describe('new analysis', () => {
+  it('puts the campaigns, the price and «Запустить анализ» first and folds the default thresholds under «Настройки порогов»', async () => {
+    server.use(http.get(`/api/v1/projects/${projectId}`, () => HttpResponse.json({ ...project, settings: {} })));
+    const user = userEvent.setup();
+    await renderAt(`/projects/${projectId}/analysis/new`);
+    await screen.findByTestId('analysis-cost');
+    const thresholds = screen.getByText('Настройки порогов').closest('details')!;
+    expect(thresholds).not.toHaveAttribute('open');
+    // Document order is reading and tab order: price and start come before the folded thresholds.
+    const following = (first: Element, second: Element) => Boolean(first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING);
+    expect(following(screen.getByTestId('analysis-cost'), thresholds)).toBe(true);
+    expect(following(startButton(), thresholds)).toBe(true);
+    await user.click(screen.getByText('Настройки порогов'));
+    expect(thresholds).toHaveAttribute('open');
+    expect(screen.getByLabelText('Минимум кликов для минус-слова')).toBeVisible();
+  });
+
+  it('opens «Настройки порогов» when the project has thresholds of its own', async () => {
+    server.use(http.get(`/api/v1/projects/${projectId}`, () => HttpResponse.json({ ...project, settings: { min_clicks_for_negative: 11 } })));
+    await renderAt(`/projects/${projectId}/analysis/new`);
+    await screen.findByTestId('analysis-cost');
+    expect(screen.getByText('Настройки порогов').closest('details')).toHaveAttribute('open');
+    expect(screen.getByLabelText('Минимум кликов для минус-слова')).toHaveValue('11');
+  });
+
   it('lists campaigns with their counts and shows the cost from calculate-cost before starting', async () => {
     const user = userEvent.setup();
     await renderAt(`/projects/${projectId}/analysis/new`);

@@ -190,11 +190,12 @@ describe('export', () => {
 });
 
 describe('the action plan', () => {
-  it('leads through «AI-анализ» to the plan built from the summary, biggest roubles first, quoting the one money figure', async () => {
+  it('without a language model leads through «План действий» (not «ИИ-анализ») to the plan built from the summary, biggest roubles first, quoting the one money figure', async () => {
     server.use(http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json({ available: false, unavailable_reason: 'не настроена', price: 10, balance: 100, items: [] })));
     const user = userEvent.setup();
     const { router } = await renderAt(resultsPath);
-    await user.click(await screen.findByRole('link', { name: 'AI-анализ' }));
+    await user.click(await screen.findByRole('link', { name: 'План действий' }));
+    expect(screen.queryByRole('link', { name: 'ИИ-анализ' })).not.toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'План действий по результатам аудита' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(`/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`);
     const steps = screen.getAllByTestId('plan-step');

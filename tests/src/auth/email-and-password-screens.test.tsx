@@ -43,6 +43,41 @@ describe('/auth/verify-email', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Ссылка недействительна или устарела');
   });
 
+  const expiredLink = (resent: unknown[]) =>
+    server.use(
+      http.post('/api/v1/auth/verify-email', () => HttpResponse.json({ error: 'Ссылка недействительна или устарела', code: 'TOKEN_INVALID' }, { status: 400 })),
+      http.post('/api/v1/auth/resend-verification', async ({ request }) => {
+        resent.push(await request.json());
+        return HttpResponse.json({ message: 'Письмо отправлено' });
+      }),
+    );
+
+  it('offers a guest with an expired link a new one to the address they type, not «Перейти к проектам»', async () => {
+    const resent: unknown[] = [];
+    expiredLink(resent);
+    const user = userEvent.setup();
+    await renderAt('/auth/verify-email?token=old');
+    expect(await screen.findByRole('alert')).toHaveTextContent('устарела');
+    expect(screen.queryByRole('link', { name: 'Перейти к проектам' })).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Email, указанный при регистрации'), 'ivan@example.ru');
+    await user.click(screen.getByRole('button', { name: 'Отправить новую ссылку' }));
+    expect(await screen.findByText('Письмо отправлено')).toBeInTheDocument();
+    expect(resent).toEqual([{ email: 'ivan@example.ru' }]);
+  });
+
+  it('sends a logged-in unverified user a new link with one press', async () => {
+    const resent: unknown[] = [];
+    expiredLink(resent);
+    signIn(unverifiedUser, ownerOrganization);
+    const user = userEvent.setup();
+    await renderAt('/auth/verify-email?token=old');
+    expect(await screen.findByRole('alert')).toHaveTextContent('устарела');
+    expect(screen.queryByLabelText('Email, указанный при регистрации')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Отправить новую ссылку' }));
+    expect(await screen.findByText('Письмо отправлено')).toBeInTheDocument();
+    expect(resent).toEqual([{}]);
+  });
+
   it('says the link is broken when it has no token', async () => {
     await renderAt('/auth/verify-email');
     expect(await screen.findByRole('alert')).toHaveTextContent('Ссылка недействительна');

@@ -45,13 +45,13 @@ describe('/organization', () => {
   it('shows the name and the plan', async () => {
     renderOrganization();
     expect(await screen.findByRole('heading', { level: 1, name: 'Ромашка' })).toBeInTheDocument();
-    expect(screen.getByTestId('plan-type')).toHaveTextContent('pro');
+    expect(screen.getByTestId('plan-type')).toHaveTextContent('Профессиональный');
   });
 
-  it("shows plan 'free' when the organization has none", async () => {
+  it("shows the free plan («Бесплатный») when the organization has none", async () => {
     server.use(http.get(`${API}/current`, () => HttpResponse.json({ id: 'org-1', name: 'Ромашка', plan_type: '', role: 'owner' })));
     renderOrganization();
-    await waitFor(() => expect(screen.getByTestId('plan-type')).toHaveTextContent(/^free$/));
+    await waitFor(() => expect(screen.getByTestId('plan-type')).toHaveTextContent(/^Бесплатный$/));
   });
 
   it('lists members with their roles, and no removal for the owner or oneself', async () => {

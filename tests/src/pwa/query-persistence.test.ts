@@ -157,13 +157,16 @@ describe('persisted query cache', () => {
 describe('mutations offline', () => {
   it("say 'Нет подключения к сети', wait while offline and run when the network returns", async () => {
     const client = createQueryClient();
+    // Mounted as the app's provider mounts it: a mounted client resumes paused mutations when the network returns.
+    client.mount();
     const mutationFn = vi.fn(async (name: string) => ({ name }));
     const observer = new MutationObserver(client, { mutationFn });
     onlineManager.setOnline(false);
 
     const result = observer.mutate('Новый проект');
     await vi.waitFor(() => expect(observer.getCurrentResult().isPaused).toBe(true));
-    expect(toastWarning).toHaveBeenCalledWith('Нет подключения к сети', expect.objectContaining({ description: expect.any(String) }));
+    // sonner is imported on demand (it is not part of the first load).
+    await vi.waitFor(() => expect(toastWarning).toHaveBeenCalledWith('Нет подключения к сети', expect.objectContaining({ description: expect.any(String) })));
     expect(mutationFn).not.toHaveBeenCalled();
 
     onlineManager.setOnline(true);

@@ -47,7 +47,8 @@ describe('update prompt', () => {
   it('registers /sw.js through workbox-window, prompts when a new worker waits, and sends SKIP_WAITING on "Обновить"', async () => {
     Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: {} });
     render(<UpdatePrompt register />);
-    expect(workboxMock.register).toHaveBeenCalledTimes(1);
+    // workbox-window is imported on demand, so the registration follows a moment later.
+    await vi.waitFor(() => expect(workboxMock.register).toHaveBeenCalledTimes(1));
     expect(screen.queryByText('Доступна новая версия')).not.toBeInTheDocument();
 
     act(() => workboxMock.emit('waiting'));

@@ -233,15 +233,22 @@ describe('page-relevance results', () => {
     expect(within(summary).getByText('38')).toBeInTheDocument();
     expect(within(summary).getByText('2 400 ₽')).toBeInTheDocument();
     expect(within(summary).getByText('Страница не открывается: 1 страница')).toBeInTheDocument();
+    // Paid clicks that land on a page that does not open are priced from the ads' statistics.
+    expect(within(summary).getByText('Клики на неработающие страницы (1 страница)')).toBeInTheDocument();
+    expect(within(summary).getByText('1 200 ₽')).toBeInTheDocument();
+    // Problem counters are named as problems, not as the audit's money headings.
+    expect(within(summary).getByText('Критичных проблем')).toBeInTheDocument();
+    expect(within(summary).queryByText('Деньги уходят сейчас')).not.toBeInTheDocument();
 
     const rows = screen.getAllByRole('row').slice(1);
     expect(rows).toHaveLength(3);
     expect(within(rows[0]).getByLabelText('Оценка 0 из 100')).toBeInTheDocument();
     expect(within(rows[0]).getByText('Страница не ответила за 10 с')).toBeInTheDocument();
+    expect(within(rows[0]).getByText('40 кликов на неработающую страницу')).toBeInTheDocument();
 
     const dacha = rows[1];
-    expect(within(dacha).getByText('Кондиционеры')).toBeInTheDocument();
-    expect(within(dacha).getByText('нет H1')).toBeInTheDocument();
+    expect(within(dacha).getByText('Заголовок вкладки (title): Кондиционеры')).toBeInTheDocument();
+    expect(within(dacha).getByText('нет главного заголовка (H1)')).toBeInTheDocument();
     expect(within(dacha).getByRole('meter', { name: 'Покрытие ключевых фраз' })).toHaveAttribute('aria-valuenow', '25');
     expect(within(dacha).getByText('дача, дачный, окно')).toBeInTheDocument();
     expect(within(dacha).getByText('Из заголовков: скидка')).toBeInTheDocument();

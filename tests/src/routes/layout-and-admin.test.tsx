@@ -26,7 +26,8 @@ describe('root layout', () => {
   it('shows the header, the page and the footer on a normal route', async () => {
     await renderAt('/about');
     expect(await screen.findByRole('heading', { name: 'О сервисе Reklama Lab' })).toBeInTheDocument();
-    expect(screen.getByRole('banner')).toBeInTheDocument();
+    // The header's code loads on demand (it is not part of /auth's first load).
+    expect(await screen.findByRole('banner')).toBeInTheDocument();
     expect(screen.getByRole('contentinfo')).toBeInTheDocument();
   });
 

@@ -10,6 +10,7 @@ import { oneEvidence, type ScoringContext } from '../context.js';
 import { shortenCopy, shortenSlug } from '../copy-shortening.js';
 import { googleLimits, longestWord, yandexCountedLength, yandexLimits } from '../platform-limits.js';
 import { checks, makeFinding } from '../registry.js';
+import { pluralRu } from '../../../../src/lib/format.js';
 
 const fieldLabels: Record<AdField, string> = {
   headline: 'Заголовок',
@@ -86,7 +87,7 @@ function shortened(rule: LimitRule, measure: (value: string) => number): string 
 
 /** The fix of a field over its limit: the shortened value, or «переписать вручную» with the numbers. */
 function lengthFix(ref: EntityRef, rule: LimitRule, length: number, measure: (value: string) => number): AdFieldFixSuggestion {
-  const reason = `${rule.label}: ${length} символов при лимите ${rule.limit}.`;
+  const reason = `${rule.label}: ${length} ${pluralRu(length, ['символ', 'символа', 'символов'])} при лимите ${rule.limit}.`;
   const after = shortened(rule, measure);
   if (after !== null) return fixSuggestion(ref, rule.field, rule.index, rule.value, after, reason);
   return {
@@ -117,12 +118,12 @@ function checkAd(ad: PreparedAd, group: PreparedGroup, context: ScoringContext):
     findings.push(makeFinding(rule.definition, ref, {
       suffix: `${rule.field}:${rule.index}`,
       explanation: isWordRule
-        ? `${rule.label}: «${longestWord(rule.value)}» — ${length} символов, лимит ${rule.limit}.`
-        : `${rule.label} «${rule.value}» — ${length} символов, лимит ${rule.limit}${rule.measure === yandexCountedLength ? ' (до 15 знаков препинания не считаются)' : ''}.`,
+        ? `${rule.label}: «${longestWord(rule.value)}» — ${length} ${pluralRu(length, ['символ', 'символа', 'символов'])}, лимит ${rule.limit}.`
+        : `${rule.label} «${rule.value}» — ${length} ${pluralRu(length, ['символ', 'символа', 'символов'])}, лимит ${rule.limit}${rule.measure === yandexCountedLength ? ' (до 15 знаков препинания не считаются)' : ''}.`,
       fix: isWordRule
         ? 'Замените слово более коротким или разбейте его.'
         : manual
-          ? `Перепишите ${fieldLabels[rule.field].toLowerCase()} вручную: сейчас ${length} символов, лимит ${rule.limit}. Обрезать его без потери смысла не получается.`
+          ? `Перепишите ${fieldLabels[rule.field].toLowerCase()} вручную: сейчас ${length} ${pluralRu(length, ['символ', 'символа', 'символов'])}, лимит ${rule.limit}. Обрезать его без потери смысла не получается.`
           : `Сократите ${fieldLabels[rule.field].toLowerCase()} до ${rule.limit} символов.`,
       evidence: oneEvidence({ label: rule.label, value: length, threshold: rule.limit, unit: 'chars' }),
       suggestionIds,
@@ -187,7 +188,7 @@ function checkAd(ad: PreparedAd, group: PreparedGroup, context: ScoringContext):
     findings.push(makeFinding(checks.adNoUtm, ref, {
       explanation: `В ссылке ${data.finalUrl} нет UTM-меток.`,
       fix: `Добавьте метки: ${suggestion.after}`,
-      evidence: oneEvidence({ label: 'UTM-меток', value: 0, threshold: 1, unit: 'count' }),
+      evidence: oneEvidence({ label: 'UTM-меток в ссылке', value: 0, unit: 'count' }),
       suggestionIds: [suggestion.id],
     }));
   }

@@ -16,6 +16,7 @@ import { negativesOf } from '../../semantic/prepare.js';
 import { countOf, examplesSentence } from '../aggregate.js';
 import { oneEvidence, type ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
+import { formatCountOf } from '../../../../src/lib/format.js';
 
 /** Unrelated topics from which a group is «обо всём». */
 const CATCH_ALL_TOPICS = 3;
@@ -66,7 +67,7 @@ export function runCampaignChecks(context: ScoringContext): void {
     }
     if (campaign.groups.length === 1 && keywords >= settings.singleGroupMinKeywords) {
       findings.push(makeFinding(checks.campaignSingleGroup, campaign.ref, {
-        explanation: `В кампании «${campaign.campaign.name}» одна группа на ${keywords} фраз: на все запросы показывается одно и то же объявление.`,
+        explanation: `В кампании «${campaign.campaign.name}» одна группа на ${formatCountOf(keywords, ['фразу', 'фразы', 'фраз'])}: на все запросы показывается одно и то же объявление.`,
         fix: 'Разделите фразы на группы по смыслу (см. кластеры семантического анализа) и напишите объявление для каждой.',
         evidence: oneEvidence({ label: 'Фраз в единственной группе', value: keywords, threshold: settings.singleGroupMinKeywords, setting: 'singleGroupMinKeywords', unit: 'count' }),
       }));

@@ -24,7 +24,11 @@ import { flatString } from '../../semantic/flat-string.js';
 import type { PreparedCampaign, PreparedKeyword } from '../../semantic/prepare.js';
 import { countOf, examplesSentence, sortItems, sumItemMoney } from '../aggregate.js';
 import { formatRub, percent, rub, type ScoringContext } from '../context.js';
+import { formatCountOf } from '../../../../src/lib/format.js';
+import { keywordLabel } from '../../../../src/lib/labels.js';
 import { checks, makeFinding } from '../registry.js';
+
+const clicksText = (clicks: number) => formatCountOf(clicks, ['клик', 'клика', 'кликов']);
 
 export function sumStats(list: (Stats | undefined)[]): Stats | undefined {
   let found = false;
@@ -180,7 +184,7 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
       const where = placementPhrase[slice.placement];
       findings.push(makeFinding(checks.expensiveClicks, keyword.ref, {
         ...common,
-        explanation: `Клик по фразе «${keyword.keyword.phrase}» ${where} стоит ${formatRub(cpc)} — в ${(cpc / reference).toFixed(1).replace('.', ',')} раза дороже медианы аккаунта ${where} (${formatRub(reference)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.`,
+        explanation: `Клик по фразе «${keywordLabel(keyword.keyword)}» ${where} стоит ${formatRub(cpc)} — в ${(cpc / reference).toFixed(1).replace('.', ',')} раза дороже медианы аккаунта ${where} (${formatRub(reference)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.`,
         fix: 'Снизьте ставку или проверьте, окупается ли фраза.',
         evidence: [
           { label: `Цена клика ${where}`, value: rub(cpc), threshold: rub(limit), setting: 'expensiveCpcMedianRatio', unit: 'rub' },
@@ -208,7 +212,7 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
       const hasKeywordStats = campaign.groups.some((group) => group.keywords.some((keyword) => keyword.keyword.stats));
       const finding = makeFinding(checks.campaignWastedSpend, campaign.ref, {
         ...common,
-        explanation: `Кампания «${campaign.campaign.name}» потратила ${formatRub(stats.cost)} за ${facts.periodDays} дн. (${formatRub(stats.cost * monthFactor)} в месяц) на ${stats.clicks} кликов без единой конверсии.`,
+        explanation: `Кампания «${campaign.campaign.name}» потратила ${formatRub(stats.cost)} за ${facts.periodDays} дн. (${formatRub(stats.cost * monthFactor)} в месяц) на ${clicksText(stats.clicks)} без единой конверсии.`,
         fix: 'Проверьте цели и страницу; остановите фразы без конверсий, добавьте минус-слова из запросов.',
         evidence: [
           { label: 'Расход без конверсий', value: rub(stats.cost), unit: 'rub' },
@@ -309,7 +313,7 @@ function ctrChecks(keyword: PreparedKeyword, stats: Stats, medianSearchCtr: numb
   if (!evidence) return;
   findings.push(makeFinding(checks.lowCtr, keyword.ref, {
     period: facts.period ?? undefined,
-    explanation: `CTR фразы «${keyword.keyword.phrase}» на поиске ${percent(ctr)} % — ${reason}; ${stats.clicks} кликов на ${stats.impressions} показов.`,
+    explanation: `CTR фразы «${keywordLabel(keyword.keyword)}» на поиске ${percent(ctr)} % — ${reason}; ${clicksText(stats.clicks)} на ${stats.impressions} показов.`,
     fix: 'Впишите фразу в заголовок, добавьте быстрые ссылки и уточнения, проверьте минус-слова.',
     evidence: [evidence, { label: 'Показы на поиске', value: stats.impressions, threshold: settings.minImpressionsForCtr, setting: 'minImpressionsForCtr', unit: 'impressions' }, periodEvidence],
   }));
@@ -332,7 +336,7 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: numb
   const clicksEvidence: Evidence = { label: 'Клики', value: stats.clicks, threshold: settings.minClicksForKeywordAction, setting: 'minClicksForKeywordAction', unit: 'clicks' };
 
   if (stats.clicks < settings.minClicksForKeywordAction) {
-    verdict('collect_data', `Мало данных: ${stats.clicks} кликов при пороге ${settings.minClicksForKeywordAction}.`);
+    verdict('collect_data', `Мало данных: ${clicksText(stats.clicks)} при пороге ${settings.minClicksForKeywordAction}.`);
     return;
   }
   if (stats.conversions === 0) {
@@ -342,7 +346,7 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: numb
       findings.push(makeFinding(checks.keywordStop, keyword.ref, {
         monthFactor,
         period: facts.period ?? undefined,
-        explanation: `Фраза «${keyword.keyword.phrase}» потратила ${formatRub(stats.cost)} (${formatRub(stats.cost * monthFactor)} в месяц) за ${stats.clicks} кликов без конверсий — это не меньше ${settings.stopCostCpaRatio} цен конверсии (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}).${campaignNote}`,
+        explanation: `Фраза «${keywordLabel(keyword.keyword)}» потратила ${formatRub(stats.cost)} (${formatRub(stats.cost * monthFactor)} в месяц) за ${clicksText(stats.clicks)} без конверсий — это не меньше ${settings.stopCostCpaRatio} цен конверсии (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}).${campaignNote}`,
         fix: 'Остановите фразу или перепишите её точнее; сэкономленный бюджет отдайте фразам с конверсиями.',
         evidence: [
           { label: 'Расход без конверсий', value: rub(stats.cost), threshold: rub(settings.stopCostCpaRatio * referenceCpa), setting: 'stopCostCpaRatio', unit: 'rub' },
@@ -369,7 +373,7 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: numb
     findings.push(makeFinding(checks.keywordLowerBid, keyword.ref, {
       monthFactor,
       period: facts.period ?? undefined,
-      explanation: `Конверсия по фразе «${keyword.keyword.phrase}» стоит ${formatRub(cpa!)} — в ${times(cpa! / referenceCpa)} раза дороже (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.${campaignNote}`,
+      explanation: `Конверсия по фразе «${keywordLabel(keyword.keyword)}» стоит ${formatRub(cpa!)} — в ${times(cpa! / referenceCpa)} раза дороже (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.${campaignNote}`,
       fix: `Снизьте ставку примерно в ${times(cpa! / referenceCpa)} раза или отключите фразу в дорогих местах показа.`,
       evidence: [
         { label: 'Цена конверсии', value: rub(cpa!), threshold: rub(lowerRatio * referenceCpa), setting: lowerRatio === settings.lowerBidCpaRatio ? 'lowerBidCpaRatio' : 'bidChangeMinDifference', unit: 'rub' },
@@ -387,7 +391,7 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: numb
     verdict('raise_bid', `Цена конверсии ${formatRub(cpa!)} ≤ ${formatRub(raiseLimit)} (на ${percent(settings.bidChangeMinDifference)} % ниже ${formatRub(referenceCpa)}).`);
     findings.push(makeFinding(checks.keywordRaiseBid, keyword.ref, {
       period: facts.period ?? undefined,
-      explanation: `Конверсия по фразе «${keyword.keyword.phrase}» стоит ${formatRub(cpa!)} — на ${Math.round((1 - cpa! / referenceCpa) * 100)} % дешевле ориентира (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}): фраза может принести больше конверсий.${campaignNote}`,
+      explanation: `Конверсия по фразе «${keywordLabel(keyword.keyword)}» стоит ${formatRub(cpa!)} — на ${Math.round((1 - cpa! / referenceCpa) * 100)} % дешевле ориентира (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}): фраза может принести больше конверсий.${campaignNote}`,
       fix: 'Повысьте ставку на 10–20 % и проверьте цену конверсии через неделю.',
       evidence: [
         { label: 'Цена конверсии', value: rub(cpa!), threshold: rub(raiseLimit), setting: 'bidChangeMinDifference', unit: 'rub' },

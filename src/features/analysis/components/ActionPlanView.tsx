@@ -44,7 +44,7 @@ function PlanScreen({ projectId, analysisId, data }: { projectId: string; analys
         Аудит от {formatDateTime(data.analysis.created_at)}, оценка аккаунта {Math.round(summary.scores.account.score)} из 100.
       </p>
       <p className="analysis-plan__honest" role="note">
-        AI-анализ с языковой моделью на этом сервере не подключён. План ниже собран из проверок аудита без генерации текста: сначала то, что стоит
+        ИИ-анализ с языковой моделью на этом сервере не подключён. План ниже собран из проверок аудита без генерации текста: сначала то, что стоит
         больше всего рублей в месяц, затем остальные замечания по важности.
       </p>
 

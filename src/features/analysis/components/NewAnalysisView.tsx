@@ -4,7 +4,7 @@ import { useMemo, useRef, useState } from 'react';
 import type { Analysis } from '../../../contract/analysis.js';
 import type { ProjectDetail, ProjectSettings } from '../../../contract/projects.js';
 import { ThresholdFields } from '../../../components/project-settings/ThresholdFields';
-import { parseThresholds, thresholdTextsOf, type ThresholdErrors, type ThresholdTexts } from '../../../components/project-settings/thresholds';
+import { hasCustomThresholds, parseThresholds, thresholdTextsOf, type ThresholdErrors, type ThresholdTexts } from '../../../components/project-settings/thresholds';
 import type { CalculateCostRequest } from '../../../contract/tokens.js';
 import { projectKeys, updateProject } from '@/lib/projects-api';
 import { AUDIT_KINDS, costQueryOptions, insufficientBalanceOf, startAnalysis } from '../api';
@@ -12,6 +12,7 @@ import { formatCount, formatRub, formatTokens, pluralRu } from '@/lib/analysis-f
 import { usePaidRunStart } from '../../../lib/paid-runs';
 
 export const START_LABEL = 'Запустить анализ';
+export const THRESHOLDS_SUMMARY = 'Настройки порогов';
 export const INSUFFICIENT_TITLE = 'Недостаточно токенов на балансе';
 
 interface Props {
@@ -19,11 +20,13 @@ interface Props {
   onStarted: (analysis: Analysis) => void;
 }
 
-/** /projects/{id}/analysis/new: campaigns, thresholds, the price before paying, and the start. */
+/** /projects/{id}/analysis/new: campaigns, the price before paying and the start first; the thresholds folded below. */
 export function NewAnalysisView({ project, onStarted }: Props) {
   const [selected, setSelected] = useState<Set<string>>(() => new Set(project.campaigns.map((campaign) => campaign.id)));
   const [texts, setTexts] = useState<ThresholdTexts>(() => thresholdTextsOf(project.settings));
   const [fieldErrors, setFieldErrors] = useState<ThresholdErrors>({});
+  // Folded unless the project has thresholds of its own (then they matter for this run) or one is wrong.
+  const thresholdsOpen = hasCustomThresholds(project.settings) || Object.keys(fieldErrors).length > 0;
   const [saveToProject, setSaveToProject] = useState(false);
   const queryClient = useQueryClient();
   // A second click before React re-renders the disabled button must not send a second request.
@@ -140,21 +143,6 @@ export function NewAnalysisView({ project, onStarted }: Props) {
             )}
           </fieldset>
 
-          <fieldset className="card analysis-fieldset">
-            <legend className="card__title">Пороги анализа</legend>
-            <p className="muted">
-              {project.target_cpa !== null
-                ? `Целевая цена конверсии: ${formatRub(project.target_cpa)} (меняется в настройках проекта).`
-                : 'Целевая цена конверсии не задана: фразы сравниваются с CPA своей кампании.'}
-            </p>
-            {project.region && <p className="muted">Регион проекта: {project.region}. Эти места не предлагаются в минус-слова как «другая география».</p>}
-            <ThresholdFields values={texts} errors={fieldErrors} onChange={(key, value) => setTexts((current) => ({ ...current, [key]: value }))} />
-            <label className="checkbox">
-              <input type="checkbox" checked={saveToProject} onChange={(event) => setSaveToProject(event.target.checked)} />
-              <span>Сохранить эти пороги в настройках проекта</span>
-            </label>
-          </fieldset>
-
           <section className="card analysis-cost" aria-labelledby="analysis-cost-title" aria-live="polite">
             <h2 id="analysis-cost-title" className="card__title">
               Стоимость
@@ -218,6 +206,21 @@ export function NewAnalysisView({ project, onStarted }: Props) {
               История анализов
             </Link>
           </div>
+          {/* Money first: the price and the start above; the thresholds are for those who tune them. */}
+          <details className="card analysis-thresholds" open={thresholdsOpen || undefined}>
+            <summary className="card__title analysis-thresholds__summary">{THRESHOLDS_SUMMARY}</summary>
+            <p className="muted">
+              {project.target_cpa !== null
+                ? `Целевая цена конверсии: ${formatRub(project.target_cpa)} (меняется в настройках проекта).`
+                : 'Целевая цена конверсии не задана: фразы сравниваются с CPA своей кампании.'}
+            </p>
+            {project.region && <p className="muted">Регион проекта: {project.region}. Эти места не предлагаются в минус-слова как «другая география».</p>}
+            <ThresholdFields values={texts} errors={fieldErrors} onChange={(key, value) => setTexts((current) => ({ ...current, [key]: value }))} />
+            <label className="checkbox">
+              <input type="checkbox" checked={saveToProject} onChange={(event) => setSaveToProject(event.target.checked)} />
+              <span>Сохранить эти пороги в настройках проекта</span>
+            </label>
+          </details>
         </form>
       )}
     </section>

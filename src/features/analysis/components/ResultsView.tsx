@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
@@ -6,6 +6,7 @@ import type { PagedResults, ResultsSummary } from '../../../contract/analysis-pa
 import { severityLabels, type Finding, type Severity } from '../../../contract/analysis-results.js';
 import { adPlatformLabels } from '../../../contract/campaigns.js';
 import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
+import { aiPlanOverviewQueryOptions } from '../ai-plan/api';
 import { downloadExport, exportOptions, type ExportFormat, type ExportPlatform } from '../api';
 import { formatCount, formatPeriod, formatRubPerMonth, formatTokens, pluralRu } from '@/lib/analysis-format';
 import { findingsFilterOf, type FindingsSearch } from '../list-search';
@@ -164,7 +165,7 @@ function ResultsScreen({ projectId, analysisId, data, search }: { projectId: str
             params={{ id: projectId, analysisId, aiAnalysisId: analysisId }}
             className="btn btn--secondary"
           >
-            AI-анализ
+            <PlanLinkLabel analysisId={analysisId} />
           </Link>
           <Link to="/projects/$id/analysis/history" params={{ id: projectId }} className="btn btn--ghost">
             История анализов
@@ -173,6 +174,15 @@ function ResultsScreen({ projectId, analysisId, data, search }: { projectId: str
       </section>
     </section>
   );
+}
+
+/** Named for what it opens: «ИИ-анализ» when a language model is configured, else the audit's own «План действий». */
+export const AI_ANALYSIS_LABEL = 'ИИ-анализ';
+export const ACTION_PLAN_LABEL = 'План действий';
+
+function PlanLinkLabel({ analysisId }: { analysisId: string }) {
+  const overview = useQuery(aiPlanOverviewQueryOptions(analysisId));
+  return <>{overview.data?.available ? AI_ANALYSIS_LABEL : ACTION_PLAN_LABEL}</>;
 }
 
 /** The group key (`c0g1`) of a finding on a group or inside one, for «Все замечания группы». */

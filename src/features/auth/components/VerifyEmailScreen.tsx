@@ -1,10 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useEffect } from 'react';
-import { verifyEmail } from '../api';
+import { useEffect, useState, type FormEvent } from 'react';
+import { resendVerification, verifyEmail } from '../api';
 import { useSession } from '@/app/session';
 import { AuthCard } from './AuthCard';
-import { Spinner } from '../../../components/ui/form';
+import { FormField, Spinner } from '../../../components/ui/form';
 
 export const VERIFY_REDIRECT_DELAY_MS = 3000;
 const NO_TOKEN_TEXT = 'Ссылка недействительна: в ней нет кода подтверждения.';
@@ -62,9 +62,51 @@ export function VerifyEmailScreen({ token }: { token?: string }) {
           {result.data.message}. Сейчас откроем ваши проекты…
         </div>
       )}
-      <Link to="/projects" className="btn btn--primary btn--block">
-        Перейти к проектам
-      </Link>
+      {/* An expired or broken link: what helps is a new link, not the projects (they need a verified email). */}
+      {(result.isError || !token) && !user?.is_verified ? (
+        <ResendLink loggedIn={Boolean(user)} />
+      ) : (
+        <Link to="/projects" className="btn btn--primary btn--block">
+          Перейти к проектам
+        </Link>
+      )}
     </AuthCard>
+  );
+}
+
+export const RESEND_BUTTON_TEXT = 'Отправить новую ссылку';
+
+/** Sends a fresh verification link: to the logged-in user's address, or to the address a guest types. */
+function ResendLink({ loggedIn }: { loggedIn: boolean }) {
+  const [email, setEmail] = useState('');
+  const resend = useMutation({ mutationFn: () => resendVerification(loggedIn ? undefined : email.trim()) });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    resend.mutate();
+  };
+  if (resend.isSuccess) {
+    return (
+      <div className="form-success" role="status">
+        {resend.data.message}
+      </div>
+    );
+  }
+  return (
+    <form className="form" onSubmit={submit} aria-label="Новая ссылка подтверждения">
+      {!loggedIn && (
+        <FormField id="resend-email" label="Email, указанный при регистрации">
+          <input id="resend-email" className="input" type="email" name="email" autoComplete="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
+        </FormField>
+      )}
+      {resend.isError && (
+        <div className="form-error" role="alert">
+          {resend.error.message}
+        </div>
+      )}
+      <button type="submit" className="btn btn--primary btn--block" disabled={resend.isPending} aria-busy={resend.isPending}>
+        {resend.isPending && <Spinner label="Отправка" />}
+        {RESEND_BUTTON_TEXT}
+      </button>
+    </form>
   );
 }

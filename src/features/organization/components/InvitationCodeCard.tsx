@@ -59,7 +59,7 @@ export function InvitationCodeCard() {
         </h2>
       </div>
       <p className="muted">
-        Отправьте код коллегам: при регистрации они выберут «Присоединиться к организации» и введут его.
+        Отправьте код коллегам: при регистрации они выберут «Присоединиться по коду» и введут его.
       </p>
       {code.isPending && <p className="state-line">Загрузка кода…</p>}
       {code.isError && <QueryError error={code.error} onRetry={() => void code.refetch()} />}

@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AdGroup } from '../../../contract/campaigns.js';
 import type { CampaignSummary } from '../../../contract/projects.js';
+import { formatCountOf } from '../../../lib/format';
+import { campaignTypeLabel, keywordLabel } from '../../../lib/labels';
 import { campaignQueryOptions } from '@/lib/projects-api';
 import { formatCount, formatMoney } from '../format';
 
@@ -29,9 +31,10 @@ function CampaignNode({ projectId, campaign }: { projectId: string; campaign: Ca
           {open ? '▾' : '▸'}
         </span>
         <span className="campaign-tree__name">{campaign.name}</span>
-        {campaign.type && <span className="badge badge--muted">{campaign.type}</span>}
+        {campaign.type && <span className="badge badge--muted">{campaignTypeLabel(campaign.type)}</span>}
         <span className="campaign-tree__counts muted">
-          {formatCount(campaign.groups_count)} гр. · {formatCount(campaign.ads_count)} объявл. · {formatCount(campaign.keywords_count)} фраз
+          {formatCountOf(campaign.groups_count, ['группа', 'группы', 'групп'])} · {formatCountOf(campaign.ads_count, ['объявление', 'объявления', 'объявлений'])} ·{' '}
+          {formatCountOf(campaign.keywords_count, ['фраза', 'фразы', 'фраз'])}
         </span>
         {campaign.stats && <span className="campaign-tree__cost">{formatMoney(campaign.stats.cost)}</span>}
       </button>
@@ -46,8 +49,8 @@ function CampaignNode({ projectId, campaign }: { projectId: string; campaign: Ca
                 </span>
                 <span>{group.name || 'Без названия'}</span>
                 <span className="campaign-tree__counts muted">
-                  {formatCount(group.ads)} объявл. · {formatCount(group.keywords)} фраз
-                  {group.negative_keywords > 0 && ` · ${formatCount(group.negative_keywords)} минус-фраз`}
+                  {formatCountOf(group.ads, ['объявление', 'объявления', 'объявлений'])} · {formatCountOf(group.keywords, ['фраза', 'фразы', 'фраз'])}
+                  {group.negative_keywords > 0 && ` · ${formatCountOf(group.negative_keywords, ['минус-фраза', 'минус-фразы', 'минус-фраз'])}`}
                 </span>
               </button>
               {openGroup === index &&
@@ -88,7 +91,7 @@ function GroupContent({ group }: { group: AdGroup }) {
             <tbody>
               {group.keywords.slice(0, MAX_ROWS).map((keyword, index) => (
                 <tr key={index}>
-                  <td>{keyword.phrase}</td>
+                  <td>{keywordLabel(keyword)}</td>
                   <td>{keyword.negativeWords.map((word) => `-${word}`).join(' ')}</td>
                   <td>{keyword.bid !== undefined ? formatMoney(keyword.bid) : '—'}</td>
                   <td>{keyword.stats ? formatCount(keyword.stats.impressions) : '—'}</td>
@@ -99,7 +102,9 @@ function GroupContent({ group }: { group: AdGroup }) {
               ))}
             </tbody>
           </table>
-          {group.keywords.length > MAX_ROWS && <p className="muted">Показаны первые {MAX_ROWS} фраз из {formatCount(group.keywords.length)}.</p>}
+          {group.keywords.length > MAX_ROWS && <p className="muted">
+              Показаны первые {MAX_ROWS} из {formatCountOf(group.keywords.length, ['фразы', 'фраз', 'фраз'])}.
+            </p>}
         </div>
       )}
       {group.ads.length > 0 && (

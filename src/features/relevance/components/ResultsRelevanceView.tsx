@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { severityLabels } from '../../../contract/analysis-results.js';
 import type { PageRelevance, RelevanceIssue, RelevanceResult, Severity } from '../../../contract/relevance.js';
 import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { AnalysisNotFound, PageLoading } from '../../../components/ui/PageStates';
@@ -9,6 +8,7 @@ import { QueryError } from '../../../components/ui/QueryError';
 import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { relevanceResultsQueryOptions } from '../api';
+import { formatCountOf } from '../../../lib/format';
 import { formatCount, formatPercent, formatPages, formatRub, scoreBand } from '../format';
 
 interface Props {
@@ -18,6 +18,11 @@ interface Props {
 
 const severities: Severity[] = ['high', 'medium', 'low'];
 const severityShort: Record<Severity, string> = { high: 'Критично', medium: 'Важно', low: 'Совет' };
+/** The summary's counters of page problems (the audit's money headings do not fit them). */
+export const severityCounterLabels: Record<Severity, string> = { high: 'Критичных проблем', medium: 'Важных проблем', low: 'Советов' };
+
+/** A page the ads lead to that does not open as a readable HTML page (error, 4xx/5xx, not HTML). */
+export const isBrokenPage = (page: PageRelevance) => Boolean(page.error) || page.status === null || page.status < 200 || page.status >= 300;
 
 /** /projects/{id}/page-relevance/{analysisId}/results: the account summary and a row per page, worst first. */
 export function ResultsRelevanceView({ projectId, analysisId }: Props) {
@@ -65,8 +70,9 @@ export function ResultsRelevanceView({ projectId, analysisId }: Props) {
             <tr>
               <th scope="col">Оценка</th>
               <th scope="col">Страница</th>
+              <th scope="col">Клики и расход</th>
               <th scope="col">Ответ</th>
-              <th scope="col">Title и H1</th>
+              <th scope="col">Заголовки страницы</th>
               <th scope="col">Покрытие фраз</th>
               <th scope="col">Не найдено на странице</th>
               <th scope="col">Проблемы</th>
@@ -85,6 +91,9 @@ export function ResultsRelevanceView({ projectId, analysisId }: Props) {
 
 function Summary({ result }: { result: RelevanceResult }) {
   const { summary } = result;
+  // Money of paid clicks that land where they cannot convert: pages that do not open, from the ads' statistics.
+  const broken = result.pages.filter(isBrokenPage);
+  const costOnBroken = broken.reduce((sum, page) => sum + page.cost, 0);
   return (
     <div className="card relevance-summary" aria-label="Сводка">
       <div className="relevance-summary__score">
@@ -104,15 +113,21 @@ function Summary({ result }: { result: RelevanceResult }) {
           <dt>Слабые страницы (ниже 50)</dt>
           <dd>{formatCount(summary.weakPages)}</dd>
         </div>
+        {costOnBroken > 0 && (
+          <div>
+            <dt>Клики на неработающие страницы ({formatPages(broken.length)})</dt>
+            <dd className="relevance-money">{formatRub(costOnBroken)}</dd>
+          </div>
+        )}
         {summary.costOnWeakPages > 0 && (
           <div>
             <dt>Расход на рекламу, ведущую на слабые страницы</dt>
-            <dd>{formatRub(summary.costOnWeakPages)}</dd>
+            <dd className="relevance-money">{formatRub(summary.costOnWeakPages)}</dd>
           </div>
         )}
         {severities.map((severity) => (
           <div key={severity}>
-            <dt>{severityLabels[severity]}</dt>
+            <dt>{severityCounterLabels[severity]}</dt>
             <dd>{formatCount(summary.issuesBySeverity[severity])}</dd>
           </div>
         ))}
@@ -141,12 +156,26 @@ function answerOf(page: PageRelevance): string {
   return parts.join(' · ');
 }
 
+/** Paid clicks of the ads leading to the page and their cost, where the import had statistics. */
+function ClicksAndCost({ page }: { page: PageRelevance }) {
+  if (page.clicks <= 0 && page.cost <= 0) return <span className="muted">нет статистики</span>;
+  return (
+    <>
+      <span className="relevance-row__money">{formatRub(page.cost)}</span>
+      <span className="muted">
+        {formatCountOf(page.clicks, ['клик', 'клика', 'кликов'])}
+        {isBrokenPage(page) ? ' на неработающую страницу' : ''}
+      </span>
+    </>
+  );
+}
+
 function PageRow({ page }: { page: PageRelevance }) {
   const missing = [...new Set(page.groups.flatMap((group) => group.missing))];
-  const readable = !page.error && page.status !== null && page.status >= 200 && page.status < 300;
+  const readable = !isBrokenPage(page);
   return (
     <tr className="relevance-row">
-      <td data-label="Оценка">
+      <td data-label="Оценка" className="relevance-row__score">
         <span className={`relevance-score relevance-score--${scoreBand(page.score)}`} aria-label={`Оценка ${page.score} из 100`}>
           {page.score}
         </span>
@@ -156,14 +185,21 @@ function PageRow({ page }: { page: PageRelevance }) {
           {page.url}
         </a>
         {page.finalUrl && page.finalUrl !== page.url && <span className="muted relevance-row__final">→ {page.finalUrl}</span>}
-        {page.ads > 0 && <span className="muted">Объявлений: {formatCount(page.ads)}</span>}
+        {page.ads > 0 && (
+          <span className="muted">
+            {formatCountOf(page.ads, ['объявление ведёт', 'объявления ведут', 'объявлений ведут'])} сюда
+          </span>
+        )}
       </td>
-      <td data-label="Ответ">{answerOf(page)}</td>
-      <td data-label="Title и H1">
+      <td data-label="Клики и расход">
+        <ClicksAndCost page={page} />
+      </td>
+      <td data-label="Ответ сервера">{answerOf(page)}</td>
+      <td data-label="Заголовки страницы">
         {readable ? (
           <>
-            <span className="relevance-row__title">{page.title ?? <em className="muted">нет title</em>}</span>
-            <span className="muted">{page.h1[0] ? `H1: ${page.h1[0]}` : 'нет H1'}</span>
+            <span className="relevance-row__title">{page.title ? `Заголовок вкладки (title): ${page.title}` : <em className="muted">нет заголовка вкладки (title)</em>}</span>
+            <span className="muted">{page.h1[0] ? `Главный заголовок (H1): ${page.h1[0]}` : 'нет главного заголовка (H1)'}</span>
           </>
         ) : (
           '—'
@@ -176,7 +212,7 @@ function PageRow({ page }: { page: PageRelevance }) {
               <span style={{ width: `${Math.round(page.coverage * 100)}%` }} />
             </div>
             <span className="muted">
-              {formatPercent(page.coverage)} · в title/H1 {formatPercent(page.headingCoverage)}
+              {formatPercent(page.coverage)} · в заголовках {formatPercent(page.headingCoverage)}
             </span>
           </>
         ) : (
@@ -187,7 +223,7 @@ function PageRow({ page }: { page: PageRelevance }) {
         {missing.length > 0 ? <span className="relevance-missing">{missing.join(', ')}</span> : readable ? <span className="muted">всё найдено</span> : '—'}
         {page.adPromise.missing.length > 0 && <span className="muted relevance-promise">Из заголовков: {page.adPromise.missing.join(', ')}</span>}
       </td>
-      <td data-label="Проблемы">
+      <td data-label="Проблемы" className="relevance-row__issues">
         <IssueList issues={page.issues} />
       </td>
     </tr>

@@ -15,7 +15,7 @@ import { aiPlanKeys, aiPlanOverviewQueryOptions, aiPlanQueryOptions } from '@/fe
 import { AiPlanSteps } from '@/features/analysis/ai-plan/components/AiPlanSteps';
 import { RequestAiPlan } from '@/features/analysis/ai-plan/components/RequestAiPlan';
 
-export const AI_PLAN_TITLE = 'AI-план действий';
+export const AI_PLAN_TITLE = 'ИИ-план действий';
 
 interface Props {
   projectId: string;
@@ -39,7 +39,7 @@ const statusTone: Record<AiPlanStatus, string> = { queued: 'badge--muted', runni
 
 function AiPlanEntry({ projectId, analysisId }: { projectId: string; analysisId: string }) {
   const overview = useQuery(aiPlanOverviewQueryOptions(analysisId));
-  if (overview.isPending) return <PageLoading label="Загрузка AI-анализа" />;
+  if (overview.isPending) return <PageLoading label="Загрузка ИИ-анализа" />;
   if (overview.error instanceof ApiError && overview.error.status === 404) {
     return (
       <section className="page analysis-page">
@@ -63,13 +63,13 @@ function AiPlanEntry({ projectId, analysisId }: { projectId: string; analysisId:
     <section className="page analysis-page analysis-plan ai-plan">
       <BackToResultsLink projectId={projectId} analysisId={analysisId} />
       <header className="page-header">
-        <h1>AI-анализ</h1>
+        <h1>ИИ-анализ</h1>
       </header>
       <p className="muted">
         Языковая модель прочитает результаты аудита — оценки, самые дорогие замечания и принятые вами предложения — и составит план действий по шагам. Суммы
         в рублях в плане берутся из аудита, а не придумываются моделью.
       </p>
-      <RequestAiPlan projectId={projectId} analysisId={analysisId} overview={overview.data} label="Запросить AI-план" />
+      <RequestAiPlan projectId={projectId} analysisId={analysisId} overview={overview.data} label="Запросить ИИ-план" />
       <EarlierPlans projectId={projectId} analysisId={analysisId} overview={overview.data} />
     </section>
   );
@@ -81,7 +81,7 @@ function EarlierPlans({ projectId, analysisId, overview, current }: { projectId:
   return (
     <section className="card ai-plan-history" aria-labelledby="ai-plan-history-title">
       <h2 id="ai-plan-history-title" className="card__title">
-        {current ? 'Другие AI-планы этого аудита' : 'Запрошенные AI-планы'}
+        {current ? 'Другие ИИ-планы этого аудита' : 'Запрошенные ИИ-планы'}
       </h2>
       <ul className="plain-list">
         {others.map((item) => (
@@ -110,16 +110,16 @@ function AiPlanScreen({ projectId, analysisId, aiPlanId }: { projectId: string; 
   }, [status, analysisId, queryClient]);
   useTokensMovedWhenRunEnds(status && isAiPlanFinished(status));
 
-  if (plan.isPending) return <PageLoading label="Загрузка AI-плана" />;
+  if (plan.isPending) return <PageLoading label="Загрузка ИИ-плана" />;
   if (plan.error) {
     const notFound = plan.error instanceof ApiError && plan.error.status === 404;
     return (
       <section className="page analysis-page">
         {notFound ? (
           <div className="state-card state-card--error" role="alert">
-            <h1>AI-план не найден</h1>
+            <h1>ИИ-план не найден</h1>
             <Link to="/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId" params={{ id: projectId, analysisId, aiAnalysisId: analysisId }} className="btn btn--primary">
-              К AI-анализу аудита
+              К ИИ-анализу аудита
             </Link>
           </div>
         ) : (
@@ -144,12 +144,12 @@ function AiPlanScreen({ projectId, analysisId, aiPlanId }: { projectId: string; 
         </div>
       ) : data.status === 'failed' ? (
         <div className="state-card state-card--error" role="alert">
-          <h2>AI-план не построен</h2>
+          <h2>ИИ-план не построен</h2>
           <p>{data.error}</p>
         </div>
       ) : data.status === 'cancelled' ? (
         <div className="state-card" role="status">
-          <h2>AI-план отменён</h2>
+          <h2>ИИ-план отменён</h2>
           <p>Токены возвращены на баланс.</p>
         </div>
       ) : data.plan ? (
@@ -157,7 +157,7 @@ function AiPlanScreen({ projectId, analysisId, aiPlanId }: { projectId: string; 
       ) : null}
 
       {isAiPlanFinished(data.status) && overview.data && (
-        <RequestAiPlan projectId={projectId} analysisId={analysisId} overview={overview.data} label={data.status === 'failed' || data.status === 'cancelled' ? 'Попробовать ещё раз' : 'Запросить новый AI-план'} />
+        <RequestAiPlan projectId={projectId} analysisId={analysisId} overview={overview.data} label={data.status === 'failed' || data.status === 'cancelled' ? 'Попробовать ещё раз' : 'Запросить новый ИИ-план'} />
       )}
       {overview.data && <EarlierPlans projectId={projectId} analysisId={analysisId} overview={overview.data} current={data.id} />}
       <PlanNextSteps projectId={projectId} analysisId={analysisId} />

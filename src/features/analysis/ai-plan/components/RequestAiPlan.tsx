@@ -6,7 +6,7 @@ import { usePaidRunStart } from '@/lib/paid-runs';
 import { aiPlanKeys, startAiPlan } from '@/features/analysis/ai-plan/api';
 
 /**
- * «Запросить AI-план · 10 токенов»: starts a paid plan and opens it. One idempotency key per button
+ * «Запросить ИИ-план · 10 токенов»: starts a paid plan and opens it. One idempotency key per button
  * until a start succeeds, so a retry after a lost answer is the same plan, charged once.
  */
 export function RequestAiPlan({ projectId, analysisId, overview, label }: { projectId: string; analysisId: string; overview: AiPlanOverview; label: string }) {

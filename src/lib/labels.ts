@@ -1,0 +1,56 @@
+/**
+ * Russian names for the machine values the API carries (plans, the autotargeting row, HTML terms),
+ * shared by every screen and by the server's texts, so no screen shows «free» or «---autotargeting».
+ */
+
+/** Plan names the platform admin uses; an unknown name is shown as the admin wrote it. */
+export const planLabels: Record<string, string> = {
+  free: 'Бесплатный',
+  trial: 'Пробный',
+  basic: 'Базовый',
+  start: 'Стартовый',
+  standard: 'Стандартный',
+  pro: 'Профессиональный',
+  business: 'Бизнес',
+  team: 'Командный',
+  enterprise: 'Корпоративный',
+};
+
+export function planLabel(plan: string): string {
+  return planLabels[plan.trim().toLowerCase()] ?? plan;
+}
+
+/** How Yandex Direct names its autotargeting row in exports and in the API. */
+export const AUTOTARGETING_ROW = '---autotargeting';
+export const AUTOTARGETING_LABEL = 'Автотаргетинг';
+
+/** A keyword as a person reads it: the autotargeting row is «Автотаргетинг», not its technical name. */
+export function keywordLabel(keyword: { phrase: string; isAutotargeting?: boolean }): string {
+  return keyword.isAutotargeting || keyword.phrase.trim().toLowerCase() === AUTOTARGETING_ROW ? AUTOTARGETING_LABEL : keyword.phrase;
+}
+
+/**
+ * Campaign types as the platforms' APIs name them (the Direct API import keeps `TEXT_CAMPAIGN` as
+ * `text`); a type read from an export file is already Russian and is shown as it is.
+ */
+export const campaignTypeLabels: Record<string, string> = {
+  text: 'Текстово-графическая',
+  unified: 'Единая перфоманс-кампания',
+  dynamic_text: 'Динамические объявления',
+  smart: 'Смарт-баннеры',
+  mobile_app: 'Реклама мобильных приложений',
+  cpm_banner: 'Медийная',
+  cpm_deals: 'Медийная (сделки)',
+  cpm_frontpage: 'Медийная на главной',
+  cpm_price: 'Медийная (прайсовая)',
+  search: 'Поиск',
+  display: 'Медийная сеть',
+  shopping: 'Торговая',
+  video: 'Видео',
+  performance_max: 'Максимальная эффективность',
+  demand_gen: 'Поиск клиентов (Demand Gen)',
+};
+
+export function campaignTypeLabel(type: string): string {
+  return campaignTypeLabels[type.trim().toLowerCase()] ?? type;
+}
