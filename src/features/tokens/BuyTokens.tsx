@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { paymentMethodLabels, paymentStatusLabels, RequisitesSchema, type Payment, type RequisitesInput, type TokenPackage } from '../../contract/payments.js';
 import { FormField } from '../../components/ui/form';
 import { QueryError } from '../../components/ui/QueryError';
+import { TableHead } from '../../components/ui/TableHead';
 import { ApiError } from '../../lib/api-client';
 import { useIdempotencyKey } from '../../lib/idempotency';
 import {
@@ -179,18 +180,7 @@ export function PaymentsCard() {
       {payments.data && payments.data.length > 0 && (
         <div className="table-wrap">
           <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Дата</th>
-                <th scope="col">Способ</th>
-                <th scope="col">Пакет</th>
-                <th scope="col">Сумма</th>
-                <th scope="col">Статус</th>
-                <th scope="col">
-                  <span className="visually-hidden">Действия</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Дата', 'Способ', 'Пакет', 'Сумма', 'Статус']} actions />
             <tbody>
               {payments.data.map((payment) => (
                 <tr key={payment.id} data-testid="payment-row">

@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import { paymentStatusLabels, paymentStatuses, type AdminInvoice, type PaymentStatus } from '../../../contract/payments.js';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { QueryError } from '../../../components/ui/QueryError';
+import { TableHead } from '../../../components/ui/TableHead';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { downloadInvoice } from '@/lib/payments-api';
 import { adminInvoicesQuery, cancelInvoiceAsAdmin, markInvoicePaid, refreshAfterDecision } from './api';
@@ -60,20 +61,7 @@ export function AdminInvoicesPage() {
       {invoices.data && invoices.data.length > 0 && (
         <div className="table-wrap">
           <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">№</th>
-                <th scope="col">Дата</th>
-                <th scope="col">Покупатель</th>
-                <th scope="col">Пользователь</th>
-                <th scope="col">Пакет</th>
-                <th scope="col">Сумма</th>
-                <th scope="col">Статус</th>
-                <th scope="col">
-                  <span className="visually-hidden">Действия</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['№', 'Дата', 'Покупатель', 'Пользователь', 'Пакет', 'Сумма', 'Статус']} actions />
             <tbody>
               {invoices.data.map((invoice) => (
                 <tr key={invoice.id} data-testid="admin-invoice-row">
