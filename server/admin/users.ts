@@ -79,6 +79,24 @@ export async function getAdminUser(db: DB, userId: string): Promise<AdminUser> {
 }
 
 /**
+ * Sets (`blocked`) or clears `blocked_at`. The user's email when the state changed; null when it already was so
+ * (nothing to record); 404 when there is no such user.
+ */
+async function setBlocked(trx: DB, userId: string, blocked: boolean): Promise<string | null> {
+  const changed = await trx
+    .updateTable('users')
+    .set({ blocked_at: blocked ? sql<Date>`now()` : null, updated_at: sql<Date>`now()` })
+    .where('id', '=', userId)
+    .where('blocked_at', blocked ? 'is' : 'is not', null)
+    .returning('email')
+    .executeTakeFirst();
+  if (changed) return changed.email;
+  const exists = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+  if (!exists) throw notFound(adminMessages.userNotFound, 'USER_NOT_FOUND');
+  return null;
+}
+
+/**
  * Blocks a user: no login, no refresh, and every session ends now (their refresh tokens are revoked, and
  * an access token still in hand is refused because the authentication reads `blocked_at`). Blocking a
  * blocked user changes nothing and writes no second audit row.
@@ -86,39 +104,19 @@ export async function getAdminUser(db: DB, userId: string): Promise<AdminUser> {
 export async function blockUser(db: DB, actorUserId: string, userId: string, reason: string | undefined): Promise<AdminUser> {
   if (userId === actorUserId) throw conflict(adminMessages.cannotBlockSelf, 'CANNOT_BLOCK_SELF');
   await db.transaction().execute(async (trx) => {
-    const changed = await trx
-      .updateTable('users')
-      .set({ blocked_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-      .where('id', '=', userId)
-      .where('blocked_at', 'is', null)
-      .returning('email')
-      .executeTakeFirst();
-    if (!changed) {
-      const exists = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-      if (!exists) throw notFound(adminMessages.userNotFound, 'USER_NOT_FOUND');
-      return;
-    }
+    const email = await setBlocked(trx, userId, true);
+    if (email === null) return;
     await revokeUserSessions(trx, userId);
-    await recordAdminAction(trx, { actorUserId, action: 'user.blocked', targetUserId: userId, details: { email: changed.email, ...(reason ? { reason } : {}) } });
+    await recordAdminAction(trx, { actorUserId, action: 'user.blocked', targetUserId: userId, details: { email, ...(reason ? { reason } : {}) } });
   });
   return getAdminUser(db, userId);
 }
 
 export async function unblockUser(db: DB, actorUserId: string, userId: string): Promise<AdminUser> {
   await db.transaction().execute(async (trx) => {
-    const changed = await trx
-      .updateTable('users')
-      .set({ blocked_at: null, updated_at: sql<Date>`now()` })
-      .where('id', '=', userId)
-      .where('blocked_at', 'is not', null)
-      .returning('email')
-      .executeTakeFirst();
-    if (!changed) {
-      const exists = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-      if (!exists) throw notFound(adminMessages.userNotFound, 'USER_NOT_FOUND');
-      return;
-    }
-    await recordAdminAction(trx, { actorUserId, action: 'user.unblocked', targetUserId: userId, details: { email: changed.email } });
+    const email = await setBlocked(trx, userId, false);
+    if (email === null) return;
+    await recordAdminAction(trx, { actorUserId, action: 'user.unblocked', targetUserId: userId, details: { email } });
   });
   return getAdminUser(db, userId);
 }
