@@ -193,9 +193,10 @@ export type AuditThreadMessage = { type: 'progress'; progress: AnalysisProgress 
 /** The worker's answer to a batch: written, ask for the next one. */
 export type AuditThreadAck = { type: 'ack' };
 
-export function campaignDataOf(raw: Pick<RawAuditInput, 'platform' | 'currency' | 'period' | 'campaigns' | 'searchQueries'>): CampaignData {
-  const campaigns = raw.campaigns.map((text) => parseJson<Campaign>(text));
-  const searchQueries = raw.searchQueries.flatMap((text) => parseJson<SearchQuery[]>(text));
+type RawAccount = Pick<RawAuditInput, 'platform' | 'currency' | 'period' | 'campaigns' | 'searchQueries'>;
+
+/** The parsed campaigns and queries with the account's platform, and its period and currency when known. */
+function withAccountFacts(raw: RawAccount, campaigns: Campaign[], searchQueries: SearchQuery[]): CampaignData {
   return {
     platform: raw.platform,
     campaigns,
@@ -205,12 +206,18 @@ export function campaignDataOf(raw: Pick<RawAuditInput, 'platform' | 'currency' 
   };
 }
 
+export function campaignDataOf(raw: RawAccount): CampaignData {
+  const campaigns = raw.campaigns.map((text) => parseJson<Campaign>(text));
+  const searchQueries = raw.searchQueries.flatMap((text) => parseJson<SearchQuery[]>(text));
+  return withAccountFacts(raw, campaigns, searchQueries);
+}
+
 /**
  * `campaignDataOf` for the thread, which owns its input: each JSON text is dropped as soon as it is
  * parsed, so the texts and the parsed account are never both whole in memory (on a 1 000 000-keyword
  * account the texts are 380 MB of UTF-8, twice that as strings).
  */
-export function takeCampaignData(raw: Pick<RawAuditInput, 'platform' | 'currency' | 'period' | 'campaigns' | 'searchQueries'>): CampaignData {
+export function takeCampaignData(raw: RawAccount): CampaignData {
   const parse = <T>(texts: JsonText[]): T[] => {
     const parsed: T[] = [];
     for (let i = 0; i < texts.length; i++) {
@@ -223,13 +230,7 @@ export function takeCampaignData(raw: Pick<RawAuditInput, 'platform' | 'currency
   const campaigns = parse<Campaign>(raw.campaigns);
   const searchQueries = parse<SearchQuery[]>(raw.searchQueries).flat();
   shareRepeatedValues(campaigns, searchQueries);
-  return {
-    platform: raw.platform,
-    campaigns,
-    searchQueries,
-    ...(raw.period ? { period: raw.period } : {}),
-    ...(raw.currency ? { currency: raw.currency } : {}),
-  };
+  return withAccountFacts(raw, campaigns, searchQueries);
 }
 
 /**
