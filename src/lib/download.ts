@@ -24,6 +24,12 @@ export function fileNameFromDisposition(header: string | null): string | null {
 export async function saveDownload(path: string, fallbackName: string, opts: RequestOptions = {}): Promise<string> {
   const { blob, headers } = await apiClient.download(path, opts);
   const fileName = fileNameFromDisposition(headers.get('content-disposition')) ?? fallbackName;
+  saveBlob(blob, fileName);
+  return fileName;
+}
+
+/** Saves a file made or fetched in the page under `fileName`, through a clicked link to an object URL. */
+export function saveBlob(blob: Blob, fileName: string): void {
   const objectUrl = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = objectUrl;
@@ -32,5 +38,4 @@ export async function saveDownload(path: string, fallbackName: string, opts: Req
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(objectUrl), 1000);
-  return fileName;
 }

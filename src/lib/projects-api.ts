@@ -18,6 +18,7 @@ import type {
 import type { Campaign } from '@/contract/campaigns.js';
 import { IMPORT_TEMPLATE_FILE_NAME } from '@/contract/import-template.js';
 import { apiClient } from './api-client';
+import { saveBlob } from './download';
 
 const BASE = '/api/v1/projects';
 
@@ -94,12 +95,5 @@ export const importJobQueryOptions = (jobId: string) =>
 export async function downloadTemplate(): Promise<void> {
   const text = await apiClient.get<string>(`${BASE}/import-template`, { headers: { Accept: 'text/csv' } });
   // Reading as text drops the BOM; put it back so Excel opens the Cyrillic columns as UTF-8.
-  const url = URL.createObjectURL(new Blob([`\uFEFF${text.replace(/^\uFEFF/, '')}`], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = IMPORT_TEMPLATE_FILE_NAME;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveBlob(new Blob([`\uFEFF${text.replace(/^\uFEFF/, '')}`], { type: 'text/csv;charset=utf-8' }), IMPORT_TEMPLATE_FILE_NAME);
 }
