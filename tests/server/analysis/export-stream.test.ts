@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
 import type { CampaignData } from '../../../src/contract/campaigns.js';
-import { buildResultsSummary, resultRowBatches } from '../../../server/analysis/result-rows.js';
-import { campaignDataOf, runAudit, summarizeAudit } from '../../../server/analysis/run-audit.js';
-import { analysisStorageLimits, auditRunner, runAuditInWorkerThread } from '../../../server/analysis/worker.js';
+import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
+import { auditRunner, runAuditInWorkerThread } from '../../../server/analysis/worker.js';
 import { importCampaignFiles } from '../../../server/projects/importers/index.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
-import { eventsUntilDone, projectWithCampaigns } from './helpers.js';
+import { eventsUntilDone, projectWithCampaigns, storingRunner } from './helpers.js';
 
 const CAMPAIGNS = 2;
 const GROUPS = 2_500;
@@ -47,7 +46,7 @@ describe('export of 100 000 accepted changes, streamed from the rows', () => {
     user = await createUser(t.app, { balance: 1_000_000 });
     const project = await projectWithCampaigns(t.app, user, wideAccount());
     // The engines' result of the account, with 100 000 group negatives added, stored through the real row path (COPY).
-    auditRunner.run = async (input, _onProgress, _signal, sink) => {
+    auditRunner.run = storingRunner(async (input) => {
       const result = await runAudit({ data: campaignDataOf(input), settings: input.settings, targetCpa: input.targetCpa, region: input.region });
       for (let n = 0; n < total; n++) {
         const campaignIndex = n % CAMPAIGNS;
@@ -70,14 +69,8 @@ describe('export of 100 000 accepted changes, streamed from the rows', () => {
         };
         result.semantic.negatives.push(negative);
       }
-      const batches = resultRowBatches(result, analysisStorageLimits, { encoding: { kind: 'copy', analysisId: input.analysisId! } });
-      let next = batches.next();
-      while (!next.done) {
-        await sink(next.value);
-        next = batches.next();
-      }
-      return { summary: summarizeAudit(result), report: buildResultsSummary(result), rows: next.value };
-    };
+      return result;
+    });
     const started = await call(t.app, 'POST', `/api/v1/projects/${project.projectId}/analyses`, {
       token: user.token,
       body: { campaign_ids: project.campaignIds, idempotency_key: randomUUID() },

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import type { Analysis } from '../../../src/contract/analysis.js';
+import type { Analysis, AuditResult } from '../../../src/contract/analysis.js';
+import { buildResultsSummary, resultRowBatches } from '../../../server/analysis/result-rows.js';
+import { summarizeAudit } from '../../../server/analysis/run-audit.js';
+import { analysisStorageLimits, type AuditRunner } from '../../../server/analysis/worker.js';
 import type { CampaignData } from '../../../src/contract/campaigns.js';
 import type { DB } from '../../../server/db/database.js';
 import { call } from '../helpers/app.js';
@@ -94,3 +97,17 @@ export function deferred<T = void>() {
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
 }
+
+/** A runner that stores `grow`'s result through the real row path (batches into the sink, COPY encoded), without a thread. */
+export const storingRunner =
+  (grow: (input: Parameters<AuditRunner>[0]) => Promise<AuditResult>): AuditRunner =>
+  async (input, _onProgress, _signal, sink) => {
+    const result = await grow(input);
+    const batches = resultRowBatches(result, analysisStorageLimits, { encoding: { kind: 'copy', analysisId: input.analysisId! } });
+    let next = batches.next();
+    while (!next.done) {
+      await sink(next.value);
+      next = batches.next();
+    }
+    return { summary: summarizeAudit(result), report: buildResultsSummary(result), rows: next.value };
+  };

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AdFieldFixSuggestion, Finding, FindingItem, NegativeCategory, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
 import type { AuditResult } from '../../../src/contract/analysis.js';
-import { buildResultsSummary, defaultStorageLimits, resultRowBatches } from '../../../server/analysis/result-rows.js';
-import { campaignDataOf, runAudit, summarizeAudit } from '../../../server/analysis/run-audit.js';
+import { defaultStorageLimits } from '../../../server/analysis/result-rows.js';
+import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
 import { analysisLog, analysisStorageLimits, auditRunner, runAuditInWorkerThread, type AuditRunner } from '../../../server/analysis/worker.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
-import { eventsUntilDone, projectWithCampaigns } from './helpers.js';
+import { eventsUntilDone, projectWithCampaigns, storingRunner } from './helpers.js';
 
 const categories: NegativeCategory[] = ['free', 'informational', 'jobs', 'used', 'foreign_geo', 'competitors', 'ambiguous', 'query'];
 
@@ -71,20 +71,6 @@ async function grownResult(input: Parameters<AuditRunner>[0], options: { aggrega
   return result;
 }
 
-/** A runner that stores `grow`'s result through the real row path (batches into the sink), without a thread. */
-const storing =
-  (grow: (input: Parameters<AuditRunner>[0]) => Promise<AuditResult>): AuditRunner =>
-  async (input, _onProgress, _signal, sink) => {
-    const result = await grow(input);
-    const batches = resultRowBatches(result, analysisStorageLimits, { encoding: { kind: 'copy', analysisId: input.analysisId! } });
-    let next = batches.next();
-    while (!next.done) {
-      await sink(next.value);
-      next = batches.next();
-    }
-    return { summary: summarizeAudit(result), report: buildResultsSummary(result), rows: next.value };
-  };
-
 describe('paged results API: findings, items, suggestions, bulk decisions, semantic, scores, export from rows', () => {
   let t: TestApp;
   let user: FixtureUser;
@@ -106,7 +92,7 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     t = await createTestApp({ jobQueue: { runWorkers: true } });
     user = await createUser(t.app, { balance: 100_000 });
     project = await projectWithCampaigns(t.app, user);
-    auditRunner.run = storing((input) => grownResult(input, { aggregated: 120, negatives: 3000 }));
+    auditRunner.run = storingRunner((input) => grownResult(input, { aggregated: 120, negatives: 3000 }));
     const { id, analysis } = await startAnalysis();
     expect(analysis.status).toBe('completed');
     analysisId = id;
@@ -310,7 +296,7 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
   });
 
   it('decides on 100 000 suggestions in one bulk request and exports them', async () => {
-    auditRunner.run = storing((input) => grownResult(input, { aggregated: 0, negatives: 100_000 }));
+    auditRunner.run = storingRunner((input) => grownResult(input, { aggregated: 0, negatives: 100_000 }));
     const { id, analysis } = await startAnalysis();
     expect(analysis.status).toBe('completed');
     const results = await call(t.app, 'GET', `/api/v1/analyses/${id}/results`, { token: user.token });
@@ -330,7 +316,7 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
   it('a save PostgreSQL refuses halfway leaves nothing: the batches already copied roll back with it', async () => {
     // Small batches, so many are copied before the one PostgreSQL refuses (jsonb takes no \u0000).
     analysisStorageLimits.batchRows = 50;
-    auditRunner.run = storing(async (input) => {
+    auditRunner.run = storingRunner(async (input) => {
       const result = await grownResult(input, { aggregated: 10, negatives: 500 });
       const last = result.semantic.negatives.at(-1)!;
       last.reason = 'плохой \u0000 символ';
@@ -343,7 +329,7 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
       expect(Number(rows.n), table).toBe(0);
     }
     // The saving connection went back to the pool in a usable state: the next analysis is stored.
-    auditRunner.run = storing((input) => grownResult(input, { aggregated: 10, negatives: 500 }));
+    auditRunner.run = storingRunner((input) => grownResult(input, { aggregated: 10, negatives: 500 }));
     const next = await startAnalysis();
     expect(next.analysis.status).toBe('completed');
     expect((await call(t.app, 'GET', `/api/v1/analyses/${next.id}/suggestions?page_size=1`, { token: user.token })).body.total).toBeGreaterThanOrEqual(500);
