@@ -2,8 +2,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext } from './helpers/browser.js';
-import { login } from './helpers/flows.js';
-import { linkFromMail, startMailbox } from './helpers/mailbox.js';
+import { login, submitRegistration, verifyEmailFromMail } from './helpers/flows.js';
+import { startMailbox } from './helpers/mailbox.js';
 import { startServer, type RunningServer } from './helpers/server.js';
 
 const ADMIN = { email: 'admin@e2e.test', password: 'AdminPass123' };
@@ -26,31 +26,6 @@ describe('sign-up, verification, organizations and sessions in Chromium', () => 
     await mailbox?.close();
   });
 
-  async function register(page: Page, who: typeof OWNER, organization: { create: string } | { join: string }) {
-    await page.goto('/auth');
-    await page.getByRole('tab', { name: 'Регистрация' }).click();
-    const form = page.getByRole('form', { name: 'Регистрация' });
-    await form.getByLabel('Имя', { exact: true }).fill(who.first);
-    await form.getByLabel('Фамилия').fill(who.last);
-    await form.getByLabel('Email').fill(who.email);
-    await form.getByLabel('Пароль', { exact: true }).fill(who.password);
-    if ('create' in organization) {
-      await form.getByLabel('Название организации').fill(organization.create);
-    } else {
-      await form.getByRole('radio', { name: 'Присоединиться по коду' }).check();
-      await form.getByLabel('Код приглашения').fill(organization.join);
-    }
-    await form.getByRole('checkbox').check();
-    await form.getByRole('button', { name: 'Зарегистрироваться' }).click();
-  }
-
-  async function verifyFromMail(page: Page, email: string) {
-    const mail = await mailbox.waitForMail(email);
-    const link = linkFromMail(mail, '/auth/verify-email?token=');
-    await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
-    await page.waitForURL('**/projects', { timeout: 20_000 });
-  }
-
   async function menuItems(page: Page): Promise<string[]> {
     await page.getByRole('button', { name: /Меню пользователя/ }).click();
     const items = await page.getByRole('menu').getByRole('menuitem').allInnerTexts();
@@ -65,9 +40,9 @@ describe('sign-up, verification, organizations and sessions in Chromium', () => 
   it('registers an owner, asks for verification, and lands on /projects after the link from the mail', async () => {
     ownerContext = await newContext(browser, server.url);
     owner = await ownerContext.newPage();
-    await register(owner, OWNER, { create: 'Диваны Комфорт' });
+    await submitRegistration(owner, OWNER, { create: 'Диваны Комфорт' });
     await owner.waitForURL('**/auth/verify-email-required');
-    await verifyFromMail(owner, OWNER.email);
+    await verifyEmailFromMail(owner, mailbox, OWNER.email);
     await owner.getByText('Баланс:').waitFor();
     await owner.getByTestId('balance-value').filter({ hasText: '100' }).waitFor();
     expect(await menuItems(owner)).toContain('Организация');
@@ -82,9 +57,9 @@ describe('sign-up, verification, organizations and sessions in Chromium', () => 
   it('lets a second user join by invitation code; a member does not see «Организация»', async () => {
     const context = await newContext(browser, server.url);
     const page = await context.newPage();
-    await register(page, MEMBER, { join: invitationCode });
+    await submitRegistration(page, MEMBER, { join: invitationCode });
     await page.waitForURL('**/auth/verify-email-required');
-    await verifyFromMail(page, MEMBER.email);
+    await verifyEmailFromMail(page, mailbox, MEMBER.email);
     const items = await menuItems(page);
     expect(items).not.toContain('Организация');
     expect(items).not.toContain('Админка');

@@ -4,8 +4,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeYookassa, type FakeYookassa } from '../fakes/yookassa-fake.js';
 import { launchBrowser, newContext } from './helpers/browser.js';
-import { exactNumber, headerBalance, login } from './helpers/flows.js';
-import { linkFromMail, startMailbox } from './helpers/mailbox.js';
+import { exactNumber, headerBalance, login, submitRegistration, verifyEmailFromMail } from './helpers/flows.js';
+import { startMailbox } from './helpers/mailbox.js';
 import { startServer, type RunningServer } from './helpers/server.js';
 
 const ADMIN = { email: 'admin@e2e.test', password: 'AdminPass123' };
@@ -43,24 +43,8 @@ describe('buying tokens and team balances in Chromium', () => {
   });
 
   async function register(page: Page, who: typeof OWNER, organization: { create: string } | { join: string }) {
-    await page.goto('/auth');
-    await page.getByRole('tab', { name: 'Регистрация' }).click();
-    const form = page.getByRole('form', { name: 'Регистрация' });
-    await form.getByLabel('Имя', { exact: true }).fill(who.first);
-    await form.getByLabel('Фамилия').fill(who.last);
-    await form.getByLabel('Email').fill(who.email);
-    await form.getByLabel('Пароль', { exact: true }).fill(who.password);
-    if ('create' in organization) {
-      await form.getByLabel('Название организации').fill(organization.create);
-    } else {
-      await form.getByRole('radio', { name: 'Присоединиться по коду' }).check();
-      await form.getByLabel('Код приглашения').fill(organization.join);
-    }
-    await form.getByRole('checkbox').check();
-    await form.getByRole('button', { name: 'Зарегистрироваться' }).click();
-    const link = linkFromMail(await mailbox.waitForMail(who.email), '/auth/verify-email?token=');
-    await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
-    await page.waitForURL('**/projects', { timeout: 20_000 });
+    await submitRegistration(page, who, organization);
+    await verifyEmailFromMail(page, mailbox, who.email);
   }
 
   const balanceShows = (page: Page, value: number) => page.getByTestId('balance-value').filter({ hasText: exactNumber(value) }).waitFor();

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { linkFromMail, type ReceivedMail } from './mailbox.js';
 
 /** Logs in through the «Вход» tab of /auth and waits for the landing page. */
 export async function login(page: Page, who: { email: string; password: string }): Promise<void> {
@@ -8,6 +9,39 @@ export async function login(page: Page, who: { email: string; password: string }
   await form.getByLabel('Пароль').fill(who.password);
   await form.getByRole('button', { name: 'Войти' }).click();
   await page.waitForURL('**/projects');
+}
+
+export interface NewUser {
+  email: string;
+  password: string;
+  first: string;
+  last: string;
+}
+
+/** Fills and submits the «Регистрация» tab of /auth, creating an organization or joining one by its code. */
+export async function submitRegistration(page: Page, who: NewUser, organization: { create: string } | { join: string }): Promise<void> {
+  await page.goto('/auth');
+  await page.getByRole('tab', { name: 'Регистрация' }).click();
+  const form = page.getByRole('form', { name: 'Регистрация' });
+  await form.getByLabel('Имя', { exact: true }).fill(who.first);
+  await form.getByLabel('Фамилия').fill(who.last);
+  await form.getByLabel('Email').fill(who.email);
+  await form.getByLabel('Пароль', { exact: true }).fill(who.password);
+  if ('create' in organization) {
+    await form.getByLabel('Название организации').fill(organization.create);
+  } else {
+    await form.getByRole('radio', { name: 'Присоединиться по коду' }).check();
+    await form.getByLabel('Код приглашения').fill(organization.join);
+  }
+  await form.getByRole('checkbox').check();
+  await form.getByRole('button', { name: 'Зарегистрироваться' }).click();
+}
+
+/** Opens the verification link of the mail sent to `email` (on this server) and waits for the landing page. */
+export async function verifyEmailFromMail(page: Page, mailbox: { waitForMail(to: string): Promise<ReceivedMail> }, email: string): Promise<void> {
+  const link = linkFromMail(await mailbox.waitForMail(email), '/auth/verify-email?token=');
+  await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
+  await page.waitForURL('**/projects', { timeout: 20_000 });
 }
 
 export interface NewProject {
