@@ -21,7 +21,7 @@ export function moneyPerMonthOf(summary: unknown): number | null {
 export function MoneyLine({ perMonth }: { perMonth: number | null | undefined }) {
   if (perMonth === null || perMonth === undefined) return null;
   return (
-    <span className="money-line" data-testid="money-line">
+    <span className={perMonth > 0 ? 'money-line' : 'money-line money-line--none'} data-testid="money-line">
       {perMonth > 0 ? moneyHeadline(perMonth) : 'Потерь денег не найдено'}
     </span>
   );
@@ -37,7 +37,8 @@ export function MoneyBreakdown({ projectId, analysisId, money, period }: { proje
   const causes = money.causes.filter((cause) => cause.perMonth > 0 || cause.count > 0).sort((a, b) => b.perMonth - a.perMonth);
   return (
     <>
-      <p className="analysis-money__value" data-testid="money-headline">
+      {/* «No losses» is good news: not in the alarm colour of a loss. */}
+      <p className={money.perMonth > 0 ? 'analysis-money__value' : 'analysis-money__value analysis-money__value--none'} data-testid="money-headline">
         {money.perMonth > 0 ? moneyHeadline(money.perMonth) : 'Потерь денег не найдено'}
       </p>
       {money.perMonth > 0 && (
