@@ -104,6 +104,8 @@ describe('sign-up, verification, organizations and sessions in Chromium', () => 
   });
 
   it('still shows the shell, the documents and the cached balance offline', async () => {
+    // A retried attempt starts online again.
+    await ownerContext.setOffline(false);
     // First visit online: the service worker installs and precaches the shell and the PDFs.
     await owner.goto('/projects');
     await owner.evaluate(async () => {
@@ -112,6 +114,11 @@ describe('sign-up, verification, organizations and sessions in Chromium', () => 
     await owner.reload();
     await owner.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
     await owner.getByTestId('balance-value').filter({ hasText: '100' }).waitFor();
+    // The balance seen online has been saved with the cache (the writer is throttled to once a second).
+    await owner.waitForFunction(() => {
+      const saved = JSON.parse(localStorage.getItem('reklama-lab-query-cache') ?? 'null') as { clientState?: { queries?: { queryKey: unknown[]; state: { data: unknown } }[] } } | null;
+      return saved?.clientState?.queries?.some((query) => query.queryKey.join('/') === 'tokens/balance' && query.state.data === 100) ?? false;
+    });
 
     await ownerContext.setOffline(true);
     await owner.reload();
