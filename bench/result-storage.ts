@@ -1,37 +1,81 @@
 /**
  * Bench of storing a completed audit as rows (server/analysis/result-rows.ts, row-writer.ts): the
  * analysis bench's account of 100 000 keywords (bench/analysis.ts) through the engines once, then its
- * rows written into the embedded PostgreSQL the way the worker's saving transaction does, in the same
- * run with the two writers: multi-row `INSERT … SELECT FROM unnest` (what main used) and `COPY … FROM
- * STDIN` (what the worker uses now), each in one committed transaction, two rounds alternating. The time
- * includes turning the result into batches (the engine thread's share) and writing them (the worker's).
- * Prints rows per table (and what one row per item would have been), the bytes sent, and the summary
- * document's size raw and compressed.
+ * rows written into the embedded PostgreSQL the way the worker's saving transaction does (`COPY … FROM
+ * STDIN`, one committed transaction on one connection), in the same run into documents of the two
+ * column types: `jsonb` (before migration 0100) and `json` (now), two rounds each, alternating. The time
+ * includes turning the result into batches (the engine thread's share) and writing them (the worker's);
+ * PostgreSQL's own CPU time (its backend process, from /proc) and the WAL the transaction wrote are
+ * printed beside it. Prints rows per table (and what one row per item would have been), the bytes sent,
+ * and the summary document's size raw and compressed.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import type { AuditResult } from '../src/contract/analysis.js';
-import { buildResultsSummary, resultRowBatches, type ResultRowBatch, type RowEncoding } from '../server/analysis/result-rows.js';
-import { copyRowBatch, insertRowBatch } from '../server/analysis/row-writer.js';
+import { buildResultsSummary, resultRowBatches, type ResultRowBatch } from '../server/analysis/result-rows.js';
+import { copyRowBatch } from '../server/analysis/row-writer.js';
+import { decisionCounts, findingsPage, semanticPage } from '../server/analysis/results-pages.js';
+import { RESULTS_PAGE_SIZE_DEFAULT, type ResultsSummary } from '../src/contract/analysis-pages.js';
 import { runCampaignAnalysis } from '../server/analysis/scoring/run-analysis.js';
 import { openDatabase } from '../server/db/connect.js';
-import { onConnection, poolOf, type DB } from '../server/db/database.js';
+import { poolOf, type DB } from '../server/db/database.js';
 import { generateAccount } from './analysis.js';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const count = (n: number) => n.toLocaleString('ru-RU');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
+/** The column type of the documents a round writes into. */
+type DocumentType = 'jsonb' | 'json';
+const documentTables = ['analysis_findings', 'analysis_finding_items', 'analysis_suggestions', 'analysis_scores', 'analysis_semantic'];
+
 interface Round {
-  writer: 'INSERT' | 'COPY';
+  documents: DocumentType;
   encodeMs: number;
   totalMs: number;
+  /** CPU time of the PostgreSQL backend serving the transaction. */
+  postgresCpuMs: number;
+  walBytes: number;
   rows: number;
   bytes: number;
+  /** Best of 5 of what `GET /results` reads besides the summary: the first findings page and the decision counts. */
+  firstAnswerMs?: number;
+  /** Best of 5 of a semantic page deep in the clusters. */
+  semanticPageMs?: number;
+}
+
+const ms = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(0)} ms`);
+
+const bestOf = async (times: number, read: () => Promise<unknown>) => {
+  let best = Infinity;
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    await read();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+};
+
+/** The reads of the results screen on the stored rows, with every tenth suggestion accepted (the decision counts join the query blocks with them). */
+async function measureReads(db: DB, analysisId: string, report: ResultsSummary, round: Round): Promise<void> {
+  await sql`INSERT INTO analysis_decisions (analysis_id, suggestion_id, decision)
+            SELECT analysis_id, id, 'accepted' FROM analysis_suggestions WHERE analysis_id = ${analysisId} AND position % 10 = 0`.execute(db);
+  await sql`VACUUM (ANALYZE) analysis_findings, analysis_finding_items, analysis_suggestions, analysis_scores, analysis_semantic, analysis_decisions`.execute(db);
+  round.firstAnswerMs = await bestOf(5, () =>
+    Promise.all([findingsPage(db, analysisId, { page: 1, page_size: RESULTS_PAGE_SIZE_DEFAULT, sort: 'money' }), decisionCounts(db, analysisId, report)]),
+  );
+  round.semanticPageMs = await bestOf(5, () => semanticPage(db, analysisId, 'clusters', { page: 100, page_size: 50 }));
+}
+
+/** User + system CPU time of a local process, in milliseconds (clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** An analysis row to hang the result's rows on (the tables reference it). */
@@ -43,17 +87,17 @@ async function newAnalysis(db: DB, projectId: string, organizationId: string): P
 }
 
 /** Every batch of the result written in one transaction on one connection, as the worker's saving transaction does. */
-async function writeResult(db: DB, analysisId: string, result: AuditResult, writer: Round['writer']): Promise<Round> {
-  const encoding: RowEncoding = writer === 'COPY' ? { kind: 'copy', analysisId } : { kind: 'arrays' };
+async function writeResult(db: DB, analysisId: string, result: AuditResult, documents: DocumentType): Promise<Round> {
   const client = await poolOf(db).connect();
-  const trx = onConnection(client);
   let encodeMs = 0;
   let rows = 0;
   let bytes = 0;
-  const started = performance.now();
   try {
+    const { pid, lsn } = (await client.query<{ pid: number; lsn: string }>('SELECT pg_backend_pid() AS pid, pg_current_wal_lsn()::text AS lsn')).rows[0]!;
+    const cpuBefore = cpuMsOf(pid);
+    const started = performance.now();
     await client.query('BEGIN');
-    const batches = resultRowBatches(result, undefined, { encoding });
+    const batches = resultRowBatches(result, undefined, { encoding: { kind: 'copy', analysisId } });
     for (;;) {
       const encodeStarted = performance.now();
       const next = batches.next();
@@ -61,18 +105,25 @@ async function writeResult(db: DB, analysisId: string, result: AuditResult, writ
       if (next.done) break;
       const batch: ResultRowBatch = next.value;
       rows += batch.rows;
-      bytes += batch.kind === 'copy' ? Buffer.byteLength(batch.text) : batch.columns.reduce((sum, column) => sum + Buffer.byteLength(column), 0);
-      if (batch.kind === 'copy') await copyRowBatch(client, batch);
-      else await insertRowBatch(trx, analysisId, batch);
+      bytes += batch.kind === 'copy' ? Buffer.byteLength(batch.text) : 0;
+      await copyRowBatch(client, batch);
     }
     await client.query('COMMIT');
+    const totalMs = performance.now() - started;
+    const postgresCpuMs = cpuMsOf(pid) - cpuBefore;
+    const wal = (await client.query<{ bytes: string }>('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::text AS bytes', [lsn])).rows[0]!;
+    return { documents, encodeMs, totalMs, postgresCpuMs, walBytes: Number(wal.bytes), rows, bytes };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
     client.release();
   }
-  return { writer, encodeMs, totalMs: performance.now() - started, rows, bytes };
+}
+
+/** The row tables' documents as `type` (the tables are empty between rounds, so this is instant). */
+async function setDocumentType(db: DB, type: DocumentType): Promise<void> {
+  for (const table of documentTables) await sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN document TYPE ${sql.raw(type)} USING document::${sql.raw(type)}`.execute(db);
 }
 
 /** Rows per table of a stored result, and what one row per item (main before chunks) would have been. */
@@ -104,7 +155,7 @@ async function rowsPerTable(db: DB, analysisId: string, result: AuditResult) {
 
 export async function runResultStorageBench(): Promise<void> {
   const data = generateAccount();
-  let started = performance.now();
+  const started = performance.now();
   const output = await runCampaignAnalysis(data);
   const result: AuditResult = { scoring: output.scoring, semantic: output.semantic, money: output.money };
   console.log(`engines: ${seconds(performance.now() - started)} (100 000 keywords, 20 000 ads, 50 000 search queries)`);
@@ -121,41 +172,49 @@ export async function runResultStorageBench(): Promise<void> {
       .returning('id')
       .executeTakeFirstOrThrow();
 
+    const report = buildResultsSummary(result);
     const rounds: Round[] = [];
     let lastId = '';
-    for (const writer of ['INSERT', 'COPY', 'INSERT', 'COPY'] as const) {
+    for (const documents of ['jsonb', 'json', 'jsonb', 'json'] as const) {
       if (lastId) {
         // The previous round's rows go, so each round writes into tables of the same size.
         await sql`DELETE FROM analyses WHERE id = ${lastId}`.execute(db);
         await sql`VACUUM analysis_findings, analysis_finding_items, analysis_suggestions, analysis_scores, analysis_semantic`.execute(db);
       }
+      await setDocumentType(db, documents);
+      await sql`CHECKPOINT`.execute(db);
       lastId = await newAnalysis(db, project.id, org.id);
-      started = performance.now();
-      const round = await writeResult(db, lastId, result, writer);
+      const round = await writeResult(db, lastId, result, documents);
+      // Today's readers use the json functions: the reads are measured on the json rounds only.
+      if (documents === 'json') await measureReads(db, lastId, report, round);
       rounds.push(round);
-      console.log(`  ${writer}: ${seconds(round.totalMs)} (encoding ${seconds(round.encodeMs)}), ${count(round.rows)} rows, ${(round.bytes / 1024 / 1024).toFixed(0)} MB sent`);
+      console.log(
+        `  ${documents}: ${seconds(round.totalMs)} (encoding ${seconds(round.encodeMs)}, PostgreSQL CPU ${seconds(round.postgresCpuMs)}), ${count(round.rows)} rows, ${(round.bytes / 1024 / 1024).toFixed(0)} MB sent, WAL ${(round.walBytes / 1024 / 1024).toFixed(0)} MB; reads: first answer ${ms(round.firstAnswerMs)}, clusters page 100 ${ms(round.semanticPageMs)}`,
+      );
     }
-    const best = (writer: Round['writer']) => rounds.filter((round) => round.writer === writer).sort((a, b) => a.totalMs - b.totalMs)[0]!;
-    const insert = best('INSERT');
-    const copy = best('COPY');
-    console.log('\n| writer (best of 2, one transaction) | saving | of it encoding | rows/s | vs INSERT |');
-    console.log('|:--|--:|--:|--:|--:|');
-    for (const round of [insert, copy]) {
-      console.log(`| ${round.writer} | ${seconds(round.totalMs)} | ${seconds(round.encodeMs)} | ${count(Math.round(round.rows / (round.totalMs / 1000)))} | ${(insert.totalMs / round.totalMs).toFixed(2)}× |`);
+    const best = (documents: DocumentType) => rounds.filter((round) => round.documents === documents).sort((a, b) => a.totalMs - b.totalMs)[0]!;
+    const before = best('jsonb');
+    const now = best('json');
+    console.log('\n| documents (COPY, best of 2, one transaction) | saving | of it encoding | PostgreSQL CPU | WAL | rows/s | vs jsonb | first answer reads | clusters page 100 |');
+    console.log('|:--|--:|--:|--:|--:|--:|--:|--:|--:|');
+    for (const round of [before, now]) {
+      console.log(
+        `| ${round.documents} | ${seconds(round.totalMs)} | ${seconds(round.encodeMs)} | ${seconds(round.postgresCpuMs)} | ${(round.walBytes / 1024 / 1024).toFixed(0)} MB | ${count(Math.round(round.rows / (round.totalMs / 1000)))} | ${(before.totalMs / round.totalMs).toFixed(2)}× (CPU ${(before.postgresCpuMs / round.postgresCpuMs).toFixed(2)}×) | ${ms(round.firstAnswerMs)} | ${ms(round.semanticPageMs)} |`,
+      );
     }
 
     console.log('\n| table | rows now | one row per item |');
     console.log('|:--|--:|--:|');
-    let now = 0;
-    let before = 0;
+    let stored = 0;
+    let perItem = 0;
     for (const row of await rowsPerTable(db, lastId, result)) {
-      now += row.rows;
-      before += row.perItem;
+      stored += row.rows;
+      perItem += row.perItem;
       console.log(`| ${row.table} | ${count(row.rows)} | ${count(row.perItem)} |`);
     }
-    console.log(`| **all** | **${count(now)}** | **${count(before)}** |`);
+    console.log(`| **all** | **${count(stored)}** | **${count(perItem)}** |`);
 
-    const summary = Buffer.from(JSON.stringify(buildResultsSummary(result)));
+    const summary = Buffer.from(JSON.stringify(report));
     console.log(`\nsummary document: ${kb(summary.length)} raw, ${kb(brotliCompressSync(summary).length)} brotli, ${kb(gzipSync(summary).length)} gzip`);
   } finally {
     await database.close();

@@ -2,12 +2,12 @@ import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
-import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import compress from '@fastify/compress';
 import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { apiMessages } from '../src/contract/messages.js';
 import type { AppConfig, TrustProxySetting } from './config.js';
@@ -16,6 +16,7 @@ import { createMailer, type Mailer } from './email/mailer.js';
 import { HttpError, RateLimitedError } from './lib/errors.js';
 import { authModeOf, valibotValidatorCompiler } from './lib/schema.js';
 import { checkAnswerAgainstRoute } from './lib/routes.js';
+import { lazyRequestLogger } from './lib/logger.js';
 import { authenticatePlugin } from './auth/authenticate.js';
 import { createRateLimitStorage, type RateLimitCounter } from './lib/rate-limit-store.js';
 import { authRoutes } from './auth/routes.js';
@@ -64,9 +65,6 @@ function isDataRefusedByDatabase(error: unknown): boolean {
   return typeof code === 'string' && DATA_REFUSED_CODES.has(code) && (error as { severity?: unknown }).severity !== undefined;
 }
 
-/** Upload limit for campaign files (issue: 50 MB, streamed). */
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
-
 /**
  * Answers smaller than this go uncompressed: below about a kilobyte the headers and the compressor's
  * framing eat most of the gain, and small JSON answers are the common case.
@@ -84,6 +82,19 @@ export function fastifyTrustProxy(setting: TrustProxySetting): boolean | string 
   return setting.join(',');
 }
 
+/** The headers a connect-style middleware that only sets fixed headers (helmet) sets on an answer. */
+function headersSetBy(middleware: (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string | number) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  middleware({ headers: {} } as IncomingMessage, response as unknown as ServerResponse, (error) => {
+    if (error) throw error;
+  });
+  return Object.freeze(headers) as Record<string, string>;
+}
+
 /**
  * Builds the whole application without listening, so tests inject requests into the same app the
  * server runs. Order as in fastify/demo: infrastructure, then the app's own services, then routes.
@@ -92,6 +103,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const { config } = deps;
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'body.password'] },
+    childLoggerFactory: lazyRequestLogger,
     // The client address the rate limits count by: the socket's, unless TRUST_PROXY names the proxies.
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // While closing, a request that still arrives on an open keep-alive connection is answered normally
@@ -149,8 +161,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (request, reply) => {
+  // (A callback hook: every answer passes here, and an async one costs a promise each.)
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (closing && request.raw.httpVersionMajor < 2) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   const servesWeb = Boolean(config.webRoot && existsSync(path.join(config.webRoot, 'index.html')));
@@ -166,9 +180,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.status(404).send({ error: apiMessages.notFound, code: 'NOT_FOUND' });
   });
 
-  // Security headers (helmet), built once: @fastify/helmet rebuilds helmet's middleware, CSP parsing
-  // included, on every request, which cost authenticated reads about 6 % of their CPU.
-  const securityHeaders = helmet({
+  // Security headers (helmet). Their values are fixed by this configuration (no nonces), so helmet runs
+  // once, here, and every answer gets the headers it set: running helmet's middleware per request (each
+  // header checked and set on the raw response) cost authenticated reads several % of their CPU, and
+  // @fastify/helmet, which also rebuilds the middleware per request, more.
+  const securityHeaders = headersSetBy(helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -185,8 +201,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       },
     },
     crossOriginEmbedderPolicy: false,
+  }));
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(securityHeaders);
+    done();
   });
-  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
   const rateLimitStorage = createRateLimitStorage(deps.db, config.redisUrl ? { url: config.redisUrl, nameSpace: config.rateLimitNamespace } : undefined);
   app.addHook('onClose', rateLimitStorage.close);
   app.decorate('rateLimitCounter', rateLimitStorage.counter);
@@ -200,7 +219,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // filter leaves text/event-stream out as well, so each event leaves as soon as it is written.
   // Request bodies are not decompressed (no client sends them compressed; it would only invite bombs).
   await app.register(compress, { global: true, globalDecompression: false, encodings: ['br', 'gzip'], threshold: COMPRESSION_THRESHOLD_BYTES });
-  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20 } });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Reklama Lab API', version: '1.0.0', description: 'API of the Reklama Lab PWA. Errors: {error, code, detail[]}.' },

@@ -7,7 +7,7 @@
 import { apiMessages, aiPlanMessages as m } from '../../src/contract/messages.js';
 import type { LlmConfig } from '../config.js';
 import { HttpError } from '../lib/errors.js';
-import { notifyRun, type Executor, type PaidRunKind } from '../runs/paid-run.js';
+import type { PaidRunKind } from '../runs/paid-run.js';
 
 export const AI_PLAN_QUEUE = 'ai-plan.run';
 export const AI_PLAN_CHANNEL = 'ai_plan_progress';
@@ -40,5 +40,3 @@ export const aiPlanRun: PaidRunKind<AiPlanJobData> = {
     ]),
   queueUnavailable: () => new HttpError(503, 'QUEUE_UNAVAILABLE', m.queueUnavailable),
 };
-
-export const notifyAiPlan = (db: Executor, aiPlanId: string) => notifyRun(db, aiPlanRun, aiPlanId);

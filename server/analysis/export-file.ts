@@ -1,9 +1,15 @@
 /**
- * Export of the accepted changes, run in a thread of the export pool (`exportPool()`): it parses the analysed
- * campaigns and the accepted suggestions (from the rows) and writes the platform's bulk-upload file with the export engine
- * (`export/`), none of which belongs on the API's event loop for a big account.
+ * Export of the accepted changes, run in a thread of the export pool (`exportPool()`): it parses the
+ * accepted suggestions and the analysed campaigns and writes the platform's bulk-upload file with the
+ * export engine (`export/`), none of which belongs on the API's event loop for a big account.
  *
- * The file is streamed: its pieces are posted over a MessagePort as they are written and the route
+ * Nothing of the account is whole in memory. The thread asks the route for what it needs over the
+ * MessagePort (`ExportRead`) and the route reads it from the rows: first the accepted suggestions, a
+ * position range at a time, of which only the changes are kept (a few strings each, not the documents);
+ * then each touched campaign, one at a time, which is changed, written and dropped. So the thread holds
+ * the changes and at most two campaigns (the one being written and the next one, read meanwhile).
+ *
+ * The file is streamed: its pieces are posted over the same port as they are written and the route
  * passes them on to the reply; the thread stays at most a few pieces ahead of what the reply has taken
  * (each piece is acknowledged), so neither side ever holds the whole file.
  */
@@ -11,18 +17,12 @@ import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { MessagePort } from 'node:worker_threads';
 import type { Suggestion } from '../../src/contract/analysis-results.js';
-import type { AdPlatform } from '../../src/contract/campaigns.js';
-import { exportFileOf } from './export/export-changes.js';
-import { campaignDataOf } from './run-audit.js';
+import type { AdPlatform, Campaign } from '../../src/contract/campaigns.js';
+import { applyCampaignChanges, ChangeCollector, changesByCampaign, type AcceptedSuggestion, type ChangeSet } from './export/changes.js';
+import { exportFileOf, removalNotes } from './export/export-changes.js';
 
 export interface ExportFileInput {
   platform: AdPlatform;
-  /** JSON texts of the analysed campaigns, in the analysed order. */
-  campaigns: string[];
-  /** JSON texts of the accepted suggestions (read from the rows). */
-  suggestions: string[];
-  /** Accepted ids with the edited values of ad-field suggestions. */
-  accepted: { id: string; value?: string }[];
   format: 'csv' | 'xlsx';
 }
 
@@ -34,21 +34,89 @@ export type ExportFileOutcome =
   /** The platform has no file in this format. */
   | { kind: 'format_unavailable' };
 
-/** Messages of the export thread: the file's name and type before its first piece, then the pieces. */
-export type ExportStreamMessage = { type: 'head'; fileName: string; contentType: string } | { type: 'piece'; piece: Uint8Array };
-/** The route's answer to a piece: passed on to the reply, send more. */
-export type ExportStreamAck = { type: 'ack' };
+/** What the thread asks the route to read: a batch of accepted suggestions from a position on, or one analysed campaign by its index. */
+export type ExportRead = { what: 'suggestions'; from: number } | { what: 'campaign'; index: number };
+/** Accepted suggestions (their JSON documents and the user's edited values), and where the next batch starts (`null`: none left). */
+export interface AcceptedBatch {
+  suggestions: { document: string; value: string | null }[];
+  next: number | null;
+}
+/** The route's answer to a read: the batch, or the campaign's JSON text. */
+export type ExportReadResult = AcceptedBatch | string;
+
+/** Messages of the export thread: reads, the file's name and type before its first piece, then the pieces. */
+export type ExportStreamMessage =
+  | { type: 'read'; id: number; read: ExportRead }
+  | { type: 'head'; fileName: string; contentType: string }
+  | { type: 'piece'; piece: Uint8Array };
+/** The route's messages: a piece passed on to the reply (send more), or the answer to a read. */
+export type ExportStreamAck = { type: 'ack' } | { type: 'answer'; id: number; result: ExportReadResult } | { type: 'failed'; id: number; message: string };
 
 /** Pieces posted and not yet taken by the reply. */
 const PIECES_IN_FLIGHT = 4;
 
+/** The port's reads as promises. */
+function readerOver(port: MessagePort) {
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (result: ExportReadResult) => void; reject: (error: Error) => void }>();
+  port.on('message', (message: ExportStreamAck) => {
+    if (message.type === 'ack') return;
+    const waiting = pending.get(message.id);
+    pending.delete(message.id);
+    if (message.type === 'answer') waiting?.resolve(message.result);
+    else waiting?.reject(new Error(message.message));
+  });
+  const read = (request: ExportRead) =>
+    new Promise<ExportReadResult>((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      port.postMessage({ type: 'read', id, read: request } satisfies ExportStreamMessage);
+    });
+  return {
+    suggestions: (from: number) => read({ what: 'suggestions', from }) as Promise<AcceptedBatch>,
+    campaign: (index: number) => read({ what: 'campaign', index }) as Promise<string>,
+  };
+}
+
+type Reader = ReturnType<typeof readerOver>;
+
+/** The changes of every accepted suggestion, read batch by batch (the next batch is read while this one is parsed). */
+async function collectAccepted(reader: Reader): Promise<ChangeSet> {
+  const collector = new ChangeCollector();
+  let batch: Promise<AcceptedBatch> | null = reader.suggestions(0);
+  while (batch) {
+    const { suggestions, next }: AcceptedBatch = await batch;
+    batch = next === null ? null : reader.suggestions(next);
+    for (const { document, value } of suggestions) {
+      const suggestion = JSON.parse(document) as Suggestion;
+      const choice: AcceptedSuggestion = value !== null ? { id: suggestion.id, value } : { id: suggestion.id };
+      collector.add(suggestion, choice);
+    }
+  }
+  return collector.result();
+}
+
+/** The touched campaigns, read one at a time (the next one while this one is written) and changed in place. */
+async function* readChangedCampaigns(reader: Reader, changes: ChangeSet): AsyncGenerator<Campaign> {
+  const parts = changesByCampaign(changes);
+  const indexes = changes.campaignIndexes;
+  let text: Promise<string> | null = indexes.length > 0 ? reader.campaign(indexes[0]) : null;
+  for (let i = 0; text; i++) {
+    const campaign = JSON.parse(await text) as Campaign;
+    text = i + 1 < indexes.length ? reader.campaign(indexes[i + 1]) : null;
+    applyCampaignChanges(campaign, parts.get(indexes[i])!);
+    yield campaign;
+  }
+}
+
 export async function streamExportFile(input: ExportFileInput, port: MessagePort): Promise<ExportFileOutcome> {
   try {
-    const data = campaignDataOf({ platform: input.platform, period: null, campaigns: input.campaigns, searchQueries: [] });
-    const suggestions = input.suggestions.map((text) => JSON.parse(text) as Suggestion);
+    const reader = readerOver(port);
+    const changes = await collectAccepted(reader);
+    if (changes.campaignIndexes.length === 0) return { kind: 'empty' };
     // Only the asked format is written: an XLSX of a big account takes far longer than its CSV.
-    const { changes, notes, file } = exportFileOf(data, suggestions, input.accepted, input.format);
-    if (!file) return changes.campaignIndexes.length === 0 ? { kind: 'empty' } : { kind: 'format_unavailable' };
+    const file = exportFileOf(input.platform, input.format, () => readChangedCampaigns(reader, changes));
+    if (!file) return { kind: 'format_unavailable' };
 
     let inFlight = 0;
     let acknowledged: (() => void) | null = null;
@@ -79,7 +147,7 @@ export async function streamExportFile(input: ExportFileInput, port: MessagePort
     await finished(output);
     // Returning once every piece is taken: the reply ends after the last of them.
     while (inFlight > 0) await waitForAck();
-    return { kind: 'file', fileName: file.fileName, contentType: file.contentType, notes, bytes };
+    return { kind: 'file', fileName: file.fileName, contentType: file.contentType, notes: removalNotes(changes), bytes };
   } finally {
     port.close();
   }

@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { analysisMessages as m } from '../../src/contract/messages.js';
 import type { Executor } from '../runs/paid-run.js';
-import { endRun, notifyRun, type PaidRunKind } from '../runs/paid-run.js';
+import { endRun, type PaidRunKind } from '../runs/paid-run.js';
 import type { AnalysisErrorCode } from '../../src/contract/analysis.js';
 import { HttpError } from '../lib/errors.js';
 
@@ -59,8 +59,6 @@ export const auditRun: PaidRunKind<AnalysisJobData> = {
 
 /** Job options of every analysis run. */
 export const analysisJobOptions = auditRun.jobOptions as { retryLimit: number; expireInSeconds: number };
-
-export const notifyProgress = (db: Executor, analysisId: string) => notifyRun(db, auditRun, analysisId);
 
 /** Fails an unfinished analysis with its reason and refunds it; false when it had finished already. */
 export const failAnalysis = async (db: Executor, analysisId: string, error: string, errorCode: AnalysisErrorCode) =>

@@ -36,14 +36,14 @@ export const resultTableColumns = {
     ['money_per_month', 'float8'],
     ['count', 'int4'],
     ['search', 'text'],
-    ['document', 'jsonb'],
+    ['document', 'json'],
   ],
   analysis_finding_items: [
     ['finding_id', 'text'],
     ['position', 'int4'],
     ['money_per_month', 'float8'],
     ['count', 'int4'],
-    ['document', 'jsonb'],
+    ['document', 'json'],
   ],
   analysis_suggestions: [
     ['id', 'text'],
@@ -56,7 +56,7 @@ export const resultTableColumns = {
     ['group_key', 'text'],
     ['cost_per_month', 'float8'],
     ['search', 'text'],
-    ['document', 'jsonb'],
+    ['document', 'json'],
   ],
   analysis_scores: [
     ['level', 'text'],
@@ -66,7 +66,7 @@ export const resultTableColumns = {
     ['group_key', 'text'],
     ['score', 'float8'],
     ['money_per_month', 'float8'],
-    ['document', 'jsonb'],
+    ['document', 'json'],
   ],
   analysis_semantic: [
     ['section', 'text'],
@@ -74,7 +74,7 @@ export const resultTableColumns = {
     ['campaign_key', 'text'],
     ['group_key', 'text'],
     ['count', 'int4'],
-    ['document', 'jsonb'],
+    ['document', 'json'],
   ],
 } as const;
 export type ResultTable = keyof typeof resultTableColumns;
@@ -116,7 +116,7 @@ export interface StorageLimits {
   batchRows: number;
   /** Characters of documents in a batch. */
   batchChars: number;
-  /** Characters of one document (PostgreSQL refuses a jsonb value over 256 MB; far below that it is noise). */
+  /** Characters of one document (PostgreSQL refuses a field over 1 GB; far below that it is noise). */
   maxDocumentChars: number;
   /** Characters of all documents of one result. */
   maxResultChars: number;

@@ -60,7 +60,7 @@ const and = (conditions: RawBuilder<unknown>[]) => (conditions.length === 0 ? sq
  * as `e.item`, the n-th of its row as `e.n`: item index `r.position + e.n - 1`. A chunk's document is an
  * array; a row written before chunks (0070) is one item.
  */
-const chunkItems = sql.raw(`CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(r.document) = 'array' THEN r.document ELSE jsonb_build_array(r.document) END) WITH ORDINALITY AS e(item, n)`);
+const chunkItems = sql.raw(`CROSS JOIN LATERAL json_array_elements(CASE WHEN json_typeof(r.document) = 'array' THEN r.document ELSE json_build_array(r.document) END) WITH ORDINALITY AS e(item, n)`);
 
 /**
  * Conditions on chunk rows `r` and their items `e` for the items [from, to): a row holding one of them
@@ -91,7 +91,7 @@ export async function findingsPage(db: DB, analysisId: string, filter: FindingsF
   const [rows, total] = await Promise.all([
     sql<{ document: Finding; examples: FindingItem[] | null }>`
       SELECT page.document,
-             (SELECT jsonb_agg(e.item ORDER BY r.position, e.n)
+             (SELECT json_agg(e.item ORDER BY r.position, e.n)
                 FROM analysis_finding_items r ${chunkItems}
                WHERE r.analysis_id = ${analysisId} AND r.finding_id = page.id AND ${itemRange(0, FINDING_EXAMPLE_ITEMS)}) AS examples
         FROM (SELECT f.id, f.document, f.money_per_month, f.position, f.severity
@@ -179,7 +179,7 @@ export async function decisionCounts(db: DB, analysisId: string, report: Results
              coalesce(sum((b.document ->> 'cost')::float8), 0) AS cost
         FROM analysis_semantic b
        WHERE b.analysis_id = ${analysisId} AND b.section = 'query_blocks'
-         AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(b.document -> 'suggestionIds') AS sid(id)
+         AND EXISTS (SELECT 1 FROM json_array_elements_text(b.document -> 'suggestionIds') AS sid(id)
                        JOIN analysis_decisions d ON d.analysis_id = b.analysis_id AND d.suggestion_id = sid.id AND d.decision = 'accepted')`.execute(db);
     const row = blocked.rows[0]!;
     const round = (value: number) => Math.round(value * 100) / 100;

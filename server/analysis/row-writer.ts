@@ -17,9 +17,10 @@ export async function insertRowBatch(db: Kysely<any>, analysisId: string, batch:
   if (batch.kind !== 'arrays') throw new Error('insertRowBatch takes an arrays batch; a copy batch goes to copyRowBatch');
   const columns = resultTableColumns[batch.table];
   const names = columns.map(([name]) => name);
-  // jsonb travels as text[] (the documents are already JSON text) and is cast per row.
-  const arrays = columns.map(([, type], index) => sql`${batch.columns[index]}::${sql.raw(type === 'jsonb' ? 'text' : type)}[]`);
-  const selected = columns.map(([name, type]) => sql.raw(type === 'jsonb' ? `u.${name}::jsonb` : `u.${name}`));
+  // A document travels as text[] (it is already JSON text) and is cast per row (to json; migration 0060,
+  // which runs before its columns became json in 0100, stores it into jsonb by the assignment cast).
+  const arrays = columns.map(([, type], index) => sql`${batch.columns[index]}::${sql.raw(type === 'json' ? 'text' : type)}[]`);
+  const selected = columns.map(([name, type]) => sql.raw(type === 'json' ? `u.${name}::json` : `u.${name}`));
   await sql`INSERT INTO ${sql.table(batch.table)} (analysis_id, ${sql.join(names.map((name) => sql.ref(name)))})
             SELECT ${analysisId}::uuid, ${sql.join(selected)}
               FROM unnest(${sql.join(arrays)}) AS u(${sql.join(names.map((name) => sql.ref(name)))})`.execute(db);

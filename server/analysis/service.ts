@@ -24,6 +24,7 @@ import { requestFingerprint } from '../lib/idempotency.js';
 import { findProject } from '../projects/service.js';
 import { priceCampaigns } from '../tokens/pricing.js';
 import { cancelRun, startPaidRun } from '../runs/paid-run.js';
+import type { ExportRead, ExportReadResult } from './export-file.js';
 import { auditRun } from './lifecycle.js';
 import { fullName, iso } from '../lib/api-values.js';
 
@@ -229,57 +230,66 @@ export async function cancelAnalysis(db: DB, jobs: JobQueue | null, caller: Call
 export interface ExportSource {
   analysis: Analysis;
   platform: string;
-  campaigns: string[];
-  /** JSON texts of the accepted suggestions, in the engine's order. */
-  suggestions: string[];
-  /** The accepted ids with the user's edited values. */
-  accepted: { id: string; value?: string }[];
+  /** The analysed campaigns, in the analysed order (suggestions name them by their index here). */
+  campaignIds: string[];
+  /** Positions of the suggestions are 0…n-1 in the engine's order. */
+  suggestionsCount: number;
 }
 
-/** Accepted suggestions are read this many rows at a time (keyset on the engine's order). */
+/** Accepted suggestions are read this many positions at a time (keyset on the engine's order). */
 const EXPORT_READ_BATCH = 5_000;
 
 /**
- * What the export thread needs: the analysed campaigns as they were and the accepted suggestions,
- * read from the rows batch by batch (never the whole result).
+ * Whether the analysis can be exported, and what the export thread reads from (`readExport`): the
+ * accepted suggestions batch by batch, then the touched campaigns one by one, never the whole result.
  */
 export async function exportSource(db: DB, organizationId: string, analysisId: string): Promise<ExportSource> {
   const row = await findAnalysisRow(db, organizationId, analysisId);
   if (row.status !== 'completed') throw conflict(m.notCompleted, 'ANALYSIS_NOT_COMPLETED');
-  const suggestions: string[] = [];
-  const accepted: ExportSource['accepted'] = [];
-  // Positions are 0…n-1 in the engine's order: each batch is an index range scan, whatever the size.
-  const { n: suggestionsCount } = await db
-    .selectFrom('analysis_suggestions')
-    .select(sql<number>`coalesce(max(position) + 1, 0)::int`.as('n'))
+  const accepted = await db
+    .selectFrom('analysis_decisions')
+    .select('suggestion_id')
     .where('analysis_id', '=', analysisId)
-    .executeTakeFirstOrThrow();
-  for (let from = 0; from < suggestionsCount; from += EXPORT_READ_BATCH) {
-    const batch = await sql<{ id: string; document: string; value: string | null }>`
-      SELECT s.id, s.document::text AS document, d.value
-        FROM (SELECT id, position, document FROM analysis_suggestions
-               WHERE analysis_id = ${analysisId} AND position >= ${from} AND position < ${from + EXPORT_READ_BATCH}
-              OFFSET 0) s -- a fence: the range first, then its decisions (never all decisions per batch)
-        JOIN analysis_decisions d ON d.analysis_id = ${analysisId} AND d.suggestion_id = s.id AND d.decision = 'accepted'
-       ORDER BY s.position`.execute(db);
-    for (const item of batch.rows) {
-      suggestions.push(item.document);
-      accepted.push(item.value !== null ? { id: item.id, value: item.value } : { id: item.id });
-    }
-  }
-  if (accepted.length === 0) throw conflict(m.nothingToExport, 'NOTHING_TO_EXPORT');
-  const [project, campaigns] = await Promise.all([
+    .where('decision', '=', 'accepted')
+    .limit(1)
+    .executeTakeFirst();
+  if (!accepted) throw conflict(m.nothingToExport, 'NOTHING_TO_EXPORT');
+  const [project, campaigns, { n: suggestionsCount }] = await Promise.all([
     db.selectFrom('projects').select('platform').where('id', '=', row.project_id).executeTakeFirstOrThrow(),
+    db.selectFrom('campaigns').select('id').where('project_id', '=', row.project_id).where('id', 'in', row.options.campaign_ids).orderBy('position').execute(),
     db
-      .selectFrom('campaigns')
-      .select(['id', sql<string>`data::text`.as('data')])
-      .where('project_id', '=', row.project_id)
-      .where('id', 'in', row.options.campaign_ids)
-      .orderBy('position')
-      .execute(),
+      .selectFrom('analysis_suggestions')
+      .select(sql<number>`coalesce(max(position) + 1, 0)::int`.as('n'))
+      .where('analysis_id', '=', analysisId)
+      .executeTakeFirstOrThrow(),
   ]);
   // Suggestions point at campaigns by their index in the analysed list: only the same list will do.
   // Campaign rows never change after an import, so the same ids in the same order are the same data.
   if (campaigns.map((c) => c.id).join() !== row.options.campaign_ids.join()) throw conflict(m.campaignsChanged, 'CAMPAIGNS_CHANGED');
-  return { analysis: toAnalysis(row), platform: project.platform, campaigns: campaigns.map((c) => c.data), suggestions, accepted };
+  return { analysis: toAnalysis(row), platform: project.platform, campaignIds: row.options.campaign_ids, suggestionsCount };
+}
+
+/** One read of the export thread (export-file.ts): a position range of accepted suggestions, or one analysed campaign's JSON. */
+export async function readExport(db: DB, source: ExportSource, read: ExportRead): Promise<ExportReadResult> {
+  if (read.what === 'campaign') {
+    const campaign = await db
+      .selectFrom('campaigns')
+      .select(sql<string>`data::text`.as('data'))
+      .where('id', '=', source.campaignIds[read.index]!)
+      .executeTakeFirst();
+    // Gone since the export began (the project was re-imported or deleted).
+    if (!campaign) throw conflict(m.campaignsChanged, 'CAMPAIGNS_CHANGED');
+    return campaign.data;
+  }
+  const { from } = read;
+  // Each batch is an index range scan on the positions, whatever the size.
+  const batch = await sql<{ document: string; value: string | null }>`
+    SELECT s.document::text AS document, d.value
+      FROM (SELECT id, position, document FROM analysis_suggestions
+             WHERE analysis_id = ${source.analysis.id} AND position >= ${from} AND position < ${from + EXPORT_READ_BATCH}
+            OFFSET 0) s -- a fence: the range first, then its decisions (never all decisions per batch)
+      JOIN analysis_decisions d ON d.analysis_id = ${source.analysis.id} AND d.suggestion_id = s.id AND d.decision = 'accepted'
+     ORDER BY s.position`.execute(db);
+  const next = from + EXPORT_READ_BATCH;
+  return { suggestions: batch.rows, next: next < source.suggestionsCount ? next : null };
 }

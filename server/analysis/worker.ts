@@ -106,31 +106,43 @@ async function claimAudit(db: DB, job: QueuedJob<AnalysisJobData>): Promise<Clai
 
 /** Bytes encoded between two turns of the event loop (a few milliseconds of work). */
 const ENCODE_SLICE_BYTES = 8 * 1024 * 1024;
+/**
+ * Documents read from the database per query. The event loop's heap holds one page of JSON strings at a
+ * time (a campaign of 10 000 keywords is ~4 MB of text, a report chunk of 10 000 queries about as much),
+ * not the whole account: at 1 000 000 keywords that was ~600 MB of strings beside their UTF-8 bytes.
+ */
+const TEXT_PAGE_ROWS = 8;
 
 /**
- * The JSON texts as UTF-8 bytes, each in its own buffer, moved (transferred) into the engine thread
- * rather than copied: the worker keeps no copy of the account for the minutes the engines run (at
- * 1 000 000 keywords the texts are ~300 MB). Each row's string is dropped as soon as it is encoded.
+ * The JSON texts of the rows with these ids, in this order, as UTF-8 bytes, each in its own buffer,
+ * moved (transferred) into the engine thread rather than copied: the worker keeps no copy of the
+ * account for the minutes the engines run (at 1 000 000 keywords the texts are ~380 MB). They are read
+ * page by page and each string is dropped as soon as it is encoded. A row deleted in the meantime is
+ * left out.
  */
-async function utf8Texts(rows: { data: string | null }[]): Promise<Uint8Array[]> {
+async function utf8Texts(ids: readonly string[], readPage: (ids: string[]) => Promise<{ id: string; data: string | null }[]>): Promise<Uint8Array[]> {
   const encoder = new TextEncoder();
   const bytes: Uint8Array[] = [];
   let sinceYield = 0;
-  for (const row of rows) {
-    const encoded = encoder.encode(row.data ?? '');
-    bytes.push(encoded);
-    row.data = null;
-    // Hundreds of megabytes are encoded in pieces, letting the API's requests in between.
-    sinceYield += encoded.byteLength;
-    if (sinceYield >= ENCODE_SLICE_BYTES) {
-      sinceYield = 0;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+  for (let start = 0; start < ids.length; start += TEXT_PAGE_ROWS) {
+    const pageIds = ids.slice(start, start + TEXT_PAGE_ROWS);
+    const texts = new Map((await readPage(pageIds)).map((row) => [row.id, row.data]));
+    for (const id of pageIds) {
+      // Gone since the ids were read (a new import replaced it): left out, the caller sees it missing.
+      if (!texts.has(id)) continue;
+      const encoded = encoder.encode(texts.get(id) ?? '');
+      bytes.push(encoded);
+      texts.delete(id);
+      // Hundreds of megabytes are encoded in pieces, letting the API's requests in between.
+      sinceYield += encoded.byteLength;
+      if (sinceYield >= ENCODE_SLICE_BYTES) {
+        sinceYield = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
     }
   }
-  rows.length = 0;
   return bytes;
 }
-
 
 /** The buffers a raw input moves into the thread. */
 const transferablesOf = (input: RawAuditInput): ArrayBuffer[] =>
@@ -138,28 +150,30 @@ const transferablesOf = (input: RawAuditInput): ArrayBuffer[] =>
 
 async function loadAuditInput(db: DB, run: ClaimedRun): Promise<RawAuditInput> {
   const ids = run.options.campaign_ids;
-  // data::text: the documents reach the thread as JSON text, parsed there rather than on the event loop.
   const [project, campaigns, queries, lastPeriod] = await Promise.all([
     db.selectFrom('projects').select(['platform']).where('id', '=', run.projectId).executeTakeFirstOrThrow(),
-    db.selectFrom('campaigns').select(['id', sql<string | null>`data::text`.as('data')]).where('project_id', '=', run.projectId).where('id', 'in', ids).orderBy('position').execute(),
+    db.selectFrom('campaigns').select('id').where('project_id', '=', run.projectId).where('id', 'in', ids).orderBy('position').execute(),
     // The report is stored in chunks of ≤ 10 000 queries (never one jsonb): imports in order, each import's chunks in order.
-    db
-      .selectFrom('project_search_queries')
-      .select(sql<string | null>`data::text`.as('data'))
-      .where('project_id', '=', run.projectId)
-      .orderBy('created_at')
-      .orderBy('import_id')
-      .orderBy('position')
-      .execute(),
+    db.selectFrom('project_search_queries').select('id').where('project_id', '=', run.projectId).orderBy('created_at').orderBy('import_id').orderBy('position').execute(),
     db.selectFrom('project_imports').select('period').where('project_id', '=', run.projectId).where('period', 'is not', null).orderBy('created_at', 'desc').limit(1).executeTakeFirst(),
   ]);
   if (campaigns.length !== ids.length) throw new CampaignsGoneError('Campaigns of the analysis were removed by a new import');
+  // data::text: the documents reach the thread as JSON text, parsed there rather than on the event loop.
+  const campaignTexts = await utf8Texts(
+    campaigns.map((row) => row.id),
+    (page) => db.selectFrom('campaigns').select(['id', sql<string | null>`data::text`.as('data')]).where('id', 'in', page).execute(),
+  );
+  // A new import may replace the campaigns while they are read: a page that comes back short is that.
+  if (campaignTexts.length !== ids.length) throw new CampaignsGoneError('Campaigns of the analysis were removed by a new import');
   return {
     analysisId: run.id,
     platform: project.platform,
     period: lastPeriod?.period ?? null,
-    campaigns: await utf8Texts(campaigns),
-    searchQueries: await utf8Texts(queries),
+    campaigns: campaignTexts,
+    searchQueries: await utf8Texts(
+      queries.map((row) => row.id),
+      (page) => db.selectFrom('project_search_queries').select(['id', sql<string | null>`data::text`.as('data')]).where('id', 'in', page).execute(),
+    ),
     settings: run.options.settings,
     targetCpa: run.options.target_cpa,
     region: run.options.region ?? null,

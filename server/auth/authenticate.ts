@@ -24,15 +24,18 @@ export interface Caller {
   sessionId?: string;
 }
 
+/** The `done` of a callback-style fastify hook. */
+type HookDone = (error?: Error) => void;
+
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | null;
   }
   interface FastifyInstance {
     /** onRequest: requires a valid access token of a current member (added from the contract's `auth`). */
-    authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    authenticate: (request: FastifyRequest, reply: FastifyReply, done: HookDone) => void;
     /** onRequest: like `authenticate` when a bearer token is sent (a bad one is refused); lets the request through without one. */
-    authenticateIfPresent: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    authenticateIfPresent: (request: FastifyRequest, reply: FastifyReply, done: HookDone) => void;
     /** preValidation factory: requires one of these organization roles (after the contract's authentication). */
     requireOrganizationRole: (...roles: OrganizationRole[]) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** preValidation: requires a platform administrator (after the contract's authentication). */
@@ -113,26 +116,36 @@ export const authenticatePlugin = fp(
       sessionCache.sync().then(() => done(null, payload), done);
     });
 
-    app.decorate('authenticate', async (request: FastifyRequest) => {
-      const header = request.headers.authorization;
-      const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
-      if (!token) throw unauthorized(apiMessages.unauthorized);
-      const cached = sessionCache.get(token);
-      if (cached) {
-        request.caller = cached;
-        return;
-      }
+    /** The caller of a token that is not in the cache: its signature checked, its session read. */
+    const verifyAndLoad = async (token: string): Promise<Caller> => {
       const claims = await accessTokens.verify(token);
       if (!claims) throw unauthorized(apiMessages.unauthorized);
       const generation = sessionCache.generation();
       const caller = await loadCaller(app.db, claims);
       if (!caller) throw unauthorized(apiMessages.unauthorized);
       sessionCache.remember(token, caller, claims.expiresAt * 1000, generation);
-      request.caller = caller;
+      return caller;
+    };
+
+    // A callback hook, so a cached session (the common case) passes without a promise.
+    app.decorate('authenticate', (request: FastifyRequest, _reply: FastifyReply, done: HookDone) => {
+      const header = request.headers.authorization;
+      const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+      if (!token) return done(unauthorized(apiMessages.unauthorized));
+      const cached = sessionCache.get(token);
+      if (cached) {
+        request.caller = cached;
+        return done();
+      }
+      verifyAndLoad(token).then((caller) => {
+        request.caller = caller;
+        done();
+      }, done);
     });
 
-    app.decorate('authenticateIfPresent', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (request.headers.authorization) await app.authenticate(request, reply);
+    app.decorate('authenticateIfPresent', (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
+      if (request.headers.authorization) app.authenticate(request, reply, done);
+      else done();
     });
 
     app.decorate('requireOrganizationRole', (...roles: OrganizationRole[]) => async (request: FastifyRequest) => {

@@ -55,4 +55,3 @@ export function createAccessTokens(config: Pick<AppConfig, 'jwtSecret' | 'jwtAud
   };
 }
 
-export type AccessTokens = ReturnType<typeof createAccessTokens>;

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { AuthResponse, LoginPayload, Organization, RegisterPayload, TokenPair, User } from '../../src/contract/auth.js';
 import { apiMessages } from '../../src/contract/messages.js';
 import type { DB } from '../db/database.js';
+import { prepareQuery } from '../db/prepared.js';
 import type { OutgoingMail } from '../email/mailer.js';
 import { resetPasswordLink, resetPasswordMail, verificationMail, verifyEmailLink } from '../email/templates.js';
 import { badRequest, conflict, forbidden, notFound, unauthorized, validationError } from '../lib/errors.js';
@@ -34,9 +35,12 @@ async function tokensFor(ctx: AuthContext, session: Session): Promise<TokenPair>
   return { access_token: access, refresh_token: session.refreshToken };
 }
 
+// Only what the answer shows: the password hash and the rest stay in the database. Compiled once
+// (GET /api/v1/auth/me is read on every start of the PWA).
+const selectUser = prepareQuery((db, userId: string) => db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name', 'role', 'is_verified']).where('id', '=', userId));
+
 async function loadUser(db: DB, userId: string): Promise<User> {
-  // Only what the answer shows: the password hash and the rest stay in the database.
-  const row = await db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name', 'role', 'is_verified']).where('id', '=', userId).executeTakeFirst();
+  const [row] = await selectUser(db, userId);
   if (!row) throw unauthorized(apiMessages.unauthorized);
   return userView(row);
 }

@@ -11,6 +11,11 @@ export type DB = Kysely<Database>;
 /** The pg pool under each database handle: for what Kysely cannot say (COPY, see analysis/row-writer.ts). */
 const pools = new WeakMap<Kysely<any>, pg.Pool>();
 
+/** The pg pool of a handle made by `createDatabase`; undefined for another handle (a transaction). */
+export function poolIfAny(db: Kysely<any>): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 /** The pg pool of a handle made by `createDatabase`. */
 export function poolOf(db: Kysely<any>): pg.Pool {
   const pool = pools.get(db);

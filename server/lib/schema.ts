@@ -3,6 +3,7 @@ import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import * as v from 'valibot';
 // Russian for valibot's own messages, before any schema is used (the contract modules load it too).
 import '../../src/contract/validation-language.js';
+import { fileMediaTypesOf } from '../../src/contract/routes/route.js';
 import { validationError, type ErrorDetail } from './errors.js';
 
 /**
@@ -72,8 +73,8 @@ export function parseOrThrow<S extends v.GenericSchema>(schema: S, data: unknown
 }
 
 /**
- * A route's contract written beside its handler, for the domains not yet in the route table
- * (src/contract/routes, registered with `addRoute` of server/lib/routes.ts, which builds one of these).
+ * The fastify-side form of a route's contract, which `addRoute` (server/lib/routes.ts) builds from a
+ * route table entry (src/contract/routes); every domain's routes are in the table now.
  */
 export interface RouteContract {
   body?: v.GenericSchema;
@@ -104,6 +105,14 @@ export type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : unknown;
 /** Every contract a route was built from, in this process (tests walk them, e.g. for the text rule). */
 export const routeContracts = new Set<RouteContract>();
 
+/** A response's OpenAPI form: a JSON schema, or for a file answer its media types with binary content. */
+function responseSchemaOf(schema: v.GenericSchema): Record<string, unknown> {
+  const mediaTypes = fileMediaTypesOf(schema);
+  if (!mediaTypes) return openApiSchemaOf(schema);
+  const binary = { schema: { type: 'string', format: 'binary' } };
+  return { description: `A file (${mediaTypes.join(', ')}), its name in content-disposition`, content: Object.fromEntries(mediaTypes.map((type) => [type, binary])) };
+}
+
 /** The Fastify `schema` of a route, built from its valibot contract. */
 export function routeSchema(contract: RouteContract): FastifySchema {
   routeContracts.add(contract);
@@ -112,7 +121,7 @@ export function routeSchema(contract: RouteContract): FastifySchema {
   if (contract.querystring) schema.querystring = jsonSchemaOf(contract.querystring);
   if (contract.params) schema.params = jsonSchemaOf(contract.params);
   if (contract.response) {
-    schema.response = Object.fromEntries(Object.entries(contract.response).map(([status, s]) => [status, openApiSchemaOf(s)]));
+    schema.response = Object.fromEntries(Object.entries(contract.response).map(([status, s]) => [status, responseSchemaOf(s)]));
   }
   if (contract.tags) schema.tags = contract.tags;
   if (contract.summary) schema.summary = contract.summary;
@@ -122,11 +131,4 @@ export function routeSchema(contract: RouteContract): FastifySchema {
     authModeBySchema.set(schema, contract.auth);
   }
   return schema;
-}
-
-/** Typed request generics for a contract, for `app.post<Req<typeof contract>>(...)`. */
-export interface Req<C extends RouteContract> {
-  Body: Out<C['body']>;
-  Querystring: Out<C['querystring']>;
-  Params: Out<C['params']>;
 }

@@ -253,7 +253,7 @@ export function importPool(): TaskPool {
   return (pools.import ??= new TaskPool({ name: 'import', maxThreads: s.threads, heapMb: s.importHeapMb, timeoutMs: s.importTimeoutMs, maxQueue: s.importQueue }));
 }
 
-/** Building the export file of an analysis (a request waits for it; it reads the whole analysis result). */
+/** Building the export file of an analysis (a request waits for it; it reads the accepted changes and the campaigns one at a time). */
 export function exportPool(): TaskPool {
   const s = workerPoolSettings;
   return (pools.export ??= new TaskPool({ name: 'export', maxThreads: s.threads, heapMb: s.analysisHeapMb, timeoutMs: 5 * 60_000 }));

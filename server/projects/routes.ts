@@ -1,30 +1,20 @@
 /**
  * /api/v1/projects: projects of the caller's organization, their campaign imports (preview, then
  * save) and the campaign tree. Every member of the organization sees every project of it; a project
- * of another organization is 404.
+ * of another organization is 404. Each call is declared once in the route table
+ * (src/contract/routes/projects.ts) and registered from it with `addRoute`.
  */
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { IdParamsSchema } from '../../src/contract/common.js';
 import { projectMessages } from '../../src/contract/messages.js';
-import {
-  AdPlatformSchema,
-  ApplyImportSchema,
-  CampaignDataResponseSchema,
-  CampaignParamsSchema,
-  CampaignTreeSchema,
-  CreateProjectSchema,
-  DirectApiPreviewSchema,
-  ImportJobSchema,
-  ImportPreviewSchema,
-  ProjectDetailSchema,
-  ProjectListQuerySchema,
-  ProjectListSchema,
-  UpdateProjectSchema,
-} from '../../src/contract/projects.js';
+import { AdPlatformSchema } from '../../src/contract/projects.js';
+import { projectRoutes as routes } from '../../src/contract/routes/projects.js';
+import { pathOf } from '../../src/contract/routes/route.js';
 import { callerOf } from '../auth/authenticate.js';
 import { HttpError } from '../lib/errors.js';
 import { importPool, PoolBusyError, WorkerLimitError, workerPoolSettings } from '../lib/worker-pool.js';
-import { parseOrThrow, routeSchema, type Req, type RouteContract } from '../lib/schema.js';
+import { addRoute } from '../lib/routes.js';
+import { parseOrThrow } from '../lib/schema.js';
 import { sealSecret } from '../lib/secret-box.js';
 import { takeImportLease } from './import-lease.js';
 import type { ParsedImport } from './import-worker.js';
@@ -45,60 +35,12 @@ import {
   type DirectAccess,
 } from './service.js';
 import { discardDraft, fillDraft, finishDraft, openDraft } from './drafts.js';
-import { receiveUploads } from './upload.js';
+import { MAX_UPLOAD_BYTES, receiveUploads } from './upload.js';
 import { oversizedUpload } from './upload-size.js';
 
 const importWorker = new URL('./import-worker.js', import.meta.url);
 /** The preview's problem list in an error answer stays readable; the rest is counted. */
 const MAX_DETAIL_ROWS = 200;
-
-const tags = ['projects'];
-
-const list = {
-  querystring: ProjectListQuerySchema,
-  response: { 200: ProjectListSchema },
-  tags,
-  summary: 'Projects of the organization: search by name, sort by name/created/updated, counts, last analysis',
-  auth: true,
-} satisfies RouteContract;
-
-const getOne = { params: IdParamsSchema, response: { 200: ProjectDetailSchema }, tags, summary: 'A project with its campaign tree, statistics and import history', auth: true } satisfies RouteContract;
-const create = { body: CreateProjectSchema, response: { 201: ProjectDetailSchema }, tags, summary: 'Create a project, optionally from an import preview (draft_id)', auth: true } satisfies RouteContract;
-const update = { params: IdParamsSchema, body: UpdateProjectSchema, response: { 200: ProjectDetailSchema }, tags, summary: 'Change a project', auth: true } satisfies RouteContract;
-const remove = { params: IdParamsSchema, tags, summary: 'Delete a project (author, owner or admin)', auth: true } satisfies RouteContract;
-const previewFiles = {
-  response: { 200: ImportPreviewSchema },
-  tags,
-  summary:
-    'Parse uploaded campaign files (multipart, field "files", up to 50 MB each and 400 MB expanded in all; optional field "platform") into a preview; one upload per user at a time (429 while one is parsed)',
-  auth: true,
-} satisfies RouteContract;
-const previewDirect = {
-  body: DirectApiPreviewSchema,
-  response: { 202: ImportJobSchema },
-  tags,
-  summary:
-    'Start loading the campaigns of a Yandex Direct account through API v5: answers at once with an import job (follow it at GET /projects/import-jobs/{id}); one unfinished Direct import per user (429)',
-  auth: true,
-} satisfies RouteContract;
-const previewConnected = {
-  params: IdParamsSchema,
-  response: { 202: ImportJobSchema },
-  tags,
-  summary: 'Start loading the campaigns again through the Direct API connection saved with the project (the stored token, no token asked): an import job, as above',
-  auth: true,
-} satisfies RouteContract;
-const importJob = {
-  params: IdParamsSchema,
-  response: { 200: ImportJobSchema },
-  tags,
-  summary: "An import job of the caller: status, progress by stage with API points spent, the preview once completed, the Russian error once failed",
-  auth: true,
-} satisfies RouteContract;
-const applyImport = { params: IdParamsSchema, body: ApplyImportSchema, response: { 201: ProjectDetailSchema }, tags, summary: 'Save a preview into the project: replace its campaigns or append to them', auth: true } satisfies RouteContract;
-const tree = { params: IdParamsSchema, response: { 200: CampaignTreeSchema }, tags, summary: 'Campaigns → groups with counts and statistics', auth: true } satisfies RouteContract;
-const campaign = { params: CampaignParamsSchema, response: { 200: CampaignDataResponseSchema }, tags, summary: 'The whole campaign: groups, keywords, ads, negatives, statistics', auth: true } satisfies RouteContract;
-const template = { tags, summary: 'Our CSV template for campaign import', auth: true } satisfies RouteContract;
 
 /** Import problems as the `detail` rows of an error answer: where (file, row, column) and what. */
 function problemsAsDetail(problems: ParsedImport['problems']) {
@@ -123,61 +65,64 @@ function requireImportable(parsed: ParsedImport): ParsedImport {
 }
 
 export const projectRoutes: FastifyPluginAsync = async (app) => {
-  app.get<Req<typeof list>>('/', { schema: routeSchema(list) }, async (request) => {
+  addRoute(app, routes.list, async (request) => {
     const caller = callerOf(request);
     const { search, sort, order, page, page_size } = request.query;
     return listProjects(app.db, caller.organizationId, { search: search || undefined, sort, order, page, page_size });
   });
 
-  app.get('/import-template', { schema: routeSchema(template) }, async (_request, reply) => {
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${templateFileName}"`)
-      .send(Buffer.from(buildTemplateFile()));
+  addRoute(app, routes.importTemplate, async (_request, reply) => {
+    reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${templateFileName}"`);
+    return Buffer.from(buildTemplateFile());
   });
 
-  app.post('/import-preview', { schema: routeSchema(previewFiles) }, async (request: FastifyRequest) => {
-    const caller = callerOf(request);
-    const upload = await receiveUploads(request);
-    let releaseLease: (() => Promise<void>) | null = null;
-    try {
-      const platform = upload.fields.platform ? parseOrThrow(AdPlatformSchema, upload.fields.platform, 'platform') : undefined;
-      // A zip bomb (or simply too much) is refused from the files' sizes on disk, without a thread.
-      const oversized = await oversizedUpload(upload.files);
-      if (oversized) throw new HttpError(422, 'IMPORT_TOO_LARGE', oversized[0].message, problemsAsDetail(oversized));
-      // One parse per user at a time, refused rather than queued: a queued second upload would hold its files
-      // and its request while the first one runs, and a user (or script) who sent it twice learns it at once.
-      // The lease outlives a parse that waits for a thread and then runs to its time limit.
-      releaseLease = await takeImportLease(app.db, caller.userId, 2 * workerPoolSettings.importTimeoutMs + 60_000);
-      if (!releaseLease) throw new HttpError(429, 'IMPORT_IN_PROGRESS', projectMessages.importInProgress);
-      const fileNames = upload.files.map((file) => file.name);
-      // The thread writes the account into the draft's rows as it goes; a failed or refused import discards them.
-      const draftId = await openDraft(app.db, caller, 'files', fileNames, null);
+  // Multipart parsing only where files are uploaded: the plugin hooks every request of its scope (a
+  // listener on each response, a clean-up after it), which every other route would pay for nothing.
+  await app.register(async (uploads) => {
+    await uploads.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20 } });
+    addRoute(uploads, routes.previewFiles, async (request) => {
+      const caller = callerOf(request);
+      const upload = await receiveUploads(request);
+      let releaseLease: (() => Promise<void>) | null = null;
       try {
-        let parsed: ParsedImport;
+        const platform = upload.fields.platform ? parseOrThrow(AdPlatformSchema, upload.fields.platform, 'platform') : undefined;
+        // A zip bomb (or simply too much) is refused from the files' sizes on disk, without a thread.
+        const oversized = await oversizedUpload(upload.files);
+        if (oversized) throw new HttpError(422, 'IMPORT_TOO_LARGE', oversized[0].message, problemsAsDetail(oversized));
+        // One parse per user at a time, refused rather than queued: a queued second upload would hold its files
+        // and its request while the first one runs, and a user (or script) who sent it twice learns it at once.
+        // The lease outlives a parse that waits for a thread and then runs to its time limit.
+        releaseLease = await takeImportLease(app.db, caller.userId, 2 * workerPoolSettings.importTimeoutMs + 60_000);
+        if (!releaseLease) throw new HttpError(429, 'IMPORT_IN_PROGRESS', projectMessages.importInProgress);
+        const fileNames = upload.files.map((file) => file.name);
+        // The thread writes the account into the draft's rows as it goes; a failed or refused import discards them.
+        const draftId = await openDraft(app.db, caller, 'files', fileNames, null);
         try {
-          parsed = await fillDraft(app.db, draftId, (rows) =>
-            importPool().run<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files: upload.files, platform }, rows], { transferList: [rows] }),
-          );
+          let parsed: ParsedImport;
+          try {
+            parsed = await fillDraft(app.db, draftId, (rows) =>
+              importPool().run<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files: upload.files, platform }, rows], { transferList: [rows] }),
+            );
+          } catch (error) {
+            request.log.warn({ err: error }, 'import parse failed');
+            if (error instanceof PoolBusyError) throw new HttpError(503, 'IMPORT_BUSY', projectMessages.importBusy);
+            // Over the thread's heap or time limit: the thread is gone, the server is fine, the file is the problem.
+            const message = error instanceof WorkerLimitError ? projectMessages.importTooComplex : projectMessages.importCrashed;
+            const code = error instanceof WorkerLimitError ? 'IMPORT_TOO_LARGE' : 'IMPORT_FAILED';
+            // An importer that throws met something it could not read at all; the user gets one clear line.
+            throw new HttpError(422, code, message, upload.files.map((file) => ({ loc: ['files', file.name], msg: message })));
+          }
+          // Awaited here, inside the try: a refusal by the database must reach the error handler, not escape past `finally`;
+          // the lease and the files go only once the draft is ready.
+          return await finishDraft(app.db, draftId, requireImportable(parsed), 'files', fileNames, platform ?? 'yandex_direct');
         } catch (error) {
-          request.log.warn({ err: error }, 'import parse failed');
-          if (error instanceof PoolBusyError) throw new HttpError(503, 'IMPORT_BUSY', projectMessages.importBusy);
-          // Over the thread's heap or time limit: the thread is gone, the server is fine, the file is the problem.
-          const message = error instanceof WorkerLimitError ? projectMessages.importTooComplex : projectMessages.importCrashed;
-          const code = error instanceof WorkerLimitError ? 'IMPORT_TOO_LARGE' : 'IMPORT_FAILED';
-          // An importer that throws met something it could not read at all; the user gets one clear line.
-          throw new HttpError(422, code, message, upload.files.map((file) => ({ loc: ['files', file.name], msg: message })));
+          await discardDraft(app.db, draftId);
+          throw error;
         }
-        // Awaited here, inside the try: a refusal by the database must reach the error handler, not escape past `finally`;
-        // the lease and the files go only once the draft is ready.
-        return await finishDraft(app.db, draftId, requireImportable(parsed), 'files', fileNames, platform ?? 'yandex_direct');
-      } catch (error) {
-        await discardDraft(app.db, draftId);
-        throw error;
+      } finally {
+        await Promise.all([upload.cleanup(), releaseLease?.().catch((error: unknown) => request.log.warn({ err: error }, 'import lease release failed'))]);
       }
-    } finally {
-      await Promise.all([upload.cleanup(), releaseLease?.().catch((error: unknown) => request.log.warn({ err: error }, 'import lease release failed'))]);
-    }
+    });
   });
 
   /**
@@ -187,58 +132,62 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
   async function startDirectAccountImport(request: FastifyRequest, reply: FastifyReply, access: DirectAccess, projectId: string | null) {
     const connection = { encrypted_token: sealSecret(access.token, app.config.secretsKey, DIRECT_TOKEN_CONTEXT), client_login: access.clientLogin || null, sandbox: access.sandbox };
     const job = await startDirectImport(app.db, app.jobs, callerOf(request), connection, projectId);
-    return reply.status(202).header('location', `/api/v1/projects/import-jobs/${job.id}`).send(job);
+    reply.status(202).header('location', pathOf(routes.importJob, { id: job.id }));
+    return job;
   }
 
-  app.post<Req<typeof previewDirect>>('/import-preview/direct-api', { schema: routeSchema(previewDirect) }, async (request, reply) => {
+  addRoute(app, routes.previewDirect, async (request, reply) => {
     const { token, client_login, sandbox } = request.body;
     return startDirectAccountImport(request, reply, { token, clientLogin: client_login || null, sandbox: sandbox ?? false }, null);
   });
 
-  app.post<Req<typeof previewConnected>>('/:id/import-preview/direct-api', { schema: routeSchema(previewConnected) }, async (request, reply) => {
+  addRoute(app, routes.previewConnected, async (request, reply) => {
     const access = await storedDirectAccess(app.db, callerOf(request).organizationId, request.params.id, app.config.secretsKey);
     return startDirectAccountImport(request, reply, access, request.params.id);
   });
 
-  app.get<Req<typeof importJob>>('/import-jobs/:id', { schema: routeSchema(importJob) }, async (request) => {
+  addRoute(app, routes.importJob, async (request) => {
     return getImportJob(app.db, callerOf(request), request.params.id);
   });
 
-  app.get<Req<typeof getOne>>('/:id', { schema: routeSchema(getOne) }, async (request) => {
+  addRoute(app, routes.get, async (request) => {
     return projectDetail(app.db, callerOf(request).organizationId, request.params.id);
   });
 
-  app.post<Req<typeof create>>('/', { schema: routeSchema(create) }, async (request, reply) => {
+  addRoute(app, routes.create, async (request, reply) => {
     const caller = callerOf(request);
     const { draft_id, ...fields } = request.body;
     const id = await createProject(app.db, caller, fields, draft_id);
-    return reply.status(201).send(await projectDetail(app.db, caller.organizationId, id));
+    reply.status(201);
+    return projectDetail(app.db, caller.organizationId, id);
   });
 
-  app.patch<Req<typeof update>>('/:id', { schema: routeSchema(update) }, async (request) => {
+  addRoute(app, routes.update, async (request) => {
     const caller = callerOf(request);
     await updateProject(app.db, caller.organizationId, request.params.id, request.body);
     return projectDetail(app.db, caller.organizationId, request.params.id);
   });
 
-  app.delete<Req<typeof remove>>('/:id', { schema: routeSchema(remove) }, async (request, reply) => {
+  addRoute(app, routes.remove, async (request, reply) => {
     await deleteProject(app.db, callerOf(request), request.params.id);
-    return reply.status(204).send();
+    reply.status(204);
+    return null;
   });
 
-  app.post<Req<typeof applyImport>>('/:id/imports', { schema: routeSchema(applyImport) }, async (request, reply) => {
+  addRoute(app, routes.applyImport, async (request, reply) => {
     const caller = callerOf(request);
     await importIntoProject(app.db, caller, request.params.id, request.body.draft_id, request.body.mode);
-    return reply.status(201).send(await projectDetail(app.db, caller.organizationId, request.params.id));
+    reply.status(201);
+    return projectDetail(app.db, caller.organizationId, request.params.id);
   });
 
-  app.get<Req<typeof tree>>('/:id/campaigns', { schema: routeSchema(tree) }, async (request) => {
+  addRoute(app, routes.campaigns, async (request) => {
     const caller = callerOf(request);
     await findProject(app.db, caller.organizationId, request.params.id);
     return { campaigns: await campaignTree(app.db, request.params.id) };
   });
 
-  app.get<Req<typeof campaign>>('/:id/campaigns/:campaignId', { schema: routeSchema(campaign) }, async (request) => {
+  addRoute(app, routes.campaign, async (request) => {
     const { id, campaignId } = request.params;
     const document = await campaignDocument(app.db, callerOf(request).organizationId, id, campaignId);
     return { id: campaignId, campaign: document };

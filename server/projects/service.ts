@@ -7,6 +7,7 @@
  * produces them, and saving a preview copies those rows inside PostgreSQL (drafts.ts).
  */
 import { sql, type Transaction } from 'kysely';
+import type { Campaign } from '../../src/contract/campaigns.js';
 import { projectMessages } from '../../src/contract/messages.js';
 import type {
   CampaignSummary,
@@ -174,6 +175,8 @@ export async function campaignTree(db: Executor, projectId: string): Promise<Cam
   }));
 }
 
+const NO_IMPORT_COUNTS: ImportRecord['counts'] = { campaigns: 0, groups: 0, ads: 0, keywords: 0, searchQueries: 0 };
+
 async function importHistory(db: Executor, projectId: string): Promise<ImportRecord[]> {
   const rows = await db
     .selectFrom('project_imports as i')
@@ -189,7 +192,8 @@ async function importHistory(db: Executor, projectId: string): Promise<ImportRec
     mode: row.mode,
     status: row.status,
     file_names: row.file_names,
-    counts: row.counts,
+    // Rows written before a count existed (search queries came later) lack it: none of those were imported.
+    counts: { ...NO_IMPORT_COUNTS, ...row.counts },
     problems: row.problems as ImportRecord['problems'],
     created_by: row.created_by ? { id: row.created_by, full_name: fullName(row.first_name, row.last_name) } : null,
     created_at: iso(row.created_at),
@@ -238,11 +242,12 @@ export async function projectDetail(db: Executor, organizationId: string, projec
 }
 
 /** The full `Campaign` document of one campaign of a live project of the organization. */
-export async function campaignDocument(db: DB, organizationId: string, projectId: string, campaignId: string): Promise<unknown> {
+export async function campaignDocument(db: DB, organizationId: string, projectId: string, campaignId: string): Promise<Campaign> {
   await findProject(db, organizationId, projectId);
   const row = await db.selectFrom('campaigns').select('data').where('id', '=', campaignId).where('project_id', '=', projectId).executeTakeFirst();
   if (!row) throw notFound(projectMessages.campaignNotFound, 'CAMPAIGN_NOT_FOUND');
-  return row.data;
+  // The importers' `Campaign`, stored as JSON.
+  return row.data as Campaign;
 }
 
 // ------------------------------------------------------------------------------------ create / edit

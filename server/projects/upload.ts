@@ -21,6 +21,9 @@ export interface ReceivedUpload {
   cleanup: () => Promise<void>;
 }
 
+/** Upload limit for campaign files (issue: 50 MB, streamed). */
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
 const withFile = (message: string, file: string) => message.replace('{file}', file);
 
 export async function receiveUploads(request: FastifyRequest): Promise<ReceivedUpload> {

@@ -243,6 +243,12 @@ export async function fetchPage(address: string, options: FetchOptions = {}): Pr
 /**
  * Reads pages `concurrency` at a time, in the order given; `onPage` is called as each one finishes
  * (for progress). Stops starting new pages once `signal` is aborted.
+ *
+ * The reports run one after another, in the order the pages finished: pages of one site often finish
+ * together, and reports written to the database side by side could land out of order (the row would say
+ * «2 of 4» after «3 of 4» and stay so while the last page loads). A lane does not wait for its report
+ * to be written before it reads its next page; the reports are all written before this returns (a failed
+ * one skips those after it and is thrown).
  */
 export async function fetchPages(
   urls: readonly string[],
@@ -251,15 +257,20 @@ export async function fetchPages(
   const results: FetchedPage[] = new Array(urls.length);
   let next = 0;
   let done = 0;
+  let reports: Promise<void> = Promise.resolve();
   const worker = async () => {
     while (next < urls.length) {
       const index = next++;
       results[index] = await fetchPage(urls[index], options);
       done += 1;
-      await options.onPage?.(done, urls.length, results[index]);
+      const report = [done, urls.length, results[index]] as const;
+      reports = reports.then(() => options.onPage?.(...report));
+      // A failed report is thrown once the lanes are done, not as an unhandled rejection meanwhile.
+      reports.catch(() => undefined);
     }
   };
   const lanes = Math.max(1, Math.min(options.concurrency ?? defaultFetchLimits.concurrency, urls.length));
   await Promise.all(Array.from({ length: lanes }, worker));
+  await reports;
   return results;
 }

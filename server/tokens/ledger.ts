@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { apiMessages } from '../../src/contract/messages.js';
+import { prepareQuery } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import type { LedgerEntryType } from '../db/tables/core.js';
 import { conflict, paymentRequired } from '../lib/errors.js';
@@ -104,7 +105,10 @@ export async function applyLedgerEntry(db: Kysely<Database>, input: LedgerEntryI
   return { applied: true, entry, balance: moved.balance };
 }
 
+// Compiled once: the balance is read on every page of the PWA (GET /api/v1/tokens/balance).
+const selectBalance = prepareQuery((db, userId: string) => db.selectFrom('token_balances').select('balance').where('user_id', '=', userId));
+
 export async function getBalance(db: Kysely<Database>, userId: string): Promise<number> {
-  const row = await db.selectFrom('token_balances').select('balance').where('user_id', '=', userId).executeTakeFirst();
+  const [row] = await selectBalance(db, userId);
   return row?.balance ?? 0;
 }

@@ -9,7 +9,7 @@
  */
 import { MutationCache, QueryClient, dehydrate, onlineManager } from '@tanstack/react-query';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
-import { removeOldestQuery, type Persister } from '@tanstack/react-query-persist-client';
+import { removeOldestQuery, type PersistedClient, type Persister } from '@tanstack/react-query-persist-client';
 import { ApiError } from '../lib/api-client';
 import { sessionSnapshotStorage } from '../lib/storage';
 import { onIdentityChange } from '@/app/session';
@@ -37,11 +37,28 @@ export function currentCacheBuster(): string {
 /** Structural type: the persist-client package carries its own copy of query-core's Query class. */
 interface PersistableQuery {
   meta?: Record<string, unknown>;
-  state: { status: string };
+  state: { data: unknown };
 }
 
+/**
+ * A marked query with an answer. Its last refresh may have failed (the network dropped while the balance
+ * was asked again, then the user reloaded offline): the answer it still holds is what to show offline,
+ * so it is kept too (see `asLastAnswers`), not dropped as a query in error would be by default.
+ */
 export function shouldPersistQuery(query: PersistableQuery): boolean {
-  return query.meta?.persist === true && query.state.status === 'success';
+  return query.meta?.persist === true && query.state.data !== undefined;
+}
+
+/**
+ * The cache as written to disk: a query whose last refresh failed is saved as the answer it holds. The
+ * failure belongs to the page that saw it (and an error does not survive JSON); restored as an error, the
+ * next start would open in an error state instead of showing the answer and asking again.
+ */
+function asLastAnswers(client: PersistedClient): PersistedClient {
+  const queries = client.clientState.queries.map((query) =>
+    query.state.status === 'error' ? { ...query, state: { ...query.state, status: 'success' as const, error: null, fetchFailureCount: 0, fetchFailureReason: null } } : query,
+  );
+  return { ...client, clientState: { ...client.clientState, queries } };
 }
 
 function shouldRetry(failureCount: number, error: unknown): boolean {
@@ -79,7 +96,7 @@ function createPersister(throttleTime: number): Persister {
   const base = createSyncStoragePersister({ storage, key: QUERY_CACHE_KEY, throttleTime, retry: removeOldestQuery });
   return {
     // The buster is taken at save time, so a cache saved after a login carries the new identity.
-    persistClient: (client) => base.persistClient({ ...client, buster: currentCacheBuster() }),
+    persistClient: (client) => base.persistClient(asLastAnswers({ ...client, buster: currentCacheBuster() })),
     restoreClient: () => base.restoreClient(),
     removeClient: () => base.removeClient(),
   };
@@ -121,7 +138,7 @@ onIdentityChange(() => resetQueryCache());
  * an older cache or none. `pagehide` covers unloads, `visibilitychange` a phone that backgrounds the app.
  */
 export function saveQueryCacheNow(client: QueryClient = queryClient): void {
-  const persistedClient = { buster: currentCacheBuster(), timestamp: Date.now(), clientState: dehydrate(client, { shouldDehydrateQuery: shouldPersistQuery }) };
+  const persistedClient = asLastAnswers({ buster: currentCacheBuster(), timestamp: Date.now(), clientState: dehydrate(client, { shouldDehydrateQuery: shouldPersistQuery }) });
   try {
     window.localStorage.setItem(QUERY_CACHE_KEY, JSON.stringify(persistedClient));
   } catch {

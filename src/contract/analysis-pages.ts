@@ -14,8 +14,8 @@
  *   GET  /analyses/:id/scores?level&sort&page…      → ScoresPage
  *
  * Query lists (`check`, `severity`, `category`…) may repeat (`check=a&check=b`) or be comma separated.
- * Documents in answers are the engine types of analysis-results.ts; the schemas type them loosely
- * (`record`) as the rest of the results contract does, the TypeScript types below are exact.
+ * Documents in answers are the engine types of analysis-results.ts: each page's item is `documentOf` its
+ * interface (checked as an object, typed exactly). The calls themselves are in src/contract/routes/analyses.ts.
  */
 import * as v from 'valibot';
 import { text } from './text.js';
@@ -42,8 +42,8 @@ import type {
   Suggestion,
   SuggestionStatus,
 } from './analysis-results.js';
-import { AnalysisSchema, type Analysis } from './analysis.js';
-import { UuidSchema } from './common.js';
+import { AnalysisSchema } from './analysis.js';
+import { documentOf, pageOf, UuidSchema } from './common.js';
 import { analysisMessages as am, analysisPageMessages as m } from './messages.js';
 
 /** Largest `page_size` of every paged results endpoint. */
@@ -190,9 +190,6 @@ export type DecisionChangesResponse = v.InferOutput<typeof DecisionChangesRespon
 
 // ------------------------------------------------------------------------------------ answers
 
-const documentSchema = v.record(v.string(), v.unknown());
-const pageSchema = <T extends v.GenericSchema>(item: T) => v.object({ items: v.array(item), total: v.number(), page: v.number(), page_size: v.number() });
-
 export interface Page<T> {
   items: T[];
   total: number;
@@ -200,13 +197,8 @@ export interface Page<T> {
   page_size: number;
 }
 
-/** A finding of a page: `items` holds at most `FINDING_EXAMPLE_ITEMS` examples (worst first); `count` is all of them. */
-export type FindingsPage = Page<Finding>;
-export type FindingItemsPage = Page<FindingItem>;
 /** A suggestion with the user's decision on it (`value`: the edited `after` of an accepted ad fix). */
 export type SuggestionWithDecision = Suggestion & { decision: 'accepted' | 'rejected' | null; value?: string };
-export type SuggestionsPage = Page<SuggestionWithDecision>;
-export type ScoresPage = Page<EntityScore>;
 
 /** The item type of each semantic section. */
 export interface SemanticSectionItems {
@@ -218,13 +210,20 @@ export interface SemanticSectionItems {
   dropped_negatives: DroppedNegative;
   keyword_verdicts: KeywordVerdict;
 }
-export type SemanticPage<S extends SemanticSection = SemanticSection> = Page<SemanticSectionItems[S]>;
 
-export const FindingsPageSchema = pageSchema(documentSchema);
-export const FindingItemsPageSchema = pageSchema(documentSchema);
-export const SuggestionsPageSchema = pageSchema(documentSchema);
-export const SemanticPageSchema = pageSchema(documentSchema);
-export const ScoresPageSchema = pageSchema(documentSchema);
+/** A finding of a page: `items` holds at most `FINDING_EXAMPLE_ITEMS` examples (worst first); `count` is all of them. */
+export const FindingsPageSchema = pageOf(documentOf<Finding>('A finding (Finding): check, severity, entity, money, at most 5 example items'));
+export const FindingItemsPageSchema = pageOf(documentOf<FindingItem>('An entity of an aggregated finding (FindingItem)'));
+export const SuggestionsPageSchema = pageOf(documentOf<SuggestionWithDecision>('A suggestion (negative keyword, cross-minus, ad fix) with the decision on it'));
+/** A page of one section; `SemanticPage<S>` names the item type of section S. */
+export const SemanticPageSchema = pageOf(documentOf<SemanticSectionItems[SemanticSection]>("An item of the section (its type is the section's: cluster, duplicate set, intersection…)"));
+export const ScoresPageSchema = pageOf(documentOf<EntityScore>('The score of a campaign, group, ad or keyword (EntityScore)'));
+
+export type FindingsPage = v.InferOutput<typeof FindingsPageSchema>;
+export type FindingItemsPage = v.InferOutput<typeof FindingItemsPageSchema>;
+export type SuggestionsPage = v.InferOutput<typeof SuggestionsPageSchema>;
+export type ScoresPage = v.InferOutput<typeof ScoresPageSchema>;
+export type SemanticPage<S extends SemanticSection = SemanticSection> = Page<SemanticSectionItems[S]>;
 
 /** One check as the summary counts it: its findings, the entities they cover (Σ count) and their money. */
 export interface CheckCount {
@@ -302,27 +301,8 @@ export const DecisionCountsSchema = v.object({
 /** GET /analyses/:id/results (409 until completed). */
 export const PagedResultsSchema = v.object({
   analysis: AnalysisSchema,
-  summary: documentSchema,
+  summary: documentOf<ResultsSummary>('The stored summary (ResultsSummary): every figure of the results header, under 100 KB'),
   findings: FindingsPageSchema,
   decisions: DecisionCountsSchema,
 });
-export interface PagedResults {
-  analysis: Analysis;
-  summary: ResultsSummary;
-  findings: FindingsPage;
-  decisions: DecisionCounts;
-}
-
-// ------------------------------------------------------------------------------------ route table
-
-/** Paths of the paged endpoints (under /api/v1), for the client. */
-export const analysisPagePaths = {
-  results: (id: string) => `/analyses/${id}/results`,
-  findings: (id: string) => `/analyses/${id}/findings`,
-  findingItems: (id: string, findingId: string) => `/analyses/${id}/findings/${encodeURIComponent(findingId)}/items`,
-  suggestions: (id: string) => `/analyses/${id}/suggestions`,
-  decisions: (id: string) => `/analyses/${id}/decisions`,
-  bulkDecisions: (id: string) => `/analyses/${id}/decisions/bulk`,
-  semantic: (id: string, section: SemanticSection) => `/analyses/${id}/semantic/${section}`,
-  scores: (id: string) => `/analyses/${id}/scores`,
-} as const;
+export type PagedResults = v.InferOutput<typeof PagedResultsSchema>;

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { text } from './text.js';
 import type { MoneyStory, ScoringResult, SemanticResult, Severity } from './analysis-results.js';
 import type { StatsPeriod } from './campaigns.js';
-import { UuidSchema } from './common.js';
+import { documentOf, ErrorBodySchema, UuidSchema } from './common.js';
 import { analysisMessages as m } from './messages.js';
 import { ProjectSettingsSchema } from './projects.js';
 import type { AnalysisKind } from './tokens.js';
@@ -89,8 +89,11 @@ export interface AnalysisDecisions {
   values?: Record<string, string>;
 }
 
-/** The short form of the results, stored beside them for lists, the gauge and the charts. */
-export interface AnalysisSummary {
+/**
+ * The short form of the results, stored beside them for lists, the gauge and the charts. A type, not an
+ * interface, so an `Analysis` is a valid input of `AnalysisSchema` (whose `summary` is a record).
+ */
+export type AnalysisSummary = {
   account_score: number;
   campaigns: { key: string; name: string; score: number; findings: number; money_per_month: number }[];
   /** Findings per severity, the entities they cover and their money (`entities` absent on older summaries). */
@@ -116,7 +119,7 @@ export interface AnalysisSummary {
   counts: { campaigns: number; groups: number; ads: number; keywords: number; search_queries: number };
   /** What the engines could not do (no statistics, no conversions…), in Russian. */
   notices: { code: string; message: string }[];
-}
+};
 
 /** The full engine output stored for an analysis (`GET /analyses/:id/results` → `result`). */
 export interface AuditResult {
@@ -138,11 +141,16 @@ export const AnalysisSchema = v.object({
   /** 0–100. */
   progress: v.number(),
   progress_detail: v.nullable(v.object({ stage: v.string(), done: v.number(), total: v.number() })),
-  options: v.object({ campaign_ids: v.array(v.string()), settings: v.record(v.string(), v.unknown()), target_cpa: v.nullable(v.number()), region: v.optional(v.nullable(v.string())) }),
+  options: v.object({
+    campaign_ids: v.array(v.string()),
+    settings: documentOf<AnalysisOptions['settings']>("The thresholds used: the project's settings with the start request's overrides"),
+    target_cpa: v.nullable(v.number()),
+    region: v.optional(v.nullable(v.string())),
+  }),
   cost: v.number(),
   /** Account score 0–100 once completed. */
   score: v.nullable(v.number()),
-  summary: v.nullable(v.record(v.string(), v.unknown())),
+  summary: v.nullable(documentOf<AnalysisSummary>('The short form of the results (AnalysisSummary): account score, campaigns, counts by severity, money')),
   /** Russian message for a failed or interrupted run. */
   error: v.nullable(v.string()),
   /** Why a run failed, for the admin area and support (absent on older answers). */
@@ -152,8 +160,7 @@ export const AnalysisSchema = v.object({
   started_at: v.nullable(v.string()),
   finished_at: v.nullable(v.string()),
 });
-/** `summary` is an `AnalysisSummary` when present. */
-export type Analysis = Omit<v.InferOutput<typeof AnalysisSchema>, 'summary' | 'options'> & { summary: AnalysisSummary | null; options: AnalysisOptions };
+export type Analysis = v.InferOutput<typeof AnalysisSchema>;
 
 export const AnalysisResponseSchema = v.object({ analysis: AnalysisSchema });
 export type AnalysisResponse = { analysis: Analysis };
@@ -173,16 +180,16 @@ export const StartAnalysisSchema = v.object(
 );
 export type StartAnalysisRequest = v.InferInput<typeof StartAnalysisSchema>;
 
-/** Extra fields of the 402 answer of a start with a short balance. */
-export interface InsufficientTokensBody {
-  error: string;
-  code: 'INSUFFICIENT_TOKENS';
-  detail: { loc: string[]; msg: string }[];
+/** The 402 answer of a start with a short balance: the error body plus what it costs and what there is. */
+export const InsufficientTokensBodySchema = v.object({
+  ...ErrorBodySchema.entries,
+  code: v.literal('INSUFFICIENT_TOKENS'),
   /** Tokens the analysis costs. */
-  required: number;
+  required: v.number(),
   /** Tokens on the caller's balance. */
-  balance: number;
-}
+  balance: v.number(),
+});
+export type InsufficientTokensBody = v.InferOutput<typeof InsufficientTokensBodySchema>;
 
 const queryInteger = (min: number, max: number, message: string) =>
   v.pipe(v.unknown(), v.transform(Number), v.number(message), v.integer(message), v.minValue(min, message), v.maxValue(max, message));

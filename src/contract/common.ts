@@ -28,3 +28,14 @@ export const PageQuerySchema = v.object({
 
 export const pageOf = <T extends v.GenericSchema>(item: T) =>
   v.object({ items: v.array(item), total: v.number(), page: v.number(), page_size: v.number() });
+
+/**
+ * A document the engines write and the API hands on as stored (a finding, a suggestion, a summary…):
+ * typed by its TypeScript interface, checked as a JSON object, documented by `description`. Its fields
+ * are the engine's types (src/contract/analysis-results.ts), not a second schema that could drift.
+ */
+export const documentOf = <T extends object>(description: string) =>
+  v.pipe(
+    v.custom<T>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'an object is expected'),
+    v.description(description),
+  );

@@ -3,9 +3,10 @@
  * the creation form rules, shared by the API and the PWA (same Russian messages on both sides).
  */
 import * as v from 'valibot';
+import type { Campaign } from './campaigns.js';
 import { text } from './text.js';
 import { defaultAnalysisSettings } from './analysis-results.js';
-import { pageOf, UuidSchema } from './common.js';
+import { documentOf, pageOf, UuidSchema } from './common.js';
 import { projectMessages as m, projectSettingsMessages as sm } from './messages.js';
 
 export const AD_PLATFORMS = ['yandex_direct', 'google_ads', 'vk_ads'] as const;
@@ -295,8 +296,11 @@ export const CampaignTreeSchema = v.object({ campaigns: v.array(CampaignSummaryS
 export type CampaignTree = v.InferOutput<typeof CampaignTreeSchema>;
 
 export const CampaignParamsSchema = v.object({ id: UuidSchema, campaignId: UuidSchema });
-/** The whole `Campaign` of the model (src/contract/campaigns.ts) with its row id. */
-export const CampaignDataResponseSchema = v.object({ id: v.string(), campaign: v.record(v.string(), v.unknown()) });
+/** The whole campaign with its row id. */
+export const CampaignDataResponseSchema = v.object({
+  id: v.string(),
+  campaign: documentOf<Campaign>('The campaign as the importers wrote it (src/contract/campaigns.ts `Campaign`): groups, keywords, ads, negatives, statistics'),
+});
 
 /** What an importer recognised in one file (format, platform, encoding…), shown in the preview. */
 export const DetectedFileSchema = v.record(v.string(), v.unknown());

@@ -9,6 +9,8 @@ const decimal = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 });
 const shortDate = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });
 
 export const formatRubPerMonth = (value: number) => `${formatRub(value)} в месяц`;
+/** «Теряете ≈ 12 345 ₽ в месяц»: the one money figure of an analysis, the same on every screen. */
+export const moneyHeadline = (perMonth: number) => `Теряете ≈ ${formatRubPerMonth(perMonth)}`;
 /** A share (0.0213) as a percent: «2,13 %». */
 export const formatShare = (value: number) => `${decimal.format(value * 100)} %`;
 

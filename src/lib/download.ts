@@ -1,9 +1,10 @@
 /**
  * Saving a file behind the session (an analysis export, an invoice PDF): a plain link cannot carry the
- * bearer header, so the file comes through `apiClient.download` (its 401 → refresh → retry rule
- * included) and is saved through an object URL.
+ * bearer header, so the file comes through the client's download mode (`callApi(route, { mode:
+ * 'download' })`, the 401 → refresh → retry rule included) and is saved through
+ * an object URL.
  */
-import { apiClient, type RequestOptions } from './api-client';
+import type { DownloadedFile } from './call-api';
 
 /** The file name of a `Content-Disposition` header (`filename*=UTF-8''…` wins over `filename=`). */
 export function fileNameFromDisposition(header: string | null): string | null {
@@ -20,9 +21,8 @@ export function fileNameFromDisposition(header: string | null): string | null {
   return plain ? plain[1].trim() : null;
 }
 
-/** Downloads `path` and saves it; answers the file name used (the server's, else `fallbackName`). */
-export async function saveDownload(path: string, fallbackName: string, opts: RequestOptions = {}): Promise<string> {
-  const { blob, headers } = await apiClient.download(path, opts);
+/** Saves a downloaded file (`callApi(route, { mode: 'download' })`); answers the name used (the server's, else `fallbackName`). */
+export function saveDownloadedFile({ blob, headers }: DownloadedFile, fallbackName: string): string {
   const fileName = fileNameFromDisposition(headers.get('content-disposition')) ?? fallbackName;
   saveBlob(blob, fileName);
   return fileName;

@@ -4,20 +4,13 @@
  * the header balance, the ledger and the members' balances fetch again at once.
  */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import type {
-  CreateCardPayment,
-  CreateInvoice,
-  PackagesResponse,
-  Payment,
-  PaymentList,
-  SavedRequisites,
-  TransferRequest,
-} from '@/contract/payments.js';
+import type { CreateCardPayment, CreateInvoice, Payment, TransferRequest } from '@/contract/payments.js';
 import { organizationRoutes } from '@/contract/routes/organizations.js';
-import { apiClient } from './api-client';
+import { paymentRoutes } from '@/contract/routes/payments.js';
 import { callApi } from './call-api';
-import { saveDownload } from './download';
+import { saveDownloadedFile } from './download';
 import { tokenKeys } from './paid-runs';
+import { FETCHED_ON_OPEN_MS } from './route-data';
 
 export const paymentKeys = {
   packages: () => ['tokens', 'packages'] as const,
@@ -29,35 +22,35 @@ export const paymentKeys = {
 export const packagesQueryOptions = () =>
   queryOptions({
     queryKey: paymentKeys.packages(),
-    queryFn: ({ signal }) => apiClient.get<PackagesResponse>('/api/v1/tokens/packages', { signal }),
+    queryFn: ({ signal }) => callApi(paymentRoutes.packages, { signal }),
   });
 
 export const paymentsQueryOptions = () =>
   queryOptions({
     queryKey: paymentKeys.payments(),
-    queryFn: async ({ signal }) => (await apiClient.get<PaymentList>('/api/v1/tokens/payments', { signal })).items,
-    staleTime: 0,
+    queryFn: async ({ signal }) => (await callApi(paymentRoutes.list, { signal })).items,
+    staleTime: FETCHED_ON_OPEN_MS,
   });
 
 /** One payment; the server checks a pending card payment with YooKassa, so this is the "back from paying" call. */
 export const paymentQueryOptions = (id: string) =>
   queryOptions({
     queryKey: paymentKeys.payment(id),
-    queryFn: ({ signal }) => apiClient.get<Payment>(`/api/v1/tokens/payments/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => callApi(paymentRoutes.get, { params: { id }, signal }),
     staleTime: 0,
   });
 
 export const requisitesQueryOptions = () =>
   queryOptions({
     queryKey: paymentKeys.requisites(),
-    queryFn: ({ signal }) => apiClient.get<SavedRequisites>('/api/v1/tokens/requisites', { signal }),
+    queryFn: ({ signal }) => callApi(paymentRoutes.requisites, { signal }),
   });
 
-export const createCardPayment = (body: CreateCardPayment) => apiClient.post<Payment>('/api/v1/tokens/payments', body);
-export const createInvoice = (body: CreateInvoice) => apiClient.post<Payment>('/api/v1/tokens/invoices', body);
-export const cancelInvoice = (id: string) => apiClient.post<Payment>(`/api/v1/tokens/invoices/${encodeURIComponent(id)}/cancel`);
-export const downloadInvoice = (payment: Pick<Payment, 'id' | 'invoice_number'>) =>
-  saveDownload(`/api/v1/tokens/invoices/${encodeURIComponent(payment.id)}/pdf`, `invoice-${payment.invoice_number}.pdf`);
+export const createCardPayment = (body: CreateCardPayment) => callApi(paymentRoutes.createCardPayment, { body });
+export const createInvoice = (body: CreateInvoice) => callApi(paymentRoutes.createInvoice, { body });
+export const cancelInvoice = (id: string) => callApi(paymentRoutes.cancelInvoice, { params: { id } });
+export const downloadInvoice = async (payment: Pick<Payment, 'id' | 'invoice_number'>) =>
+  saveDownloadedFile(await callApi(paymentRoutes.invoicePdf, { params: { id: payment.id }, mode: 'download' }), `invoice-${payment.invoice_number}.pdf`);
 
 export const transferTokens = (memberId: string, body: TransferRequest) =>
   callApi(organizationRoutes.transfer, { params: { userId: memberId }, body });

@@ -5,22 +5,11 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { isImportJobFinished } from '@/contract/projects.js';
-import type {
-  ApplyImportRequest,
-  CreateProjectRequest,
-  DirectApiPreviewRequest,
-  ImportJob,
-  ImportPreview,
-  ProjectDetail,
-  ProjectList,
-  UpdateProjectRequest,
-} from '@/contract/projects.js';
-import type { Campaign } from '@/contract/campaigns.js';
+import type { ApplyImportRequest, CreateProjectRequest, DirectApiPreviewRequest, UpdateProjectRequest } from '@/contract/projects.js';
 import { IMPORT_TEMPLATE_FILE_NAME } from '@/contract/import-template.js';
-import { apiClient } from './api-client';
-import { saveBlob } from './download';
-
-const BASE = '/api/v1/projects';
+import { projectRoutes as routes } from '@/contract/routes/projects.js';
+import { callApi } from './call-api';
+import { saveDownloadedFile } from './download';
 
 export type ProjectSort = 'name' | 'created' | 'updated';
 
@@ -43,14 +32,14 @@ export const IMPORT_JOB_POLL_MS = 2000;
 export const projectListQueryOptions = (filter: ProjectListFilter) =>
   queryOptions({
     queryKey: projectKeys.list(filter),
-    queryFn: ({ signal }) => apiClient.get<ProjectList>(BASE, { signal, params: { search: filter.search || null, sort: filter.sort, page_size: 100 } }),
+    queryFn: ({ signal }) => callApi(routes.list, { query: { search: filter.search || undefined, sort: filter.sort, page_size: 100 }, signal }),
     meta: { persist: true },
   });
 
 export const projectQueryOptions = (id: string) =>
   queryOptions({
     queryKey: projectKeys.detail(id),
-    queryFn: ({ signal }) => apiClient.get<ProjectDetail>(`${BASE}/${id}`, { signal }),
+    queryFn: ({ signal }) => callApi(routes.get, { params: { id }, signal }),
     meta: { persist: true },
   });
 
@@ -58,42 +47,37 @@ export const projectQueryOptions = (id: string) =>
 export const campaignQueryOptions = (id: string, campaignId: string) =>
   queryOptions({
     queryKey: projectKeys.campaign(id, campaignId),
-    queryFn: ({ signal }) => apiClient.get<{ id: string; campaign: Campaign }>(`${BASE}/${id}/campaigns/${campaignId}`, { signal }).then((answer) => answer.campaign),
+    queryFn: ({ signal }) => callApi(routes.campaign, { params: { id, campaignId }, signal }).then((answer) => answer.campaign),
   });
 
-export const createProject = (body: CreateProjectRequest) => apiClient.post<ProjectDetail>(BASE, body);
-export const updateProject = (id: string, body: UpdateProjectRequest) => apiClient.patch<ProjectDetail>(`${BASE}/${id}`, body);
-export const deleteProject = (id: string) => apiClient.delete<void>(`${BASE}/${id}`);
-export const applyImport = (id: string, body: ApplyImportRequest) => apiClient.post<ProjectDetail>(`${BASE}/${id}/imports`, body);
+export const createProject = (body: CreateProjectRequest) => callApi(routes.create, { body });
+export const updateProject = (id: string, body: UpdateProjectRequest) => callApi(routes.update, { params: { id }, body });
+export const deleteProject = (id: string) => callApi(routes.remove, { params: { id } });
+export const applyImport = (id: string, body: ApplyImportRequest) => callApi(routes.applyImport, { params: { id }, body });
 
 /** Sends the files as multipart/form-data; the server streams and parses them in a worker. */
-export function previewFiles(files: File[], platform?: string, signal?: AbortSignal): Promise<ImportPreview> {
+export function previewFiles(files: File[], platform?: string, signal?: AbortSignal) {
   const form = new FormData();
   if (platform) form.append('platform', platform);
   for (const file of files) form.append('files', file, file.name);
-  return apiClient.post<ImportPreview>(`${BASE}/import-preview`, form, { signal });
+  return callApi(routes.previewFiles, { body: form, signal });
 }
 
 /** Starts reading a Direct account as a job (202): the preview comes with the finished job. */
-export const startDirectApiImport = (body: DirectApiPreviewRequest) => apiClient.post<ImportJob>(`${BASE}/import-preview/direct-api`, body);
+export const startDirectApiImport = (body: DirectApiPreviewRequest) => callApi(routes.previewDirect, { body });
 
 /** The account again, through the Direct API connection saved with the project (the server holds the token). */
-export const startConnectedDirectApiImport = (projectId: string) => apiClient.post<ImportJob>(`${BASE}/${projectId}/import-preview/direct-api`);
+export const startConnectedDirectApiImport = (projectId: string) => callApi(routes.previewConnected, { params: { id: projectId } });
 
 /** A Direct import job, polled while it runs (also in a background tab); not persisted. */
 export const importJobQueryOptions = (jobId: string) =>
   queryOptions({
     queryKey: projectKeys.importJob(jobId),
-    queryFn: ({ signal }) => apiClient.get<ImportJob>(`${BASE}/import-jobs/${jobId}`, { signal }),
+    queryFn: ({ signal }) => callApi(routes.importJob, { params: { id: jobId }, signal }),
     staleTime: 0,
     refetchInterval: (query) => (query.state.data && isImportJobFinished(query.state.data.status) ? false : IMPORT_JOB_POLL_MS),
     refetchIntervalInBackground: true,
   });
 
-
-/** Downloads our CSV template (the request needs the bearer token, so no plain link). */
-export async function downloadTemplate(): Promise<void> {
-  const text = await apiClient.get<string>(`${BASE}/import-template`, { headers: { Accept: 'text/csv' } });
-  // Reading as text drops the BOM; put it back so Excel opens the Cyrillic columns as UTF-8.
-  saveBlob(new Blob([`\uFEFF${text.replace(/^\uFEFF/, '')}`], { type: 'text/csv;charset=utf-8' }), IMPORT_TEMPLATE_FILE_NAME);
-}
+/** Downloads our CSV template (the request needs the bearer token, so no plain link); its bytes keep the BOM Excel needs. */
+export const downloadTemplate = async () => saveDownloadedFile(await callApi(routes.importTemplate, { mode: 'download' }), IMPORT_TEMPLATE_FILE_NAME);

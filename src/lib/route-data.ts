@@ -6,13 +6,27 @@
  * page), and offline nothing is awaited (a query waits for the network, which would hold the navigation).
  * Screens that poll (a run's progress, a plan being written) load their polled state themselves.
  */
-import { onlineManager, type EnsureQueryDataOptions, type QueryClient } from '@tanstack/react-query';
+import { onlineManager, type EnsureInfiniteQueryDataOptions, type EnsureQueryDataOptions, type QueryClient } from '@tanstack/react-query';
 
-// Any screen's query: each one's data and key types differ, and only the cache is filled here.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyQuery = EnsureQueryDataOptions<any, any, any, any>;
+/**
+ * The `staleTime` of data a screen must fetch again whenever it opens (payments, invoices: they change
+ * elsewhere). Data this young counts as fresh, so what the route's loader has just fetched is not asked
+ * for a second time as the screen mounts; a copy from an earlier visit is older and is fetched again.
+ * Not for data kept on disk (the ledger): a copy restored after a reload may be this young.
+ */
+export const FETCHED_ON_OPEN_MS = 5_000;
+
+// Any screen's query or paged list (its first page): each one's data and key types differ, and only the cache is filled here.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type AnyList = EnsureInfiniteQueryDataOptions<any, any, any, any, any>;
+type AnyQuery = EnsureQueryDataOptions<any, any, any, any> | AnyList;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const isList = (query: AnyQuery): query is AnyList => 'initialPageParam' in query;
 
 export async function loadFirstData(queryClient: QueryClient, ...queries: AnyQuery[]): Promise<void> {
   if (!onlineManager.isOnline()) return;
-  await Promise.all(queries.map((query) => queryClient.ensureQueryData(query).catch(() => undefined)));
+  await Promise.all(
+    queries.map((query) => (isList(query) ? queryClient.ensureInfiniteQueryData(query) : queryClient.ensureQueryData(query)).catch(() => undefined)),
+  );
 }

@@ -3,8 +3,10 @@
  * the header indicator, the tokens page and any loader alike).
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { Balance, HistoryPage, LedgerEntryType } from '@/contract/tokens.js';
-import { ApiError, apiClient } from './api-client';
+import { tokenRoutes } from '@/contract/routes/tokens.js';
+import type { HistoryPage, LedgerEntryType } from '@/contract/tokens.js';
+import { ApiError } from './api-client';
+import { callApi } from './call-api';
 import { tokenKeys } from './paid-runs';
 
 /** Spec section 9: the balance indicator refreshes every minute. */
@@ -17,7 +19,7 @@ export const HISTORY_PAGE_SIZE = 20;
  */
 export async function fetchBalance(signal?: AbortSignal): Promise<number> {
   try {
-    const { balance } = await apiClient.get<Balance>('/api/v1/tokens/balance', { signal });
+    const { balance } = await callApi(tokenRoutes.balance, { signal });
     return balance;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return 0;
@@ -44,10 +46,11 @@ export const historyQueryOptions = (filter: HistoryFilter) =>
   queryOptions({
     queryKey: tokenKeys.history(filter),
     queryFn: ({ signal }) =>
-      apiClient.get<HistoryPage>('/api/v1/tokens/history', {
-        params: { page: filter.page, page_size: HISTORY_PAGE_SIZE, type: filter.type },
+      callApi(tokenRoutes.history, {
+        query: { page: filter.page, page_size: HISTORY_PAGE_SIZE, type: filter.type ?? undefined },
         signal,
       }),
+    // Kept on disk: a copy restored after a reload must be fetched again however young it is.
     staleTime: 0,
     meta: { persist: true },
   });
@@ -64,10 +67,7 @@ export async function fetchRecentEntries(days: number, now: Date, signal?: Abort
   from.setDate(from.getDate() - (days - 1));
   const items: HistoryPage['items'] = [];
   for (let page = 1; page <= MAX_SPENDING_PAGES; page += 1) {
-    const answer = await apiClient.get<HistoryPage>('/api/v1/tokens/history', {
-      params: { page, page_size: MAX_PAGE_SIZE, from: from.toISOString() },
-      signal,
-    });
+    const answer = await callApi(tokenRoutes.history, { query: { page, page_size: MAX_PAGE_SIZE, from: from.toISOString() }, signal });
     items.push(...answer.items);
     if (answer.items.length === 0 || page * answer.page_size >= answer.total) break;
   }

@@ -51,7 +51,7 @@ describe('the admin area in Chromium', () => {
     await user.waitForURL('**/auth/verify-email-required');
     const link = linkFromMail(await mailbox.waitForMail(USER.email), '/auth/verify-email?token=');
     await user.goto(link.replace(/^https?:\/\/[^/]+/, ''));
-    await user.waitForURL('**/projects', { timeout: 20_000 });
+    await user.waitForURL('**/projects');
     await user.getByTestId('balance-value').filter({ hasText: '100' }).waitFor();
   });
 
@@ -112,7 +112,7 @@ describe('the admin area in Chromium', () => {
 
     // The user's next request is refused, their refresh too: the app sends them to the login screen.
     await user.goto('/projects');
-    await user.waitForURL('**/auth', { timeout: 20_000 });
+    await user.waitForURL('**/auth');
     const form = user.getByRole('form', { name: 'Вход' });
     await form.getByLabel('Email').fill(USER.email);
     await form.getByLabel('Пароль').fill(USER.password);

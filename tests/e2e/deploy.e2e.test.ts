@@ -116,7 +116,7 @@ describe('a deploy while the app is open in Chromium', () => {
 
     // A click without hovering first, so the route's chunk is fetched on navigation (not on intent).
     await forgot.dispatchEvent('click');
-    await page.getByRole('heading', { name: 'Восстановление пароля' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('heading', { name: 'Восстановление пароля' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/auth/reset-password');
     // The page reloaded into the new build.
     expect(await page.locator('meta[name="x-build"]').getAttribute('content')).toBe('v2');
@@ -147,7 +147,7 @@ describe('a deploy while the app is open in Chromium', () => {
 
     await forgot.dispatchEvent('click');
     const notice = page.getByRole('alert').filter({ hasText: 'Вышла новая версия приложения' });
-    await notice.waitFor({ timeout: 20_000 });
+    await notice.waitFor();
     expect(await page.locator('meta[name="x-build"]').getAttribute('content')).toBe('v3');
     expect(loads).toBe(1);
     expect(await notice.getByRole('button', { name: 'Обновить' }).isVisible()).toBe(true);

@@ -9,9 +9,8 @@ export default defineConfig({
     environment: 'node',
     // One server and one browser per file; two cores, so files run one after another.
     fileParallelism: false,
-    // One retry: on the shared 2-core machine two tests (the offline balance after a reload, the page
-    // check's mid-run counter) each failed once in a full run and passed alone; see the README's known gaps.
-    retry: 1,
+    // No retry: a test that fails once under load has a race to find (README, «Two commands»).
+    retry: 0,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -1,19 +1,23 @@
 /**
  * The route table (src/contract/routes): what the server serves and documents for each entry, and the
  * test-time check that every JSON 2xx answer of a table route matches its response schema. The API
- * tests of the converted domains (auth, organizations, relevance, AI plan) all run with that check on.
+ * tests of the converted domains (auth, organizations, relevance, AI plan, tokens, payments, admin) all
+ * run with that check on.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminAnalysisResultRoutes } from '../../src/contract/routes/analyses.js';
 import { routes } from '../../src/contract/routes/index.js';
-import { defineRoute, type ApiRoute } from '../../src/contract/routes/route.js';
+import { defineRoute, fileAnswer, type ApiRoute } from '../../src/contract/routes/route.js';
 import { addRoute, checkAnswerAgainstRoute } from '../../server/lib/routes.js';
 import { valibotValidatorCompiler } from '../../server/lib/schema.js';
 import { call, createTestApp, type TestApp } from './helpers/app.js';
 import { createUser } from './helpers/fixtures.js';
 
-const entries = Object.entries(routes).flatMap(([domain, table]) => Object.entries(table as Record<string, ApiRoute>).map(([name, route]) => ({ name: `${domain}.${name}`, route })));
+// The admin area serves the analyses' result pages under its own entries (the same handlers).
+const tables = { ...routes, adminAnalysisResults: adminAnalysisResultRoutes };
+const entries = Object.entries(tables).flatMap(([domain, table]) => Object.entries(table as Record<string, ApiRoute>).map(([name, route]) => ({ name: `${domain}.${name}`, route })));
 
 describe('the route table in the running app', () => {
   let t: TestApp;
@@ -39,6 +43,14 @@ describe('the route table in the running app', () => {
     }
   });
 
+  it('documents the answers that are not JSON (the progress stream, the export file) and the stored documents of the results', () => {
+    const operation = (path: string) => JSON.stringify(document.paths[path.replace(/:(\w+)/g, '{$1}')]?.get?.responses?.['200'] ?? null);
+    expect(operation(routes.analyses.events.path)).toContain('text/event-stream');
+    expect(operation(routes.analyses.export.path)).toContain('CSV or XLSX');
+    expect(operation(routes.analyses.results.path)).toContain('ResultsSummary');
+    expect(operation(adminAnalysisResultRoutes.findings.path)).toContain('Finding');
+  });
+
   it('refuses an anonymous call of an entry with auth: true before validating it (401)', async () => {
     const res = await call(t.app, 'DELETE', '/api/v1/organizations/members/not-a-uuid');
     expect(res.status).toBe(401);
@@ -57,11 +69,42 @@ describe('the route table in the running app', () => {
     expect(invalid.status).toBe(422);
     expect(JSON.stringify(invalid.body)).toMatch(/[а-яё]/i);
   });
+
+  it('answers the token, payment and admin reads with bodies that match their schemas', async () => {
+    const admin = await createUser(t.app, { role: 'admin' });
+    const reads = [
+      routes.tokens.balance,
+      routes.tokens.history,
+      routes.payments.packages,
+      routes.payments.list,
+      routes.payments.requisites,
+      routes.payments.adminInvoices,
+      routes.admin.overview,
+      routes.admin.stats,
+      routes.admin.users,
+      routes.admin.organizations,
+      routes.admin.runs,
+      routes.admin.queues,
+      routes.admin.auditLog,
+    ];
+    for (const route of reads) {
+      const res = await call(t.app, route.method, route.path, { token: admin.token });
+      expect(res.status, route.path).toBe(200);
+      expect(v.safeParse(route.response[200], res.body).success, route.path).toBe(true);
+    }
+  });
+
+  it('documents a file answer as binary of its media type, beside the JSON error answers', () => {
+    const pdf = document.paths['/api/v1/tokens/invoices/{id}/pdf']!.get!.responses as Record<string, { content?: Record<string, { schema?: unknown }> }>;
+    expect(pdf['200']!.content).toEqual({ 'application/pdf': { schema: { type: 'string', format: 'binary' } } });
+    expect(Object.keys(pdf['404']!.content ?? {})).toEqual(['application/json']);
+  });
 });
 
 describe('the test-time check of answers against the route table', () => {
   const Thing = v.object({ id: v.string(), count: v.number() });
   const thing = defineRoute({ method: 'GET', path: '/api/test/things/:id', params: v.object({ id: v.string() }), response: { 200: Thing }, tags: ['test'], summary: 'A thing' });
+  const file = defineRoute({ method: 'GET', path: '/api/test/file', response: { 200: fileAnswer('text/csv') }, tags: ['test'], summary: 'A file' });
   let app: FastifyInstance;
 
   beforeAll(async () => {
@@ -78,6 +121,8 @@ describe('the test-time check of answers against the route table', () => {
           // What a handler could only send by escaping the types.
           return { id, count: 'many' } as unknown as { id: string; count: number };
         });
+        // A file route's handler sends the bytes itself and returns the reply (a compile error otherwise).
+        addRoute(scope, file, async (_request, reply) => reply.type('text/csv').send(Buffer.from('a;b\n1;2\n')));
       },
       { prefix: '/api/test' },
     );
@@ -103,6 +148,13 @@ describe('the test-time check of answers against the route table', () => {
     const res = await app.inject({ method: 'GET', url: '/api/test/things/created' });
     expect(res.statusCode).toBe(500);
     expect(res.json().code).toBe('RESPONSE_SCHEMA_MISMATCH');
+  });
+
+  it('leaves a file answer as it is', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/test/file' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/csv/);
+    expect(res.body).toBe('a;b\n1;2\n');
   });
 
   it('leaves routes outside the table alone', async () => {

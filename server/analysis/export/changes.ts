@@ -6,7 +6,7 @@
  * delete), so removals are applied to the data but the exporters list them as notes for a person.
  */
 import type { AdField, EntityRef, Suggestion } from '../../../src/contract/analysis-results.js';
-import type { Ad, CampaignData } from '../../../src/contract/campaigns.js';
+import type { Ad, Campaign, CampaignData } from '../../../src/contract/campaigns.js';
 import { splitMinusWords } from '../semantic/phrase.js';
 
 export interface AcceptedSuggestion {
@@ -26,53 +26,74 @@ export interface ChangeSet {
   campaignIndexes: number[];
 }
 
+const emptyChanges = (): ChangeSet => ({ campaignNegatives: [], groupNegatives: [], keywordUpdates: [], keywordRemovals: [], adUpdates: [], campaignIndexes: [] });
+
 const normalise = (text: string) => text.trim().toLowerCase().replace(/ё/g, 'е');
 
-export function collectChanges(suggestions: Suggestion[], accepted: AcceptedSuggestion[]): ChangeSet {
-  const byId = new Map(suggestions.map((suggestion) => [suggestion.id, suggestion]));
-  const changes: ChangeSet = { campaignNegatives: [], groupNegatives: [], keywordUpdates: [], keywordRemovals: [], adUpdates: [], campaignIndexes: [] };
-  const campaignAdds = new Map<number, string[]>();
-  const groupAdds = new Map<string, { campaignIndex: number; groupIndex: number; add: string[] }>();
-  const touched = new Set<number>();
-  const keywordUpdates = new Map<string, ChangeSet['keywordUpdates'][number]>();
-  for (const choice of accepted) {
-    const suggestion = byId.get(choice.id);
-    if (!suggestion) continue;
+/**
+ * Builds the change set one accepted suggestion at a time, in the order they were accepted (the engine's
+ * order), so the export can read the suggestions batch by batch and drop each batch's documents: what it
+ * keeps is the changes, a few strings per suggestion.
+ */
+export class ChangeCollector {
+  private readonly campaignAdds = new Map<number, string[]>();
+  private readonly groupAdds = new Map<string, { campaignIndex: number; groupIndex: number; add: string[] }>();
+  private readonly touched = new Set<number>();
+  private readonly keywordUpdates = new Map<string, ChangeSet['keywordUpdates'][number]>();
+  private readonly changes = emptyChanges();
+
+  add(suggestion: Suggestion, choice: AcceptedSuggestion): void {
     const { target } = suggestion;
     // A «rewrite by hand» fix has no value of its own: without the user's text there is nothing to write.
-    if (suggestion.kind === 'ad_field' && suggestion.manual && !choice.value?.trim()) continue;
-    touched.add(target.campaignIndex!);
+    if (suggestion.kind === 'ad_field' && suggestion.manual && !choice.value?.trim()) return;
+    this.touched.add(target.campaignIndex!);
     if (suggestion.kind === 'negative_keyword' || (suggestion.kind === 'cross_minus' && suggestion.level === 'group')) {
       const texts = suggestion.kind === 'negative_keyword' ? [suggestion.text] : suggestion.add;
       if (target.level === 'campaign') {
         // Pushed, not re-spread: 100 000 accepted negatives of one campaign must stay linear.
-        const adds = campaignAdds.get(target.campaignIndex!) ?? [];
+        const adds = this.campaignAdds.get(target.campaignIndex!) ?? [];
         adds.push(...texts);
-        campaignAdds.set(target.campaignIndex!, adds);
+        this.campaignAdds.set(target.campaignIndex!, adds);
       } else {
-        const entry = groupAdds.get(target.key) ?? { campaignIndex: target.campaignIndex!, groupIndex: target.groupIndex!, add: [] };
+        const entry = this.groupAdds.get(target.key) ?? { campaignIndex: target.campaignIndex!, groupIndex: target.groupIndex!, add: [] };
         entry.add.push(...texts);
-        groupAdds.set(target.key, entry);
+        this.groupAdds.set(target.key, entry);
       }
     } else if (suggestion.kind === 'cross_minus') {
       const { phrase, minus } = splitMinusWords(suggestion.after);
       // Two accepted fixes of one keyword (a duplicate merge and a cross-minus) add up.
-      const existing = keywordUpdates.get(target.key);
+      const existing = this.keywordUpdates.get(target.key);
       if (existing) existing.negativeWords = addUnique(existing.negativeWords, minus);
       else {
         const update = { ref: target, phrase, negativeWords: minus };
-        keywordUpdates.set(target.key, update);
-        changes.keywordUpdates.push(update);
+        this.keywordUpdates.set(target.key, update);
+        this.changes.keywordUpdates.push(update);
       }
-      changes.keywordRemovals.push(...suggestion.remove);
+      this.changes.keywordRemovals.push(...suggestion.remove);
     } else {
-      changes.adUpdates.push({ ref: target, field: suggestion.field, index: suggestion.index, value: choice.value?.trim() || suggestion.after });
+      this.changes.adUpdates.push({ ref: target, field: suggestion.field, index: suggestion.index, value: choice.value?.trim() || suggestion.after });
     }
   }
-  changes.campaignNegatives = [...campaignAdds].map(([campaignIndex, add]) => ({ campaignIndex, add }));
-  changes.groupNegatives = [...groupAdds.values()];
-  changes.campaignIndexes = [...touched].sort((a, b) => a - b);
-  return changes;
+
+  /** The changes of every suggestion added so far. */
+  result(): ChangeSet {
+    return {
+      ...this.changes,
+      campaignNegatives: [...this.campaignAdds].map(([campaignIndex, add]) => ({ campaignIndex, add })),
+      groupNegatives: [...this.groupAdds.values()],
+      campaignIndexes: [...this.touched].sort((a, b) => a - b),
+    };
+  }
+}
+
+export function collectChanges(suggestions: Suggestion[], accepted: AcceptedSuggestion[]): ChangeSet {
+  const byId = new Map(suggestions.map((suggestion) => [suggestion.id, suggestion]));
+  const collector = new ChangeCollector();
+  for (const choice of accepted) {
+    const suggestion = byId.get(choice.id);
+    if (suggestion) collector.add(suggestion, choice);
+  }
+  return collector.result();
 }
 
 function addUnique(list: string[], additions: string[]): string[] {
@@ -116,28 +137,53 @@ function setAdField(ad: Ad, field: AdField, index: number, value: string): void 
   }
 }
 
-/** A copy of `data` with the changes applied (the original is not touched). */
-export function applyChanges(data: CampaignData, changes: ChangeSet): CampaignData {
-  const copy = structuredClone(data);
-  for (const { campaignIndex, add } of changes.campaignNegatives) {
-    const campaign = copy.campaigns[campaignIndex];
-    campaign.negativeKeywords = addUnique(campaign.negativeKeywords, add);
-  }
-  for (const { campaignIndex, groupIndex, add } of changes.groupNegatives) {
-    const group = copy.campaigns[campaignIndex].groups[groupIndex];
+/** The changes split by the campaign they apply to (each part keeps the order of the whole). */
+export function changesByCampaign(changes: ChangeSet): Map<number, ChangeSet> {
+  const parts = new Map<number, ChangeSet>();
+  const partOf = (campaignIndex: number) => {
+    let part = parts.get(campaignIndex);
+    if (!part) parts.set(campaignIndex, (part = { ...emptyChanges(), campaignIndexes: [campaignIndex] }));
+    return part;
+  };
+  for (const entry of changes.campaignNegatives) partOf(entry.campaignIndex).campaignNegatives.push(entry);
+  for (const entry of changes.groupNegatives) partOf(entry.campaignIndex).groupNegatives.push(entry);
+  for (const update of changes.keywordUpdates) partOf(update.ref.campaignIndex!).keywordUpdates.push(update);
+  for (const ref of changes.keywordRemovals) partOf(ref.campaignIndex!).keywordRemovals.push(ref);
+  for (const update of changes.adUpdates) partOf(update.ref.campaignIndex!).adUpdates.push(update);
+  return parts;
+}
+
+/** Applies one campaign's part of the changes (`changesByCampaign`) to that campaign, in place. */
+export function applyCampaignChanges(campaign: Campaign, changes: ChangeSet): void {
+  for (const { add } of changes.campaignNegatives) campaign.negativeKeywords = addUnique(campaign.negativeKeywords, add);
+  for (const { groupIndex, add } of changes.groupNegatives) {
+    const group = campaign.groups[groupIndex];
     group.negativeKeywords = addUnique(group.negativeKeywords, add);
   }
   for (const update of changes.keywordUpdates) {
-    const keyword = copy.campaigns[update.ref.campaignIndex!].groups[update.ref.groupIndex!].keywords[update.ref.keywordIndex!];
+    const keyword = campaign.groups[update.ref.groupIndex!].keywords[update.ref.keywordIndex!];
     keyword.phrase = update.phrase;
     keyword.negativeWords = update.negativeWords;
   }
-  for (const update of changes.adUpdates) {
-    const ad = copy.campaigns[update.ref.campaignIndex!].groups[update.ref.groupIndex!].ads[update.ref.adIndex!];
-    setAdField(ad, update.field, update.index, update.value);
-  }
+  for (const update of changes.adUpdates) setAdField(campaign.groups[update.ref.groupIndex!].ads[update.ref.adIndex!], update.field, update.index, update.value);
   // Removals last, by index from the end, so earlier indexes stay valid.
   const removals = [...changes.keywordRemovals].sort((a, b) => b.keywordIndex! - a.keywordIndex!);
-  for (const ref of removals) copy.campaigns[ref.campaignIndex!].groups[ref.groupIndex!].keywords.splice(ref.keywordIndex!, 1);
+  for (const ref of removals) campaign.groups[ref.groupIndex!].keywords.splice(ref.keywordIndex!, 1);
+}
+
+/** A copy of `data` with the changes applied (the original is not touched). */
+export function applyChanges(data: CampaignData, changes: ChangeSet): CampaignData {
+  const copy = structuredClone(data);
+  for (const [campaignIndex, part] of changesByCampaign(changes)) applyCampaignChanges(copy.campaigns[campaignIndex], part);
   return copy;
+}
+
+/** The campaigns the changes touch, in order, each a copy with its changes applied (what an export file lists). */
+export function* changedCampaigns(data: CampaignData, changes: ChangeSet): Generator<Campaign> {
+  const parts = changesByCampaign(changes);
+  for (const campaignIndex of changes.campaignIndexes) {
+    const campaign = structuredClone(data.campaigns[campaignIndex]);
+    applyCampaignChanges(campaign, parts.get(campaignIndex) ?? emptyChanges());
+    yield campaign;
+  }
 }

@@ -5,13 +5,14 @@
  *
  * Yandex Direct → CSV and XLSX; Google Ads → Google Ads Editor CSV. `notes` lists what a file cannot
  * carry (duplicate keywords to delete by hand). `exportFileOf` gives one file as a writer instead, so
- * the API streams it to the reply row by row (export-file.ts) rather than holding it whole.
+ * the API streams it to the reply row by row (export-file.ts) rather than holding it whole, reading the
+ * campaigns one at a time.
  */
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import type { Suggestion } from '../../../src/contract/analysis-results.js';
-import type { CampaignData } from '../../../src/contract/campaigns.js';
-import { collectChanges, type AcceptedSuggestion, type ChangeSet } from './changes.js';
+import type { AdPlatform, Campaign, CampaignData } from '../../../src/contract/campaigns.js';
+import { changedCampaigns, collectChanges, type AcceptedSuggestion, type ChangeSet } from './changes.js';
 import { googleCsvPieces } from './google.js';
 import { writeYandexXlsx, yandexCsvPieces } from './yandex.js';
 
@@ -40,32 +41,35 @@ const csvType = 'text/csv; charset=utf-8';
 const xlsxType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** Writes string pieces into `output`, waiting whenever it asks to (a slow reader holds the writer back). */
-async function writePieces(pieces: Iterable<string>, output: Writable): Promise<void> {
+async function writePieces(pieces: AsyncIterable<string>, output: Writable): Promise<void> {
   // `once` rejects on 'error' and removes both listeners either way.
-  for (const piece of pieces) if (!output.write(piece)) await once(output, 'drain');
+  for await (const piece of pieces) if (!output.write(piece)) await once(output, 'drain');
 }
 
-/** The platform's files for the changes (only the formats asked for). */
-function fileWriters(data: CampaignData, changes: ChangeSet, formats: readonly ExportFormat[]): ExportFileWriter[] {
-  if (data.platform === 'google_ads') {
-    return [{ fileName: 'google-ads-editor-changes.csv', contentType: csvType, write: (output) => writePieces(googleCsvPieces(data, changes), output) }];
+/** The touched campaigns with their changes applied, in order: each call starts them over (one file each). */
+export type ChangedCampaigns = () => Iterable<Campaign> | AsyncIterable<Campaign>;
+
+/** The platform's files for the changed campaigns (only the formats asked for). */
+function fileWriters(platform: AdPlatform, campaigns: ChangedCampaigns, formats: readonly ExportFormat[]): ExportFileWriter[] {
+  if (platform === 'google_ads') {
+    return [{ fileName: 'google-ads-editor-changes.csv', contentType: csvType, write: (output) => writePieces(googleCsvPieces(campaigns()), output) }];
   }
   const writers: ExportFileWriter[] = [];
-  if (formats.includes('csv')) writers.push({ fileName: 'direct-changes.csv', contentType: csvType, write: (output) => writePieces(yandexCsvPieces(data, changes), output) });
-  if (formats.includes('xlsx')) writers.push({ fileName: 'direct-changes.xlsx', contentType: xlsxType, write: (output) => writeYandexXlsx(data, changes, output) });
+  if (formats.includes('csv')) writers.push({ fileName: 'direct-changes.csv', contentType: csvType, write: (output) => writePieces(yandexCsvPieces(campaigns()), output) });
+  if (formats.includes('xlsx')) writers.push({ fileName: 'direct-changes.xlsx', contentType: xlsxType, write: (output) => writeYandexXlsx(campaigns(), output) });
   return writers;
 }
 
-const removalNotes = (changes: ChangeSet) =>
+/** What the file cannot say, for a person: the duplicate keywords to delete by hand. */
+export const removalNotes = (changes: ChangeSet) =>
   changes.keywordRemovals.map((ref) => `Удалите дубль «${ref.label}» (кампания «${ref.campaignName}», группа «${ref.groupName}»): файл загрузки не удаляет фразы.`);
 
-/** The one file of `format` for the accepted changes: `null` when nothing applies (`changes` says why: no campaign touched, or no file of that format). */
-export function exportFileOf(data: CampaignData, suggestions: Suggestion[], accepted: AcceptedSuggestion[], format: ExportFormat): { changes: ChangeSet; notes: string[]; file: ExportFileWriter | null } {
-  const changes = collectChanges(suggestions, accepted);
-  const notes = removalNotes(changes);
-  if (changes.campaignIndexes.length === 0) return { changes, notes, file: null };
-  const file = fileWriters(data, changes, [format]).find((candidate) => candidate.fileName.endsWith(`.${format}`)) ?? null;
-  return { changes, notes, file };
+/**
+ * The one file of `format` of the platform, written from the changed campaigns as `campaigns` gives them
+ * (the export thread reads them one by one from the database): `null` when the platform has no such file.
+ */
+export function exportFileOf(platform: AdPlatform, format: ExportFormat, campaigns: ChangedCampaigns): ExportFileWriter | null {
+  return fileWriters(platform, campaigns, [format]).find((candidate) => candidate.fileName.endsWith(`.${format}`)) ?? null;
 }
 
 /** Every file written whole into memory (tests, small exports). `formats`: only these (default: every file of the platform). */
@@ -79,7 +83,7 @@ export async function exportAcceptedChanges(
   const notes = removalNotes(changes);
   const files: ExportFile[] = [];
   if (changes.campaignIndexes.length === 0) return { changes, files, notes };
-  for (const writer of fileWriters(data, changes, formats)) {
+  for (const writer of fileWriters(data.platform, () => changedCampaigns(data, changes), formats)) {
     const pieces: Buffer[] = [];
     await writer.write(
       new Writable({

@@ -14,7 +14,7 @@ import ExcelJS from 'exceljs';
 import type { AdGroup, Campaign, CampaignData } from '../../../src/contract/campaigns.js';
 import { csvPieces } from '../../lib/csv.js';
 import { withMinusWords } from '../semantic/phrase.js';
-import { applyChanges, type ChangeSet } from './changes.js';
+import { changedCampaigns, type ChangeSet } from './changes.js';
 
 export const yandexColumns = [
   'Доп. объявление группы',
@@ -89,43 +89,46 @@ function groupRows(campaign: Campaign, group: AdGroup, groupNumber: number): Row
   return rows;
 }
 
-/** Rows of the touched campaigns after the changes, one at a time. */
-export function* yandexRows(data: CampaignData, changes: ChangeSet): Generator<Row> {
-  const changed = applyChanges(data, changes);
-  for (const campaignIndex of changes.campaignIndexes) {
-    const campaign = changed.campaigns[campaignIndex];
-    for (let groupIndex = 0; groupIndex < campaign.groups.length; groupIndex++) yield* groupRows(campaign, campaign.groups[groupIndex], groupIndex + 1);
-  }
-}
-
-/** The Direct CSV in pieces. Cells a spreadsheet would run as formulas get a leading `'` (server/lib/csv.ts); the XLSX needs none. */
-export function* yandexCsvPieces(data: CampaignData, changes: ChangeSet): Generator<string> {
-  const lines = (function* () {
-    for (const row of yandexRows(data, changes)) yield yandexColumns.map((column) => row[column]);
-  })();
-  yield* csvPieces(yandexColumns, lines, '\t');
-}
-
-export function exportYandexCsv(data: CampaignData, changes: ChangeSet): string {
-  return [...yandexCsvPieces(data, changes)].join('');
+/** Rows of a campaign (already changed), one at a time. */
+function* yandexRows(campaign: Campaign): Generator<Row> {
+  for (let groupIndex = 0; groupIndex < campaign.groups.length; groupIndex++) yield* groupRows(campaign, campaign.groups[groupIndex], groupIndex + 1);
 }
 
 /**
- * The Direct XLSX written to `output` row by row (exceljs's streaming writer: each row is committed
- * and leaves memory, inline strings instead of a shared-strings table that would hold every text).
+ * The Direct CSV of these (changed) campaigns in pieces; the campaigns may come one by one from the
+ * database. Cells a spreadsheet would run as formulas get a leading `'` (server/lib/csv.ts); the XLSX needs none.
  */
-export async function writeYandexXlsx(data: CampaignData, changes: ChangeSet, output: Writable): Promise<void> {
+export function yandexCsvPieces(campaigns: Iterable<Campaign> | AsyncIterable<Campaign>): AsyncGenerator<string> {
+  const lines = (async function* () {
+    for await (const campaign of campaigns) for (const row of yandexRows(campaign)) yield yandexColumns.map((column) => row[column]);
+  })();
+  return csvPieces(yandexColumns, lines, '\t');
+}
+
+/** The whole CSV of the changes in memory (tests). */
+export async function exportYandexCsv(data: CampaignData, changes: ChangeSet): Promise<string> {
+  let text = '';
+  for await (const piece of yandexCsvPieces(changedCampaigns(data, changes))) text += piece;
+  return text;
+}
+
+/**
+ * The Direct XLSX of these (changed) campaigns written to `output` row by row (exceljs's streaming
+ * writer: each row is committed and leaves memory, inline strings instead of a shared-strings table that
+ * would hold every text).
+ */
+export async function writeYandexXlsx(campaigns: Iterable<Campaign> | AsyncIterable<Campaign>, output: Writable): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Тексты');
   const header = sheet.addRow([...yandexColumns]);
   header.font = { bold: true };
   header.commit();
-  for (const row of yandexRows(data, changes)) sheet.addRow(yandexColumns.map((column) => row[column])).commit();
+  for await (const campaign of campaigns) for (const row of yandexRows(campaign)) sheet.addRow(yandexColumns.map((column) => row[column])).commit();
   sheet.commit();
   await workbook.commit();
 }
 
-/** The whole XLSX in memory (tests). */
+/** The whole XLSX of the changes in memory (tests). */
 export async function exportYandexXlsx(data: CampaignData, changes: ChangeSet): Promise<Buffer> {
   const pieces: Buffer[] = [];
   const output = new Writable({
@@ -134,6 +137,6 @@ export async function exportYandexXlsx(data: CampaignData, changes: ChangeSet): 
       done();
     },
   });
-  await writeYandexXlsx(data, changes, output);
+  await writeYandexXlsx(changedCampaigns(data, changes), output);
   return Buffer.concat(pieces);
 }

@@ -120,9 +120,9 @@ export function sumItemMoney(items: readonly FindingItem[]): { money?: number; m
 }
 
 /** One item per entity: several findings of a check on one ad (two fields over the limit) merge. */
-function itemOf(findings: readonly Finding[]): FindingItem {
-  if (findings.length === 1) {
-    const [finding] = findings;
+function itemOf(entity: Finding | readonly Finding[]): FindingItem {
+  if (!Array.isArray(entity)) {
+    const finding = entity as Finding;
     const single: FindingItem = { target: finding.target, evidence: finding.evidence };
     if (finding.money !== undefined) {
       single.money = finding.money;
@@ -131,6 +131,7 @@ function itemOf(findings: readonly Finding[]): FindingItem {
     if (finding.suggestionIds) single.suggestionIds = finding.suggestionIds;
     return single;
   }
+  const findings = entity as readonly Finding[];
   const item: FindingItem = { target: findings[0].target, evidence: findings.flatMap((finding) => finding.evidence) };
   if (findings.some((finding) => finding.money !== undefined)) {
     item.money = round2(findings.reduce((sum, finding) => sum + (finding.money ?? 0), 0));
@@ -167,23 +168,35 @@ function aggregatedEvidence(rule: AggregationRule, items: readonly FindingItem[]
  * from the full findings.
  */
 export class FindingCollector {
-  readonly list: Finding[] = [];
+  private collected: Finding[] = [];
   /** checkId + campaign → the key of the first entity it fired on. */
   private readonly firstEntity = new Map<string, string>();
 
   constructor(private readonly campaigns: ReadonlyMap<number, EntityRef>) {}
 
+  /** The findings collected so far. */
+  get list(): readonly Finding[] {
+    return this.collected;
+  }
+
   get length(): number {
-    return this.list.length;
+    return this.collected.length;
   }
 
   /** The finding pushed last (as much of it as is kept: money and evidence always are). */
   last(): Finding | undefined {
-    return this.list[this.list.length - 1];
+    return this.collected[this.collected.length - 1];
   }
 
   push(finding: Finding): void {
-    this.list.push(this.kept(finding));
+    this.collected.push(this.kept(finding));
+  }
+
+  /** The findings collected, handed over once: the collector lets go of them (aggregation replaces most with items). */
+  take(): Finding[] {
+    const taken = this.collected;
+    this.collected = [];
+    return taken;
   }
 
   private kept(finding: Finding): Finding {
@@ -211,8 +224,9 @@ export class FindingCollector {
  * finding it replaces (the engine sorts the result afterwards anyway).
  */
 export function aggregateFindings(findings: readonly Finding[], campaigns: ReadonlyMap<number, EntityRef>): Finding[] {
-  // checkId + campaign → entity key → that entity's findings (insertion order = the account's order).
-  const buckets = new Map<string, Map<string, Finding[]>>();
+  // checkId + campaign → entity key → that entity's finding, or findings when it has several
+  // (insertion order = the account's order). Mostly one per entity: no array for it.
+  const buckets = new Map<string, Map<string, Finding | Finding[]>>();
   const slots: (Finding | string)[] = [];
   for (const finding of findings) {
     const rule = aggregationRules[finding.checkId];
@@ -228,9 +242,10 @@ export function aggregateFindings(findings: readonly Finding[], campaigns: Reado
       buckets.set(bucketKey, bucket);
       slots.push(bucketKey);
     }
-    const list = bucket.get(finding.target.key);
-    if (list) list.push(finding);
-    else bucket.set(finding.target.key, [finding]);
+    const known = bucket.get(finding.target.key);
+    if (known === undefined) bucket.set(finding.target.key, finding);
+    else if (Array.isArray(known)) known.push(finding);
+    else bucket.set(finding.target.key, [known, finding]);
   }
 
   const result: Finding[] = [];
@@ -241,18 +256,20 @@ export function aggregateFindings(findings: readonly Finding[], campaigns: Reado
     }
     const bucket = buckets.get(slot)!;
     if (bucket.size < 2) {
-      for (const list of bucket.values()) result.push(...list);
+      for (const entity of bucket.values()) result.push(...(Array.isArray(entity) ? entity : [entity]));
       continue;
     }
     const [checkId, campaignIndex] = slot.split('\n');
     result.push(aggregatedFinding(checkId, campaigns.get(Number(campaignIndex))!, [...bucket.values()]));
+    // Its findings are items now: let them go before the next bucket is turned into items.
+    buckets.delete(slot);
   }
   return result;
 }
 
-function aggregatedFinding(checkId: string, campaign: EntityRef, perEntity: Finding[][]): Finding {
+function aggregatedFinding(checkId: string, campaign: EntityRef, perEntity: (Finding | Finding[])[]): Finding {
   const rule = aggregationRules[checkId];
-  const first = perEntity[0][0];
+  const first = Array.isArray(perEntity[0]) ? perEntity[0][0] : perEntity[0];
   const items = sortItems(perEntity.map(itemOf));
   const { money, moneyPerMonth } = sumItemMoney(items);
   const counted = countOf(items.length, rule.noun);

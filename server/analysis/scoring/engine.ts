@@ -37,7 +37,7 @@ export function runScoring(account: PreparedAccount, semantic: SemanticResult, s
   const { wastedSpend } = runStatisticsChecks(context);
   onProgress?.({ stage: 'scoring', done: 4, total });
 
-  const findings = aggregateFindings(context.findings.list, campaignRefs).sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity] || (b.moneyPerMonth ?? 0) - (a.moneyPerMonth ?? 0));
+  const findings = aggregateFindings(context.findings.take(), campaignRefs).sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity] || (b.moneyPerMonth ?? 0) - (a.moneyPerMonth ?? 0));
   const accountRef: EntityRef = { level: 'account', key: 'account', label: 'Аккаунт' };
   onProgress?.({ stage: 'rollup', done: 0, total: 1 });
   const scores = rollUpScores(account, findings, accountRef);

@@ -49,8 +49,6 @@ export const checks = {
   expensiveClicks: check({ id: 'stats.expensive_clicks', family: 'statistics', severity: 'medium', weight: 8, needs: 'statistics', title: 'Дорогие клики', description: 'Цена клика намного выше медианы аккаунта на той же площадке (поиск или сети).' }),
 } satisfies Record<string, CheckDescription>;
 
-export type CheckKey = keyof typeof checks;
-
 export const checkRegistry: CheckDescription[] = Object.values(checks);
 
 export interface FindingInput {

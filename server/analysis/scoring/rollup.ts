@@ -30,47 +30,60 @@ export interface Rollup {
   keywords: EntityScore[];
 }
 
-/** The keys of an entity and of the group and campaign above it, each once (`c0g1k5` → c0g1k5, c0g1, c0). */
-function keysUp(target: EntityRef): string[] {
-  if (target.campaignIndex === undefined || target.level === 'campaign') return [target.key];
-  const campaignKey = `c${target.campaignIndex}`;
-  if (target.level === 'group' || target.groupIndex === undefined) return [target.key, campaignKey];
-  return [target.key, `${campaignKey}g${target.groupIndex}`, campaignKey];
+/** What the findings add up to on one entity: the weight it loses, the findings about it or below it, their money. */
+interface Tally {
+  penalty: number;
+  count: number;
+  money: number;
 }
 
 export function rollUpScores(account: PreparedAccount, findings: readonly Finding[], accountRef: EntityRef): Rollup {
-  const penalty = new Map<string, number>();
-  const count = new Map<string, number>();
-  const money = new Map<string, number>();
-  const add = (map: Map<string, number>, key: string, value: number) => map.set(key, (map.get(key) ?? 0) + value);
+  // One tally per entity key. The keys of the group and campaign above an entity are the prepared
+  // refs' own strings, never built per item: at a million keywords the findings list two million
+  // items, and a new string per item and level (hashed and flattened for each lookup) made this stage
+  // allocate as much as the checks.
+  const tallies = new Map<string, Tally>();
+  const tallyOf = (key: string) => {
+    let tally = tallies.get(key);
+    if (!tally) tallies.set(key, (tally = { penalty: 0, count: 0, money: 0 }));
+    return tally;
+  };
+  const campaignsByIndex = new Map(account.campaigns.map((campaign) => [campaign.ref.campaignIndex!, campaign]));
+  const campaignKeyOf = (campaignIndex: number) => campaignsByIndex.get(campaignIndex)?.ref.key ?? `c${campaignIndex}`;
+  const groupKeyOf = (campaignIndex: number, groupIndex: number) => campaignsByIndex.get(campaignIndex)?.groups[groupIndex]?.ref.key ?? `c${campaignIndex}g${groupIndex}`;
+  /** The keys of an entity and of the group and campaign above it, each once (`c0g1k5` → c0g1k5, c0g1, c0). */
+  const keysUp = (target: EntityRef): string[] => {
+    if (target.campaignIndex === undefined || target.level === 'campaign') return [target.key];
+    const campaignKey = campaignKeyOf(target.campaignIndex);
+    if (target.level === 'group' || target.groupIndex === undefined) return [target.key, campaignKey];
+    return [target.key, groupKeyOf(target.campaignIndex, target.groupIndex), campaignKey];
+  };
 
   for (const finding of findings) {
-    if (penaltyOnItems(finding)) for (const item of finding.items!) add(penalty, item.target.key, finding.weight);
-    else add(penalty, finding.target.key, finding.weight);
+    if (penaltyOnItems(finding)) for (const item of finding.items!) tallyOf(item.target.key).penalty += finding.weight;
+    else tallyOf(finding.target.key).penalty += finding.weight;
 
     const own = keysUp(finding.target);
     if (!finding.items) {
-      for (const key of own) add(count, key, 1);
+      for (const key of own) tallyOf(key).count++;
     } else {
       // Once per entity it touches: its target and everything above, each item, each item's group.
       const touched = new Set(own);
       for (const item of finding.items) for (const key of keysUp(item.target)) touched.add(key);
-      for (const key of touched) add(count, key, 1);
+      for (const key of touched) tallyOf(key).count++;
     }
 
     if (finding.items?.some((item) => item.moneyPerMonth !== undefined)) {
-      for (const item of finding.items) if (item.moneyPerMonth) for (const key of keysUp(item.target)) add(money, key, item.moneyPerMonth);
+      for (const item of finding.items) if (item.moneyPerMonth) for (const key of keysUp(item.target)) tallyOf(key).money += item.moneyPerMonth;
     } else if (finding.moneyPerMonth) {
-      for (const key of own) add(money, key, finding.moneyPerMonth);
+      for (const key of own) tallyOf(key).money += finding.moneyPerMonth;
     }
   }
 
-  const scoreOf = (ref: EntityRef, base: number): EntityScore => ({
-    target: ref,
-    score: clamp(base - (penalty.get(ref.key) ?? 0)),
-    findings: count.get(ref.key) ?? 0,
-    moneyPerMonth: round2(money.get(ref.key) ?? 0),
-  });
+  const scoreOf = (ref: EntityRef, base: number): EntityScore => {
+    const tally = tallies.get(ref.key);
+    return { target: ref, score: clamp(base - (tally?.penalty ?? 0)), findings: tally?.count ?? 0, moneyPerMonth: round2(tally?.money ?? 0) };
+  };
 
   const keywords: EntityScore[] = [];
   const ads: EntityScore[] = [];
@@ -117,7 +130,7 @@ export function rollUpScores(account: PreparedAccount, findings: readonly Findin
   });
   const account_: EntityScore = {
     target: accountRef,
-    score: clamp((total ? sum / total : 100) - (penalty.get(accountRef.key) ?? 0)),
+    score: clamp((total ? sum / total : 100) - (tallies.get(accountRef.key)?.penalty ?? 0)),
     findings: findings.length,
     moneyPerMonth: round2(findings.reduce((acc, finding) => acc + (finding.moneyPerMonth ?? 0), 0)),
   };

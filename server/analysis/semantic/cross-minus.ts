@@ -93,24 +93,31 @@ function findDuplicates(account: PreparedAccount, suggestions: CrossMinusSuggest
   return { sets, removed };
 }
 
-/** Every way to drop 1…MAX_EXTRA_WORDS elements from a sorted list: [kept, dropped] pairs. */
-function* subsets(elements: string[]): Generator<[string[], string[]]> {
+/**
+ * Every way to drop 1…MAX_EXTRA_WORDS elements from a sorted list, as the mask of the dropped ones and
+ * the key of the kept ones (joined by spaces, as a `lemmaKey`). The dropped elements are made only for
+ * the masks the caller asks about (`droppedBy`): a million keywords try several million subsets, and
+ * almost none of them names a broader keyword.
+ */
+function forEachSubset(elements: string[], visit: (keptKey: string, mask: number) => void): void {
   const n = elements.length;
   const maxDrop = Math.min(MAX_EXTRA_WORDS, n - 1);
   // Bit masks are fine: a keyword has at most 7 words in Yandex (a few more tolerated here).
   if (n > 12) return;
+  const kept: string[] = [];
   for (let mask = 1; mask < 1 << n; mask++) {
     let dropped = 0;
     for (let bits = mask; bits; bits &= bits - 1) dropped++;
     if (dropped > maxDrop) continue;
-    const kept: string[] = [];
-    const gone: string[] = [];
-    for (let i = 0; i < n; i++) (mask & (1 << i) ? gone : kept).push(elements[i]);
-    yield [kept, gone];
+    kept.length = 0;
+    for (let i = 0; i < n; i++) if (!(mask & (1 << i))) kept.push(elements[i]);
+    visit(kept.join(' '), mask);
   }
 }
 
-/** A negative of the broader keyword, its group or campaign already blocks the narrower one (`negativesOf`, without building the list per pair). */
+const droppedBy = (elements: string[], mask: number) => elements.filter((_, i) => mask & (1 << i));
+
+/** A negative of the broader keyword, its group or campaign already blocks the narrower one (without building the list of them per pair). */
 function keptApart(broader: PreparedKeyword, narrower: PreparedKeyword, platform: PreparedAccount['platform']): boolean {
   for (const list of [broader.parsed.minus, broader.group.negatives, broader.campaign.negatives]) {
     for (const negative of list) if (negativeBlocks(negative, narrower.parsed.words, platform)) return true;
@@ -137,9 +144,10 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
     for (const narrower of keywords) {
       const elements = lemmasOfKey(narrower.parsed.lemmaKey);
       if (elements.length < 2) continue;
-      for (const [kept, gone] of subsets(elements)) {
-        const broaderList = broaderByKey.get(kept.join(' '));
-        if (!broaderList) continue;
+      forEachSubset(elements, (keptKey, mask) => {
+        const broaderList = broaderByKey.get(keptKey);
+        if (!broaderList) return;
+        const gone = droppedBy(elements, mask);
         for (const broader of broaderList) {
           if (broader === narrower) continue;
           // Already kept apart by a minus-word of the broader keyword, its group or campaign.
@@ -164,7 +172,7 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
           }
           if (crossGroup) intersections.push({ broader: broader.ref, narrower: narrower.ref, extraWords: extraForms, suggestionId });
         }
-      }
+      });
     }
   }
 

@@ -12,10 +12,6 @@ import { nonTargetRows, summarizeNonTargetQueries } from './non-target-queries.j
 import type { PreparedAccount } from './prepare.js';
 import { groupRelevance } from './relevance.js';
 
-export function runSemanticAnalysis(account: PreparedAccount, settings: AnalysisSettings, onProgress?: (progress: AnalysisProgress) => void): SemanticResult {
-  return runSemanticEngine(account, settings, onProgress).result;
-}
-
 export interface SemanticRun {
   result: SemanticResult;
   /** The query rows `result.nonTargetQueries` sums (each once), for the money story; not part of the stored result. */

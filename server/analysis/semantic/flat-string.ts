@@ -5,8 +5,17 @@
  * suggestion ids and reasons, the suggestion id of each intersection) that is ~100 bytes each, over a
  * million times.
  */
+const seen = new Map<string, string>();
+/** Texts remembered for sharing; past this many the memory starts over (a thread runs analysis after analysis). */
+const SEEN_MAX = 100_000;
+
 export function flatString(text: string): string {
-  // A computed property key is internalised: V8 keeps one flat copy per distinct text and hands it back.
-  for (const key in { [text]: 0 }) return key;
+  const known = seen.get(text);
+  if (known !== undefined) return known;
+  if (seen.size >= SEEN_MAX) seen.clear();
+  // Reading a character flattens a ConsString into one piece (V8 then drops the tree at the next
+  // collection). Cheaper than internalising the text, which was a measurable share of a big run.
+  text.charCodeAt(0);
+  seen.set(text, text);
   return text;
 }

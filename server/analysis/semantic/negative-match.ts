@@ -61,9 +61,3 @@ function blocksGoogle(negative: ParsedPhrase, words: PhraseWord[]): boolean {
 export function negativeBlocks(negative: ParsedPhrase, words: PhraseWord[], platform: AdPlatform): boolean {
   return platform === 'google_ads' ? blocksGoogle(negative, words) : blocksYandex(negative, words);
 }
-
-/** The first of `negatives` that blocks `words`, if any. */
-export function firstBlockingNegative(negatives: ParsedPhrase[], words: PhraseWord[], platform: AdPlatform): ParsedPhrase | undefined {
-  for (const negative of negatives) if (negativeBlocks(negative, words, platform)) return negative;
-  return undefined;
-}

@@ -118,7 +118,8 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
       candidate = make();
       candidates.set(key, candidate);
     }
-    if (query && !candidate.queries.includes(query)) candidate.queries.push(query);
+    // Queries are added one query at a time (the loop below), so a query the candidate already has is its last one.
+    if (query && candidate.queries[candidate.queries.length - 1] !== query) candidate.queries.push(query);
   };
   const collectData: SemanticResult['collectData'] = [];
   const covered: CoveredQuery[] = [];
@@ -247,6 +248,13 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
   const keptByKey = new Map(kept);
   const alternatives = new AlternativeFinder(account, blockedBy, convertingByCampaign);
   const alternativeKeys = new Map<DroppedNegative, Set<string>>();
+  // The queries of a kept candidate an alternative joins, as a set: a list scan per query is quadratic on a big report.
+  const queriesOf = new Map<Candidate, Set<PreparedQuery>>();
+  const hasQuery = (candidate: Candidate, query: PreparedQuery) => {
+    let set = queriesOf.get(candidate);
+    if (!set) queriesOf.set(candidate, (set = new Set(candidate.queries)));
+    return set.has(query);
+  };
   for (const { candidate, dropped } of droppedCandidates) {
     if (candidate.handCheck || candidate.category === 'query') continue;
     const keys = new Set<string>();
@@ -257,7 +265,10 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
       const key = `${alternative.target.key}|${alternative.text}`;
       const existing = keptByKey.get(key);
       if (existing) {
-        if (!existing.queries.includes(query)) existing.queries.push(query);
+        if (!hasQuery(existing, query)) {
+          existing.queries.push(query);
+          queriesOf.get(existing)!.add(query);
+        }
       } else {
         const added: Candidate = { ...alternative, queries: [query], reason: `${dropped.reason} ${alternative.why}` };
         kept.push([key, added]);

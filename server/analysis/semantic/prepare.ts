@@ -186,7 +186,7 @@ export function prepareAccount(fullData: CampaignData, lemmatizer: Lemmatizer, o
   return account;
 }
 
-/** All negatives that apply to a keyword: its own minus-words, its group's and its campaign's. */
-export function negativesOf(keyword: PreparedKeyword): ParsedPhrase[] {
-  return [...keyword.parsed.minus, ...keyword.group.negatives, ...keyword.campaign.negatives];
+/** Whether any negative applies to a keyword: its own minus-words, its group's or its campaign's. */
+export function hasNegatives(keyword: PreparedKeyword): boolean {
+  return keyword.parsed.minus.length > 0 || keyword.group.negatives.length > 0 || keyword.campaign.negatives.length > 0;
 }

@@ -41,7 +41,7 @@ import type { DetectedFile, Table } from './types.js';
 import { declaredXlsxSize, isOldXls, isZip, readXlsx } from './xlsx.js';
 import { importYandexDirect, type YandexDirectField } from './yandex-direct.js';
 
-export type { DetectedFile, ImportFileKind, TextEncodingName, Delimiter } from './types.js';
+export type { DetectedFile } from './types.js';
 export { ImportBudget, importLimits } from './limits.js';
 
 export interface ImportFile {

@@ -3,16 +3,26 @@
  * their server routes.ts and are called with paths written in the PWA; they move here one by one.
  * The PWA's features import their own domain's module, so a lazily loaded screen carries only its table.
  */
+import { adminRoutes } from './admin.js';
 import { aiPlanRoutes } from './ai-plan.js';
+import { analysisRoutes } from './analyses.js';
 import { authRoutes } from './auth.js';
 import { organizationRoutes } from './organizations.js';
+import { paymentRoutes } from './payments.js';
+import { projectRoutes } from './projects.js';
 import { relevanceRoutes } from './relevance.js';
+import { tokenRoutes } from './tokens.js';
 
 export const routes = {
   auth: authRoutes,
   organizations: organizationRoutes,
   relevance: relevanceRoutes,
   aiPlan: aiPlanRoutes,
+  analyses: analysisRoutes,
+  projects: projectRoutes,
+  tokens: tokenRoutes,
+  payments: paymentRoutes,
+  admin: adminRoutes,
 };
 
 export type { ApiRoute, ApiResponse, ApiCallParts } from './route.js';

@@ -4,7 +4,7 @@
  * answer typed from the schemas); the PWA calls it with `callApi(entry, {params, query, body})`
  * (src/lib/call-api.ts), so no path is written twice and no answer is cast by hand.
  */
-import type * as v from 'valibot';
+import * as v from 'valibot';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -15,12 +15,43 @@ export interface ApiRoute {
   params?: v.GenericSchema;
   query?: v.GenericSchema;
   body?: v.GenericSchema;
+  /**
+   * The body is multipart/form-data (uploaded files) instead of JSON: the client sends a `FormData`, the
+   * handler reads and checks the parts itself as they stream in. Names the form's fields for the OpenAPI
+   * document: `file` one file, `files` several, `text` a plain value.
+   */
+  multipart?: { readonly [field: string]: 'file' | 'files' | 'text' };
   /** Answers by status code: the 2xx ones type the handler's return and the client's result; all are documented. */
   response: { readonly [status: number]: v.GenericSchema };
   /** `true`: a bearer token is required (401 before the body is read); `'optional'`: checked when sent. */
   auth?: boolean | 'optional';
   tags: string[];
   summary: string;
+}
+
+/** What the PWA gets from a call of a file route (an invoice PDF, an export): the bytes and the answer's headers. */
+export interface ApiFile {
+  blob: Blob;
+  /** The file name is in `content-disposition`. */
+  headers: Headers;
+}
+
+// A type, not an interface: metadata must be a Record<string, unknown>.
+type FileAnswerMetadata = {
+  fileMediaTypes: string[];
+};
+
+/**
+ * A 2xx answer that is a file of these media types, not JSON: the OpenAPI document shows it as binary,
+ * the PWA reads it with `callApi(route, { mode: 'download' })` (an `ApiFile`), and the server's handler
+ * sends the bytes itself.
+ */
+export const fileAnswer = (...mediaTypes: [string, ...string[]]) =>
+  v.pipe(v.custom<ApiFile>(() => true), v.metadata<ApiFile, FileAnswerMetadata>({ fileMediaTypes: mediaTypes }));
+
+/** The media types of a file answer's schema; undefined for a JSON one. */
+export function fileMediaTypesOf(schema: v.GenericSchema): string[] | undefined {
+  return (v.getMetadata(schema) as Partial<FileAnswerMetadata>).fileMediaTypes;
 }
 
 /** Keeps the entry's literal types (method, schemas by status) while checking it is a route. */
@@ -39,7 +70,9 @@ type InputOf<S> = S extends v.GenericSchema ? v.InferInput<S> : never;
 /** The path parameters, query and body a call of the route sends; a part it has none of is absent. */
 export type ApiCallParts<R extends ApiRoute> = (R['params'] extends v.GenericSchema ? { params: InputOf<R['params']> } : { params?: never }) &
   (R['query'] extends v.GenericSchema ? { query?: InputOf<R['query']> } : { query?: never }) &
-  (R['body'] extends v.GenericSchema ? (undefined extends InputOf<R['body']> ? { body?: InputOf<R['body']> } : { body: InputOf<R['body']> }) : { body?: never });
+  (R extends { multipart: object }
+    ? { body: FormData }
+    : R['body'] extends v.GenericSchema ? (undefined extends InputOf<R['body']> ? { body?: InputOf<R['body']> } : { body: InputOf<R['body']> }) : { body?: never });
 
 /** The address of a call: the route's path with its `:name` parameters filled in (URI-encoded). */
 export function pathOf(route: Pick<ApiRoute, 'path'>, params?: Record<string, unknown>): string {

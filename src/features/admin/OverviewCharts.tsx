@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { runKindLabels, runKinds, runStatuses, type AdminStats, type RunStatus } from '../../contract/admin.js';
 import { analysisStatusLabels } from '../../contract/analysis.js';
 import { formatNumber } from '../../lib/format';
-import { adminStatsQuery } from './api';
+import { adminStatsQuery, FIRST_STATS_DAYS } from './api';
 import { DailyChart } from './charts';
 import { QueryState } from './components';
 
@@ -12,7 +12,7 @@ const statusLabel = (status: RunStatus) => analysisStatusLabels[status];
 
 /** Sign-ups, tokens credited and spent per day, and the runs of the period by kind and status. */
 export function OverviewCharts() {
-  const [days, setDays] = useState<number>(30);
+  const [days, setDays] = useState<number>(FIRST_STATS_DAYS);
   const stats = useQuery(adminStatsQuery(days));
   return (
     <section className="card" aria-labelledby="admin-charts-title">

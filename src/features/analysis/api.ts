@@ -6,18 +6,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { CalculateCostRequest, CostResponse } from '../../contract/tokens.js';
 import { ApiError, apiClient } from '../../lib/api-client';
-import { saveDownload } from '../../lib/download';
-import {
-  auditAnalysisKinds,
-  type Analysis,
-  type AnalysisHistoryPage,
-  type AnalysisResponse,
-  type AnalysisStatus,
-  type exportFormats,
-  type exportPlatforms,
-  type InsufficientTokensBody,
-  type StartAnalysisRequest,
-} from '../../contract/analysis.js';
+import { callApi } from '../../lib/call-api';
+import { saveDownloadedFile } from '../../lib/download';
+import { auditAnalysisKinds, type Analysis, type AnalysisStatus, type exportFormats, type exportPlatforms, type InsufficientTokensBody, type StartAnalysisRequest } from '../../contract/analysis.js';
+import { analysisRoutes } from '../../contract/routes/analyses.js';
 
 export type ExportPlatform = (typeof exportPlatforms)[number];
 export type ExportFormat = (typeof exportFormats)[number];
@@ -44,7 +36,7 @@ export const analysisKeys = {
 };
 
 export const fetchAnalysis = (analysisId: string, signal?: AbortSignal) =>
-  apiClient.get<AnalysisResponse>(`/api/v1/analyses/${analysisId}`, { signal }).then((answer) => answer.analysis);
+  callApi(analysisRoutes.get, { params: { id: analysisId }, signal }).then((answer) => answer.analysis);
 
 export const analysisQueryOptions = (analysisId: string) =>
   queryOptions({
@@ -56,8 +48,9 @@ export const historyQueryOptions = (projectId: string, filter: HistoryFilter) =>
   queryOptions({
     queryKey: analysisKeys.history(projectId, filter),
     queryFn: ({ signal }) =>
-      apiClient.get<AnalysisHistoryPage>(`/api/v1/projects/${projectId}/analyses`, {
-        params: { page: filter.page, page_size: HISTORY_PAGE_SIZE, status: filter.status, author_id: filter.authorId ?? null },
+      callApi(analysisRoutes.history, {
+        params: { id: projectId },
+        query: { page: filter.page, page_size: HISTORY_PAGE_SIZE, status: filter.status ?? undefined, author_id: filter.authorId ?? undefined },
         signal,
       }),
     placeholderData: keepPreviousData,
@@ -74,12 +67,12 @@ export const costQueryOptions = (request: CalculateCostRequest) =>
   });
 
 export async function startAnalysis(projectId: string, body: StartAnalysisRequest): Promise<Analysis> {
-  const answer = await apiClient.post<AnalysisResponse>(`/api/v1/projects/${projectId}/analyses`, body);
+  const answer = await callApi(analysisRoutes.start, { params: { id: projectId }, body });
   return answer.analysis;
 }
 
 export const cancelAnalysis = (analysisId: string) =>
-  apiClient.post<AnalysisResponse>(`/api/v1/analyses/${analysisId}/cancel`).then((answer) => answer.analysis);
+  callApi(analysisRoutes.cancel, { params: { id: analysisId } }).then((answer) => answer.analysis);
 
 /** The short-balance answer of a start (402 INSUFFICIENT_TOKENS), with what it costs and what there is. */
 export function insufficientBalanceOf(error: unknown): { required: number | null; balance: number | null } | null {
@@ -100,7 +93,7 @@ export const exportOptions: { platform: ExportPlatform; format: ExportFormat; la
 ];
 
 /** Downloads the export of the accepted changes (saved through src/lib/download.ts). */
-export function downloadExport(analysisId: string, platform: ExportPlatform, format: ExportFormat): Promise<string> {
+export async function downloadExport(analysisId: string, platform: ExportPlatform, format: ExportFormat): Promise<string> {
   const fallback = exportOptions.find((option) => option.platform === platform && option.format === format)?.fileName ?? `export.${format}`;
-  return saveDownload(`/api/v1/analyses/${analysisId}/export`, fallback, { params: { platform, format } });
+  return saveDownloadedFile(await callApi(analysisRoutes.export, { params: { id: analysisId }, query: { platform, format }, mode: 'download' }), fallback);
 }

@@ -4,27 +4,21 @@
  * by page (findings, a finding's items, suggestions, semantic sections). One definition per query,
  * shared by every screen; list keys carry their filter, so each filtered list is cached on its own.
  */
-import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import {
-  analysisPagePaths,
   RESULTS_PAGE_SIZE_DEFAULT,
   type BulkDecisionRequest,
-  type BulkDecisionResponse,
-  type DecisionChangesRequest,
-  type DecisionChangesResponse,
-  type FindingItemsPage,
   type FindingsPage,
   type Page,
-  type PagedResults,
   type SemanticPage,
   type SemanticSection,
   type SuggestionsFilterInput,
   type SuggestionsPage,
   type SuggestionWithDecision,
 } from '../../contract/analysis-pages.js';
-import { apiClient } from '../../lib/api-client';
-
-const api = (path: string) => `/api/v1${path}`;
+import { analysisResultsKey } from '../../lib/analysis-results';
+import { analysisRoutes } from '../../contract/routes/analyses.js';
+import { callApi } from '../../lib/call-api';
 
 /** Page size of every list the screens read (the server allows up to 500). */
 export const LIST_PAGE_SIZE = RESULTS_PAGE_SIZE_DEFAULT;
@@ -45,7 +39,7 @@ export interface FindingsListFilter {
 export type SuggestionsListFilter = SuggestionsFilterInput;
 
 export const pageKeys = {
-  results: (analysisId: string) => ['analyses', 'results', analysisId] as const,
+  results: analysisResultsKey,
   findingsOf: (analysisId: string) => ['analyses', 'findings', analysisId] as const,
   findings: (analysisId: string, filter: FindingsListFilter) => ['analyses', 'findings', analysisId, filter] as const,
   findingItems: (analysisId: string, findingId: string) => ['analyses', 'finding-items', analysisId, findingId] as const,
@@ -66,19 +60,6 @@ export function cleanFilter<T extends object>(filter: T): T {
 export const isEmptyFilter = (filter: object) => Object.keys(cleanFilter(filter)).length === 0;
 
 /**
- * GET /analyses/:id/results: the summary (every figure of the header) and the first findings page.
- * Kept on disk (`meta.persist`, < 100 KB), so the results screen of an analysis once opened shows
- * offline. A finished result does not change by itself; decision changes refetch it (its counts).
- */
-export const resultsQueryOptions = (analysisId: string) =>
-  queryOptions({
-    queryKey: pageKeys.results(analysisId),
-    queryFn: ({ signal }) => apiClient.get<PagedResults>(api(analysisPagePaths.results(analysisId)), { signal }),
-    staleTime: Infinity,
-    meta: { persist: true },
-  });
-
-/**
  * Findings page by page. The unfiltered list by money starts from the first page of the results answer
  * (`firstPage`), so it shows at once and offline.
  */
@@ -86,7 +67,7 @@ export const findingsQueryOptions = (analysisId: string, filter: FindingsListFil
   infiniteQueryOptions({
     queryKey: pageKeys.findings(analysisId, cleanFilter(filter)),
     queryFn: ({ pageParam, signal }) =>
-      apiClient.get<FindingsPage>(api(analysisPagePaths.findings(analysisId)), { params: { ...cleanFilter(filter), page: pageParam, page_size: LIST_PAGE_SIZE }, signal }),
+      callApi(analysisRoutes.findings, { params: { id: analysisId }, query: { ...cleanFilter(filter), page: pageParam, page_size: LIST_PAGE_SIZE }, signal }),
     initialPageParam: 1,
     getNextPageParam: nextPageOf,
     staleTime: Infinity,
@@ -98,7 +79,7 @@ export const findingItemsQueryOptions = (analysisId: string, findingId: string) 
   infiniteQueryOptions({
     queryKey: pageKeys.findingItems(analysisId, findingId),
     queryFn: ({ pageParam, signal }) =>
-      apiClient.get<FindingItemsPage>(api(analysisPagePaths.findingItems(analysisId, findingId)), { params: { page: pageParam, page_size: FINDING_ITEMS_PAGE_SIZE }, signal }),
+      callApi(analysisRoutes.findingItems, { params: { id: analysisId, findingId }, query: { page: pageParam, page_size: FINDING_ITEMS_PAGE_SIZE }, signal }),
     initialPageParam: 1,
     getNextPageParam: nextPageOf,
     staleTime: Infinity,
@@ -109,7 +90,7 @@ export const suggestionsQueryOptions = (analysisId: string, filter: SuggestionsL
   infiniteQueryOptions({
     queryKey: pageKeys.suggestions(analysisId, cleanFilter(filter)),
     queryFn: ({ pageParam, signal }) =>
-      apiClient.get<SuggestionsPage>(api(analysisPagePaths.suggestions(analysisId)), { params: { ...cleanFilter(filter), page: pageParam, page_size: LIST_PAGE_SIZE }, signal }),
+      callApi(analysisRoutes.suggestions, { params: { id: analysisId }, query: { ...cleanFilter(filter), page: pageParam, page_size: LIST_PAGE_SIZE }, signal }),
     initialPageParam: 1,
     getNextPageParam: nextPageOf,
     staleTime: Infinity,
@@ -119,7 +100,8 @@ export const semanticSectionQueryOptions = <S extends SemanticSection>(analysisI
   infiniteQueryOptions({
     queryKey: pageKeys.semantic(analysisId, section),
     queryFn: ({ pageParam, signal }) =>
-      apiClient.get<SemanticPage<S>>(api(analysisPagePaths.semantic(analysisId, section)), { params: { page: pageParam, page_size: LIST_PAGE_SIZE }, signal }),
+      // The table types a section's items as any section's; S names which one this page holds.
+      callApi(analysisRoutes.semantic, { params: { id: analysisId, section }, query: { page: pageParam, page_size: LIST_PAGE_SIZE }, signal }) as Promise<SemanticPage<S>>,
     initialPageParam: 1,
     getNextPageParam: nextPageOf,
     staleTime: Infinity,
@@ -139,13 +121,14 @@ export type Decision = 'accepted' | 'rejected' | 'undecided';
  * fix); the rest of the choice stays on the server, so a click costs the same however many are decided.
  */
 export const saveDecision = (analysisId: string, id: string, decision: Decision, value?: string) =>
-  apiClient.patch<DecisionChangesResponse>(api(analysisPagePaths.decisions(analysisId)), {
-    changes: [{ id, decision, ...(decision === 'accepted' && value !== undefined ? { value } : {}) }],
-  } satisfies DecisionChangesRequest);
+  callApi(analysisRoutes.changeDecisions, {
+    params: { id: analysisId },
+    body: { changes: [{ id, decision, ...(decision === 'accepted' && value !== undefined ? { value } : {}) }] },
+  });
 
 /** `POST /analyses/:id/decisions/bulk`: every suggestion matching the filter at once (100 000 included). */
 export const saveBulkDecision = (analysisId: string, body: BulkDecisionRequest) =>
-  apiClient.post<BulkDecisionResponse>(api(analysisPagePaths.bulkDecisions(analysisId)), body);
+  callApi(analysisRoutes.bulkDecisions, { params: { id: analysisId }, body });
 
 /** Writes one suggestion's new decision into every loaded suggestions page (the lists show it at once). */
 export function setDecisionInLists(client: QueryClient, analysisId: string, id: string, decision: Decision, value?: string): void {

@@ -5,7 +5,6 @@
  * add up (joined by LF); a blank line dispatches; `:` lines are comments (the server's keep-alives);
  * one space after the colon is dropped. Chunks may split an event, a line or a CRLF anywhere.
  */
-import { apiClient } from '../../lib/api-client';
 
 export interface SseEvent {
   /** `message` when the event had no `event:` line. */
@@ -82,12 +81,12 @@ export function createSseParser(onEvent: (event: SseEvent) => void): SseParser {
 }
 
 /**
- * Opens `path` as an event stream through the API client (so a 401 refreshes the session once and
- * retries, as every call does) and calls `onEvent` for each event until the server closes it or
- * `signal` aborts. Rejects when the answer is not a stream.
+ * Reads an event stream opened in the API client's stream mode (`callApi(route, { mode: 'stream', signal
+ * })`, so a 401 refreshes the session once and retries, as every call does) and calls `onEvent` for each
+ * event until the server closes it or the call's signal aborts. Rejects when the answer is not a stream.
  */
-export async function readEventStream(path: string, onEvent: (event: SseEvent) => void, signal: AbortSignal): Promise<void> {
-  const response = await apiClient.stream(path, { signal });
+export async function readEventStream(opened: Promise<Response>, onEvent: (event: SseEvent) => void): Promise<void> {
+  const response = await opened;
   if (!response.body) throw new Error(`HTTP ${response.status}`);
   const parser = createSseParser(onEvent);
   const reader = response.body.getReader();

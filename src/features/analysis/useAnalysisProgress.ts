@@ -10,6 +10,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { finishedStatuses, type Analysis, type AnalysisResponse } from '../../contract/analysis.js';
+import { analysisRoutes } from '../../contract/routes/analyses.js';
+import { callApi } from '../../lib/call-api';
 import { analysisKeys, analysisQueryOptions, POLL_INTERVAL_MS } from './api';
 import { readEventStream, type SseEvent } from './sse';
 
@@ -54,14 +56,10 @@ export function useAnalysisProgress(analysisId: string) {
       if (controller.signal.aborted) return;
       if (!isDone(queryClient.getQueryData<Analysis>(key))) setTransport('polling');
     };
-    readEventStream(
-      `/api/v1/analyses/${analysisId}/events`,
-      (event) => {
-        const analysis = analysisOfEvent(event);
-        if (analysis) queryClient.setQueryData(key, analysis);
-      },
-      controller.signal,
-    ).then(fallBack, fallBack);
+    readEventStream(callApi(analysisRoutes.events, { params: { id: analysisId }, mode: 'stream', signal: controller.signal }), (event) => {
+      const analysis = analysisOfEvent(event);
+      if (analysis) queryClient.setQueryData(key, analysis);
+    }).then(fallBack, fallBack);
     return () => controller.abort();
   }, [analysisId, transport, finished, queryClient]);
 

@@ -5,8 +5,9 @@
  * read and each becomes a notification. The mark of the last one told about is kept per user on the
  * device, so a reload tells each entry once; without a mark (a new device) the last day counts.
  */
-import type { HistoryPage, LedgerEntry } from '../../contract/tokens.js';
-import { apiClient } from '../../lib/api-client';
+import { tokenRoutes } from '../../contract/routes/tokens.js';
+import type { LedgerEntry } from '../../contract/tokens.js';
+import { callApi } from '../../lib/call-api';
 import { localValue } from '../../lib/storage';
 import { addNotification } from '@/app/notifications';
 
@@ -48,7 +49,7 @@ export function notifyNewTokenEntries(userId: string, isOwner: boolean, now = Da
 async function run(userId: string, isOwner: boolean, now: number): Promise<void> {
   const mark = localValue.get(markKey(userId));
   const since = mark ?? new Date(now - FIRST_LOOK_BACK_MS).toISOString();
-  const page = await apiClient.get<HistoryPage>('/api/v1/tokens/history', { params: { page: 1, page_size: 20, from: since } });
+  const page = await callApi(tokenRoutes.history, { query: { page: 1, page_size: 20, from: since } });
   const fresh = page.items.filter((entry) => entry.created_at > since);
   for (const entry of [...fresh].reverse()) {
     const notification = creditNotification(entry, isOwner);

@@ -41,7 +41,7 @@ export async function submitRegistration(page: Page, who: NewUser, organization:
 export async function verifyEmailFromMail(page: Page, mailbox: { waitForMail(to: string): Promise<ReceivedMail> }, email: string): Promise<void> {
   const link = linkFromMail(await mailbox.waitForMail(email), '/auth/verify-email?token=');
   await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
-  await page.waitForURL('**/projects', { timeout: 20_000 });
+  await page.waitForURL('**/projects');
 }
 
 export interface NewProject {

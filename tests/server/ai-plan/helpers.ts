@@ -1,5 +1,5 @@
-import pg from 'pg';
 import type { AiPlan } from '../../../src/contract/ai-plan.js';
+import { waitForNotifiedRow } from '../helpers/database.js';
 import type { FakeChatRequest, FakeReply } from '../../fakes/openai-fake.js';
 
 /** The codes (F1, F2…) the prompt listed, read from the user message the way a model would see them. */
@@ -23,33 +23,8 @@ export function planReply(request: FakeChatRequest): FakeReply {
 }
 
 /** Waits, without polling, until the AI plan's row satisfies `ready`: re-checked on every NOTIFY of its run. */
-export async function waitForPlanRow(url: string, id: string, ready: (row: { status: AiPlan['status'] } & Record<string, unknown>) => boolean) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  let done = false;
-  // One read at a time; a notification after the answer reads nothing (the client is closing).
-  let checking: Promise<void> = Promise.resolve();
-  try {
-    await client.query('LISTEN ai_plan_progress');
-    return await new Promise<Record<string, unknown>>((resolve, reject) => {
-      const check = () => {
-        checking = checking.then(async () => {
-          if (done) return;
-          const row = (await client.query(`SELECT * FROM ai_plans WHERE id = $1`, [id])).rows[0];
-          if (row && ready(row)) {
-            done = true;
-            resolve(row);
-          }
-        }).catch(reject);
-      };
-      client.on('notification', (message) => message.payload === id && check());
-      check();
-    });
-  } finally {
-    done = true;
-    await checking.catch(() => undefined);
-    await client.end();
-  }
+export function waitForPlanRow(url: string, id: string, ready: (row: { status: AiPlan['status'] } & Record<string, unknown>) => boolean) {
+  return waitForNotifiedRow<{ status: AiPlan['status'] } & Record<string, unknown>>(url, { channel: 'ai_plan_progress', table: 'ai_plans', id }, ready);
 }
 
 export const finished = (row: { status: string }) => row.status === 'completed' || row.status === 'failed';

@@ -84,7 +84,7 @@ describe('CSV formula injection (OWASP): one cell writer for every CSV', () => {
     ['import template with the account', 'yandex_direct', (data: CampaignData) => campaignDataToTemplateCsv(applyChanges(data, changes)), 'template.csv'],
   ] as const)('%s: no cell runs as a formula, and the file re-imports to the same campaigns', async (_name, platform, write, fileName) => {
     const data = hostileAccount(platform);
-    const text = write(data);
+    const text = await write(data);
     const delimiter = fileName === 'template.csv' ? ';' : '\t';
     const cells = await spreadsheetCells(text, delimiter);
     for (const value of hostile) expect(cells.some((cell) => cell === `'${value}` || cell.includes(value.slice(1)))).toBe(true);

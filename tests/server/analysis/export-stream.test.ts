@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
+import type { NegativeKeywordSuggestion, Suggestion } from '../../../src/contract/analysis-results.js';
 import type { CampaignData } from '../../../src/contract/campaigns.js';
+import { exportAcceptedChanges } from '../../../server/analysis/export/export-changes.js';
 import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
 import { auditRunner, runAuditInWorkerThread } from '../../../server/analysis/worker.js';
 import { importCampaignFiles } from '../../../server/projects/importers/index.js';
@@ -39,6 +40,8 @@ describe('export of 100 000 accepted changes, streamed from the rows', () => {
   let t: TestApp;
   let user: FixtureUser;
   let analysisId: string;
+  /** The engines' suggestions as stored, in the engine's order. */
+  let storedSuggestions: Suggestion[] = [];
   const total = CAMPAIGNS * GROUPS * NEGATIVES_PER_GROUP;
 
   beforeAll(async () => {
@@ -69,6 +72,7 @@ describe('export of 100 000 accepted changes, streamed from the rows', () => {
         };
         result.semantic.negatives.push(negative);
       }
+      storedSuggestions = [...result.scoring.suggestions, ...result.semantic.crossMinus, ...result.semantic.negatives];
       return result;
     });
     const started = await call(t.app, 'POST', `/api/v1/projects/${project.projectId}/analyses`, {
@@ -95,6 +99,14 @@ describe('export of 100 000 accepted changes, streamed from the rows', () => {
     for (const campaign of data.campaigns) for (const group of campaign.groups) for (const text of group.negativeKeywords) found.add(text);
     return found;
   };
+
+  it('streams the same CSV, byte for byte, as the whole account changed in memory', async () => {
+    const response = await t.app.inject({ method: 'GET', url: `/api/v1/analyses/${analysisId}/export?format=csv`, headers: { authorization: `Bearer ${user.token}` } });
+    expect(response.statusCode).toBe(200);
+    const accepted = storedSuggestions.filter((suggestion) => suggestion.kind === 'negative_keyword' && suggestion.category === 'query').map((suggestion) => ({ id: suggestion.id }));
+    const whole = await exportAcceptedChanges(wideAccount(), storedSuggestions, accepted, ['csv']);
+    expect(response.rawPayload.equals(whole.files[0]!.content)).toBe(true);
+  }, 300_000);
 
   for (const format of ['csv', 'xlsx'] as const) {
     it(`streams the ${format.toUpperCase()} of the touched campaigns, which our importer reads back with every accepted negative`, async () => {

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import type { Analysis, AuditResult } from '../../../src/contract/analysis.js';
 import { buildResultsSummary, resultRowBatches } from '../../../server/analysis/result-rows.js';
 import { summarizeAudit } from '../../../server/analysis/run-audit.js';
 import { analysisStorageLimits, type AuditRunner } from '../../../server/analysis/worker.js';
 import type { CampaignData } from '../../../src/contract/campaigns.js';
-import type { DB } from '../../../server/db/database.js';
 import { call } from '../helpers/app.js';
+import { waitForNotifiedRow } from '../helpers/database.js';
 import type { FixtureUser } from '../helpers/fixtures.js';
 import { createProject, insertDraft, sampleCampaignData } from '../projects/helpers.js';
 
@@ -50,26 +49,8 @@ export async function eventsUntilDone(app: FastifyInstance, token: string, analy
 }
 
 /** Waits, without polling, until the analysis row satisfies `ready`: re-checked on every NOTIFY of the pipeline. */
-export async function waitForAnalysisRow<T extends Record<string, unknown>>(db: DB, url: string, analysisId: string, ready: (row: T) => boolean): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('LISTEN analysis_progress');
-    const read = async () => (await client.query(`SELECT * FROM analyses WHERE id = $1`, [analysisId])).rows[0] as T;
-    return await new Promise<T>((resolve, reject) => {
-      let checking = Promise.resolve();
-      const check = () => {
-        checking = checking.then(async () => {
-          const row = await read();
-          if (row && ready(row)) resolve(row);
-        }, reject);
-      };
-      client.on('notification', (message) => message.payload === analysisId && check());
-      check();
-    });
-  } finally {
-    await client.end();
-  }
+export function waitForAnalysisRow<T extends Record<string, unknown>>(url: string, analysisId: string, ready: (row: T) => boolean): Promise<T> {
+  return waitForNotifiedRow(url, { channel: 'analysis_progress', table: 'analyses', id: analysisId }, ready);
 }
 
 export async function balanceOf(app: FastifyInstance, userId: string): Promise<number> {

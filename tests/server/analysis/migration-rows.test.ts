@@ -71,9 +71,9 @@ describe('migration 0060_analysis_rows converts stored results', () => {
     expect(chunked.verdicts.items).toEqual(result.scoring.keywordVerdicts.slice(7, 14));
     expect(chunked.clusters.items).toEqual(result.semantic.clusters);
     await sql`
-      WITH chunks AS (DELETE FROM analysis_semantic WHERE analysis_id = ${id} AND jsonb_typeof(document) = 'array' RETURNING *)
+      WITH chunks AS (DELETE FROM analysis_semantic WHERE analysis_id = ${id} AND json_typeof(document) = 'array' RETURNING *)
       INSERT INTO analysis_semantic (analysis_id, section, position, campaign_key, group_key, document)
-      SELECT analysis_id, section, position + e.n - 1, campaign_key, group_key, e.item FROM chunks, jsonb_array_elements(document) WITH ORDINALITY e(item, n)`.execute(t.app.db);
+      SELECT analysis_id, section, position + e.n - 1, campaign_key, group_key, e.item FROM chunks, json_array_elements(document) WITH ORDINALITY e(item, n)`.execute(t.app.db);
     expect(await pages()).toEqual(chunked);
   });
 });

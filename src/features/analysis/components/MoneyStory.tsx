@@ -1,31 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { moneyCauseLabels, type MoneyStory } from '../../../contract/analysis-results.js';
-import { formatCount, formatRub, formatRubPerMonth, pluralRu } from '@/lib/analysis-format';
+import { formatCount, formatRub, formatRubPerMonth, moneyHeadline, pluralRu } from '@/lib/analysis-format';
 import { causeLink } from '../list-search';
-import { resultsQueryOptions } from '../pages-api';
-
-/** «Теряете ≈ 12 345 ₽ в месяц»: the one money figure of an analysis, the same on every screen. */
-export const moneyHeadline = (perMonth: number) => `Теряете ≈ ${formatRubPerMonth(perMonth)}`;
-
-/** Per-month money of an analysis' summary when it has the money story (older analyses have none). */
-export function moneyPerMonthOf(summary: unknown): number | null {
-  if (!summary || typeof summary !== 'object') return null;
-  const record = summary as { money?: { perMonth?: unknown } | null; money_per_month?: unknown };
-  if (record.money && typeof record.money.perMonth === 'number') return record.money.perMonth;
-  if (typeof record.money_per_month === 'number') return record.money_per_month;
-  return null;
-}
-
-/** The headline as a small line of a card or a row (project card, project page, history). */
-export function MoneyLine({ perMonth }: { perMonth: number | null | undefined }) {
-  if (perMonth === null || perMonth === undefined) return null;
-  return (
-    <span className={perMonth > 0 ? 'money-line' : 'money-line money-line--none'} data-testid="money-line">
-      {perMonth > 0 ? moneyHeadline(perMonth) : 'Потерь денег не найдено'}
-    </span>
-  );
-}
 
 const entityNouns: [string, string, string] = ['место', 'места', 'мест'];
 
@@ -76,19 +52,4 @@ export function MoneyBreakdown({ projectId, analysisId, money, period }: { proje
       )}
     </>
   );
-}
-
-/**
- * An analysis' money figure for a card or a row: the one the server lists with it, else the one of its
- * results summary when that is already cached on this device (opened before: no request is made for
- * it), else with `fetch` the summary is read (one small request, kept for offline too). Null when the
- * analysis has none (older analyses render as before).
- */
-export function useAnalysisMoney(analysisId: string | null, given: number | null | undefined, options: { fetch?: boolean } = {}): number | null {
-  const results = useQuery({ ...resultsQueryOptions(analysisId ?? ''), enabled: Boolean(options.fetch && analysisId) && given === undefined, retry: false });
-  const queryClient = useQueryClient();
-  if (given !== undefined) return given;
-  if (!analysisId) return null;
-  const summary = results.data?.summary ?? queryClient.getQueryData(resultsQueryOptions(analysisId).queryKey)?.summary;
-  return moneyPerMonthOf(summary);
 }

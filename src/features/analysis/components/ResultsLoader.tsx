@@ -4,7 +4,7 @@ import type { PagedResults } from '../../../contract/analysis-pages.js';
 import { PageLoading } from '../../../components/ui/PageStates';
 import { QueryError } from '../../../components/ui/QueryError';
 import { useOnlineStatus } from '@/lib/useOnlineStatus';
-import { resultsQueryOptions } from '../pages-api';
+import { resultsQueryOptions } from '@/lib/analysis-results';
 import { AnalysisGate } from './AnalysisGate';
 
 /**

@@ -4,8 +4,8 @@ import { adPlatformLabels } from '../../../contract/campaigns.js';
 import type { ImportPreview, ImportRecord, ProjectDetail } from '../../../contract/projects.js';
 import { readDirectJobId, reimportDirectJobKey } from '../direct-import-job';
 import { formatCount, formatDate, formatDateTime, formatMoney, formatPercent } from '../format';
-// eslint-disable-next-line import-x/no-restricted-paths -- known boundary debt (issue 14): analysis screens shared with this feature, to move to a shared module
-import { moneyHeadline, useAnalysisMoney } from '../../analysis/components/MoneyStory';
+import { moneyHeadline } from '@/lib/analysis-format';
+import { useAnalysisMoney } from '@/lib/analysis-results';
 import { CampaignTree } from './CampaignTree';
 import { ImportPreviewView } from './ImportPreviewView';
 import { ImportSourcePanel, type SavedConnection } from './ImportSourcePanel';

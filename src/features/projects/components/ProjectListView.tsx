@@ -3,8 +3,8 @@ import { adPlatformLabels } from '../../../contract/campaigns.js';
 import type { ProjectSummary } from '../../../contract/projects.js';
 import type { ProjectSort } from '@/lib/projects-api';
 import { formatCount, formatDate, pluralRu } from '../format';
-// eslint-disable-next-line import-x/no-restricted-paths -- known boundary debt (issue 14): analysis screens shared with this feature, to move to a shared module
-import { MoneyLine, useAnalysisMoney } from '../../analysis/components/MoneyStory';
+import { MoneyLine } from '@/components/analysis/MoneyLine';
+import { useAnalysisMoney } from '@/lib/analysis-results';
 
 export const SORT_LABELS: Record<ProjectSort, string> = {
   updated: 'Сначала обновлённые',

@@ -1,5 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { adminAuditLogQuery } from '../../../features/admin/api';
 import { AuditLogPage, type AuditSearch } from '../../../features/admin/AuditLogPage';
+import { loadFirstData } from '../../../lib/route-data';
 
 export const Route = createFileRoute('/_app/admin/audit')({
   validateSearch: (search: Record<string, unknown>): AuditSearch => {
@@ -9,6 +11,8 @@ export const Route = createFileRoute('/_app/admin/audit')({
       ...(typeof search.action === 'string' && search.action ? { action: search.action } : {}),
     };
   },
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => loadFirstData(context.queryClient, adminAuditLogQuery(deps.page ?? 1, deps.action)),
   component: AuditRoute,
 });
 

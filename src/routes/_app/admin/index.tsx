@@ -4,7 +4,8 @@ import { useState, type FormEvent } from 'react';
 import type { AdminAnalysisItem, AdminProjectItem } from '../../../contract/admin.js';
 import { adPlatformLabels } from '../../../contract/campaigns.js';
 import { formatDateTime, formatNumber } from '../../../lib/format';
-import { adminOverviewQuery } from '../../../features/admin/api';
+import { adminOverviewQuery, adminStatsQuery, FIRST_STATS_DAYS } from '../../../features/admin/api';
+import { loadFirstData } from '../../../lib/route-data';
 import { OverviewCharts } from '../../../features/admin/OverviewCharts';
 import { Pager } from '../../../components/ui/Pager';
 import { QueryState, Stat, StatusBadge, Table, type Column } from '../../../features/admin/components';
@@ -22,6 +23,8 @@ export const Route = createFileRoute('/_app/admin/')({
       ...(typeof search.q === 'string' && search.q ? { q: search.q } : {}),
     };
   },
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => loadFirstData(context.queryClient, adminOverviewQuery(deps.page ?? 1, deps.q), adminStatsQuery(FIRST_STATS_DAYS)),
   component: AdminOverviewPage,
 });
 

@@ -1,5 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { adminRunsQuery } from '../../../features/admin/api';
 import { RunsPage, type RunsSearch } from '../../../features/admin/RunsPage';
+import { loadFirstData } from '../../../lib/route-data';
 
 export const Route = createFileRoute('/_app/admin/runs')({
   validateSearch: (search: Record<string, unknown>): RunsSearch => {
@@ -9,6 +11,9 @@ export const Route = createFileRoute('/_app/admin/runs')({
       ...(Number.isInteger(page) && page > 1 ? { page } : {}),
     };
   },
+  loaderDeps: ({ search }) => search,
+  // The job queues below the runs are polled by the screen itself.
+  loader: ({ context, deps }) => loadFirstData(context.queryClient, adminRunsQuery(deps.state ?? 'failed', deps.page ?? 1)),
   component: RunsRoute,
 });
 

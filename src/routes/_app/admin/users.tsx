@@ -1,5 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { adminUsersQuery } from '../../../features/admin/api';
 import { UsersPage, type UsersSearch } from '../../../features/admin/UsersPage';
+import { loadFirstData } from '../../../lib/route-data';
 
 export const Route = createFileRoute('/_app/admin/users')({
   validateSearch: (search: Record<string, unknown>): UsersSearch => {
@@ -10,6 +12,8 @@ export const Route = createFileRoute('/_app/admin/users')({
       ...(search.blocked === true || search.blocked === 'true' ? { blocked: true } : {}),
     };
   },
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => loadFirstData(context.queryClient, adminUsersQuery(deps.page ?? 1, deps.q, deps.blocked)),
   component: UsersRoute,
 });
 

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { PROJECT_SORTS } from '../../../contract/projects.js';
 import { projectListQueryOptions } from '@/lib/projects-api';
+import { loadFirstData } from '@/lib/route-data';
 import { ProjectListView } from '../../../features/projects/components/ProjectListView';
 import '../../../features/projects/projects.css';
 
@@ -18,6 +19,8 @@ const SEARCH_DEBOUNCE_MS = 300;
 
 export const Route = createFileRoute('/_app/projects/')({
   validateSearch: (search) => v.parse(SearchSchema, search),
+  loaderDeps: ({ search: { search = '', sort = 'updated' } }) => ({ search, sort }),
+  loader: ({ context, deps }) => loadFirstData(context.queryClient, projectListQueryOptions(deps)),
   component: ProjectsPage,
 });
 

@@ -1,5 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { adminOrganizationsQuery } from '../../../../features/admin/api';
 import { OrganizationsPage, type OrganizationsSearch } from '../../../../features/admin/OrganizationsPage';
+import { loadFirstData } from '../../../../lib/route-data';
 
 export const Route = createFileRoute('/_app/admin/organizations/')({
   validateSearch: (search: Record<string, unknown>): OrganizationsSearch => {
@@ -9,6 +11,8 @@ export const Route = createFileRoute('/_app/admin/organizations/')({
       ...(typeof search.q === 'string' && search.q ? { q: search.q } : {}),
     };
   },
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => loadFirstData(context.queryClient, adminOrganizationsQuery(deps.page ?? 1, deps.q)),
   component: OrganizationsRoute,
 });
 

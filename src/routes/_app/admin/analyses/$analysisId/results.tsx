@@ -5,9 +5,11 @@ import type { AnalysisSummary } from '../../../../../contract/analysis.js';
 import { ApiError } from '../../../../../lib/api-client';
 import { formatNumber } from '../../../../../lib/format';
 import { adminAnalysisResultsQuery } from '../../../../../features/admin/api';
+import { loadFirstData } from '../../../../../lib/route-data';
 import { AdminBackLink, QueryState, Stat, StatusBadge, Table, type Column } from '../../../../../features/admin/components';
 
 export const Route = createFileRoute('/_app/admin/analyses/$analysisId/results')({
+  loader: ({ context, params }) => loadFirstData(context.queryClient, adminAnalysisResultsQuery(params.analysisId)),
   component: AdminAnalysisResults,
 });
 

@@ -3,6 +3,7 @@ import { Link, createFileRoute, useNavigate } from '@tanstack/react-router';
 import type { AnalysisHistoryItem } from '../../../../../contract/analysis.js';
 import { formatDateTime, formatNumber } from '../../../../../lib/format';
 import { adminProjectAnalysesQuery } from '../../../../../features/admin/api';
+import { loadFirstData } from '../../../../../lib/route-data';
 import { Pager } from '../../../../../components/ui/Pager';
 import { AdminBackLink, QueryState, StatusBadge, Table, type Column } from '../../../../../features/admin/components';
 
@@ -11,6 +12,8 @@ export const Route = createFileRoute('/_app/admin/projects/$id/analyses')({
     const page = Number(search.page);
     return Number.isInteger(page) && page > 1 ? { page } : {};
   },
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, params, deps }) => loadFirstData(context.queryClient, adminProjectAnalysesQuery(params.id, deps.page ?? 1)),
   component: AdminProjectAnalyses,
 });
 

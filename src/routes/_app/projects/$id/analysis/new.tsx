@@ -6,8 +6,12 @@ import { NewAnalysisView } from '../../../../../features/analysis/components/New
 import { trackInBackground } from '../../../../../features/analysis/outcome';
 import { ProjectLoader } from '../../../../../features/projects/components/ProjectLoader';
 import '../../../../../features/analysis/analysis.css';
+import { projectQueryOptions } from '../../../../../lib/projects-api';
+import { loadFirstData } from '../../../../../lib/route-data';
 
 export const Route = createFileRoute('/_app/projects/$id/analysis/new')({
+  // The project with its campaigns to choose from; the price follows the choice on the screen.
+  loader: ({ context, params }) => loadFirstData(context.queryClient, projectQueryOptions(params.id)),
   component: NewAnalysisPage,
 });
 

@@ -1,11 +1,18 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { SemanticView } from '../../../../../../features/analysis/components/SemanticView';
-import { validateSuggestionsSearch } from '../../../../../../features/analysis/list-search';
+import { suggestionsFilterOf, validateSuggestionsSearch } from '../../../../../../features/analysis/list-search';
+import { suggestionsQueryOptions } from '../../../../../../features/analysis/pages-api';
+import { resultsQueryOptions } from '../../../../../../lib/analysis-results';
 import '../../../../../../features/analysis/analysis.css';
+import { loadFirstData } from '../../../../../../lib/route-data';
 
 export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/semantic')({
   // The suggestions list's filters (kind, category, status, decision, campaign, group, text) live in the address.
   validateSearch: validateSuggestionsSearch,
+  loaderDeps: ({ search }) => suggestionsFilterOf(search),
+  // The results (the counts of the header) and the first page of the suggestions the address filters.
+  loader: ({ context, params, deps: filter }) =>
+    loadFirstData(context.queryClient, resultsQueryOptions(params.analysisId), suggestionsQueryOptions(params.analysisId, filter)),
   component: SemanticPage,
 });
 

@@ -1,0 +1,274 @@
+/**
+ * Results of a big account, read the ways the results screen and the export read them, on the real
+ * server (bench/results-at-scale-server.ts, its own process, so its peak RSS is its own): an account of
+ * BENCH_SCALE_KEYWORDS keywords (default 1 000 000: 100 campaigns of 500 groups of 20 keywords, 2 ads a
+ * group; bench/analysis.ts's vocabulary) stored as campaign rows, and a completed analysis of it written
+ * through the worker's row path (`resultRowBatches` → COPY) with suggestions shaped like the engines'
+ * at that size (750 000, as the engines make at 1 000 000 keywords): 5 negatives a group (250 000, by
+ * category and status), a headline fix for every ad, 6 cross-minus fixes a group. Then, timed:
+ *
+ * - suggestions pages filtered by each filter of the results screen (median of 3), and their count;
+ * - bulk accept of every negative (one request);
+ * - the CSV export: the route (campaign by campaign) and, in the same server process and the same run,
+ *   the export as it was (bench/export-whole.ts: every accepted document and every campaign whole in
+ *   memory), each with the server's peak RSS over its own run, and the two files' SHA-256 compared.
+ *
+ * `BENCH_SCALE_EXPLAIN=1` also prints the plan (EXPLAIN ANALYZE) of each filtered page and its count.
+ * Builds no file; ~3 GB of memory for the generator at 1 000 000 keywords.
+ */
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import type { AuditResult } from '../src/contract/analysis.js';
+import type { AdFieldFixSuggestion, CrossMinusSuggestion, EntityRef, NegativeCategory, NegativeKeywordSuggestion } from '../src/contract/analysis-results.js';
+import type { CampaignData } from '../src/contract/campaigns.js';
+import { resultRowBatches } from '../server/analysis/result-rows.js';
+import { copyRowBatch } from '../server/analysis/row-writer.js';
+import { generateAccount } from './analysis.js';
+import { api, startServer, type ServerHandle } from './end-to-end.js';
+
+const KEYWORDS_PER_GROUP = 20;
+const GROUPS_PER_CAMPAIGN = 500;
+const NEGATIVES_PER_GROUP = 5;
+const CROSS_MINUS_PER_GROUP = 6;
+const categories: NegativeCategory[] = ['query', 'query', 'query', 'free', 'informational', 'jobs', 'used', 'foreign_geo', 'competitors', 'ambiguous'];
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The engines' suggestions for the account, in the shapes they have (`resultRowBatches` reads only these). */
+function suggestionsOf(data: CampaignData): AuditResult {
+  const adFixes: AdFieldFixSuggestion[] = [];
+  const crossMinus: CrossMinusSuggestion[] = [];
+  const negatives: NegativeKeywordSuggestion[] = [];
+  let n = 0;
+  data.campaigns.forEach((campaign, c) => {
+    campaign.groups.forEach((group, g) => {
+      const groupRef: EntityRef = { level: 'group', key: `c${c}g${g}`, campaignIndex: c, groupIndex: g, campaignName: campaign.name, groupName: group.name };
+      group.ads.forEach((ad, a) => {
+        const before = ad.headlines[0] ?? '';
+        adFixes.push({
+          id: `ad:c${c}g${g}a${a}:headline:0`,
+          kind: 'ad_field',
+          target: { ...groupRef, level: 'ad', key: `c${c}g${g}a${a}`, adIndex: a, label: before },
+          field: 'headline',
+          index: 0,
+          before,
+          after: before.slice(0, 30),
+          reason: 'Заголовок 1 длиннее 56 символов: обрезается в выдаче',
+        });
+      });
+      const keyword = group.keywords[0]!;
+      for (let k = 0; k < CROSS_MINUS_PER_GROUP && k + 1 < group.keywords.length; k++) {
+        const narrower = group.keywords[k + 1]!;
+        crossMinus.push({
+          id: `xm:kw:c${c}g${g}k${k}`,
+          kind: 'cross_minus',
+          level: 'keyword',
+          target: { ...groupRef, level: 'keyword', key: `c${c}g${g}k${k}`, keywordIndex: k, label: group.keywords[k]!.phrase },
+          before: group.keywords[k]!.phrase,
+          after: `${group.keywords[k]!.phrase} -купить`,
+          add: ['купить'],
+          because: [{ ...groupRef, level: 'keyword', key: `c${c}g${g}k${k + 1}`, keywordIndex: k + 1, label: narrower.phrase }],
+          remove: [],
+          reason: 'Более точная фраза группы перехватывает показы',
+        });
+      }
+      for (let k = 0; k < NEGATIVES_PER_GROUP; k++, n++) {
+        const category = categories[n % categories.length]!;
+        const text = `${keyword.phrase.split(' ')[0]} минус${n}`;
+        const queries = [0, 1, 2].map((q) => ({ query: `${text} запрос ${q}`, clicks: 3 + q, cost: 120 + q * 10, conversions: 0 }));
+        negatives.push({
+          id: `neg:c${c}g${g}|${text}`,
+          kind: 'negative_keyword',
+          level: 'group',
+          target: groupRef,
+          text,
+          category,
+          status: category === 'ambiguous' ? 'check_by_hand' : 'ready',
+          source: 'queries',
+          reason: 'Запросы без конверсий',
+          queries,
+          clicks: 12,
+          cost: 390 + (n % 97),
+          costPerMonth: 390 + (n % 97),
+          evidence: [{ label: 'Расход без конверсий', value: 390 + (n % 97), unit: 'rub' }],
+        });
+      }
+    });
+  });
+  const scoring = { findings: [], suggestions: adFixes, campaigns: [], groups: [], ads: [], keywords: [], keywordVerdicts: [] };
+  const semantic = { crossMinus, negatives, clusters: [], duplicates: [], intersections: [], relevance: [], collectData: [], droppedNegatives: [] };
+  return { scoring, semantic } as unknown as AuditResult;
+}
+
+/** The project, its campaign rows and a completed analysis with the suggestions' rows, written straight into the database. */
+async function storeAnalysis(client: pg.Client, data: CampaignData): Promise<{ analysisId: string; suggestions: number }> {
+  const { rows: [member] } = await client.query<{ user_id: string; organization_id: string }>('SELECT user_id, organization_id FROM memberships LIMIT 1');
+  const { rows: [project] } = await client.query<{ id: string }>(
+    `INSERT INTO projects (organization_id, name, name_key, site_url, platform, author_id) VALUES ($1, 'Бенч', 'бенч', 'bench.example.ru', 'yandex_direct', $2) RETURNING id`,
+    [member!.organization_id, member!.user_id],
+  );
+  const { rows: [imported] } = await client.query<{ id: string }>(`INSERT INTO project_imports (project_id, source, mode, counts) VALUES ($1, 'files', 'create', '{}') RETURNING id`, [project!.id]);
+  const campaignIds: string[] = [];
+  for (let position = 0; position < data.campaigns.length; position++) {
+    const campaign = data.campaigns[position]!;
+    const keywords = campaign.groups.reduce((sum, group) => sum + group.keywords.length, 0);
+    const ads = campaign.groups.reduce((sum, group) => sum + group.ads.length, 0);
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO campaigns (project_id, import_id, position, name, groups_count, ads_count, keywords_count, data) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+      [project!.id, imported!.id, position, campaign.name, campaign.groups.length, ads, keywords, JSON.stringify(campaign)],
+    );
+    campaignIds.push(rows[0]!.id);
+  }
+  const options = { campaign_ids: campaignIds, settings: {}, target_cpa: null, region: null };
+  const { rows: [analysis] } = await client.query<{ id: string }>(
+    `INSERT INTO analyses (organization_id, project_id, created_by, status, options, cost, idempotency_key) VALUES ($1, $2, $3, 'running', $4, 0, 'bench-scale') RETURNING id`,
+    [member!.organization_id, project!.id, member!.user_id, JSON.stringify(options)],
+  );
+  const analysisId = analysis!.id;
+  const result = suggestionsOf(data);
+  const suggestions = result.scoring.suggestions.length + result.semantic.crossMinus.length + result.semantic.negatives.length;
+  await client.query('BEGIN');
+  for (const batch of resultRowBatches(result, undefined, { encoding: { kind: 'copy', analysisId } })) await copyRowBatch(client, batch);
+  await client.query(`UPDATE analyses SET status = 'completed', stage = NULL, finished_at = now() WHERE id = $1`, [analysisId]);
+  await client.query('COMMIT');
+  return { analysisId, suggestions };
+}
+
+const explain = process.env.BENCH_SCALE_EXPLAIN === '1';
+
+/** The plans of a suggestions page and its count (results-pages.ts's statements, for one value per filter). */
+async function explainPage(client: pg.Client, analysisId: string, query: URLSearchParams): Promise<void> {
+  const conditions = ['s.analysis_id = $1'];
+  const values: unknown[] = [analysisId];
+  const column: Record<string, string> = { kind: 'kind', category: 'category', status: 'status', campaign: 'campaign_key', group: 'group_key' };
+  for (const [name, value] of query) {
+    if (column[name]) {
+      values.push([value]);
+      conditions.push(`s.${column[name]} = ANY($${values.length}::text[])`);
+    } else if (name === 'text') {
+      values.push(`%${value}%`);
+      conditions.push(`s.search LIKE $${values.length}`);
+    } else if (name === 'decision') conditions.push(value === 'undecided' ? 'd.decision IS NULL' : `d.decision = '${value}'`);
+  }
+  const from = 'analysis_suggestions s LEFT JOIN analysis_decisions d ON d.analysis_id = s.analysis_id AND d.suggestion_id = s.id';
+  const where = conditions.join(' AND ');
+  for (const statement of [
+    `SELECT s.document, d.decision, d.value FROM ${from} WHERE ${where} ORDER BY s.cost_per_month DESC, s.position LIMIT 50 OFFSET 50`,
+    `SELECT count(*)::int AS total FROM ${from} WHERE ${where}`,
+  ]) {
+    const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement}`, values);
+    console.log(`    ${statement.slice(0, 60)}… ${query}\n${plan.rows.map((row) => `      ${row['QUERY PLAN']}`).join('\n')}`);
+  }
+}
+
+/** An API call, timed. */
+async function timed<T>(server: ServerHandle, method: string, path: string, body?: unknown): Promise<{ ms: number; body: T }> {
+  const started = performance.now();
+  const answer = await api<T>(server, method, path, body);
+  return { ms: performance.now() - started, body: answer };
+}
+
+/** The export route's CSV: time, bytes, hash, and the server's peak RSS over it. */
+async function routeExport(server: ServerHandle, analysisId: string) {
+  server.resetPeak();
+  const started = performance.now();
+  const answer = await fetch(`${server.url}/api/v1/analyses/${analysisId}/export?format=csv`, { headers: { authorization: `Bearer ${server.token}` } });
+  if (!answer.ok) throw new Error(`export: HTTP ${answer.status} ${await answer.text()}`);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.byteLength;
+    hash.update(chunk);
+  }
+  return { ms: performance.now() - started, bytes, sha256: hash.digest('hex'), peak: server.peakRss() };
+}
+
+async function wholeExport(server: ServerHandle, analysisId: string) {
+  server.resetPeak();
+  const reply = (await server.command({ wholeExport: analysisId })) as { ms: number; bytes: number; sha256: string; error?: string };
+  if (reply.error) throw new Error(`the whole export: ${reply.error}`);
+  return { ...reply, peak: server.peakRss() };
+}
+
+export async function run(): Promise<void> {
+  const keywords = Number(process.env.BENCH_SCALE_KEYWORDS ?? 1_000_000);
+  const groupsTotal = Math.ceil(keywords / KEYWORDS_PER_GROUP);
+  const campaigns = Math.max(1, Math.ceil(groupsTotal / GROUPS_PER_CAMPAIGN));
+  console.log(`Results at scale: ${count(keywords)} keywords, ${campaigns} campaigns, on the real server (TypeScript sources)`);
+  const server = await startServer('./results-at-scale-server.ts');
+  const client = new pg.Client({ connectionString: server.databaseUrl });
+  await client.connect();
+  try {
+    let started = performance.now();
+    const data = generateAccount({ campaigns, groupsPerCampaign: Math.ceil(groupsTotal / campaigns) });
+    data.searchQueries = [];
+    const { analysisId, suggestions } = await storeAnalysis(client, data);
+    data.campaigns = [];
+    console.log(`  stored: ${count(suggestions)} suggestions in ${seconds(performance.now() - started)}`);
+
+    const keys = (await client.query<{ campaign_key: string; group_key: string }>(`SELECT campaign_key, group_key FROM analysis_suggestions WHERE analysis_id = $1 AND kind = 'negative_keyword' ORDER BY position OFFSET $2 LIMIT 1`, [analysisId, Math.floor((groupsTotal * NEGATIVES_PER_GROUP) / 2)])).rows[0]!;
+    const filters: [string, string][] = [
+      ['kind + category (end-to-end bench)', 'kind=negative_keyword&category=query'],
+      ['kind ad_field', 'kind=ad_field'],
+      ['category free', 'category=free'],
+      ['status check_by_hand', 'status=check_by_hand'],
+      ['campaign', `campaign=${keys.campaign_key}`],
+      ['group', `group=${keys.group_key}`],
+      ['text «минус12345»', `text=${encodeURIComponent('минус12345')}`],
+      ['text «купить» (common)', `text=${encodeURIComponent('купить')}`],
+    ];
+    const decisionFilters: [string, string][] = [
+      ['decision accepted', 'decision=accepted'],
+      ['decision undecided', 'decision=undecided'],
+      ['kind negative + undecided', 'kind=negative_keyword&decision=undecided'],
+    ];
+    const timePages = async (list: [string, string][]) => {
+      for (const [name, query] of list) {
+        if (explain) await explainPage(client, analysisId, new URLSearchParams(query));
+        const times: number[] = [];
+        let total = 0;
+        for (let round = 0; round < 3; round++) {
+          const page = await timed<{ total: number }>(server, 'GET', `/analyses/${analysisId}/suggestions?${query}&page=2&page_size=50`);
+          times.push(page.ms);
+          total = page.body.total;
+        }
+        times.sort((a, b) => a - b);
+        console.log(`  suggestions page, ${name.padEnd(36)} median ${times[1]!.toFixed(0).padStart(5)} ms (of ${times.map((t) => t.toFixed(0)).join(', ')}), total ${count(total)}`);
+      }
+    };
+    // As the end-to-end bench asks it: right after the analysis completes, before the worker's VACUUM (ANALYZE) has run.
+    await timePages([['kind + category, before VACUUM (ANALYZE)', filters[0]![1]]]);
+    // What statistics alone do (an ANALYZE can run inside the saving transaction; a VACUUM cannot).
+    started = performance.now();
+    await client.query('ANALYZE analysis_suggestions');
+    console.log(`  ANALYZE analysis_suggestions: ${seconds(performance.now() - started)}`);
+    await timePages([['kind + category, after ANALYZE only', filters[0]![1]]]);
+    started = performance.now();
+    await client.query('VACUUM (ANALYZE) analysis_suggestions');
+    console.log(`  VACUUM (ANALYZE) analysis_suggestions: ${seconds(performance.now() - started)}`);
+    await timePages(filters);
+    started = performance.now();
+    const bulk = await timed<{ updated: number }>(server, 'POST', `/analyses/${analysisId}/decisions/bulk`, { filter: { kind: 'negative_keyword' }, decision: 'accepted' });
+    console.log(`  bulk accept of every negative: ${count(bulk.body.updated)} in ${seconds(bulk.ms)}`);
+    await timePages(decisionFilters);
+
+    const route = await routeExport(server, analysisId);
+    const whole = await wholeExport(server, analysisId);
+    const again = await routeExport(server, analysisId);
+    console.log(`  export CSV, campaign by campaign (the route):    ${seconds(route.ms)}, ${mb(route.bytes)}, peak RSS ${mb(route.peak)}; again after the whole one: ${seconds(again.ms)}, peak RSS ${mb(again.peak)}`);
+    console.log(`  export CSV, everything whole in memory (before): ${seconds(whole.ms)}, ${mb(whole.bytes)}, peak RSS ${mb(whole.peak)}`);
+    console.log(`  ratio (before / now): time ${(whole.ms / route.ms).toFixed(2)}×, peak RSS ${(whole.peak / route.peak).toFixed(2)}×; same file: ${route.sha256 === whole.sha256 && again.sha256 === whole.sha256 ? 'yes' : 'NO'}`);
+  } finally {
+    await client.end();
+    await server.stop();
+  }
+}
+
+// `npx tsx bench/results-at-scale.ts` runs it alone.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await run();
+  process.exit(0);
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { Migrator, sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Finding, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
+import type { AuditResult } from '../../../src/contract/analysis.js';
+import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
+import { auditRunner, runAuditInWorkerThread, type AuditRunner } from '../../../server/analysis/worker.js';
+import { scoreLevels, semanticSections } from '../../../src/contract/analysis-pages.js';
+import { migrations } from '../../../server/db/migrations/index.js';
+import { migrateToLatest } from '../../../server/db/database.js';
+import { call, createTestApp, type TestApp } from '../helpers/app.js';
+import { createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { eventsUntilDone, projectWithCampaigns, storingRunner } from './helpers.js';
+
+/** The sample account's real result with what it lacks (no search queries): a blocking negative and an aggregated finding. */
+async function completeResult(input: Parameters<AuditRunner>[0]): Promise<AuditResult> {
+  const result = await runAudit({ data: campaignDataOf(input), settings: input.settings, targetCpa: input.targetCpa, region: input.region });
+  const campaign = result.scoring.campaigns[0]!.target;
+  const negative: NegativeKeywordSuggestion = {
+    id: 'neg-0',
+    kind: 'negative_keyword',
+    level: 'campaign',
+    target: campaign,
+    text: 'бесплатно',
+    category: 'free',
+    status: 'ready',
+    source: 'queries',
+    reason: 'Запросы без конверсий',
+    queries: [{ query: 'окна бесплатно', clicks: 4, cost: 120.5, conversions: 0 }],
+    clicks: 4,
+    cost: 120.5,
+    costPerMonth: 120.5,
+    evidence: [],
+  };
+  result.semantic.negatives.push(negative);
+  result.semantic.nonTargetQueries = {
+    queries: 1,
+    clicks: 4,
+    cost: 120.5,
+    costPerMonth: 120.5,
+    period: null,
+    periodDays: 30,
+    monthFactor: 1,
+    blockedBy: [{ suggestionIds: ['neg-0'], queries: 1, clicks: 4, cost: 120.5 }],
+  };
+  const base = result.scoring.findings[0]!;
+  const aggregated: Finding = {
+    ...base,
+    id: 'agg-0',
+    target: campaign,
+    moneyPerMonth: 1_000_000,
+    count: 12,
+    items: Array.from({ length: 12 }, (_, k) => ({
+      target: { level: 'keyword', key: `c0g0k${k}`, campaignIndex: 0, groupIndex: 0, keywordIndex: k, campaignName: campaign.campaignName, label: `фраза ${k}` },
+      evidence: [{ label: 'Расход', value: 12 - k }],
+      moneyPerMonth: 12 - k,
+    })),
+  };
+  result.scoring.findings.push(aggregated);
+  return result;
+}
+
+const documentTables = ['analysis_findings', 'analysis_finding_items', 'analysis_suggestions', 'analysis_scores', 'analysis_semantic'];
+
+/** Migration 0100: the result rows' documents are json (written as text, not built into jsonb); stored analyses convert and read the same. */
+describe('migration 0100_result_documents_json', () => {
+  let t: TestApp;
+  let user: FixtureUser;
+
+  beforeAll(async () => {
+    t = await createTestApp({ jobQueue: { runWorkers: true } });
+    user = await createUser(t.app, { balance: 100_000 });
+  });
+  afterAll(async () => t.close());
+  afterEach(() => {
+    auditRunner.run = runAuditInWorkerThread;
+  });
+
+  const documentTypes = async () =>
+    (
+      await sql<{ table_name: string; data_type: string }>`
+        SELECT table_name, data_type FROM information_schema.columns WHERE column_name = 'document' AND table_name = ANY(${documentTables}::text[]) ORDER BY table_name`.execute(t.app.db)
+    ).rows.map((row) => row.data_type);
+
+  it('stores new results as json, converts analyses stored as jsonb, and every page answers the same', async () => {
+    const project = await projectWithCampaigns(t.app, user);
+    auditRunner.run = storingRunner(completeResult);
+    const started = await call(t.app, 'POST', `/api/v1/projects/${project.projectId}/analyses`, {
+      token: user.token,
+      body: { campaign_ids: project.campaignIds, idempotency_key: randomUUID() },
+    });
+    const id = started.body.analysis.id as string;
+    expect((await eventsUntilDone(t.app, user.token, id)).at(-1)!.analysis.status).toBe('completed');
+    expect(await documentTypes()).toEqual(documentTables.map(() => 'json'));
+
+    const get = async (path: string) => {
+      const answer = await call(t.app, 'GET', `/api/v1/analyses/${id}${path}`, { token: user.token });
+      expect(answer.status, path).toBe(200);
+      return answer.body;
+    };
+    // An accepted negative, so the decision counts join the query blocks' documents too.
+    const accepted = await call(t.app, 'PATCH', `/api/v1/analyses/${id}/decisions`, { token: user.token, body: { changes: [{ id: 'neg-0', decision: 'accepted' }] } });
+    expect(accepted.status).toBe(200);
+
+    const answers = async () => {
+      const results = await get('/results');
+      return {
+        results,
+        findings: await get('/findings?page_size=500&sort=severity'),
+        items: await get('/findings/agg-0/items?page=2&page_size=5'),
+        suggestions: await get('/suggestions?page_size=500'),
+        semantic: await Promise.all(semanticSections.map((section) => get(`/semantic/${section}?page_size=500`))),
+        scores: await Promise.all(scoreLevels.map((level) => get(`/scores?level=${level}&page_size=500`))),
+      };
+    };
+    const before = await answers();
+    expect(before.results.decisions.accepted).toBe(1);
+    expect(before.results.decisions.blockedQueries).toEqual({ queries: 1, clicks: 4, cost: 120.5, costPerMonth: 120.5 });
+    expect(before.results.findings.items[0]).toMatchObject({ id: 'agg-0', count: 12 });
+    expect(before.results.findings.items[0].items.map((item: { moneyPerMonth: number }) => item.moneyPerMonth)).toEqual([12, 11, 10, 9, 8]);
+    expect(before.items.items.map((item: { target: { label: string } }) => item.target.label)).toEqual(['фраза 5', 'фраза 6', 'фраза 7', 'фраза 8', 'фраза 9']);
+    expect(before.semantic.some((page) => page.total > 0)).toBe(true);
+
+    // Back to the schema before 0100 (the documents as jsonb, as analyses stored then are), and up again.
+    const names = Object.keys(migrations).sort();
+    const previous = names[names.indexOf('0100_result_documents_json') - 1]!;
+    const { error } = await new Migrator({ db: t.app.db, provider: { getMigrations: async () => migrations } }).migrateTo(previous);
+    expect(error).toBeUndefined();
+    expect(await documentTypes()).toEqual(documentTables.map(() => 'jsonb'));
+    await migrateToLatest(t.app.db);
+    expect(await documentTypes()).toEqual(documentTables.map(() => 'json'));
+
+    expect(await answers()).toEqual(before);
+  });
+});
