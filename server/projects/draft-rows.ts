@@ -9,15 +9,16 @@
  * queries in chunks of `SEARCH_QUERY_CHUNK`. Each message is acknowledged once its rows are in the database,
  * and the thread keeps at most `IN_FLIGHT` messages unacknowledged, so the main thread never holds more
  * than a few batches however fast the thread serialises. Those few are written at the same time, on their
- * own connections (rows carry their positions, so the order of writes is free): PostgreSQL turns JSON text
- * into jsonb at ~10–20 MB/s a connection, and two backends wrote a 200 000-keyword account's 60 MB in 3.2–3.5 s
- * instead of 5.6–6.6 s when measured alone (on the busy 2-core bench machine the whole preview did not get
- * measurably faster: there the parse, not the writing, takes most of it).
+ * own connections (rows carry their positions, so the order of writes is free). The documents are stored as
+ * `json` (migration 0109): PostgreSQL only checks the text, where building jsonb took it ~150 ms per 2 MB
+ * batch (≈ 2.3 s of backend time for a 100 000-keyword account). With each campaign goes the summary its
+ * project row will carry (campaign-row.ts), so saving the preview copies columns and never parses a document.
  */
 import type { MessagePort } from 'node:worker_threads';
 import { sql, type Kysely } from 'kysely';
 import type { CampaignData } from '../../src/contract/campaigns.js';
 import type { Database } from '../db/schema.js';
+import { campaignRowSummary } from './campaign-row.js';
 
 /** Search queries per stored row (draft and project): ~2–3 MB of JSON each. */
 export const SEARCH_QUERY_CHUNK = 10_000;
@@ -27,8 +28,8 @@ const CAMPAIGN_BATCH_CHARS = 4 * 1024 * 1024;
 const IN_FLIGHT = 2;
 
 export type DraftRowMessage =
-  /** `json` is an array of Campaign documents, the first of them at `first`. */
-  | { kind: 'campaigns'; first: number; json: string }
+  /** `json` is an array of Campaign documents, the first of them at `first`; `summaries` their CampaignRowSummary[], in the same order. */
+  | { kind: 'campaigns'; first: number; json: string; summaries: string }
   /** `json` is a SearchQuery[] of `rows` queries, the chunk number `position`. */
   | { kind: 'queries'; position: number; rows: number; json: string };
 
@@ -41,36 +42,46 @@ type Replacer = (key: string, value: unknown) => unknown;
 /** The messages a CampaignData becomes, serialised one piece at a time. */
 export function* draftRowMessages(data: Pick<CampaignData, 'campaigns' | 'searchQueries'>, replacer?: Replacer): Generator<DraftRowMessage> {
   let batch: string[] = [];
+  let summaries: string[] = [];
   let chars = 0;
   let first = 0;
+  const campaignsMessage = (): DraftRowMessage => ({ kind: 'campaigns', first, json: `[${batch.join(',')}]`, summaries: `[${summaries.join(',')}]` });
   for (let index = 0; index < data.campaigns.length; index++) {
-    const json = JSON.stringify(data.campaigns[index], replacer);
+    const campaign = data.campaigns[index]!;
+    const json = JSON.stringify(campaign, replacer);
     if (batch.length > 0 && chars + json.length > CAMPAIGN_BATCH_CHARS) {
-      yield { kind: 'campaigns', first, json: `[${batch.join(',')}]` };
+      yield campaignsMessage();
       batch = [];
+      summaries = [];
       chars = 0;
       first = index;
     }
     batch.push(json);
+    summaries.push(JSON.stringify(campaignRowSummary(campaign), replacer));
     chars += json.length;
   }
-  if (batch.length > 0) yield { kind: 'campaigns', first, json: `[${batch.join(',')}]` };
+  if (batch.length > 0) yield campaignsMessage();
   for (let from = 0, position = 0; from < data.searchQueries.length; from += SEARCH_QUERY_CHUNK, position++) {
     const chunk = data.searchQueries.slice(from, from + SEARCH_QUERY_CHUNK);
     yield { kind: 'queries', position, rows: chunk.length, json: JSON.stringify(chunk, replacer) };
   }
 }
 
-/** Stores one message's rows in the draft (set-based: a batch of campaigns is one INSERT … SELECT). */
+/**
+ * Stores one message's rows in the draft (set-based: a batch of campaigns is one INSERT … SELECT, each
+ * document paired with its summary by their place in the two arrays).
+ */
 export async function writeDraftRow(db: Kysely<Database>, draftId: string, message: DraftRowMessage): Promise<void> {
   if (message.kind === 'campaigns') {
     await sql`
-      INSERT INTO import_draft_campaigns (draft_id, position, data)
-      SELECT ${draftId}, ${message.first} + e.ord - 1, e.value FROM jsonb_array_elements(${message.json}::jsonb) WITH ORDINALITY e(value, ord)`.execute(db);
+      INSERT INTO import_draft_campaigns (draft_id, position, data, summary)
+      SELECT ${draftId}, ${message.first} + e.ord - 1, e.value, s.value
+        FROM json_array_elements(${message.json}::json) WITH ORDINALITY e(value, ord)
+        JOIN jsonb_array_elements(${message.summaries}::jsonb) WITH ORDINALITY s(value, ord) ON s.ord = e.ord`.execute(db);
   } else {
     await sql`
       INSERT INTO import_draft_search_queries (draft_id, position, data, rows_count)
-      VALUES (${draftId}, ${message.position}, ${message.json}::jsonb, ${message.rows})`.execute(db);
+      VALUES (${draftId}, ${message.position}, ${message.json}::json, ${message.rows})`.execute(db);
   }
 }
 

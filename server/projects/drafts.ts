@@ -140,8 +140,8 @@ export async function lockDraft(trx: Transaction<Database>, caller: Caller, draf
  * Turns a preview into the project's campaigns: `create`/`replace` swap the whole campaign set (and
  * search-query report), `append` adds to it. Everything happens in the caller's transaction, so a
  * failure leaves the project exactly as it was. Set-based: the draft's campaign rows become campaign
- * rows in one INSERT … SELECT, the counts and group summaries computed by PostgreSQL from each document,
- * and the query chunks are copied as they are.
+ * rows in one INSERT … SELECT, with the counts and group summaries the import thread computed
+ * (campaign-row.ts), and the query chunks are copied as they are: no document is parsed.
  */
 export async function applyDraft(trx: Transaction<Database>, caller: Caller, projectId: string, draftId: string, mode: ImportMode): Promise<string> {
   await lockDraft(trx, caller, draftId);
@@ -166,36 +166,10 @@ export async function applyDraft(trx: Transaction<Database>, caller: Caller, pro
   await sql`
     INSERT INTO campaigns (project_id, import_id, position, external_id, name, type, groups_count, ads_count, keywords_count,
                            negative_keywords_count, stats, groups_summary, data)
-    SELECT ${projectId}, ${importId}, ${start.next} + c.position, c.doc ->> 'externalId', coalesce(c.doc ->> 'name', ''), c.doc ->> 'type',
-           jsonb_array_length(c.groups),
-           (SELECT coalesce(sum(jsonb_array_length(coalesce(g -> 'ads', '[]'))), 0) FROM jsonb_array_elements(c.groups) g),
-           (SELECT coalesce(sum(jsonb_array_length(coalesce(g -> 'keywords', '[]'))), 0) FROM jsonb_array_elements(c.groups) g),
-           jsonb_array_length(coalesce(c.doc -> 'negativeKeywords', '[]')),
-           coalesce(nullif(c.doc -> 'stats', 'null'::jsonb),
-             (SELECT CASE WHEN count(*) = 0 THEN NULL ELSE jsonb_build_object(
-                       'impressions', coalesce(sum((k -> 'stats' ->> 'impressions')::float8), 0),
-                       'clicks', coalesce(sum((k -> 'stats' ->> 'clicks')::float8), 0),
-                       'cost', coalesce(sum((k -> 'stats' ->> 'cost')::float8), 0),
-                       'conversions', coalesce(sum((k -> 'stats' ->> 'conversions')::float8), 0)) END
-                FROM jsonb_array_elements(c.groups) g, jsonb_array_elements(coalesce(g -> 'keywords', '[]')) k
-               WHERE jsonb_typeof(k -> 'stats') = 'object'),
-             (SELECT CASE WHEN count(*) = 0 THEN NULL ELSE jsonb_build_object(
-                       'impressions', coalesce(sum((a -> 'stats' ->> 'impressions')::float8), 0),
-                       'clicks', coalesce(sum((a -> 'stats' ->> 'clicks')::float8), 0),
-                       'cost', coalesce(sum((a -> 'stats' ->> 'cost')::float8), 0),
-                       'conversions', coalesce(sum((a -> 'stats' ->> 'conversions')::float8), 0)) END
-                FROM jsonb_array_elements(c.groups) g, jsonb_array_elements(coalesce(g -> 'ads', '[]')) a
-               WHERE jsonb_typeof(a -> 'stats') = 'object')),
-           (SELECT coalesce(jsonb_agg(jsonb_build_object(
-                     'name', coalesce(g.doc ->> 'name', ''),
-                     'external_id', g.doc ->> 'externalId',
-                     'ads', jsonb_array_length(coalesce(g.doc -> 'ads', '[]')),
-                     'keywords', jsonb_array_length(coalesce(g.doc -> 'keywords', '[]')),
-                     'negative_keywords', jsonb_array_length(coalesce(g.doc -> 'negativeKeywords', '[]'))) ORDER BY g.ord), '[]')
-              FROM jsonb_array_elements(c.groups) WITH ORDINALITY g(doc, ord)),
-           c.doc
-      FROM (SELECT dc.position, dc.data AS doc, coalesce(dc.data -> 'groups', '[]') AS groups
-              FROM import_draft_campaigns dc WHERE dc.draft_id = ${draftId}) c`.execute(trx);
+    SELECT ${projectId}, ${importId}, ${start.next} + c.position, c.summary ->> 'external_id', c.summary ->> 'name', c.summary ->> 'type',
+           (c.summary ->> 'groups_count')::int, (c.summary ->> 'ads_count')::int, (c.summary ->> 'keywords_count')::int,
+           (c.summary ->> 'negative_keywords_count')::int, nullif(c.summary -> 'stats', 'null'::jsonb), c.summary -> 'groups_summary', c.data
+      FROM import_draft_campaigns c WHERE c.draft_id = ${draftId}`.execute(trx);
 
   await sql`
     INSERT INTO project_search_queries (project_id, import_id, position, data, rows_count, period)

@@ -1,9 +1,10 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 import type { AdPlatform } from '../../../src/contract/campaigns.js';
+import type { CampaignRowSummary } from '../../projects/campaign-row.js';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
-/** jsonb written as an already-serialised string (big payloads are stringified off the event loop). */
+/** json or jsonb written as an already-serialised string (big payloads are stringified off the event loop). */
 type Json<T> = ColumnType<T, string, string>;
 
 export type ImportSource = 'files' | 'direct_api';
@@ -111,6 +112,8 @@ export interface ImportDraftCampaignsTable {
   draft_id: string;
   position: number;
   data: Json<unknown>;
+  /** What the campaign's project row will carry beside the document (projects/campaign-row.ts). */
+  summary: Json<CampaignRowSummary>;
 }
 
 /** A chunk of a preview's search queries (a SearchQuery[] of at most `SEARCH_QUERY_CHUNK`). */
