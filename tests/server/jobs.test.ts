@@ -35,4 +35,27 @@ describe('job queue (pg-boss on the app database)', () => {
     });
     expect(await jobCount()).toBe(before + 1);
   });
+
+  it('starts a job committed while its worker waits between polls at once, not at the next poll', async () => {
+    await jobs.createQueue('wake');
+    const handled: number[] = [];
+    const waiters = new Map<number, () => void>();
+    const handledOnce = (n: number) => new Promise<void>((resolve) => waiters.set(n, resolve));
+    const first = handledOnce(1);
+    const second = handledOnce(2);
+    // A polling interval far longer than the test's time limit: only the announcement can start the second job.
+    await jobs.work<{ n: number }>('wake', async (job) => {
+      handled.push(job.data.n);
+      waiters.get(job.data.n)?.();
+    }, { pollingIntervalSeconds: 600 });
+    await database.db.transaction().execute(async (trx) => {
+      await jobs.send('wake', { n: 1 }, { transaction: trx });
+    });
+    await first;
+    await database.db.transaction().execute(async (trx) => {
+      await jobs.send('wake', { n: 2 }, { transaction: trx });
+    });
+    await second;
+    expect(handled).toEqual([1, 2]);
+  });
 });
