@@ -69,6 +69,14 @@ async function summariseAndSend(data: CampaignData | null, problems: ImportProbl
  */
 const withoutControlCharacters = (_key: string, value: unknown) => (typeof value === 'string' ? stripControlCharacters(value) : value);
 
+/**
+ * Nothing: a task that only makes a thread load this module (the importers), asked for while the upload is
+ * still arriving, so the parse finds a thread ready instead of spending ~0.3 s starting one.
+ */
+export function loadImporters(): true {
+  return true;
+}
+
 export async function parseUploadedFiles(input: { files: UploadedFile[]; platform?: AdPlatform }, rows?: MessagePort): Promise<ParsedImport> {
   // An upload over the expanded-size budget is refused before it is read into memory (buffers live outside
   // the thread's heap limit). The route checks the same before it asks for a thread; this keeps the task safe alone.

@@ -82,6 +82,10 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     await uploads.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20 } });
     addRoute(uploads, routes.previewFiles, async (request) => {
       const caller = callerOf(request);
+      // A thread starts loading the importers while the files arrive (only when the pool is idle: never
+      // queued behind, or in the way of, a parse); the parse waits for it, and so runs in that warm thread.
+      const pool = importPool();
+      const threadReady = pool.load.running + pool.load.waiting === 0 ? pool.run(importWorker, 'loadImporters').catch(() => undefined) : null;
       const upload = await receiveUploads(request);
       let releaseLease: (() => Promise<void>) | null = null;
       try {
@@ -99,9 +103,10 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
         const draftId = await openDraft(app.db, caller, 'files', fileNames, null);
         try {
           let parsed: ParsedImport;
+          await threadReady;
           try {
             parsed = await fillDraft(app.db, draftId, (rows) =>
-              importPool().run<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files: upload.files, platform }, rows], { transferList: [rows] }),
+              pool.run<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files: upload.files, platform }, rows], { transferList: [rows] }),
             );
           } catch (error) {
             request.log.warn({ err: error }, 'import parse failed');

@@ -9,8 +9,16 @@ export type ParsedNumber = { ok: true; value: number } | { ok: false } | null;
 
 const NO_VALUE = new Set(['', '-', '--', '—', '–', 'n/a', 'нет данных', '[]']);
 
+/** Digits with at most a dot before decimals: what the rules below would read as it is (most cells of a big export). */
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
 /** null for an empty cell, `{ok:false}` for text that is not a number. */
 export function parseNumber(raw: string, locale: NumberLocale = 'ru'): ParsedNumber {
+  if (PLAIN_NUMBER.test(raw)) {
+    const value = Number(raw);
+    // Too many digits to be a number (Infinity) goes the long way, to the same refusal.
+    if (Number.isFinite(value)) return { ok: true, value };
+  }
   let text = raw.trim().toLowerCase();
   if (NO_VALUE.has(text)) return null;
   text = text

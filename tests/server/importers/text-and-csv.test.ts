@@ -65,6 +65,14 @@ describe('cell values', () => {
     expect(parseNumber('12о')).toEqual({ ok: false });
   });
 
+  it('reads plain digits (the quick path) as the full rules do, and refuses a number too long to be one', () => {
+    expect(parseNumber('1500')).toEqual({ ok: true, value: 1500 });
+    expect(parseNumber('-3.25')).toEqual({ ok: true, value: -3.25 });
+    expect(parseNumber('007')).toEqual({ ok: true, value: 7 });
+    expect(parseNumber('9'.repeat(400))).toEqual({ ok: false });
+    expect(parseNumber('1.234.567')).toEqual({ ok: true, value: 1234567 });
+  });
+
   it('reads dates in Russian, ISO and English forms', () => {
     expect(parseDate('31.10.2026')).toBe('2026-10-31');
     expect(parseDate('2026-10-01')).toBe('2026-10-01');
