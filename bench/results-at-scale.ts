@@ -20,9 +20,9 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { AuditResult } from '../src/contract/analysis.js';
-import type { AdFieldFixSuggestion, CrossMinusSuggestion, EntityRef, NegativeCategory, NegativeKeywordSuggestion } from '../src/contract/analysis-results.js';
+import type { AdFieldFixSuggestion, CrossMinusSuggestion, EntityRef, Finding, NegativeCategory, NegativeKeywordSuggestion, NonTargetQueries, Severity } from '../src/contract/analysis-results.js';
 import type { CampaignData } from '../src/contract/campaigns.js';
-import { resultRowBatches } from '../server/analysis/result-rows.js';
+import { buildResultsSummary, resultRowBatches } from '../server/analysis/result-rows.js';
 import { copyRowBatch } from '../server/analysis/row-writer.js';
 import { generateAccount } from './analysis.js';
 import { api, startServer, type ServerHandle } from './end-to-end.js';
@@ -31,6 +31,8 @@ const KEYWORDS_PER_GROUP = 20;
 const GROUPS_PER_CAMPAIGN = 500;
 const NEGATIVES_PER_GROUP = 5;
 const CROSS_MINUS_PER_GROUP = 6;
+const FINDING_ITEMS = 5;
+const severities: Severity[] = ['high', 'medium', 'low'];
 const categories: NegativeCategory[] = ['query', 'query', 'query', 'free', 'informational', 'jobs', 'used', 'foreign_geo', 'competitors', 'ambiguous'];
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -42,6 +44,8 @@ function suggestionsOf(data: CampaignData): AuditResult {
   const adFixes: AdFieldFixSuggestion[] = [];
   const crossMinus: CrossMinusSuggestion[] = [];
   const negatives: NegativeKeywordSuggestion[] = [];
+  const findings: Finding[] = [];
+  const blockedBy: NonTargetQueries['blockedBy'] = [];
   let n = 0;
   data.campaigns.forEach((campaign, c) => {
     campaign.groups.forEach((group, g) => {
@@ -60,6 +64,39 @@ function suggestionsOf(data: CampaignData): AuditResult {
         });
       });
       const keyword = group.keywords[0]!;
+      // Two findings a group (100 000 at 1 000 000 keywords): an aggregated one with its items, and one about the group.
+      const items = group.keywords.slice(0, FINDING_ITEMS).map((kw, k) => ({
+        target: { ...groupRef, level: 'keyword' as const, key: `c${c}g${g}k${k}`, keywordIndex: k, label: kw.phrase },
+        evidence: [{ label: 'Расход без конверсий', value: 100 + k, unit: 'rub' as const }],
+        moneyPerMonth: 100 + k,
+      }));
+      findings.push({
+        id: `kw_no_conv:c${c}g${g}`,
+        checkId: 'keywords_without_conversions',
+        family: 'statistics',
+        severity: severities[g % 3]!,
+        weight: 5,
+        title: 'Фразы без конверсий',
+        explanation: 'Фразы тратят бюджет без конверсий',
+        fix: 'Отключите фразы или снизьте ставки',
+        target: groupRef,
+        evidence: [],
+        moneyPerMonth: 510 + ((c * GROUPS_PER_CAMPAIGN + g) % 89),
+        count: items.length,
+        items,
+      });
+      findings.push({
+        id: `group_size:c${c}g${g}`,
+        checkId: 'group_too_many_keywords',
+        family: 'keywords',
+        severity: 'low',
+        weight: 2,
+        title: `Много фраз в группе «${group.name}»`,
+        explanation: 'Группа с десятками фраз',
+        fix: 'Разделите группу',
+        target: groupRef,
+        evidence: [],
+      });
       for (let k = 0; k < CROSS_MINUS_PER_GROUP && k + 1 < group.keywords.length; k++) {
         const narrower = group.keywords[k + 1]!;
         crossMinus.push({
@@ -95,11 +132,15 @@ function suggestionsOf(data: CampaignData): AuditResult {
           costPerMonth: 390 + (n % 97),
           evidence: [{ label: 'Расход без конверсий', value: 390 + (n % 97), unit: 'rub' }],
         });
+        // The non-target queries report: the rows each negative blocks (one entry a negative, as at this size).
+        blockedBy.push({ suggestionIds: [`neg:c${c}g${g}|${text}`], queries: 3, clicks: 12, cost: 390 + (n % 97) });
       }
     });
   });
-  const scoring = { findings: [], suggestions: adFixes, campaigns: [], groups: [], ads: [], keywords: [], keywordVerdicts: [] };
-  const semantic = { crossMinus, negatives, clusters: [], duplicates: [], intersections: [], relevance: [], collectData: [], droppedNegatives: [] };
+  const scoring = { findings, checks: [], notices: [], suggestions: adFixes, campaigns: [], groups: [], ads: [], keywords: [], keywordVerdicts: [] };
+  const cost = blockedBy.reduce((sum, block) => sum + block.cost, 0);
+  const nonTargetQueries: NonTargetQueries = { queries: blockedBy.length * 3, clicks: blockedBy.length * 12, cost, costPerMonth: cost, period: null, periodDays: 30, monthFactor: 1, blockedBy };
+  const semantic = { crossMinus, negatives, clusters: [], duplicates: [], intersections: [], relevance: [], collectData: [], droppedNegatives: [], notices: [], nonTargetQueries };
   return { scoring, semantic } as unknown as AuditResult;
 }
 
@@ -132,7 +173,7 @@ async function storeAnalysis(client: pg.Client, data: CampaignData): Promise<{ a
   const suggestions = result.scoring.suggestions.length + result.semantic.crossMinus.length + result.semantic.negatives.length;
   await client.query('BEGIN');
   for (const batch of resultRowBatches(result, undefined, { encoding: { kind: 'copy', analysisId } })) await copyRowBatch(client, batch);
-  await client.query(`UPDATE analyses SET status = 'completed', stage = NULL, finished_at = now() WHERE id = $1`, [analysisId]);
+  await client.query(`UPDATE analyses SET status = 'completed', stage = NULL, finished_at = now(), report = $2 WHERE id = $1`, [analysisId, JSON.stringify(buildResultsSummary(result))]);
   await client.query('COMMIT');
   return { analysisId, suggestions };
 }
@@ -206,6 +247,7 @@ export async function run(): Promise<void> {
     const data = generateAccount({ campaigns, groupsPerCampaign: Math.ceil(groupsTotal / campaigns) });
     data.searchQueries = [];
     const { analysisId, suggestions } = await storeAnalysis(client, data);
+    const rareGroupName = data.campaigns[0]!.groups[7]!.name;
     data.campaigns = [];
     console.log(`  stored: ${count(suggestions)} suggestions in ${seconds(performance.now() - started)}`);
 
@@ -225,19 +267,36 @@ export async function run(): Promise<void> {
       ['decision undecided', 'decision=undecided'],
       ['kind negative + undecided', 'kind=negative_keyword&decision=undecided'],
     ];
-    const timePages = async (list: [string, string][]) => {
+    const findingFilters: [string, string][] = [
+      ['by money (no filter)', 'sort=money'],
+      ['by severity (no filter)', 'sort=severity'],
+      ['severity high', 'severity=high'],
+      ['check', 'check=keywords_without_conversions'],
+      ['campaign', `campaign=${keys.campaign_key}`],
+      ['group', `group=${keys.group_key}`],
+      ['text «много фраз» (common)', `text=${encodeURIComponent('много фраз')}`],
+      [`text (one group's name)`, `text=${encodeURIComponent(rareGroupName)}`],
+    ];
+    const timeList = async (list: [string, string][], path: 'suggestions' | 'findings') => {
       for (const [name, query] of list) {
-        if (explain) await explainPage(client, analysisId, new URLSearchParams(query));
+        if (explain && path === 'suggestions') await explainPage(client, analysisId, new URLSearchParams(query));
         const times: number[] = [];
-        let total = 0;
+        let total = '';
         for (let round = 0; round < 3; round++) {
-          const page = await timed<{ total: number }>(server, 'GET', `/analyses/${analysisId}/suggestions?${query}&page=2&page_size=50`);
+          const page = await timed<{ total: number; total_capped?: boolean }>(server, 'GET', `/analyses/${analysisId}/${path}?${query}&page=2&page_size=50`);
           times.push(page.ms);
-          total = page.body.total;
+          total = `${page.body.total_capped ? 'over ' : ''}${count(page.body.total)}`;
         }
         times.sort((a, b) => a - b);
-        console.log(`  suggestions page, ${name.padEnd(36)} median ${times[1]!.toFixed(0).padStart(5)} ms (of ${times.map((t) => t.toFixed(0)).join(', ')}), total ${count(total)}`);
+        console.log(`  ${path} page, ${name.padEnd(36)} median ${times[1]!.toFixed(0).padStart(5)} ms (of ${times.map((t) => t.toFixed(0)).join(', ')}), total ${total}`);
       }
+    };
+    const timePages = (list: [string, string][]) => timeList(list, 'suggestions');
+    const timeResults = async (name: string) => {
+      const times: number[] = [];
+      for (let round = 0; round < 3; round++) times.push((await timed(server, 'GET', `/analyses/${analysisId}/results`)).ms);
+      times.sort((a, b) => a - b);
+      console.log(`  results (summary, first findings page, decision counts), ${name}: median ${times[1]!.toFixed(0)} ms (of ${times.map((t) => t.toFixed(0)).join(', ')})`);
     };
     // As the end-to-end bench asks it: right after the analysis completes, before the worker's VACUUM (ANALYZE) has run.
     await timePages([['kind + category, before VACUUM (ANALYZE)', filters[0]![1]]]);
@@ -250,10 +309,18 @@ export async function run(): Promise<void> {
     await client.query('VACUUM (ANALYZE) analysis_suggestions');
     console.log(`  VACUUM (ANALYZE) analysis_suggestions: ${seconds(performance.now() - started)}`);
     await timePages(filters);
+    await client.query('VACUUM (ANALYZE) analysis_findings');
+    await timeList(findingFilters, 'findings');
+    await timeResults('no decisions');
     started = performance.now();
     const bulk = await timed<{ updated: number }>(server, 'POST', `/analyses/${analysisId}/decisions/bulk`, { filter: { kind: 'negative_keyword' }, decision: 'accepted' });
     console.log(`  bulk accept of every negative: ${count(bulk.body.updated)} in ${seconds(bulk.ms)}`);
     await timePages(decisionFilters);
+    await timeResults(`${count(bulk.body.updated)} accepted`);
+    if (process.env.BENCH_SCALE_KEEP === '1') {
+      console.log(`  kept for inspection: ${server.databaseUrl} analysis ${analysisId}`);
+      await new Promise(() => undefined);
+    }
 
     const route = await routeExport(server, analysisId);
     const whole = await wholeExport(server, analysisId);

@@ -1,7 +1,7 @@
 /** Data of the analysis screen tests: a project, analyses in each state and a small audit result. */
 import { http, HttpResponse } from 'msw';
 import type { Analysis, AuditResult } from '../../../src/contract/analysis.js';
-import type { BulkDecisionRequest, DecisionChangesRequest, DecisionCounts, FindingItemsPage, FindingsPage, PagedResults, ResultsSummary, SuggestionWithDecision } from '../../../src/contract/analysis-pages.js';
+import { RESULTS_TOTAL_CAP, type BulkDecisionRequest, type DecisionChangesRequest, type DecisionCounts, type FindingItemsPage, type FindingsPage, type PagedResults, type ResultsSummary, type SuggestionWithDecision } from '../../../src/contract/analysis-pages.js';
 import type { Finding, FindingItem, MoneyStory, NegativeKeywordSuggestion, CrossMinusSuggestion, AdFieldFixSuggestion, Suggestion } from '../../../src/contract/analysis-results.js';
 import { defaultAnalysisSettings } from '../../../src/contract/analysis-results.js';
 import type { ProjectDetail } from '../../../src/contract/projects.js';
@@ -336,7 +336,14 @@ export const summary: ResultsSummary = {
 
 export const allSuggestions: Suggestion[] = [campaignNegative, jobsNegative, groupNegative, handNegative, crossMinus, adFix];
 
-const page = <T,>(items: T[], pageNumber: number, pageSize: number) => ({ items: items.slice((pageNumber - 1) * pageSize, pageNumber * pageSize), total: items.length, page: pageNumber, page_size: pageSize });
+/** A page as the server answers it: the total counted up to `cap` (`total_capped` past it). */
+const page = <T,>(items: T[], pageNumber: number, pageSize: number, cap = RESULTS_TOTAL_CAP) => ({
+  items: items.slice((pageNumber - 1) * pageSize, pageNumber * pageSize),
+  total: Math.min(items.length, cap),
+  total_capped: items.length > cap,
+  page: pageNumber,
+  page_size: pageSize,
+});
 
 export function makeResults(patch: Partial<PagedResults> = {}): PagedResults {
   return {
