@@ -63,10 +63,14 @@ const and = (conditions: RawBuilder<unknown>[]) => (conditions.length === 0 ? sq
 const oneOf = (column: RawBuilder<unknown>, values: string[]) => (values.length === 1 ? sql`${column} = ${values[0]}` : sql`${column} = ANY(${values}::text[])`);
 
 /**
- * How many rows `FROM … WHERE …` (`fromWhere`) matches, counted up to `RESULTS_TOTAL_CAP` and no
- * further: the count of a filter matching 500 000 suggestions stops after 10 001 index entries.
+ * The total of a page of `FROM … WHERE …` (`fromWhere`) that holds `rowsOnPage` rows. The last page
+ * (not full, and not an empty one past the first) tells it without a count. Otherwise the matches are
+ * counted up to `RESULTS_TOTAL_CAP` and no further: the count of a filter matching 500 000 suggestions
+ * stops after 10 001 index entries. (Asked after the page, not beside it: a filter matching nothing,
+ * which reads as much as its page, is counted once.)
  */
-async function cappedCount(db: DB, fromWhere: RawBuilder<unknown>): Promise<{ total: number; total_capped: boolean }> {
+async function pageTotal(db: DB, fromWhere: RawBuilder<unknown>, request: PageRequest, rowsOnPage: number): Promise<{ total: number; total_capped: boolean }> {
+  if (rowsOnPage < request.page_size && (rowsOnPage > 0 || request.page === 1)) return { total: offsetOf(request) + rowsOnPage, total_capped: false };
   const counted = await sql<{ total: number }>`SELECT count(*)::int AS total FROM (SELECT 1 FROM ${fromWhere} LIMIT ${RESULTS_TOTAL_CAP + 1}) matched`.execute(db);
   const total = counted.rows[0]!.total;
   return total > RESULTS_TOTAL_CAP ? { total: RESULTS_TOTAL_CAP, total_capped: true } : { total, total_capped: false };
@@ -98,7 +102,7 @@ const severityRanks: Record<Severity, number> = { high: 0, medium: 1, low: 2 };
 function findingConditions(analysisId: string, filter: Omit<FindingsFilter, 'page' | 'page_size' | 'sort'>): RawBuilder<unknown> {
   const conditions: RawBuilder<unknown>[] = [sql`f.analysis_id = ${analysisId}`];
   if (filter.severity?.length) {
-    const ranks = filter.severity.map((severity) => severityRanks[severity]);
+    const ranks = filter.severity.map((severity) => severityRanks[severity as Severity]);
     conditions.push(ranks.length === 1 ? sql`${severityRank('f')} = ${ranks[0]}` : sql`${severityRank('f')} = ANY(${ranks}::int[])`);
   }
   if (filter.check?.length) conditions.push(oneOf(sql`f.check_id`, filter.check));
@@ -115,17 +119,15 @@ export async function findingsPage(db: DB, analysisId: string, filter: FindingsF
     filter.sort === 'severity'
       ? sql`${severityRank(alias)}, ${sql.raw(`${alias}.money_per_month DESC, ${alias}.position`)}`
       : sql.raw(`${alias}.money_per_month DESC, ${alias}.position`);
-  const [rows, total] = await Promise.all([
-    sql<{ document: Finding; examples: FindingItem[] | null }>`
+  const rows = await sql<{ document: Finding; examples: FindingItem[] | null }>`
       SELECT page.document,
              (SELECT json_agg(e.item ORDER BY r.position, e.n)
                 FROM analysis_finding_items r ${chunkItems}
                WHERE r.analysis_id = ${analysisId} AND r.finding_id = page.id AND ${itemRange(0, FINDING_EXAMPLE_ITEMS)}) AS examples
         FROM (SELECT f.id, f.document, f.money_per_month, f.position, f.severity
                 FROM analysis_findings f WHERE ${where} ORDER BY ${order('f')} LIMIT ${filter.page_size} OFFSET ${offsetOf(filter)}) page
-       ORDER BY ${order('page')}`.execute(db),
-    cappedCount(db, sql`analysis_findings f WHERE ${where}`),
-  ]);
+       ORDER BY ${order('page')}`.execute(db);
+  const total = await pageTotal(db, sql`analysis_findings f WHERE ${where}`, filter, rows.rows.length);
   return {
     items: rows.rows.map(({ document, examples }) => (examples ? { ...document, items: examples } : document)),
     ...total,
@@ -184,12 +186,10 @@ const suggestionsFrom = sql`analysis_suggestions s LEFT JOIN analysis_decisions 
 /** A page of suggestions with their decisions, by money (cost per month saved) then the engine's order. */
 export async function suggestionsPage(db: DB, analysisId: string, filter: SuggestionsFilter & PageRequest): Promise<SuggestionsPage> {
   const where = suggestionConditions(analysisId, filter);
-  const [rows, total] = await Promise.all([
-    sql<{ document: Suggestion; decision: 'accepted' | 'rejected' | null; value: string | null }>`
+  const rows = await sql<{ document: Suggestion; decision: 'accepted' | 'rejected' | null; value: string | null }>`
       SELECT s.document, d.decision, d.value FROM ${suggestionsFrom}
-       WHERE ${where} ORDER BY s.cost_per_month DESC, s.position LIMIT ${filter.page_size} OFFSET ${offsetOf(filter)}`.execute(db),
-    cappedCount(db, sql`analysis_suggestions s WHERE ${where}`),
-  ]);
+       WHERE ${where} ORDER BY s.cost_per_month DESC, s.position LIMIT ${filter.page_size} OFFSET ${offsetOf(filter)}`.execute(db);
+  const total = await pageTotal(db, sql`analysis_suggestions s WHERE ${where}`, filter, rows.rows.length);
   return {
     items: rows.rows.map(({ document, decision, value }) => ({ ...document, decision, ...(value !== null ? { value } : {}) }) as SuggestionWithDecision),
     ...total,
@@ -370,10 +370,8 @@ export async function scoresPage(db: DB, analysisId: string, request: ScoresRequ
   if (request.group?.length) conditions.push(oneOf(sql`group_key`, request.group));
   const where = and(conditions);
   const order = request.sort === 'money' ? sql`money_per_month DESC, position` : sql`score, position`;
-  const [rows, total] = await Promise.all([
-    sql<{ document: EntityScore }>`SELECT document FROM analysis_scores WHERE ${where} ORDER BY ${order} LIMIT ${request.page_size} OFFSET ${offsetOf(request)}`.execute(db),
-    cappedCount(db, sql`analysis_scores WHERE ${where}`),
-  ]);
+  const rows = await sql<{ document: EntityScore }>`SELECT document FROM analysis_scores WHERE ${where} ORDER BY ${order} LIMIT ${request.page_size} OFFSET ${offsetOf(request)}`.execute(db);
+  const total = await pageTotal(db, sql`analysis_scores WHERE ${where}`, request, rows.rows.length);
   return { items: rows.rows.map((row) => row.document), ...total, page: request.page, page_size: request.page_size };
 }
 

@@ -116,11 +116,16 @@ export const semanticSectionQueryOptions = <S extends SemanticSection>(analysisI
 export const itemsOf = <T>(data: InfiniteData<Page<T>, unknown> | undefined): T[] => data?.pages.flatMap((page) => page.items) ?? [];
 /** The list's total (from the last loaded page), or null before any page. */
 export const totalOf = (data: InfiniteData<Page<unknown>, unknown> | undefined): number | null => data?.pages.at(-1)?.total ?? null;
-/** The list's total as the screens write it: «более 10 000» when the server stopped counting (`total_capped`). */
+/**
+ * The list's total as the screens write it: «более 10 000» while the server stopped counting
+ * (`total_capped`) and the pages go on; once the last page is in, what was read is the total.
+ */
 export function totalLabelOf(data: InfiniteData<Page<unknown>, unknown> | undefined): string | null {
   const last = data?.pages.at(-1);
   if (!last) return null;
-  return last.total_capped ? `более ${formatCount(last.total)}` : formatCount(last.total);
+  if (!last.total_capped) return formatCount(last.total);
+  const read = (last.page - 1) * last.page_size + last.items.length;
+  return nextPageOf(last) === undefined ? formatCount(read) : `более ${formatCount(Math.max(last.total, read))}`;
 }
 
 // ------------------------------------------------------------------------------------ decisions

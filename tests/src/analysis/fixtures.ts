@@ -360,6 +360,8 @@ export interface FakePagesOptions {
   suggestions?: Suggestion[];
   decisions?: Record<string, 'accepted' | 'rejected'>;
   summary?: ResultsSummary;
+  /** The lists count their matches up to this many, as the server does up to RESULTS_TOTAL_CAP. */
+  totalCap?: number;
 }
 
 const listParam = (params: URLSearchParams, name: string) => params.getAll(name).flatMap((value) => value.split(',')).filter(Boolean);
@@ -424,7 +426,7 @@ export function fakePagedApi(options: FakePagesOptions = {}) {
           (severitiesWanted.length === 0 || severitiesWanted.includes(finding.severity)) &&
           (!text || JSON.stringify(finding).toLowerCase().includes(text)),
       );
-      return HttpResponse.json(page(chosen, Number(params.get('page') ?? 1), Number(params.get('page_size') ?? 50)) satisfies FindingsPage);
+      return HttpResponse.json(page(chosen, Number(params.get('page') ?? 1), Number(params.get('page_size') ?? 50), options.totalCap) satisfies FindingsPage);
     }),
     http.get(`${base}/findings/:findingId/items`, ({ request, params: path }) => {
       const params = record(request);
@@ -436,7 +438,7 @@ export function fakePagedApi(options: FakePagesOptions = {}) {
       const params = record(request);
       const filter = Object.fromEntries(['kind', 'category', 'status', 'decision', 'campaign', 'group'].map((name) => [name, listParam(params, name)]));
       const chosen = suggestions.filter((item) => matches(item, { ...filter, text: params.get('text') ?? undefined })).map(withDecision);
-      return HttpResponse.json(page(chosen, Number(params.get('page') ?? 1), Number(params.get('page_size') ?? 50)));
+      return HttpResponse.json(page(chosen, Number(params.get('page') ?? 1), Number(params.get('page_size') ?? 50), options.totalCap));
     }),
     http.patch(`${base}/decisions`, async ({ request }) => {
       record(request);
