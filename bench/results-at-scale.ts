@@ -5,10 +5,14 @@
  * group; bench/analysis.ts's vocabulary) stored as campaign rows, and a completed analysis of it written
  * through the worker's row path (`resultRowBatches` → COPY) with suggestions shaped like the engines'
  * at that size (750 000, as the engines make at 1 000 000 keywords): 5 negatives a group (250 000, by
- * category and status), a headline fix for every ad, 6 cross-minus fixes a group. Then, timed:
+ * category and status), a headline fix for every ad, 6 cross-minus fixes a group; 2 findings a group
+ * (100 000, half with 5 items); the non-target queries report (one block a negative) in the summary.
+ * Then, timed:
  *
- * - suggestions pages filtered by each filter of the results screen (median of 3), and their count;
- * - bulk accept of every negative (one request);
+ * - suggestions and findings pages filtered by each filter of the results screen (median of 3), with
+ *   their count (capped at 10 000: «over 10,000»);
+ * - `GET /results` (summary, first findings page, decision counts) before and after the bulk accept;
+ * - bulk accept of every negative (one request), then the decision-filtered pages;
  * - the CSV export: the route (campaign by campaign) and, in the same server process and the same run,
  *   the export as it was (bench/export-whole.ts: every accepted document and every campaign whole in
  *   memory), each with the server's peak RSS over its own run, and the two files' SHA-256 compared.
@@ -193,20 +197,23 @@ async function explainPage(client: pg.Client, analysisId: string, query: URLSear
   const conditions = ['s.analysis_id = $1'];
   const values: unknown[] = [analysisId];
   const column: Record<string, string> = { kind: 'kind', category: 'category', status: 'status', campaign: 'campaign_key', group: 'group_key' };
+  const decision = 'SELECT 1 FROM analysis_decisions x WHERE x.analysis_id = s.analysis_id AND x.suggestion_id = s.id';
+  const negativesOnly = query.has('category') || query.has('status');
   for (const [name, value] of query) {
+    if (name === 'kind' && negativesOnly && value === 'negative_keyword') continue;
     if (column[name]) {
-      values.push([value]);
-      conditions.push(`s.${column[name]} = ANY($${values.length}::text[])`);
+      values.push(value);
+      conditions.push(`s.${column[name]} = $${values.length}`);
     } else if (name === 'text') {
       values.push(`%${value}%`);
       conditions.push(`s.search LIKE $${values.length}`);
-    } else if (name === 'decision') conditions.push(value === 'undecided' ? 'd.decision IS NULL' : `d.decision = '${value}'`);
+    } else if (name === 'decision') conditions.push(value === 'undecided' ? `NOT EXISTS (${decision})` : `EXISTS (${decision} AND x.decision = '${value}')`);
   }
   const from = 'analysis_suggestions s LEFT JOIN analysis_decisions d ON d.analysis_id = s.analysis_id AND d.suggestion_id = s.id';
   const where = conditions.join(' AND ');
   for (const statement of [
     `SELECT s.document, d.decision, d.value FROM ${from} WHERE ${where} ORDER BY s.cost_per_month DESC, s.position LIMIT 50 OFFSET 50`,
-    `SELECT count(*)::int AS total FROM ${from} WHERE ${where}`,
+    `SELECT count(*)::int AS total FROM (SELECT 1 FROM analysis_suggestions s WHERE ${where} LIMIT 10001) matched`,
   ]) {
     const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement}`, values);
     console.log(`    ${statement.slice(0, 60)}… ${query}\n${plan.rows.map((row) => `      ${row['QUERY PLAN']}`).join('\n')}`);
