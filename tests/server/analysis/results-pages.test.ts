@@ -315,6 +315,12 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     expect(accepted.body).toMatchObject({ total: RESULTS_TOTAL_CAP, total_capped: true, page: 30 });
     expect(accepted.body.items).toHaveLength(500);
     expect(accepted.body.items.every((s: { decision: string }) => s.decision === 'accepted')).toBe(true);
+    // The last page (not full) tells the exact total, past the cap too.
+    const negatives = bulk.body.updated as number;
+    const size = negatives % 500 === 0 ? 300 : 500;
+    const last = await page(`decision=accepted&kind=negative_keyword&page_size=${size}&page=${Math.floor(negatives / size) + 1}`);
+    expect(last.body).toMatchObject({ total: negatives, total_capped: false });
+    expect(last.body.items).toHaveLength(negatives % size);
     expect((await page('decision=undecided&kind=negative_keyword')).body).toMatchObject({ total: 0, total_capped: false, items: [] });
     expect((await page('decision=undecided')).body).toMatchObject({ total: results.body.summary.suggestions.total - bulk.body.updated, total_capped: false });
     expect((await page(`text=${encodeURIComponent('минус9999')}`)).body).toMatchObject({ total: 11, total_capped: false });
