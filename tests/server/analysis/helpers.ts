@@ -84,7 +84,7 @@ export const storingRunner =
   (grow: (input: Parameters<AuditRunner>[0]) => Promise<AuditResult>): AuditRunner =>
   async (input, _onProgress, _signal, sink) => {
     const result = await grow(input);
-    const batches = resultRowBatches(result, analysisStorageLimits, { encoding: { kind: 'copy', analysisId: input.analysisId! } });
+    const batches = resultRowBatches(result, analysisStorageLimits, { compactRefs: true, encoding: { kind: 'copy', analysisId: input.analysisId! } });
     let next = batches.next();
     while (!next.done) {
       await sink(next.value);
