@@ -3,26 +3,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { semanticSections } from '../../../src/contract/analysis-pages.js';
 import type { AuditResult } from '../../../src/contract/analysis.js';
-import { buildResultsSummary, resultRowBatches } from '../../../server/analysis/result-rows.js';
-import { campaignDataOf, runAudit, summarizeAudit } from '../../../server/analysis/run-audit.js';
-import { analysisStorageLimits, auditRunner, runAuditInWorkerThread, type AuditRunner } from '../../../server/analysis/worker.js';
+import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
+import { auditRunner, runAuditInWorkerThread } from '../../../server/analysis/worker.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
-import { eventsUntilDone, projectWithCampaigns } from './helpers.js';
-
-/** Stores `result` through the worker's row path, with entity refs compact (today) or whole (before). */
-const storing =
-  (result: AuditResult, compactRefs: boolean): AuditRunner =>
-  async (input, _onProgress, _signal, sink) => {
-    const copy = structuredClone(result);
-    const batches = resultRowBatches(copy, analysisStorageLimits, { compactRefs, encoding: { kind: 'copy', analysisId: input.analysisId! } });
-    let next = batches.next();
-    while (!next.done) {
-      await sink(next.value);
-      next = batches.next();
-    }
-    return { summary: summarizeAudit(copy), report: buildResultsSummary(copy), rows: next.value };
-  };
+import { eventsUntilDone, projectWithCampaigns, storingRunner } from './helpers.js';
 
 describe('compact entity refs: a real result reads back through the API exactly as when stored whole', () => {
   let t: TestApp;
@@ -49,10 +34,11 @@ describe('compact entity refs: a real result reads back through the API exactly 
     const project = await projectWithCampaigns(t.app, user);
     let result: AuditResult | null = null;
     const analyse = async (compactRefs: boolean) => {
-      auditRunner.run = async (input, ...rest) => {
+      // The same result twice: computed once, each run storing its own copy.
+      auditRunner.run = storingRunner(async (input) => {
         result ??= await runAudit({ data: campaignDataOf(input), settings: input.settings, targetCpa: input.targetCpa, region: input.region });
-        return storing(result, compactRefs)(input, ...rest);
-      };
+        return structuredClone(result);
+      }, { compactRefs });
       const started = await t.app.inject({
         method: 'POST',
         url: `/api/v1/projects/${project.projectId}/analyses`,
