@@ -16,6 +16,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     )`.execute(db);
 }
 
+/** Results saved since keep compact refs their readers can no longer expand: going down is for tests of older schemas. */
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP TABLE analysis_entity_names`.execute(db);
 }
