@@ -33,6 +33,7 @@ import type { AnalysisDecisions } from '../../src/contract/analysis.js';
 import { analysisMessages as m, analysisPageMessages as pm } from '../../src/contract/messages.js';
 import type { DB } from '../db/database.js';
 import { conflict, notFound, validationError } from '../lib/errors.js';
+import { expandStoredRefs } from './entity-names.js';
 import { CHUNK_ITEMS } from './result-rows.js';
 import { findAnalysisRow, toAnalysis } from './service.js';
 
@@ -129,7 +130,11 @@ export async function findingsPage(db: DB, analysisId: string, filter: FindingsF
        ORDER BY ${order('page')}`.execute(db);
   const total = await pageTotal(db, sql`analysis_findings f WHERE ${where}`, filter, rows.rows.length);
   return {
-    items: rows.rows.map(({ document, examples }) => (examples ? { ...document, items: examples } : document)),
+    items: await expandStoredRefs(
+      db,
+      analysisId,
+      rows.rows.map(({ document, examples }) => (examples ? { ...document, items: examples } : document)),
+    ),
     ...total,
     page: filter.page,
     page_size: filter.page_size,
@@ -147,7 +152,7 @@ export async function findingItemsPage(db: DB, analysisId: string, findingId: st
        ORDER BY r.position, e.n`.execute(db),
     sql<{ total: number }>`SELECT coalesce(sum(count), 0)::int AS total FROM analysis_finding_items WHERE analysis_id = ${analysisId} AND finding_id = ${findingId}`.execute(db),
   ]);
-  return { items: rows.rows.map((row) => row.document), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
+  return { items: await expandStoredRefs(db, analysisId, rows.rows.map((row) => row.document)), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
 }
 
 // ------------------------------------------------------------------------------------ suggestions
@@ -193,7 +198,11 @@ export async function suggestionsPage(db: DB, analysisId: string, filter: Sugges
        ORDER BY page.cost_per_month DESC, page.position`.execute(db);
   const total = await pageTotal(db, sql`analysis_suggestions s WHERE ${where}`, filter, rows.rows.length);
   return {
-    items: rows.rows.map(({ document, decision, value }) => ({ ...document, decision, ...(value !== null ? { value } : {}) }) as SuggestionWithDecision),
+    items: await expandStoredRefs(
+      db,
+      analysisId,
+      rows.rows.map(({ document, decision, value }) => ({ ...document, decision, ...(value !== null ? { value } : {}) }) as SuggestionWithDecision),
+    ),
     ...total,
     page: filter.page,
     page_size: filter.page_size,
@@ -358,7 +367,7 @@ export async function semanticPage<S extends SemanticSection>(db: DB, analysisId
        ORDER BY r.position, e.n`.execute(db),
     sql<{ total: number }>`SELECT coalesce(sum(count), 0)::int AS total FROM analysis_semantic WHERE analysis_id = ${analysisId} AND section = ${section}`.execute(db),
   ]);
-  return { items: rows.rows.map((row) => row.document), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
+  return { items: await expandStoredRefs(db, analysisId, rows.rows.map((row) => row.document)), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
 }
 
 export interface ScoresRequest extends PageRequest {
@@ -376,7 +385,7 @@ export async function scoresPage(db: DB, analysisId: string, request: ScoresRequ
   const order = request.sort === 'money' ? sql`money_per_month DESC, position` : sql`score, position`;
   const rows = await sql<{ document: EntityScore }>`SELECT document FROM analysis_scores WHERE ${where} ORDER BY ${order} LIMIT ${request.page_size} OFFSET ${offsetOf(request)}`.execute(db);
   const total = await pageTotal(db, sql`analysis_scores WHERE ${where}`, request, rows.rows.length);
-  return { items: rows.rows.map((row) => row.document), ...total, page: request.page, page_size: request.page_size };
+  return { items: await expandStoredRefs(db, analysisId, rows.rows.map((row) => row.document)), ...total, page: request.page, page_size: request.page_size };
 }
 
 // ------------------------------------------------------------------------------------ results
