@@ -15,6 +15,8 @@ import * as payments from './0085_payments.js';
 import * as aiPlanCancel from './0090_ai_plan_cancel.js';
 import * as sessionNotifications from './0095_session_notifications.js';
 import * as resultDocumentsJson from './0100_result_documents_json.js';
+import * as entityNames from './0105_entity_names.js';
+import * as resultsPageIndexes from './0107_results_page_indexes.js';
 import * as importRowsJson from './0109_import_rows_json.js';
 
 /**
@@ -38,5 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0090_ai_plan_cancel': aiPlanCancel,
   '0095_session_notifications': sessionNotifications,
   '0100_result_documents_json': resultDocumentsJson,
+  '0105_entity_names': entityNames,
+  '0107_results_page_indexes': resultsPageIndexes,
   '0109_import_rows_json': importRowsJson,
 };
