@@ -76,6 +76,11 @@ function createGazetteer(lemmatizer: Lemmatizer): Gazetteer {
     const found: PlaceMatch[] = [];
     const seen = new Set<string>();
     for (let i = 0; i < words.length; ) {
+      // Most words start no place name: nothing to collect or sort for them.
+      if (!byFirst.has(words[i].form) && !words[i].lemmas.some((lemma) => byFirst.has(lemma))) {
+        i++;
+        continue;
+      }
       const candidates = new Set<Name>();
       for (const key of [words[i].form, ...words[i].lemmas]) for (const name of byFirst.get(key) ?? []) candidates.add(name);
       const match = [...candidates]
