@@ -48,9 +48,26 @@ const STOP_WORDS = new Set([
 
 export const isStopWord = (form: string) => STOP_WORDS.has(form);
 
+/**
+ * Characters `toLowerCase` leaves as they are: ASCII other than A-Z, Latin-1 signs before À, Cyrillic
+ * а-я and ѐ-џ, general punctuation (dashes, quotes).
+ */
+const keepsCase = (code: number) => code < 65 || (code > 90 && code < 0xc0) || (code >= 0x430 && code <= 0x45f) || (code >= 0x2000 && code <= 0x206f);
+
 export function normalizeText(text: string): string {
-  const lower = text.toLowerCase();
-  return lower.includes('ё') ? lower.replace(/ё/g, 'е') : lower;
+  // Keywords and queries are mostly written in lower case already: then there is nothing to lower.
+  let lower = text;
+  let yo = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (!keepsCase(code)) {
+      lower = text.toLowerCase();
+      yo = lower.includes('ё');
+      break;
+    }
+    if (code === 0x451) yo = true;
+  }
+  return yo ? lower.replace(/ё/g, 'е') : lower;
 }
 
 /** A character of a word: a-z, а-я (ё is folded to е before), 0-9. */
