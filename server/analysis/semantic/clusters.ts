@@ -6,7 +6,7 @@
 import type { KeywordCluster, QueryIntent } from '../../../src/contract/analysis-results.js';
 import { placeWords } from './geo/gazetteer.js';
 import { commercialMarkers, informationalMarkers, navigationalMarkers } from './intent-lexicon.js';
-import type { PhraseWord } from './phrase.js';
+import { sortedKey, type PhraseWord } from './phrase.js';
 import type { PreparedAccount, PreparedKeyword } from './prepare.js';
 
 
@@ -52,7 +52,7 @@ export function topicKey(keyword: PreparedKeyword): string {
   for (const word of significant) if (markersOf(word) === 0 && !lemmas.includes(word.lemma)) lemmas.push(word.lemma);
   // A keyword of markers only («купить в москве») is its own topic.
   if (lemmas.length === 0) for (const word of significant) if (!lemmas.includes(word.lemma)) lemmas.push(word.lemma);
-  return lemmas.length === 1 ? lemmas[0] : lemmas.sort().join(' ');
+  return sortedKey(lemmas);
 }
 
 /** Clusters of two or more keywords, largest first. */

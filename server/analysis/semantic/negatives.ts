@@ -153,10 +153,15 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     }
     const language = languageOfWords(query.words) ?? campaignLanguage(campaign);
     let matchedCategory = false;
-    const possible = new Set<LexiconItem>();
+    // The entries the query's words name, each once, in the order they are found (a few at most: a list).
+    const possible: LexiconItem[] = [];
+    const collect = (key: string) => {
+      const entries = lexiconByWord.get(key);
+      if (entries) for (const entry of entries) if (!possible.includes(entry)) possible.push(entry);
+    };
     for (const word of query.words) {
-      for (const entry of lexiconByWord.get(word.form) ?? []) possible.add(entry);
-      for (const lemma of word.lemmas) for (const entry of lexiconByWord.get(lemma) ?? []) possible.add(entry);
+      collect(word.form);
+      for (const lemma of word.lemmas) collect(lemma);
     }
     for (const entry of possible) {
       if (entry.language !== null && entry.language !== language) continue;

@@ -164,16 +164,31 @@ export function parseWords(text: string, lemmatizer: Lemmatizer): PhraseWord[] {
   return words;
 }
 
+/**
+ * A phrase's few distinct strings, sorted as `Array.prototype.sort()` sorts them (by UTF-16 code units)
+ * and joined by spaces. In place, by insertion: the built-in sort sets up a work area per call, and
+ * this runs for every keyword (its lemma key, its topic).
+ */
+export function sortedKey(strings: string[]): string {
+  if (strings.length === 1) return strings[0];
+  for (let i = 1; i < strings.length; i++) {
+    const value = strings[i];
+    let j = i - 1;
+    for (; j >= 0 && strings[j] > value; j--) strings[j + 1] = strings[j];
+    strings[j + 1] = value;
+  }
+  return strings.join(' ');
+}
+
 /** Sorted unique significant lemmas (fixed words as `!form`), space-separated. */
 function keyOf(words: PhraseWord[]): string {
-  // A phrase has a handful of words: a list and `includes` beat a Set, and one word needs no sort.
+  // A phrase has a handful of words: a list and `includes` beat a Set.
   const keys: string[] = [];
   for (const word of words) {
     const key = word.fixed ? `!${word.form}` : word.lemma;
     if (!keys.includes(key)) keys.push(key);
   }
-  if (keys.length === 1) return keys[0];
-  return keys.sort().join(' ');
+  return sortedKey(keys);
 }
 
 /** The lemmas of a `lemmaKey`, sorted (the key is built sorted). */
