@@ -2,12 +2,14 @@
  * Bench of storing a completed audit as rows (server/analysis/result-rows.ts, row-writer.ts): the
  * analysis bench's account of 100 000 keywords (bench/analysis.ts) through the engines once, then its
  * rows written into the embedded PostgreSQL the way the worker's saving transaction does (`COPY … FROM
- * STDIN`, one committed transaction on one connection), in the same run into documents of the two
- * column types: `jsonb` (before migration 0100) and `json` (now), two rounds each, alternating. The time
+ * STDIN`, one committed transaction on one connection), in the same run in several ways (variants,
+ * `BENCH_STORAGE_VARIANTS`, default `old,new`): entity refs whole (before issue 9) or compact
+ * (entity-refs.ts, now), and for comparison other cluster settings or uncompressed TOAST storage. One
+ * uncounted warm-up round, then two rounds of each, alternating; the best of two is printed. The time
  * includes turning the result into batches (the engine thread's share) and writing them (the worker's);
  * PostgreSQL's own CPU time (its backend process, from /proc) and the WAL the transaction wrote are
- * printed beside it. Prints rows per table (and what one row per item would have been), the bytes sent,
- * and the summary document's size raw and compressed.
+ * printed beside it, with the ratios to the first variant. Prints rows per table (and what one row per
+ * item would have been), the bytes sent, and the summary document's size raw and compressed.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -19,8 +21,8 @@ import { sql } from 'kysely';
 import type { AuditResult } from '../src/contract/analysis.js';
 import { buildResultsSummary, resultRowBatches, type ResultRowBatch } from '../server/analysis/result-rows.js';
 import { copyRowBatch } from '../server/analysis/row-writer.js';
-import { decisionCounts, findingsPage, semanticPage } from '../server/analysis/results-pages.js';
-import { RESULTS_PAGE_SIZE_DEFAULT, type ResultsSummary } from '../src/contract/analysis-pages.js';
+import { findingsPage, semanticPage, suggestionsPage } from '../server/analysis/results-pages.js';
+import { RESULTS_PAGE_SIZE_DEFAULT } from '../src/contract/analysis-pages.js';
 import { runCampaignAnalysis } from '../server/analysis/scoring/run-analysis.js';
 import { openDatabase } from '../server/db/connect.js';
 import { poolOf, type DB } from '../server/db/database.js';
@@ -30,12 +32,21 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const count = (n: number) => n.toLocaleString('ru-RU');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-/** The column type of the documents a round writes into. */
-type DocumentType = 'jsonb' | 'json';
+/**
+ * One way of storing the result: the embedded cluster's settings (`ALTER SYSTEM`, then a restart), the
+ * documents' TOAST storage, and whether entity references are written compactly (result-rows.ts).
+ */
+interface Variant {
+  name: string;
+  settings: Record<string, string>;
+  /** TOAST storage of the documents: compressed (pglz, PostgreSQL's default) or not (the embedded build has no lz4). */
+  storage: 'extended' | 'external';
+  compactRefs: boolean;
+}
 const documentTables = ['analysis_findings', 'analysis_finding_items', 'analysis_suggestions', 'analysis_scores', 'analysis_semantic'];
 
 interface Round {
-  documents: DocumentType;
+  variant: Variant;
   encodeMs: number;
   totalMs: number;
   /** CPU time of the PostgreSQL backend serving the transaction. */
@@ -43,10 +54,35 @@ interface Round {
   walBytes: number;
   rows: number;
   bytes: number;
-  /** Best of 5 of what `GET /results` reads besides the summary: the first findings page and the decision counts. */
+  /** Best of 5 of the first findings page and the first suggestions page, together. */
   firstAnswerMs?: number;
   /** Best of 5 of a semantic page deep in the clusters. */
   semanticPageMs?: number;
+}
+
+/** PostgreSQL's defaults: what a `DATABASE_URL` deployment may have, and the embedded cluster before issue 9. */
+const defaultSettings: Record<string, string> = {};
+/**
+ * Bigger buffers and fewer checkpoints for the saving transaction: measured on 2026-11-24 at 100 000
+ * keywords, no gain (saving 13.0 s against 13.0 s, PostgreSQL CPU 6.4 s against 6.2 s), so the embedded
+ * cluster keeps PostgreSQL's defaults; kept here to measure again (`BENCH_STORAGE_VARIANTS=old,settings`).
+ */
+const tuned = { shared_buffers: '1GB', wal_buffers: '64MB', max_wal_size: '2GB', checkpoint_timeout: '30min' };
+const variantsByName: Record<string, Variant> = {
+  old: { name: 'old: full refs', settings: defaultSettings, storage: 'extended', compactRefs: false },
+  new: { name: 'new: compact refs', settings: defaultSettings, storage: 'extended', compactRefs: true },
+  settings: { name: 'full refs, cluster settings', settings: tuned, storage: 'extended', compactRefs: false },
+  external: { name: 'full refs, STORAGE EXTERNAL', settings: defaultSettings, storage: 'external', compactRefs: false },
+  newExternal: { name: 'compact refs, STORAGE EXTERNAL', settings: defaultSettings, storage: 'external', compactRefs: true },
+};
+/** The variants to compare (`BENCH_STORAGE_VARIANTS=old,external,…`; the first is the baseline of the ratios). */
+function benchVariants(): Variant[] {
+  const names = (process.env.BENCH_STORAGE_VARIANTS ?? 'old,new').split(',');
+  return names.map((name) => {
+    const variant = variantsByName[name];
+    if (!variant) throw new Error(`Unknown variant ${name}: ${Object.keys(variantsByName).join(', ')}`);
+    return variant;
+  });
 }
 
 const ms = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(0)} ms`);
@@ -61,13 +97,14 @@ const bestOf = async (times: number, read: () => Promise<unknown>) => {
   return best;
 };
 
-/** The reads of the results screen on the stored rows, with every tenth suggestion accepted (the decision counts join the query blocks with them). */
-async function measureReads(db: DB, analysisId: string, report: ResultsSummary, round: Round): Promise<void> {
-  await sql`INSERT INTO analysis_decisions (analysis_id, suggestion_id, decision)
-            SELECT analysis_id, id, 'accepted' FROM analysis_suggestions WHERE analysis_id = ${analysisId} AND position % 10 = 0`.execute(db);
-  await sql`VACUUM (ANALYZE) analysis_findings, analysis_finding_items, analysis_suggestions, analysis_scores, analysis_semantic, analysis_decisions`.execute(db);
+/** Reads of the results screen on the stored rows (the pages that expand the documents' refs). */
+async function measureReads(db: DB, analysisId: string, round: Round): Promise<void> {
+  await sql`VACUUM (ANALYZE) analysis_findings, analysis_finding_items, analysis_suggestions, analysis_scores, analysis_semantic, analysis_entity_names`.execute(db);
   round.firstAnswerMs = await bestOf(5, () =>
-    Promise.all([findingsPage(db, analysisId, { page: 1, page_size: RESULTS_PAGE_SIZE_DEFAULT, sort: 'money' }), decisionCounts(db, analysisId, report)]),
+    Promise.all([
+      findingsPage(db, analysisId, { page: 1, page_size: RESULTS_PAGE_SIZE_DEFAULT, sort: 'money' }),
+      suggestionsPage(db, analysisId, { page: 1, page_size: RESULTS_PAGE_SIZE_DEFAULT }),
+    ]),
   );
   round.semanticPageMs = await bestOf(5, () => semanticPage(db, analysisId, 'clusters', { page: 100, page_size: 50 }));
 }
@@ -87,7 +124,7 @@ async function newAnalysis(db: DB, projectId: string, organizationId: string): P
 }
 
 /** Every batch of the result written in one transaction on one connection, as the worker's saving transaction does. */
-async function writeResult(db: DB, analysisId: string, result: AuditResult, documents: DocumentType): Promise<Round> {
+async function writeResult(db: DB, analysisId: string, result: AuditResult, variant: Variant): Promise<Round> {
   const client = await poolOf(db).connect();
   let encodeMs = 0;
   let rows = 0;
@@ -97,7 +134,7 @@ async function writeResult(db: DB, analysisId: string, result: AuditResult, docu
     const cpuBefore = cpuMsOf(pid);
     const started = performance.now();
     await client.query('BEGIN');
-    const batches = resultRowBatches(result, undefined, { encoding: { kind: 'copy', analysisId } });
+    const batches = resultRowBatches(result, undefined, { encoding: { kind: 'copy', analysisId }, compactRefs: variant.compactRefs });
     for (;;) {
       const encodeStarted = performance.now();
       const next = batches.next();
@@ -112,7 +149,7 @@ async function writeResult(db: DB, analysisId: string, result: AuditResult, docu
     const totalMs = performance.now() - started;
     const postgresCpuMs = cpuMsOf(pid) - cpuBefore;
     const wal = (await client.query<{ bytes: string }>('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::text AS bytes', [lsn])).rows[0]!;
-    return { documents, encodeMs, totalMs, postgresCpuMs, walBytes: Number(wal.bytes), rows, bytes };
+    return { variant, encodeMs, totalMs, postgresCpuMs, walBytes: Number(wal.bytes), rows, bytes };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
@@ -121,9 +158,11 @@ async function writeResult(db: DB, analysisId: string, result: AuditResult, docu
   }
 }
 
-/** The row tables' documents as `type` (the tables are empty between rounds, so this is instant). */
-async function setDocumentType(db: DB, type: DocumentType): Promise<void> {
-  for (const table of documentTables) await sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN document TYPE ${sql.raw(type)} USING document::${sql.raw(type)}`.execute(db);
+/** The documents' TOAST storage of a variant (the tables are empty between rounds, so this is instant). */
+async function setStorage(db: DB, storage: Variant['storage']): Promise<void> {
+  for (const table of documentTables) {
+    await sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN document SET STORAGE ${sql.raw(storage === 'external' ? 'EXTERNAL' : 'EXTENDED')}`.execute(db);
+  }
 }
 
 /** Rows per table of a stored result, and what one row per item (main before chunks) would have been. */
@@ -162,9 +201,9 @@ export async function runResultStorageBench(): Promise<void> {
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'reklama-bench-storage-'));
   await chmod(dataDir, 0o755);
-  const database = await openDatabase({ dataDir });
+  let database = await openDatabase({ dataDir });
   try {
-    const db = database.db;
+    let db = database.db;
     const org = await db.insertInto('organizations').values({ name: 'Бенчмарк', invitation_code: randomBytes(5).toString('hex').toUpperCase() }).returning('id').executeTakeFirstOrThrow();
     const project = await db
       .insertInto('projects')
@@ -173,33 +212,46 @@ export async function runResultStorageBench(): Promise<void> {
       .executeTakeFirstOrThrow();
 
     const report = buildResultsSummary(result);
+    const variants = benchVariants();
     const rounds: Round[] = [];
     let lastId = '';
-    for (const documents of ['jsonb', 'json', 'jsonb', 'json'] as const) {
+    let settingsNow = JSON.stringify(defaultSettings);
+    // A first round of the baseline warms the engine thread's code up (its encoding took 6.5 s cold, 4 s warm); it is not counted.
+    const plan = [variants[0]!, ...variants, ...variants];
+    for (const [index, variant] of plan.entries()) {
       if (lastId) {
         // The previous round's rows go, so each round writes into tables of the same size.
         await sql`DELETE FROM analyses WHERE id = ${lastId}`.execute(db);
-        await sql`VACUUM analysis_findings, analysis_finding_items, analysis_suggestions, analysis_scores, analysis_semantic`.execute(db);
+        await sql`VACUUM analysis_findings, analysis_finding_items, analysis_suggestions, analysis_scores, analysis_semantic, analysis_entity_names`.execute(db);
       }
-      await setDocumentType(db, documents);
+      if (JSON.stringify(variant.settings) !== settingsNow) {
+        // The variant's settings (ALTER SYSTEM: the embedded cluster passes none of these on its command line), then a restart; the data stays.
+        await sql`ALTER SYSTEM RESET ALL`.execute(db);
+        for (const [name, value] of Object.entries(variant.settings)) await sql`ALTER SYSTEM SET ${sql.raw(name)} = ${sql.lit(value)}`.execute(db);
+        await database.close();
+        database = await openDatabase({ dataDir });
+        db = database.db;
+        settingsNow = JSON.stringify(variant.settings);
+      }
+      await setStorage(db, variant.storage);
       await sql`CHECKPOINT`.execute(db);
       lastId = await newAnalysis(db, project.id, org.id);
-      const round = await writeResult(db, lastId, result, documents);
-      // Today's readers use the json functions: the reads are measured on the json rounds only.
-      if (documents === 'json') await measureReads(db, lastId, report, round);
-      rounds.push(round);
+      const round = await writeResult(db, lastId, result, variant);
+      await measureReads(db, lastId, round);
+      if (index > 0) rounds.push(round);
       console.log(
-        `  ${documents}: ${seconds(round.totalMs)} (encoding ${seconds(round.encodeMs)}, PostgreSQL CPU ${seconds(round.postgresCpuMs)}), ${count(round.rows)} rows, ${(round.bytes / 1024 / 1024).toFixed(0)} MB sent, WAL ${(round.walBytes / 1024 / 1024).toFixed(0)} MB; reads: first answer ${ms(round.firstAnswerMs)}, clusters page 100 ${ms(round.semanticPageMs)}`,
+        `  ${index === 0 ? '(warm-up) ' : ''}${variant.name}: ${seconds(round.totalMs)} (encoding ${seconds(round.encodeMs)}, PostgreSQL CPU ${seconds(round.postgresCpuMs)}), ${count(round.rows)} rows, ${(round.bytes / 1024 / 1024).toFixed(0)} MB sent, WAL ${(round.walBytes / 1024 / 1024).toFixed(0)} MB; reads: findings + suggestions page 1 ${ms(round.firstAnswerMs)}, clusters page 100 ${ms(round.semanticPageMs)}`,
       );
     }
-    const best = (documents: DocumentType) => rounds.filter((round) => round.documents === documents).sort((a, b) => a.totalMs - b.totalMs)[0]!;
-    const before = best('jsonb');
-    const now = best('json');
-    console.log('\n| documents (COPY, best of 2, one transaction) | saving | of it encoding | PostgreSQL CPU | WAL | rows/s | vs jsonb | first answer reads | clusters page 100 |');
+    const best = (variant: Variant) => rounds.filter((round) => round.variant === variant).sort((a, b) => a.totalMs - b.totalMs)[0]!;
+    const before = best(variants[0]!);
+    const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+    const ratio = (old: number, now: number) => `${(old / now).toFixed(2)}×`;
+    console.log('\n| variant (COPY, best of 2, one transaction) | sent | saving | of it encoding | PostgreSQL CPU | WAL | vs first: sent / saving / encoding / CPU / WAL | findings + suggestions page 1 | clusters page 100 |');
     console.log('|:--|--:|--:|--:|--:|--:|--:|--:|--:|');
-    for (const round of [before, now]) {
+    for (const round of variants.map(best)) {
       console.log(
-        `| ${round.documents} | ${seconds(round.totalMs)} | ${seconds(round.encodeMs)} | ${seconds(round.postgresCpuMs)} | ${(round.walBytes / 1024 / 1024).toFixed(0)} MB | ${count(Math.round(round.rows / (round.totalMs / 1000)))} | ${(before.totalMs / round.totalMs).toFixed(2)}× (CPU ${(before.postgresCpuMs / round.postgresCpuMs).toFixed(2)}×) | ${ms(round.firstAnswerMs)} | ${ms(round.semanticPageMs)} |`,
+        `| ${round.variant.name} | ${mb(round.bytes)} | ${seconds(round.totalMs)} | ${seconds(round.encodeMs)} | ${seconds(round.postgresCpuMs)} | ${mb(round.walBytes)} | ${ratio(before.bytes, round.bytes)} / ${ratio(before.totalMs, round.totalMs)} / ${ratio(before.encodeMs, round.encodeMs)} / ${ratio(before.postgresCpuMs, round.postgresCpuMs)} / ${ratio(before.walBytes, round.walBytes)} | ${ms(round.firstAnswerMs)} | ${ms(round.semanticPageMs)} |`,
       );
     }
 

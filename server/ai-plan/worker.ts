@@ -23,6 +23,7 @@ import type { AppConfig } from '../config.js';
 import type { DB } from '../db/database.js';
 import type { QueuedJob } from '../jobs/queue.js';
 import type { JobWorker } from '../jobs/workers.js';
+import { expandStoredRefs } from '../analysis/entity-names.js';
 import { parsePlanAnswer } from './answer.js';
 import { claimRun, failRun, ownedUpdate, startHeartbeat } from '../runs/paid-run.js';
 import { AI_PLAN_QUEUE, aiPlanRun, type AiPlanJobData } from './lifecycle.js';
@@ -68,6 +69,8 @@ async function loadPromptInput(db: DB, analysisId: string): Promise<PromptInput 
        WHERE d.analysis_id = ${analysisId} AND d.decision = 'accepted' ORDER BY s.position`.execute(db),
     sql<{ suggestion_id: string }>`SELECT suggestion_id FROM analysis_decisions WHERE analysis_id = ${analysisId} AND decision = 'rejected'`.execute(db),
   ]);
+  // One read of the names for all of them (the documents store compact entity refs, analysis/entity-refs.ts).
+  await expandStoredRefs(db, analysisId, [findings.rows, campaigns.rows, negatives.rows, accepted.rows]);
   const acceptedSuggestions = accepted.rows.map((row) => row.document);
   const acceptedIds = new Set(acceptedSuggestions.map((item) => item.id));
   const promptNegatives = [

@@ -18,6 +18,7 @@ import { finished } from 'node:stream/promises';
 import type { MessagePort } from 'node:worker_threads';
 import type { Suggestion } from '../../src/contract/analysis-results.js';
 import type { AdPlatform, Campaign } from '../../src/contract/campaigns.js';
+import { expandInPlace } from './entity-refs.js';
 import { applyCampaignChanges, ChangeCollector, changesByCampaign, type AcceptedSuggestion, type ChangeSet } from './export/changes.js';
 import { exportFileOf, removalNotes } from './export/export-changes.js';
 
@@ -40,6 +41,8 @@ export type ExportRead = { what: 'suggestions'; from: number } | { what: 'campai
 export interface AcceptedBatch {
   suggestions: { document: string; value: string | null }[];
   next: number | null;
+  /** On the first batch: the names of the analysis' campaigns and groups, which the documents' compact refs leave out (entity-refs.ts). */
+  names?: [key: string, name: string][];
 }
 /** The route's answer to a read: the batch, or the campaign's JSON text. */
 export type ExportReadResult = AcceptedBatch | string;
@@ -83,12 +86,14 @@ type Reader = ReturnType<typeof readerOver>;
 /** The changes of every accepted suggestion, read batch by batch (the next batch is read while this one is parsed). */
 async function collectAccepted(reader: Reader): Promise<ChangeSet> {
   const collector = new ChangeCollector();
+  const names = new Map<string, string>();
   let batch: Promise<AcceptedBatch> | null = reader.suggestions(0);
   while (batch) {
-    const { suggestions, next }: AcceptedBatch = await batch;
+    const { suggestions, next, names: batchNames }: AcceptedBatch = await batch;
     batch = next === null ? null : reader.suggestions(next);
+    for (const [key, name] of batchNames ?? []) names.set(key, name);
     for (const { document, value } of suggestions) {
-      const suggestion = JSON.parse(document) as Suggestion;
+      const suggestion = expandInPlace(JSON.parse(document) as Suggestion, names);
       const choice: AcceptedSuggestion = value !== null ? { id: suggestion.id, value } : { id: suggestion.id };
       collector.add(suggestion, choice);
     }

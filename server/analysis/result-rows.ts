@@ -14,6 +14,9 @@ import type {
   EntityRef,
   EntityScore,
   Finding,
+  FindingItem,
+  GroupIntersection,
+  GroupRelevance,
   MoneyStory,
   NonTargetQueries,
   Severity,
@@ -21,6 +24,7 @@ import type {
 } from '../../src/contract/analysis-results.js';
 import { FINDING_EXAMPLE_ITEMS, type CheckCount, type ResultsSummary, type SemanticSection, type SuggestionCount } from '../../src/contract/analysis-pages.js';
 import type { AuditResult } from '../../src/contract/analysis.js';
+import { EntityRefCompactor } from './entity-refs.js';
 
 /** Column types of the row tables, in insert order (after `analysis_id`). */
 export const resultTableColumns = {
@@ -76,6 +80,11 @@ export const resultTableColumns = {
     ['count', 'int4'],
     ['document', 'json'],
   ],
+  /** Names of the campaigns and groups the compact refs of the documents stand for (entity-refs.ts). */
+  analysis_entity_names: [
+    ['key', 'text'],
+    ['name', 'text'],
+  ],
 } as const;
 export type ResultTable = keyof typeof resultTableColumns;
 type Cell = string | number | null;
@@ -105,6 +114,11 @@ export interface RowBatchOptions {
   release?: boolean;
   /** How the batches are encoded (default `arrays`; the worker writes `copy`). */
   encoding?: RowEncoding;
+  /**
+   * Entity refs stored compactly, their names in `analysis_entity_names` (entity-refs.ts; the engine
+   * thread). Off by default: migration 0060 converts old results before that table exists.
+   */
+  compactRefs?: boolean;
 }
 
 /** Semantic sections stored as rows, plus the non-target queries breakdown used by the decision counts. */
@@ -215,7 +229,12 @@ class BatchBuilder {
     if (json.length > this.limits.maxDocumentChars) {
       throw new ResultTooLargeError(`One ${table} document is ${json.length} characters (limit ${this.limits.maxDocumentChars})`);
     }
-    this.totalChars += json.length;
+    return this.addRow(table, [...cells, json], json.length);
+  }
+
+  /** A row of text and number cells (the last one the document's JSON, if the table has one); `chars` count towards the limits. */
+  addRow(table: ResultTable, row: Cell[], chars: number): ResultRowBatch | null {
+    this.totalChars += chars;
     if (this.totalChars > this.limits.maxResultChars) {
       throw new ResultTooLargeError(`The result is over ${this.limits.maxResultChars} characters of documents`);
     }
@@ -227,14 +246,13 @@ class BatchBuilder {
     this.current ??= { table, lines: [], columns: this.encoding.kind === 'arrays' ? resultTableColumns[table].map(() => []) : [], rows: 0, chars: 0 };
     if (this.encoding.kind === 'copy') {
       let line = this.linePrefix;
-      for (const cell of cells) line += `${copyValue(cell)}\t`;
-      this.current.lines.push(`${line}${copyValue(json)}\n`);
+      for (let i = 0; i < row.length; i++) line += `${copyValue(row[i]!)}${i < row.length - 1 ? '\t' : '\n'}`;
+      this.current.lines.push(line);
     } else {
-      const row = [...cells, json];
       for (let i = 0; i < row.length; i++) this.current.columns[i]!.push(row[i]!);
     }
     this.current.rows++;
-    this.current.chars += json.length;
+    this.current.chars += chars;
     this.rowsWritten++;
     return ready;
   }
@@ -278,7 +296,7 @@ interface Chunk {
  * A row per chunk instead of per item: a hundred times fewer rows and index entries to write, and a
  * page of 50 reads one or two rows (results-pages.ts unpacks them).
  */
-function* chunksOf<T>(items: readonly T[], boundary: (item: T) => string | null = () => null, firstChunkItems = CHUNK_ITEMS): Generator<Chunk> {
+function* chunksOf<T>(items: readonly T[], boundary: (item: T) => string | null = () => null, firstChunkItems = CHUNK_ITEMS, stored: (item: T) => unknown = (item) => item): Generator<Chunk> {
   let jsons: string[] = [];
   let chars = 0;
   let start = 0;
@@ -286,7 +304,7 @@ function* chunksOf<T>(items: readonly T[], boundary: (item: T) => string | null 
   const close = (): Chunk => ({ position: start, count: jsons.length, json: `[${jsons.join(',')}]`, first: items[start] });
   for (let index = 0; index < items.length; index++) {
     const item = items[index]!;
-    const json = JSON.stringify(item);
+    const json = JSON.stringify(stored(item));
     const itemKey = boundary(item);
     const limit = start === 0 ? firstChunkItems : CHUNK_ITEMS;
     if (jsons.length > 0 && (jsons.length >= limit || chars + json.length > CHUNK_CHARS || itemKey !== key)) {
@@ -313,6 +331,37 @@ export const scoreIsStored = (level: string, score: EntityScore) =>
   level === 'campaign' || level === 'group' || score.score < 100 || score.findings > 0 || score.moneyPerMonth > 0;
 
 /**
+ * The documents as stored: each entity ref compacted by `compactor` (entity-refs.ts), everything else
+ * as it is (a copy that only swaps the refs, the fields keeping their order); without a compactor, the
+ * documents themselves.
+ */
+function storedForms(compactor: EntityRefCompactor | null) {
+  const same = <T>(item: T): unknown => item;
+  if (!compactor) {
+    return { finding: same, item: same, suggestion: same, score: same, withTarget: same, withKeywords: same, intersection: same, relevance: same };
+  }
+  const { compact, compactAll } = compactor;
+  const withTarget = <T extends { target: EntityRef }>(item: T): unknown => ({ ...item, target: compact(item.target) });
+  return {
+    finding: withTarget<Finding>,
+    item: withTarget<FindingItem>,
+    suggestion: (suggestion: Suggestion): unknown =>
+      suggestion.kind === 'cross_minus'
+        ? { ...suggestion, target: compact(suggestion.target), because: compactAll(suggestion.because), remove: compactAll(suggestion.remove) }
+        : withTarget(suggestion),
+    score: withTarget<EntityScore>,
+    withTarget: withTarget as (item: { target: EntityRef }) => unknown,
+    withKeywords: (item: { keywords: EntityRef[] }): unknown => ({ ...item, keywords: compactAll(item.keywords) }),
+    intersection: (item: GroupIntersection): unknown => ({ ...item, broader: compact(item.broader), narrower: compact(item.narrower) }),
+    relevance: (item: GroupRelevance): unknown => ({
+      ...item,
+      target: compact(item.target),
+      ads: item.ads.map((ad) => ({ ...ad, target: compact(ad.target) })),
+    }),
+  };
+}
+
+/**
  * Every row of a result, batch by batch. The findings, suggestions, scores and semantic sections are
  * walked in the engine's order (`position` keeps it as the tie-breaker of every sort). A finding's
  * items and the semantic sections (but the non-target queries' blocks, which the decision counts join
@@ -320,14 +369,28 @@ export const scoreIsStored = (level: string, score: EntityScore) =>
  */
 export function* resultRowBatches(result: AuditResult, limits: StorageLimits = defaultStorageLimits, options: RowBatchOptions = {}): Generator<ResultRowBatch, number> {
   const { scoring, semantic } = result;
-  const builder = new BatchBuilder(limits, options.encoding ?? { kind: 'arrays' });
+  const encoding = options.encoding ?? { kind: 'arrays' };
+  const builder = new BatchBuilder(limits, encoding);
+  const compactor = options.compactRefs ? new EntityRefCompactor() : null;
+  const stored = storedForms(compactor);
   // The engine thread hands its result over: each list is emptied once its rows are out, so the
   // result shrinks while it is written instead of living whole until the last batch.
   const release = (...lists: unknown[][]) => {
     if (options.release) for (const list of lists) list.length = 0;
   };
-  const emit = function* (batch: ResultRowBatch | null) {
-    if (batch) yield batch;
+  // The names a batch's compact refs stand for are written before it (a batch of their own).
+  const names = new BatchBuilder(limits, encoding);
+  const emit = function* (batch: ResultRowBatch | null): Generator<ResultRowBatch> {
+    if (!batch) return;
+    for (const [key, name] of compactor?.takeNewNames() ?? []) {
+      const full = names.addRow('analysis_entity_names', [key, name], name.length);
+      if (full) yield full;
+    }
+    const last = names.flush();
+    if (last) yield last;
+    builder.rowsWritten += names.rowsWritten;
+    names.rowsWritten = 0;
+    yield batch;
   };
 
   for (let position = 0; position < scoring.findings.length; position++) {
@@ -350,13 +413,13 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
           finding.count ?? 1,
           searchText(finding.title, ...refText(finding.target), ...itemLabels),
         ],
-        findingWithoutItems(finding),
+        stored.finding(findingWithoutItems(finding)),
       ),
     );
   }
   for (const finding of scoring.findings) {
     // The first chunk is the examples a findings page shows, so that page reads a small row per finding.
-    for (const chunk of chunksOf(finding.items ?? [], undefined, FINDING_EXAMPLE_ITEMS)) {
+    for (const chunk of chunksOf(finding.items ?? [], undefined, FINDING_EXAMPLE_ITEMS, stored.item)) {
       yield* emit(builder.add('analysis_finding_items', [finding.id, chunk.position, (chunk.first as { moneyPerMonth?: number }).moneyPerMonth ?? 0, chunk.count], null, chunk.json));
     }
     if (options.release) delete finding.items;
@@ -382,7 +445,7 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
           suggestionMoney(suggestion),
           suggestionSearch(suggestion),
         ],
-        suggestion,
+        stored.suggestion(suggestion),
       ),
     );
   }
@@ -399,26 +462,26 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
       const score = scores[position]!;
       if (!scoreIsStored(level, score)) continue;
       const keys = entityKeys(score.target);
-      yield* emit(builder.add('analysis_scores', [level, score.target.key, position, keys.campaign, keys.group, score.score, score.moneyPerMonth], score));
+      yield* emit(builder.add('analysis_scores', [level, score.target.key, position, keys.campaign, keys.group, score.score, score.moneyPerMonth], stored.score(score)));
     }
     release(scores);
   }
 
-  const sections: [StoredSemanticSection, readonly unknown[], (item: never) => EntityRef | undefined][] = [
-    ['clusters', semantic.clusters, (item: { keywords: EntityRef[] }) => item.keywords[0]],
-    ['duplicates', semantic.duplicates, (item: { keywords: EntityRef[] }) => item.keywords[0]],
-    ['intersections', semantic.intersections, (item: { narrower: EntityRef }) => item.narrower],
-    ['relevance', semantic.relevance, (item: { target: EntityRef }) => item.target],
-    ['collect_data', semantic.collectData, (item: { target: EntityRef }) => item.target],
-    ['dropped_negatives', semantic.droppedNegatives, (item: { target: EntityRef }) => item.target],
-    ['keyword_verdicts', scoring.keywordVerdicts, (item: { target: EntityRef }) => item.target],
+  const sections: [StoredSemanticSection, readonly unknown[], (item: never) => EntityRef | undefined, (item: never) => unknown][] = [
+    ['clusters', semantic.clusters, (item: { keywords: EntityRef[] }) => item.keywords[0], stored.withKeywords],
+    ['duplicates', semantic.duplicates, (item: { keywords: EntityRef[] }) => item.keywords[0], stored.withKeywords],
+    ['intersections', semantic.intersections, (item: { narrower: EntityRef }) => item.narrower, stored.intersection],
+    ['relevance', semantic.relevance, (item: { target: EntityRef }) => item.target, stored.relevance],
+    ['collect_data', semantic.collectData, (item: { target: EntityRef }) => item.target, stored.withTarget],
+    ['dropped_negatives', semantic.droppedNegatives, (item: { target: EntityRef }) => item.target, stored.withTarget],
+    ['keyword_verdicts', scoring.keywordVerdicts, (item: { target: EntityRef }) => item.target, stored.withTarget],
   ];
-  for (const [section, items, refOf] of sections) {
+  for (const [section, items, refOf, storedForm] of sections) {
     const groupOf = (item: unknown) => {
       const keys = entityKeys(refOf(item as never));
       return keys.group ?? keys.campaign;
     };
-    for (const chunk of chunksOf(items, groupOf)) {
+    for (const chunk of chunksOf(items, groupOf, undefined, storedForm as (item: unknown) => unknown)) {
       const keys = entityKeys(refOf(chunk.first as never));
       yield* emit(builder.add('analysis_semantic', [section, chunk.position, keys.campaign, keys.group, chunk.count], null, chunk.json));
     }

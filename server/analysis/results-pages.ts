@@ -32,6 +32,7 @@ import type { AnalysisDecisions } from '../../src/contract/analysis.js';
 import { analysisMessages as m, analysisPageMessages as pm } from '../../src/contract/messages.js';
 import type { DB } from '../db/database.js';
 import { conflict, notFound, validationError } from '../lib/errors.js';
+import { expandStoredRefs } from './entity-names.js';
 import { CHUNK_ITEMS } from './result-rows.js';
 import { findAnalysisRow, toAnalysis } from './service.js';
 
@@ -100,7 +101,11 @@ export async function findingsPage(db: DB, analysisId: string, filter: FindingsF
     sql<{ total: number }>`SELECT count(*)::int AS total FROM analysis_findings f WHERE ${where}`.execute(db),
   ]);
   return {
-    items: rows.rows.map(({ document, examples }) => (examples ? { ...document, items: examples } : document)),
+    items: await expandStoredRefs(
+      db,
+      analysisId,
+      rows.rows.map(({ document, examples }) => (examples ? { ...document, items: examples } : document)),
+    ),
     total: total.rows[0]!.total,
     page: filter.page,
     page_size: filter.page_size,
@@ -118,7 +123,7 @@ export async function findingItemsPage(db: DB, analysisId: string, findingId: st
        ORDER BY r.position, e.n`.execute(db),
     sql<{ total: number }>`SELECT coalesce(sum(count), 0)::int AS total FROM analysis_finding_items WHERE analysis_id = ${analysisId} AND finding_id = ${findingId}`.execute(db),
   ]);
-  return { items: rows.rows.map((row) => row.document), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
+  return { items: await expandStoredRefs(db, analysisId, rows.rows.map((row) => row.document)), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
 }
 
 // ------------------------------------------------------------------------------------ suggestions
@@ -155,7 +160,11 @@ export async function suggestionsPage(db: DB, analysisId: string, filter: Sugges
     sql<{ total: number }>`SELECT count(*)::int AS total FROM ${suggestionsFrom} WHERE ${where}`.execute(db),
   ]);
   return {
-    items: rows.rows.map(({ document, decision, value }) => ({ ...document, decision, ...(value !== null ? { value } : {}) }) as SuggestionWithDecision),
+    items: await expandStoredRefs(
+      db,
+      analysisId,
+      rows.rows.map(({ document, decision, value }) => ({ ...document, decision, ...(value !== null ? { value } : {}) }) as SuggestionWithDecision),
+    ),
     total: total.rows[0]!.total,
     page: filter.page,
     page_size: filter.page_size,
@@ -313,7 +322,7 @@ export async function semanticPage<S extends SemanticSection>(db: DB, analysisId
        ORDER BY r.position, e.n`.execute(db),
     sql<{ total: number }>`SELECT coalesce(sum(count), 0)::int AS total FROM analysis_semantic WHERE analysis_id = ${analysisId} AND section = ${section}`.execute(db),
   ]);
-  return { items: rows.rows.map((row) => row.document), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
+  return { items: await expandStoredRefs(db, analysisId, rows.rows.map((row) => row.document)), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
 }
 
 export interface ScoresRequest extends PageRequest {
@@ -333,7 +342,7 @@ export async function scoresPage(db: DB, analysisId: string, request: ScoresRequ
     sql<{ document: EntityScore }>`SELECT document FROM analysis_scores WHERE ${where} ORDER BY ${order} LIMIT ${request.page_size} OFFSET ${offsetOf(request)}`.execute(db),
     sql<{ total: number }>`SELECT count(*)::int AS total FROM analysis_scores WHERE ${where}`.execute(db),
   ]);
-  return { items: rows.rows.map((row) => row.document), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
+  return { items: await expandStoredRefs(db, analysisId, rows.rows.map((row) => row.document)), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
 }
 
 // ------------------------------------------------------------------------------------ results

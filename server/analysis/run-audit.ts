@@ -290,7 +290,7 @@ export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, li
     });
     const summary = summarizeAudit(result);
     const report = buildResultsSummary(result);
-    const batches = resultRowBatches(result, limits, { release: true, encoding: raw.analysisId ? { kind: 'copy', analysisId: raw.analysisId } : { kind: 'arrays' } });
+    const batches = resultRowBatches(result, limits, { release: true, compactRefs: true, encoding: raw.analysisId ? { kind: 'copy', analysisId: raw.analysisId } : { kind: 'arrays' } });
     let next = batches.next();
     while (!next.done) {
       port.postMessage({ type: 'batch', batch: next.value } satisfies AuditThreadMessage);

@@ -25,6 +25,7 @@ import { findProject } from '../projects/service.js';
 import { priceCampaigns } from '../tokens/pricing.js';
 import { cancelRun, startPaidRun } from '../runs/paid-run.js';
 import type { ExportRead, ExportReadResult } from './export-file.js';
+import { entityNames } from './entity-names.js';
 import { auditRun } from './lifecycle.js';
 import { fullName, iso } from '../lib/api-values.js';
 
@@ -291,5 +292,7 @@ export async function readExport(db: DB, source: ExportSource, read: ExportRead)
       JOIN analysis_decisions d ON d.analysis_id = ${source.analysis.id} AND d.suggestion_id = s.id AND d.decision = 'accepted'
      ORDER BY s.position`.execute(db);
   const next = from + EXPORT_READ_BATCH;
-  return { suggestions: batch.rows, next: next < source.suggestionsCount ? next : null };
+  // The first batch brings the names the documents' compact refs leave out (one per campaign and group).
+  const names = from === 0 ? [...(await entityNames(db, source.analysis.id))] : undefined;
+  return { suggestions: batch.rows, next: next < source.suggestionsCount ? next : null, ...(names ? { names } : {}) };
 }

@@ -15,6 +15,7 @@ import * as payments from './0085_payments.js';
 import * as aiPlanCancel from './0090_ai_plan_cancel.js';
 import * as sessionNotifications from './0095_session_notifications.js';
 import * as resultDocumentsJson from './0100_result_documents_json.js';
+import * as entityNames from './0105_entity_names.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0090_ai_plan_cancel': aiPlanCancel,
   '0095_session_notifications': sessionNotifications,
   '0100_result_documents_json': resultDocumentsJson,
+  '0105_entity_names': entityNames,
 };

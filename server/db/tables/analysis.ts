@@ -52,6 +52,7 @@ export interface AnalysisTables {
   analysis_decisions: AnalysisDecisionsTable;
   analysis_scores: AnalysisScoresTable;
   analysis_semantic: AnalysisSemanticTable;
+  analysis_entity_names: AnalysisEntityNamesTable;
 }
 
 /** Result rows (written by the worker in batches, see analysis/result-rows.ts); `document` is the engine's JSON. */
@@ -128,4 +129,11 @@ export interface AnalysisSemanticTable {
   /** Items in the row; `document` is their array (a single item object on rows from before 0070, and on `query_blocks`). */
   count: ColumnType<number, number | undefined, number>;
   document: Json<unknown>;
+}
+
+/** Names of a result's campaigns (`c0`) and groups (`c0g6`), which its documents' compact refs leave out (analysis/entity-refs.ts). */
+export interface AnalysisEntityNamesTable {
+  analysis_id: string;
+  key: string;
+  name: string;
 }

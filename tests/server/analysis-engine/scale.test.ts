@@ -96,7 +96,7 @@ describe('the thread’s input and output at scale', () => {
     const input = { data: campaignDataOf(raw(false)), settings: { competitors: ['икея'] }, targetCpa: 500, region: 'Москва' };
     const kept = await runAudit(input);
     const handedOver = await runAudit({ ...input, data: campaignDataOf(raw(false)) });
-    expect(texts(resultRowBatches(handedOver, undefined, { release: true }))).toEqual(texts(resultRowBatches(kept)));
+    expect(texts(resultRowBatches(handedOver, undefined, { release: true, compactRefs: true }))).toEqual(texts(resultRowBatches(kept, undefined, { compactRefs: true })));
     expect(handedOver.scoring.findings).toEqual([]);
     expect(handedOver.scoring.keywords).toEqual([]);
     expect(handedOver.semantic.negatives).toEqual([]);
@@ -105,7 +105,9 @@ describe('the thread’s input and output at scale', () => {
 
   it('the thread’s path (bytes in, batches over a port) writes the rows of the engines run directly', async () => {
     const direct = await runAudit({ data: campaignDataOf(raw(false)), settings: { competitors: ['икея'] }, targetCpa: 500, region: 'Москва' });
-    const expected = texts(resultRowBatches(direct));
+    // The thread stores entity refs compactly (entity-refs.ts), with the names they need.
+    const expected = texts(resultRowBatches(direct, undefined, { compactRefs: true }));
+    expect(expected.some((batch) => batch.startsWith('analysis_entity_names:'))).toBe(true);
     const { port1, port2 } = new MessageChannel();
     const received: ResultRowBatch[] = [];
     port1.on('message', (message: AuditThreadMessage) => {

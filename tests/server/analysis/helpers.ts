@@ -79,12 +79,15 @@ export function deferred<T = void>() {
   return { promise, resolve };
 }
 
-/** A runner that stores `grow`'s result through the real row path (batches into the sink, COPY encoded), without a thread. */
+/**
+ * A runner that stores `grow`'s result through the real row path (batches into the sink, COPY encoded,
+ * entity refs compact as the engine thread writes them unless `compactRefs` is false), without a thread.
+ */
 export const storingRunner =
-  (grow: (input: Parameters<AuditRunner>[0]) => Promise<AuditResult>): AuditRunner =>
+  (grow: (input: Parameters<AuditRunner>[0]) => Promise<AuditResult>, { compactRefs = true } = {}): AuditRunner =>
   async (input, _onProgress, _signal, sink) => {
     const result = await grow(input);
-    const batches = resultRowBatches(result, analysisStorageLimits, { encoding: { kind: 'copy', analysisId: input.analysisId! } });
+    const batches = resultRowBatches(result, analysisStorageLimits, { compactRefs, encoding: { kind: 'copy', analysisId: input.analysisId! } });
     let next = batches.next();
     while (!next.done) {
       await sink(next.value);
