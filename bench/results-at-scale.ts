@@ -5,10 +5,14 @@
  * group; bench/analysis.ts's vocabulary) stored as campaign rows, and a completed analysis of it written
  * through the worker's row path (`resultRowBatches` → COPY) with suggestions shaped like the engines'
  * at that size (750 000, as the engines make at 1 000 000 keywords): 5 negatives a group (250 000, by
- * category and status), a headline fix for every ad, 6 cross-minus fixes a group. Then, timed:
+ * category and status), a headline fix for every ad, 6 cross-minus fixes a group; 2 findings a group
+ * (100 000, half with 5 items); the non-target queries report (one block a negative) in the summary.
+ * Then, timed:
  *
- * - suggestions pages filtered by each filter of the results screen (median of 3), and their count;
- * - bulk accept of every negative (one request);
+ * - suggestions and findings pages filtered by each filter of the results screen (median of 3), with
+ *   their count (capped at 10 000: «over 10,000»);
+ * - `GET /results` (summary, first findings page, decision counts) before and after the bulk accept;
+ * - bulk accept of every negative (one request), then the decision-filtered pages;
  * - the CSV export: the route (campaign by campaign) and, in the same server process and the same run,
  *   the export as it was (bench/export-whole.ts: every accepted document and every campaign whole in
  *   memory), each with the server's peak RSS over its own run, and the two files' SHA-256 compared.
@@ -20,9 +24,9 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { AuditResult } from '../src/contract/analysis.js';
-import type { AdFieldFixSuggestion, CrossMinusSuggestion, EntityRef, NegativeCategory, NegativeKeywordSuggestion } from '../src/contract/analysis-results.js';
+import type { AdFieldFixSuggestion, CrossMinusSuggestion, EntityRef, Finding, NegativeCategory, NegativeKeywordSuggestion, NonTargetQueries, Severity } from '../src/contract/analysis-results.js';
 import type { CampaignData } from '../src/contract/campaigns.js';
-import { resultRowBatches } from '../server/analysis/result-rows.js';
+import { buildResultsSummary, resultRowBatches } from '../server/analysis/result-rows.js';
 import { copyRowBatch } from '../server/analysis/row-writer.js';
 import { generateAccount } from './analysis.js';
 import { api, startServer, type ServerHandle } from './end-to-end.js';
@@ -31,7 +35,17 @@ const KEYWORDS_PER_GROUP = 20;
 const GROUPS_PER_CAMPAIGN = 500;
 const NEGATIVES_PER_GROUP = 5;
 const CROSS_MINUS_PER_GROUP = 6;
+const FINDING_ITEMS = 5;
+const severities: Severity[] = ['high', 'medium', 'low'];
 const categories: NegativeCategory[] = ['query', 'query', 'query', 'free', 'informational', 'jobs', 'used', 'foreign_geo', 'competitors', 'ambiguous'];
+
+/**
+ * `BENCH_SCALE_QUERY_BLOCKS=0` leaves the non-target queries report out (the code before migration 0107
+ * counted it in time quadratic in the accepted negatives: hours at this size), `BENCH_SCALE_EXPORT=0`
+ * the exports: for a baseline run of the older code.
+ */
+const withQueryBlocks = process.env.BENCH_SCALE_QUERY_BLOCKS !== '0';
+const withExport = process.env.BENCH_SCALE_EXPORT !== '0';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -42,6 +56,8 @@ function suggestionsOf(data: CampaignData): AuditResult {
   const adFixes: AdFieldFixSuggestion[] = [];
   const crossMinus: CrossMinusSuggestion[] = [];
   const negatives: NegativeKeywordSuggestion[] = [];
+  const findings: Finding[] = [];
+  const blockedBy: NonTargetQueries['blockedBy'] = [];
   let n = 0;
   data.campaigns.forEach((campaign, c) => {
     campaign.groups.forEach((group, g) => {
@@ -60,6 +76,39 @@ function suggestionsOf(data: CampaignData): AuditResult {
         });
       });
       const keyword = group.keywords[0]!;
+      // Two findings a group (100 000 at 1 000 000 keywords): an aggregated one with its items, and one about the group.
+      const items = group.keywords.slice(0, FINDING_ITEMS).map((kw, k) => ({
+        target: { ...groupRef, level: 'keyword' as const, key: `c${c}g${g}k${k}`, keywordIndex: k, label: kw.phrase },
+        evidence: [{ label: 'Расход без конверсий', value: 100 + k, unit: 'rub' as const }],
+        moneyPerMonth: 100 + k,
+      }));
+      findings.push({
+        id: `kw_no_conv:c${c}g${g}`,
+        checkId: 'keywords_without_conversions',
+        family: 'statistics',
+        severity: severities[g % 3]!,
+        weight: 5,
+        title: 'Фразы без конверсий',
+        explanation: 'Фразы тратят бюджет без конверсий',
+        fix: 'Отключите фразы или снизьте ставки',
+        target: groupRef,
+        evidence: [],
+        moneyPerMonth: 510 + ((c * GROUPS_PER_CAMPAIGN + g) % 89),
+        count: items.length,
+        items,
+      });
+      findings.push({
+        id: `group_size:c${c}g${g}`,
+        checkId: 'group_too_many_keywords',
+        family: 'keywords',
+        severity: 'low',
+        weight: 2,
+        title: `Много фраз в группе «${group.name}»`,
+        explanation: 'Группа с десятками фраз',
+        fix: 'Разделите группу',
+        target: groupRef,
+        evidence: [],
+      });
       for (let k = 0; k < CROSS_MINUS_PER_GROUP && k + 1 < group.keywords.length; k++) {
         const narrower = group.keywords[k + 1]!;
         crossMinus.push({
@@ -95,11 +144,15 @@ function suggestionsOf(data: CampaignData): AuditResult {
           costPerMonth: 390 + (n % 97),
           evidence: [{ label: 'Расход без конверсий', value: 390 + (n % 97), unit: 'rub' }],
         });
+        // The non-target queries report: the rows each negative blocks (one entry a negative, as at this size).
+        if (withQueryBlocks) blockedBy.push({ suggestionIds: [`neg:c${c}g${g}|${text}`], queries: 3, clicks: 12, cost: 390 + (n % 97) });
       }
     });
   });
-  const scoring = { findings: [], suggestions: adFixes, campaigns: [], groups: [], ads: [], keywords: [], keywordVerdicts: [] };
-  const semantic = { crossMinus, negatives, clusters: [], duplicates: [], intersections: [], relevance: [], collectData: [], droppedNegatives: [] };
+  const scoring = { findings, checks: [], notices: [], suggestions: adFixes, campaigns: [], groups: [], ads: [], keywords: [], keywordVerdicts: [] };
+  const cost = blockedBy.reduce((sum, block) => sum + block.cost, 0);
+  const nonTargetQueries: NonTargetQueries = { queries: blockedBy.length * 3, clicks: blockedBy.length * 12, cost, costPerMonth: cost, period: null, periodDays: 30, monthFactor: 1, blockedBy };
+  const semantic = { crossMinus, negatives, clusters: [], duplicates: [], intersections: [], relevance: [], collectData: [], droppedNegatives: [], notices: [], nonTargetQueries };
   return { scoring, semantic } as unknown as AuditResult;
 }
 
@@ -132,7 +185,7 @@ async function storeAnalysis(client: pg.Client, data: CampaignData): Promise<{ a
   const suggestions = result.scoring.suggestions.length + result.semantic.crossMinus.length + result.semantic.negatives.length;
   await client.query('BEGIN');
   for (const batch of resultRowBatches(result, undefined, { encoding: { kind: 'copy', analysisId } })) await copyRowBatch(client, batch);
-  await client.query(`UPDATE analyses SET status = 'completed', stage = NULL, finished_at = now() WHERE id = $1`, [analysisId]);
+  await client.query(`UPDATE analyses SET status = 'completed', stage = NULL, finished_at = now(), report = $2 WHERE id = $1`, [analysisId, JSON.stringify(buildResultsSummary(result))]);
   await client.query('COMMIT');
   return { analysisId, suggestions };
 }
@@ -144,20 +197,23 @@ async function explainPage(client: pg.Client, analysisId: string, query: URLSear
   const conditions = ['s.analysis_id = $1'];
   const values: unknown[] = [analysisId];
   const column: Record<string, string> = { kind: 'kind', category: 'category', status: 'status', campaign: 'campaign_key', group: 'group_key' };
+  const decision = 'SELECT 1 FROM analysis_decisions x WHERE x.analysis_id = s.analysis_id AND x.suggestion_id = s.id';
+  const negativesOnly = query.has('category') || query.has('status');
   for (const [name, value] of query) {
+    if (name === 'kind' && negativesOnly && value === 'negative_keyword') continue;
     if (column[name]) {
-      values.push([value]);
-      conditions.push(`s.${column[name]} = ANY($${values.length}::text[])`);
+      values.push(value);
+      conditions.push(`s.${column[name]} = $${values.length}`);
     } else if (name === 'text') {
       values.push(`%${value}%`);
       conditions.push(`s.search LIKE $${values.length}`);
-    } else if (name === 'decision') conditions.push(value === 'undecided' ? 'd.decision IS NULL' : `d.decision = '${value}'`);
+    } else if (name === 'decision') conditions.push(value === 'undecided' ? `NOT EXISTS (${decision})` : `EXISTS (${decision} AND x.decision = '${value}')`);
   }
   const from = 'analysis_suggestions s LEFT JOIN analysis_decisions d ON d.analysis_id = s.analysis_id AND d.suggestion_id = s.id';
   const where = conditions.join(' AND ');
   for (const statement of [
     `SELECT s.document, d.decision, d.value FROM ${from} WHERE ${where} ORDER BY s.cost_per_month DESC, s.position LIMIT 50 OFFSET 50`,
-    `SELECT count(*)::int AS total FROM ${from} WHERE ${where}`,
+    `SELECT count(*)::int AS total FROM (SELECT 1 FROM analysis_suggestions s WHERE ${where} LIMIT 10001) matched`,
   ]) {
     const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement}`, values);
     console.log(`    ${statement.slice(0, 60)}… ${query}\n${plan.rows.map((row) => `      ${row['QUERY PLAN']}`).join('\n')}`);
@@ -206,6 +262,7 @@ export async function run(): Promise<void> {
     const data = generateAccount({ campaigns, groupsPerCampaign: Math.ceil(groupsTotal / campaigns) });
     data.searchQueries = [];
     const { analysisId, suggestions } = await storeAnalysis(client, data);
+    const rareGroupName = data.campaigns[0]!.groups[7]!.name;
     data.campaigns = [];
     console.log(`  stored: ${count(suggestions)} suggestions in ${seconds(performance.now() - started)}`);
 
@@ -225,19 +282,36 @@ export async function run(): Promise<void> {
       ['decision undecided', 'decision=undecided'],
       ['kind negative + undecided', 'kind=negative_keyword&decision=undecided'],
     ];
-    const timePages = async (list: [string, string][]) => {
+    const findingFilters: [string, string][] = [
+      ['by money (no filter)', 'sort=money'],
+      ['by severity (no filter)', 'sort=severity'],
+      ['severity high', 'severity=high'],
+      ['check', 'check=keywords_without_conversions'],
+      ['campaign', `campaign=${keys.campaign_key}`],
+      ['group', `group=${keys.group_key}`],
+      ['text «много фраз» (common)', `text=${encodeURIComponent('много фраз')}`],
+      [`text (one group's name)`, `text=${encodeURIComponent(rareGroupName)}`],
+    ];
+    const timeList = async (list: [string, string][], path: 'suggestions' | 'findings') => {
       for (const [name, query] of list) {
-        if (explain) await explainPage(client, analysisId, new URLSearchParams(query));
+        if (explain && path === 'suggestions') await explainPage(client, analysisId, new URLSearchParams(query));
         const times: number[] = [];
-        let total = 0;
+        let total = '';
         for (let round = 0; round < 3; round++) {
-          const page = await timed<{ total: number }>(server, 'GET', `/analyses/${analysisId}/suggestions?${query}&page=2&page_size=50`);
+          const page = await timed<{ total: number; total_capped?: boolean }>(server, 'GET', `/analyses/${analysisId}/${path}?${query}&page=2&page_size=50`);
           times.push(page.ms);
-          total = page.body.total;
+          total = `${page.body.total_capped ? 'over ' : ''}${count(page.body.total)}`;
         }
         times.sort((a, b) => a - b);
-        console.log(`  suggestions page, ${name.padEnd(36)} median ${times[1]!.toFixed(0).padStart(5)} ms (of ${times.map((t) => t.toFixed(0)).join(', ')}), total ${count(total)}`);
+        console.log(`  ${path} page, ${name.padEnd(36)} median ${times[1]!.toFixed(0).padStart(5)} ms (of ${times.map((t) => t.toFixed(0)).join(', ')}), total ${total}`);
       }
+    };
+    const timePages = (list: [string, string][]) => timeList(list, 'suggestions');
+    const timeResults = async (name: string) => {
+      const times: number[] = [];
+      for (let round = 0; round < 3; round++) times.push((await timed(server, 'GET', `/analyses/${analysisId}/results`)).ms);
+      times.sort((a, b) => a - b);
+      console.log(`  results (summary, first findings page, decision counts), ${name}: median ${times[1]!.toFixed(0)} ms (of ${times.map((t) => t.toFixed(0)).join(', ')})`);
     };
     // As the end-to-end bench asks it: right after the analysis completes, before the worker's VACUUM (ANALYZE) has run.
     await timePages([['kind + category, before VACUUM (ANALYZE)', filters[0]![1]]]);
@@ -250,11 +324,20 @@ export async function run(): Promise<void> {
     await client.query('VACUUM (ANALYZE) analysis_suggestions');
     console.log(`  VACUUM (ANALYZE) analysis_suggestions: ${seconds(performance.now() - started)}`);
     await timePages(filters);
+    await client.query('VACUUM (ANALYZE) analysis_findings');
+    await timeList(findingFilters, 'findings');
+    await timeResults('no decisions');
     started = performance.now();
     const bulk = await timed<{ updated: number }>(server, 'POST', `/analyses/${analysisId}/decisions/bulk`, { filter: { kind: 'negative_keyword' }, decision: 'accepted' });
     console.log(`  bulk accept of every negative: ${count(bulk.body.updated)} in ${seconds(bulk.ms)}`);
     await timePages(decisionFilters);
+    await timeResults(`${count(bulk.body.updated)} accepted`);
+    if (process.env.BENCH_SCALE_KEEP === '1') {
+      console.log(`  kept for inspection: ${server.databaseUrl} analysis ${analysisId}`);
+      await new Promise(() => undefined);
+    }
 
+    if (!withExport) return;
     const route = await routeExport(server, analysisId);
     const whole = await wholeExport(server, analysisId);
     const again = await routeExport(server, analysisId);

@@ -10,6 +10,7 @@ import { sql, type RawBuilder } from 'kysely';
 import {
   FINDING_EXAMPLE_ITEMS,
   RESULTS_PAGE_SIZE_DEFAULT,
+  RESULTS_TOTAL_CAP,
   type BulkDecisionResponse,
   type DecisionChange,
   type DecisionChangesResponse,
@@ -27,7 +28,7 @@ import {
   type SuggestionsPage,
   type SuggestionWithDecision,
 } from '../../src/contract/analysis-pages.js';
-import type { EntityScore, Finding, FindingItem, Suggestion } from '../../src/contract/analysis-results.js';
+import type { EntityScore, Finding, FindingItem, Severity, Suggestion } from '../../src/contract/analysis-results.js';
 import type { AnalysisDecisions } from '../../src/contract/analysis.js';
 import { analysisMessages as m, analysisPageMessages as pm } from '../../src/contract/messages.js';
 import type { DB } from '../db/database.js';
@@ -57,6 +58,26 @@ const likePattern = (text: string) => `%${text.toLowerCase().replace(/ё/g, 'е'
 const and = (conditions: RawBuilder<unknown>[]) => (conditions.length === 0 ? sql`TRUE` : sql.join(conditions, sql` AND `));
 
 /**
+ * `column` is one of `values`: a plain `=` for one value (the filters of the screens send one), which
+ * the planner matches to an index column as well as an ordered index scan; `= ANY` for several.
+ */
+const oneOf = (column: RawBuilder<unknown>, values: string[]) => (values.length === 1 ? sql`${column} = ${values[0]}` : sql`${column} = ANY(${values}::text[])`);
+
+/**
+ * The total of a page of `FROM … WHERE …` (`fromWhere`) that holds `rowsOnPage` rows. The last page
+ * (not full, and not an empty one past the first) tells it without a count. Otherwise the matches are
+ * counted up to `RESULTS_TOTAL_CAP` and no further: the count of a filter matching 500 000 suggestions
+ * stops after 10 001 index entries. (Asked after the page, not beside it: a filter matching nothing,
+ * which reads as much as its page, is counted once.)
+ */
+async function pageTotal(db: DB, fromWhere: RawBuilder<unknown>, request: PageRequest, rowsOnPage: number): Promise<{ total: number; total_capped: boolean }> {
+  if (rowsOnPage < request.page_size && (rowsOnPage > 0 || request.page === 1)) return { total: offsetOf(request) + rowsOnPage, total_capped: false };
+  const counted = await sql<{ total: number }>`SELECT count(*)::int AS total FROM (SELECT 1 FROM ${fromWhere} LIMIT ${RESULTS_TOTAL_CAP + 1}) matched`.execute(db);
+  const total = counted.rows[0]!.total;
+  return total > RESULTS_TOTAL_CAP ? { total: RESULTS_TOTAL_CAP, total_capped: true } : { total, total_capped: false };
+}
+
+/**
  * The items of chunk rows `r` (analysis_finding_items, analysis_semantic; see result-rows.ts `chunksOf`)
  * as `e.item`, the n-th of its row as `e.n`: item index `r.position + e.n - 1`. A chunk's document is an
  * array; a row written before chunks (0070) is one item.
@@ -72,12 +93,22 @@ const itemRange = (from: number, to: number) =>
 
 // ------------------------------------------------------------------------------------ findings
 
+/**
+ * A finding's severity as its rank in `sort=severity` (high first). The same expression as the index
+ * analysis_findings_severity_idx (migration 0107), so the severity filter and sort read that index.
+ */
+const severityRank = (alias: string) => sql.raw(`(CASE ${alias}.severity WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END)`);
+const severityRanks: Record<Severity, number> = { high: 0, medium: 1, low: 2 };
+
 function findingConditions(analysisId: string, filter: Omit<FindingsFilter, 'page' | 'page_size' | 'sort'>): RawBuilder<unknown> {
   const conditions: RawBuilder<unknown>[] = [sql`f.analysis_id = ${analysisId}`];
-  if (filter.severity?.length) conditions.push(sql`f.severity = ANY(${filter.severity}::text[])`);
-  if (filter.check?.length) conditions.push(sql`f.check_id = ANY(${filter.check}::text[])`);
-  if (filter.campaign?.length) conditions.push(sql`f.campaign_key = ANY(${filter.campaign}::text[])`);
-  if (filter.group?.length) conditions.push(sql`f.group_key = ANY(${filter.group}::text[])`);
+  if (filter.severity?.length) {
+    const ranks = filter.severity.map((severity) => severityRanks[severity as Severity]);
+    conditions.push(ranks.length === 1 ? sql`${severityRank('f')} = ${ranks[0]}` : sql`${severityRank('f')} = ANY(${ranks}::int[])`);
+  }
+  if (filter.check?.length) conditions.push(oneOf(sql`f.check_id`, filter.check));
+  if (filter.campaign?.length) conditions.push(oneOf(sql`f.campaign_key`, filter.campaign));
+  if (filter.group?.length) conditions.push(oneOf(sql`f.group_key`, filter.group));
   if (filter.text) conditions.push(sql`f.search LIKE ${likePattern(filter.text)}`);
   return and(conditions);
 }
@@ -87,26 +118,24 @@ export async function findingsPage(db: DB, analysisId: string, filter: FindingsF
   const where = findingConditions(analysisId, filter);
   const order = (alias: string) =>
     filter.sort === 'severity'
-      ? sql.raw(`CASE ${alias}.severity WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, ${alias}.money_per_month DESC, ${alias}.position`)
+      ? sql`${severityRank(alias)}, ${sql.raw(`${alias}.money_per_month DESC, ${alias}.position`)}`
       : sql.raw(`${alias}.money_per_month DESC, ${alias}.position`);
-  const [rows, total] = await Promise.all([
-    sql<{ document: Finding; examples: FindingItem[] | null }>`
+  const rows = await sql<{ document: Finding; examples: FindingItem[] | null }>`
       SELECT page.document,
              (SELECT json_agg(e.item ORDER BY r.position, e.n)
                 FROM analysis_finding_items r ${chunkItems}
                WHERE r.analysis_id = ${analysisId} AND r.finding_id = page.id AND ${itemRange(0, FINDING_EXAMPLE_ITEMS)}) AS examples
         FROM (SELECT f.id, f.document, f.money_per_month, f.position, f.severity
                 FROM analysis_findings f WHERE ${where} ORDER BY ${order('f')} LIMIT ${filter.page_size} OFFSET ${offsetOf(filter)}) page
-       ORDER BY ${order('page')}`.execute(db),
-    sql<{ total: number }>`SELECT count(*)::int AS total FROM analysis_findings f WHERE ${where}`.execute(db),
-  ]);
+       ORDER BY ${order('page')}`.execute(db);
+  const total = await pageTotal(db, sql`analysis_findings f WHERE ${where}`, filter, rows.rows.length);
   return {
     items: await expandStoredRefs(
       db,
       analysisId,
       rows.rows.map(({ document, examples }) => (examples ? { ...document, items: examples } : document)),
     ),
-    total: total.rows[0]!.total,
+    ...total,
     page: filter.page,
     page_size: filter.page_size,
   };
@@ -128,44 +157,53 @@ export async function findingItemsPage(db: DB, analysisId: string, findingId: st
 
 // ------------------------------------------------------------------------------------ suggestions
 
-/** Conditions on `s` (analysis_suggestions) and `d` (its decision, left-joined). */
+/**
+ * Conditions on `s` (analysis_suggestions). The decision filter looks the suggestion's decision up by
+ * its key (an anti-join for `undecided`), so the page and its count need no join with the decisions.
+ */
 function suggestionConditions(analysisId: string, filter: SuggestionsFilter): RawBuilder<unknown> {
   const conditions: RawBuilder<unknown>[] = [sql`s.analysis_id = ${analysisId}`];
-  if (filter.kind?.length) conditions.push(sql`s.kind = ANY(${filter.kind}::text[])`);
-  if (filter.category?.length) conditions.push(sql`s.category = ANY(${filter.category}::text[])`);
-  if (filter.status?.length) conditions.push(sql`s.status = ANY(${filter.status}::text[])`);
-  if (filter.campaign?.length) conditions.push(sql`s.campaign_key = ANY(${filter.campaign}::text[])`);
-  if (filter.group?.length) conditions.push(sql`s.group_key = ANY(${filter.group}::text[])`);
+  // Only negatives have a category and a status (result-rows.ts): with either filter, «negatives» is
+  // already implied, and left out the page and its count read the category or status index alone.
+  const negativesOnly = Boolean(filter.category?.length || filter.status?.length);
+  const kinds = negativesOnly && filter.kind?.includes('negative_keyword') ? undefined : filter.kind;
+  if (kinds?.length) conditions.push(oneOf(sql`s.kind`, kinds));
+  if (filter.category?.length) conditions.push(oneOf(sql`s.category`, filter.category));
+  if (filter.status?.length) conditions.push(oneOf(sql`s.status`, filter.status));
+  if (filter.campaign?.length) conditions.push(oneOf(sql`s.campaign_key`, filter.campaign));
+  if (filter.group?.length) conditions.push(oneOf(sql`s.group_key`, filter.group));
   if (filter.text) conditions.push(sql`s.search LIKE ${likePattern(filter.text)}`);
   if (filter.decision?.length) {
     const decided = filter.decision.filter((decision) => decision !== 'undecided');
-    const undecided = filter.decision.includes('undecided');
+    const decision = sql`SELECT 1 FROM analysis_decisions x WHERE x.analysis_id = s.analysis_id AND x.suggestion_id = s.id`;
     const parts: RawBuilder<unknown>[] = [];
-    if (decided.length) parts.push(sql`d.decision = ANY(${decided}::text[])`);
-    if (undecided) parts.push(sql`d.decision IS NULL`);
-    conditions.push(sql`(${sql.join(parts, sql` OR `)})`);
+    if (decided.length === 1) parts.push(sql`EXISTS (${decision} AND x.decision = ${decided[0]})`);
+    // Both decisions: decided at all.
+    if (decided.length === 2) parts.push(sql`EXISTS (${decision})`);
+    if (filter.decision.includes('undecided')) parts.push(sql`NOT EXISTS (${decision})`);
+    conditions.push(parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` OR `)})`);
   }
   return and(conditions);
 }
 
-const suggestionsFrom = sql`analysis_suggestions s LEFT JOIN analysis_decisions d ON d.analysis_id = s.analysis_id AND d.suggestion_id = s.id`;
-
 /** A page of suggestions with their decisions, by money (cost per month saved) then the engine's order. */
 export async function suggestionsPage(db: DB, analysisId: string, filter: SuggestionsFilter & PageRequest): Promise<SuggestionsPage> {
   const where = suggestionConditions(analysisId, filter);
-  const [rows, total] = await Promise.all([
-    sql<{ document: Suggestion; decision: 'accepted' | 'rejected' | null; value: string | null }>`
-      SELECT s.document, d.decision, d.value FROM ${suggestionsFrom}
-       WHERE ${where} ORDER BY s.cost_per_month DESC, s.position LIMIT ${filter.page_size} OFFSET ${offsetOf(filter)}`.execute(db),
-    sql<{ total: number }>`SELECT count(*)::int AS total FROM ${suggestionsFrom} WHERE ${where}`.execute(db),
-  ]);
+  // The page first, then the decision of each of its rows by its key (LIMIT 1 keeps the lookup per row).
+  const rows = await sql<{ document: Suggestion; decision: 'accepted' | 'rejected' | null; value: string | null }>`
+      SELECT page.document, d.decision, d.value
+        FROM (SELECT s.id, s.document, s.cost_per_month, s.position FROM analysis_suggestions s
+               WHERE ${where} ORDER BY s.cost_per_month DESC, s.position LIMIT ${filter.page_size} OFFSET ${offsetOf(filter)}) page
+        LEFT JOIN LATERAL (SELECT x.decision, x.value FROM analysis_decisions x WHERE x.analysis_id = ${analysisId} AND x.suggestion_id = page.id LIMIT 1) d ON TRUE
+       ORDER BY page.cost_per_month DESC, page.position`.execute(db);
+  const total = await pageTotal(db, sql`analysis_suggestions s WHERE ${where}`, filter, rows.rows.length);
   return {
     items: await expandStoredRefs(
       db,
       analysisId,
       rows.rows.map(({ document, decision, value }) => ({ ...document, decision, ...(value !== null ? { value } : {}) }) as SuggestionWithDecision),
     ),
-    total: total.rows[0]!.total,
+    ...total,
     page: filter.page,
     page_size: filter.page_size,
   };
@@ -182,14 +220,19 @@ export async function decisionCounts(db: DB, analysisId: string, report: Results
   let blockedQueries: DecisionCounts['blockedQueries'] = null;
   if (nonTarget) {
     // A row of the report counts once however many accepted negatives block it (entries are disjoint).
-    const blocked = await sql<{ queries: number; clicks: number; cost: number }>`
+    // Each id of a block is looked up by the decisions' key (a scalar subquery, which the planner keeps
+    // per id): as a join it hashed every accepted decision once per block, quadratic past thousands.
+    const blocked =
+      counts.rows[0]!.accepted === 0
+        ? { rows: [{ queries: 0, clicks: 0, cost: 0 }] }
+        : await sql<{ queries: number; clicks: number; cost: number }>`
       SELECT coalesce(sum((b.document ->> 'queries')::float8), 0) AS queries,
              coalesce(sum((b.document ->> 'clicks')::float8), 0) AS clicks,
              coalesce(sum((b.document ->> 'cost')::float8), 0) AS cost
         FROM analysis_semantic b
        WHERE b.analysis_id = ${analysisId} AND b.section = 'query_blocks'
          AND EXISTS (SELECT 1 FROM json_array_elements_text(b.document -> 'suggestionIds') AS sid(id)
-                       JOIN analysis_decisions d ON d.analysis_id = b.analysis_id AND d.suggestion_id = sid.id AND d.decision = 'accepted')`.execute(db);
+                      WHERE (SELECT d.decision FROM analysis_decisions d WHERE d.analysis_id = b.analysis_id AND d.suggestion_id = sid.id) = 'accepted')`.execute(db);
     const row = blocked.rows[0]!;
     const round = (value: number) => Math.round(value * 100) / 100;
     blockedQueries = { queries: Number(row.queries), clicks: Number(row.clicks), cost: round(Number(row.cost)), costPerMonth: round(Number(row.cost) * nonTarget.monthFactor) };
@@ -214,11 +257,11 @@ export async function bulkDecide(
   const matched =
     decision === 'undecided'
       ? await sql<{ updated: number }>`
-          WITH matched AS (SELECT s.id FROM ${suggestionsFrom} WHERE ${where}),
+          WITH matched AS (SELECT s.id FROM analysis_suggestions s WHERE ${where}),
                removed AS (DELETE FROM analysis_decisions x WHERE x.analysis_id = ${analysisId} AND x.suggestion_id IN (SELECT id FROM matched))
           SELECT count(*)::int AS updated FROM matched`.execute(db)
       : await sql<{ updated: number }>`
-          WITH matched AS (SELECT s.id FROM ${suggestionsFrom} WHERE ${where}),
+          WITH matched AS (SELECT s.id FROM analysis_suggestions s WHERE ${where}),
                written AS (
                  INSERT INTO analysis_decisions AS x (analysis_id, suggestion_id, decision, decided_by, decided_at)
                  SELECT ${analysisId}::uuid, id, ${decision}, ${userId}::uuid, now() FROM matched
@@ -228,8 +271,10 @@ export async function bulkDecide(
                        decided_by = excluded.decided_by,
                        decided_at = excluded.decided_at)
           SELECT count(*)::int AS updated FROM matched`.execute(db);
-  // Tens of thousands of new decisions at once: fresh statistics keep the planner's joins on them sane.
-  if (matched.rows[0]!.updated >= 20_000) await sql`ANALYZE analysis_decisions`.execute(db);
+  // Thousands of new decisions at once: fresh statistics keep the planner's joins on them sane. With
+  // the analysis's decisions unknown to the statistics (5 000 accepted at once), the undecided filter's
+  // anti-join was planned as a scan of all of them per suggestion: 0.6 s on a 15 000-suggestion analysis.
+  if (matched.rows[0]!.updated >= 1_000) await sql`ANALYZE analysis_decisions`.execute(db);
   const counts = await decisionCounts(db, analysisId, report);
   return { updated: matched.rows[0]!.updated, accepted: counts.accepted, rejected: counts.rejected };
 }
@@ -334,15 +379,13 @@ export interface ScoresRequest extends PageRequest {
 
 export async function scoresPage(db: DB, analysisId: string, request: ScoresRequest): Promise<ScoresPage> {
   const conditions: RawBuilder<unknown>[] = [sql`analysis_id = ${analysisId}`, sql`level = ${request.level}`];
-  if (request.campaign?.length) conditions.push(sql`campaign_key = ANY(${request.campaign}::text[])`);
-  if (request.group?.length) conditions.push(sql`group_key = ANY(${request.group}::text[])`);
+  if (request.campaign?.length) conditions.push(oneOf(sql`campaign_key`, request.campaign));
+  if (request.group?.length) conditions.push(oneOf(sql`group_key`, request.group));
   const where = and(conditions);
   const order = request.sort === 'money' ? sql`money_per_month DESC, position` : sql`score, position`;
-  const [rows, total] = await Promise.all([
-    sql<{ document: EntityScore }>`SELECT document FROM analysis_scores WHERE ${where} ORDER BY ${order} LIMIT ${request.page_size} OFFSET ${offsetOf(request)}`.execute(db),
-    sql<{ total: number }>`SELECT count(*)::int AS total FROM analysis_scores WHERE ${where}`.execute(db),
-  ]);
-  return { items: await expandStoredRefs(db, analysisId, rows.rows.map((row) => row.document)), total: total.rows[0]!.total, page: request.page, page_size: request.page_size };
+  const rows = await sql<{ document: EntityScore }>`SELECT document FROM analysis_scores WHERE ${where} ORDER BY ${order} LIMIT ${request.page_size} OFFSET ${offsetOf(request)}`.execute(db);
+  const total = await pageTotal(db, sql`analysis_scores WHERE ${where}`, request, rows.rows.length);
+  return { items: await expandStoredRefs(db, analysisId, rows.rows.map((row) => row.document)), ...total, page: request.page, page_size: request.page_size };
 }
 
 // ------------------------------------------------------------------------------------ results

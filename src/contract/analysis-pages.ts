@@ -50,6 +50,11 @@ import { analysisMessages as am, analysisPageMessages as m } from './messages.js
 export const RESULTS_PAGE_SIZE_MAX = 500;
 /** Findings of the first page in `GET /results`, and the default page size. */
 export const RESULTS_PAGE_SIZE_DEFAULT = 50;
+/**
+ * A filtered list counts its matches up to this many (`total_capped: true` past it): counting every
+ * one of 750 000 suggestions costs more than the page itself, and «более 10 000» tells the user as much.
+ */
+export const RESULTS_TOTAL_CAP = 10_000;
 /** Items (examples) a finding carries in a findings page; the rest are at `/findings/:id/items`. */
 export const FINDING_EXAMPLE_ITEMS = 5;
 
@@ -192,10 +197,15 @@ export type DecisionChangesResponse = v.InferOutput<typeof DecisionChangesRespon
 
 export interface Page<T> {
   items: T[];
+  /** Matches of the whole list; with `total_capped`, at least this many (`RESULTS_TOTAL_CAP`). */
   total: number;
+  total_capped?: boolean;
   page: number;
   page_size: number;
 }
+
+/** A page whose `total` stops at `RESULTS_TOTAL_CAP` (`total_capped: true`: there are more). */
+const cappedPageOf = <T extends v.GenericSchema>(item: T) => v.object({ ...pageOf(item).entries, total_capped: v.boolean() });
 
 /** A suggestion with the user's decision on it (`value`: the edited `after` of an accepted ad fix). */
 export type SuggestionWithDecision = Suggestion & { decision: 'accepted' | 'rejected' | null; value?: string };
@@ -212,12 +222,12 @@ export interface SemanticSectionItems {
 }
 
 /** A finding of a page: `items` holds at most `FINDING_EXAMPLE_ITEMS` examples (worst first); `count` is all of them. */
-export const FindingsPageSchema = pageOf(documentOf<Finding>('A finding (Finding): check, severity, entity, money, at most 5 example items'));
+export const FindingsPageSchema = cappedPageOf(documentOf<Finding>('A finding (Finding): check, severity, entity, money, at most 5 example items'));
 export const FindingItemsPageSchema = pageOf(documentOf<FindingItem>('An entity of an aggregated finding (FindingItem)'));
-export const SuggestionsPageSchema = pageOf(documentOf<SuggestionWithDecision>('A suggestion (negative keyword, cross-minus, ad fix) with the decision on it'));
+export const SuggestionsPageSchema = cappedPageOf(documentOf<SuggestionWithDecision>('A suggestion (negative keyword, cross-minus, ad fix) with the decision on it'));
 /** A page of one section; `SemanticPage<S>` names the item type of section S. */
 export const SemanticPageSchema = pageOf(documentOf<SemanticSectionItems[SemanticSection]>("An item of the section (its type is the section's: cluster, duplicate set, intersection…)"));
-export const ScoresPageSchema = pageOf(documentOf<EntityScore>('The score of a campaign, group, ad or keyword (EntityScore)'));
+export const ScoresPageSchema = cappedPageOf(documentOf<EntityScore>('The score of a campaign, group, ad or keyword (EntityScore)'));
 
 export type FindingsPage = v.InferOutput<typeof FindingsPageSchema>;
 export type FindingItemsPage = v.InferOutput<typeof FindingItemsPageSchema>;

@@ -16,6 +16,7 @@ import * as aiPlanCancel from './0090_ai_plan_cancel.js';
 import * as sessionNotifications from './0095_session_notifications.js';
 import * as resultDocumentsJson from './0100_result_documents_json.js';
 import * as entityNames from './0105_entity_names.js';
+import * as resultsPageIndexes from './0107_results_page_indexes.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0095_session_notifications': sessionNotifications,
   '0100_result_documents_json': resultDocumentsJson,
   '0105_entity_names': entityNames,
+  '0107_results_page_indexes': resultsPageIndexes,
 };

@@ -19,6 +19,7 @@ import {
 import { analysisResultsKey } from '../../lib/analysis-results';
 import { analysisRoutes } from '../../contract/routes/analyses.js';
 import { callApi } from '../../lib/call-api';
+import { formatCount } from '../../lib/format';
 
 /** Page size of every list the screens read (the server allows up to 500). */
 export const LIST_PAGE_SIZE = RESULTS_PAGE_SIZE_DEFAULT;
@@ -48,8 +49,12 @@ export const pageKeys = {
   semantic: (analysisId: string, section: SemanticSection) => ['analyses', 'semantic', analysisId, section] as const,
 };
 
-/** The next page number, or undefined when the last one is loaded. */
-export const nextPageOf = (last: Page<unknown>) => (last.page * last.page_size < last.total ? last.page + 1 : undefined);
+/**
+ * The next page number, or undefined when the last one is loaded. Past a capped total (more than
+ * `RESULTS_TOTAL_CAP` matches, not counted further) a full page means there may be more.
+ */
+export const nextPageOf = (last: Page<unknown>) =>
+  last.page * last.page_size < last.total || (last.total_capped === true && last.items.length === last.page_size) ? last.page + 1 : undefined;
 
 /** Drops empty values, so `{}` and `{ text: '' }` are the same list (one cache entry, one request). */
 export function cleanFilter<T extends object>(filter: T): T {
@@ -111,6 +116,17 @@ export const semanticSectionQueryOptions = <S extends SemanticSection>(analysisI
 export const itemsOf = <T>(data: InfiniteData<Page<T>, unknown> | undefined): T[] => data?.pages.flatMap((page) => page.items) ?? [];
 /** The list's total (from the last loaded page), or null before any page. */
 export const totalOf = (data: InfiniteData<Page<unknown>, unknown> | undefined): number | null => data?.pages.at(-1)?.total ?? null;
+/**
+ * The list's total as the screens write it: «более 10 000» while the server stopped counting
+ * (`total_capped`) and the pages go on; once the last page is in, what was read is the total.
+ */
+export function totalLabelOf(data: InfiniteData<Page<unknown>, unknown> | undefined): string | null {
+  const last = data?.pages.at(-1);
+  if (!last) return null;
+  if (!last.total_capped) return formatCount(last.total);
+  const read = (last.page - 1) * last.page_size + last.items.length;
+  return nextPageOf(last) === undefined ? formatCount(read) : `более ${formatCount(Math.max(last.total, read))}`;
+}
 
 // ------------------------------------------------------------------------------------ decisions
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AdFieldFixSuggestion, Finding, FindingItem, NegativeCategory, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
 import type { AuditResult } from '../../../src/contract/analysis.js';
+import { RESULTS_TOTAL_CAP } from '../../../src/contract/analysis-pages.js';
 import { defaultStorageLimits } from '../../../server/analysis/result-rows.js';
 import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
 import { analysisLog, analysisStorageLimits, auditRunner, runAuditInWorkerThread, type AuditRunner } from '../../../server/analysis/worker.js';
@@ -308,6 +309,24 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     expect(bulk.status).toBe(200);
     expect(bulk.body.updated).toBeGreaterThanOrEqual(100_000);
     expect(bulk.body.accepted).toBe(bulk.body.updated);
+    // Past RESULTS_TOTAL_CAP the lists stop counting: «более 10 000», and the pages go on while they are full.
+    const page = (query: string) => call(t.app, 'GET', `/api/v1/analyses/${id}/suggestions?${query}`, { token: user.token });
+    const accepted = await page('decision=accepted&kind=negative_keyword&page_size=500&page=30');
+    expect(accepted.body).toMatchObject({ total: RESULTS_TOTAL_CAP, total_capped: true, page: 30 });
+    expect(accepted.body.items).toHaveLength(500);
+    expect(accepted.body.items.every((s: { decision: string }) => s.decision === 'accepted')).toBe(true);
+    // The last page (not full) tells the exact total, past the cap too.
+    const negatives = bulk.body.updated as number;
+    const size = negatives % 500 === 0 ? 300 : 500;
+    const last = await page(`decision=accepted&kind=negative_keyword&page_size=${size}&page=${Math.floor(negatives / size) + 1}`);
+    expect(last.body).toMatchObject({ total: negatives, total_capped: false });
+    expect(last.body.items).toHaveLength(negatives % size);
+    expect((await page('decision=undecided&kind=negative_keyword')).body).toMatchObject({ total: 0, total_capped: false, items: [] });
+    expect((await page('decision=undecided')).body).toMatchObject({ total: results.body.summary.suggestions.total - bulk.body.updated, total_capped: false });
+    expect((await page(`text=${encodeURIComponent('минус9999')}`)).body).toMatchObject({ total: 11, total_capped: false });
+    expect((await page('kind=negative_keyword&decision=accepted&decision=rejected')).body).toMatchObject({ total: RESULTS_TOTAL_CAP, total_capped: true });
+    expect((await page('kind=negative_keyword&decision=rejected&decision=undecided')).body).toMatchObject({ total: 0, total_capped: false });
+    expect((await call(t.app, 'GET', `/api/v1/analyses/${id}/results`, { token: user.token })).body.decisions).toMatchObject({ accepted: bulk.body.updated, rejected: 0 });
     const csv = await call(t.app, 'GET', `/api/v1/analyses/${id}/export?format=csv`, { token: user.token });
     expect(csv.status).toBe(200);
     expect(String(csv.body)).toContain('минус99999');

@@ -1,7 +1,7 @@
 /** Data of the analysis screen tests: a project, analyses in each state and a small audit result. */
 import { http, HttpResponse } from 'msw';
 import type { Analysis, AuditResult } from '../../../src/contract/analysis.js';
-import type { BulkDecisionRequest, DecisionChangesRequest, DecisionCounts, FindingItemsPage, FindingsPage, PagedResults, ResultsSummary, SuggestionWithDecision } from '../../../src/contract/analysis-pages.js';
+import { RESULTS_TOTAL_CAP, type BulkDecisionRequest, type DecisionChangesRequest, type DecisionCounts, type FindingItemsPage, type FindingsPage, type PagedResults, type ResultsSummary, type SuggestionWithDecision } from '../../../src/contract/analysis-pages.js';
 import type { Finding, FindingItem, MoneyStory, NegativeKeywordSuggestion, CrossMinusSuggestion, AdFieldFixSuggestion, Suggestion } from '../../../src/contract/analysis-results.js';
 import { defaultAnalysisSettings } from '../../../src/contract/analysis-results.js';
 import type { ProjectDetail } from '../../../src/contract/projects.js';
@@ -336,7 +336,14 @@ export const summary: ResultsSummary = {
 
 export const allSuggestions: Suggestion[] = [campaignNegative, jobsNegative, groupNegative, handNegative, crossMinus, adFix];
 
-const page = <T,>(items: T[], pageNumber: number, pageSize: number) => ({ items: items.slice((pageNumber - 1) * pageSize, pageNumber * pageSize), total: items.length, page: pageNumber, page_size: pageSize });
+/** A page as the server answers it: the total counted up to `cap` (`total_capped` past it). */
+const page = <T,>(items: T[], pageNumber: number, pageSize: number, cap = RESULTS_TOTAL_CAP) => ({
+  items: items.slice((pageNumber - 1) * pageSize, pageNumber * pageSize),
+  total: Math.min(items.length, cap),
+  total_capped: items.length > cap,
+  page: pageNumber,
+  page_size: pageSize,
+});
 
 export function makeResults(patch: Partial<PagedResults> = {}): PagedResults {
   return {
@@ -353,6 +360,8 @@ export interface FakePagesOptions {
   suggestions?: Suggestion[];
   decisions?: Record<string, 'accepted' | 'rejected'>;
   summary?: ResultsSummary;
+  /** The lists count their matches up to this many, as the server does up to RESULTS_TOTAL_CAP. */
+  totalCap?: number;
 }
 
 const listParam = (params: URLSearchParams, name: string) => params.getAll(name).flatMap((value) => value.split(',')).filter(Boolean);
@@ -417,7 +426,7 @@ export function fakePagedApi(options: FakePagesOptions = {}) {
           (severitiesWanted.length === 0 || severitiesWanted.includes(finding.severity)) &&
           (!text || JSON.stringify(finding).toLowerCase().includes(text)),
       );
-      return HttpResponse.json(page(chosen, Number(params.get('page') ?? 1), Number(params.get('page_size') ?? 50)) satisfies FindingsPage);
+      return HttpResponse.json(page(chosen, Number(params.get('page') ?? 1), Number(params.get('page_size') ?? 50), options.totalCap) satisfies FindingsPage);
     }),
     http.get(`${base}/findings/:findingId/items`, ({ request, params: path }) => {
       const params = record(request);
@@ -429,7 +438,7 @@ export function fakePagedApi(options: FakePagesOptions = {}) {
       const params = record(request);
       const filter = Object.fromEntries(['kind', 'category', 'status', 'decision', 'campaign', 'group'].map((name) => [name, listParam(params, name)]));
       const chosen = suggestions.filter((item) => matches(item, { ...filter, text: params.get('text') ?? undefined })).map(withDecision);
-      return HttpResponse.json(page(chosen, Number(params.get('page') ?? 1), Number(params.get('page_size') ?? 50)));
+      return HttpResponse.json(page(chosen, Number(params.get('page') ?? 1), Number(params.get('page_size') ?? 50), options.totalCap));
     }),
     http.patch(`${base}/decisions`, async ({ request }) => {
       record(request);

@@ -129,6 +129,22 @@ describe('semantic suggestions, read page by page', () => {
     await waitFor(() => expect(screen.getByTestId('rejected-count')).toHaveTextContent('130'));
   });
 
+  it('says «более N» when the server stopped counting, and reads on while the pages are full', async () => {
+    const many: NegativeKeywordSuggestion[] = Array.from({ length: 130 }, (_, index) => ({ ...(allSuggestions[0] as NegativeKeywordSuggestion), id: `s-${index}`, text: `слово${index}` }));
+    api = fakePagedApi({ suggestions: many, totalCap: 100 });
+    server.use(...api.handlers);
+    const user = userEvent.setup();
+    await renderAt(semanticPath);
+    expect(await screen.findByText('Показано 50 из более 100')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: /Предложения/ })).toHaveTextContent('Предложения (более 100)');
+    await user.click(screen.getByRole('button', { name: 'Показать ещё' }));
+    expect(await screen.findByText('Показано 100 из более 100')).toBeInTheDocument();
+    // Page 3 is past the counted 100: asked for because page 2 was full, and the last since it is not.
+    await user.click(screen.getByRole('button', { name: 'Показать ещё' }));
+    expect(await screen.findByText('Показано 130 из 130')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Показать ещё' })).not.toBeInTheDocument();
+  });
+
   it('lets the user correct an accepted ad fix before it is exported', async () => {
     const user = userEvent.setup();
     const { router } = await renderAt(semanticPath);

@@ -5,7 +5,7 @@ import type { Page } from '../../../contract/analysis-pages.js';
 import { Spinner } from '../../../components/ui/form';
 import { useOnlineStatus } from '@/lib/useOnlineStatus';
 import { formatCount } from '@/lib/analysis-format';
-import { itemsOf, totalOf } from '../pages-api';
+import { itemsOf, totalLabelOf } from '../pages-api';
 
 /** Rows from the end of the loaded ones at which the next page is asked for. */
 const LOAD_AHEAD_ROWS = 10;
@@ -33,7 +33,7 @@ interface Props<T> {
 export function PagedList<T>({ query, label, noun, keyOf, renderItem, estimateSize = 160, empty, testId }: Props<T>) {
   const online = useOnlineStatus();
   const items = itemsOf(query.data);
-  const total = totalOf(query.data);
+  const total = totalLabelOf(query.data);
   const listRef = useRef<HTMLUListElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
   // Where the list starts on the page: what is above it can change (filters, chips, notices), so it is
@@ -107,7 +107,7 @@ export function PagedList<T>({ query, label, noun, keyOf, renderItem, estimateSi
       <div className="paged-list__footer">
         {total !== null && (
           <p className="muted" aria-live="polite">
-            Показано {formatCount(items.length)} из {formatCount(total)}
+            Показано {formatCount(items.length)} из {total}
           </p>
         )}
         <LoadMore query={query} online={online} noun={noun} />

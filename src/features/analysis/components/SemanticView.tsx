@@ -10,7 +10,7 @@ import { Spinner } from '../../../components/ui/form';
 import { useOnlineStatus } from '@/lib/useOnlineStatus';
 import { formatCount, pluralRu } from '@/lib/analysis-format';
 import { suggestionsFilterOf, type SuggestionsSearch } from '../list-search';
-import { cleanFilter, itemsOf, semanticSectionQueryOptions, suggestionsQueryOptions, totalOf, type Decision, type SuggestionsListFilter } from '../pages-api';
+import { cleanFilter, itemsOf, semanticSectionQueryOptions, suggestionsQueryOptions, totalLabelOf, totalOf, type Decision, type SuggestionsListFilter } from '../pages-api';
 import { useDecisions } from '../useDecisions';
 import { campaignOptions, ListFilterSelect, type FilterOption } from './ListFilterSelect';
 import { LoadMore, NeedsNetwork, PagedList } from './PagedList';
@@ -88,6 +88,7 @@ function SemanticScreen({ projectId, analysisId, data, search }: { projectId: st
   const filter = suggestionsFilterOf(search);
   const query = useInfiniteQuery(suggestionsQueryOptions(analysisId, filter));
   const listTotal = totalOf(query.data);
+  const listTotalLabel = totalLabelOf(query.data);
   const [leaving, setLeaving] = useState(false);
   const [text, setText] = useState(search.text ?? '');
   const total = summary.suggestions.total;
@@ -166,7 +167,7 @@ function SemanticScreen({ projectId, analysisId, data, search }: { projectId: st
       ) : (
         <section className="card suggestion-section" aria-labelledby="suggestions-title">
           <h2 id="suggestions-title" className="card__title">
-            Предложения <span className="muted">({formatCount(listTotal ?? total)})</span>
+            Предложения <span className="muted">({listTotalLabel ?? formatCount(total)})</span>
           </h2>
           <nav className="suggestion-presets" aria-label="Виды предложений">
             {presets.map((preset) => (
