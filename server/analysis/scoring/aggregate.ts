@@ -169,8 +169,8 @@ function aggregatedEvidence(rule: AggregationRule, items: readonly FindingItem[]
  */
 export class FindingCollector {
   private collected: Finding[] = [];
-  /** checkId + campaign → the key of the first entity it fired on. */
-  private readonly firstEntity = new Map<string, string>();
+  /** checkId → campaign → the key of the first entity it fired on. */
+  private readonly firstEntity = new Map<string, Map<number, string>>();
 
   constructor(private readonly campaigns: ReadonlyMap<number, EntityRef>) {}
 
@@ -202,9 +202,10 @@ export class FindingCollector {
   private kept(finding: Finding): Finding {
     const campaignIndex = finding.target.campaignIndex;
     if (!(finding.checkId in aggregationRules) || campaignIndex === undefined || !this.campaigns.has(campaignIndex)) return finding;
-    const bucketKey = `${finding.checkId}\n${campaignIndex}`;
-    const first = this.firstEntity.get(bucketKey);
-    if (first === undefined) this.firstEntity.set(bucketKey, finding.target.key);
+    let ofCheck = this.firstEntity.get(finding.checkId);
+    if (!ofCheck) this.firstEntity.set(finding.checkId, (ofCheck = new Map()));
+    const first = ofCheck.get(campaignIndex);
+    if (first === undefined) ofCheck.set(campaignIndex, finding.target.key);
     if (first === undefined || first === finding.target.key) return finding;
     // What `itemOf` reads, nothing more.
     const item = { checkId: finding.checkId, target: finding.target, evidence: finding.evidence } as Finding;
@@ -223,11 +224,21 @@ export class FindingCollector {
  * campaign; everything else passes through. Order: each aggregated finding takes the place of the first
  * finding it replaces (the engine sorts the result afterwards anyway).
  */
+/** The findings of one aggregating check in one campaign: entity key → that entity's finding, or findings when it has several. */
+class Bucket {
+  readonly entities = new Map<string, Finding | Finding[]>();
+
+  constructor(
+    readonly checkId: string,
+    readonly campaignIndex: number,
+  ) {}
+}
+
 export function aggregateFindings(findings: readonly Finding[], campaigns: ReadonlyMap<number, EntityRef>): Finding[] {
-  // checkId + campaign → entity key → that entity's finding, or findings when it has several
-  // (insertion order = the account's order). Mostly one per entity: no array for it.
-  const buckets = new Map<string, Map<string, Finding | Finding[]>>();
-  const slots: (Finding | string)[] = [];
+  // checkId → campaign → its bucket (entities in insertion order = the account's order). Mostly one
+  // finding per entity: no array for it.
+  const buckets = new Map<string, Map<number, Bucket>>();
+  const slots: (Finding | Bucket | null)[] = [];
   for (const finding of findings) {
     const rule = aggregationRules[finding.checkId];
     const campaignIndex = finding.target.campaignIndex;
@@ -235,34 +246,35 @@ export function aggregateFindings(findings: readonly Finding[], campaigns: Reado
       slots.push(finding);
       continue;
     }
-    const bucketKey = `${finding.checkId}\n${campaignIndex}`;
-    let bucket = buckets.get(bucketKey);
+    let ofCheck = buckets.get(finding.checkId);
+    if (!ofCheck) buckets.set(finding.checkId, (ofCheck = new Map()));
+    let bucket = ofCheck.get(campaignIndex);
     if (!bucket) {
-      bucket = new Map();
-      buckets.set(bucketKey, bucket);
-      slots.push(bucketKey);
+      bucket = new Bucket(finding.checkId, campaignIndex);
+      ofCheck.set(campaignIndex, bucket);
+      slots.push(bucket);
     }
-    const known = bucket.get(finding.target.key);
-    if (known === undefined) bucket.set(finding.target.key, finding);
+    const known = bucket.entities.get(finding.target.key);
+    if (known === undefined) bucket.entities.set(finding.target.key, finding);
     else if (Array.isArray(known)) known.push(finding);
-    else bucket.set(finding.target.key, [known, finding]);
+    else bucket.entities.set(finding.target.key, [known, finding]);
   }
+  buckets.clear();
 
   const result: Finding[] = [];
-  for (const slot of slots) {
-    if (typeof slot !== 'string') {
+  for (let index = 0; index < slots.length; index++) {
+    const slot = slots[index]!;
+    if (!(slot instanceof Bucket)) {
       result.push(slot);
       continue;
     }
-    const bucket = buckets.get(slot)!;
-    if (bucket.size < 2) {
-      for (const entity of bucket.values()) result.push(...(Array.isArray(entity) ? entity : [entity]));
+    if (slot.entities.size < 2) {
+      for (const entity of slot.entities.values()) result.push(...(Array.isArray(entity) ? entity : [entity]));
       continue;
     }
-    const [checkId, campaignIndex] = slot.split('\n');
-    result.push(aggregatedFinding(checkId, campaigns.get(Number(campaignIndex))!, [...bucket.values()]));
+    result.push(aggregatedFinding(slot.checkId, campaigns.get(slot.campaignIndex)!, [...slot.entities.values()]));
     // Its findings are items now: let them go before the next bucket is turned into items.
-    buckets.delete(slot);
+    slots[index] = null;
   }
   return result;
 }

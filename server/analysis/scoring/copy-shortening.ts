@@ -46,7 +46,16 @@ const SLUG_FUNCTION_WORDS = new Set([...FUNCTION_WORDS, ...TRANSLITERATED_FUNCTI
 /** The share of the text's content (letters of its content words) a cut keeps at least; with less it is a different ad. */
 const MIN_KEPT_SHARE = 0.5;
 
-const bareWord = (word: string) => word.toLowerCase().replace(/ё/g, 'е').replace(/^[^\p{L}\p{N}&+]+|[^\p{L}\p{N}&+]+$/gu, '');
+/** A Latin or Cyrillic letter or a digit after lower-casing: \p{L}/\p{N}, so nothing to strip at that end. */
+const isPlainWordChar = (code: number) => (code >= 97 && code <= 122) || (code >= 0x430 && code <= 0x44f) || (code >= 48 && code <= 57);
+
+const bareWord = (word: string) => {
+  const lower = word.toLowerCase();
+  const folded = lower.includes('ё') ? lower.replace(/ё/g, 'е') : lower;
+  // Most words start and end on a letter: the regular expression (Unicode classes) is only for the rest.
+  if (folded.length > 0 && isPlainWordChar(folded.charCodeAt(0)) && isPlainWordChar(folded.charCodeAt(folded.length - 1))) return folded;
+  return folded.replace(/^[^\p{L}\p{N}&+]+|[^\p{L}\p{N}&+]+$/gu, '');
+};
 
 /** How much meaning a text carries: the letters of its words other than function words and stray marks. */
 const contentLength = (text: string) =>

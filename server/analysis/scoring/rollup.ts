@@ -35,50 +35,89 @@ interface Tally {
   penalty: number;
   count: number;
   money: number;
+  /** The finding (its position + 1) that counted this entity last: an entity counts once per finding. */
+  countedFor: number;
+  /** The tallies of the group and campaign above this entity (see `keysUp`), once resolved. */
+  resolved: boolean;
+  second?: Tally;
+  third?: Tally;
 }
 
 export function rollUpScores(account: PreparedAccount, findings: readonly Finding[], accountRef: EntityRef): Rollup {
   // One tally per entity key. The keys of the group and campaign above an entity are the prepared
   // refs' own strings, never built per item: at a million keywords the findings list two million
   // items, and a new string per item and level (hashed and flattened for each lookup) made this stage
-  // allocate as much as the checks.
+  // allocate as much as the checks. Each entity's tally links to the ones above it once, so an item
+  // costs one lookup, not one per level.
   const tallies = new Map<string, Tally>();
   const tallyOf = (key: string) => {
     let tally = tallies.get(key);
-    if (!tally) tallies.set(key, (tally = { penalty: 0, count: 0, money: 0 }));
+    if (!tally) tallies.set(key, (tally = { penalty: 0, count: 0, money: 0, countedFor: 0, resolved: false }));
     return tally;
   };
   const campaignsByIndex = new Map(account.campaigns.map((campaign) => [campaign.ref.campaignIndex!, campaign]));
   const campaignKeyOf = (campaignIndex: number) => campaignsByIndex.get(campaignIndex)?.ref.key ?? `c${campaignIndex}`;
   const groupKeyOf = (campaignIndex: number, groupIndex: number) => campaignsByIndex.get(campaignIndex)?.groups[groupIndex]?.ref.key ?? `c${campaignIndex}g${groupIndex}`;
-  /** The keys of an entity and of the group and campaign above it, each once (`c0g1k5` → c0g1k5, c0g1, c0). */
-  const keysUp = (target: EntityRef): string[] => {
-    if (target.campaignIndex === undefined || target.level === 'campaign') return [target.key];
-    const campaignKey = campaignKeyOf(target.campaignIndex);
-    if (target.level === 'group' || target.groupIndex === undefined) return [target.key, campaignKey];
-    return [target.key, groupKeyOf(target.campaignIndex, target.groupIndex), campaignKey];
+  /**
+   * The tally of an entity, linked to the tallies of the group and campaign above it: the entity,
+   * its group, its campaign, each once in that order (`c0g1k5` → c0g1k5, c0g1, c0).
+   */
+  const tallyUp = (target: EntityRef): Tally => {
+    const tally = tallyOf(target.key);
+    if (tally.resolved) return tally;
+    tally.resolved = true;
+    if (target.campaignIndex === undefined || target.level === 'campaign') return tally;
+    const campaignTally = tallyOf(campaignKeyOf(target.campaignIndex));
+    if (target.level === 'group' || target.groupIndex === undefined) {
+      tally.second = campaignTally;
+      return tally;
+    }
+    tally.second = tallyOf(groupKeyOf(target.campaignIndex, target.groupIndex));
+    tally.third = campaignTally;
+    return tally;
   };
 
-  for (const finding of findings) {
+  findings.forEach((finding, index) => {
     if (penaltyOnItems(finding)) for (const item of finding.items!) tallyOf(item.target.key).penalty += finding.weight;
     else tallyOf(finding.target.key).penalty += finding.weight;
 
-    const own = keysUp(finding.target);
+    const own = tallyUp(finding.target);
     if (!finding.items) {
-      for (const key of own) tallyOf(key).count++;
+      own.count++;
+      if (own.second) own.second.count++;
+      if (own.third) own.third.count++;
     } else {
       // Once per entity it touches: its target and everything above, each item, each item's group.
-      const touched = new Set(own);
-      for (const item of finding.items) for (const key of keysUp(item.target)) touched.add(key);
-      for (const key of touched) tallyOf(key).count++;
+      const counted = index + 1;
+      const count = (tally: Tally | undefined) => {
+        if (tally && tally.countedFor !== counted) {
+          tally.countedFor = counted;
+          tally.count++;
+        }
+      };
+      const countUp = (tally: Tally) => {
+        count(tally);
+        count(tally.second);
+        count(tally.third);
+      };
+      countUp(own);
+      for (const item of finding.items) countUp(tallyUp(item.target));
     }
 
     if (finding.items?.some((item) => item.moneyPerMonth !== undefined)) {
-      for (const item of finding.items) if (item.moneyPerMonth) for (const key of keysUp(item.target)) tallyOf(key).money += item.moneyPerMonth;
+      for (const item of finding.items) {
+        if (!item.moneyPerMonth) continue;
+        const tally = tallyUp(item.target);
+        tally.money += item.moneyPerMonth;
+        if (tally.second) tally.second.money += item.moneyPerMonth;
+        if (tally.third) tally.third.money += item.moneyPerMonth;
+      }
     } else if (finding.moneyPerMonth) {
-      for (const key of own) tallyOf(key).money += finding.moneyPerMonth;
+      own.money += finding.moneyPerMonth;
+      if (own.second) own.second.money += finding.moneyPerMonth;
+      if (own.third) own.third.money += finding.moneyPerMonth;
     }
-  }
+  });
 
   const scoreOf = (ref: EntityRef, base: number): EntityScore => {
     const tally = tallies.get(ref.key);

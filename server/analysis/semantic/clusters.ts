@@ -6,26 +6,53 @@
 import type { KeywordCluster, QueryIntent } from '../../../src/contract/analysis-results.js';
 import { placeWords } from './geo/gazetteer.js';
 import { commercialMarkers, informationalMarkers, navigationalMarkers } from './intent-lexicon.js';
-import type { PhraseWord } from './phrase.js';
+import { sortedKey, type PhraseWord } from './phrase.js';
 import type { PreparedAccount, PreparedKeyword } from './prepare.js';
 
 
-const has = (markers: Set<string>, word: PhraseWord) => markers.has(word.form) || word.lemmas.some((lemma) => markers.has(lemma));
+const has = (markers: ReadonlySet<string>, word: PhraseWord) => markers.has(word.form) || word.lemmas.some((lemma) => markers.has(lemma));
+
+const COMMERCIAL = 1;
+const INFORMATIONAL = 2;
+const NAVIGATIONAL = 4;
+const PLACE = 8;
+
+/**
+ * Which marker lists a word is on, as bits, once per word: words are shared objects (phrase.ts), and
+ * every keyword asks about each of its words several times (its topic, its intent, its group's topics).
+ */
+const markerBits = new WeakMap<PhraseWord, number>();
+
+function markersOf(word: PhraseWord): number {
+  let bits = markerBits.get(word);
+  if (bits === undefined) {
+    bits =
+      (has(commercialMarkers, word) ? COMMERCIAL : 0) |
+      (has(informationalMarkers, word) ? INFORMATIONAL : 0) |
+      (has(navigationalMarkers, word) ? NAVIGATIONAL : 0) |
+      (has(placeWords, word) ? PLACE : 0);
+    markerBits.set(word, bits);
+  }
+  return bits;
+}
+
+const anyWith = (words: readonly PhraseWord[], bit: number) => words.some((word) => (markersOf(word) & bit) !== 0);
 
 export function intentOf(words: PhraseWord[]): QueryIntent {
-  if (words.some((word) => has(commercialMarkers, word))) return 'commercial';
-  if (words.some((word) => has(informationalMarkers, word))) return 'informational';
-  if (words.some((word) => has(navigationalMarkers, word))) return 'navigational';
+  if (anyWith(words, COMMERCIAL)) return 'commercial';
+  if (anyWith(words, INFORMATIONAL)) return 'informational';
+  if (anyWith(words, NAVIGATIONAL)) return 'navigational';
   return 'unknown';
 }
 
 /** The keyword's topic: its lemmas without intent markers and place names, sorted, space-separated. */
 export function topicKey(keyword: PreparedKeyword): string {
-  const topic = keyword.parsed.significant.filter(
-    (word) => !has(commercialMarkers, word) && !has(informationalMarkers, word) && !has(navigationalMarkers, word) && !has(placeWords as Set<string>, word),
-  );
-  const lemmas = [...new Set((topic.length ? topic : keyword.parsed.significant).map((word) => word.lemma))].sort();
-  return lemmas.join(' ');
+  const significant = keyword.parsed.significant;
+  const lemmas: string[] = [];
+  for (const word of significant) if (markersOf(word) === 0 && !lemmas.includes(word.lemma)) lemmas.push(word.lemma);
+  // A keyword of markers only («купить в москве») is its own topic.
+  if (lemmas.length === 0) for (const word of significant) if (!lemmas.includes(word.lemma)) lemmas.push(word.lemma);
+  return sortedKey(lemmas);
 }
 
 /** Clusters of two or more keywords, largest first. */
@@ -70,25 +97,26 @@ export interface GroupTopics {
  * single odd keyword in a big group is noise, not a second product.
  */
 export function groupTopics(keywords: readonly PreparedKeyword[], minKeywords = 2, minShare = 0.2): GroupTopics {
+  const lemmasOf = keywords.map((keyword) => topicKey(keyword).split(' ').filter(Boolean));
   const parent = keywords.map((_, index) => index);
   const root = (index: number): number => (parent[index] === index ? index : (parent[index] = root(parent[index])));
   const ownerOfLemma = new Map<string, number>();
-  keywords.forEach((keyword, index) => {
-    for (const lemma of topicKey(keyword).split(' ').filter(Boolean)) {
+  lemmasOf.forEach((lemmas, index) => {
+    for (const lemma of lemmas) {
       const owner = ownerOfLemma.get(lemma);
       if (owner === undefined) ownerOfLemma.set(lemma, index);
       else parent[root(index)] = root(owner);
     }
   });
-  const components = new Map<number, PreparedKeyword[]>();
-  keywords.forEach((keyword, index) => {
-    const list = components.get(root(index)) ?? [];
-    list.push(keyword);
-    components.set(root(index), list);
+  const components = new Map<number, number[]>();
+  keywords.forEach((_, index) => {
+    const list = components.get(root(index));
+    if (list) list.push(index);
+    else components.set(root(index), [index]);
   });
   const topics = [...components.values()]
     .filter((list) => list.length >= minKeywords || list.length >= minShare * keywords.length)
     .sort((a, b) => b.length - a.length)
-    .map((list) => ({ lemmas: [...new Set(list.flatMap((keyword) => topicKey(keyword).split(' ').filter(Boolean)))], keywords: list }));
+    .map((list) => ({ lemmas: [...new Set(list.flatMap((index) => lemmasOf[index]))], keywords: list.map((index) => keywords[index]) }));
   return { topics };
 }

@@ -21,7 +21,6 @@ const MAX_KEYWORD_WITH_MINUS = 4096;
 /** Narrower keywords differing by up to this many words are looked for. */
 const MAX_EXTRA_WORDS = 3;
 
-const matchClass = (keyword: PreparedKeyword) => (keyword.parsed.bracketed ? 'exact' : keyword.parsed.quoted ? 'phrase' : 'broad');
 const isBroad = (keyword: PreparedKeyword) => !keyword.parsed.quoted;
 
 /** The keyword's minus-words as written (from the phrase text and `negativeWords`). */
@@ -48,18 +47,32 @@ export interface CrossMinusResult {
   suggestions: CrossMinusSuggestion[];
 }
 
+const matchClasses = ['broad', 'phrase', 'exact'] as const;
+const matchClassIndex = (keyword: PreparedKeyword) => (keyword.parsed.bracketed ? 2 : keyword.parsed.quoted ? 1 : 0);
+
 function findDuplicates(account: PreparedAccount, suggestions: CrossMinusSuggestion[]): { sets: DuplicateSet[]; removed: Set<PreparedKeyword> } {
-  const byKey = new Map<string, PreparedKeyword[]>();
+  // Keywords by match class and lemma key, the lists in the order their first keyword comes: the
+  // lemma key alone is the map's key (one list per class under it), so no string is built per keyword.
+  const byLemmaKey = new Map<string, (PreparedKeyword[] | undefined)[]>();
+  const byKey: { classIndex: number; lemmaKey: string; keywords: PreparedKeyword[] }[] = [];
   for (const keyword of account.keywords) {
-    const key = `${matchClass(keyword)}|${keyword.parsed.lemmaKey}`;
-    const list = byKey.get(key);
+    const lemmaKey = keyword.parsed.lemmaKey;
+    const classIndex = matchClassIndex(keyword);
+    let lists = byLemmaKey.get(lemmaKey);
+    if (!lists) byLemmaKey.set(lemmaKey, (lists = []));
+    const list = lists[classIndex];
     if (list) list.push(keyword);
-    else byKey.set(key, [keyword]);
+    else {
+      const keywords = [keyword];
+      lists[classIndex] = keywords;
+      byKey.push({ classIndex, lemmaKey, keywords });
+    }
   }
   const sets: DuplicateSet[] = [];
   const removed = new Set<PreparedKeyword>();
-  for (const [key, keywords] of byKey) {
+  for (const { classIndex, lemmaKey, keywords } of byKey) {
     if (keywords.length < 2) continue;
+    const key = `${matchClasses[classIndex]}|${lemmaKey}`;
     sets.push({ key, keywords: keywords.map((keyword) => keyword.ref), sameGroup: keywords.every((keyword) => keyword.group === keywords[0].group) });
     if (account.platform !== 'yandex_direct') continue;
     const byCampaign = new Map<number, PreparedKeyword[]>();
@@ -94,21 +107,68 @@ function findDuplicates(account: PreparedAccount, suggestions: CrossMinusSuggest
 }
 
 /**
- * Every way to drop 1…MAX_EXTRA_WORDS elements from a sorted list, as the mask of the dropped ones and
+ * Lemma keys as numbers, to rule out most subsets without building their key: a lemma's number is a
+ * mixed serial number, a set's the XOR of its lemmas' with its size mixed in. Equal keys give equal
+ * numbers, so a subset whose number no broader keyword has cannot be a broader keyword; when the
+ * numbers match, the key itself is looked up (a rare false match costs one lookup, never a result).
+ */
+class LemmaSetHashes {
+  private readonly ofLemma = new Map<string, number>();
+
+  lemma(lemma: string): number {
+    let hash = this.ofLemma.get(lemma);
+    if (hash === undefined) {
+      // murmur3's finaliser of the serial number: well spread bits, the same for the same order of lemmas.
+      hash = this.ofLemma.size + 1;
+      hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+      hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+      hash ^= hash >>> 16;
+      this.ofLemma.set(lemma, hash);
+    }
+    return hash;
+  }
+
+  /** The number of a set of lemmas from the XOR of theirs (small integers: the set's lookups stay cheap). */
+  static of(xor: number, size: number): number {
+    return (xor ^ Math.imul(size, 0x9e3779b1)) & 0x3fffffff;
+  }
+
+  key(lemmaKey: string): number {
+    let xor = 0;
+    const lemmas = lemmasOfKey(lemmaKey);
+    for (const lemma of lemmas) xor ^= this.lemma(lemma);
+    return LemmaSetHashes.of(xor, lemmas.length);
+  }
+}
+
+/**
+ * Every way to drop 1…MAX_EXTRA_WORDS elements from a sorted list that may leave a broader keyword's
+ * key (`possible`: the numbers of those keys, see `LemmaSetHashes`), as the mask of the dropped ones and
  * the key of the kept ones (joined by spaces, as a `lemmaKey`). The dropped elements are made only for
  * the masks the caller asks about (`droppedBy`): a million keywords try several million subsets, and
- * almost none of them names a broader keyword.
+ * almost none of them names a broader keyword, so most are ruled out by number, without a string.
  */
-function forEachSubset(elements: string[], visit: (keptKey: string, mask: number) => void): void {
+function forEachSubset(elements: string[], hashes: LemmaSetHashes, possible: ReadonlySet<number>, visit: (keptKey: string, mask: number) => void): void {
   const n = elements.length;
   const maxDrop = Math.min(MAX_EXTRA_WORDS, n - 1);
   // Bit masks are fine: a keyword has at most 7 words in Yandex (a few more tolerated here).
   if (n > 12) return;
+  const elementHashes: number[] = [];
+  let all = 0;
+  for (const element of elements) {
+    const hash = hashes.lemma(element);
+    elementHashes.push(hash);
+    all ^= hash;
+  }
   const kept: string[] = [];
   for (let mask = 1; mask < 1 << n; mask++) {
     let dropped = 0;
-    for (let bits = mask; bits; bits &= bits - 1) dropped++;
-    if (dropped > maxDrop) continue;
+    let droppedXor = 0;
+    for (let bits = mask; bits; bits &= bits - 1) {
+      dropped++;
+      droppedXor ^= elementHashes[31 - Math.clz32(bits & -bits)];
+    }
+    if (dropped > maxDrop || !possible.has(LemmaSetHashes.of(all ^ droppedXor, n - dropped))) continue;
     kept.length = 0;
     for (let i = 0; i < n; i++) if (!(mask & (1 << i))) kept.push(elements[i]);
     visit(kept.join(' '), mask);
@@ -132,6 +192,7 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
   const keywordAdds = new Map<PreparedKeyword, { add: string[]; because: EntityRef[] }>();
   const groupAdds = new Map<string, { group: PreparedKeyword['group']; add: string[]; because: EntityRef[]; broader: PreparedKeyword[] }>();
 
+  const hashes = new LemmaSetHashes();
   for (const campaign of account.campaigns) {
     const broaderByKey = new Map<string, PreparedKeyword[]>();
     const keywords = campaign.groups.flatMap((group) => group.keywords).filter((keyword) => !removed.has(keyword));
@@ -141,10 +202,12 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
       if (list) list.push(keyword);
       else broaderByKey.set(keyword.parsed.lemmaKey, [keyword]);
     }
+    const broaderHashes = new Set<number>();
+    for (const key of broaderByKey.keys()) broaderHashes.add(hashes.key(key));
     for (const narrower of keywords) {
       const elements = lemmasOfKey(narrower.parsed.lemmaKey);
       if (elements.length < 2) continue;
-      forEachSubset(elements, (keptKey, mask) => {
+      forEachSubset(elements, hashes, broaderHashes, (keptKey, mask) => {
         const broaderList = broaderByKey.get(keptKey);
         if (!broaderList) return;
         const gone = droppedBy(elements, mask);

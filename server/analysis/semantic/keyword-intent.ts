@@ -19,21 +19,57 @@ export interface KeywordIntent {
   category: NegativeCategory;
 }
 
-const parsedEntries = new WeakMap<Lemmatizer, { entry: LexiconEntry; parsed: ParsedPhrase }[]>();
+interface ParsedEntries {
+  list: { entry: LexiconEntry; parsed: ParsedPhrase }[];
+  /**
+   * Positions in `list` by the form or lemmas of each entry's first significant word: an entry blocks no
+   * phrase without that word (negative-match.ts), so a keyword tries only the entries its words name.
+   */
+  byWord: Map<string, number[]>;
+}
 
-function entriesFor(lemmatizer: Lemmatizer) {
-  let list = parsedEntries.get(lemmatizer);
-  if (!list) {
-    list = nonCommercialLexicon.filter((entry) => entry.keywordIntent).map((entry) => ({ entry, parsed: parsePhrase(entry.text, lemmatizer) }));
-    parsedEntries.set(lemmatizer, list);
+const parsedEntries = new WeakMap<Lemmatizer, ParsedEntries>();
+
+function entriesFor(lemmatizer: Lemmatizer): ParsedEntries {
+  let entries = parsedEntries.get(lemmatizer);
+  if (!entries) {
+    const list = nonCommercialLexicon.filter((entry) => entry.keywordIntent).map((entry) => ({ entry, parsed: parsePhrase(entry.text, lemmatizer) }));
+    const byWord = new Map<string, number[]>();
+    list.forEach(({ parsed }, position) => {
+      const first = parsed.significant[0];
+      if (!first) return;
+      for (const key of first.fixed || first.stop ? [first.form] : first.lemmas) {
+        const positions = byWord.get(key);
+        if (!positions) byWord.set(key, [position]);
+        else if (!positions.includes(position)) positions.push(position);
+      }
+    });
+    entries = { list, byWord };
+    parsedEntries.set(lemmatizer, entries);
   }
-  return list;
+  return entries;
 }
 
 export function nonCommercialIntent(words: PhraseWord[], lemmatizer: Lemmatizer): KeywordIntent | null {
   const language = languageOfWords(words);
   if (!language) return null;
-  for (const { entry, parsed } of entriesFor(lemmatizer)) {
+  const { list, byWord } = entriesFor(lemmatizer);
+  // The entries the phrase's words can match, in the lexicon's order (the first match is the answer).
+  let positions: number[] | undefined;
+  const collect = (key: string) => {
+    const found = byWord.get(key);
+    if (!found) return;
+    positions ??= [];
+    for (const position of found) if (!positions.includes(position)) positions.push(position);
+  };
+  for (const word of words) {
+    collect(word.form);
+    for (const lemma of word.lemmas) collect(lemma);
+  }
+  if (!positions) return null;
+  positions.sort((a, b) => a - b);
+  for (const position of positions) {
+    const { entry, parsed } = list[position];
     if (entry.language !== language) continue;
     if (!negativeBlocks(parsed, words, 'yandex_direct')) continue;
     if (entry.unlessWith && words.some((word) => entry.unlessWith!.includes(word.form) || word.lemmas.some((lemma) => entry.unlessWith!.includes(lemma)))) continue;

@@ -27,7 +27,7 @@ import { languageOfWords, majorityLanguage, type ScriptLanguage } from './langua
 import { negativeBlocks } from './negative-match.js';
 import { normalizeText, parsePhrase, type ParsedPhrase, type PhraseWord } from './phrase.js';
 import type { SuggestionBlocking } from './non-target-queries.js';
-import type { PreparedAccount, PreparedCampaign, PreparedQuery } from './prepare.js';
+import type { PreparedAccount, PreparedCampaign, PreparedKeyword, PreparedQuery } from './prepare.js';
 
 interface Candidate {
   level: 'campaign' | 'group';
@@ -129,21 +129,39 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     return { text: chosen, parsed: parsePhrase(chosen, lemmatizer) };
   };
 
+  // A query without a group names its keyword among the whole campaign's: the first keyword with that
+  // phrase, looked up in a map made once per campaign (a scan of the campaign per query is quadratic).
+  const keywordsByPhrase = new Map<PreparedCampaign, Map<string, PreparedKeyword>>();
+  const campaignKeyword = (campaign: PreparedCampaign, text: string) => {
+    let byPhrase = keywordsByPhrase.get(campaign);
+    if (!byPhrase) {
+      byPhrase = new Map();
+      for (const group of campaign.groups) for (const keyword of group.keywords) if (!byPhrase.has(phraseKey(keyword))) byPhrase.set(phraseKey(keyword), keyword);
+      keywordsByPhrase.set(campaign, byPhrase);
+    }
+    return byPhrase.get(text);
+  };
+
   for (const query of account.queries) {
     const campaign = query.campaign;
     if (!campaign) continue;
     // A query the current negatives already block (added after the report) needs nothing more.
-    const existing = existingNegativeFor(query, platform);
+    const existing = existingNegativeFor(query, platform, campaignKeyword);
     if (existing) {
       covered.push({ query: query.query.query, clicks: query.query.stats.clicks, cost: query.query.stats.cost, negative: existing.text, level: existing.level, target: existing.target });
       continue;
     }
     const language = languageOfWords(query.words) ?? campaignLanguage(campaign);
     let matchedCategory = false;
-    const possible = new Set<LexiconItem>();
+    // The entries the query's words name, each once, in the order they are found (a few at most: a list).
+    const possible: LexiconItem[] = [];
+    const collect = (key: string) => {
+      const entries = lexiconByWord.get(key);
+      if (entries) for (const entry of entries) if (!possible.includes(entry)) possible.push(entry);
+    };
     for (const word of query.words) {
-      for (const entry of lexiconByWord.get(word.form) ?? []) possible.add(entry);
-      for (const lemma of word.lemmas) for (const entry of lexiconByWord.get(lemma) ?? []) possible.add(entry);
+      collect(word.form);
+      for (const lemma of word.lemmas) collect(lemma);
     }
     for (const entry of possible) {
       if (entry.language !== null && entry.language !== language) continue;
@@ -205,16 +223,24 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
   }
   const groupsByKey = new Map(account.groups.map((group) => [group.ref.key, group]));
   const convertingIndex = new Map<PreparedCampaign, WordIndex<PreparedQuery>>();
+  // A campaign-wide negative is matched only against the keywords holding its first word (a scan of
+  // the campaign's keywords per candidate was the stage's largest cost on a big account).
+  const keywordIndex = new Map<PreparedCampaign, WordIndex<PreparedKeyword>>();
+  const keywordWords = (keyword: PreparedKeyword) => keyword.parsed.words;
   const blockedBy = (candidate: Pick<Candidate, 'parsed' | 'level' | 'target' | 'campaign'>) => {
     const { parsed, campaign } = candidate;
-    const group = candidate.level === 'group' ? groupsByKey.get(candidate.target.key) : undefined;
-    const scopeGroups = candidate.level === 'group' ? (group && group.ref.campaignIndex === campaign.ref.campaignIndex ? [group] : []) : campaign.groups;
+    let keywords: PreparedKeyword[];
+    if (candidate.level === 'group') {
+      const group = groupsByKey.get(candidate.target.key);
+      keywords = group && group.ref.campaignIndex === campaign.ref.campaignIndex ? group.keywords.filter((keyword) => negativeBlocks(parsed, keyword.parsed.words, platform)) : [];
+    } else {
+      let index = keywordIndex.get(campaign);
+      if (!index) keywordIndex.set(campaign, (index = new WordIndex(campaign.groups.flatMap((group) => group.keywords), keywordWords)));
+      keywords = index.blockedBy(parsed, platform);
+    }
     let converting = convertingIndex.get(campaign);
     if (!converting) convertingIndex.set(campaign, (converting = new WordIndex(convertingByCampaign.get(campaign) ?? [], (query) => query.words)));
-    return {
-      keywords: scopeGroups.flatMap((group) => group.keywords).filter((keyword) => negativeBlocks(parsed, keyword.parsed.words, platform)),
-      queries: converting.blockedBy(parsed, platform),
-    };
+    return { keywords, queries: converting.blockedBy(parsed, platform) };
   };
 
   // Split the candidates into the ones that may go in and the ones that would cut the account's own demand.
@@ -335,11 +361,14 @@ function queryPhrase(query: PreparedQuery, platform: PreparedAccount['platform']
   return platform === 'google_ads' ? `"${text}"` : text;
 }
 
+/** How the report's keyword column names a keyword: its phrase, trimmed, in lower case. */
+const phraseKey = (keyword: PreparedKeyword) => keyword.keyword.phrase.trim().toLowerCase();
+
 /** The first existing negative (keyword's own minus-words, then the group's, then the campaign's) that blocks the query. */
-function existingNegativeFor(query: PreparedQuery, platform: PreparedAccount['platform']): { text: string; level: CoveredQuery['level']; target: EntityRef } | null {
+function existingNegativeFor(query: PreparedQuery, platform: PreparedAccount['platform'], campaignKeyword: (campaign: PreparedCampaign, text: string) => PreparedKeyword | undefined): { text: string; level: CoveredQuery['level']; target: EntityRef } | null {
   const campaign = query.campaign!;
   const keywordText = query.query.keyword?.trim().toLowerCase();
-  const keyword = keywordText ? (query.group ? [query.group] : campaign.groups).flatMap((group) => group.keywords).find((candidate) => candidate.keyword.phrase.trim().toLowerCase() === keywordText) : undefined;
+  const keyword = !keywordText ? undefined : query.group ? query.group.keywords.find((candidate) => phraseKey(candidate) === keywordText) : campaignKeyword(campaign, keywordText);
   for (const minus of keyword?.parsed.minus ?? []) if (negativeBlocks(minus, query.words, platform)) return { text: phraseText(minus), level: 'keyword', target: keyword!.ref };
   if (query.group) {
     const index = query.group.negatives.findIndex((negative) => negativeBlocks(negative, query.words, platform));
@@ -485,47 +514,54 @@ class AlternativeFinder {
 }
 
 /**
- * Items (a campaign's converting queries) by the forms and lemmas of their words, so a negative is
- * matched only against the items that hold its first word: a negative blocks nothing without it
- * (negative-match.ts: Yandex by a shared lemma, or the form for a stop or `!` word; Google by form).
- * `blockedBy` answers what filtering every item with `negativeBlocks` does, in the items' order.
+ * Items (a campaign's keywords or converting queries) by the forms and lemmas of their words, so a
+ * negative is matched only against the items that hold its first word: a negative blocks nothing
+ * without it (negative-match.ts: Yandex by a shared lemma, or the form for a stop or `!` word; Google by
+ * form). `blockedBy` answers what filtering every item with `negativeBlocks` does, in the items' order.
+ * Each key lists the positions of its items in ascending order (items are indexed in order), so a
+ * negative reads only its holders, never the whole list.
  */
 class WordIndex<T> {
-  private readonly byForm = new Map<string, Set<T>>();
-  private readonly byLemma = new Map<string, Set<T>>();
+  private readonly byForm = new Map<string, number[]>();
+  private readonly byLemma = new Map<string, number[]>();
 
   constructor(
     private readonly items: readonly T[],
     private readonly wordsOf: (item: T) => PhraseWord[],
   ) {
-    const put = (map: Map<string, Set<T>>, key: string, item: T) => {
-      let set = map.get(key);
-      if (!set) map.set(key, (set = new Set()));
-      set.add(item);
+    const put = (map: Map<string, number[]>, key: string, position: number) => {
+      const list = map.get(key);
+      if (!list) map.set(key, [position]);
+      else if (list[list.length - 1] !== position) list.push(position);
     };
-    for (const item of items) {
+    items.forEach((item, position) => {
       for (const word of wordsOf(item)) {
-        put(this.byForm, word.form, item);
-        for (const lemma of word.lemmas) put(this.byLemma, lemma, item);
+        put(this.byForm, word.form, position);
+        for (const lemma of word.lemmas) put(this.byLemma, lemma, position);
       }
-    }
+    });
   }
 
   blockedBy(negative: ParsedPhrase, platform: PreparedAccount['platform']): T[] {
     const first = platform === 'google_ads' ? negative.words[0] : negative.significant[0];
     if (!first) return [];
-    let holders: Set<T> | undefined;
+    let holders: readonly number[] | undefined;
     if (platform === 'google_ads' || first.fixed || first.stop) holders = this.byForm.get(first.form);
+    else if (first.lemmas.length === 1) holders = this.byLemma.get(first.lemmas[0]);
     else {
-      for (const lemma of first.lemmas) {
-        const set = this.byLemma.get(lemma);
-        if (!set) continue;
-        holders ??= new Set();
-        for (const item of set) holders.add(item);
-      }
+      // Homonyms: the holders of any of the word's lemmas, each once, in the items' order.
+      const merged: number[] = [];
+      for (const lemma of first.lemmas) for (const position of this.byLemma.get(lemma) ?? []) merged.push(position);
+      merged.sort((a, b) => a - b);
+      holders = merged.filter((position, i) => i === 0 || merged[i - 1] !== position);
     }
-    if (!holders || holders.size === 0) return [];
-    return this.items.filter((item) => holders!.has(item) && negativeBlocks(negative, this.wordsOf(item), platform));
+    if (!holders || holders.length === 0) return [];
+    const blocked: T[] = [];
+    for (const position of holders) {
+      const item = this.items[position];
+      if (negativeBlocks(negative, this.wordsOf(item), platform)) blocked.push(item);
+    }
+    return blocked;
   }
 }
 

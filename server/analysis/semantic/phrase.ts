@@ -48,21 +48,80 @@ const STOP_WORDS = new Set([
 
 export const isStopWord = (form: string) => STOP_WORDS.has(form);
 
+/**
+ * Characters `toLowerCase` leaves as they are: ASCII other than A-Z, Latin-1 signs before À, Cyrillic
+ * а-я and ѐ-џ, general punctuation (dashes, quotes).
+ */
+const keepsCase = (code: number) => code < 65 || (code > 90 && code < 0xc0) || (code >= 0x430 && code <= 0x45f) || (code >= 0x2000 && code <= 0x206f);
+
 export function normalizeText(text: string): string {
-  return text.toLowerCase().replace(/ё/g, 'е');
+  // Keywords and queries are mostly written in lower case already: then there is nothing to lower.
+  let lower = text;
+  let yo = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (!keepsCase(code)) {
+      lower = text.toLowerCase();
+      yo = lower.includes('ё');
+      break;
+    }
+    if (code === 0x451) yo = true;
+  }
+  return yo ? lower.replace(/ё/g, 'е') : lower;
 }
 
-/** Words with their operator prefix; `б/у` stays one word, a hyphen splits (as Yandex does). */
-const WORD = /([!+]?)([a-zа-я0-9]+(?:\/[a-zа-я0-9]+)*)/g;
+/** A character of a word: a-z, а-я (ё is folded to е before), 0-9. */
+const isWordChar = (code: number) => (code >= 97 && code <= 122) || (code >= 0x430 && code <= 0x44f) || (code >= 48 && code <= 57);
+
+const SLASH = 47;
+const BANG = 33;
+const PLUS = 43;
+
+/**
+ * Words with their operator prefix in a normalised text: `б/у` stays one word, a hyphen splits (as
+ * Yandex does). Exactly the matches of `/([!+]?)([a-zа-я0-9]+(?:\/[a-zа-я0-9]+)*)/g`, scanned by hand:
+ * no match object per word (prepare parses every keyword, ad and query of the account, millions of words).
+ */
+function scanWords(text: string, visit: (form: string, op: '' | '!' | '+') => void): void {
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    let code = text.charCodeAt(i);
+    let op: '' | '!' | '+' = '';
+    if (!isWordChar(code)) {
+      // `[!+]?` takes the operator only right before a word; otherwise the scan moves on.
+      if ((code === BANG || code === PLUS) && i + 1 < length && isWordChar(text.charCodeAt(i + 1))) {
+        op = code === BANG ? '!' : '+';
+        i++;
+      } else {
+        i++;
+        continue;
+      }
+    }
+    const start = i;
+    for (;;) {
+      while (i < length && isWordChar(text.charCodeAt(i))) i++;
+      // `(?:\/[a-zа-я0-9]+)*`: a slash joins the next run only when a word character follows it.
+      if (i + 1 < length && text.charCodeAt(i) === SLASH && isWordChar(text.charCodeAt(i + 1))) {
+        i++;
+        continue;
+      }
+      break;
+    }
+    visit(text.slice(start, i), op);
+  }
+}
 
 export function tokenize(text: string): { form: string; op: '' | '!' | '+' }[] {
   const result: { form: string; op: '' | '!' | '+' }[] = [];
-  for (const match of normalizeText(text).matchAll(WORD)) result.push({ form: match[2], op: match[1] as '' | '!' | '+' });
+  scanWords(normalizeText(text), (form, op) => result.push({ form, op }));
   return result;
 }
 
 /** Splits `окна на заказ -дешево -!жалюзи` into the phrase and its minus-words (without `-`). */
 export function splitMinusWords(text: string): { phrase: string; minus: string[] } {
+  // Without a hyphen there is nothing to split off (most keywords): no regular expression needed.
+  if (!text.includes('-')) return { phrase: text.trim(), minus: [] };
   const parts = text.split(/\s+-(?=[^\s-])/);
   const phrase = parts[0].trim().replace(/^-+(?=\S)/, '');
   return { phrase, minus: parts.slice(1).map((part) => part.trim()).filter(Boolean) };
@@ -71,32 +130,65 @@ export function splitMinusWords(text: string): { phrase: string; minus: string[]
 /**
  * One shared, read-only `PhraseWord` per distinct form and operator of a lemmatiser's account: a
  * million keywords repeat a few thousand words, and an object per occurrence was most of the
- * prepared account's memory.
+ * prepared account's memory. A table per operator, so the form itself is the key (no string built per word).
  */
-const internedWords = new WeakMap<Lemmatizer, Map<string, PhraseWord>>();
+interface WordTable {
+  plain: Map<string, PhraseWord>;
+  fixed: Map<string, PhraseWord>;
+  forced: Map<string, PhraseWord>;
+}
 
-function phraseWord(form: string, op: '' | '!' | '+', lemmatizer: Lemmatizer): PhraseWord {
-  let words = internedWords.get(lemmatizer);
-  if (!words) internedWords.set(lemmatizer, (words = new Map()));
-  const key = op + form;
-  let word = words.get(key);
+const internedWords = new WeakMap<Lemmatizer, WordTable>();
+
+function wordTable(lemmatizer: Lemmatizer): WordTable {
+  let table = internedWords.get(lemmatizer);
+  if (!table) internedWords.set(lemmatizer, (table = { plain: new Map(), fixed: new Map(), forced: new Map() }));
+  return table;
+}
+
+function phraseWord(form: string, op: '' | '!' | '+', table: WordTable, lemmatizer: Lemmatizer): PhraseWord {
+  const words = op === '' ? table.plain : op === '!' ? table.fixed : table.forced;
+  let word = words.get(form);
   if (!word) {
     const info = lemmatizer.lemmatize(form);
     word = { form, lemma: info.lemma, lemmas: info.all, fixed: op === '!', forced: op === '+', stop: isStopWord(form) };
-    words.set(key, word);
+    words.set(form, word);
   }
   return word;
 }
 
 export function parseWords(text: string, lemmatizer: Lemmatizer): PhraseWord[] {
-  return tokenize(text).map(({ form, op }) => phraseWord(form, op, lemmatizer));
+  const table = wordTable(lemmatizer);
+  const words: PhraseWord[] = [];
+  scanWords(normalizeText(text), (form, op) => words.push(phraseWord(form, op, table, lemmatizer)));
+  return words;
+}
+
+/**
+ * A phrase's few distinct strings, sorted as `Array.prototype.sort()` sorts them (by UTF-16 code units)
+ * and joined by spaces. In place, by insertion: the built-in sort sets up a work area per call, and
+ * this runs for every keyword (its lemma key, its topic).
+ */
+export function sortedKey(strings: string[]): string {
+  if (strings.length === 1) return strings[0];
+  for (let i = 1; i < strings.length; i++) {
+    const value = strings[i];
+    let j = i - 1;
+    for (; j >= 0 && strings[j] > value; j--) strings[j + 1] = strings[j];
+    strings[j + 1] = value;
+  }
+  return strings.join(' ');
 }
 
 /** Sorted unique significant lemmas (fixed words as `!form`), space-separated. */
 function keyOf(words: PhraseWord[]): string {
-  const set = new Set<string>();
-  for (const word of words) set.add(word.fixed ? `!${word.form}` : word.lemma);
-  return [...set].sort().join(' ');
+  // A phrase has a handful of words: a list and `includes` beat a Set.
+  const keys: string[] = [];
+  for (const word of words) {
+    const key = word.fixed ? `!${word.form}` : word.lemma;
+    if (!keys.includes(key)) keys.push(key);
+  }
+  return sortedKey(keys);
 }
 
 /** The lemmas of a `lemmaKey`, sorted (the key is built sorted). */

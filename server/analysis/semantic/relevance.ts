@@ -22,6 +22,14 @@ function share(lemmas: Set<string>, adLemmas: ReadonlySet<string>): { share: num
   return { share: round3((lemmas.size - missing.length) / lemmas.size), missing };
 }
 
+/** `share(lemmas, new Set(adLemmas)).share` from the ad's own list (a few dozen lemmas: no set per ad). */
+function adShare(lemmas: Set<string>, adLemmas: readonly string[]): number {
+  if (lemmas.size === 0) return 1;
+  let present = 0;
+  for (const lemma of lemmas) if (adLemmas.includes(lemma)) present++;
+  return round3(present / lemmas.size);
+}
+
 export function groupRelevance(account: PreparedAccount): GroupRelevance[] {
   const result: GroupRelevance[] = [];
   for (const group of account.groups) {
@@ -35,7 +43,7 @@ export function groupRelevance(account: PreparedAccount): GroupRelevance[] {
       relevance: overall.share,
       keywordLemmas: lemmas.size,
       missingLemmas: overall.missing.slice(0, 20),
-      ads: group.ads.map((ad) => ({ target: ad.ref, relevance: share(lemmas, new Set(ad.lemmas)).share })),
+      ads: group.ads.map((ad) => ({ target: ad.ref, relevance: adShare(lemmas, ad.lemmas) })),
     });
   }
   return result;

@@ -43,6 +43,9 @@ export function utmFor(url: string, platform: ScoringContext['account']['platfor
   return `${base}${base.includes('?') ? '&' : '?'}${tags}${hash !== undefined ? `#${hash}` : ''}`;
 }
 
+const longestWordLength = (text: string) => longestWord(text).length;
+const plainLength = (text: string) => text.length;
+
 function limitRules(ad: PreparedAd, platform: ScoringContext['account']['platform']): LimitRule[] {
   const rules: LimitRule[] = [];
   const { ad: data } = ad;
@@ -59,13 +62,13 @@ function limitRules(ad: PreparedAd, platform: ScoringContext['account']['platfor
       rules.push({ definition: checks.adHeadlineTooLong, field: 'headline', index, value, limit: yandexLimits.headline2, label: 'Заголовок 2', measure: yandexCountedLength });
     } else {
       rules.push({ definition: checks.adHeadlineTooLong, field: 'headline', index, value, limit: yandexLimits.headline1, label: `Заголовок ${index + 1}` });
-      rules.push({ definition: checks.adWordTooLong, field: 'headline', index, value, limit: yandexLimits.headline1Word, label: `Слово в заголовке ${index + 1}`, measure: (text) => longestWord(text).length });
+      rules.push({ definition: checks.adWordTooLong, field: 'headline', index, value, limit: yandexLimits.headline1Word, label: `Слово в заголовке ${index + 1}`, measure: longestWordLength });
     }
   });
   data.texts.forEach((value, index) => {
     const label = data.texts.length > 1 ? `Текст ${index + 1}` : 'Текст';
     rules.push({ definition: checks.adTextTooLong, field: 'text', index, value, limit: yandexLimits.text, label, measure: yandexCountedLength });
-    rules.push({ definition: checks.adWordTooLong, field: 'text', index, value, limit: yandexLimits.textWord, label: `Слово в поле «${label}»`, measure: (text) => longestWord(text).length });
+    rules.push({ definition: checks.adWordTooLong, field: 'text', index, value, limit: yandexLimits.textWord, label: `Слово в поле «${label}»`, measure: longestWordLength });
   });
   if (data.displayUrl) rules.push({ definition: checks.adDisplayUrlTooLong, field: 'displayUrl', index: 0, value: data.displayUrl, limit: yandexLimits.displayUrl, label: 'Отображаемая ссылка' });
   data.sitelinks.forEach((sitelink, index) => {
@@ -80,15 +83,30 @@ function fixSuggestion(ref: EntityRef, field: AdField, index: number, before: st
   return { id: flatString(`ad:${ref.key}:${field}:${index}`), kind: 'ad_field', target: ref, field, index, before, after, reason: flatString(reason) };
 }
 
+/**
+ * Shortened field values by how they were cut (link or copy, the measure, the limit) and the value:
+ * ads repeat their texts across groups, and each cut tries every clause and word boundary.
+ */
+type ShortenedValues = Map<string, string | null>;
+
 /** Links are cut between words, copy between clauses or words (copy-shortening.ts); null: rewrite by hand. */
-function shortened(rule: LimitRule, measure: (value: string) => number): string | null {
-  return rule.field === 'displayUrl' || rule.field === 'path' ? shortenSlug(rule.value, rule.limit) : shortenCopy(rule.value, rule.limit, measure);
+function shortened(rule: LimitRule, measure: (value: string) => number, memo: ShortenedValues): string | null {
+  const slug = rule.field === 'displayUrl' || rule.field === 'path';
+  const how = slug ? 'slug' : measure === plainLength ? 'plain' : measure === yandexCountedLength ? 'yandex' : null;
+  if (how === null) return shortenCopy(rule.value, rule.limit, measure);
+  const key = `${how}\u0001${rule.limit}\u0001${rule.value}`;
+  let after = memo.get(key);
+  if (after === undefined) {
+    after = slug ? shortenSlug(rule.value, rule.limit) : shortenCopy(rule.value, rule.limit, measure);
+    memo.set(key, after);
+  }
+  return after;
 }
 
 /** The fix of a field over its limit: the shortened value, or «переписать вручную» with the numbers. */
-function lengthFix(ref: EntityRef, rule: LimitRule, length: number, measure: (value: string) => number): AdFieldFixSuggestion {
+function lengthFix(ref: EntityRef, rule: LimitRule, length: number, measure: (value: string) => number, memo: ShortenedValues): AdFieldFixSuggestion {
   const reason = `${rule.label}: ${length} ${pluralRu(length, ['символ', 'символа', 'символов'])} при лимите ${rule.limit}.`;
-  const after = shortened(rule, measure);
+  const after = shortened(rule, measure, memo);
   if (after !== null) return fixSuggestion(ref, rule.field, rule.index, rule.value, after, reason);
   return {
     ...fixSuggestion(ref, rule.field, rule.index, rule.value, '', `${reason} Сократить без потери смысла не получается: перепишите вручную.`),
@@ -96,21 +114,23 @@ function lengthFix(ref: EntityRef, rule: LimitRule, length: number, measure: (va
   };
 }
 
-function checkAd(ad: PreparedAd, group: PreparedGroup, groupLemmas: ReadonlySet<string>, context: ScoringContext): void {
+function checkAd(ad: PreparedAd, group: PreparedGroup, groupLemmas: ReadonlySet<string>, context: ScoringContext, memo: ShortenedValues): void {
   const { findings, suggestions, account } = context;
   const platform = account.platform;
   const ref = ad.ref;
   const data = ad.ad;
 
   for (const rule of limitRules(ad, platform)) {
-    const measure = rule.measure ?? ((text: string) => text.length);
+    // Every measure counts at most the value's characters: a value that short is within the limit.
+    if (rule.value.length <= rule.limit) continue;
+    const measure = rule.measure ?? plainLength;
     const length = measure(rule.value);
     if (length <= rule.limit) continue;
     const isWordRule = rule.definition === checks.adWordTooLong;
     let suggestionIds: string[] | undefined;
     let manual = false;
     if (!isWordRule) {
-      const suggestion = lengthFix(ref, rule, length, measure);
+      const suggestion = lengthFix(ref, rule, length, measure, memo);
       suggestions.push(suggestion);
       suggestionIds = [suggestion.id];
       manual = suggestion.manual !== undefined;
@@ -202,22 +222,34 @@ function keywordLemmasOf(group: PreparedGroup): Set<string> {
 export function runAdChecks(context: ScoringContext, onAd?: () => void): void {
   const { account, findings, settings, semantic } = context;
   // Same ad text in many groups: headline 1 + text 1, normalised.
-  const groupsByText = new Map<string, Set<string>>();
+  // Per text, the groups holding it (a group is counted once: the last group added is the only one to compare with).
+  const groupsByText = new Map<string, { groups: number; last: PreparedGroup }>();
   const textKey = (ad: PreparedAd) => `${(ad.ad.headlines[0] ?? '').trim().toLowerCase()}|${(ad.ad.texts[0] ?? '').trim().toLowerCase()}`;
+  // The entry of each ad, in the order of the second loop: the key is made once per ad.
+  const textOfAd: ({ groups: number } | undefined)[] = [];
   for (const group of account.groups) {
     for (const ad of group.ads) {
-      if (!ad.ad.headlines[0]) continue;
+      if (!ad.ad.headlines[0]) {
+        textOfAd.push(undefined);
+        continue;
+      }
       const key = textKey(ad);
-      const set = groupsByText.get(key) ?? new Set<string>();
-      set.add(group.ref.key);
-      groupsByText.set(key, set);
+      let entry = groupsByText.get(key);
+      if (!entry) groupsByText.set(key, (entry = { groups: 1, last: group }));
+      else if (entry.last !== group) {
+        entry.groups++;
+        entry.last = group;
+      }
+      textOfAd.push(entry);
     }
   }
+  const memo: ShortenedValues = new Map();
+  let adIndex = 0;
   for (const group of account.groups) {
     const groupLemmas = group.ads.length > 0 ? keywordLemmasOf(group) : new Set<string>();
     for (const ad of group.ads) {
-      checkAd(ad, group, groupLemmas, context);
-      const groups = ad.ad.headlines[0] ? groupsByText.get(textKey(ad))!.size : 0;
+      checkAd(ad, group, groupLemmas, context, memo);
+      const groups = textOfAd[adIndex++]?.groups ?? 0;
       if (groups >= settings.sameAdTextGroups) {
         findings.push(makeFinding(checks.adSameTextManyGroups, ad.ref, {
           explanation: `Объявление «${ad.ad.headlines[0]}» с тем же текстом стоит в ${groups} группах.`,

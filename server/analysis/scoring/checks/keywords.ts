@@ -11,21 +11,28 @@ import type { PreparedKeyword } from '../../semantic/prepare.js';
 import { formatRub, oneEvidence, type ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
 
+/** Any operator character: a phrase without one has no operator problem to look for. */
+const OPERATOR_CHARACTER = /["[\]()!+]/;
+
 function operatorProblem(keyword: PreparedKeyword, context: ScoringContext): string | null {
   const phrase = keyword.keyword.phrase;
-  const count = (pattern: RegExp) => (phrase.match(pattern) ?? []).length;
-  if (count(/"/g) % 2 === 1) return 'непарная кавычка';
-  if (count(/\[/g) !== count(/\]/g)) return 'непарная квадратная скобка';
-  if (count(/\(/g) !== count(/\)/g)) return 'непарная круглая скобка';
-  if (/[!+]{2,}|[!+]\s/.test(phrase)) return 'оператор «!» или «+» не перед словом';
   const platform = context.account.platform;
-  if (platform === 'google_ads' && /(^|\s)[!+]\S/.test(phrase)) return 'операторы Яндекс Директа в фразе Google Ads';
+  if (OPERATOR_CHARACTER.test(phrase)) {
+    const count = (pattern: RegExp) => (phrase.match(pattern) ?? []).length;
+    if (count(/"/g) % 2 === 1) return 'непарная кавычка';
+    if (count(/\[/g) !== count(/\]/g)) return 'непарная квадратная скобка';
+    if (count(/\(/g) !== count(/\)/g)) return 'непарная круглая скобка';
+    if (/[!+]{2,}|[!+]\s/.test(phrase)) return 'оператор «!» или «+» не перед словом';
+    if (platform === 'google_ads' && /(^|\s)[!+]\S/.test(phrase)) return 'операторы Яндекс Директа в фразе Google Ads';
+  }
   for (const minus of keyword.parsed.minus) {
     if (negativeBlocks(minus, keyword.parsed.words, platform)) return `минус-слово «${minus.words.map((word) => word.form).join(' ')}» совпадает со словом самой фразы`;
   }
-  for (const negative of [...keyword.group.negatives, ...keyword.campaign.negatives]) {
-    if (negativeBlocks(negative, keyword.parsed.words, platform)) {
-      return `минус-слово группы или кампании «${negative.words.map((word) => word.form).join(' ')}» отключает саму фразу`;
+  for (const negatives of [keyword.group.negatives, keyword.campaign.negatives]) {
+    for (const negative of negatives) {
+      if (negativeBlocks(negative, keyword.parsed.words, platform)) {
+        return `минус-слово группы или кампании «${negative.words.map((word) => word.form).join(' ')}» отключает саму фразу`;
+      }
     }
   }
   return null;

@@ -52,7 +52,8 @@ export function campaignStatsOf(campaign: PreparedCampaign): Stats | undefined {
 
 export function median(values: number[]): number | null {
   if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
+  // A typed array sorts numbers natively, without a comparator call per comparison.
+  const sorted = Float64Array.from(values).sort();
   const middle = sorted.length >> 1;
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }

@@ -71,11 +71,21 @@ function createGazetteer(lemmatizer: Lemmatizer): Gazetteer {
   }
   for (const list of byFirst.values()) list.sort((a, b) => b.words.length - a.words.length);
 
+  /** Whether some place name starts with this word (by its form or a lemma). */
+  const startsName = (word: PhraseWord) => byFirst.has(word.form) || word.lemmas.some((lemma) => byFirst.has(lemma));
+
   const find = (all: PhraseWord[]): PlaceMatch[] => {
+    // Most phrases name no place: nothing to allocate for them.
+    if (!all.some((word) => !word.stop && startsName(word))) return [];
     const words = significant(all);
     const found: PlaceMatch[] = [];
     const seen = new Set<string>();
     for (let i = 0; i < words.length; ) {
+      // Most words start no place name: nothing to collect or sort for them.
+      if (!startsName(words[i])) {
+        i++;
+        continue;
+      }
       const candidates = new Set<Name>();
       for (const key of [words[i].form, ...words[i].lemmas]) for (const name of byFirst.get(key) ?? []) candidates.add(name);
       const match = [...candidates]
