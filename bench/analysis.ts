@@ -31,7 +31,7 @@ import { snowballRussian } from '../server/analysis/semantic/snowball-russian.js
 import { adPhrases, adjectiveForms, categories, cities, commonAdjectives, queryTails, sellingWords, type Category, type Noun } from './account-vocabulary.js';
 
 /** A small deterministic PRNG (mulberry32), so every run measures the same account. */
-function random(seed: number) {
+export function random(seed: number) {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);

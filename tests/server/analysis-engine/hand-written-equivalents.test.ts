@@ -4,25 +4,16 @@
  * tricky cases and on many random texts made of the characters that matter.
  */
 import { describe, expect, it } from 'vitest';
+import { random } from '../../../bench/analysis.js';
 import { normalizeText, sortedKey, tokenize } from '../../../server/analysis/semantic/phrase.js';
 
 /** What `tokenize` did with the regular expression: the reference. */
 const WORD = /([!+]?)([a-zа-я0-9]+(?:\/[a-zа-я0-9]+)*)/g;
 const byPattern = (text: string) => [...text.toLowerCase().replace(/ё/g, 'е').matchAll(WORD)].map((match) => ({ form: match[2], op: match[1] }));
 
-/** A deterministic PRNG (mulberry32): the same random texts on every run. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Random texts of letters of both cases and scripts, ё/Ё, digits, operators, slashes, hyphens, quotes, brackets, spaces. */
 function randomTexts(count: number): string[] {
-  const next = random(7);
+  const next = random(7); // bench/analysis.ts's seeded PRNG: the same texts on every run
   const alphabet = [...'abzAZаяАЯёЁжЖ09!+/-"[]() .,«»—\tİßÀµ₽'];
   return Array.from({ length: count }, () => Array.from({ length: Math.floor(next() * 24) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(''));
 }
