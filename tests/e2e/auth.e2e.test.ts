@@ -2,6 +2,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext } from './helpers/browser.js';
+import { describeFailures } from './helpers/diagnostics.js';
 import { login, submitRegistration, verifyEmailFromMail } from './helpers/flows.js';
 import { startMailbox } from './helpers/mailbox.js';
 import { startServer, type RunningServer } from './helpers/server.js';
@@ -39,6 +40,7 @@ describe('sign-up, verification, organizations and sessions in Chromium', () => 
   let ownerContext: BrowserContext;
   let owner: Page;
   let invitationCode: string;
+  describeFailures(() => server, () => ({ owner }));
 
   it('registers an owner, asks for verification, and lands on /projects after the link from the mail', async () => {
     ownerContext = await newContext(browser, server.url);
