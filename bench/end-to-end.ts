@@ -18,7 +18,7 @@
  * when the answer arrives. BENCH_E2E_IMPORT_ONLY=1 stops after the save (the import stages alone).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -94,6 +94,58 @@ export async function startServer(script = './end-to-end-server.ts'): Promise<Se
       await exited;
     },
   };
+}
+
+// ------------------------------------------------------------------------------------ CPU
+
+/** CPU seconds so far of each thread of the server (by thread id) and of its PostgreSQL (every descendant process). */
+interface CpuSample {
+  threads: Map<string, { name: string; ms: number }>;
+  postgresMs: number;
+}
+
+/** utime + stime of a /proc stat line, ms (clock ticks of 10 ms), and its name and parent. */
+function parseStat(text: string): { name: string; ppid: number; ms: number } {
+  const name = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { name, ppid: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * 10 };
+}
+
+function cpuSample(serverPid: number): CpuSample {
+  const threads = new Map<string, { name: string; ms: number }>();
+  const read = (file: string) => {
+    try {
+      return parseStat(readFileSync(file, 'utf8'));
+    } catch {
+      return null;
+    }
+  };
+  for (const tid of readdirSync(`/proc/${serverPid}/task`)) {
+    const stat = read(`/proc/${serverPid}/task/${tid}/stat`);
+    if (stat) threads.set(tid, { name: stat.name, ms: stat.ms });
+  }
+  // PostgreSQL's processes: the postmaster is the server's child, its backends the postmaster's.
+  const processes = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map((pid) => ({ pid: Number(pid), stat: read(`/proc/${pid}/stat`) }));
+  const descendants = new Set([serverPid]);
+  let postgresMs = 0;
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const { pid, stat } of processes) {
+      if (!stat || descendants.has(pid) || !descendants.has(stat.ppid)) continue;
+      descendants.add(pid);
+      postgresMs += stat.ms;
+      grew = true;
+    }
+  }
+  return { threads, postgresMs };
+}
+
+/** «server 61.2 s (main 3.1, thread 55.0, …), PostgreSQL 40.3 s»: the busiest threads between two samples. */
+function describeCpu(from: CpuSample, to: CpuSample): string {
+  const used = [...to.threads].map(([tid, { name, ms }]) => ({ name: `${name}#${tid}`, ms: ms - (from.threads.get(tid)?.ms ?? 0) })).sort((a, b) => b.ms - a.ms);
+  const total = used.reduce((sum, thread) => sum + thread.ms, 0);
+  const busiest = used.slice(0, 4).map((thread) => `${thread.name} ${(thread.ms / 1000).toFixed(1)}`).join(', ');
+  return `server ${(total / 1000).toFixed(1)} s (${busiest}), PostgreSQL ${((to.postgresMs - from.postgresMs) / 1000).toFixed(1)} s`;
 }
 
 // ------------------------------------------------------------------------------------ requests
@@ -216,6 +268,9 @@ async function runSize(keywords: number): Promise<void> {
   };
   let savingStartedAt = 0;
   let auditStartedAt = 0;
+  /** CPU of the server's threads and of PostgreSQL at the audit's start, when saving started, and at its end; the peak RSS of the engines' part. */
+  const auditCpu: CpuSample[] = [];
+  let enginesPeakRss = 0;
   let printed = false;
   try {
     const uploadStarted = performance.now();
@@ -234,6 +289,7 @@ async function runSize(keywords: number): Promise<void> {
     }
     const analysis = await time('audit (start → completed)', async () => {
       auditStartedAt = performance.now();
+      auditCpu.push(cpuSample(server.child.pid!));
       const started = await api<{ analysis: { id: string } }>(server, 'POST', `/projects/${project.id}/analyses`, {
         campaign_ids: project.campaigns.map((c) => c.id),
         idempotency_key: `bench-${keywords}-${Date.now()}`,
@@ -244,8 +300,15 @@ async function runSize(keywords: number): Promise<void> {
           'GET',
           `/analyses/${started.analysis.id}`,
         );
-        if (!savingStartedAt && (analysis.stage === 'saving' || analysis.status === 'completed')) savingStartedAt = performance.now();
-        if (analysis.status === 'completed') return analysis;
+        if (!savingStartedAt && (analysis.stage === 'saving' || analysis.status === 'completed')) {
+          savingStartedAt = performance.now();
+          auditCpu.push(cpuSample(server.child.pid!));
+          enginesPeakRss = server.peakRss();
+        }
+        if (analysis.status === 'completed') {
+          auditCpu.push(cpuSample(server.child.pid!));
+          return analysis;
+        }
         if (analysis.status === 'failed' || analysis.status === 'cancelled') throw new Error(`analysis ${analysis.status}: ${analysis.error_code ?? ''} ${analysis.error ?? ''}`);
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
@@ -285,6 +348,11 @@ async function runSize(keywords: number): Promise<void> {
     printed = true;
     printStages(server, stages, overallPeak);
     console.log(`    of the audit: engines ${seconds(savingStartedAt - auditStartedAt)}, saving the rows ${seconds(stages.find(([name]) => name.startsWith('audit'))![1] - (savingStartedAt - auditStartedAt))}`);
+    if (auditCpu.length === 3) {
+      const [start, saving, end] = auditCpu as [CpuSample, CpuSample, CpuSample];
+      console.log(`    CPU of the engines' part: ${describeCpu(start, saving)}; server peak RSS ${mb(enginesPeakRss)}`);
+      console.log(`    CPU of saving: ${describeCpu(saving, end)}`);
+    }
     console.log(`  upload → first results answer   ${seconds(uploadToResultsMs)}`);
     console.log(`  findings page (50), 5 pages:    median ${sortedPages[2]!.toFixed(0)} ms, max ${sortedPages[4]!.toFixed(0)} ms; a filtered suggestions page ${filtered.ms.toFixed(0)} ms`);
     console.log(

@@ -42,6 +42,8 @@ interface Variant {
   /** TOAST storage of the documents: compressed (pglz, PostgreSQL's default) or not (the embedded build has no lz4). */
   storage: 'extended' | 'external';
   compactRefs: boolean;
+  /** Secondary indexes of the row tables dropped before writing (what index maintenance costs; the primary keys stay). */
+  withoutIndexes?: boolean;
 }
 const documentTables = ['analysis_findings', 'analysis_finding_items', 'analysis_suggestions', 'analysis_scores', 'analysis_semantic'];
 
@@ -74,6 +76,7 @@ const variantsByName: Record<string, Variant> = {
   settings: { name: 'full refs, cluster settings', settings: tuned, storage: 'extended', compactRefs: false },
   external: { name: 'full refs, STORAGE EXTERNAL', settings: defaultSettings, storage: 'external', compactRefs: false },
   newExternal: { name: 'compact refs, STORAGE EXTERNAL', settings: defaultSettings, storage: 'external', compactRefs: true },
+  noIndexes: { name: 'compact refs, no secondary indexes', settings: defaultSettings, storage: 'extended', compactRefs: true, withoutIndexes: true },
 };
 /** The variants to compare (`BENCH_STORAGE_VARIANTS=old,external,…`; the first is the baseline of the ratios). */
 function benchVariants(): Variant[] {
@@ -165,6 +168,24 @@ async function setStorage(db: DB, storage: Variant['storage']): Promise<void> {
   }
 }
 
+/** Definitions of the row tables' secondary indexes while they are dropped (the variant measuring index maintenance). */
+let droppedIndexes: string[] = [];
+async function setSecondaryIndexes(db: DB, present: boolean): Promise<void> {
+  if (present) {
+    for (const definition of droppedIndexes) await sql.raw(definition).execute(db);
+    droppedIndexes = [];
+    return;
+  }
+  if (droppedIndexes.length > 0) return;
+  const indexes = await sql<{ name: string; definition: string }>`
+    SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition FROM pg_index i
+     WHERE i.indrelid::regclass::text = ANY(${documentTables}) AND NOT i.indisprimary`.execute(db);
+  for (const { name, definition } of indexes.rows) {
+    await sql`DROP INDEX ${sql.raw(name)}`.execute(db);
+    droppedIndexes.push(definition);
+  }
+}
+
 /** Rows per table of a stored result, and what one row per item (main before chunks) would have been. */
 async function rowsPerTable(db: DB, analysisId: string, result: AuditResult) {
   const stored = await sql<{ table: string; rows: number }>`
@@ -234,6 +255,7 @@ export async function runResultStorageBench(): Promise<void> {
         settingsNow = JSON.stringify(variant.settings);
       }
       await setStorage(db, variant.storage);
+      await setSecondaryIndexes(db, !variant.withoutIndexes);
       await sql`CHECKPOINT`.execute(db);
       lastId = await newAnalysis(db, project.id, org.id);
       const round = await writeResult(db, lastId, result, variant);
