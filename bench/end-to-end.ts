@@ -18,7 +18,7 @@
  * when the answer arrives. BENCH_E2E_IMPORT_ONLY=1 stops after the save (the import stages alone).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -188,6 +188,11 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 const importOnly = process.env.BENCH_E2E_IMPORT_ONLY === '1';
 
+/** A line in the server's memory trace (BENCH_MEMORY_TRACE, see end-to-end-server.ts) where a stage starts. */
+function traceMark(text: string): void {
+  if (process.env.BENCH_MEMORY_TRACE) appendFileSync(process.env.BENCH_MEMORY_TRACE, `--- ${text}\n`);
+}
+
 type Timer = <T>(name: string, action: () => Promise<T>) => Promise<T>;
 
 /**
@@ -256,6 +261,7 @@ async function runSize(keywords: number): Promise<void> {
   let overallPeak = 0;
   /** Times a stage and the server's peak RSS during it. */
   const time = async <T>(name: string, action: () => Promise<T>): Promise<T> => {
+    traceMark(`${name} starts`);
     server.resetPeak();
     const started = performance.now();
     try {
@@ -282,6 +288,8 @@ async function runSize(keywords: number): Promise<void> {
       api<{ id: string; campaigns: { id: string }[] }>(server, 'POST', '/projects', { name: 'Бенч', site_url: 'bench.example.ru', platform: 'yandex_direct', draft_id: preview.body.draft_id }),
     );
     if (importOnly) {
+      // BENCH_E2E_HOLD_SECONDS: the server stays up that long after the save (its memory trace shows what the idle threads give back).
+      await new Promise((resolve) => setTimeout(resolve, Number(process.env.BENCH_E2E_HOLD_SECONDS ?? 0) * 1000));
       printed = true;
       printStages(server, stages, overallPeak);
       console.log(`  upload → saved project           ${seconds(performance.now() - uploadStarted)}`);
@@ -304,6 +312,7 @@ async function runSize(keywords: number): Promise<void> {
           savingStartedAt = performance.now();
           auditCpu.push(cpuSample(server.child.pid!));
           enginesPeakRss = server.peakRss();
+          traceMark('saving starts');
         }
         if (analysis.status === 'completed') {
           auditCpu.push(cpuSample(server.child.pid!));
