@@ -16,7 +16,7 @@ export interface PoolTask {
 export type PoolTaskReply = { ok: true; value: unknown } | { ok: false; error: { name: string; message: string; code?: string; stack?: string } };
 
 /**
- * A thread whose heap grew past this during a task collects its garbage as soon as the answer is sent.
+ * A thread whose heap grew past this during a task collects its garbage before it answers.
  * Otherwise V8 keeps the task's dead objects (a parsed 1 000 000-keyword account: over a gigabyte) until
  * the thread allocates again or exits idle 30 s later — the import thread held that memory through the
  * first half of the audit that follows a save, the analysis thread through the export after it.
@@ -36,12 +36,12 @@ function collectGarbage(): void {
 }
 
 export default async function runPoolTask(task: PoolTask): Promise<PoolTaskReply> {
-  try {
-    return await runTask(task);
-  } finally {
-    // After the answer is posted (piscina posts it when this promise settles), before the next task.
-    if (v8.getHeapStatistics().total_heap_size > COLLECT_AFTER_HEAP_BYTES) setImmediate(collectGarbage);
-  }
+  const reply = await runTask(task);
+  // Before the answer rather than after it: piscina's idle thread may block in Atomics.wait, and a
+  // collection scheduled for later could wait until the next task. A full collection of a heap that is
+  // mostly garbage costs little next to the task that made it.
+  if (v8.getHeapStatistics().total_heap_size > COLLECT_AFTER_HEAP_BYTES) collectGarbage();
+  return reply;
 }
 
 async function runTask(task: PoolTask): Promise<PoolTaskReply> {

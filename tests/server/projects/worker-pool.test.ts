@@ -67,4 +67,14 @@ describe('TaskPool (piscina worker threads)', () => {
     await expect(first).resolves.toBeGreaterThan(0);
     await expect(second).resolves.toMatchObject({ sum: 3 });
   });
+
+  it('a thread gives back the heap a big task left as garbage before the next task', async () => {
+    const roomy = new TaskPool({ name: 'roomy', maxThreads: 1, heapMb: 1024, timeoutMs: 30_000 });
+    try {
+      expect(await roomy.run<number>(tasks, 'leaveGarbage', [320])).toBeGreaterThan(320);
+      expect(await roomy.run<number>(tasks, 'heapSizeMb')).toBeLessThan(100);
+    } finally {
+      await roomy.close();
+    }
+  }, 30_000);
 });
