@@ -12,7 +12,7 @@ import type { ResultsSummary } from '../../src/contract/analysis-pages.js';
 import type { AnalysisSummary, AuditResult } from '../../src/contract/analysis.js';
 import type { AdPlatform, CampaignData, Campaign, Keyword, SearchQuery, StatsPeriod } from '../../src/contract/campaigns.js';
 import type { ProjectSettings } from '../../src/contract/projects.js';
-import { collectGarbageIfLarge } from '../lib/collect-garbage.js';
+import { collectGarbageIfLarge, garbageCeiling } from '../lib/collect-garbage.js';
 import { buildResultsSummary, defaultStorageLimits, resultRowBatches, type ResultRowBatch, type StorageLimits } from './result-rows.js';
 import { runCampaignAnalysis } from './scoring/run-analysis.js';
 
@@ -264,6 +264,9 @@ function shareRepeatedValues(campaigns: Campaign[], searchQueries: SearchQuery[]
   }
 }
 
+/** How far the engine thread's heap may grow past its live size while the result is encoded (`garbageCeiling`). */
+const ENCODING_HEAP_SLACK_BYTES = 512 * 1024 * 1024;
+
 /** Row batches the thread may have posted before the first of them is written. */
 const BATCHES_IN_FLIGHT = 2;
 
@@ -297,11 +300,16 @@ export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, li
     const summary = summarizeAudit(result);
     const report = buildResultsSummary(result);
     const batches = resultRowBatches(result, limits, { release: true, compactRefs: true, encoding: raw.analysisId ? { kind: 'copy', analysisId: raw.analysisId } : { kind: 'arrays' } });
+    // Each batch leaves megabytes of text behind (in V8's large-object space, which only a full
+    // collection frees) while the result it comes from shrinks: the heap is kept within 512 MB of its
+    // live size rather than left to grow towards the thread's limit.
+    const heapCeiling = garbageCeiling(ENCODING_HEAP_SLACK_BYTES);
     let next = batches.next();
     while (!next.done) {
       port.postMessage({ type: 'batch', batch: next.value } satisfies AuditThreadMessage);
       inFlight++;
       sampleHeap();
+      heapCeiling();
       next = batches.next();
       while (inFlight >= BATCHES_IN_FLIGHT) await new Promise<void>((resolve) => (acknowledge = resolve));
     }
