@@ -18,7 +18,8 @@
  * two analyses could outlive its job's 15-minute expiry while waiting. So imports, exports, analysis runs
  * and relevance runs each get their own threads and heap limit; the threads of all of them can run at once
  * (the OS shares the cores; the jobs' own concurrency, 2 per process, bounds the job pools anyway), and
- * an idle thread exits after `IDLE_TIMEOUT_MS`, giving its memory back.
+ * an idle thread exits after `IDLE_TIMEOUT_MS`, giving its memory back. A task that grew its thread's
+ * heap past 256 MB has it collected before its answer (pool-worker.ts): the thread then keeps little while idle.
  *
  * The same call works from the compiled build (`build/server/…/*.js`) and from the TypeScript sources
  * under vitest or tsx: a `.js` module that only exists as `.ts` is found by its source, and the threads
