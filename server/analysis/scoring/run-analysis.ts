@@ -12,7 +12,7 @@ import { resolveAnalysisSettings, type AnalysisProgress, type AnalysisSettings, 
 import type { CampaignData } from '../../../src/contract/campaigns.js';
 import { runSemanticEngine } from '../semantic/engine.js';
 import { createLemmatizer, loadMorphology } from '../semantic/lemmatizer.js';
-import { prepareAccount } from '../semantic/prepare.js';
+import { prepareAccount, releaseSemanticInputs } from '../semantic/prepare.js';
 import { runScoring } from './engine.js';
 import { moneyStory } from './money-story.js';
 
@@ -39,6 +39,7 @@ export async function runCampaignAnalysis(data: CampaignData, options: RunAnalys
   const lemmatizer = createLemmatizer();
   const account = prepareAccount(data, lemmatizer, (done, total) => onProgress?.({ stage: 'lemmatize', done, total }), options.campaignIndexes);
   const { result: semantic, nonTargetRows } = runSemanticEngine(account, settings, onProgress);
+  releaseSemanticInputs(account);
   const scoring = runScoring(account, semantic, settings, onProgress);
   return { scoring, semantic, money: moneyStory({ account, scoring, nonTargetRows }) };
 }

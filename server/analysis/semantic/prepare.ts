@@ -186,6 +186,19 @@ export function prepareAccount(fullData: CampaignData, lemmatizer: Lemmatizer, o
   return account;
 }
 
+const noWords: PhraseWord[] = [];
+const noLemmas: readonly string[] = [];
+
+/**
+ * Drops what only the semantic engine reads, once it has run: the queries' words (negatives.ts) and the
+ * ads' lemmas of all their texts (relevance.ts). Scoring and the money story read neither, and at
+ * 1 000 000 keywords they are ~100 MB of arrays held through scoring, the thread's peak.
+ */
+export function releaseSemanticInputs(account: PreparedAccount): void {
+  for (const query of account.queries) query.words = noWords;
+  for (const ad of account.ads) ad.lemmas = noLemmas;
+}
+
 /** Whether any negative applies to a keyword: its own minus-words, its group's or its campaign's. */
 export function hasNegatives(keyword: PreparedKeyword): boolean {
   return keyword.parsed.minus.length > 0 || keyword.group.negatives.length > 0 || keyword.campaign.negatives.length > 0;
