@@ -25,8 +25,16 @@ import { onConnection, poolOf, type DB } from '../db/database.js';
 import { type ResultRowBatch, type ResultTable } from './result-rows.js';
 import { copyRowBatch, insertRowBatch } from './row-writer.js';
 
-/** Connections a saving copies on (tests set 1 to check the single-connection path still holds). */
-export const resultSaving = { connections: 2 };
+export const resultSaving = {
+  /** Connections a saving copies on. */
+  connections: 2,
+  /**
+   * How long a write may wait for a lock. A row whose key repeats one another connection copied (a bug
+   * in a result) waits for that transaction to end, which only ends after every write: without a limit
+   * the run would hang until its time limit instead of failing at once.
+   */
+  lockTimeoutMs: 30_000,
+};
 
 /** Written on the first connection only: the items' foreign key needs their findings in the same transaction. */
 const firstConnectionTables = new Set<ResultTable>(['analysis_findings', 'analysis_finding_items']);
@@ -67,11 +75,13 @@ export function openResultSaving(db: DB, analysisId: string, connections = resul
   const writers: Promise<Writer>[] = [];
   // Once ended, a late batch (still queued behind a failed one) must not open another transaction.
   let ended = false;
+  let lastChosen = -1;
 
   const open = async (): Promise<Writer> => {
     const client = await poolOf(db).connect();
     try {
       await client.query('BEGIN');
+      await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(resultSaving.lockTimeoutMs))}`);
     } catch (error) {
       client.release(error as Error);
       throw error;
@@ -84,7 +94,14 @@ export function openResultSaving(db: DB, analysisId: string, connections = resul
   const pick = async (batch: ResultRowBatch): Promise<Writer> => {
     if (firstConnectionTables.has(batch.table) || connections === 1) return writer(0);
     const all = await Promise.all(Array.from({ length: connections }, (_, index) => writer(index)));
-    return all.reduce((least, candidate) => (candidate.pendingChars < least.pendingChars ? candidate : least));
+    // The least loaded; among equals, the one after the last chosen (so even a small result uses every connection).
+    let chosen = -1;
+    for (let step = 1; step <= connections; step++) {
+      const index = (lastChosen + step) % connections;
+      if (chosen === -1 || all[index]!.pendingChars < all[chosen]!.pendingChars) chosen = index;
+    }
+    lastChosen = chosen;
+    return all[chosen]!;
   };
 
   const end = async (writer: Writer, statement: 'COMMIT' | 'ROLLBACK') => {
