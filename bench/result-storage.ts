@@ -42,8 +42,10 @@ interface Variant {
   /** TOAST storage of the documents: compressed (pglz, PostgreSQL's default) or not (the embedded build has no lz4). */
   storage: 'extended' | 'external';
   compactRefs: boolean;
-  /** Secondary indexes of the row tables dropped before writing (what index maintenance costs; the primary keys stay). */
-  withoutIndexes?: boolean;
+  /** Indexes of the row tables dropped before writing (what their maintenance costs): every one but the primary keys, or the text search's (trigram). */
+  withoutIndexes?: 'secondary' | 'trigram';
+  /** The documents' column type: `json` (validated on the way in), or `text` (stored as it comes). */
+  documentType?: 'json' | 'text';
 }
 const documentTables = ['analysis_findings', 'analysis_finding_items', 'analysis_suggestions', 'analysis_scores', 'analysis_semantic'];
 
@@ -76,7 +78,9 @@ const variantsByName: Record<string, Variant> = {
   settings: { name: 'full refs, cluster settings', settings: tuned, storage: 'extended', compactRefs: false },
   external: { name: 'full refs, STORAGE EXTERNAL', settings: defaultSettings, storage: 'external', compactRefs: false },
   newExternal: { name: 'compact refs, STORAGE EXTERNAL', settings: defaultSettings, storage: 'external', compactRefs: true },
-  noIndexes: { name: 'compact refs, no secondary indexes', settings: defaultSettings, storage: 'extended', compactRefs: true, withoutIndexes: true },
+  noIndexes: { name: 'compact refs, no secondary indexes', settings: defaultSettings, storage: 'extended', compactRefs: true, withoutIndexes: 'secondary' },
+  noTrigram: { name: 'compact refs, no trigram indexes', settings: defaultSettings, storage: 'extended', compactRefs: true, withoutIndexes: 'trigram' },
+  textDocuments: { name: 'compact refs, documents as text', settings: defaultSettings, storage: 'extended', compactRefs: true, documentType: 'text' },
 };
 /** The variants to compare (`BENCH_STORAGE_VARIANTS=old,external,…`; the first is the baseline of the ratios). */
 function benchVariants(): Variant[] {
@@ -168,21 +172,26 @@ async function setStorage(db: DB, storage: Variant['storage']): Promise<void> {
   }
 }
 
-/** Definitions of the row tables' secondary indexes while they are dropped (the variant measuring index maintenance). */
+/** Definitions of the row tables' indexes while they are dropped (the variants measuring index maintenance). */
 let droppedIndexes: string[] = [];
-async function setSecondaryIndexes(db: DB, present: boolean): Promise<void> {
-  if (present) {
-    for (const definition of droppedIndexes) await sql.raw(definition).execute(db);
-    droppedIndexes = [];
-    return;
-  }
-  if (droppedIndexes.length > 0) return;
+async function setSecondaryIndexes(db: DB, dropped: Variant['withoutIndexes']): Promise<void> {
+  for (const definition of droppedIndexes) await sql.raw(definition).execute(db);
+  droppedIndexes = [];
+  if (!dropped) return;
   const indexes = await sql<{ name: string; definition: string }>`
     SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition FROM pg_index i
      WHERE i.indrelid::regclass::text = ANY(${documentTables}) AND NOT i.indisprimary`.execute(db);
   for (const { name, definition } of indexes.rows) {
+    if (dropped === 'trigram' && !definition.includes('gin_trgm_ops')) continue;
     await sql`DROP INDEX ${sql.raw(name)}`.execute(db);
     droppedIndexes.push(definition);
+  }
+}
+
+/** The documents' column type of a variant (the tables are empty between rounds, so this is instant). */
+async function setDocumentType(db: DB, type: 'json' | 'text'): Promise<void> {
+  for (const table of documentTables) {
+    await sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN document TYPE ${sql.raw(type)} USING document::${sql.raw(type)}`.execute(db);
   }
 }
 
@@ -255,7 +264,8 @@ export async function runResultStorageBench(): Promise<void> {
         settingsNow = JSON.stringify(variant.settings);
       }
       await setStorage(db, variant.storage);
-      await setSecondaryIndexes(db, !variant.withoutIndexes);
+      await setSecondaryIndexes(db, variant.withoutIndexes);
+      await setDocumentType(db, variant.documentType ?? 'json');
       await sql`CHECKPOINT`.execute(db);
       lastId = await newAnalysis(db, project.id, org.id);
       const round = await writeResult(db, lastId, result, variant);

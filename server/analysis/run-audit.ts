@@ -267,17 +267,20 @@ function shareRepeatedValues(campaigns: Campaign[], searchQueries: SearchQuery[]
 /** How far the engine thread's heap may grow past its live size while the result is encoded (`garbageCeiling`). */
 const ENCODING_HEAP_SLACK_BYTES = 512 * 1024 * 1024;
 
-/** Row batches the thread may have posted before the first of them is written. */
-const BATCHES_IN_FLIGHT = 2;
+/**
+ * Row batches the thread may have posted and not yet seen written: one being copied on each of the
+ * worker's saving connections (result-saving.ts), one waiting for each, so the thread encodes the next
+ * while they copy; more would only pile up in the worker's memory.
+ */
+const BATCHES_IN_FLIGHT = 4;
 
 /**
  * Thread entry: runs the audit, posts engine progress on `port`, then posts the result's rows in
- * batches, at most two ahead of what the worker has written (acknowledged), so the batches never pile
- * up in the worker's memory. Answers with the summaries.
+ * batches, at most BATCHES_IN_FLIGHT ahead of what the worker has written (acknowledged), so the
+ * batches never pile up in the worker's memory. Answers with the summaries.
  */
 export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, limits: StorageLimits = defaultStorageLimits): Promise<AuditOutput> {
-  // Batches posted and not yet written. Two in flight let the thread serialise the next batch while the
-  // worker writes the previous one; more would only pile up in the worker's memory.
+  // Batches posted and not yet written (BATCHES_IN_FLIGHT).
   let inFlight = 0;
   let acknowledge: (() => void) | null = null;
   port.on('message', (message: AuditThreadAck) => {

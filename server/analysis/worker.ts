@@ -11,12 +11,11 @@
  * the work within seconds whatever stage it is in.
  */
 import { MessageChannel } from 'node:worker_threads';
-import type pg from 'pg';
 import { sql } from 'kysely';
 import type { AnalysisProgress } from '../../src/contract/analysis-results.js';
 import type { AnalysisErrorCode, AnalysisOptions } from '../../src/contract/analysis.js';
 import { analysisMessages, analysisPageMessages } from '../../src/contract/messages.js';
-import { onConnection, poolOf, type DB } from '../db/database.js';
+import type { DB } from '../db/database.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import type { QueuedJob } from '../jobs/queue.js';
 import { createProgressWriter } from '../jobs/progress-writer.js';
@@ -26,13 +25,13 @@ import { claimRun, failRun, ownedUpdate, startHeartbeat, type ClaimedRun as Clai
 import { ANALYSIS_QUEUE, analysisJobOptions, auditRun, type AnalysisJobData } from './lifecycle.js';
 import { progressPercent, type AuditOutput, type AuditThreadAck, type AuditThreadMessage, type RawAuditInput } from './run-audit.js';
 import { defaultStorageLimits, ResultTooLargeError, type ResultRowBatch, type StorageLimits } from './result-rows.js';
-import { copyRowBatch, insertRowBatch } from './row-writer.js';
+import { clearResultRows, openResultSaving } from './result-saving.js';
 
 const auditModule = new URL('./run-audit.js', import.meta.url);
 /** The engines get this long; the job expires at 15 minutes, so a stuck run fails (and refunds) first. */
 const RUN_TIMEOUT_MS = 14 * 60_000;
 
-/** Writes one batch of the result's rows (inside the run's saving transaction). */
+/** Writes one batch of the result's rows (in the run's saving transactions); may be called again before the last call resolved. */
 export type RowSink = (batch: ResultRowBatch) => Promise<void>;
 
 export type AuditRunner = (input: RawAuditInput, onProgress: (progress: AnalysisProgress) => void, signal: AbortSignal, sink: RowSink) => Promise<AuditOutput>;
@@ -42,23 +41,22 @@ export const analysisStorageLimits: StorageLimits = { ...defaultStorageLimits };
 
 /**
  * Runs `runAuditInThread` of run-audit.ts in a thread of the analysis pool (`analysisPool()`). Progress and the result's row batches
- * come back over a MessagePort; batches are written (`sink`) in order and each is acknowledged once
- * written, the thread staying at most two batches ahead. A failed write stops the thread and rejects with it.
+ * come back over a MessagePort; each batch is handed to `sink` as it arrives and acknowledged once
+ * written, the thread staying a few batches ahead. A failed write stops the thread and rejects with it.
  */
 export const runAuditInWorkerThread: AuditRunner = async (input, onProgress, signal, sink) => {
   const { port1, port2 } = new MessageChannel();
   const sinkFailed = new AbortController();
   let sinkError: unknown = null;
-  // Batches are written one after another in the order they came (items after their findings).
-  let writing: Promise<void> = Promise.resolve();
+  // Each batch goes to the sink as it comes: the sink writes on several connections at once and keeps
+  // the order that matters (result-saving.ts); each is acknowledged once written.
   port1.on('message', (message: AuditThreadMessage) => {
     if (message.type === 'progress') return onProgress(message.progress);
     if (sinkError) return;
-    writing = writing.then(() => (sinkError ? undefined : sink(message.batch)));
-    writing.then(
+    sink(message.batch).then(
       () => port1.postMessage({ type: 'ack' } satisfies AuditThreadAck),
       (error: unknown) => {
-        sinkError = error;
+        sinkError ??= error;
         sinkFailed.abort(error);
       },
     );
@@ -248,69 +246,6 @@ async function refreshRowStatistics(db: DB): Promise<void> {
   await sql`VACUUM (ANALYZE) analysis_findings, analysis_finding_items, analysis_suggestions, analysis_scores, analysis_semantic`.execute(db);
 }
 
-/**
- * The saving transaction of a run, opened at the first batch (the engines run outside any
- * transaction) on a connection of its own: every row (COPY on that connection) and the completion of
- * the analysis commit together, or nothing does.
- */
-function savingTransaction(db: DB) {
-  let opened: Promise<{ client: pg.PoolClient; trx: DB }> | null = null;
-  // Once ended, a late batch (still queued behind a failed one) must not open a second transaction.
-  let ended = false;
-  const open = () => {
-    if (ended) return Promise.reject(new Error('The saving transaction has ended'));
-    return (opened ??= (async () => {
-      const client = await poolOf(db).connect();
-      try {
-        await client.query('BEGIN');
-      } catch (error) {
-        client.release(error as Error);
-        throw error;
-      }
-      return { client, trx: onConnection(client) };
-    })());
-  };
-  const close = async (commit: boolean) => {
-    ended = true;
-    const current = opened;
-    opened = null;
-    if (!current) return;
-    const { client } = await current;
-    try {
-      await client.query(commit ? 'COMMIT' : 'ROLLBACK');
-      client.release();
-    } catch (error) {
-      // A connection that cannot end its transaction is not given back to the pool.
-      client.release(error as Error);
-      throw error;
-    }
-  };
-  return {
-    async write(analysisId: string, batch: ResultRowBatch) {
-      const { client, trx } = await open();
-      // Ended while this batch waited (a rollback): its COPY must not reach the connection after the ROLLBACK.
-      if (ended) throw new Error('The saving transaction has ended');
-      if (batch.kind === 'copy') await copyRowBatch(client, batch);
-      else await insertRowBatch(trx, analysisId, batch);
-    },
-    /** Runs `complete` in the transaction; commits if it returns true, else rolls back. */
-    async commit(complete: (trx: DB) => Promise<boolean>): Promise<boolean> {
-      const { trx } = await open();
-      let ok = false;
-      try {
-        ok = await complete(trx);
-      } finally {
-        if (!ok) await close(false);
-      }
-      await close(true);
-      return ok;
-    },
-    async rollback() {
-      await close(false).catch(() => undefined);
-    },
-  };
-}
-
 export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, log: Pick<Logger, 'error' | 'warn' | 'info'> | null = analysisLog.logger): Promise<void> {
   const run = await claimAudit(db, job);
   if (!run) return;
@@ -319,18 +254,17 @@ export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, lo
   const lose = () => abort.abort(new RunLostError());
   const stopHeartbeat = startHeartbeat(db, auditRun, run, lose);
   const progress = progressWriter(db, run, lose);
-  const saving = savingTransaction(db);
-  let savingStarted = false;
+  const saving = openResultSaving(db, run.id);
+  // The stage turns to «saving» once, before the first batch is written (batches may arrive together).
+  let savingStarted: Promise<unknown> | null = null;
   const sink: RowSink = async (batch) => {
-    if (!savingStarted) {
-      savingStarted = true;
-      await progress.stop();
-      await ownedUpdate(db, auditRun, run, { stage: 'saving', progress: 97, progress_detail: null });
-    }
-    await saving.write(run.id, batch);
+    await (savingStarted ??= progress.stop().then(() => ownedUpdate(db, auditRun, run, { stage: 'saving', progress: 97, progress_detail: null })));
+    await saving.write(batch);
   };
 
   try {
+    // An earlier attempt that died between its commits may have left rows (result-saving.ts).
+    if (run.attempt > 1) await clearResultRows(db, run.id);
     const input = await loadAuditInput(db, run);
     const output = await auditRunner.run(input, (p) => progress.report(p), abort.signal, sink);
     await progress.stop();

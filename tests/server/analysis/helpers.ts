@@ -88,10 +88,15 @@ export const storingRunner =
   async (input, _onProgress, _signal, sink) => {
     const result = await grow(input);
     const batches = resultRowBatches(result, analysisStorageLimits, { compactRefs, encoding: { kind: 'copy', analysisId: input.analysisId! } });
+    // Several batches in flight, as the engine thread posts them, so the saving's connections copy at once.
+    const writing = new Set<Promise<void>>();
     let next = batches.next();
     while (!next.done) {
-      await sink(next.value);
+      const written: Promise<void> = sink(next.value).finally(() => writing.delete(written));
+      writing.add(written);
+      if (writing.size >= 4) await Promise.race(writing);
       next = batches.next();
     }
+    await Promise.all(writing);
     return { summary: summarizeAudit(result), report: buildResultsSummary(result), rows: next.value };
   };

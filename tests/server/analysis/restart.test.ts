@@ -75,6 +75,31 @@ describe('analysis after a restart mid-job', () => {
     expect((await t.app.db.selectFrom('analyses').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status).toBe('completed');
   });
 
+  it('a run killed between the commits of its saving connections left rows behind: the rerun clears them and stores its own', async () => {
+    const { id } = await killedMidRun();
+    // What one saving connection's committed transaction leaves (result-saving.ts): rows of an analysis that never completed.
+    await sql`INSERT INTO analysis_scores (analysis_id, level, key, position, campaign_key, score, money_per_month, document)
+              VALUES (${id}, 'campaign', 'c0', 0, 'c0', 1, 0, '{"left":"behind"}')`.execute(t.app.db);
+    await sql`INSERT INTO analysis_semantic (analysis_id, section, position, count, document) VALUES (${id}, 'clusters', 0, 1, '[{"left":"behind"}]')`.execute(t.app.db);
+    const pages = await call(t.app, 'GET', `/api/v1/analyses/${id}/scores?level=campaign`, { token: user.token });
+    expect(pages.status).not.toBe(200);
+
+    const restarted: JobQueue = await startJobQueue({ db: t.app.db, connectionString: t.database.url, config: t.config, runWorkers: true });
+    try {
+      expect(await recoverRuns(t.app.db, auditRun, { jobs: restarted })).toEqual({ resumed: [id], failed: [] });
+      const events = await eventsUntilDone(t.app, user.token, id);
+      expect(events.at(-1)).toMatchObject({ event: 'done', analysis: { status: 'completed' } });
+    } finally {
+      await restarted.stop();
+    }
+    const scores = await call(t.app, 'GET', `/api/v1/analyses/${id}/scores?level=campaign`, { token: user.token });
+    expect(scores.status).toBe(200);
+    expect(scores.body.items.length).toBeGreaterThan(0);
+    expect(JSON.stringify(scores.body.items)).not.toContain('behind');
+    const clusters = await call(t.app, 'GET', `/api/v1/analyses/${id}/semantic/clusters`, { token: user.token });
+    expect(JSON.stringify(clusters.body)).not.toContain('behind');
+  });
+
   it('without a queue to resume on, or out of attempts, fails and refunds exactly once', async () => {
     const before = await balanceOf(t.app, user.id);
     const first = await killedMidRun();

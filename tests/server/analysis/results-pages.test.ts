@@ -6,6 +6,7 @@ import { RESULTS_TOTAL_CAP } from '../../../src/contract/analysis-pages.js';
 import { defaultStorageLimits } from '../../../server/analysis/result-rows.js';
 import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
 import { analysisLog, analysisStorageLimits, auditRunner, runAuditInWorkerThread, type AuditRunner } from '../../../server/analysis/worker.js';
+import { resultSaving } from '../../../server/analysis/result-saving.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { eventsUntilDone, projectWithCampaigns, storingRunner } from './helpers.js';
@@ -352,6 +353,27 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     const next = await startAnalysis();
     expect(next.analysis.status).toBe('completed');
     expect((await call(t.app, 'GET', `/api/v1/analyses/${next.id}/suggestions?page_size=1`, { token: user.token })).body.total).toBeGreaterThanOrEqual(500);
+  });
+
+  it('a result whose rows repeat a key fails with DB_ERROR and leaves nothing, whichever connections copied the two rows', async () => {
+    // Two connections copy at once (result-saving.ts): the second row of a key copied by the other one
+    // waits for that transaction, which only ends after every write; the lock limit turns that into a failure.
+    analysisStorageLimits.batchRows = 50;
+    const lockTimeout = resultSaving.lockTimeoutMs;
+    resultSaving.lockTimeoutMs = 500;
+    auditRunner.run = storingRunner(async (input) => {
+      const result = await grownResult(input, { aggregated: 0, negatives: 400 });
+      result.semantic.negatives.at(-1)!.id = result.semantic.negatives[0]!.id;
+      return result;
+    });
+    try {
+      const { id, analysis } = await startAnalysis();
+      expect(analysis).toMatchObject({ status: 'failed', error_code: 'DB_ERROR' });
+      const rows = await t.app.db.selectFrom('analysis_suggestions').select(t.app.db.fn.countAll<number>().as('n')).where('analysis_id', '=', id).executeTakeFirstOrThrow();
+      expect(Number(rows.n)).toBe(0);
+    } finally {
+      resultSaving.lockTimeoutMs = lockTimeout;
+    }
   });
 
   it('a result too large to store fails once with RESULT_TOO_LARGE, logged with its stack, and is refunded', async () => {
