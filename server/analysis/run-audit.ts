@@ -6,6 +6,7 @@
  * Everything the rest of the analysis domain knows about the engines' output goes through here:
  * the progress percentage of a stage, the summary stored beside the result, the list of suggestions.
  */
+import v8 from 'node:v8';
 import type { MessagePort } from 'node:worker_threads';
 import type { AnalysisSettings, AnalysisProgress, Suggestion } from '../../src/contract/analysis-results.js';
 import type { ResultsSummary } from '../../src/contract/analysis-pages.js';
@@ -264,7 +265,11 @@ function shareRepeatedValues(campaigns: Campaign[], searchQueries: SearchQuery[]
   }
 }
 
-/** How far the engine thread's heap may grow past its live size while the result is encoded (`garbageCeiling`). */
+/**
+ * The engine thread's heap while the result is encoded (`garbageCeiling`): at most two thirds of its limit
+ * (2 GB of 3), collected no more often than every 512 MB of garbage.
+ */
+const ENCODING_HEAP_SHARE = 2 / 3;
 const ENCODING_HEAP_SLACK_BYTES = 512 * 1024 * 1024;
 
 /**
@@ -304,9 +309,9 @@ export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, li
     const report = buildResultsSummary(result);
     const batches = resultRowBatches(result, limits, { release: true, compactRefs: true, encoding: raw.analysisId ? { kind: 'copy', analysisId: raw.analysisId } : { kind: 'arrays' } });
     // Each batch leaves megabytes of text behind (in V8's large-object space, which only a full
-    // collection frees) while the result it comes from shrinks: the heap is kept within 512 MB of its
-    // live size rather than left to grow towards the thread's limit.
-    const heapCeiling = garbageCeiling(ENCODING_HEAP_SLACK_BYTES);
+    // collection frees) while the result it comes from shrinks: the heap is kept under two thirds of
+    // the thread's limit rather than left to grow towards it.
+    const heapCeiling = garbageCeiling(v8.getHeapStatistics().heap_size_limit * ENCODING_HEAP_SHARE, ENCODING_HEAP_SLACK_BYTES);
     let next = batches.next();
     while (!next.done) {
       port.postMessage({ type: 'batch', batch: next.value } satisfies AuditThreadMessage);

@@ -32,18 +32,20 @@ function collectGarbage(): void {
 
 /**
  * A check to call between steps of work that makes a lot of short-lived garbage on top of a big live
- * heap (the engine thread encoding a result of 1.5 GB into rows): when the heap has grown `slackBytes`
- * past what was live at the last collection, it collects. V8 alone lets a big heap grow towards its limit
- * first (its growing factor applies to the live size), which at 1 000 000 keywords took the thread from
- * 1.5 GB to 2.6 GB and the server past 3.8 GB while the rows were saved.
+ * heap (the engine thread encoding a result of 1.5 GB into rows): when the heap passes `ceilingBytes`, and
+ * has grown at least `slackBytes` since the last collection's live size, it collects. V8 alone lets a big
+ * heap grow towards its limit first (its growing factor applies to the live size), which at 1 000 000
+ * keywords took the thread from 1.5 GB to 2.6 GB and the server past 3.8 GB while the rows were saved.
+ * A collection here stops the thread (V8's own are mostly concurrent): an absolute ceiling rather than a
+ * slack alone keeps them few — once the live size has shrunk, V8's own collections stay below it.
  */
-export function garbageCeiling(slackBytes: number): () => void {
+export function garbageCeiling(ceilingBytes: number, slackBytes: number): () => void {
   let live = v8.getHeapStatistics().used_heap_size;
   return () => {
     const used = v8.getHeapStatistics().used_heap_size;
     // V8 collected on its own since: what it left is the new floor.
     if (used < live) live = used;
-    if (used - live <= slackBytes) return;
+    if (used <= Math.max(ceilingBytes, live + slackBytes)) return;
     collectGarbage();
     live = v8.getHeapStatistics().used_heap_size;
   };

@@ -9,8 +9,17 @@ const used = () => v8.getHeapStatistics().used_heap_size;
 const megabytes = (count: number) => Array.from({ length: count }, (_, i) => new Array<number>(128 * 1024).fill(i + 0.5));
 
 describe('garbageCeiling', () => {
+  it('lets the heap grow past the slack while it stays under the ceiling', () => {
+    const check = garbageCeiling(4096 * MB, 16 * MB);
+    const kept = megabytes(32);
+    const before = used();
+    check();
+    expect(used()).toBeGreaterThanOrEqual(before - 8 * MB);
+    expect(kept).toHaveLength(32);
+  });
+
   it('leaves the heap alone while it is within the slack of its live size', () => {
-    const check = garbageCeiling(256 * MB);
+    const check = garbageCeiling(0, 256 * MB);
     const kept = megabytes(32);
     const before = used();
     check();
@@ -20,7 +29,7 @@ describe('garbageCeiling', () => {
 
   it('collects once the garbage grows past the slack, and the heap is back within it', () => {
     const slack = 64 * MB;
-    const check = garbageCeiling(slack);
+    const check = garbageCeiling(0, slack);
     const floor = used();
     // Held until just before the check: no collection of V8's own can free it first.
     let garbage: number[][] | null = megabytes(128);
