@@ -1,7 +1,9 @@
 /**
- * Temporary: SHA-256 of everything the engine thread produces for the bench account (summary, report,
- * every row batch), to check a memory change leaves the output byte-identical.
- *   npx tsx bench/_hash.ts [keywords]
+ * SHA-256 of everything the engine thread produces for bench/analysis.ts's account (every row batch as
+ * the worker gets it, the summary and the report), to check that a change to the engines or the encoding
+ * leaves the output byte-identical: run it before and after (e.g. on a `git archive` of main).
+ *
+ *   npx tsx bench/result-hash.ts [keywords, default 20 000]
  */
 import { createHash } from 'node:crypto';
 import { MessageChannel } from 'node:worker_threads';

@@ -1,6 +1,11 @@
 /**
- * Temporary: the engine thread's memory at 1M, in this process (run with the thread's limits):
- *   node --max-old-space-size=3072 --max-semi-space-size=64 --expose-gc --import tsx bench/_memprofile.ts [keywords] [profile]
+ * The engine thread's memory on bench/analysis.ts's account, `runAuditInThread` run in this process with
+ * the analysis thread's heap limits: the heap and RSS at each engine stage and every 50 row batches (a
+ * sink that acknowledges at once), and with `profile`, V8's sampling heap profile at the stage boundaries:
+ * the 40 allocation sites (three frames deep) holding the most live memory, also written to
+ * /tmp/memprofile-<stage>.txt. Heavy at 1 000 000: run it under `flock /work/wt/heavy.lock`.
+ *
+ *   node --max-old-space-size=3072 --max-semi-space-size=64 --expose-gc --import tsx bench/engine-memory.ts [keywords] [profile]
  */
 import { Session } from 'node:inspector';
 import { MessageChannel } from 'node:worker_threads';
@@ -63,29 +68,18 @@ function summarise(label: string): void {
 }
 
 const started = performance.now();
-let lastStage = '';
 let peak = 0;
-const stageLog: string[] = [];
 const sample = (label: string) => {
   const heap = process.memoryUsage().heapUsed;
   peak = Math.max(peak, heap);
-  const line = `${((performance.now() - started) / 1000).toFixed(1)} s ${label}: heap ${mb(heap)} MB, rss ${mb(process.memoryUsage.rss())} MB`;
-  stageLog.push(line);
-  console.log(line);
+  console.log(`${((performance.now() - started) / 1000).toFixed(1)} s ${label}: heap ${mb(heap)} MB, rss ${mb(process.memoryUsage.rss())} MB`);
 };
 
 const { port1, port2 } = new MessageChannel();
 let batches = 0;
 let firstBatch = true;
-port1.on('message', (message: { type: string; progress?: { stage: string; done: number; total: number } }) => {
-  if (message.type === 'progress') {
-    const p = message.progress!;
-    const label = p.stage === 'semantic' || p.stage === 'scoring' ? `${p.stage} ${p.done}/${p.total}` : p.stage;
-    if (label !== lastStage) {
-      lastStage = label;
-    }
-    return;
-  }
+port1.on('message', (message: { type: string }) => {
+  if (message.type === 'progress') return;
   batches++;
   if (firstBatch) {
     firstBatch = false;
