@@ -10,6 +10,7 @@
 import { Session } from 'node:inspector';
 import { MessageChannel } from 'node:worker_threads';
 import { writeFileSync } from 'node:fs';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { benchAccountSize, generateAccount } from './analysis.js';
 import { runAuditInThread, type RawAuditInput } from '../server/analysis/run-audit.js';
 import type { CampaignData } from '../src/contract/campaigns.js';
@@ -68,6 +69,17 @@ function summarise(label: string): void {
 }
 
 const started = performance.now();
+/** Full collections asked for (collect-garbage.ts) and V8's own major ones: count and pause, ms. */
+const collections = { forced: { count: 0, ms: 0 }, major: { count: 0, ms: 0 } };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const detail = entry.detail as { kind: number; flags: number };
+    if (detail.kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
+    const kind = detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED ? collections.forced : collections.major;
+    kind.count++;
+    kind.ms += entry.duration;
+  }
+}).observe({ entryTypes: ['gc'] });
 let peak = 0;
 const sample = (label: string) => {
   const heap = process.memoryUsage().heapUsed;
@@ -110,5 +122,6 @@ port2.postMessage = ((message: { type: string; progress?: { stage: string; done:
 
 const output = await runAuditInThread(raw, port2);
 sample('done');
+console.log(`full collections: forced ${collections.forced.count} (${(collections.forced.ms / 1000).toFixed(1)} s), V8's own ${collections.major.count} (${(collections.major.ms / 1000).toFixed(1)} s)`);
 console.log(`rows ${output.rows}, batches ${batches}, engineMemory peak ${mb(output.engineMemory!.peakHeapUsed)} MB; sampled peak ${mb(peak)} MB; maxRSS ${mb(process.resourceUsage().maxRSS * 1024)} MB; ${((performance.now() - started) / 1000).toFixed(1)} s`);
 process.exit(0);
