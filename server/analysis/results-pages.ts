@@ -213,6 +213,27 @@ export async function suggestionsPage(db: DB, analysisId: string, filter: Sugges
 
 /** Counts of the decisions, and what the accepted negatives block of the non-target queries. */
 export async function decisionCounts(db: DB, analysisId: string, report: ResultsSummary | null): Promise<DecisionCounts> {
+  if (!report) return countDecisions(db, analysisId, null);
+  const stored = await db.selectFrom('analyses').select('decision_counts').where('id', '=', analysisId).executeTakeFirst();
+  if (stored?.decision_counts) return stored.decision_counts;
+  // Computed and stored under the decision lock: a write of decisions in between waits, then clears them.
+  return db.transaction().execute(async (trx) => {
+    const locked = await sql<{ decision_counts: DecisionCounts | null }>`SELECT decision_counts FROM analyses WHERE id = ${analysisId} FOR NO KEY UPDATE`.execute(trx);
+    if (locked.rows[0]?.decision_counts) return locked.rows[0].decision_counts;
+    const counts = await countDecisions(trx, analysisId, report);
+    await sql`UPDATE analyses SET decision_counts = ${JSON.stringify(counts)}::jsonb WHERE id = ${analysisId}`.execute(trx);
+    return counts;
+  });
+}
+
+/**
+ * Takes the analysis's decision lock for the rest of the transaction and clears its stored decision
+ * counts, which the decisions about to change make stale. Every write of decisions starts with it, so
+ * writes of one analysis's decisions also run one after another.
+ */
+const lockDecisions = (db: DB, analysisId: string) => sql`UPDATE analyses SET decision_counts = NULL WHERE id = ${analysisId}`.execute(db);
+
+async function countDecisions(db: DB, analysisId: string, report: ResultsSummary | null): Promise<DecisionCounts> {
   const counts = await sql<{ accepted: number; rejected: number }>`
     SELECT count(*) FILTER (WHERE decision = 'accepted')::int AS accepted, count(*) FILTER (WHERE decision = 'rejected')::int AS rejected
       FROM analysis_decisions WHERE analysis_id = ${analysisId}`.execute(db);
@@ -254,13 +275,14 @@ export async function bulkDecide(
   report: ResultsSummary | null,
 ): Promise<BulkDecisionResponse> {
   const where = suggestionConditions(analysisId, filter);
-  const matched =
-    decision === 'undecided'
-      ? await sql<{ updated: number }>`
+  const matched = await db.transaction().execute(async (trx) => {
+    await lockDecisions(trx, analysisId);
+    return decision === 'undecided'
+      ? sql<{ updated: number }>`
           WITH matched AS (SELECT s.id FROM analysis_suggestions s WHERE ${where}),
                removed AS (DELETE FROM analysis_decisions x WHERE x.analysis_id = ${analysisId} AND x.suggestion_id IN (SELECT id FROM matched))
-          SELECT count(*)::int AS updated FROM matched`.execute(db)
-      : await sql<{ updated: number }>`
+          SELECT count(*)::int AS updated FROM matched`.execute(trx)
+      : sql<{ updated: number }>`
           WITH matched AS (SELECT s.id FROM analysis_suggestions s WHERE ${where}),
                written AS (
                  INSERT INTO analysis_decisions AS x (analysis_id, suggestion_id, decision, decided_by, decided_at)
@@ -270,7 +292,8 @@ export async function bulkDecide(
                        value = CASE WHEN x.decision = excluded.decision THEN x.value END,
                        decided_by = excluded.decided_by,
                        decided_at = excluded.decided_at)
-          SELECT count(*)::int AS updated FROM matched`.execute(db);
+          SELECT count(*)::int AS updated FROM matched`.execute(trx);
+  });
   // Thousands of new decisions at once: fresh statistics keep the planner's joins on them sane. With
   // the analysis's decisions unknown to the statistics (5 000 accepted at once), the undecided filter's
   // anti-join was planned as a scan of all of them per suggestion: 0.6 s on a 15 000-suggestion analysis.
@@ -300,6 +323,7 @@ export async function changeDecisions(db: DB, analysisId: string, userId: string
   }
   const ids = [...latest.keys()];
   return db.transaction().execute(async (trx) => {
+    await lockDecisions(trx, analysisId);
     const known = await sql<{ id: string; kind: string }>`SELECT id, kind FROM analysis_suggestions WHERE analysis_id = ${analysisId} AND id = ANY(${ids}::text[])`.execute(trx);
     const kindOf = new Map(known.rows.map((row) => [row.id, row.kind]));
     const unknown = ids.filter((id) => !kindOf.has(id));
@@ -339,6 +363,7 @@ export async function replaceDecisions(db: DB, analysisId: string, userId: strin
   if (values.length > 0) clean.values = Object.fromEntries(values);
   const ids = [...clean.accepted, ...clean.rejected];
   await db.transaction().execute(async (trx) => {
+    await lockDecisions(trx, analysisId);
     if (ids.length > 0) {
       const known = await sql<{ id: string }>`SELECT id FROM analysis_suggestions WHERE analysis_id = ${analysisId} AND id = ANY(${ids}::text[])`.execute(trx);
       const found = new Set(known.rows.map((row) => row.id));

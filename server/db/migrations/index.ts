@@ -18,6 +18,7 @@ import * as resultDocumentsJson from './0100_result_documents_json.js';
 import * as entityNames from './0105_entity_names.js';
 import * as resultsPageIndexes from './0107_results_page_indexes.js';
 import * as importRowsJson from './0109_import_rows_json.js';
+import * as decisionCountsMigration from './0110_decision_counts.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0105_entity_names': entityNames,
   '0107_results_page_indexes': resultsPageIndexes,
   '0109_import_rows_json': importRowsJson,
+  '0110_decision_counts': decisionCountsMigration,
 };

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { ResultsSummary } from '../../../src/contract/analysis-pages.js';
+import type { DecisionCounts, ResultsSummary } from '../../../src/contract/analysis-pages.js';
 import type { AnalysisOptions, AnalysisProgressDetail, AnalysisStatus, AnalysisSummary } from '../../../src/contract/analysis.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -33,6 +33,8 @@ export interface AnalysesTable {
   summary: NullableJson<AnalysisSummary>;
   /** The small summary document of a completed run (`ResultsSummary`, < 100 KB); the rest is in the row tables. */
   report: NullableJson<ResultsSummary>;
+  /** The decision counts with the blocked non-target queries as of the current decisions; NULL once they change (migration 0110). */
+  decision_counts: NullableJson<DecisionCounts>;
   /** Why a run failed (`AnalysisErrorCode`). */
   error_code: string | null;
   /** Rows the result was stored as. */

@@ -57,6 +57,8 @@ async function grownResult(input: Parameters<AuditRunner>[0], options: { aggrega
       evidence: [],
     };
     result.semantic.negatives.push(negative);
+    // Non-target queries this negative blocks (the decision counts sum what the accepted ones block).
+    if (n === 4) result.semantic.nonTargetQueries?.blockedBy.push({ suggestionIds: [negative.id], queries: 2, clicks: 3, cost: 40 });
   }
   // An ad fix (the user may edit its text before accepting it).
   const adFix: AdFieldFixSuggestion = {
@@ -282,6 +284,33 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
       expect(answer.body.code).toBe('VALIDATION_ERROR');
     }
     expect((await get('/results')).body.decisions).toMatchObject(before);
+  });
+
+  it('the decision counts of GET /results, stored between writes, follow every kind of write', async () => {
+    auditRunner.run = storingRunner((input) => grownResult(input, { aggregated: 0, negatives: 400 }));
+    const { id } = await startAnalysis();
+    const url = `/api/v1/analyses/${id}`;
+    const send = (method: 'POST' | 'PATCH' | 'PUT', path: string, body: unknown) => call(t.app, method, `${url}${path}`, { token: user.token, body });
+    const counts = async () => (await call(t.app, 'GET', `${url}/results`, { token: user.token })).body.decisions;
+    const negatives = (await call(t.app, 'GET', `${url}/suggestions?kind=negative_keyword&page_size=1`, { token: user.token })).body.total as number;
+    const none = await counts();
+    expect(none).toMatchObject({ accepted: 0, rejected: 0, blockedQueries: { queries: 0 } });
+    expect(await counts()).toEqual(none);
+
+    // A bulk accept: its answer and the next GET /results agree, the blocked queries included.
+    expect((await send('POST', '/decisions/bulk', { filter: { kind: 'negative_keyword' }, decision: 'accepted' })).body).toMatchObject({ updated: negatives, accepted: negatives });
+    const accepted = await counts();
+    expect(accepted).toMatchObject({ accepted: negatives, rejected: 0, blockedQueries: { queries: 2, clicks: 3, cost: 40 } });
+    // Clicks: reject the blocking negative, undo another.
+    expect((await send('PATCH', '/decisions', { changes: [{ id: 'neg-4', decision: 'rejected' }, { id: 'neg-2', decision: 'undecided' }] })).status).toBe(200);
+    expect(await counts()).toMatchObject({ accepted: negatives - 2, rejected: 1, blockedQueries: { queries: 0 } });
+    // Bulk undo of the rejected, then PUT replaces the whole choice, then clears it.
+    expect((await send('POST', '/decisions/bulk', { filter: { decision: 'rejected' }, decision: 'undecided' })).body).toMatchObject({ updated: 1, rejected: 0 });
+    expect(await counts()).toMatchObject({ accepted: negatives - 2, rejected: 0 });
+    expect((await send('PUT', '/decisions', { accepted: ['neg-4'], rejected: ['neg-6'] })).status).toBe(200);
+    expect(await counts()).toMatchObject({ accepted: 1, rejected: 1, blockedQueries: { queries: 2 } });
+    expect((await send('PUT', '/decisions', { accepted: [], rejected: [] })).status).toBe(200);
+    expect(await counts()).toEqual(none);
   });
 
   it('pages the semantic sections and the scores', async () => {
