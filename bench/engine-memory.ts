@@ -73,7 +73,7 @@ const started = performance.now();
 const collections = { forced: { count: 0, ms: 0 }, major: { count: 0, ms: 0 } };
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
-    const detail = entry.detail as { kind: number; flags: number };
+    const { detail } = entry as PerformanceEntry & { detail: { kind: number; flags: number } };
     if (detail.kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
     const kind = detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED ? collections.forced : collections.major;
     kind.count++;
