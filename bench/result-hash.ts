@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { MessageChannel } from 'node:worker_threads';
 import { benchAccountSize, generateAccount } from './analysis.js';
 import { runAuditInThread, type RawAuditInput } from '../server/analysis/run-audit.js';
+import { copyText, type ResultRowBatch } from '../server/analysis/result-rows.js';
 
 const keywords = Number(process.argv[2] ?? 20_000);
 const data = generateAccount(benchAccountSize(keywords));
@@ -21,10 +22,12 @@ const raw: RawAuditInput = { analysisId: '00000000-0000-0000-0000-000000000000',
 const hash = createHash('sha256');
 const { port1, port2 } = new MessageChannel();
 let batches = 0;
-port1.on('message', (message: { type: string; batch?: unknown }) => {
-  if (message.type === 'progress') return;
+port1.on('message', (message: { type: string; batch?: ResultRowBatch }) => {
+  if (message.type === 'progress' || !message.batch) return;
   batches++;
-  hash.update(JSON.stringify(message.batch));
+  // A copy batch as its text (the form it had before it became bytes), so hashes stay comparable.
+  const batch = message.batch;
+  hash.update(JSON.stringify(batch.kind === 'copy' ? { table: batch.table, rows: batch.rows, chars: batch.chars, kind: batch.kind, text: copyText(batch) } : batch));
   port1.postMessage({ type: 'ack' });
 });
 const output = await runAuditInThread(raw, port2);

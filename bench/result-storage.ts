@@ -149,7 +149,7 @@ async function writeResult(db: DB, analysisId: string, result: AuditResult, vari
       if (next.done) break;
       const batch: ResultRowBatch = next.value;
       rows += batch.rows;
-      bytes += batch.kind === 'copy' ? Buffer.byteLength(batch.text) : 0;
+      bytes += batch.kind === 'copy' ? batch.bytes.byteLength : 0;
       await copyRowBatch(client, batch);
     }
     await client.query('COMMIT');

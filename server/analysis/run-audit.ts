@@ -314,7 +314,8 @@ export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, li
     const heapCeiling = garbageCeiling(v8.getHeapStatistics().heap_size_limit * ENCODING_HEAP_SHARE, ENCODING_HEAP_SLACK_BYTES);
     let next = batches.next();
     while (!next.done) {
-      port.postMessage({ type: 'batch', batch: next.value } satisfies AuditThreadMessage);
+      // A copy batch's buffer moves to the worker rather than being copied.
+      port.postMessage({ type: 'batch', batch: next.value } satisfies AuditThreadMessage, next.value.kind === 'copy' ? [next.value.bytes.buffer as ArrayBuffer] : []);
       inFlight++;
       sampleHeap();
       heapCeiling();

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { EntityRef, Finding } from '../../../src/contract/analysis-results.js';
 import { aggregateFindings, FindingCollector } from '../../../server/analysis/scoring/aggregate.js';
 import { checks, makeFinding } from '../../../server/analysis/scoring/registry.js';
-import { resultRowBatches, type ResultRowBatch } from '../../../server/analysis/result-rows.js';
+import { copyText, resultRowBatches, type ResultRowBatch } from '../../../server/analysis/result-rows.js';
 import { campaignDataOf, runAudit, runAuditInThread, takeCampaignData, type AuditThreadMessage, type RawAuditInput } from '../../../server/analysis/run-audit.js';
 import { generateAccount } from '../../../bench/analysis.js';
 
@@ -83,7 +83,7 @@ describe('the thread’s input and output at scale', () => {
       region: 'Москва',
     };
   };
-  const texts = (batches: Iterable<ResultRowBatch>) => [...batches].map((batch) => `${batch.table}:${batch.rows}:${batch.kind === 'copy' ? batch.text : batch.columns.join('\u0001')}`);
+  const texts = (batches: Iterable<ResultRowBatch>) => [...batches].map((batch) => `${batch.table}:${batch.rows}:${batch.kind === 'copy' ? copyText(batch) : batch.columns.join('\u0001')}`);
 
   it('takes the account from UTF-8 bytes as from strings, and drops each text once parsed', () => {
     const bytes = raw(true);
