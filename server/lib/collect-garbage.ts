@@ -13,12 +13,12 @@ const WORTH_COLLECTING_BYTES = 256 * 1024 * 1024;
 let fullCollection: (() => void) | undefined;
 
 /**
- * Collects this thread's garbage when its heap is past 256 MB, and V8 gives the freed pages back. It is
+ * Collects this thread's garbage when its heap is past `worthBytes` (default 256 MB), and V8 gives the freed pages back. It is
  * the `gc` of `--expose-gc`, which a worker thread's execArgv cannot take: the flag is set only while the
  * function is fetched, so no other code sees a global `gc`.
  */
-export function collectGarbageIfLarge(): void {
-  if (v8.getHeapStatistics().total_heap_size > WORTH_COLLECTING_BYTES) collectGarbage();
+export function collectGarbageIfLarge(worthBytes = WORTH_COLLECTING_BYTES): void {
+  if (v8.getHeapStatistics().total_heap_size > worthBytes) collectGarbage();
 }
 
 function collectGarbage(): void {
