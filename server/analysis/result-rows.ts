@@ -111,7 +111,7 @@ interface BatchBase {
  * A `copy` batch is the COPY text's UTF-8 bytes, in a buffer of its own that the engine thread moves
  * (transfers) to the worker: the thread never builds the batch as one string. At 1 000 000 keywords those
  * were 2 GB of 4 MB strings in V8's large-object space, which only a full collection of the thread's
- * 2.4 GB heap frees: the collections, not the encoding, took half of the thread's saving time.
+ * 2.4 GB heap frees: as bytes, the thread's CPU in saving went from 52.7 s to 39.9 s (end-to-end bench).
  */
 export type ResultRowBatch = (BatchBase & { kind: 'copy'; bytes: Uint8Array }) | (BatchBase & { kind: 'arrays'; columns: string[] });
 

@@ -22,7 +22,7 @@
 import type pg from 'pg';
 import { sql } from 'kysely';
 import { onConnection, poolOf, type DB } from '../db/database.js';
-import { type ResultRowBatch, type ResultTable } from './result-rows.js';
+import { resultTableColumns, type ResultRowBatch, type ResultTable } from './result-rows.js';
 import { copyRowBatch, insertRowBatch } from './row-writer.js';
 
 export const resultSaving = {
@@ -39,8 +39,6 @@ export const resultSaving = {
 /** Written on the first connection only: the items' foreign key needs their findings in the same transaction. */
 const firstConnectionTables = new Set<ResultTable>(['analysis_findings', 'analysis_finding_items']);
 
-/** The row tables of a result, referencing tables first (deleting a finding or suggestion cascades to its items and decisions anyway). */
-const resultTables = ['analysis_finding_items', 'analysis_findings', 'analysis_suggestions', 'analysis_scores', 'analysis_semantic', 'analysis_entity_names'] as const;
 
 /**
  * Deletes every row of an analysis's result, left by an attempt that did not complete. `unlessCompleted`:
@@ -51,7 +49,8 @@ export async function clearResultRows(db: DB, analysisId: string, { unlessComple
     const row = await db.selectFrom('analyses').select('status').where('id', '=', analysisId).executeTakeFirst();
     if (row?.status === 'completed') return;
   }
-  for (const table of resultTables) await sql`DELETE FROM ${sql.table(table)} WHERE analysis_id = ${analysisId}`.execute(db);
+  // Every table a result is written into (deleting a finding cascades to its items).
+  for (const table of Object.keys(resultTableColumns) as ResultTable[]) await sql`DELETE FROM ${sql.table(table)} WHERE analysis_id = ${analysisId}`.execute(db);
 }
 
 interface Writer {

@@ -311,9 +311,9 @@ export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, li
     const summary = summarizeAudit(result);
     const report = buildResultsSummary(result);
     const batches = resultRowBatches(result, limits, { release: true, compactRefs: true, encoding: raw.analysisId ? { kind: 'copy', analysisId: raw.analysisId } : { kind: 'arrays' } });
-    // Each batch leaves megabytes of text behind (in V8's large-object space, which only a full
-    // collection frees) while the result it comes from shrinks: the heap is kept under two thirds of
-    // the thread's limit rather than left to grow towards it.
+    // Encoding leaves every row's JSON behind as garbage while the result it comes from shrinks: the heap
+    // is kept under two thirds of the thread's limit rather than left to grow towards it (a bound; since
+    // batches leave as bytes, not strings, V8's own collections normally stay under it).
     const heapCeiling = garbageCeiling(v8.getHeapStatistics().heap_size_limit * ENCODING_HEAP_SHARE, ENCODING_HEAP_SLACK_BYTES);
     let next = batches.next();
     while (!next.done) {
