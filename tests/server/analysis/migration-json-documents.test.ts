@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
 import type { AuditResult } from '../../../src/contract/analysis.js';
 import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
 import { auditRunner, runAuditInWorkerThread, type AuditRunner } from '../../../server/analysis/worker.js';
 import { scoreLevels, semanticSections } from '../../../src/contract/analysis-pages.js';
-import { migrations } from '../../../server/db/migrations/index.js';
 import { migrateToLatest } from '../../../server/db/database.js';
+import { migrateToJustBefore } from '../helpers/database.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { eventsUntilDone, projectWithCampaigns, storingRunner } from './helpers.js';
@@ -123,10 +123,7 @@ describe('migration 0100_result_documents_json', () => {
     expect(before.semantic.some((page) => page.total > 0)).toBe(true);
 
     // Back to the schema before 0100 (the documents as jsonb, as analyses stored then are), and up again.
-    const names = Object.keys(migrations).sort();
-    const previous = names[names.indexOf('0100_result_documents_json') - 1]!;
-    const { error } = await new Migrator({ db: t.app.db, provider: { getMigrations: async () => migrations } }).migrateTo(previous);
-    expect(error).toBeUndefined();
+    await migrateToJustBefore(t.app.db, '0100_result_documents_json');
     expect(await documentTypes()).toEqual(documentTables.map(() => 'jsonb'));
     await migrateToLatest(t.app.db);
     expect(await documentTypes()).toEqual(documentTables.map(() => 'json'));

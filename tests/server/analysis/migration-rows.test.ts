@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrations } from '../../../server/db/migrations/index.js';
 import { migrateToLatest } from '../../../server/db/database.js';
 import { campaignDataOf, runAudit, suggestionsOf, summarizeAudit } from '../../../server/analysis/run-audit.js';
+import { migrateToJustBefore } from '../helpers/database.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { analysisSampleData, projectWithCampaigns } from './helpers.js';
@@ -27,10 +27,7 @@ describe('migration 0060_analysis_rows converts stored results', () => {
     expect(suggestions.length).toBeGreaterThan(1);
 
     // Back to the schema before the rows, and an analysis stored the old way.
-    const names = Object.keys(migrations).sort();
-    const before = names[names.indexOf('0060_analysis_rows') - 1]!;
-    const { error } = await new Migrator({ db: t.app.db, provider: { getMigrations: async () => migrations } }).migrateTo(before);
-    expect(error).toBeUndefined();
+    await migrateToJustBefore(t.app.db, '0060_analysis_rows');
     const id = randomUUID();
     await sql`
       INSERT INTO analyses (id, organization_id, project_id, created_by, status, stage, progress, options, cost, idempotency_key, score, summary, result, decisions, finished_at)

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { Migrator } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createDatabase, migrateToLatest, type DB } from '../../../server/db/database.js';
+import { migrations } from '../../../server/db/migrations/index.js';
 
 export interface TestDatabase {
   db: DB;
@@ -75,4 +77,13 @@ export async function waitForNotifiedRow<T extends Record<string, unknown>>(
     await checking.catch(() => undefined);
     await client.end();
   }
+}
+
+/** Takes the schema back to just before `migration`: a migration's test stores data the old way there, then migrates to the latest. */
+export async function migrateToJustBefore(db: DB, migration: string): Promise<void> {
+  const names = Object.keys(migrations).sort();
+  const index = names.indexOf(migration);
+  if (index < 1) throw new Error(`No migration before ${migration}`);
+  const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(names[index - 1]!);
+  if (error) throw error;
 }

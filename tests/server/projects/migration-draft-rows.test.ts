@@ -1,7 +1,7 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrations } from '../../../server/db/migrations/index.js';
 import { migrateToLatest } from '../../../server/db/database.js';
+import { migrateToJustBefore } from '../helpers/database.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { createProject, sampleCampaignData } from './helpers.js';
@@ -22,10 +22,7 @@ describe('migration 0075_import_draft_rows', () => {
     const queries = Array.from({ length: 25_000 }, (_, i) => ({ query: `окна ${i}`, stats: { impressions: 10, clicks: 1, cost: 5, conversions: 0 } }));
     const data = { ...sampleCampaignData(), searchQueries: queries };
 
-    const names = Object.keys(migrations).sort();
-    const before = names[names.indexOf('0075_import_draft_rows') - 1]!;
-    const { error } = await new Migrator({ db: t.app.db, provider: { getMigrations: async () => migrations } }).migrateTo(before);
-    expect(error).toBeUndefined();
+    await migrateToJustBefore(t.app.db, '0075_import_draft_rows');
     const draft = await sql<{ id: string }>`
       INSERT INTO import_drafts (organization_id, user_id, source, data, counts, file_names, expires_at)
       VALUES (${user.organizationId}, ${user.id}, 'files', ${JSON.stringify(data)}::jsonb,

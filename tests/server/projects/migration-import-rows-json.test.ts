@@ -1,9 +1,9 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Campaign } from '../../../src/contract/campaigns.js';
-import { migrations } from '../../../server/db/migrations/index.js';
 import { migrateToLatest } from '../../../server/db/database.js';
 import { campaignRowSummary } from '../../../server/projects/campaign-row.js';
+import { migrateToJustBefore } from '../helpers/database.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { createProject, sampleCampaignData } from './helpers.js';
@@ -47,10 +47,7 @@ describe('migration 0109_import_rows_json', () => {
     const project = await createProject(t.app, user.token);
     const campaigns = campaignsOfEveryKind();
 
-    const names = Object.keys(migrations).sort();
-    const before = names[names.indexOf('0109_import_rows_json') - 1]!;
-    const { error } = await new Migrator({ db: t.app.db, provider: { getMigrations: async () => migrations } }).migrateTo(before);
-    expect(error).toBeUndefined();
+    await migrateToJustBefore(t.app.db, '0109_import_rows_json');
     const draft = await sql<{ id: string }>`
       INSERT INTO import_drafts (organization_id, user_id, source, counts, file_names, period, expires_at)
       VALUES (${user.organizationId}, ${user.id}, 'files', ${JSON.stringify({ campaigns: 4, groups: 4, ads: 4, keywords: 4, searchQueries: 1 })}::jsonb,
