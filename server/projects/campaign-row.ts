@@ -6,19 +6,14 @@
  */
 import type { Campaign, Stats } from '../../src/contract/campaigns.js';
 import type { GroupSummary } from '../../src/contract/projects.js';
+import type { CampaignsTable } from '../db/tables/projects.js';
 
-export interface CampaignRowSummary {
-  external_id: string | null;
-  name: string;
-  type: string | null;
-  groups_count: number;
-  ads_count: number;
-  keywords_count: number;
-  negative_keywords_count: number;
+/** The plain columns as the table types them; the two json ones with the types the import thread gives them. */
+export type CampaignRowSummary = Pick<CampaignsTable, 'external_id' | 'name' | 'type' | 'groups_count' | 'ads_count' | 'keywords_count' | 'negative_keywords_count'> & {
   /** The campaign's statistics; without them, the sum of its keywords' (else of its ads'); null when none has any. */
   stats: Stats | null;
   groups_summary: GroupSummary[];
-}
+};
 
 type StatsTotal = Pick<Stats, 'impressions' | 'clicks' | 'cost' | 'conversions'>;
 
