@@ -46,6 +46,10 @@ interface Variant {
   withoutIndexes?: 'secondary' | 'trigram';
   /** The trigram indexes' pending list (kB; PostgreSQL's default 4 096): new entries wait there and are merged into the index in bulk when it is full. */
   ginPendingListKb?: number;
+  /** The row tables' foreign keys to `analyses` dropped before writing (what their per-row check costs). */
+  withoutForeignKeys?: boolean;
+  /** The documents' column type: `json` (validated on input) or `text` (a measurement only: the pages' SQL reads json, so the reads are skipped). */
+  documentType?: 'json' | 'text';
 }
 const documentTables = ['analysis_findings', 'analysis_finding_items', 'analysis_suggestions', 'analysis_scores', 'analysis_semantic'];
 
@@ -80,6 +84,8 @@ const variantsByName: Record<string, Variant> = {
   newExternal: { name: 'compact refs, STORAGE EXTERNAL', settings: defaultSettings, storage: 'external', compactRefs: true },
   noIndexes: { name: 'compact refs, no secondary indexes', settings: defaultSettings, storage: 'extended', compactRefs: true, withoutIndexes: 'secondary' },
   noTrigram: { name: 'compact refs, no trigram indexes', settings: defaultSettings, storage: 'extended', compactRefs: true, withoutIndexes: 'trigram' },
+  noForeignKeys: { name: 'compact refs, no foreign keys to analyses', settings: defaultSettings, storage: 'extended', compactRefs: true, withoutForeignKeys: true },
+  textDocuments: { name: 'compact refs, documents as text', settings: defaultSettings, storage: 'extended', compactRefs: true, documentType: 'text' },
   ginPending64: { name: 'compact refs, trigram pending list 64 MB', settings: defaultSettings, storage: 'extended', compactRefs: true, ginPendingListKb: 65_536 },
 };
 /** The variants to compare (`BENCH_STORAGE_VARIANTS=old,external,…`; the first is the baseline of the ratios). */
@@ -166,8 +172,9 @@ async function writeResult(db: DB, analysisId: string, result: AuditResult, vari
 }
 
 /** The documents' TOAST storage of a variant (the tables are empty between rounds, so this is instant). */
-async function setStorage(db: DB, storage: Variant['storage']): Promise<void> {
+async function setStorage(db: DB, storage: Variant['storage'], documentType: Variant['documentType'] = 'json'): Promise<void> {
   for (const table of documentTables) {
+    await sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN document TYPE ${sql.raw(documentType)} USING document::${sql.raw(documentType)}`.execute(db);
     await sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN document SET STORAGE ${sql.raw(storage === 'external' ? 'EXTERNAL' : 'EXTENDED')}`.execute(db);
   }
 }
@@ -185,6 +192,23 @@ async function setSecondaryIndexes(db: DB, dropped: Variant['withoutIndexes']): 
     if (dropped === 'trigram' && !definition.includes('gin_trgm_ops')) continue;
     await sql`DROP INDEX ${sql.raw(name)}`.execute(db);
     droppedIndexes.push(definition);
+  }
+}
+
+/** Definitions of the row tables' foreign keys to `analyses` while they are dropped. */
+let droppedForeignKeys: string[] = [];
+async function setForeignKeys(db: DB, dropped: boolean | undefined): Promise<void> {
+  // Rows of the analyses deleted meanwhile (no cascade without the keys) go first.
+  for (const table of documentTables) await sql`DELETE FROM ${sql.table(table)} t WHERE NOT EXISTS (SELECT 1 FROM analyses a WHERE a.id = t.analysis_id)`.execute(db);
+  for (const definition of droppedForeignKeys) await sql.raw(definition).execute(db);
+  droppedForeignKeys = [];
+  if (!dropped) return;
+  const keys = await sql<{ table: string; name: string; definition: string }>`
+    SELECT c.conrelid::regclass::text AS table, c.conname AS name, pg_get_constraintdef(c.oid) AS definition FROM pg_constraint c
+     WHERE c.contype = 'f' AND c.conrelid::regclass::text = ANY(${documentTables}) AND c.confrelid = 'analyses'::regclass`.execute(db);
+  for (const { table, name, definition } of keys.rows) {
+    await sql`ALTER TABLE ${sql.table(table)} DROP CONSTRAINT ${sql.ref(name)}`.execute(db);
+    droppedForeignKeys.push(`ALTER TABLE ${table} ADD CONSTRAINT ${name} ${definition}`);
   }
 }
 
@@ -256,15 +280,16 @@ export async function runResultStorageBench(): Promise<void> {
         db = database.db;
         settingsNow = JSON.stringify(variant.settings);
       }
-      await setStorage(db, variant.storage);
+      await setStorage(db, variant.storage, variant.documentType);
       await setSecondaryIndexes(db, variant.withoutIndexes);
+      await setForeignKeys(db, variant.withoutForeignKeys);
       for (const index of ['analysis_suggestions_search_idx', 'analysis_findings_search_idx']) {
         await sql`ALTER INDEX IF EXISTS ${sql.raw(index)} SET (gin_pending_list_limit = ${sql.raw(String(variant.ginPendingListKb ?? 4_096))})`.execute(db);
       }
       await sql`CHECKPOINT`.execute(db);
       lastId = await newAnalysis(db, project.id, org.id);
       const round = await writeResult(db, lastId, result, variant);
-      await measureReads(db, lastId, round);
+      if (variant.documentType !== 'text') await measureReads(db, lastId, round);
       if (index > 0) rounds.push(round);
       console.log(
         `  ${index === 0 ? '(warm-up) ' : ''}${variant.name}: ${seconds(round.totalMs)} (encoding ${seconds(round.encodeMs)}, PostgreSQL CPU ${seconds(round.postgresCpuMs)}), ${count(round.rows)} rows, ${(round.bytes / 1024 / 1024).toFixed(0)} MB sent, WAL ${(round.walBytes / 1024 / 1024).toFixed(0)} MB; reads: findings + suggestions page 1 ${ms(round.firstAnswerMs)}, clusters page 100 ${ms(round.semanticPageMs)}`,
