@@ -2,15 +2,16 @@
  * The scoring engine: runs every check family over a prepared account (with the semantic result for
  * duplicates, intersections and relevance), reports a check that fires on many entities of a campaign
  * once there (aggregate.ts), then rolls findings up into 0–100 scores.
- * Pure and deterministic.
+ * Deterministic. It spends the account: the keywords' parsed phrases are released once the checks that
+ * read them have run (the rest of the account stays, for the money story).
  */
 import type { AnalysisProgress, AnalysisSettings, CheckSummary, EntityRef, ScoringResult, SemanticResult, Severity } from '../../../src/contract/analysis-results.js';
 import { accountFacts } from '../semantic/account-facts.js';
-import type { PreparedAccount } from '../semantic/prepare.js';
+import { releaseKeywordPhrases, type PreparedAccount } from '../semantic/prepare.js';
 import { runAdChecks } from './checks/ads.js';
 import { runCampaignChecks } from './checks/campaign.js';
 import { runKeywordChecks } from './checks/keywords.js';
-import { runStatisticsChecks } from './checks/statistics.js';
+import { informationalSearchKeywords, runStatisticsChecks } from './checks/statistics.js';
 import { aggregateFindings, FindingCollector } from './aggregate.js';
 import type { ScoringContext } from './context.js';
 import { checkRegistry } from './registry.js';
@@ -34,7 +35,11 @@ export function runScoring(account: PreparedAccount, semantic: SemanticResult, s
   onProgress?.({ stage: 'scoring', done: 2, total });
   runCampaignChecks(context);
   onProgress?.({ stage: 'scoring', done: 3, total });
-  const { wastedSpend } = runStatisticsChecks(context);
+  // The campaign checks are the last to read the keywords' parsed phrases but for the CTR check's
+  // intent: that is taken now, and the phrases let go (prepare.ts releaseKeywordPhrases).
+  const informational = informationalSearchKeywords(context);
+  releaseKeywordPhrases(account);
+  const { wastedSpend } = runStatisticsChecks(context, informational);
   onProgress?.({ stage: 'scoring', done: 4, total });
 
   const findings = aggregateFindings(context.findings.take(), campaignRefs).sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity] || (b.moneyPerMonth ?? 0) - (a.moneyPerMonth ?? 0));

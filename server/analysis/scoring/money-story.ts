@@ -122,7 +122,13 @@ export function moneyStory({ account, scoring, nonTargetRows }: MoneyStoryInput)
   }
 
   // ------------------------------------------------------------ overpaid clicks: the excess over the CPA rule
-  const keywordsByKey = new Map(account.keywords.map((keyword) => [keyword.ref.key, keyword]));
+  // Only the keywords of priced lower-bid findings are looked up (a few): a map of every keyword was a
+  // million entries and ~80 MB with its entry pairs at 1 000 000 keywords, made at the end of the
+  // engines' run, where the thread's heap peaks. (A later keyword of the same key wins, as in that map.)
+  const overpaidKeys = new Set<string>();
+  for (const finding of scoring.findings) if (finding.checkId === checks.keywordLowerBid.id && finding.money) overpaidKeys.add(finding.target.key);
+  const keywordsByKey = new Map<string, PreparedKeyword>();
+  if (overpaidKeys.size > 0) for (const keyword of account.keywords) if (overpaidKeys.has(keyword.ref.key)) keywordsByKey.set(keyword.ref.key, keyword);
   const overpaidByGroup = new Map<PreparedGroup, number>();
   let overpaidCount = 0;
   for (const finding of scoring.findings) {

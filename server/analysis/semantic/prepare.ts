@@ -199,6 +199,19 @@ export function releaseSemanticInputs(account: PreparedAccount): void {
   for (const ad of account.ads) ad.lemmas = noLemmas;
 }
 
+/** What a keyword's `parsed` is once released: no words, no minus-words. */
+const releasedPhrase: ParsedPhrase = Object.freeze({ words: noWords, significant: noWords, minus: [], quoted: false, bracketed: false, lemmaKey: '' });
+
+/**
+ * Drops the keywords' parsed phrases once the last scoring check that reads them has run (engine.ts):
+ * the aggregation, the rollup and the money story read the keywords' data and references only. At
+ * 1 000 000 keywords the phrases' words, lemma keys and minus-words are ~375 MB, held otherwise until
+ * the engines return, through the statistics checks and the aggregation piling up on top: the thread's peak.
+ */
+export function releaseKeywordPhrases(account: PreparedAccount): void {
+  for (const keyword of account.keywords) keyword.parsed = releasedPhrase;
+}
+
 /** Whether any negative applies to a keyword: its own minus-words, its group's or its campaign's. */
 export function hasNegatives(keyword: PreparedKeyword): boolean {
   return keyword.parsed.minus.length > 0 || keyword.group.negatives.length > 0 || keyword.campaign.negatives.length > 0;

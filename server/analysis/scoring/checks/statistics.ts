@@ -119,7 +119,23 @@ function cpaReferences(campaigns: PreparedCampaign[], campaignStats: Map<Prepare
   };
 }
 
-export function runStatisticsChecks(context: ScoringContext): { wastedSpend: number } {
+/**
+ * Which keywords are informational by their words (no low-CTR verdict: people ask, they do not buy), by
+ * index in `account.keywords`, among those with search traffic enough for a CTR verdict. Taken before
+ * the engine releases the parsed phrases (engine.ts): the CTR check then reads a byte per keyword.
+ */
+export function informationalSearchKeywords(context: ScoringContext): Uint8Array {
+  const { account, settings } = context;
+  const informational = new Uint8Array(account.keywords.length);
+  account.keywords.forEach((keyword, index) => {
+    const judged = keywordSlices(keyword).some((slice) => slice.placement === 'search' && slice.stats.impressions >= settings.minImpressionsForCtr);
+    if (judged && intentOf(keyword.parsed.words) === 'informational') informational[index] = 1;
+  });
+  return informational;
+}
+
+/** `informational`: informationalSearchKeywords' answer, taken while the keywords' phrases were there. */
+export function runStatisticsChecks(context: ScoringContext, informational: Uint8Array): { wastedSpend: number } {
   const { account, facts, settings, findings } = context;
   if (!facts.hasStatistics) return { wastedSpend: 0 };
   const { monthFactor, period } = facts;
@@ -149,7 +165,8 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
   // Keywords with clicks and no conversions that no stop finding prices: the items of their campaign's
   // «Расход без конверсий» when the whole campaign has none.
   const unpricedWaste = new Map<PreparedCampaign, FindingItem[]>();
-  for (const keyword of account.keywords) {
+  for (let index = 0; index < account.keywords.length; index++) {
+    const keyword = account.keywords[index];
     const slices = keywordSlices(keyword);
     const stats = keyword.keyword.stats ?? sumStats(slices.map((slice) => slice.stats));
     if (!stats) continue;
@@ -173,7 +190,7 @@ export function runStatisticsChecks(context: ScoringContext): { wastedSpend: num
     }
 
     for (const slice of slices) {
-      if (slice.placement === 'search') ctrChecks(keyword, slice.stats, medianSearchCtr, context, periodEvidence);
+      if (slice.placement === 'search' && informational[index] === 0) ctrChecks(keyword, slice.stats, medianSearchCtr, context, periodEvidence);
       if (slice.placement === 'both') continue;
       const reference = medianCpc[slice.placement];
       const sliceStats = slice.stats;
@@ -295,11 +312,10 @@ function siteChecks(campaign: PreparedCampaign, reference: CpaReference, context
   }));
 }
 
-/** Search traffic only: a network CTR is on another scale and never gets this verdict. */
+/** Search traffic only: a network CTR is on another scale and never gets this verdict; nor does an informational keyword (the caller knows which). */
 function ctrChecks(keyword: PreparedKeyword, stats: Stats, medianSearchCtr: number | null, context: ScoringContext, periodEvidence: Evidence): void {
   const { settings, findings, facts } = context;
   if (stats.impressions < settings.minImpressionsForCtr) return;
-  if (intentOf(keyword.parsed.words) === 'informational') return;
   const ctr = stats.clicks / stats.impressions;
   const medianLimit = medianSearchCtr !== null ? medianSearchCtr * settings.ctrBelowMedianRatio : null;
   let evidence: Evidence | null = null;
