@@ -114,7 +114,8 @@ function lengthFix(ref: EntityRef, rule: LimitRule, length: number, measure: (va
   };
 }
 
-function checkAd(ad: PreparedAd, group: PreparedGroup, groupLemmas: ReadonlySet<string>, context: ScoringContext, memo: ShortenedValues): void {
+/** `headlineMissesKeywords`: no word of the group's keywords in the ad's first headline (`headlinesWithoutKeywords`). */
+function checkAd(ad: PreparedAd, group: PreparedGroup, headlineMissesKeywords: boolean, context: ScoringContext, memo: ShortenedValues): void {
   const { findings, suggestions, account } = context;
   const platform = account.platform;
   const ref = ad.ref;
@@ -171,7 +172,7 @@ function checkAd(ad: PreparedAd, group: PreparedGroup, groupLemmas: ReadonlySet<
   const textual = data.kind === 'text' || data.kind === 'responsive_search' || data.kind === 'combinatorial';
   if (!textual) return;
 
-  if (groupLemmas.size > 0 && data.headlines.length > 0 && !ad.headlineLemmas.some((lemma) => groupLemmas.has(lemma))) {
+  if (headlineMissesKeywords) {
     findings.push(makeFinding(checks.adKeywordNotInHeadline, ref, {
       explanation: `В заголовке «${data.headlines[0]}» нет ни одного слова из ключевых фраз группы «${group.group.name}».`,
       fix: `Впишите в заголовок основную фразу группы, например «${group.keywords[0].keyword.phrase.replace(/["[\]!+]/g, '')}».`,
@@ -219,7 +220,27 @@ function keywordLemmasOf(group: PreparedGroup): Set<string> {
   return lemmas;
 }
 
-export function runAdChecks(context: ScoringContext, onAd?: () => void): void {
+/**
+ * The one thing the ad checks read of the keywords' parsed phrases: which ads have no word of their
+ * group's keywords in the first headline, by the ads' order in `account.groups`. Taken before the
+ * engine lets the phrases go (engine.ts), so the ad checks run without them.
+ */
+export function headlinesWithoutKeywords(context: ScoringContext): Uint8Array {
+  const misses = new Uint8Array(context.account.ads.length);
+  let adIndex = 0;
+  for (const group of context.account.groups) {
+    if (group.ads.length === 0) continue;
+    const groupLemmas = keywordLemmasOf(group);
+    for (const ad of group.ads) {
+      if (groupLemmas.size > 0 && ad.ad.headlines.length > 0 && !ad.headlineLemmas.some((lemma) => groupLemmas.has(lemma))) misses[adIndex] = 1;
+      adIndex++;
+    }
+  }
+  return misses;
+}
+
+/** `headlineMisses`: headlinesWithoutKeywords' answer, taken while the keywords' phrases were there. */
+export function runAdChecks(context: ScoringContext, headlineMisses: Uint8Array, onAd?: () => void): void {
   const { account, findings, settings, semantic } = context;
   // Same ad text in many groups: headline 1 + text 1, normalised.
   // Per text, the groups holding it (a group is counted once: the last group added is the only one to compare with).
@@ -246,9 +267,8 @@ export function runAdChecks(context: ScoringContext, onAd?: () => void): void {
   const memo: ShortenedValues = new Map();
   let adIndex = 0;
   for (const group of account.groups) {
-    const groupLemmas = group.ads.length > 0 ? keywordLemmasOf(group) : new Set<string>();
     for (const ad of group.ads) {
-      checkAd(ad, group, groupLemmas, context, memo);
+      checkAd(ad, group, headlineMisses[adIndex] === 1, context, memo);
       const groups = textOfAd[adIndex++]?.groups ?? 0;
       if (groups >= settings.sameAdTextGroups) {
         findings.push(makeFinding(checks.adSameTextManyGroups, ad.ref, {
