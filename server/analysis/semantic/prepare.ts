@@ -206,7 +206,7 @@ const releasedPhrase: ParsedPhrase = Object.freeze({ words: noWords, significant
  * Drops the keywords' parsed phrases once the last scoring check that reads them has run (engine.ts):
  * the aggregation, the rollup and the money story read the keywords' data and references only. At
  * 1 000 000 keywords the phrases' words, lemma keys and minus-words are ~375 MB, held otherwise until
- * the engines return, through the statistics checks and the aggregation piling up on top: the thread's peak.
+ * the engines return, through the ad and statistics checks and the aggregation piling up on top: the thread's peak.
  */
 export function releaseKeywordPhrases(account: PreparedAccount): void {
   for (const keyword of account.keywords) keyword.parsed = releasedPhrase;
