@@ -169,13 +169,11 @@ export function entityKeys(ref: EntityRef | undefined): { campaign: string | nul
 }
 
 const SEARCH_CHARS = 4_000;
-const searchText = (...parts: (string | undefined | null)[]) =>
-  parts
-    .filter(Boolean)
-    .join(' ')
-    .toLowerCase()
-    .replace(/ё/g, 'е')
-    .slice(0, SEARCH_CHARS);
+const searchText = (...parts: (string | undefined | null)[]) => {
+  const text = parts.filter(Boolean).join(' ').toLowerCase();
+  // `includes` then `replaceAll`: most texts have no «ё», and a scan is cheaper than a regex replace.
+  return (text.includes('ё') ? text.replaceAll('ё', 'е') : text).slice(0, SEARCH_CHARS);
+};
 const refText = (ref: EntityRef | undefined) => (ref ? [ref.campaignName, ref.groupName, ref.label] : []);
 
 /** Money per month of a suggestion (what accepting it saves); ad and cross-minus fixes have none. */
@@ -216,6 +214,13 @@ function copyEscape(text: string): string {
   if (escaped.includes('\r')) escaped = escaped.replaceAll('\r', '\\r');
   return escaped;
 }
+
+/**
+ * A document's JSON escaped for COPY: `JSON.stringify` writes every control character as an escape
+ * (`\\n`, `\\t`…), so a backslash is the only character of its text COPY needs escaped (a scan instead
+ * of four over the longest values).
+ */
+const copyJson = (json: string) => (json.includes('\\') ? json.replaceAll('\\', '\\\\') : json);
 
 /** One value of a COPY text line: backslash, tab and line breaks escaped, `\N` for NULL (and for a non-finite number). */
 export function copyValue(value: Cell): string {
@@ -279,7 +284,7 @@ class BatchBuilder {
       this.appendUtf8(this.current, line);
       // The document is encoded on its own: joined to the cells, the (big) string would be copied once
       // more, to flatten it before encoding.
-      if (json !== undefined) this.appendUtf8(this.current, copyEscape(json), NEWLINE);
+      if (json !== undefined) this.appendUtf8(this.current, copyJson(json), NEWLINE);
     } else {
       for (let i = 0; i < cells.length; i++) this.current.columns[i]!.push(cells[i]!);
       if (json !== undefined) this.current.columns[cells.length]!.push(json);
