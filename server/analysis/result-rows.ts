@@ -347,29 +347,37 @@ interface Chunk {
  * page of 50 reads one or two rows (results-pages.ts unpacks them).
  */
 function* chunksOf<T>(items: readonly T[], boundary: (item: T) => string | null = () => null, firstChunkItems = CHUNK_ITEMS, stored: (item: T) => unknown = (item) => item): Generator<Chunk> {
-  let jsons: string[] = [];
-  let chars = 0;
   let start = 0;
-  let key: string | null = null;
-  const close = (): Chunk => ({ position: start, count: jsons.length, json: `[${jsons.join(',')}]`, first: items[start] });
-  for (let index = 0; index < items.length; index++) {
-    const item = items[index]!;
-    const json = JSON.stringify(stored(item));
-    const itemKey = boundary(item);
+  while (start < items.length) {
+    const key = boundary(items[start]!);
     const limit = start === 0 ? firstChunkItems : CHUNK_ITEMS;
-    if (jsons.length > 0 && (jsons.length >= limit || chars + json.length > CHUNK_CHARS || itemKey !== key)) {
-      yield close();
-      jsons = [];
-      chars = 0;
-    }
-    if (jsons.length === 0) {
-      start = index;
-      key = itemKey;
-    }
+    const forms = [stored(items[start]!)];
+    let end = start + 1;
+    for (; end < items.length && forms.length < limit && boundary(items[end]!) === key; end++) forms.push(stored(items[end]!));
+    // The item after the chunk is stored (its refs compacted) before the chunk goes out, as when chunks
+    // were built item by item: the names it brings go out with the same batch as before.
+    if (end < items.length) stored(items[end]!);
+    // The chunk serialised in one call: the items' texts, then joined, were a second copy of every chunk.
+    const json = JSON.stringify(forms);
+    // The array's text is its items' texts, the commas between them and the brackets: past the bound
+    // with more than one item, the chunk is cut where the item-by-item rule cuts it.
+    const chunk = forms.length > 1 && json.length - 2 > CHUNK_CHARS ? leadingWithin(forms) : { json, count: forms.length };
+    yield { position: start, count: chunk.count, json: chunk.json, first: items[start] };
+    start += chunk.count;
+  }
+}
+
+/** The first of `forms` (at least one) whose texts, a comma after each, stay within `CHUNK_CHARS`: as a JSON array. */
+function leadingWithin(forms: readonly unknown[]): { json: string; count: number } {
+  const jsons = [JSON.stringify(forms[0])];
+  let chars = jsons[0]!.length + 1;
+  for (let i = 1; i < forms.length; i++) {
+    const json = JSON.stringify(forms[i]);
+    if (chars + json.length > CHUNK_CHARS) break;
     jsons.push(json);
     chars += json.length + 1;
   }
-  if (jsons.length > 0) yield close();
+  return { json: `[${jsons.join(',')}]`, count: jsons.length };
 }
 
 /**
