@@ -419,6 +419,8 @@ function storedForms(compactor: EntityRefCompactor | null) {
   };
 }
 
+const NO_BATCHES: readonly ResultRowBatch[] = [];
+
 /**
  * Every row of a result, batch by batch. The findings, suggestions, scores and semantic sections are
  * walked in the engine's order (`position` keeps it as the tie-breaker of every sort). A finding's
@@ -438,8 +440,7 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
   };
   // The names a batch's compact refs stand for are written before it (a batch of their own).
   const names = new BatchBuilder(limits, encoding);
-  const emit = function* (batch: ResultRowBatch | null): Generator<ResultRowBatch> {
-    if (!batch) return;
+  const withNames = function* (batch: ResultRowBatch): Generator<ResultRowBatch> {
     for (const [key, name] of compactor?.takeNewNames() ?? []) {
       const full = names.addRow('analysis_entity_names', [key, name], name.length);
       if (full) yield full;
@@ -450,6 +451,8 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
     names.rowsWritten = 0;
     yield batch;
   };
+  // Most rows fill no batch: for them, nothing to go through but an empty list (a generator per row was 2-3% of the encoding).
+  const emit = (batch: ResultRowBatch | null): Iterable<ResultRowBatch> => (batch ? withNames(batch) : NO_BATCHES);
 
   for (let position = 0; position < scoring.findings.length; position++) {
     const finding = scoring.findings[position]!;
