@@ -50,6 +50,8 @@ interface Variant {
   withoutForeignKeys?: boolean;
   /** The documents' column type: `json` (validated on input) or `text` (a measurement only: the pages' SQL reads json, so the reads are skipped). */
   documentType?: 'json' | 'text';
+  /** The tables' `toast_tuple_target` (bytes; PostgreSQL's default 2 032): a row under it is stored as it is, not compressed (pglz) or moved out of line. */
+  toastTupleTarget?: number;
 }
 const documentTables = ['analysis_findings', 'analysis_finding_items', 'analysis_suggestions', 'analysis_scores', 'analysis_semantic'];
 
@@ -86,6 +88,7 @@ const variantsByName: Record<string, Variant> = {
   noTrigram: { name: 'compact refs, no trigram indexes', settings: defaultSettings, storage: 'extended', compactRefs: true, withoutIndexes: 'trigram' },
   noForeignKeys: { name: 'compact refs, no foreign keys to analyses', settings: defaultSettings, storage: 'extended', compactRefs: true, withoutForeignKeys: true },
   textDocuments: { name: 'compact refs, documents as text', settings: defaultSettings, storage: 'extended', compactRefs: true, documentType: 'text' },
+  inline8k: { name: 'compact refs, rows under 8 KB not compressed', settings: defaultSettings, storage: 'extended', compactRefs: true, toastTupleTarget: 8_160 },
   ginPending64: { name: 'compact refs, trigram pending list 64 MB', settings: defaultSettings, storage: 'extended', compactRefs: true, ginPendingListKb: 65_536 },
 };
 /** The variants to compare (`BENCH_STORAGE_VARIANTS=old,external,…`; the first is the baseline of the ratios). */
@@ -172,8 +175,9 @@ async function writeResult(db: DB, analysisId: string, result: AuditResult, vari
 }
 
 /** The documents' TOAST storage of a variant (the tables are empty between rounds, so this is instant). */
-async function setStorage(db: DB, storage: Variant['storage'], documentType: Variant['documentType'] = 'json'): Promise<void> {
+async function setStorage(db: DB, storage: Variant['storage'], documentType: Variant['documentType'] = 'json', toastTupleTarget = 2_032): Promise<void> {
   for (const table of documentTables) {
+    await sql`ALTER TABLE ${sql.table(table)} SET (toast_tuple_target = ${sql.raw(String(toastTupleTarget))})`.execute(db);
     await sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN document TYPE ${sql.raw(documentType)} USING document::${sql.raw(documentType)}`.execute(db);
     await sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN document SET STORAGE ${sql.raw(storage === 'external' ? 'EXTERNAL' : 'EXTENDED')}`.execute(db);
   }
@@ -280,7 +284,7 @@ export async function runResultStorageBench(): Promise<void> {
         db = database.db;
         settingsNow = JSON.stringify(variant.settings);
       }
-      await setStorage(db, variant.storage, variant.documentType);
+      await setStorage(db, variant.storage, variant.documentType, variant.toastTupleTarget);
       await setSecondaryIndexes(db, variant.withoutIndexes);
       await setForeignKeys(db, variant.withoutForeignKeys);
       for (const index of ['analysis_suggestions_search_idx', 'analysis_findings_search_idx']) {

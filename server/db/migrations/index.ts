@@ -19,6 +19,7 @@ import * as entityNames from './0105_entity_names.js';
 import * as resultsPageIndexes from './0107_results_page_indexes.js';
 import * as importRowsJson from './0109_import_rows_json.js';
 import * as decisionCountsMigration from './0110_decision_counts.js';
+import * as resultRowsWithoutForeignKeysMigration from './0111_result_rows_without_foreign_keys.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0107_results_page_indexes': resultsPageIndexes,
   '0109_import_rows_json': importRowsJson,
   '0110_decision_counts': decisionCountsMigration,
+  '0111_result_rows_without_foreign_keys': resultRowsWithoutForeignKeysMigration,
 };

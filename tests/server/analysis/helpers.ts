@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import type { Finding, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
 import type { Analysis, AuditResult } from '../../../src/contract/analysis.js';
 import { buildResultsSummary, resultRowBatches } from '../../../server/analysis/result-rows.js';
-import { summarizeAudit } from '../../../server/analysis/run-audit.js';
+import { campaignDataOf, runAudit, summarizeAudit } from '../../../server/analysis/run-audit.js';
 import { analysisStorageLimits, type AuditRunner } from '../../../server/analysis/worker.js';
 import type { CampaignData } from '../../../src/contract/campaigns.js';
 import { call } from '../helpers/app.js';
@@ -100,3 +101,54 @@ export const storingRunner =
     await Promise.all(writing);
     return { summary: summarizeAudit(result), report: buildResultsSummary(result), rows: next.value };
   };
+
+/**
+ * The sample account's real result with what it lacks (no search queries): a blocking negative and an
+ * aggregated finding with items, so a stored result has rows in every result table.
+ */
+export async function resultWithEveryRowKind(input: Parameters<AuditRunner>[0]): Promise<AuditResult> {
+  const result = await runAudit({ data: campaignDataOf(input), settings: input.settings, targetCpa: input.targetCpa, region: input.region });
+  const campaign = result.scoring.campaigns[0]!.target;
+  const negative: NegativeKeywordSuggestion = {
+    id: 'neg-0',
+    kind: 'negative_keyword',
+    level: 'campaign',
+    target: campaign,
+    text: 'бесплатно',
+    category: 'free',
+    status: 'ready',
+    source: 'queries',
+    reason: 'Запросы без конверсий',
+    queries: [{ query: 'окна бесплатно', clicks: 4, cost: 120.5, conversions: 0 }],
+    clicks: 4,
+    cost: 120.5,
+    costPerMonth: 120.5,
+    evidence: [],
+  };
+  result.semantic.negatives.push(negative);
+  result.semantic.nonTargetQueries = {
+    queries: 1,
+    clicks: 4,
+    cost: 120.5,
+    costPerMonth: 120.5,
+    period: null,
+    periodDays: 30,
+    monthFactor: 1,
+    blockedBy: [{ suggestionIds: ['neg-0'], queries: 1, clicks: 4, cost: 120.5 }],
+  };
+  const base = result.scoring.findings[0]!;
+  const aggregated: Finding = {
+    ...base,
+    id: 'agg-0',
+    target: campaign,
+    moneyPerMonth: 1_000_000,
+    count: 12,
+    items: Array.from({ length: 12 }, (_, k) => ({
+      target: { level: 'keyword', key: `c0g0k${k}`, campaignIndex: 0, groupIndex: 0, keywordIndex: k, campaignName: campaign.campaignName, label: `фраза ${k}` },
+      evidence: [{ label: 'Расход', value: 12 - k }],
+      moneyPerMonth: 12 - k,
+    })),
+  };
+  result.scoring.findings.push(aggregated);
+  return result;
+}

@@ -1,64 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Finding, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
-import type { AuditResult } from '../../../src/contract/analysis.js';
-import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
-import { auditRunner, runAuditInWorkerThread, type AuditRunner } from '../../../server/analysis/worker.js';
+import { auditRunner, runAuditInWorkerThread } from '../../../server/analysis/worker.js';
 import { scoreLevels, semanticSections } from '../../../src/contract/analysis-pages.js';
 import { migrateToLatest } from '../../../server/db/database.js';
 import { migrateToJustBefore } from '../helpers/database.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
-import { eventsUntilDone, projectWithCampaigns, storingRunner } from './helpers.js';
-
-/** The sample account's real result with what it lacks (no search queries): a blocking negative and an aggregated finding. */
-async function completeResult(input: Parameters<AuditRunner>[0]): Promise<AuditResult> {
-  const result = await runAudit({ data: campaignDataOf(input), settings: input.settings, targetCpa: input.targetCpa, region: input.region });
-  const campaign = result.scoring.campaigns[0]!.target;
-  const negative: NegativeKeywordSuggestion = {
-    id: 'neg-0',
-    kind: 'negative_keyword',
-    level: 'campaign',
-    target: campaign,
-    text: 'бесплатно',
-    category: 'free',
-    status: 'ready',
-    source: 'queries',
-    reason: 'Запросы без конверсий',
-    queries: [{ query: 'окна бесплатно', clicks: 4, cost: 120.5, conversions: 0 }],
-    clicks: 4,
-    cost: 120.5,
-    costPerMonth: 120.5,
-    evidence: [],
-  };
-  result.semantic.negatives.push(negative);
-  result.semantic.nonTargetQueries = {
-    queries: 1,
-    clicks: 4,
-    cost: 120.5,
-    costPerMonth: 120.5,
-    period: null,
-    periodDays: 30,
-    monthFactor: 1,
-    blockedBy: [{ suggestionIds: ['neg-0'], queries: 1, clicks: 4, cost: 120.5 }],
-  };
-  const base = result.scoring.findings[0]!;
-  const aggregated: Finding = {
-    ...base,
-    id: 'agg-0',
-    target: campaign,
-    moneyPerMonth: 1_000_000,
-    count: 12,
-    items: Array.from({ length: 12 }, (_, k) => ({
-      target: { level: 'keyword', key: `c0g0k${k}`, campaignIndex: 0, groupIndex: 0, keywordIndex: k, campaignName: campaign.campaignName, label: `фраза ${k}` },
-      evidence: [{ label: 'Расход', value: 12 - k }],
-      moneyPerMonth: 12 - k,
-    })),
-  };
-  result.scoring.findings.push(aggregated);
-  return result;
-}
+import { eventsUntilDone, projectWithCampaigns, resultWithEveryRowKind, storingRunner } from './helpers.js';
 
 const documentTables = ['analysis_findings', 'analysis_finding_items', 'analysis_suggestions', 'analysis_scores', 'analysis_semantic'];
 
@@ -85,7 +34,7 @@ describe('migration 0100_result_documents_json', () => {
   it('stores new results as json, converts analyses stored as jsonb, and every page answers the same', async () => {
     const project = await projectWithCampaigns(t.app, user);
     // Whole refs, as results were stored before 0100 (going down past 0105 drops the names compact refs need).
-    auditRunner.run = storingRunner(completeResult, { compactRefs: false });
+    auditRunner.run = storingRunner(resultWithEveryRowKind, { compactRefs: false });
     const started = await call(t.app, 'POST', `/api/v1/projects/${project.projectId}/analyses`, {
       token: user.token,
       body: { campaign_ids: project.campaignIds, idempotency_key: randomUUID() },
