@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditResult } from '../../../src/contract/analysis.js';
 import { copyText, resultRowBatches, type ResultRowBatch } from '../../../server/analysis/result-rows.js';
-import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
-import { analysisSampleData } from './helpers.js';
+import { auditOf } from './helpers.js';
 
 const ANALYSIS_ID = '00000000-0000-0000-0000-000000000000';
 
@@ -22,8 +21,7 @@ function copyRows(batches: Iterable<ResultRowBatch>, table: string): (string | n
 describe('result rows as COPY text', () => {
   let base: AuditResult;
   beforeAll(async () => {
-    const data = analysisSampleData();
-    base = await runAudit({ data: campaignDataOf({ platform: data.platform, period: null, campaigns: data.campaigns.map((c) => JSON.stringify(c)), searchQueries: [] }), settings: {}, targetCpa: null });
+    base = await auditOf();
   });
 
   it('escapes backslashes, tabs and line breaks in cells and documents, so every value reads back as it was', () => {
