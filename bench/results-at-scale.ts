@@ -332,6 +332,18 @@ export async function run(): Promise<void> {
     console.log(`  bulk accept of every negative: ${count(bulk.body.updated)} in ${seconds(bulk.ms)}`);
     await timePages(decisionFilters);
     await timeResults(`${count(bulk.body.updated)} accepted`);
+    // Clicks after the bulk accept: one negative rejected, then accepted again, each followed by the
+    // results screen's GET /results (its decision counts moved by the click, or counted again).
+    const clickTimes: number[] = [];
+    const afterClick: number[] = [];
+    const negative = (await timed<{ items: { id: string }[] }>(server, 'GET', `/analyses/${analysisId}/suggestions?kind=negative_keyword&page_size=1`)).body.items[0]!.id;
+    for (let round = 0; round < 4; round++) {
+      const decision = round % 2 === 0 ? 'rejected' : 'accepted';
+      clickTimes.push((await timed(server, 'PATCH', `/analyses/${analysisId}/decisions`, { changes: [{ id: negative, decision }] })).ms);
+      afterClick.push((await timed(server, 'GET', `/analyses/${analysisId}/results`)).ms);
+    }
+    const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!.toFixed(0);
+    console.log(`  a click (PATCH one negative) after it: median ${median(clickTimes)} ms (of ${clickTimes.map((t) => t.toFixed(0)).join(', ')}); GET /results after the click: median ${median(afterClick)} ms (of ${afterClick.map((t) => t.toFixed(0)).join(', ')})`);
     if (process.env.BENCH_SCALE_KEEP === '1') {
       console.log(`  kept for inspection: ${server.databaseUrl} analysis ${analysisId}`);
       await new Promise(() => undefined);

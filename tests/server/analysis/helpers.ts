@@ -18,6 +18,11 @@ export function analysisSampleData(prefix = 'Окна'): CampaignData {
 }
 
 /** A project of the user's organization with the sample campaigns imported; returns its id and campaign ids. */
+/** The audit of `data` (the sample account by default; no search queries), run in this thread. */
+export function auditOf(data: CampaignData = analysisSampleData()): Promise<AuditResult> {
+  return runAudit({ data: campaignDataOf({ platform: data.platform, period: null, campaigns: data.campaigns.map((c) => JSON.stringify(c)), searchQueries: [] }), settings: {}, targetCpa: null });
+}
+
 export async function projectWithCampaigns(app: FastifyInstance, user: FixtureUser, data: CampaignData = analysisSampleData()) {
   const draftId = await insertDraft(app, user, data);
   const project = await createProject(app, user.token, { draft_id: draftId });

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../../server/db/database.js';
-import { campaignDataOf, runAudit, suggestionsOf, summarizeAudit } from '../../../server/analysis/run-audit.js';
+import { suggestionsOf, summarizeAudit } from '../../../server/analysis/run-audit.js';
 import { migrateToJustBefore } from '../helpers/database.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
-import { analysisSampleData, projectWithCampaigns } from './helpers.js';
+import { analysisSampleData, auditOf, projectWithCampaigns } from './helpers.js';
 
 /** Migration 0060: results stored as one blob before it become rows, decisions included; the blob columns go. */
 describe('migration 0060_analysis_rows converts stored results', () => {
@@ -22,7 +22,7 @@ describe('migration 0060_analysis_rows converts stored results', () => {
   it('explodes an old result blob into rows with its summary and decisions, and drops the blob', async () => {
     const data = analysisSampleData();
     const project = await projectWithCampaigns(t.app, user, data);
-    const result = await runAudit({ data: campaignDataOf({ platform: data.platform, period: null, campaigns: data.campaigns.map((c) => JSON.stringify(c)), searchQueries: [] }), settings: {}, targetCpa: null });
+    const result = await auditOf(data);
     const suggestions = suggestionsOf(result);
     expect(suggestions.length).toBeGreaterThan(1);
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AdFieldFixSuggestion, Finding, FindingItem, NegativeCategory, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
 import type { AuditResult } from '../../../src/contract/analysis.js';
@@ -311,6 +312,62 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     expect(await counts()).toMatchObject({ accepted: 1, rejected: 1, blockedQueries: { queries: 2 } });
     expect((await send('PUT', '/decisions', { accepted: [], rejected: [] })).status).toBe(200);
     expect(await counts()).toEqual(none);
+  });
+
+  it('a click moves the stored decision counts by what it changed, to what counting again gives', async () => {
+    // Negatives whose query blocks overlap (a row blocked by two or three of them), one id with the
+    // characters JSON and LIKE escape, and an ad fix (a click that blocks nothing).
+    const tricky = 'neg-"кв\\_%';
+    auditRunner.run = storingRunner(async (input) => {
+      const result = await grownResult(input, { aggregated: 0, negatives: 8 });
+      const model = result.semantic.negatives[0]!;
+      result.semantic.negatives.push({ ...model, id: tricky, text: 'кв' });
+      result.semantic.nonTargetQueries!.monthFactor = 1.5;
+      result.semantic.nonTargetQueries!.blockedBy = [
+        { suggestionIds: ['neg-1'], queries: 5, clicks: 10, cost: 100.25 },
+        { suggestionIds: ['neg-1', 'neg-2'], queries: 3, clicks: 6, cost: 60.1 },
+        { suggestionIds: ['neg-2'], queries: 1, clicks: 2, cost: 20.05 },
+        { suggestionIds: ['neg-3', 'neg-4', 'neg-5'], queries: 2, clicks: 2, cost: 33.33 },
+        { suggestionIds: ['neg-5', tricky], queries: 7, clicks: 9, cost: 0.07 },
+        { suggestionIds: [tricky], queries: 1, clicks: 1, cost: 1.01 },
+      ];
+      return result;
+    });
+    const { id } = await startAnalysis();
+    const url = `/api/v1/analyses/${id}`;
+    const adFix = (await call(t.app, 'GET', `${url}/suggestions?kind=ad_field&page_size=1`, { token: user.token })).body.items[0].id as string;
+    const stored = async () => (await sql<{ counts: unknown }>`SELECT decision_counts AS counts FROM analyses WHERE id = ${id}`.execute(t.app.db)).rows[0]!.counts;
+    const countedAgain = async () => {
+      await sql`UPDATE analyses SET decision_counts = NULL WHERE id = ${id}`.execute(t.app.db);
+      return (await call(t.app, 'GET', `${url}/results`, { token: user.token })).body.decisions;
+    };
+    // The counts become known (the first GET /results counts them).
+    expect((await call(t.app, 'GET', `${url}/results`, { token: user.token })).body.decisions).toMatchObject({ accepted: 0, blockedQueries: { queries: 0 } });
+
+    const clicks: { id: string; decision: string }[][] = [
+      [{ id: 'neg-1', decision: 'accepted' }],
+      [{ id: 'neg-2', decision: 'accepted' }],
+      [{ id: 'neg-1', decision: 'rejected' }],
+      [{ id: 'neg-1', decision: 'rejected' }],
+      [{ id: 'neg-2', decision: 'undecided' }, { id: 'neg-3', decision: 'accepted' }, { id: 'neg-5', decision: 'accepted' }],
+      [{ id: tricky, decision: 'accepted' }],
+      [{ id: 'neg-5', decision: 'rejected' }, { id: adFix, decision: 'accepted' }],
+      [{ id: 'neg-3', decision: 'undecided' }, { id: 'neg-4', decision: 'accepted' }, { id: 'neg-4', decision: 'rejected' }],
+      [{ id: tricky, decision: 'undecided' }, { id: 'neg-1', decision: 'accepted' }],
+    ];
+    for (const changes of clicks) {
+      const answer = await call(t.app, 'PATCH', `${url}/decisions`, { token: user.token, body: { changes } });
+      expect(answer.status).toBe(200);
+      // The click stored the counts it moved (the next GET /results counts nothing) ...
+      const moved = await stored();
+      expect(moved, JSON.stringify(changes)).not.toBeNull();
+      expect((await call(t.app, 'GET', `${url}/results`, { token: user.token })).body.decisions).toEqual(moved);
+      expect(answer.body).toEqual({ accepted: (moved as { accepted: number }).accepted, rejected: (moved as { rejected: number }).rejected });
+      // ... and they are what counting every decision and block again gives.
+      expect(moved, JSON.stringify(changes)).toEqual(await countedAgain());
+    }
+    // Where the clicks ended: neg-1 accepted blocks its two blocks; neg-5 rejected; neg-4 rejected.
+    expect(await countedAgain()).toEqual({ accepted: 2, rejected: 2, blockedQueries: { queries: 8, clicks: 16, cost: 160.35, costPerMonth: 240.53 } });
   });
 
   it('pages the semantic sections and the scores', async () => {

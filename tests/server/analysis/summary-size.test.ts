@@ -2,8 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EntityScore, Finding, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
 import type { AuditResult } from '../../../src/contract/analysis.js';
 import { buildResultsSummary, SUMMARY_MAX_BYTES } from '../../../server/analysis/result-rows.js';
-import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
-import { analysisSampleData } from './helpers.js';
+import { auditOf } from './helpers.js';
 
 /** A long name of the kind real accounts carry (Direct allows 255 characters). */
 const longName = (what: string, n: number) => `${what} ${n} — Москва и область, все категории, поиск, ретаргетинг, распродажа, акция недели, `.repeat(4).slice(0, 250);
@@ -65,8 +64,7 @@ function grown(base: AuditResult, keywords: number): AuditResult {
 describe('the results summary stays under 100 KB at any account size', () => {
   let base: AuditResult;
   beforeAll(async () => {
-    const data = analysisSampleData();
-    base = await runAudit({ data: campaignDataOf({ platform: data.platform, period: null, campaigns: data.campaigns.map((c) => JSON.stringify(c)), searchQueries: [] }), settings: {}, targetCpa: null });
+    base = await auditOf();
   });
 
   for (const keywords of [10_000, 100_000, 1_000_000]) {
