@@ -20,6 +20,7 @@ import * as resultsPageIndexes from './0107_results_page_indexes.js';
 import * as importRowsJson from './0109_import_rows_json.js';
 import * as decisionCountsMigration from './0110_decision_counts.js';
 import * as resultRowsWithoutForeignKeysMigration from './0111_result_rows_without_foreign_keys.js';
+import * as decidedPositionsMigration from './0112_decided_positions.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0109_import_rows_json': importRowsJson,
   '0110_decision_counts': decisionCountsMigration,
   '0111_result_rows_without_foreign_keys': resultRowsWithoutForeignKeysMigration,
+  '0112_decided_positions': decidedPositionsMigration,
 };

@@ -35,6 +35,8 @@ export interface AnalysesTable {
   report: NullableJson<ResultsSummary>;
   /** The decision counts with the blocked non-target queries as of the current decisions; NULL once they change (migration 0110). */
   decision_counts: NullableJson<DecisionCounts>;
+  /** Bit i set: the suggestion at position i has a decision; NULL when not known (migration 0112). */
+  decided_positions: Buffer | null;
   /** Why a run failed (`AnalysisErrorCode`). */
   error_code: string | null;
   /** Rows the result was stored as. */

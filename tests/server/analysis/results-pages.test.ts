@@ -314,7 +314,7 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     expect(await counts()).toEqual(none);
   });
 
-  it('a click moves the stored decision counts by what it changed, to what counting again gives', async () => {
+  it('a click moves the stored decision counts and decided positions by what it changed, to what counting again gives', async () => {
     // Negatives whose query blocks overlap (a row blocked by two or three of them), one id with the
     // characters JSON and LIKE escape, and an ad fix (a click that blocks nothing).
     const tricky = 'neg-"кв\\_%';
@@ -355,9 +355,24 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
       [{ id: 'neg-3', decision: 'undecided' }, { id: 'neg-4', decision: 'accepted' }, { id: 'neg-4', decision: 'rejected' }],
       [{ id: tricky, decision: 'undecided' }, { id: 'neg-1', decision: 'accepted' }],
     ];
+    // The undecided filter reads the decided positions (bits on the analysis, migration 0112): its page
+    // must be the unfiltered list's undecided rows, in the same order, whatever wrote the decisions.
+    const decidedBits = async () => (await sql<{ bits: Buffer | null }>`SELECT decided_positions AS bits FROM analyses WHERE id = ${id}`.execute(t.app.db)).rows[0]!.bits;
+    const undecidedAsListed = async () => {
+      const all = (await call(t.app, 'GET', `${url}/suggestions?page_size=500`, { token: user.token })).body.items as { id: string; decision: string | null }[];
+      const undecided = (await call(t.app, 'GET', `${url}/suggestions?decision=undecided&page_size=500`, { token: user.token })).body;
+      expect(undecided.items.map((item: { id: string }) => item.id)).toEqual(all.filter((item) => item.decision === null).map((item) => item.id));
+      expect(undecided.total).toBe(all.filter((item) => item.decision === null).length);
+    };
+    await undecidedAsListed();
+    expect(await decidedBits()).not.toBeNull();
+
     for (const changes of clicks) {
       const answer = await call(t.app, 'PATCH', `${url}/decisions`, { token: user.token, body: { changes } });
       expect(answer.status).toBe(200);
+      // A click keeps the decided positions (marks its suggestions), so the filter never counts them again.
+      expect(await decidedBits()).not.toBeNull();
+      await undecidedAsListed();
       // The click stored the counts it moved (the next GET /results counts nothing) ...
       const moved = await stored();
       expect(moved, JSON.stringify(changes)).not.toBeNull();
@@ -368,6 +383,15 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     }
     // Where the clicks ended: neg-1 accepted blocks its two blocks; neg-5 rejected; neg-4 rejected.
     expect(await countedAgain()).toEqual({ accepted: 2, rejected: 2, blockedQueries: { queries: 8, clicks: 16, cost: 160.35, costPerMonth: 240.53 } });
+
+    // A bulk decision and a PUT clear the decided positions; the next undecided page computes them again.
+    expect((await call(t.app, 'POST', `${url}/decisions/bulk`, { token: user.token, body: { filter: { kind: 'negative_keyword', decision: 'undecided' }, decision: 'accepted' } })).status).toBe(200);
+    expect(await decidedBits()).toBeNull();
+    await undecidedAsListed();
+    expect(await decidedBits()).not.toBeNull();
+    expect((await call(t.app, 'PUT', `${url}/decisions`, { token: user.token, body: { accepted: ['neg-6'], rejected: [adFix] } })).status).toBe(200);
+    expect(await decidedBits()).toBeNull();
+    await undecidedAsListed();
   });
 
   it('pages the semantic sections and the scores', async () => {
