@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Finding, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
 import type { Analysis, AuditResult } from '../../../src/contract/analysis.js';
 import { buildResultsSummary, resultRowBatches } from '../../../server/analysis/result-rows.js';
 import { campaignDataOf, runAudit, summarizeAudit } from '../../../server/analysis/run-audit.js';
-import { analysisStorageLimits, type AuditRunner } from '../../../server/analysis/worker.js';
+import { analysisStorageLimits, auditRunner, runAuditInWorkerThread, type AuditRunner } from '../../../server/analysis/worker.js';
 import type { CampaignData } from '../../../src/contract/campaigns.js';
-import { call } from '../helpers/app.js';
+import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { waitForNotifiedRow } from '../helpers/database.js';
-import type { FixtureUser } from '../helpers/fixtures.js';
+import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { createProject, insertDraft, sampleCampaignData } from '../projects/helpers.js';
 
 /** The projects' sample account plus a broad keyword that other keywords of its group narrow (a cross-minus suggestion). */
@@ -18,6 +19,24 @@ export function analysisSampleData(prefix = 'Окна'): CampaignData {
 }
 
 /** A project of the user's organization with the sample campaigns imported; returns its id and campaign ids. */
+/**
+ * For a describe block: a test app whose job workers run audits, and a user with tokens to pay for them
+ * (`t` and `user` are set once its beforeAll has run); a test that swaps the audit runner gets the real
+ * thread back after it.
+ */
+export function appWithAuditUser(balance = 100_000): { t: TestApp; user: FixtureUser } {
+  const context = {} as { t: TestApp; user: FixtureUser };
+  beforeAll(async () => {
+    context.t = await createTestApp({ jobQueue: { runWorkers: true } });
+    context.user = await createUser(context.t.app, { balance });
+  });
+  afterAll(async () => context.t.close());
+  afterEach(() => {
+    auditRunner.run = runAuditInWorkerThread;
+  });
+  return context;
+}
+
 /** The audit of `data` (the sample account by default; no search queries), run in this thread. */
 export function auditOf(data: CampaignData = analysisSampleData()): Promise<AuditResult> {
   return runAudit({ data: campaignDataOf({ platform: data.platform, period: null, campaigns: data.campaigns.map((c) => JSON.stringify(c)), searchQueries: [] }), settings: {}, targetCpa: null });
