@@ -39,7 +39,6 @@ export const resultSaving = {
 /** Written on the first connection only: the items' foreign key needs their findings in the same transaction. */
 const firstConnectionTables = new Set<ResultTable>(['analysis_findings', 'analysis_finding_items']);
 
-
 /**
  * Deletes every row of an analysis's result, left by an attempt that did not complete. `unlessCompleted`:
  * not if the analysis is completed after all (a COMMIT whose answer was lost may still have gone through).

@@ -161,7 +161,8 @@ export async function findingItemsPage(db: DB, analysisId: string, findingId: st
 
 /**
  * Conditions on `s` (analysis_suggestions). The decision filter looks the suggestion's decision up by
- * its key (an anti-join for `undecided`), so the page and its count need no join with the decisions.
+ * its key (an anti-join for `undecided`, or its bit when the decided positions are given), so the page
+ * and its count need no join with the decisions.
  */
 function suggestionConditions(analysisId: string, filter: SuggestionsFilter, decidedPositions?: Buffer): RawBuilder<unknown> {
   const conditions: RawBuilder<unknown>[] = [sql`s.analysis_id = ${analysisId}`];
@@ -222,15 +223,31 @@ export async function suggestionsPage(db: DB, analysisId: string, filter: Sugges
 /** Counts of the decisions, and what the accepted negatives block of the non-target queries. */
 export async function decisionCounts(db: DB, analysisId: string, report: ResultsSummary | null): Promise<DecisionCounts> {
   if (!report) return countDecisions(db, analysisId, null);
-  const stored = await db.selectFrom('analyses').select('decision_counts').where('id', '=', analysisId).executeTakeFirst();
-  if (stored?.decision_counts) return stored.decision_counts;
-  // Computed and stored under the decision lock: a write of decisions in between waits, then clears them.
+  return keptOnAnalysis(db, analysisId, 'decision_counts', (trx) => countDecisions(trx, analysisId, report), storeDecisionCounts);
+}
+
+/**
+ * A value the analysis row keeps until a write of decisions clears it (`lockDecisions`): the decision
+ * counts, the decided positions. Read as stored, else computed and stored under the decision lock, so a
+ * write of decisions in between waits, then clears it.
+ */
+async function keptOnAnalysis<T>(
+  db: DB,
+  analysisId: string,
+  column: 'decision_counts' | 'decided_positions',
+  compute: (trx: DB) => Promise<T>,
+  store: (trx: DB, analysisId: string, value: T) => Promise<unknown>,
+): Promise<T> {
+  const read = async (from: DB, lock: boolean) =>
+    (await sql<{ value: T | null }>`SELECT ${sql.ref(column)} AS value FROM analyses WHERE id = ${analysisId} ${lock ? sql`FOR NO KEY UPDATE` : sql``}`.execute(from)).rows[0]?.value ?? null;
+  const stored = await read(db, false);
+  if (stored !== null) return stored;
   return db.transaction().execute(async (trx) => {
-    const locked = await sql<{ decision_counts: DecisionCounts | null }>`SELECT decision_counts FROM analyses WHERE id = ${analysisId} FOR NO KEY UPDATE`.execute(trx);
-    if (locked.rows[0]?.decision_counts) return locked.rows[0].decision_counts;
-    const counts = await countDecisions(trx, analysisId, report);
-    await storeDecisionCounts(trx, analysisId, counts);
-    return counts;
+    const locked = await read(trx, true);
+    if (locked !== null) return locked;
+    const value = await compute(trx);
+    await store(trx, analysisId, value);
+    return value;
   });
 }
 
@@ -250,6 +267,7 @@ async function lockDecisions(db: DB, analysisId: string): Promise<{ counts: Deci
 
 const storeDecisionCounts = (db: DB, analysisId: string, counts: DecisionCounts) =>
   sql`UPDATE analyses SET decision_counts = ${JSON.stringify(counts)}::jsonb WHERE id = ${analysisId}`.execute(db);
+const storeDecidedPositions = (db: DB, analysisId: string, bits: Buffer) => sql`UPDATE analyses SET decided_positions = ${bits} WHERE id = ${analysisId}`.execute(db);
 
 /** Sets or clears the bit of `position`, numbered as PostgreSQL's `get_bit` numbers them (bit 0: the lowest of byte 0). */
 function markPosition(bits: Buffer, position: number, decided: boolean): void {
@@ -262,21 +280,22 @@ function markPosition(bits: Buffer, position: number, decided: boolean): void {
  * computed from the decisions under the decision lock when not known (after a bulk decision or a PUT),
  * kept up to date by each click.
  */
-async function decidedPositionsOf(db: DB, analysisId: string): Promise<Buffer> {
-  const stored = await db.selectFrom('analyses').select('decided_positions').where('id', '=', analysisId).executeTakeFirst();
-  if (stored?.decided_positions) return stored.decided_positions;
-  return db.transaction().execute(async (trx) => {
-    const locked = await sql<{ decided: Buffer | null }>`SELECT decided_positions AS decided FROM analyses WHERE id = ${analysisId} FOR NO KEY UPDATE`.execute(trx);
-    if (locked.rows[0]?.decided) return locked.rows[0].decided;
-    const size = await sql<{ positions: number }>`SELECT coalesce(max(position) + 1, 0)::int AS positions FROM analysis_suggestions WHERE analysis_id = ${analysisId}`.execute(trx);
-    const bits = Buffer.alloc(Math.ceil(size.rows[0]!.positions / 8));
-    const decided = await sql<{ position: number }>`
-      SELECT s.position FROM analysis_decisions d JOIN analysis_suggestions s ON s.analysis_id = d.analysis_id AND s.id = d.suggestion_id
-       WHERE d.analysis_id = ${analysisId}`.execute(trx);
-    for (const { position } of decided.rows) markPosition(bits, position, true);
-    await sql`UPDATE analyses SET decided_positions = ${bits} WHERE id = ${analysisId}`.execute(trx);
-    return bits;
-  });
+function decidedPositionsOf(db: DB, analysisId: string): Promise<Buffer> {
+  return keptOnAnalysis(
+    db,
+    analysisId,
+    'decided_positions',
+    async (trx) => {
+      const size = await sql<{ positions: number }>`SELECT coalesce(max(position) + 1, 0)::int AS positions FROM analysis_suggestions WHERE analysis_id = ${analysisId}`.execute(trx);
+      const bits = Buffer.alloc(Math.ceil(size.rows[0]!.positions / 8));
+      const decided = await sql<{ position: number }>`
+        SELECT s.position FROM analysis_decisions d JOIN analysis_suggestions s ON s.analysis_id = d.analysis_id AND s.id = d.suggestion_id
+         WHERE d.analysis_id = ${analysisId}`.execute(trx);
+      for (const { position } of decided.rows) markPosition(bits, position, true);
+      return bits;
+    },
+    storeDecidedPositions,
+  );
 }
 
 async function countDecisions(db: DB, analysisId: string, report: ResultsSummary | null): Promise<DecisionCounts> {
@@ -491,7 +510,7 @@ export async function changeDecisions(db: DB, analysisId: string, userId: string
       // The click's suggestions marked decided or not: the undecided filter stays a bit lookup.
       const decided = Buffer.from(stored.decided);
       for (const row of known.rows) markPosition(decided, row.position, latest.get(row.id)!.decision !== 'undecided');
-      await sql`UPDATE analyses SET decided_positions = ${decided} WHERE id = ${analysisId}`.execute(trx);
+      await storeDecidedPositions(trx, analysisId, decided);
     }
     const moved =
       stored.counts && before ? await countsAfterChanges(trx, analysisId, stored.counts, before, new Map(ids.map((id) => [id, latest.get(id)!.decision])), kindOf) : null;
