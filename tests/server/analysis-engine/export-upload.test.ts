@@ -10,7 +10,9 @@ import type { CampaignData } from '../../../src/contract/campaigns.js';
 import { applyChanges, changedCampaigns, type ChangeSet } from '../../../server/analysis/export/changes.js';
 import { exportFileOf } from '../../../server/analysis/export/export-changes.js';
 import { googleFinalUrl } from '../../../server/analysis/export/google.js';
+import { accountFacts } from '../../../server/analysis/semantic/account-facts.js';
 import { importCampaignFiles } from '../../../server/projects/importers/index.js';
+import { defaultAnalysisSettings } from '../../../src/contract/analysis-results.js';
 import { ad, campaign, group, kw, yandex } from '../../fixtures/analysis/builders.js';
 
 /** The rows of a tab-separated file as a spreadsheet or the platform reads them (RFC 4180 unquoting only). */
@@ -121,6 +123,17 @@ describe('export files upload as they are', () => {
       expect(back.groups.map((g) => g.negativeKeywords)).toEqual([['оптом'], ['в', 'семена', 'белые']]);
       expect(back.groups.flatMap((g) => g.keywords.map((k) => `${k.phrase}|${k.matchType}`))).toEqual(['розы|broad', 'розы кустовые|broad', 'купить розы|phrase', 'пионы|broad']);
     }
+  });
+
+  it('says when Direct campaigns came without ids (an upload would create them anew), and not for Google, which matches by names', () => {
+    const codes = (data: CampaignData) => accountFacts(data, defaultAnalysisSettings).notices.map((notice) => notice.code);
+    expect(codes(flowerShop())).not.toContain('NO_IDS');
+    const withoutIds = flowerShop();
+    delete withoutIds.campaigns[0]!.groups[1]!.externalId;
+    const notice = accountFacts(withoutIds, defaultAnalysisSettings).notices.find((item) => item.code === 'NO_IDS');
+    expect(notice?.message).toContain('Кампаний без ID Директа: 1 из 1');
+    expect(notice?.message).toContain('Директ Коммандер создаст такие кампании из файла изменений заново');
+    expect(codes({ ...withoutIds, platform: 'google_ads' })).not.toContain('NO_IDS');
   });
 
   it('re-imports a Google account’s Editor export with its negatives', async () => {
