@@ -66,7 +66,7 @@ export function accountFacts(data: CampaignData, settings: AnalysisSettings): Ac
     notices.push({ code: 'NO_CONVERSIONS', message: 'В данных нет конверсий: выводы о расходе без конверсий, действия по фразам и минус-фразы из запросов без конверсий не строятся. Загрузите статистику с целями.' });
   }
   if (hasStatistics && days === null) {
-    notices.push({ code: 'NO_PERIOD', message: `Период статистики не указан: суммы в месяц посчитаны так, будто статистика за ${settings.daysPerMonth} дней.` });
+    notices.push({ code: 'NO_PERIOD', message: `Период статистики не указан: суммы в месяц посчитаны так, будто статистика за ${settings.daysPerMonth} дней. Укажите период на предпросмотре, когда загрузите статистику снова.` });
   }
   const withoutIds = campaignsWithoutDirectIds(data);
   if (withoutIds > 0) {
