@@ -23,8 +23,11 @@ import { applyCampaignChanges, ChangeCollector, changesByCampaign, type Accepted
 import { exportFileOf, removalNotes } from './export/export-changes.js';
 
 export interface ExportFileInput {
+  /** The platform the file is for. */
   platform: AdPlatform;
   format: 'csv' | 'xlsx';
+  /** The analysed account's platform (whose notation the texts are in). */
+  source: AdPlatform;
 }
 
 export type ExportFileOutcome =
@@ -120,7 +123,7 @@ export async function streamExportFile(input: ExportFileInput, port: MessagePort
     const changes = await collectAccepted(reader);
     if (changes.campaignIndexes.length === 0) return { kind: 'empty' };
     // Only the asked format is written: an XLSX of a big account takes far longer than its CSV.
-    const file = exportFileOf(input.platform, input.format, () => readChangedCampaigns(reader, changes));
+    const file = exportFileOf(input.platform, input.format, () => readChangedCampaigns(reader, changes), input.source);
     if (!file) return { kind: 'format_unavailable' };
 
     let inFlight = 0;

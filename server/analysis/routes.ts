@@ -159,7 +159,7 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
 
   addRoute(app, routes.export, async (request, reply) => {
     const source = await exportSource(app.db, callerOf(request).organizationId, request.params.id);
-    const input: ExportFileInput = { platform: (request.query.platform ?? source.platform) as ExportFileInput['platform'], format: request.query.format };
+    const input: ExportFileInput = { platform: (request.query.platform ?? source.platform) as ExportFileInput['platform'], format: request.query.format, source: source.platform as ExportFileInput['source'] };
     // The thread asks for the rows it needs (export-file.ts) and sends the file piece by piece, which goes to the reply as it comes.
     const { port1, port2 } = new MessageChannel();
     const body = new PassThrough();

@@ -1,27 +1,47 @@
 /**
  * The one writer of CSV cells for every CSV the product produces (the Direct and Google Ads Editor
- * exports, the import template), with formula-injection neutralised as OWASP's "CSV Injection" page
- * recommends: a cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return would be run as a
- * formula by Excel, LibreOffice or Google Sheets when the file is opened, so it gets a single quote in
- * front (`'=HYPERLINK(…)` is shown as text) and is quoted, with its double quotes doubled.
+ * exports, the import template), with formula injection (OWASP "CSV Injection") neutralised without
+ * spoiling what the ad platforms read: a cell a spreadsheet would run gets a single quote in front
+ * (`'=HYPERLINK(…)` is shown as text) and is quoted, with its double quotes doubled.
  *
- * Not neutralised, because no spreadsheet runs them as formulas: a cell that is only `-` or only `+`
- * (the Direct file's «Доп. объявление группы» marker, which Direct needs exactly so) and a plain number
- * such as `-5` or `+7,5`.
+ * What a spreadsheet runs. Excel, LibreOffice (with «Evaluate formulas» on) and Google Sheets read a cell
+ * that starts with `=`, `+`, `-` or `@` as a formula. A formula can *do* something — open a link, fetch a
+ * page, start a program — only through a function call (`HYPERLINK(…)`, `WEBSERVICE(…)`, `IMPORTXML(…)`:
+ * needs `(`), a DDE link (`cmd|' /C calc'!A0`: needs `|`) or a link to another workbook (`[book]sheet!A1`:
+ * needs `[`…`]` and `!`). So the rule is:
+ * - a cell starting with `=`, `@`, a tab or a carriage return is always neutralised;
+ * - a cell starting with `-` or `+` is neutralised unless it is plain words: letters, digits, spaces and
+ *   the Direct operators `! + - " [ ] . ,` (but not `[…]…!`, a workbook link). `-своими руками -вакансии`,
+ *   `-!в -оптом`, `+в наличии шуба` are written as they are, because Direct and Editor need exactly that
+ *   text; a spreadsheet that evaluates such a cell finds no function and no link in it (at worst it shows
+ *   `#NAME?` on screen: open the XLSX for reading in Excel, and do not save the CSV back from Excel);
+ * - a cell that is only `-` or `+` (the Direct file's «Доп. объявление группы» marker) or a number such as
+ *   `-5`, `+7,5` is left alone.
+ * `(`, `|`, `%`, `&`, `'` and anything else after a leading sign get the quote: `-50% на шубы` and
+ * `+7 (495) 123-45-67` are escaped (Direct's `(а|б)` operator cannot start a minus-word cell anyway).
  *
  * The product's own importers take the quote off again (`stripFormulaGuard`), so an exported file
- * re-imports to the same campaigns: `'-слово` reads as `-слово`. The platforms do not: see the README
- * («Безопасность и эксплуатация») for what a user uploading the CSV to Direct or Editor has to know.
+ * re-imports to the same campaigns: `'=1+2` reads as `=1+2`.
  */
 
-/** First characters that make a spreadsheet read a cell as a formula (OWASP). */
+/** First characters that make a spreadsheet read a cell as a formula. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 /** …except these cells, which are text or a number to every spreadsheet. */
 const HARMLESS = /^(?:[-+]|[-+]?\d+(?:[.,]\d+)?)$/;
+/** A signed cell of plain words and Direct operators: no function call, DDE link or workbook link can be made of it. */
+const PLAIN_WORDS = /^[-+][\p{L}\p{N} !+\-"[\].,]*$/u;
+/** `[книга]лист!A1`: a link to another workbook (a `]` with a `!` after it). */
+const WORKBOOK_LINK = /\[[^\]]*\][^!]*!/;
+
+/** Whether a spreadsheet opening the file could run the cell (see the rule above). */
+function runsAsFormula(value: string): boolean {
+  if (!FORMULA_START.test(value) || HARMLESS.test(value)) return false;
+  return !(PLAIN_WORDS.test(value) && !WORKBOOK_LINK.test(value));
+}
 
 /** The cell with a leading `'` when a spreadsheet would run it as a formula. */
 export function neutraliseFormula(value: string): string {
-  return FORMULA_START.test(value) && !HARMLESS.test(value) ? `'${value}` : value;
+  return runsAsFormula(value) ? `'${value}` : value;
 }
 
 /** Undoes `neutraliseFormula` on a cell read back: `'` followed by a formula character is dropped. */

@@ -111,9 +111,39 @@ export async function finishDraft(
     problems: parsed.problems,
     detected: parsed.detected as ImportPreview['detected'],
     campaigns: parsed.campaigns,
+    period: parsed.period,
+    ...(source === 'files' ? { statistics_rows: statisticsRowsOf(parsed.detected) } : {}),
     ...(parsed.units !== undefined ? { units: parsed.units } : {}),
     expires_at: expiresAt.toISOString(),
   };
+}
+
+/** Rows of statistics the files' reports gave (each detected report table says how many it read). */
+function statisticsRowsOf(detected: unknown[]): number {
+  let rows = 0;
+  for (const file of detected) {
+    const read = (file as { statsRows?: unknown }).statsRows;
+    if (typeof read === 'number') rows += read;
+  }
+  return rows;
+}
+
+/**
+ * The statistics period a person entered on the caller's own live preview (the files did not say it, or
+ * said it wrong): saved with the import like a period read from the files. 404 when the preview is gone.
+ */
+export async function setDraftPeriod(db: Executor, caller: Caller, draftId: string, period: { from: string; to: string }): Promise<{ from: string; to: string }> {
+  const updated = await db
+    .updateTable('import_drafts')
+    .set({ period: JSON.stringify({ from: period.from, to: period.to }) })
+    .where('id', '=', draftId)
+    .where('organization_id', '=', caller.organizationId)
+    .where('user_id', '=', caller.userId)
+    .where('ready', '=', true)
+    .where('expires_at', '>', new Date())
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) throw draftNotFound();
+  return { from: period.from, to: period.to };
 }
 
 /** Removes a draft that will not be shown (the import failed or was refused), with its rows. */

@@ -34,7 +34,7 @@ import {
   updateProject,
   type DirectAccess,
 } from './service.js';
-import { discardDraft, fillDraft, finishDraft, openDraft } from './drafts.js';
+import { discardDraft, fillDraft, finishDraft, openDraft, setDraftPeriod } from './drafts.js';
 import { MAX_UPLOAD_BYTES, receiveUploads } from './upload.js';
 import { oversizedUpload } from './upload-size.js';
 
@@ -178,6 +178,10 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     reply.status(204);
     return null;
   });
+
+  addRoute(app, routes.setDraftPeriod, async (request) => ({
+    period: await setDraftPeriod(app.db, callerOf(request), request.params.draftId, request.body),
+  }));
 
   addRoute(app, routes.applyImport, async (request, reply) => {
     const caller = callerOf(request);

@@ -231,7 +231,8 @@ export interface CheckSummary {
 }
 
 export interface AnalysisNotice {
-  code: 'NO_STATISTICS' | 'NO_CONVERSIONS' | 'NO_PERIOD' | 'NO_SEARCH_QUERIES' | 'NO_KEYWORDS';
+  /** `NO_IDS`: Direct campaigns or groups imported without their ids (an export of changes would create them anew); shown with the export. */
+  code: 'NO_STATISTICS' | 'NO_CONVERSIONS' | 'NO_PERIOD' | 'NO_IDS' | 'NO_SEARCH_QUERIES' | 'NO_KEYWORDS';
   message: string;
 }
 

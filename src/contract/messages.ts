@@ -82,6 +82,8 @@ export const projectMessages = {
   targetCpaInvalid: 'Целевая цена конверсии должна быть положительным числом',
   sortInvalid: 'Некорректная сортировка',
   importModeInvalid: 'Выберите режим импорта: заменить или добавить',
+  statsPeriodDateInvalid: 'Укажите дату в формате ГГГГ-ММ-ДД',
+  statsPeriodOrder: 'Начало периода статистики не может быть позже его конца',
   directTokenRequired: 'Введите OAuth-токен Яндекс Директа',
   clientLoginInvalid: 'Некорректный Client-Login',
   projectNotFound: 'Проект не найден',

@@ -305,6 +305,28 @@ export const CampaignDataResponseSchema = v.object({
 /** What an importer recognised in one file (format, platform, encoding…), shown in the preview. */
 export const DetectedFileSchema = v.record(v.string(), v.unknown());
 
+/** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30). */
+const IsoDateSchema = v.pipe(
+  text(m.statsPeriodDateInvalid),
+  v.trim(),
+  v.check((value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), m.statsPeriodDateInvalid),
+);
+
+/**
+ * PUT /projects/import-drafts/:draftId/period: the statistics period a person enters on the preview when the
+ * files do not say it (inclusive dates); saved with the import, it turns the period's money into money per month.
+ */
+export const StatsPeriodInputSchema = v.pipe(
+  v.object({ from: IsoDateSchema, to: IsoDateSchema }),
+  v.forward(
+    v.check((period) => period.from <= period.to, m.statsPeriodOrder),
+    ['to'],
+  ),
+);
+export type StatsPeriodInput = v.InferInput<typeof StatsPeriodInputSchema>;
+export const DraftParamsSchema = v.object({ draftId: UuidSchema });
+export const DraftPeriodResponseSchema = v.object({ period: v.object({ from: v.string(), to: v.string() }) });
+
 export const ImportPreviewSchema = v.object({
   draft_id: v.string(),
   source: v.picklist(IMPORT_SOURCES),
@@ -314,6 +336,10 @@ export const ImportPreviewSchema = v.object({
   problems: v.array(ImportProblemSchema),
   detected: v.array(DetectedFileSchema),
   campaigns: v.array(v.object({ name: v.string(), groups: v.number(), ads: v.number(), keywords: v.number() })),
+  /** The statistics period read from the files (a date column or a report's header line) or set by the API import; null when unknown. */
+  period: v.optional(v.nullable(v.object({ from: v.string(), to: v.string() }))),
+  /** Rows of statistics and search-query reports read from the files (not given for the Direct API). */
+  statistics_rows: v.optional(v.number()),
   /** Direct API points spent on the import, when it came from the API. */
   units: v.optional(v.unknown()),
   expires_at: v.string(),

@@ -5,7 +5,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { isImportJobFinished } from '@/contract/projects.js';
-import type { ApplyImportRequest, CreateProjectRequest, DirectApiPreviewRequest, UpdateProjectRequest } from '@/contract/projects.js';
+import type { ApplyImportRequest, CreateProjectRequest, DirectApiPreviewRequest, StatsPeriodInput, UpdateProjectRequest } from '@/contract/projects.js';
 import { IMPORT_TEMPLATE_FILE_NAME } from '@/contract/import-template.js';
 import { projectRoutes as routes } from '@/contract/routes/projects.js';
 import { callApi } from './call-api';
@@ -54,6 +54,9 @@ export const createProject = (body: CreateProjectRequest) => callApi(routes.crea
 export const updateProject = (id: string, body: UpdateProjectRequest) => callApi(routes.update, { params: { id }, body });
 export const deleteProject = (id: string) => callApi(routes.remove, { params: { id } });
 export const applyImport = (id: string, body: ApplyImportRequest) => callApi(routes.applyImport, { params: { id }, body });
+
+/** The statistics period entered on a preview whose files do not say it; saved with the import. */
+export const setDraftPeriod = (draftId: string, body: StatsPeriodInput) => callApi(routes.setDraftPeriod, { params: { draftId }, body }).then((answer) => answer.period);
 
 /** Sends the files as multipart/form-data; the server streams and parses them in a worker. */
 export function previewFiles(files: File[], platform?: string, signal?: AbortSignal) {

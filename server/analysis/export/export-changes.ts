@@ -49,10 +49,13 @@ async function writePieces(pieces: AsyncIterable<string>, output: Writable): Pro
 /** The touched campaigns with their changes applied, in order: each call starts them over (one file each). */
 export type ChangedCampaigns = () => Iterable<Campaign> | AsyncIterable<Campaign>;
 
-/** The platform's files for the changed campaigns (only the formats asked for). */
-function fileWriters(platform: AdPlatform, campaigns: ChangedCampaigns, formats: readonly ExportFormat[]): ExportFileWriter[] {
+/**
+ * The platform's files for the changed campaigns (only the formats asked for). `source`: the platform of
+ * the analysed account, whose notation the texts are in (a Direct account may be exported for Editor).
+ */
+function fileWriters(platform: AdPlatform, campaigns: ChangedCampaigns, formats: readonly ExportFormat[], source: AdPlatform): ExportFileWriter[] {
   if (platform === 'google_ads') {
-    return [{ fileName: 'google-ads-editor-changes.csv', contentType: csvType, write: (output) => writePieces(googleCsvPieces(campaigns()), output) }];
+    return [{ fileName: 'google-ads-editor-changes.csv', contentType: csvType, write: (output) => writePieces(googleCsvPieces(campaigns(), source), output) }];
   }
   const writers: ExportFileWriter[] = [];
   if (formats.includes('csv')) writers.push({ fileName: 'direct-changes.csv', contentType: csvType, write: (output) => writePieces(yandexCsvPieces(campaigns()), output) });
@@ -68,22 +71,26 @@ export const removalNotes = (changes: ChangeSet) =>
  * The one file of `format` of the platform, written from the changed campaigns as `campaigns` gives them
  * (the export thread reads them one by one from the database): `null` when the platform has no such file.
  */
-export function exportFileOf(platform: AdPlatform, format: ExportFormat, campaigns: ChangedCampaigns): ExportFileWriter | null {
-  return fileWriters(platform, campaigns, [format]).find((candidate) => candidate.fileName.endsWith(`.${format}`)) ?? null;
+export function exportFileOf(platform: AdPlatform, format: ExportFormat, campaigns: ChangedCampaigns, source: AdPlatform = platform): ExportFileWriter | null {
+  return fileWriters(platform, campaigns, [format], source).find((candidate) => candidate.fileName.endsWith(`.${format}`)) ?? null;
 }
 
-/** Every file written whole into memory (tests, small exports). `formats`: only these (default: every file of the platform). */
+/**
+ * Every file written whole into memory (tests, small exports). `formats`: only these (default: every file
+ * of the platform); `platform`: the platform to write for (default: the account's own).
+ */
 export async function exportAcceptedChanges(
   data: CampaignData,
   suggestions: Suggestion[],
   accepted: AcceptedSuggestion[],
   formats: readonly ExportFormat[] = ['csv', 'xlsx'],
+  platform: AdPlatform = data.platform,
 ): Promise<ExportResult> {
   const changes = collectChanges(suggestions, accepted);
   const notes = removalNotes(changes);
   const files: ExportFile[] = [];
   if (changes.campaignIndexes.length === 0) return { changes, files, notes };
-  for (const writer of fileWriters(data.platform, () => changedCampaigns(data, changes), formats)) {
+  for (const writer of fileWriters(platform, () => changedCampaigns(data, changes), formats, data.platform)) {
     const pieces: Buffer[] = [];
     await writer.write(
       new Writable({

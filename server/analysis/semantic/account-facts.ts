@@ -26,6 +26,20 @@ export function periodDaysOf(period: StatsPeriod | undefined | null): number | n
   return Math.round((to - from) / DAY_MS) + 1;
 }
 
+/**
+ * Direct campaigns the import gave no ids for (the campaign's or one of its groups'): the Direct export
+ * writes the ids it has, and an upload without them creates new campaigns and groups. Google Ads Editor
+ * matches by names, so Google campaigns are not counted.
+ */
+function campaignsWithoutDirectIds(data: CampaignData): number {
+  let count = 0;
+  for (const campaign of data.campaigns) {
+    if ((campaign.platform ?? data.platform) !== 'yandex_direct') continue;
+    if (!campaign.externalId || campaign.groups.some((group) => !group.externalId)) count++;
+  }
+  return count;
+}
+
 export function accountFacts(data: CampaignData, settings: AnalysisSettings): AccountFacts {
   let hasStatistics = false;
   let hasConversions = false;
@@ -52,7 +66,14 @@ export function accountFacts(data: CampaignData, settings: AnalysisSettings): Ac
     notices.push({ code: 'NO_CONVERSIONS', message: 'В данных нет конверсий: выводы о расходе без конверсий, действия по фразам и минус-фразы из запросов без конверсий не строятся. Загрузите статистику с целями.' });
   }
   if (hasStatistics && days === null) {
-    notices.push({ code: 'NO_PERIOD', message: `Период статистики не указан: суммы в месяц посчитаны так, будто статистика за ${settings.daysPerMonth} дней.` });
+    notices.push({ code: 'NO_PERIOD', message: `Период статистики не указан: суммы в месяц посчитаны так, будто статистика за ${settings.daysPerMonth} дней. Укажите период на предпросмотре, когда загрузите статистику снова.` });
+  }
+  const withoutIds = campaignsWithoutDirectIds(data);
+  if (withoutIds > 0) {
+    notices.push({
+      code: 'NO_IDS',
+      message: `Кампаний без ID Директа: ${withoutIds} из ${data.campaigns.length} (в загруженных файлах не было столбцов «ID кампании», «ID группы»). Директ Коммандер создаст такие кампании из файла изменений заново, а не изменит существующие. Чтобы изменить существующие, загрузите в проект выгрузку из Директа с ID или подключите аккаунт через API и выгрузите изменения снова.`,
+    });
   }
   if (hasStatistics && data.searchQueries.length === 0) {
     notices.push({ code: 'NO_SEARCH_QUERIES', message: 'Нет отчёта о поисковых запросах: минус-слова предложены по списку нецелевых тематик, без проверки на ваших запросах.' });

@@ -35,7 +35,7 @@ export function runSemanticEngine(account: PreparedAccount, settings: AnalysisSe
   const result: SemanticResult = {
     platform: account.platform,
     settings,
-    notices: facts.notices.filter((notice) => notice.code !== 'NO_PERIOD'),
+    notices: facts.notices.filter((notice) => notice.code !== 'NO_PERIOD' && notice.code !== 'NO_IDS'),
     clusters,
     duplicates: cross.duplicates,
     intersections: cross.intersections,

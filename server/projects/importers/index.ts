@@ -182,7 +182,7 @@ async function importWithinBudget(files: ImportFile[], options: ImportOptions, b
         default:
           firstReportPlatform ??= found.platform ?? undefined;
           reportColumnsByFile.set(name, recognisedTitles(found.columns));
-          importReport(context as SheetContext<ReportField>, found.platform ?? 'yandex_direct', sink);
+          entry.statsRows = importReport(context as SheetContext<ReportField>, found.platform ?? 'yandex_direct', sink);
       }
     }
     if (recognised === 0) log.error(unrecognisedMessage(name, unrecognisedColumns));

@@ -131,7 +131,8 @@ export class ReportSink {
 /** «Итого», «Всего:», «Total: Account», «Total rows: 5» — but not a query that starts with «всего». */
 const TOTAL_ROW = /^((итого|всего|total)\s*(:.*)?|total rows\b.*)$/i;
 
-export function importReport(context: SheetContext<ReportField>, platform: AdPlatform, sink: ReportSink): void {
+/** Reads one report table into the sink; answers how many of its rows became statistics or search queries. */
+export function importReport(context: SheetContext<ReportField>, platform: AdPlatform, sink: ReportSink): number {
   const { columns, log } = context;
   const isQueryReport = columns.has('query');
   // This table's rows are kept apart until its money unit is known (see moneyInMicros).
@@ -212,6 +213,7 @@ export function importReport(context: SheetContext<ReportField>, platform: AdPla
     }
   }
   if (rowsSeen === 0) log.error(importerMessages.noDataRows);
+  return records.length + queries.length;
 }
 
 const MICROS = 1_000_000;

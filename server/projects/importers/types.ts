@@ -23,6 +23,8 @@ export interface DetectedFile {
   /** 1-based row of the header line that was recognised. */
   headerRow?: number;
   platform?: AdPlatform;
+  /** A statistics or search-query report: the rows of it that were read (totals and blank rows aside). */
+  statsRows?: number;
 }
 
 /** One non-blank row of a table; `number` is the 1-based row a spreadsheet would show. */

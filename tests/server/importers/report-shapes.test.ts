@@ -48,7 +48,7 @@ describe('Google Ads reports downloaded as XLSX', () => {
       ['Total: Search terms', '', '', '', '', '', 395, 28, 1162.4, 2],
     ]);
     const result = await importCampaignFiles([fixture('google-editor-utf16.csv'), { name: 'search-terms.xlsx', bytes }]);
-    expect(result.detected[1]).toEqual({ file: 'search-terms.xlsx', kind: 'google_search_terms', encoding: 'xlsx', sheet: 'Search terms report', headerRow: 3, platform: 'google_ads' });
+    expect(result.detected[1]).toEqual({ file: 'search-terms.xlsx', kind: 'google_search_terms', encoding: 'xlsx', sheet: 'Search terms report', headerRow: 3, platform: 'google_ads', statsRows: 2 });
     expect(result.problems).toEqual([]);
     const data = dataOf(result);
     expect(data.period).toEqual({ from: '2026-10-01', to: '2026-10-31' });
@@ -89,7 +89,7 @@ describe('a Google Ads report saved as "CSV for Excel" (UTF-16LE, tab-separated)
       ['угловой диван', 'Phrase match', GOOGLE_CAMPAIGN, 'Угловые диваны', 'RUB', '1,640', '28', '1,190.00', '1.00'],
     ]);
     const result = await importCampaignFiles([fixture('google-editor-utf16.csv'), { name: 'keywords-excel.csv', bytes }]);
-    expect(result.detected[1]).toEqual({ file: 'keywords-excel.csv', kind: 'google_stats', encoding: 'utf-16le', delimiter: '\t', headerRow: 3, platform: 'google_ads' });
+    expect(result.detected[1]).toEqual({ file: 'keywords-excel.csv', kind: 'google_stats', encoding: 'utf-16le', delimiter: '\t', headerRow: 3, platform: 'google_ads', statsRows: 2 });
     expect(result.problems).toEqual([]);
     const campaign = campaignNamed(dataOf(result), GOOGLE_CAMPAIGN);
     expect(groupNamed(campaign, 'Диваны-кровати').keywords[0].stats).toEqual({ impressions: 430, clicks: 19, cost: 722, conversions: 0 });
@@ -109,7 +109,7 @@ describe('Yandex Direct reports in their other shapes', () => {
       'Итого;;;;235;19;580,00;0',
     ].join('\r\n');
     const result = await importCampaignFiles([fixture('direct-export-utf8.tsv'), { name: 'zaprosy.csv', bytes: cp1251(text) }]);
-    expect(result.detected[1]).toEqual({ file: 'zaprosy.csv', kind: 'yandex_search_queries', encoding: 'windows-1251', delimiter: ';', headerRow: 4, platform: 'yandex_direct' });
+    expect(result.detected[1]).toEqual({ file: 'zaprosy.csv', kind: 'yandex_search_queries', encoding: 'windows-1251', delimiter: ';', headerRow: 4, platform: 'yandex_direct', statsRows: 2 });
     expect(result.problems).toEqual([]);
     const data = dataOf(result);
     expect(data.period).toEqual({ from: '2026-10-01', to: '2026-10-31' });

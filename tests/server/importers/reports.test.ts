@@ -8,7 +8,7 @@ const GOOGLE_CAMPAIGN = 'Диваны Комфорт — Google Поиск';
 describe('Yandex Direct statistics report merged onto the export', () => {
   it('detects the report below its title and period lines', async () => {
     const result = await importFixtures(['direct-export-utf8.tsv', 'yandex-stats.csv']);
-    expect(result.detected[1]).toEqual({ file: 'yandex-stats.csv', kind: 'yandex_stats', encoding: 'utf-8-bom', delimiter: ';', headerRow: 4, platform: 'yandex_direct' });
+    expect(result.detected[1]).toEqual({ file: 'yandex-stats.csv', kind: 'yandex_stats', encoding: 'utf-8-bom', delimiter: ';', headerRow: 4, platform: 'yandex_direct', statsRows: 7 });
   });
 
   it('sums daily rows onto keywords by id, by phrase with operators, and onto autotargeting; takes the period from the dates', async () => {

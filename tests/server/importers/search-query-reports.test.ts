@@ -63,7 +63,7 @@ describe('the Direct Reports API search-query report (TSV)', () => {
   it('the expert’s file: English field names, money in micros, title and totals lines — 12 queries, none lost', async () => {
     const result = await importCampaignFiles([fixture('direct-export-utf8.tsv'), textFile('report.tsv', reportsApiTsv({ title: true, totals: true, micros: true }))]);
     expect(result.problems).toEqual([]);
-    expect(result.detected[1]).toEqual({ file: 'report.tsv', kind: 'yandex_search_queries', encoding: 'utf-8', delimiter: '\t', headerRow: 2, platform: 'yandex_direct' });
+    expect(result.detected[1]).toEqual({ file: 'report.tsv', kind: 'yandex_search_queries', encoding: 'utf-8', delimiter: '\t', headerRow: 2, platform: 'yandex_direct', statsRows: 12 });
     const data = dataOf(result);
     expect(data.searchQueries).toEqual(expectedQueries());
     expect(data.period).toEqual({ from: '2026-10-01', to: '2026-10-31' });

@@ -16,6 +16,7 @@ import { BarChart, ScoreGauge } from './charts';
 import { FindingCard } from './FindingCard';
 import { MoneyBreakdown } from './MoneyStory';
 import { PagedList } from './PagedList';
+import { ExportUploadHelp } from './ExportUploadHelp';
 import { ResultsLoader } from './ResultsLoader';
 import { campaignOptions, ListFilterSelect } from './ListFilterSelect';
 
@@ -38,6 +39,8 @@ function ResultsScreen({ projectId, analysisId, data, search }: { projectId: str
   const { summary, decisions } = data;
   const period = formatPeriod(summary.period);
   const campaigns = summary.scores.campaigns;
+  // Missing ids matter to the export: that notice is shown there.
+  const headerNotices = summary.notices.filter((notice) => notice.code !== 'NO_IDS');
 
   return (
     <section className="page analysis-page analysis-results">
@@ -84,9 +87,9 @@ function ResultsScreen({ projectId, analysisId, data, search }: { projectId: str
         </ul>
       </section>
 
-      {summary.notices.length > 0 && (
+      {headerNotices.length > 0 && (
         <div className="analysis-notices" role="note">
-          {summary.notices.map((notice) => (
+          {headerNotices.map((notice) => (
             <p key={notice.code} className="muted analysis-notice">
               {notice.message}
             </p>
@@ -156,6 +159,7 @@ function ResultsScreen({ projectId, analysisId, data, search }: { projectId: str
           <p className="muted">Пока не принято ни одного предложения: выгружать нечего.</p>
         )}
         <ExportButtons analysisId={analysisId} disabled={decisions.accepted === 0} />
+        <ExportUploadHelp notices={summary.notices} />
         <div className="analysis-actions">
           <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} className="btn btn--secondary">
             Изменить решения

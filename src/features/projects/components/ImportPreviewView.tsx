@@ -1,10 +1,14 @@
 import type { ImportPreview } from '../../../contract/projects.js';
 import { formatCount, formatDateTime } from '../format';
+import { StatisticsPeriod } from './StatisticsPeriod';
 
 const MAX_PROBLEMS_SHOWN = 50;
 
-/** What will be imported, before it is saved: totals, campaigns, and the warnings found in the files. */
-export function ImportPreviewView({ preview }: { preview: ImportPreview }) {
+/**
+ * What will be imported, before it is saved: totals, the statistics read (rows, period — asked for when the
+ * files do not say it), campaigns, and the warnings found in the files. `onChange`: the preview with the period entered.
+ */
+export function ImportPreviewView({ preview, onChange }: { preview: ImportPreview; onChange: (preview: ImportPreview) => void }) {
   const { counts } = preview;
   const warnings = preview.problems;
   return (
@@ -20,6 +24,7 @@ export function ImportPreviewView({ preview }: { preview: ImportPreview }) {
         <Stat label="Ключевые фразы" value={counts.keywords} />
         {counts.searchQueries > 0 && <Stat label="Поисковые запросы" value={counts.searchQueries} />}
       </dl>
+      <StatisticsPeriod preview={preview} onPeriodSet={(period) => onChange({ ...preview, period })} />
       {preview.campaigns.length > 0 && (
         <div className="table-wrap">
           <table className="table">

@@ -171,7 +171,7 @@ function Reimport({ projectId, platform, saved, hasCampaigns, applying, onApply 
   if (!preview) return <ImportSourcePanel platform={platform} onPreview={setPreview} saved={saved} jobStorageKey={reimportDirectJobKey(projectId)} />;
   return (
     <div className="reimport">
-      <ImportPreviewView preview={preview} />
+      <ImportPreviewView preview={preview} onChange={setPreview} />
       {hasCampaigns && (
         <div className="segmented" role="radiogroup" aria-label="Что сделать с текущими кампаниями">
           <label className="segmented__option">

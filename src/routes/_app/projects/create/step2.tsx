@@ -59,7 +59,7 @@ function Step2Page() {
         </p>
         {preview ? (
           <>
-            <ImportPreviewView preview={preview} />
+            <ImportPreviewView preview={preview} onChange={showPreview} />
             <div className="form__row">
               <button type="button" className="btn btn--secondary" onClick={() => showPreview(null)} disabled={save.isPending}>
                 Загрузить другие данные
