@@ -31,9 +31,12 @@ export async function up(db: Kysely<any>): Promise<void> {
       updated_at timestamptz NOT NULL DEFAULT now(),
       UNIQUE (organization_id, login)
     )`.execute(db);
+  // A project imported through a connection reads through it again (its renewed token, not a copy).
+  await sql`ALTER TABLE project_connections ADD COLUMN direct_connection_id uuid REFERENCES direct_connections(id) ON DELETE SET NULL`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql`ALTER TABLE project_connections DROP COLUMN IF EXISTS direct_connection_id`.execute(db);
   await sql`DROP TABLE IF EXISTS direct_connections`.execute(db);
   await sql`DROP TABLE IF EXISTS direct_oauth_states`.execute(db);
 }

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionAccessToken } from '../../../server/direct/connections.js';
+import { startFakeDirect, teplodomAccount } from '../../fakes/yandex-direct-fake.js';
 import { startFakeYandexId, type FakeYandexId } from '../../fakes/yandex-id-fake.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { createProject, runDirectImport } from '../projects/helpers.js';
 
 let yandexId: FakeYandexId;
 let t: TestApp;
@@ -156,6 +158,42 @@ describe('without a Yandex ID application', () => {
       expect(started.body.error).toBe('Подключение через Яндекс ID не настроено на этом сервере. Вставьте OAuth-токен Яндекс Директа вручную');
     } finally {
       await plain.close();
+    }
+  });
+});
+
+describe('importing through a connection', () => {
+  it('reads the account with the connection, keeps the project linked to it, and re-reads it with a renewed token', async () => {
+    const direct = await startFakeDirect(teplodomAccount(), { acceptsToken: (token) => yandexId.issued.some((issued) => issued.accessToken === token) });
+    const importer = await createTestApp({ config: { yandexOAuth: t.config.yandexOAuth, yandexDirectApiUrl: direct.url }, jobQueue: { runWorkers: true } });
+    try {
+      const user = await createUser(importer.app);
+      const { back } = await (async () => {
+        const started = await call(importer.app, 'POST', '/api/v1/direct/connections/authorize', { token: user.token });
+        const answer = await fetch(started.body.authorize_url, { redirect: 'manual' });
+        return { back: new URL(answer.headers.get('location')!) };
+      })();
+      const connected = await call(importer.app, 'POST', '/api/v1/direct/connections/callback', { token: user.token, body: callbackOf(back) });
+      expect(connected.status).toBe(201);
+
+      const { started, job } = await runDirectImport(importer.app, user.token, `/api/v1/projects/import-preview/direct-connections/${connected.body.id}`, { client_login: 'teplodom' });
+      expect(started.status).toBe(202);
+      expect(job).toMatchObject({ status: 'completed', preview: { counts: { campaigns: 2, keywords: 7 } } });
+      expect(direct.requests.at(-1)!.headers['client-login']).toBe('teplodom');
+      const project = await createProject(importer.app, user.token, { name: 'Теплодом', site_url: 'teplodom.example', draft_id: job!.preview!.draft_id });
+      expect(project.connection).toMatchObject({ platform: 'yandex_direct', client_login: 'teplodom' });
+      const link = await importer.app.db.selectFrom('project_connections').select('direct_connection_id').where('project_id', '=', project.id).executeTakeFirstOrThrow();
+      expect(link.direct_connection_id).toBe(connected.body.id);
+
+      // Months later the token is about to end: reading the project again renews it first.
+      await importer.app.db.updateTable('direct_connections').set({ expires_at: new Date(Date.now() + 60_000) }).where('id', '=', connected.body.id).execute();
+      const again = await runDirectImport(importer.app, user.token, `/api/v1/projects/${project.id}/import-preview/direct-api`);
+      expect(again.job).toMatchObject({ status: 'completed' });
+      expect(yandexId.tokenRequests.at(-1)!.grant_type).toBe('refresh_token');
+      expect(direct.requests.at(-1)!.headers.authorization).toBe(`Bearer ${yandexId.issued.at(-1)!.accessToken}`);
+    } finally {
+      await importer.close();
+      await direct.close();
     }
   });
 });
