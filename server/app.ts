@@ -27,6 +27,7 @@ import { analysisRoutes } from './analysis/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { relevanceRoutes } from './relevance/routes.js';
 import { aiPlanRoutes } from './ai-plan/routes.js';
+import { directConnectionRoutes } from './direct/routes.js';
 import { adminInvoiceRoutes, paymentRoutes } from './payments/routes.js';
 import type { JobQueue } from './jobs/queue.js';
 import { isClientRouteNavigation } from './web/spa-fallback.js';
@@ -253,6 +254,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(adminInvoiceRoutes, { prefix: '/api/v1/admin/invoices' });
   await app.register(relevanceRoutes, { prefix: '/api/v1' });
   await app.register(aiPlanRoutes, { prefix: '/api/v1' });
+  await app.register(directConnectionRoutes, { prefix: '/api/v1/direct/connections' });
 
   if (servesWeb) {
     await app.register(fastifyStatic, {

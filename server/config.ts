@@ -59,6 +59,8 @@ export interface AppConfig {
   yandexDirectApiUrl: string;
   /** The Direct API sandbox, used when a user ticks «Песочница API» (tests point both at a local fake). */
   yandexDirectSandboxApiUrl: string;
+  /** «Подключить Яндекс Директ» through Yandex ID (OAuth); null: not configured, the pasted token only. */
+  yandexOAuth: YandexOAuthConfig | null;
   logLevel: string;
   /**
    * Let the landing-page fetcher open loopback/private/link-local addresses (`ALLOW_PRIVATE_PAGE_HOSTS=true`).
@@ -108,6 +110,33 @@ export interface LlmConfig {
  * The LLM settings, or null when `LLM_API_URL` is not set. A URL without a model (or a malformed one)
  * stops the server at start-up: a half-configured model would fail every paid run.
  */
+/** A Yandex ID application with the `direct:api` right (oauth.yandex.ru), for connecting by OAuth. */
+export interface YandexOAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Where Yandex ID sends the person back: the PWA's /connections/yandex/callback (the app's «Redirect URI»). */
+  redirectUrl: string;
+  /** Yandex ID's base, https://oauth.yandex.ru (tests point it at a local fake). */
+  oauthUrl: string;
+  /** Where the connected account's login is read, https://login.yandex.ru (tests: the same fake). */
+  loginUrl: string;
+}
+
+export function yandexOAuthConfigFromEnv(env: NodeJS.ProcessEnv, publicUrl: string): YandexOAuthConfig | null {
+  const clientId = env.YANDEX_OAUTH_CLIENT_ID?.trim();
+  const clientSecret = env.YANDEX_OAUTH_CLIENT_SECRET?.trim();
+  if (!clientId && !clientSecret) return null;
+  if (!clientId || !clientSecret) throw new Error('YANDEX_OAUTH_CLIENT_ID and YANDEX_OAUTH_CLIENT_SECRET are set together');
+  const base = (value: string | undefined, fallback: string) => (value?.trim() || fallback).replace(/\/+$/, '');
+  return {
+    clientId,
+    clientSecret,
+    redirectUrl: env.YANDEX_OAUTH_REDIRECT_URL?.trim() || `${publicUrl.replace(/\/+$/, '')}/connections/yandex/callback`,
+    oauthUrl: base(env.YANDEX_OAUTH_URL, 'https://oauth.yandex.ru'),
+    loginUrl: base(env.YANDEX_LOGIN_URL, 'https://login.yandex.ru'),
+  };
+}
+
 export function llmConfigFromEnv(env: NodeJS.ProcessEnv): LlmConfig | null {
   const apiUrl = env.LLM_API_URL?.trim();
   if (!apiUrl) return null;
@@ -196,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     allowPrivateHosts: env.ALLOW_PRIVATE_PAGE_HOSTS === 'true',
     llm: llmConfigFromEnv(env),
     payments: paymentsConfigFromEnv(env),
+    yandexOAuth: yandexOAuthConfigFromEnv(env, env.PUBLIC_URL ?? `http://localhost:${port}`),
     ...overrides,
   };
 }

@@ -5,6 +5,7 @@ import type { RelevanceTables } from './tables/relevance.js';
 import type { AiPlanTables } from './tables/ai-plans.js';
 import type { ImportJobTables } from './tables/import-jobs.js';
 import type { PaymentTables } from './tables/payments.js';
+import type { DirectTables } from './tables/direct.js';
 
 /** The whole database as Kysely sees it: each domain declares its own tables in `tables/`. */
-export interface Database extends CoreTables, ProjectTables, AnalysisTables, RelevanceTables, AiPlanTables, ImportJobTables, PaymentTables {}
+export interface Database extends CoreTables, ProjectTables, AnalysisTables, RelevanceTables, AiPlanTables, ImportJobTables, PaymentTables, DirectTables {}

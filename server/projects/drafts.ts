@@ -19,9 +19,9 @@ import type { ImportMode, ImportSource } from '../db/tables/projects.js';
 import { notFound } from '../lib/errors.js';
 import { receiveDraftRows } from './draft-rows.js';
 import type { ParsedImport } from './import-worker.js';
+import type { SealedDirectConnection } from '../db/tables/import-jobs.js';
 
 type Executor = DB | Transaction<Database>;
-type SealedConnection = { encrypted_token: string; client_login: string | null; sandbox: boolean };
 
 /** A preview stays available this long: enough to finish the form, short enough not to pile up. */
 export const DRAFT_TTL_HOURS = 24;
@@ -36,7 +36,7 @@ export async function openDraft(
   caller: Pick<Caller, 'organizationId' | 'userId'>,
   source: ImportSource,
   fileNames: string[],
-  connection: SealedConnection | null,
+  connection: SealedDirectConnection | null,
 ): Promise<string> {
   // Forgotten previews are cleaned up by the next one; no timer needed.
   await db.deleteFrom('import_drafts').where('expires_at', '<', new Date()).execute();
@@ -209,12 +209,14 @@ export async function applyDraft(trx: Transaction<Database>, caller: Caller, pro
 
   // A Direct API preview carries the sealed token: saving the preview connects the project.
   await sql`
-    INSERT INTO project_connections (project_id, platform, encrypted_token, client_login, sandbox)
-    SELECT ${projectId}, 'yandex_direct', d.connection ->> 'encrypted_token', d.connection ->> 'client_login', coalesce((d.connection ->> 'sandbox')::boolean, false)
+    INSERT INTO project_connections (project_id, platform, encrypted_token, client_login, sandbox, direct_connection_id)
+    SELECT ${projectId}, 'yandex_direct', d.connection ->> 'encrypted_token', d.connection ->> 'client_login', coalesce((d.connection ->> 'sandbox')::boolean, false),
+           (d.connection ->> 'direct_connection_id')::uuid
       FROM import_drafts d
      WHERE d.id = ${draftId} AND jsonb_typeof(d.connection) = 'object'
     ON CONFLICT (project_id, platform) DO UPDATE
-      SET encrypted_token = excluded.encrypted_token, client_login = excluded.client_login, sandbox = excluded.sandbox, updated_at = now()`.execute(trx);
+      SET encrypted_token = excluded.encrypted_token, client_login = excluded.client_login, sandbox = excluded.sandbox,
+          direct_connection_id = excluded.direct_connection_id, updated_at = now()`.execute(trx);
 
   await discardDraft(trx, draftId);
   await trx.updateTable('projects').set({ updated_at: new Date() }).where('id', '=', projectId).execute();

@@ -11,6 +11,7 @@ import { AdPlatformSchema } from '../../src/contract/projects.js';
 import { projectRoutes as routes } from '../../src/contract/routes/projects.js';
 import { pathOf } from '../../src/contract/routes/route.js';
 import { callerOf } from '../auth/authenticate.js';
+import { connectionAccessToken } from '../direct/connections.js';
 import { HttpError } from '../lib/errors.js';
 import { importPool, PoolBusyError, WorkerLimitError, workerPoolSettings } from '../lib/worker-pool.js';
 import { addRoute } from '../lib/routes.js';
@@ -135,7 +136,12 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
    * worker sealed, and the preview it makes carries it, sealed, for the project to keep.
    */
   async function startDirectAccountImport(request: FastifyRequest, reply: FastifyReply, access: DirectAccess, projectId: string | null) {
-    const connection = { encrypted_token: sealSecret(access.token, app.config.secretsKey, DIRECT_TOKEN_CONTEXT), client_login: access.clientLogin || null, sandbox: access.sandbox };
+    const connection = {
+      encrypted_token: sealSecret(access.token, app.config.secretsKey, DIRECT_TOKEN_CONTEXT),
+      client_login: access.clientLogin || null,
+      sandbox: access.sandbox,
+      direct_connection_id: access.directConnectionId ?? null,
+    };
     const job = await startDirectImport(app.db, app.jobs, callerOf(request), connection, projectId);
     reply.status(202).header('location', pathOf(routes.importJob, { id: job.id }));
     return job;
@@ -146,8 +152,14 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     return startDirectAccountImport(request, reply, { token, clientLogin: client_login || null, sandbox: sandbox ?? false }, null);
   });
 
+  addRoute(app, routes.previewFromConnection, async (request, reply) => {
+    const { token } = await connectionAccessToken(app.db, app.config.yandexOAuth, app.config.secretsKey, callerOf(request).organizationId, request.params.id);
+    const access = { token, clientLogin: request.body.client_login || null, sandbox: false, directConnectionId: request.params.id };
+    return startDirectAccountImport(request, reply, access, null);
+  });
+
   addRoute(app, routes.previewConnected, async (request, reply) => {
-    const access = await storedDirectAccess(app.db, callerOf(request).organizationId, request.params.id, app.config.secretsKey);
+    const access = await storedDirectAccess(app.db, callerOf(request).organizationId, request.params.id, app.config.secretsKey, app.config.yandexOAuth);
     return startDirectAccountImport(request, reply, access, request.params.id);
   });
 

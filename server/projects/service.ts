@@ -26,6 +26,8 @@ import { openSecret } from '../lib/secret-box.js';
 import { applyDraft, lockDraft } from './drafts.js';
 import { lastAnalysisFor } from './last-analysis.js';
 import { fullName, iso } from '../lib/api-values.js';
+import type { YandexOAuthConfig } from '../config.js';
+import { connectionAccessToken } from '../direct/connections.js';
 
 type Executor = DB | Transaction<Database>;
 
@@ -319,18 +321,24 @@ export interface DirectAccess {
   token: string;
   clientLogin: string | null;
   sandbox: boolean;
+  /** The OAuth connection the token comes from (direct_connections), kept with the project on save. */
+  directConnectionId?: string | null;
 }
 
 /** The Direct API connection saved with a live project of the organization, its token opened for one use. */
-export async function storedDirectAccess(db: DB, organizationId: string, projectId: string, secretsKey: Uint8Array): Promise<DirectAccess> {
+export async function storedDirectAccess(db: DB, organizationId: string, projectId: string, secretsKey: Uint8Array, oauth: YandexOAuthConfig | null): Promise<DirectAccess> {
   await findProject(db, organizationId, projectId);
   const connection = await db
     .selectFrom('project_connections')
-    .select(['encrypted_token', 'client_login', 'sandbox'])
+    .select(['encrypted_token', 'client_login', 'sandbox', 'direct_connection_id'])
     .where('project_id', '=', projectId)
     .where('platform', '=', 'yandex_direct')
     .executeTakeFirst();
   if (!connection) throw notFound(projectMessages.directApiNotConnected, 'CONNECTION_NOT_FOUND');
+  if (connection.direct_connection_id) {
+    const { token } = await connectionAccessToken(db, oauth, secretsKey, organizationId, connection.direct_connection_id);
+    return { token, clientLogin: connection.client_login, sandbox: false, directConnectionId: connection.direct_connection_id };
+  }
   let token: string;
   try {
     token = openSecret(connection.encrypted_token, secretsKey, DIRECT_TOKEN_CONTEXT);

@@ -236,6 +236,19 @@ export const directApiMessages = {
   searchQueriesSkipped: 'Поисковые запросы не загружены: {reason}',
 } as const;
 
+/** Connecting a Yandex Direct account through Yandex ID (OAuth). */
+export const directConnectionMessages = {
+  notConfigured: 'Подключение через Яндекс ID не настроено на этом сервере. Вставьте OAuth-токен Яндекс Директа вручную',
+  stateInvalid: 'Ссылка подключения устарела или начата другим пользователем. Начните подключение заново',
+  stateRequired: 'Нет параметра state: откройте подключение из приложения заново',
+  accessDenied: 'Подключение отменено: доступ к Яндекс Директу в Яндекс ID не выдан',
+  exchangeFailed: 'Яндекс ID не выдал доступ. Начните подключение заново',
+  loginUnknown: 'Не удалось узнать логин подключённого аккаунта в Яндекс ID. Попробуйте ещё раз',
+  expired: 'Доступ к аккаунту {login} истёк или отозван в Яндекс ID. Подключите аккаунт заново',
+  notFound: 'Подключение не найдено',
+  forbidden: 'Отключить аккаунт может тот, кто его подключил, или владелец организации',
+} as const;
+
 /** Landing-page relevance: API answers and the fetcher's per-page errors (shown in the results table). */
 export const relevanceMessages = {
   urlsRequired: 'Выберите хотя бы одну страницу',

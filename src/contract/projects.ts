@@ -353,6 +353,11 @@ export const DirectApiPreviewSchema = v.object({
 });
 export type DirectApiPreviewRequest = v.InferInput<typeof DirectApiPreviewSchema>;
 
+/** Reading an account connected by OAuth (/direct/connections): an agency names its client's login. */
+export const ConnectionPreviewSchema = v.object({
+  client_login: DirectApiPreviewSchema.entries.client_login,
+});
+
 export const ApplyImportSchema = v.object({
   draft_id: UuidSchema,
   mode: v.optional(v.picklist(['replace', 'append'], m.importModeInvalid), 'replace'),

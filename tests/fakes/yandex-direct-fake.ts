@@ -53,6 +53,8 @@ export interface RecordedRequest {
 
 export interface FakeDirectOptions {
   token?: string;
+  /** Which tokens the API accepts, when not only `token` (tokens issued by a fake Yandex ID). */
+  acceptsToken?: (token: string) => boolean;
   /** Objects per `get` answer at most (the real API: 10 000). */
   pageSize?: number;
   units?: { available: number; daily: number; perRequest: number };
@@ -135,6 +137,7 @@ const RESULT_NAME: Record<string, string> = {
 
 export async function startFakeDirect(account: FakeDirectAccount, options: FakeDirectOptions = {}): Promise<FakeDirect> {
   const token = options.token ?? 'fake-token';
+  const acceptsToken = options.acceptsToken ?? ((given: string) => given === token);
   const pageSize = options.pageSize ?? 2;
   const units = { ...(options.units ?? { available: 20_000, daily: 64_000, perRequest: 10 }) };
   const failures = new Map<string, FakeFailure[]>();
@@ -193,7 +196,7 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
       send(status, { error: { request_id: requestId, error_code: code, error_string: string, error_detail: detail } });
 
     if (req.method !== 'POST') return send(405, 'Method Not Allowed');
-    if (req.headers.authorization !== `Bearer ${token}`) return error(53, 'Ошибка авторизации', 'OAuth-токен не найден или недействителен');
+    if (!acceptsToken(/^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1] ?? '')) return error(53, 'Ошибка авторизации', 'OAuth-токен не найден или недействителен');
 
     const queued = failures.get(service);
     if (queued && queued.length > 0) {

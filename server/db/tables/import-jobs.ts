@@ -11,6 +11,8 @@ export interface SealedDirectConnection {
   encrypted_token: string;
   client_login: string | null;
   sandbox: boolean;
+  /** Set when the account is connected by OAuth (direct_connections): its token is renewed there, not copied. */
+  direct_connection_id?: string | null;
 }
 
 export interface ImportJobsTable {

@@ -102,7 +102,7 @@ export interface ImportDraftsTable {
   detected: Json<unknown[]>;
   file_names: Json<string[]>;
   /** Direct API access, the token sealed with secret-box; copied to project_connections on save. */
-  connection: Json<{ encrypted_token: string; client_login: string | null; sandbox: boolean } | null>;
+  connection: Json<{ encrypted_token: string; client_login: string | null; sandbox: boolean; direct_connection_id?: string | null } | null>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
   created_at: CreatedAt;
 }
@@ -132,6 +132,8 @@ export interface ProjectConnectionsTable {
   encrypted_token: string;
   client_login: string | null;
   sandbox: boolean;
+  /** The OAuth connection the project reads with (its token renewed there); null: the pasted token above. */
+  direct_connection_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -7,6 +7,7 @@ import { adminRoutes } from './admin.js';
 import { aiPlanRoutes } from './ai-plan.js';
 import { analysisRoutes } from './analyses.js';
 import { authRoutes } from './auth.js';
+import { directConnectionRoutes } from './direct-connections.js';
 import { organizationRoutes } from './organizations.js';
 import { paymentRoutes } from './payments.js';
 import { projectRoutes } from './projects.js';
@@ -20,6 +21,7 @@ export const routes = {
   aiPlan: aiPlanRoutes,
   analyses: analysisRoutes,
   projects: projectRoutes,
+  directConnections: directConnectionRoutes,
   tokens: tokenRoutes,
   payments: paymentRoutes,
   admin: adminRoutes,

@@ -10,6 +10,7 @@ import {
   CampaignParamsSchema,
   CampaignTreeSchema,
   CreateProjectSchema,
+  ConnectionPreviewSchema,
   DirectApiPreviewSchema,
   DraftParamsSchema,
   DraftPeriodResponseSchema,
@@ -68,6 +69,16 @@ export const projectRoutes = {
     tags,
     summary:
       'Start loading the campaigns of a Yandex Direct account through API v5: answers at once with an import job (follow it at GET /projects/import-jobs/{id}); one unfinished Direct import per user (429)',
+    auth: true,
+  }),
+  previewFromConnection: defineRoute({
+    method: 'POST',
+    path: '/api/v1/projects/import-preview/direct-connections/:id',
+    params: IdParamsSchema,
+    body: ConnectionPreviewSchema,
+    response: { 202: ImportJobSchema, 404: ErrorBodySchema, 409: ErrorBodySchema, ...errors, ...importStartErrors },
+    tags,
+    summary: 'Start loading the campaigns of a Yandex Direct account connected by OAuth (its token renewed as needed), like import-preview/direct-api',
     auth: true,
   }),
   previewConnected: defineRoute({

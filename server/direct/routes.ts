@@ -1,0 +1,28 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { directConnectionRoutes as routes } from '../../src/contract/routes/direct-connections.js';
+import { callerOf } from '../auth/authenticate.js';
+import { addRoute } from '../lib/routes.js';
+import { disconnect, finishAuthorization, listConnections, startAuthorization } from './connections.js';
+
+/** Connecting Yandex Direct accounts by OAuth: any member connects for the organization; tokens stay here. */
+export const directConnectionRoutes: FastifyPluginAsync = async (app) => {
+  const { yandexOAuth, secretsKey } = app.config;
+
+  addRoute(app, routes.list, async (request) => listConnections(app.db, yandexOAuth, callerOf(request)));
+
+  addRoute(app, routes.authorize, async (request) => ({
+    authorize_url: await startAuthorization(app.db, yandexOAuth, secretsKey, callerOf(request)),
+  }));
+
+  addRoute(app, routes.callback, async (request, reply) => {
+    const connection = await finishAuthorization(app.db, yandexOAuth, secretsKey, callerOf(request), request.body);
+    reply.status(201);
+    return connection;
+  });
+
+  addRoute(app, routes.disconnect, async (request, reply) => {
+    await disconnect(app.db, callerOf(request), request.params.id);
+    reply.status(204);
+    return null;
+  });
+};

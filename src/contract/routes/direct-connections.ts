@@ -1,0 +1,43 @@
+/** /api/v1/direct/connections: connecting Yandex Direct accounts through Yandex ID (OAuth, PKCE). */
+import { ErrorBodySchema, IdParamsSchema, NoContentSchema } from '../common.js';
+import { AuthorizeResponseSchema, DirectConnectionListSchema, DirectConnectionSchema, OAuthCallbackSchema } from '../direct-connections.js';
+import { defineRoute } from './route.js';
+
+const tags = ['direct-connections'];
+
+export const directConnectionRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/v1/direct/connections',
+    response: { 200: DirectConnectionListSchema },
+    tags,
+    summary: "The organization's connected Yandex Direct accounts, and whether connecting by OAuth is available",
+    auth: true,
+  }),
+  authorize: defineRoute({
+    method: 'POST',
+    path: '/api/v1/direct/connections/authorize',
+    response: { 200: AuthorizeResponseSchema, 503: ErrorBodySchema },
+    tags,
+    summary: "Starts connecting: a state bound to the caller and a PKCE challenge; answers Yandex ID's consent address",
+    auth: true,
+  }),
+  callback: defineRoute({
+    method: 'POST',
+    path: '/api/v1/direct/connections/callback',
+    body: OAuthCallbackSchema,
+    response: { 201: DirectConnectionSchema, 400: ErrorBodySchema, 502: ErrorBodySchema, 503: ErrorBodySchema },
+    tags,
+    summary: "Finishes connecting: checks the state is the caller's, exchanges the code (with the PKCE verifier) and keeps the tokens sealed",
+    auth: true,
+  }),
+  disconnect: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/direct/connections/:id',
+    params: IdParamsSchema,
+    response: { 204: NoContentSchema, 403: ErrorBodySchema, 404: ErrorBodySchema },
+    tags,
+    summary: 'Forgets a connected account and its tokens (who connected it, or the owner)',
+    auth: true,
+  }),
+};
