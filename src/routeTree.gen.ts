@@ -30,6 +30,7 @@ import { Route as AuthResetPasswordIndexRouteImport } from './routes/auth/reset-
 import { Route as AuthResetPasswordConfirmRouteImport } from './routes/auth/reset-password/confirm'
 import { Route as AppAdminOrganizationsIndexRouteImport } from './routes/_app/admin/organizations/index'
 import { Route as AppAdminOrganizationsIdRouteImport } from './routes/_app/admin/organizations/$id'
+import { Route as AppConnectionsYandexCallbackRouteImport } from './routes/_app/connections/yandex/callback'
 import { Route as AppProjectsIdIndexRouteImport } from './routes/_app/projects/$id/index'
 import { Route as AppProjectsCreateIndexRouteImport } from './routes/_app/projects/create/index'
 import { Route as AppProjectsCreateStep1RouteImport } from './routes/_app/projects/create/step1'
@@ -154,6 +155,12 @@ const AppAdminOrganizationsIdRoute = AppAdminOrganizationsIdRouteImport.update({
   path: '/organizations/$id',
   getParentRoute: () => AppAdminRouteRoute,
 } as any)
+const AppConnectionsYandexCallbackRoute =
+  AppConnectionsYandexCallbackRouteImport.update({
+    id: '/connections/yandex/callback',
+    path: '/connections/yandex/callback',
+    getParentRoute: () => AppRoute,
+  } as any)
 const AppProjectsIdIndexRoute = AppProjectsIdIndexRouteImport.update({
   id: '/projects/$id/',
   path: '/projects/$id/',
@@ -272,6 +279,7 @@ export interface FileRoutesByFullPath {
   '/projects/': typeof AppProjectsIndexRoute
   '/auth/reset-password/': typeof AuthResetPasswordIndexRoute
   '/admin/organizations/$id': typeof AppAdminOrganizationsIdRoute
+  '/connections/yandex/callback': typeof AppConnectionsYandexCallbackRoute
   '/projects/create/step1': typeof AppProjectsCreateStep1Route
   '/projects/create/step2': typeof AppProjectsCreateStep2Route
   '/admin/organizations/': typeof AppAdminOrganizationsIndexRoute
@@ -309,6 +317,7 @@ export interface FileRoutesByTo {
   '/projects': typeof AppProjectsIndexRoute
   '/auth/reset-password': typeof AuthResetPasswordIndexRoute
   '/admin/organizations/$id': typeof AppAdminOrganizationsIdRoute
+  '/connections/yandex/callback': typeof AppConnectionsYandexCallbackRoute
   '/projects/create/step1': typeof AppProjectsCreateStep1Route
   '/projects/create/step2': typeof AppProjectsCreateStep2Route
   '/admin/organizations': typeof AppAdminOrganizationsIndexRoute
@@ -350,6 +359,7 @@ export interface FileRoutesById {
   '/_app/projects/': typeof AppProjectsIndexRoute
   '/auth/reset-password/': typeof AuthResetPasswordIndexRoute
   '/_app/admin/organizations/$id': typeof AppAdminOrganizationsIdRoute
+  '/_app/connections/yandex/callback': typeof AppConnectionsYandexCallbackRoute
   '/_app/projects/create/step1': typeof AppProjectsCreateStep1Route
   '/_app/projects/create/step2': typeof AppProjectsCreateStep2Route
   '/_app/admin/organizations/': typeof AppAdminOrganizationsIndexRoute
@@ -391,6 +401,7 @@ export interface FileRouteTypes {
     | '/projects/'
     | '/auth/reset-password/'
     | '/admin/organizations/$id'
+    | '/connections/yandex/callback'
     | '/projects/create/step1'
     | '/projects/create/step2'
     | '/admin/organizations/'
@@ -428,6 +439,7 @@ export interface FileRouteTypes {
     | '/projects'
     | '/auth/reset-password'
     | '/admin/organizations/$id'
+    | '/connections/yandex/callback'
     | '/projects/create/step1'
     | '/projects/create/step2'
     | '/admin/organizations'
@@ -468,6 +480,7 @@ export interface FileRouteTypes {
     | '/_app/projects/'
     | '/auth/reset-password/'
     | '/_app/admin/organizations/$id'
+    | '/_app/connections/yandex/callback'
     | '/_app/projects/create/step1'
     | '/_app/projects/create/step2'
     | '/_app/admin/organizations/'
@@ -648,6 +661,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminOrganizationsIdRouteImport
       parentRoute: typeof AppAdminRouteRoute
     }
+    '/_app/connections/yandex/callback': {
+      id: '/_app/connections/yandex/callback'
+      path: '/connections/yandex/callback'
+      fullPath: '/connections/yandex/callback'
+      preLoaderRoute: typeof AppConnectionsYandexCallbackRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/projects/$id/': {
       id: '/_app/projects/$id/'
       path: '/projects/$id'
@@ -821,6 +841,7 @@ interface AppRouteChildren {
   AppOrganizationRouteRoute: typeof AppOrganizationRouteRouteWithChildren
   AppTokensRoute: typeof AppTokensRoute
   AppProjectsIndexRoute: typeof AppProjectsIndexRoute
+  AppConnectionsYandexCallbackRoute: typeof AppConnectionsYandexCallbackRoute
   AppProjectsCreateStep1Route: typeof AppProjectsCreateStep1Route
   AppProjectsCreateStep2Route: typeof AppProjectsCreateStep2Route
   AppProjectsIdIndexRoute: typeof AppProjectsIdIndexRoute
@@ -841,6 +862,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppOrganizationRouteRoute: AppOrganizationRouteRouteWithChildren,
   AppTokensRoute: AppTokensRoute,
   AppProjectsIndexRoute: AppProjectsIndexRoute,
+  AppConnectionsYandexCallbackRoute: AppConnectionsYandexCallbackRoute,
   AppProjectsCreateStep1Route: AppProjectsCreateStep1Route,
   AppProjectsCreateStep2Route: AppProjectsCreateStep2Route,
   AppProjectsIdIndexRoute: AppProjectsIdIndexRoute,

@@ -9,6 +9,7 @@
 import type { Analysis } from '../../contract/analysis.js';
 import { finishedStatuses } from '../../contract/analysis.js';
 import { ApiError } from '../../lib/api-client';
+import { localJson } from '@/lib/storage';
 import { onIdentityChange } from '@/app/session';
 import { addNotification } from '@/app/notifications';
 import { fetchAnalysis } from './api';
@@ -21,21 +22,13 @@ export const BACKGROUND_POLL_MS = 5000;
 type Mark = 'running' | 'reported';
 
 function readMarks(): Record<string, Mark> {
-  try {
-    const parsed = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? '{}') as unknown;
-    return parsed && typeof parsed === 'object' ? (parsed as Record<string, Mark>) : {};
-  } catch {
-    return {};
-  }
+  const marks = localJson.get<unknown>(STORAGE_KEY);
+  return marks && typeof marks === 'object' ? (marks as Record<string, Mark>) : {};
 }
 
+/** Storage blocked: at worst a notification is missed. */
 function writeMarks(marks: Record<string, Mark>): void {
-  const entries = Object.entries(marks).slice(-MAX_REMEMBERED);
-  try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(Object.fromEntries(entries)));
-  } catch {
-    // storage blocked: at worst a notification is missed
-  }
+  localJson.set(STORAGE_KEY, Object.fromEntries(Object.entries(marks).slice(-MAX_REMEMBERED)));
 }
 
 export const analysisTitles = {

@@ -5,28 +5,15 @@
 import { redirect } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { ProjectStep1Schema, type ImportPreview, type ProjectStep1, type ProjectStep1Input } from '../../contract/projects.js';
+import { tabJson } from '@/lib/storage';
 import { CREATE_DIRECT_JOB_KEY, saveDirectJobId } from './direct-import-job';
 
 export const STEP1_STORAGE_KEY = 'project_create_step1';
 export const PREVIEW_STORAGE_KEY = 'project_create_preview';
 
-function read<T>(key: string): T | null {
-  try {
-    const text = sessionStorage.getItem(key);
-    return text ? (JSON.parse(text) as T) : null;
-  } catch {
-    return null;
-  }
-}
-
-function write(key: string, value: unknown): void {
-  try {
-    if (value === null) sessionStorage.removeItem(key);
-    else sessionStorage.setItem(key, JSON.stringify(value));
-  } catch {
-    // Storage blocked: the form still works, it just does not survive a reload.
-  }
-}
+// Storage blocked: the form still works, it just does not survive a reload.
+const read = tabJson.get;
+const write = tabJson.set;
 
 /** What step 1 holds as typed (it may be incomplete or invalid). */
 export const readStep1Input = (): Partial<ProjectStep1Input> | null => read<Partial<ProjectStep1Input>>(STEP1_STORAGE_KEY);

@@ -9,6 +9,7 @@ import { downloadTemplate, previewFiles, projectKeys, startConnectedDirectApiImp
 import { readDirectJobId, saveDirectJobId } from '../direct-import-job';
 import { formatCount } from '../format';
 import { FormField } from '../../../components/ui/form';
+import { DirectConnections } from './DirectConnections';
 import { DirectImportProgress } from './DirectImportProgress';
 import { ImportErrors, importErrorOf, type ImportErrorState } from './ImportErrors';
 
@@ -93,6 +94,7 @@ export function ImportSourcePanel({ platform, onPreview, saved, jobStorageKey }:
       ) : (
         <>
           {saved && <SavedConnectionReload saved={saved} onStarted={onStarted} onError={setError} />}
+          <DirectConnections onStarted={onStarted} onError={setError} />
           <DirectApiForm onStarted={onStarted} onError={setError} />
         </>
       )}
