@@ -1,13 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { DirectConnection, DirectConnectionList, OAuthCallback } from '../../src/contract/direct-connections.js';
+import type { AgencyClientList, DirectConnection, DirectConnectionList, OAuthCallback } from '../../src/contract/direct-connections.js';
 import { directConnectionMessages as m } from '../../src/contract/messages.js';
 import type { Caller } from '../auth/authenticate.js';
-import type { YandexOAuthConfig } from '../config.js';
+import type { AppConfig, YandexOAuthConfig } from '../config.js';
 import type { DB } from '../db/database.js';
 import { fullName, iso } from '../lib/api-values.js';
 import { HttpError } from '../lib/errors.js';
 import { openSecret, sealSecret } from '../lib/secret-box.js';
+import { createDirectClient } from '../projects/yandex-direct/client.js';
+import { DirectApiError } from '../projects/yandex-direct/errors.js';
 import { accountLogin, authorizeUrl, exchangeCode, renewTokens, YandexIdError } from './yandex-id.js';
 
 /** secret-box context of the tokens kept here: a value sealed for another purpose cannot be opened as one. */
@@ -161,4 +163,36 @@ export async function connectionAccessToken(db: DB, config: YandexOAuthConfig | 
       .execute();
     return { token: tokens.accessToken, login: row.login };
   });
+}
+
+/** What `agencyclients.get` answers per client (official page «AgencyClients: get»). */
+interface ApiAgencyClient {
+  Login: string;
+  ClientInfo?: string;
+}
+
+/**
+ * The clients of an agency account (agencyclients.get, archived ones left out), each read later with its
+ * `Client-Login`; an advertiser's own account answers that the method is for agencies: not an agency.
+ */
+export async function agencyClients(
+  db: DB,
+  config: Pick<AppConfig, 'yandexOAuth' | 'secretsKey' | 'yandexDirectApiUrl'>,
+  organizationId: string,
+  id: string,
+): Promise<AgencyClientList> {
+  const { token } = await connectionAccessToken(db, config.yandexOAuth, config.secretsKey, organizationId, id);
+  const client = createDirectClient({ token, baseUrl: config.yandexDirectApiUrl, maxRetries: 1 });
+  try {
+    const clients = await client.get<ApiAgencyClient>('agencyclients', { SelectionCriteria: { Archived: 'NO' }, FieldNames: ['Login', 'ClientInfo'] });
+    return {
+      agency: true,
+      clients: clients.map((item) => ({ login: item.Login, name: item.ClientInfo?.trim() || item.Login })).sort((a, b) => a.name.localeCompare(b.name, 'ru')),
+    };
+  } catch (error) {
+    // 54 «Нет прав» / a refused request: the method is for agencies only.
+    if (error instanceof DirectApiError && (error.code === 54 || error.category === 'request')) return { agency: false, clients: [] };
+    if (error instanceof DirectApiError) throw new HttpError(502, 'DIRECT_API_ERROR', error.message);
+    throw error;
+  }
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { directConnectionRoutes as routes } from '../../src/contract/routes/direct-connections.js';
 import { callerOf } from '../auth/authenticate.js';
 import { addRoute } from '../lib/routes.js';
-import { disconnect, finishAuthorization, listConnections, startAuthorization } from './connections.js';
+import { agencyClients, disconnect, finishAuthorization, listConnections, startAuthorization } from './connections.js';
 
 /** Connecting Yandex Direct accounts by OAuth: any member connects for the organization; tokens stay here. */
 export const directConnectionRoutes: FastifyPluginAsync = async (app) => {
@@ -19,6 +19,8 @@ export const directConnectionRoutes: FastifyPluginAsync = async (app) => {
     reply.status(201);
     return connection;
   });
+
+  addRoute(app, routes.clients, async (request) => agencyClients(app.db, app.config, callerOf(request).organizationId, request.params.id));
 
   addRoute(app, routes.disconnect, async (request, reply) => {
     await disconnect(app.db, callerOf(request), request.params.id);

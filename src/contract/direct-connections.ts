@@ -23,6 +23,13 @@ export const DirectConnectionListSchema = v.object({
 });
 export type DirectConnectionList = v.InferOutput<typeof DirectConnectionListSchema>;
 
+/** GET /direct/connections/:id/clients: an agency account's clients; an advertiser's account has none. */
+export const AgencyClientListSchema = v.object({
+  agency: v.boolean(),
+  clients: v.array(v.object({ login: v.string(), name: v.string() })),
+});
+export type AgencyClientList = v.InferOutput<typeof AgencyClientListSchema>;
+
 /** POST /direct/connections/authorize: where to send the person (Yandex ID's consent page). */
 export const AuthorizeResponseSchema = v.object({ authorize_url: v.string() });
 

@@ -17,6 +17,14 @@ export const directConnectionsQueryOptions = () =>
     queryFn: ({ signal }) => callApi(routes.list, { signal }),
   });
 
+/** An agency account's clients (an advertiser's own account: `agency: false`). */
+export const agencyClientsQueryOptions = (connectionId: string) =>
+  queryOptions({
+    queryKey: [...directConnectionKeys.all, connectionId, 'clients'] as const,
+    queryFn: ({ signal }) => callApi(routes.clients, { params: { id: connectionId }, signal }),
+    staleTime: 5 * 60_000,
+  });
+
 /** Where to come back after Yandex ID (the screen that started the connection), kept for this tab only. */
 const RETURN_KEY = 'reklama-lab:direct-oauth-return';
 

@@ -13,7 +13,7 @@ describe('connecting Yandex Direct through Yandex ID in Chromium', () => {
 
   beforeAll(async () => {
     yandexId = await startFakeYandexId({ login: 'agency-one' });
-    direct = await startFakeDirect(teplodomAccount(), { acceptsToken: (token) => yandexId.issued.some((issued) => issued.accessToken === token) });
+    direct = await startFakeDirect({ ...teplodomAccount(), agencyClients: [{ Login: 'teplodom', ClientInfo: 'ООО «Теплодом»' }, { Login: 'okna-perm', ClientInfo: 'Окна Пермь' }] }, { acceptsToken: (token) => yandexId.issued.some((issued) => issued.accessToken === token) });
     session = await startAdminSession({
       env: {
         YANDEX_OAUTH_CLIENT_ID: yandexId.clientId,
@@ -31,7 +31,7 @@ describe('connecting Yandex Direct through Yandex ID in Chromium', () => {
     await yandexId?.close();
   });
 
-  it('connects on step 2 of a new project, comes back, reads a client of the account and saves the project', async () => {
+  it('connects on step 2 of a new project, comes back, picks a client of the agency, reads it and saves the project', async () => {
     await page.goto('/projects/create/step1');
     const step1 = page.getByRole('form', { name: 'Новый проект: шаг 1' });
     await step1.getByLabel('Название проекта').fill('Теплодом');
@@ -52,7 +52,7 @@ describe('connecting Yandex Direct through Yandex ID in Chromium', () => {
     await accounts.getByText('agency-one', { exact: true }).waitFor();
     expect(yandexId.tokenRequests.map((form) => form.grant_type)).toEqual(['authorization_code']);
 
-    await accounts.getByLabel('Логин клиента (для агентского аккаунта)').fill('teplodom');
+    await accounts.getByLabel('Клиент агентства').selectOption({ label: 'ООО «Теплодом» (teplodom)' });
     await accounts.getByRole('button', { name: 'Загрузить кампании agency-one' }).click();
     await page.getByRole('region', { name: 'Что будет импортировано' }).waitFor();
     expect(direct.requests.at(-1)!.headers['client-login']).toBe('teplodom');

@@ -28,6 +28,8 @@ export interface FakeDirectAccount {
   sitelinksSets: ApiObject[];
   adExtensions: ApiObject[];
   adImages: ApiAdImage[];
+  /** An agency's clients (agencyclients.get, by their `Login`); absent: not an agency, the service refuses (54). */
+  agencyClients?: (Record<string, unknown> & { Login: string })[];
   /** Rows per ReportType; values are written as given (`--` for none). */
   reportRows: Record<string, Record<string, string | number>[]>;
 }
@@ -114,6 +116,7 @@ const FIELDS: Record<string, { top: string[]; sub?: Record<string, { param: stri
   sitelinks: { top: ['Id', 'Sitelinks'] },
   adextensions: { top: ['Id', 'Type', 'Status', 'StatusClarification', 'Associated'], sub: { Callout: { param: 'CalloutFieldNames', names: ['CalloutText'] } } },
   adimages: { top: ['AdImageHash', 'OriginalUrl', 'PreviewUrl', 'Name', 'Type', 'Subtype', 'Associated'] },
+  agencyclients: { top: ['Login', 'ClientId', 'ClientInfo', 'Archived', 'Currency', 'Type'] },
 };
 
 const RESULT_KEY: Record<string, keyof FakeDirectAccount> = {
@@ -124,6 +127,7 @@ const RESULT_KEY: Record<string, keyof FakeDirectAccount> = {
   sitelinks: 'sitelinksSets',
   adextensions: 'adExtensions',
   adimages: 'adImages',
+  agencyclients: 'agencyClients',
 };
 const RESULT_NAME: Record<string, string> = {
   campaigns: 'Campaigns',
@@ -133,6 +137,7 @@ const RESULT_NAME: Record<string, string> = {
   sitelinks: 'SitelinksSets',
   adextensions: 'AdExtensions',
   adimages: 'AdImages',
+  agencyclients: 'Clients',
 };
 
 export async function startFakeDirect(account: FakeDirectAccount, options: FakeDirectOptions = {}): Promise<FakeDirect> {
@@ -232,6 +237,7 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
     if (Array.isArray(criteria.AdImageHashes) && criteria.AdImageHashes.length > 10_000) {
       return error(4001, 'Неверно задан параметр', 'В массиве AdImageHashes не более 10000 элементов');
     }
+    if (service === 'agencyclients' && !account.agencyClients) return error(54, 'Нет прав', 'Метод доступен только агентствам');
     const matches = (account[RESULT_KEY[service]!] as Record<string, unknown>[]).filter(
       (object) =>
         (!criteria.Ids || criteria.Ids.includes(object.Id)) &&
@@ -239,7 +245,8 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
         (!criteria.AdGroupIds || criteria.AdGroupIds.includes(object.AdGroupId)) &&
         (!criteria.States || criteria.States.includes(object.State)) &&
         (!criteria.AdImageHashes || criteria.AdImageHashes.includes(object.AdImageHash)) &&
-        (!criteria.Associated || criteria.Associated === object.Associated),
+        (!criteria.Associated || criteria.Associated === object.Associated) &&
+        (!criteria.Archived || service !== 'agencyclients' || criteria.Archived === (object.Archived ?? 'NO')),
     );
     const offset = Number(params.Page?.Offset ?? 0);
     const limit = Math.min(Number(params.Page?.Limit ?? 10_000), pageSize);

@@ -1,6 +1,6 @@
 /** /api/v1/direct/connections: connecting Yandex Direct accounts through Yandex ID (OAuth, PKCE). */
 import { ErrorBodySchema, IdParamsSchema, NoContentSchema } from '../common.js';
-import { AuthorizeResponseSchema, DirectConnectionListSchema, DirectConnectionSchema, OAuthCallbackSchema } from '../direct-connections.js';
+import { AgencyClientListSchema, AuthorizeResponseSchema, DirectConnectionListSchema, DirectConnectionSchema, OAuthCallbackSchema } from '../direct-connections.js';
 import { defineRoute } from './route.js';
 
 const tags = ['direct-connections'];
@@ -29,6 +29,15 @@ export const directConnectionRoutes = {
     response: { 201: DirectConnectionSchema, 400: ErrorBodySchema, 502: ErrorBodySchema, 503: ErrorBodySchema },
     tags,
     summary: "Finishes connecting: checks the state is the caller's, exchanges the code (with the PKCE verifier) and keeps the tokens sealed",
+    auth: true,
+  }),
+  clients: defineRoute({
+    method: 'GET',
+    path: '/api/v1/direct/connections/:id/clients',
+    params: IdParamsSchema,
+    response: { 200: AgencyClientListSchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 502: ErrorBodySchema },
+    tags,
+    summary: "An agency account's clients (agencyclients.get), each read with its Client-Login; agency: false for an advertiser's own account",
     auth: true,
   }),
   disconnect: defineRoute({

@@ -197,3 +197,28 @@ describe('importing through a connection', () => {
     }
   });
 });
+
+describe("an agency's clients", () => {
+  it('lists the clients of an agency account, and none for an advertiser', async () => {
+    const agencyDirect = await startFakeDirect({ ...teplodomAccount(), agencyClients: [{ Login: 'teplodom', ClientInfo: 'ООО «Теплодом»' }, { Login: 'old-client', ClientInfo: 'Архив', Archived: 'YES' }, { Login: 'okna-perm' }] }, { acceptsToken: () => true });
+    const advertiserDirect = await startFakeDirect(teplodomAccount(), { acceptsToken: () => true });
+    const user = await createUser(t.app);
+    const { back } = await consent(user);
+    const connected = await call(t.app, 'POST', '/api/v1/direct/connections/callback', { token: user.token, body: callbackOf(back) });
+    try {
+      t.config.yandexDirectApiUrl = agencyDirect.url;
+      const agency = await call(t.app, 'GET', `/api/v1/direct/connections/${connected.body.id}/clients`, { token: user.token });
+      expect(agency.status).toBe(200);
+      // By name in Russian collation (Cyrillic first); the archived client is left out.
+      expect(agency.body).toEqual({ agency: true, clients: [{ login: 'teplodom', name: 'ООО «Теплодом»' }, { login: 'okna-perm', name: 'okna-perm' }] });
+      expect(agencyDirect.requests.at(-1)).toMatchObject({ service: 'agencyclients', method: 'get', body: { params: { SelectionCriteria: { Archived: 'NO' } } } });
+
+      t.config.yandexDirectApiUrl = advertiserDirect.url;
+      const advertiser = await call(t.app, 'GET', `/api/v1/direct/connections/${connected.body.id}/clients`, { token: user.token });
+      expect(advertiser.body).toEqual({ agency: false, clients: [] });
+    } finally {
+      await agencyDirect.close();
+      await advertiserDirect.close();
+    }
+  });
+});

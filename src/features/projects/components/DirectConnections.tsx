@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { DirectConnection } from '@/contract/direct-connections.js';
 import type { ImportJob } from '@/contract/projects.js';
-import { directConnectionKeys, directConnectionsQueryOptions, disconnectDirectAccount, startConnectionImport, startDirectConnection } from '@/lib/direct-connections-api';
+import { agencyClientsQueryOptions, directConnectionKeys, directConnectionsQueryOptions, disconnectDirectAccount, startConnectionImport, startDirectConnection } from '@/lib/direct-connections-api';
 import { formatDate } from '@/lib/format';
 import { importErrorOf, type ImportErrorState } from './ImportErrors';
 
@@ -51,7 +51,9 @@ export function DirectConnections({ onStarted, onError }: Props) {
 
 function ConnectedAccount({ connection, onStarted, onError }: { connection: DirectConnection } & Props) {
   const queryClient = useQueryClient();
+  const clients = useQuery(agencyClientsQueryOptions(connection.id));
   const [clientLogin, setClientLogin] = useState('');
+  const agency = clients.data?.agency === true;
   const load = useMutation({
     mutationFn: () => startConnectionImport(connection.id, clientLogin.trim()),
     onMutate: () => onError(null),
@@ -73,14 +75,23 @@ function ConnectedAccount({ connection, onStarted, onError }: { connection: Dire
           {connection.connected_by && `, ${connection.connected_by}`} · доступ до {formatDate(connection.expires_at)}
         </p>
       </div>
-      <div className="field">
-        <label className="field__label" htmlFor={loginFieldId}>
-          Логин клиента (для агентского аккаунта)
-        </label>
-        <input id={loginFieldId} className="input" autoComplete="off" value={clientLogin} onChange={(event) => setClientLogin(event.target.value)} />
-      </div>
+      {agency && (
+        <div className="field">
+          <label className="field__label" htmlFor={loginFieldId}>
+            Клиент агентства
+          </label>
+          <select id={loginFieldId} className="input" value={clientLogin} onChange={(event) => setClientLogin(event.target.value)}>
+            <option value="">Выберите клиента</option>
+            {clients.data!.clients.map((client) => (
+              <option key={client.login} value={client.login}>
+                {client.name === client.login ? client.login : `${client.name} (${client.login})`}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <div className="form__row">
-        <button type="button" className="btn btn--primary" disabled={load.isPending} aria-busy={load.isPending} onClick={() => load.mutate()}>
+        <button type="button" className="btn btn--primary" disabled={load.isPending || (agency && !clientLogin)} aria-busy={load.isPending} onClick={() => load.mutate()}>
           {load.isPending && <span className="spinner" role="status" aria-label="Загрузка" />}
           Загрузить кампании {connection.login}
         </button>
