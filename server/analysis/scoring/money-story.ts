@@ -16,9 +16,9 @@
  *   below is lost).
  * - Конверсии дороже ориентира (`overpaid_clicks`, money that could be saved, not lost): keywords with
  *   conversions whose CPA is over the «Снизить ставку» rule, the excess only (cost − conversions ×
- *   reference CPA). A keyword to stop has no conversions, so it is never also overpaying. The excess is
- *   capped by what its keyword (and its group, for rows without a keyword) has left after its non-target
- *   queries, so the two never overlap.
+ *   reference CPA). A keyword to stop has no conversions, so it is never also overpaying. The excess
+ *   holds the keyword's non-target queries (counted as lost): they come off it, and the group's (rows
+ *   without a keyword) cap it, so lost and to save never overlap.
  *
  * The headline (`perMonth`) is the lost causes only (wasted keywords, non-target queries): spend that
  * brought nothing. The excess over the reference bought conversions: it is `saving`, beside the headline,
@@ -142,7 +142,8 @@ export function moneyStory({ account, scoring, nonTargetRows }: MoneyStoryInput)
     if (finding.checkId !== checks.keywordLowerBid.id || !finding.money) continue;
     const keyword = keywordsByKey.get(finding.target.key);
     if (!keyword || isWasted(keyword)) continue;
-    const excess = Math.min(finding.money, Math.max(0, costOf(keyword) - (queriesOfKeyword.get(keyword) ?? 0)));
+    // The excess (cost − conversions × reference) holds the keyword's non-target queries, already lost: they come off it.
+    const excess = Math.min(finding.money, costOf(keyword)) - (queriesOfKeyword.get(keyword) ?? 0);
     if (excess <= 0) continue;
     overpaidByGroup.set(keyword.group, (overpaidByGroup.get(keyword.group) ?? 0) + excess);
     overpaidCount++;
