@@ -8,7 +8,8 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AuditResult } from '../../../src/contract/analysis.js';
-import type { Evidence, Finding } from '../../../src/contract/analysis-results.js';
+import { share, type Evidence, type Finding } from '../../../src/contract/analysis-results.js';
+import { formatEvidenceValue } from '../../../src/lib/evidence-format.js';
 import { buildResultsSummary } from '../../../server/analysis/result-rows.js';
 import { runCampaignAnalysis } from '../../../server/analysis/scoring/run-analysis.js';
 import { flowerShop, flowerShopSettings } from '../../fixtures/analysis/flower-shop.js';
@@ -109,5 +110,13 @@ describe('every evidence number on the results screen is the engine\'s, in its o
     await renderAt(resultsOf(checkId));
     const card = (await screen.findAllByTestId('finding'))[0]!;
     expect(within(card).getByText(label, { selector: 'dt' }).parentElement!.querySelector('dd')).toHaveTextContent(text);
+  });
+});
+
+describe('evidence stored before shares had a unit of their own', () => {
+  it('reads an older analysis\'s «percent» (already percent points) as it is, a share ×100', () => {
+    expect(formatEvidenceValue({ label: 'CTR на поиске', value: 3, threshold: 4, unit: 'percent' })).toBe('3 %');
+    expect(formatEvidenceValue({ label: 'CTR на поиске', value: 3, threshold: 4, unit: 'percent' }, 'threshold')).toBe('4 %');
+    expect(formatEvidenceValue({ label: 'CTR на поиске', value: share(0.0312), unit: 'share' })).toBe('3,12 %');
   });
 });
