@@ -4,7 +4,7 @@ import type { StatsPeriod } from '@/contract/campaigns.js';
 import { formatRub } from './format';
 
 export { formatCount, formatRub, formatTokens, pluralRu, scoreBand } from './format';
-export { formatEvidenceValue, formatShare } from './evidence-format';
+export { formatEvidenceValue } from './evidence-format';
 
 const shortDate = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });
 
