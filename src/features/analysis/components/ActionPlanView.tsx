@@ -61,7 +61,7 @@ function PlanScreen({ projectId, analysisId, data }: { projectId: string; analys
             step.kind === 'negatives' ? (
               <NegativesStep key={step.key} number={index + 1} step={step} projectId={projectId} analysisId={analysisId} />
             ) : (
-              <CheckStep key={step.key} number={index + 1} step={step} />
+              <CheckStep key={step.key} number={index + 1} step={step} story={money !== null} />
             ),
           )}
         </ol>
@@ -120,22 +120,23 @@ function OlderPlanTotal({ steps }: { steps: PlanStep[] }) {
   );
 }
 
-/** A step's money as the story counts it: lost, to save, or outside the totals. */
-function StepMoney({ step }: { step: PlanStep }) {
+/** A step's money as the story counts it: lost, to save, or outside the totals (`story`: the analysis has a money story; older ones show the step's money as it is). */
+function StepMoney({ step, story }: { step: PlanStep; story: boolean }) {
   if (step.moneyPerMonth <= 0) return null;
+  if (!story) return <strong>{formatRubPerMonth(step.moneyPerMonth)} · </strong>;
   if (!step.counted) return <strong>{formatRubPerMonth(step.moneyPerMonth)} под вопросом, не входит в итог · </strong>;
   const label = step.counted.kind === 'lost' ? 'потери' : 'можно сэкономить';
   return <strong>{label} {formatRubPerMonth(step.counted.perMonth)} · </strong>;
 }
 
-function CheckStep({ number, step }: { number: number; step: CheckPlanStep }) {
+function CheckStep({ number, step, story }: { number: number; step: CheckPlanStep; story: boolean }) {
   return (
     <li className="card plan-step" data-testid="plan-step">
       <h2 className="plan-step__title">
         <span className="plan-step__number">{number}.</span> {step.title}
       </h2>
       <p className="plan-step__meta">
-        <StepMoney step={step} />
+        <StepMoney step={step} story={story} />
         {severityLabels[step.severity]} · {formatCount(step.count)} {pluralRu(step.count, ['место', 'места', 'мест'])}
       </p>
       <p>
@@ -167,7 +168,7 @@ function NegativesStep({ number, step, projectId, analysisId }: { number: number
         <span className="plan-step__number">{number}.</span> Нецелевые запросы: добавьте минус-слова
       </h2>
       <p className="plan-step__meta">
-        {step.counted ? <StepMoney step={step} /> : step.moneyPerMonth > 0 && <strong>{formatRubPerMonth(step.moneyPerMonth)} · </strong>}
+        {step.counted ? <StepMoney step={step} story /> : step.moneyPerMonth > 0 && <strong>{formatRubPerMonth(step.moneyPerMonth)} · </strong>}
         {formatCount(queries.queries)} {pluralRu(queries.queries, ['запрос', 'запроса', 'запросов'])} без конверсий
         {step.counted && Math.round(step.moneyPerMonth) > Math.round(step.counted.perMonth) && (
           <span data-testid="plan-negatives-inside"> на {formatRubPerMonth(step.moneyPerMonth)}: остальное уже в расходе фраз без конверсий</span>
