@@ -12,13 +12,15 @@
 import * as v from 'valibot';
 import type { AnalysisDecisions, AuditResult } from '../../src/contract/analysis.js';
 import {
-  moneyCauseLabels,
+  moneyCauseKinds,
+  moneyCauseLabel,
+  readMoneyStory,
   NonTargetQueriesSchema,
   severityLabels,
   type MoneyCause,
   type MoneyStory,
   type EntityRef,
-  type Evidence,
+  type StoredEvidence,
   type Finding,
   type NegativeKeywordSuggestion,
   type NonTargetQueries,
@@ -26,6 +28,7 @@ import {
   type Suggestion,
 } from '../../src/contract/analysis-results.js';
 import { adPlatformLabels } from '../../src/contract/campaigns.js';
+import { formatEvidenceValue } from '../../src/lib/evidence-format.js';
 import { pluralRu } from '../../src/lib/format.js';
 
 export interface PromptLimits {
@@ -107,7 +110,6 @@ export function rankFindings(findings: readonly Finding[]): Finding[] {
 }
 
 const integer = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0 });
-const decimal = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 });
 const rub = (value: number) => `${integer.format(Math.round(value))} ₽`;
 
 function clip(text: string, max: number): string {
@@ -127,17 +129,10 @@ export function describeTarget(target: EntityRef): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function evidenceValue(value: number | string, unit: Evidence['unit']): string {
-  if (typeof value === 'string') return value;
-  if (unit === 'percent') return `${decimal.format(value * 100)} %`;
-  if (unit === 'rub') return rub(value);
-  return decimal.format(value);
-}
-
-function describeEvidence(evidence: readonly Evidence[]): string {
+function describeEvidence(evidence: readonly StoredEvidence[]): string {
   return evidence
     .slice(0, 4)
-    .map((item) => `${item.label} ${evidenceValue(item.value, item.unit)}${item.threshold !== undefined ? ` (порог ${evidenceValue(item.threshold, item.unit)})` : ''}`)
+    .map((item) => `${item.label} ${formatEvidenceValue(item)}${item.threshold !== undefined ? ` (порог ${formatEvidenceValue(item, 'threshold')})` : ''}`)
     .join('; ');
 }
 
@@ -186,14 +181,18 @@ const causeUnits: Record<MoneyCause, [string, string, string]> = {
 };
 
 /**
- * «Теряете ≈ X ₽/мес» and its causes: the figure the results screen and the action plan show, so the
- * plan the model writes speaks of the same money. The causes never overlap: they add up to X.
+ * «Теряете ≈ X ₽/мес» and its causes, then the money that could be saved apart: the figures the results
+ * screen and the action plan show, so the plan the model writes speaks of the same money. The causes
+ * never overlap: the lost ones add up to X, the saving ones to the second figure.
  */
 function moneyStoryLines(story: MoneyStory): string[] {
   if (story.causes.length === 0) return ['Потери в деньгах по данным аудита не посчитаны (нет конверсий или отчёта о запросах).'];
+  const line = (cause: MoneyStory['causes'][number]) => `- ${moneyCauseLabel(cause.cause, story)}: ${rub(cause.perMonth)}/мес (${integer.format(cause.count)} ${pluralRu(cause.count, causeUnits[cause.cause])})`;
+  const saving = story.causes.filter((cause) => moneyCauseKinds[cause.cause] === 'saving');
   return [
-    `Теряете ≈ ${rub(story.perMonth)}/мес — сумма причин ниже, каждый рубль посчитан один раз:`,
-    ...story.causes.map((cause) => `- ${moneyCauseLabels[cause.cause]}: ${rub(cause.perMonth)}/мес (${integer.format(cause.count)} ${pluralRu(cause.count, causeUnits[cause.cause])})`),
+    `Теряете ≈ ${rub(story.perMonth)}/мес (расход без конверсий) — сумма причин ниже, каждый рубль посчитан один раз:`,
+    ...story.causes.filter((cause) => moneyCauseKinds[cause.cause] === 'lost').map(line),
+    ...(saving.length > 0 ? [`Отдельно, не потери: можно сэкономить ≈ ${rub(story.saving.perMonth)}/мес — конверсии дороже ориентира:`, ...saving.map(line)] : []),
   ];
 }
 
@@ -220,7 +219,7 @@ interface Section {
  */
 export function buildAiPlanPrompt(input: PromptInput, limits: PromptLimits = defaultPromptLimits): AiPlanPrompt {
   const { scoring, semantic } = input.audit;
-  const story = input.audit.money ?? null;
+  const story = input.audit.money ? readMoneyStory(input.audit.money, scoring.settings.targetCpa) : null;
   const line = (text: string) => clip(text, limits.maxLineChars);
   const findingsTotal = Object.values(scoring.bySeverity).reduce((sum, item) => sum + item.count, 0);
   const entitiesTotal = Object.values(scoring.bySeverity).reduce((sum, item) => sum + (item.entities ?? item.count), 0);

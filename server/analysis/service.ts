@@ -27,6 +27,7 @@ import { cancelRun, startPaidRun } from '../runs/paid-run.js';
 import type { ExportRead, ExportReadResult } from './export-file.js';
 import { entityNames } from './entity-names.js';
 import { auditRun } from './lifecycle.js';
+import { moneyLostPerMonth } from './money-sql.js';
 import { fullName, iso } from '../lib/api-values.js';
 
 
@@ -140,7 +141,7 @@ export async function listAnalyses(db: DB, options: HistoryOptions): Promise<Ana
         'u.last_name',
         sql<number>`jsonb_array_length(a.options -> 'campaign_ids')`.as('campaigns_count'),
         // The one «Теряете ≈ X ₽ в месяц» figure of the summary (absent on summaries older than the money story).
-        sql<number | null>`(a.summary -> 'money' ->> 'perMonth')::float8`.as('money_per_month'),
+        moneyLostPerMonth('a.summary').as('money_per_month'),
       ])
       .orderBy('a.created_at', 'desc')
       .orderBy('a.id')

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { LastAnalysis } from '../../src/contract/projects.js';
 import type { DB } from '../db/database.js';
+import { moneyLostPerMonth } from '../analysis/money-sql.js';
 
 /**
  * The latest completed analysis of each project, for the project list's "last analysis score" and its
@@ -11,7 +12,7 @@ export async function lastAnalysisFor(db: DB, projectIds: readonly string[]): Pr
   if (projectIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('analyses')
-    .select(['id', 'project_id', 'score', 'created_at', sql<number | null>`(summary -> 'money' ->> 'perMonth')::float8`.as('money_per_month')])
+    .select(['id', 'project_id', 'score', 'created_at', moneyLostPerMonth('summary').as('money_per_month')])
     .distinctOn('project_id')
     .where('project_id', 'in', [...projectIds])
     .where('status', '=', 'completed')

@@ -34,7 +34,7 @@ import type {
   GroupRelevance,
   KeywordCluster,
   KeywordVerdict,
-  MoneyStory,
+  StoredMoneyStory,
   NegativeCategory,
   NonTargetQueries,
   SemanticResult,
@@ -275,8 +275,8 @@ export interface ResultsSummary {
     campaigns: EntityScore[];
     campaignsTotal: number;
   };
-  /** The one money figure and its causes; null on analyses stored before it existed. */
-  money: MoneyStory | null;
+  /** The one money figure and its causes; null on analyses stored before it existed (older: read with `readMoneyStory`). */
+  money: StoredMoneyStory | null;
   /** Cost of keywords without conversions (kept for the older screens; part of `money`). */
   wastedSpend: { period: number; perMonth: number };
   bySeverity: Record<Severity, { findings: number; entities: number; moneyPerMonth: number }>;

@@ -108,16 +108,42 @@ export const severityLabels: Record<Severity, string> = {
 
 export type CheckFamily = 'keywords' | 'ads' | 'campaign' | 'statistics';
 
-/** One number a finding rests on: the measured value and the threshold it was compared with. */
-export interface Evidence {
+declare const shareBrand: unique symbol;
+/**
+ * A fraction of a whole, 0–1 (0.03 = 3 %), as the settings hold CTR and relevance thresholds. Made only
+ * by `share()`: a figure already in percent points (3 for 3 %) cannot pass for one and be ×100 again.
+ */
+export type Share = number & { readonly [shareBrand]: 'share' };
+/** A fraction (0.0312) as evidence, to 4 decimals (3,12 %). */
+export const share = (fraction: number) => (Math.round(fraction * 10000) / 10000) as Share;
+
+/**
+ * What an evidence number is, one meaning each (the screen formats each one way, src/lib/evidence-format.ts):
+ * - `share`: a fraction 0–1 (CTR, relevance), shown as percent («3 %»);
+ * - `rub`: money in roubles of the account (never kopecks), the period's unless the label says «в месяц»;
+ * - `chars`, `clicks`, `impressions`, `conversions`, `count`: whole numbers of those;
+ * - `ratio`: a multiple («× 2»).
+ */
+export type EvidenceUnit = 'share' | 'rub' | 'chars' | 'clicks' | 'impressions' | 'conversions' | 'count' | 'ratio';
+
+interface EvidenceFields<Value> {
   /** Russian label, e.g. «Длина заголовка 1», «CTR», «Расход без конверсий». */
   label: string;
-  value: number | string;
-  /** The threshold that fired, with the settings key it comes from. */
-  threshold?: number | string;
+  /** A string is shown as it is («3–15»). */
+  value: Value | string;
+  /** The threshold that fired, in the same unit, with the settings key it comes from. */
+  threshold?: Value | string;
   setting?: keyof AnalysisSettings;
-  unit?: 'chars' | 'percent' | 'rub' | 'clicks' | 'impressions' | 'conversions' | 'count' | 'ratio';
 }
+
+/** One number a finding rests on: the measured value and the threshold it was compared with. A share must be a `Share`. */
+export type Evidence = (EvidenceFields<Share> & { unit: 'share' }) | (EvidenceFields<number> & { unit?: Exclude<EvidenceUnit, 'share'> });
+
+/**
+ * Evidence of results stored before `share` existed: CTR and relevance in percent points (3 = 3 %) under
+ * `unit: 'percent'`. Never made any more; the formatter still reads it so older analyses render.
+ */
+export type StoredEvidence = Evidence | (EvidenceFields<number> & { unit: 'percent' });
 
 /**
  * One entity of an aggregated finding: a check that fires on many keywords (or ads) of one group or
@@ -204,7 +230,7 @@ export interface KeywordVerdict {
 
 export interface EntityScore {
   target: EntityRef;
-  /** 0–100; 100 = nothing found. */
+  /** 0–100; 100 = nothing found. The account's is at most 100 − the share of its spend lost (`MoneyStory`). */
   score: number;
   findings: number;
   /** Money per month of the findings on this entity and below it. */
@@ -438,29 +464,68 @@ export type NonTargetQueries = v.InferOutput<typeof NonTargetQueriesSchema>;
 
 // ---------------------------------------------------------------- one money story
 
-/** Why money is lost, each a separate slice of the account's spend (never the same rouble twice). */
+/** Why money is lost or could be saved, each a separate slice of the account's spend (never the same rouble twice). */
 export type MoneyCause = 'wasted_keywords' | 'non_target_queries' | 'overpaid_clicks' | 'broken_pages' | 'network_placements';
 
 export const moneyCauseLabels: Record<MoneyCause, string> = {
   wasted_keywords: 'Фразы без конверсий',
   non_target_queries: 'Нецелевые запросы',
-  overpaid_clicks: 'Переплата за клик',
+  overpaid_clicks: 'Конверсии дороже ориентира',
   broken_pages: 'Неработающие страницы',
   network_placements: 'Площадки в сетях без конверсий',
 };
 
+/** The saving cause named for what the conversions were dearer than. */
+const savingLabels: Record<MoneyStory['saving']['reference'], string> = {
+  target: 'Конверсии дороже целевой цены',
+  account: 'Конверсии дороже средней цены в аккаунте',
+};
+
+/** A cause's name on a screen: «Фразы без конверсий», «Конверсии дороже целевой цены». */
+export const moneyCauseLabel = (cause: MoneyCause, story: MoneyStory) => (moneyCauseKinds[cause] === 'saving' ? savingLabels[story.saving.reference] : moneyCauseLabels[cause]);
+
 /**
- * The one figure «Теряете ≈ X ₽ в месяц» and what it is made of. Every screen (results, project card,
- * history, the action plan, the AI plan) shows this figure, never a sum of its own.
+ * Two kinds of money, never added together: `lost` is spend that brought nothing (no conversion), the
+ * headline «Теряете ≈ X ₽ в месяц»; `saving` is the part of spend that did bring conversions but dearer
+ * than the target CPA (cost − conversions × target): money that could be saved, not money lost.
+ */
+export type MoneyKind = 'lost' | 'saving';
+
+export const moneyCauseKinds: Record<MoneyCause, MoneyKind> = {
+  wasted_keywords: 'lost',
+  non_target_queries: 'lost',
+  overpaid_clicks: 'saving',
+  broken_pages: 'lost',
+  network_placements: 'lost',
+};
+
+/** Period and per-month money of one kind. */
+export interface MoneyAmount {
+  perMonth: number;
+  period: number;
+}
+
+/**
+ * The one figure «Теряете ≈ X ₽ в месяц», the money that could be saved beside it, and what each is made
+ * of. Every screen (results, project card, history, the action plan, the AI plan) shows these figures,
+ * never a sum of its own.
  *
  * No double counting: a query's cost is inside its keyword's cost (queries of keywords already counted as
- * wasted are not counted again); a keyword to stop is not also an overpaying bid.
+ * wasted are not counted again); a keyword to stop is not also an overpaying bid; a keyword's excess over
+ * the target is capped by what its non-target queries leave of its cost.
  */
 export interface MoneyStory {
-  /** Sum of the causes per month (the period's money scaled to `daysPerMonth`). */
+  /** Money lost per month: the sum of the `lost` causes (the period's money scaled to `daysPerMonth`). */
   perMonth: number;
   /** The same over the imported period. */
   period: number;
+  /**
+   * Money that could be saved: the sum of the `saving` causes; `reference`: what the conversions were dearer
+   * than (`target`: the project's target CPA; `account`: the account's CPA on the keyword's placement).
+   */
+  saving: MoneyAmount & { reference: 'target' | 'account' };
+  /** The account's spend per month (every keyword, or campaign totals), for the share of it lost; null without statistics. */
+  spendPerMonth: number | null;
   causes: {
     cause: MoneyCause;
     perMonth: number;
@@ -470,6 +535,28 @@ export interface MoneyStory {
     /** Which list shows them: the findings or suggestions endpoint with these filters. */
     list: { kind: 'findings' | 'suggestions'; checks?: string[]; suggestionKind?: Suggestion['kind']; category?: NegativeCategory };
   }[];
+}
+
+/**
+ * A money story as stored: results stored before the split have no `saving` and no `spendPerMonth`, and
+ * their `perMonth` included the conversions dearer than the target.
+ */
+export type StoredMoneyStory = Omit<MoneyStory, 'saving' | 'spendPerMonth'> & Partial<Pick<MoneyStory, 'saving' | 'spendPerMonth'>>;
+
+/**
+ * The money story in today's meaning, whenever it was stored: an older one's headline loses the `saving`
+ * causes it had added in. `targetCpa`: the analysis's setting (what older conversions were compared with).
+ */
+export function readMoneyStory(story: StoredMoneyStory, targetCpa: number | null): MoneyStory {
+  if (story.saving) return { ...story, saving: story.saving, spendPerMonth: story.spendPerMonth ?? null };
+  const sum = (kind: MoneyKind, key: keyof MoneyAmount) => roundMoney(story.causes.reduce((total, cause) => total + (moneyCauseKinds[cause.cause] === kind ? cause[key] : 0), 0));
+  return {
+    ...story,
+    perMonth: sum('lost', 'perMonth'),
+    period: sum('lost', 'period'),
+    saving: { perMonth: sum('saving', 'perMonth'), period: sum('saving', 'period'), reference: targetCpa !== null ? 'target' : 'account' },
+    spendPerMonth: story.spendPerMonth ?? null,
+  };
 }
 
 export interface SemanticResult {

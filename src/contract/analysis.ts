@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { text } from './text.js';
-import type { MoneyStory, ScoringResult, SemanticResult, Severity } from './analysis-results.js';
+import type { ScoringResult, SemanticResult, Severity, StoredMoneyStory } from './analysis-results.js';
 import type { StatsPeriod } from './campaigns.js';
 import { documentOf, ErrorBodySchema, UuidSchema } from './common.js';
 import { analysisMessages as m } from './messages.js';
@@ -112,9 +112,10 @@ export type AnalysisSummary = {
   wasted_spend: { period: number; per_month: number };
   /**
    * The one figure «Теряете ≈ X ₽ в месяц» and its causes, the same object as `AuditResult.money`
-   * (camelCase inside, as the shared `MoneyStory`). Absent on summaries stored before it existed.
+   * (camelCase inside, as the shared `MoneyStory`). Absent on summaries stored before it existed; read
+   * it with `readMoneyStory` (stored before the lost/saving split, its `perMonth` had both).
    */
-  money?: MoneyStory;
+  money?: StoredMoneyStory;
   period: StatsPeriod | null;
   counts: { campaigns: number; groups: number; ads: number; keywords: number; search_queries: number };
   /** What the engines could not do (no statistics, no conversions…), in Russian. */
@@ -125,8 +126,8 @@ export type AnalysisSummary = {
 export interface AuditResult {
   scoring: ScoringResult;
   semantic: SemanticResult;
-  /** The money story of the two (see `MoneyStory`); absent on results stored before it existed. */
-  money?: MoneyStory;
+  /** The money story of the two (see `MoneyStory`); absent on results stored before it existed, older without the split. */
+  money?: StoredMoneyStory;
 }
 
 const PersonSchema = v.object({ id: v.string(), full_name: v.string() });

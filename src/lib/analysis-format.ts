@@ -1,18 +1,16 @@
 /** Texts of the analysis screens: money, percentages, evidence values, periods, in Russian conventions. */
-import type { EntityRef, Evidence } from '@/contract/analysis-results.js';
+import type { EntityRef } from '@/contract/analysis-results.js';
 import type { StatsPeriod } from '@/contract/campaigns.js';
-import { formatCount, formatRub, pluralRu } from './format';
+import { formatRub } from './format';
 
 export { formatCount, formatRub, formatTokens, pluralRu, scoreBand } from './format';
+export { formatEvidenceValue } from './evidence-format';
 
-const decimal = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 });
 const shortDate = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });
 
 export const formatRubPerMonth = (value: number) => `${formatRub(value)} в месяц`;
 /** «Теряете ≈ 12 345 ₽ в месяц»: the one money figure of an analysis, the same on every screen. */
 export const moneyHeadline = (perMonth: number) => `Теряете ≈ ${formatRubPerMonth(perMonth)}`;
-/** A share (0.0213) as a percent: «2,13 %». */
-export const formatShare = (value: number) => `${decimal.format(value * 100)} %`;
 
 export function formatPeriod(period: StatsPeriod | null | undefined): string | null {
   if (!period) return null;
@@ -20,29 +18,6 @@ export function formatPeriod(period: StatsPeriod | null | undefined): string | n
   const to = new Date(period.to);
   if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) return `${period.from} — ${period.to}`;
   return `${shortDate.format(from)} — ${shortDate.format(to)}`;
-}
-
-/** One evidence value with its unit (percent values are shares in the engines). */
-export function formatEvidenceValue(value: number | string, unit: Evidence['unit']): string {
-  if (typeof value === 'string') return value;
-  switch (unit) {
-    case 'percent':
-      return formatShare(value);
-    case 'rub':
-      return formatRub(value);
-    case 'chars':
-      return `${formatCount(value)} ${pluralRu(value, ['символ', 'символа', 'символов'])}`;
-    case 'clicks':
-      return `${formatCount(value)} ${pluralRu(value, ['клик', 'клика', 'кликов'])}`;
-    case 'impressions':
-      return `${formatCount(value)} ${pluralRu(value, ['показ', 'показа', 'показов'])}`;
-    case 'conversions':
-      return `${formatCount(value)} ${pluralRu(value, ['конверсия', 'конверсии', 'конверсий'])}`;
-    case 'ratio':
-      return `× ${decimal.format(value)}`;
-    default:
-      return decimal.format(value);
-  }
 }
 
 /** Where a suggestion applies, as a person reads it: «Кампания → Группа». */

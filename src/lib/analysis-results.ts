@@ -6,6 +6,7 @@
  */
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { analysisRoutes } from '@/contract/routes/analyses.js';
+import { readMoneyStory, type StoredMoneyStory } from '@/contract/analysis-results.js';
 import { callApi } from './call-api';
 
 export const analysisResultsKey = (analysisId: string) => ['analyses', 'results', analysisId] as const;
@@ -26,8 +27,8 @@ export const resultsQueryOptions = (analysisId: string) =>
 /** Per-month money of an analysis' summary when it has the money story (older analyses have none). */
 export function moneyPerMonthOf(summary: unknown): number | null {
   if (!summary || typeof summary !== 'object') return null;
-  const record = summary as { money?: { perMonth?: unknown } | null; money_per_month?: unknown };
-  if (record.money && typeof record.money.perMonth === 'number') return record.money.perMonth;
+  const record = summary as { money?: StoredMoneyStory | null; money_per_month?: unknown; settings?: { targetCpa?: number | null } };
+  if (record.money && typeof record.money.perMonth === 'number') return readMoneyStory(record.money, record.settings?.targetCpa ?? null).perMonth;
   if (typeof record.money_per_month === 'number') return record.money_per_month;
   return null;
 }

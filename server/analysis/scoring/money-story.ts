@@ -1,6 +1,7 @@
 /**
- * The one money story: «Теряете ≈ X ₽ в месяц» and its causes, each a separate slice of the account's
- * spend, so the causes add up to the headline and no rouble is counted twice.
+ * The one money story: «Теряете ≈ X ₽ в месяц», the money that could be saved beside it, and their
+ * causes, each a separate slice of the account's spend, so the lost causes add up to the headline, the
+ * saving ones to `saving`, and no rouble is counted twice.
  *
  * - Фразы без конверсий (`wasted_keywords`): the keywords the «Остановить фразу» findings price (clicks
  *   over the action threshold, no conversions, cost ≥ `stopCostCpaRatio` × CPA) and the keywords of a
@@ -13,10 +14,15 @@
  *   whole spend is already wasted is left out, any other row counts (a report with neither the group
  *   nor the keyword column cannot be matched at all: its rows count, and only their keyword-level cap
  *   below is lost).
- * - Переплата за клик (`overpaid_clicks`): keywords with conversions whose CPA is over the «Снизить
- *   ставку» rule, the excess only (cost − conversions × reference CPA). A keyword to stop has no
- *   conversions, so it is never also overpaying. The excess is capped by what its keyword (and its group,
- *   for rows without a keyword) has left after its non-target queries, so the two never overlap.
+ * - Конверсии дороже ориентира (`overpaid_clicks`, money that could be saved, not lost): keywords with
+ *   conversions whose CPA is over the «Снизить ставку» rule, the excess only (cost − conversions ×
+ *   reference CPA). A keyword to stop has no conversions, so it is never also overpaying. The excess
+ *   holds the keyword's non-target queries (counted as lost): they come off it, and the group's (rows
+ *   without a keyword) cap it, so lost and to save never overlap.
+ *
+ * The headline (`perMonth`) is the lost causes only (wasted keywords, non-target queries): spend that
+ * brought nothing. The excess over the reference bought conversions: it is `saving`, beside the headline,
+ * never added to it. A cause whose money rounds to 0 ₽ a month is left out (nothing to act on).
  * - Network sites (a placements report, `stats.network_sites`) are named without money: a site's spend is
  *   inside its keywords' spend, which the causes above already count. Broken pages need page checks the
  *   import does not carry yet: that cause is left out rather than guessed.
@@ -24,9 +30,10 @@
  * Pure: the prepared account, the scoring result and the semantic engine's non-target rows in, the
  * story out. Money of the period is summed first and turned into money per month once per cause.
  */
-import { roundMoney, type MoneyStory, type ScoringResult } from '../../../src/contract/analysis-results.js';
+import { moneyCauseKinds, roundMoney, type MoneyStory, type ScoringResult } from '../../../src/contract/analysis-results.js';
 import type { SearchQuery } from '../../../src/contract/campaigns.js';
 import type { PreparedAccount, PreparedGroup, PreparedKeyword } from '../semantic/prepare.js';
+import { campaignStatsOf } from './checks/statistics.js';
 import { checks } from './registry.js';
 
 export interface MoneyStoryInput {
@@ -135,7 +142,8 @@ export function moneyStory({ account, scoring, nonTargetRows }: MoneyStoryInput)
     if (finding.checkId !== checks.keywordLowerBid.id || !finding.money) continue;
     const keyword = keywordsByKey.get(finding.target.key);
     if (!keyword || isWasted(keyword)) continue;
-    const excess = Math.min(finding.money, Math.max(0, costOf(keyword) - (queriesOfKeyword.get(keyword) ?? 0)));
+    // The excess (cost − conversions × reference) holds the keyword's non-target queries, already lost: they come off it.
+    const excess = Math.min(finding.money, costOf(keyword)) - (queriesOfKeyword.get(keyword) ?? 0);
     if (excess <= 0) continue;
     overpaidByGroup.set(keyword.group, (overpaidByGroup.get(keyword.group) ?? 0) + excess);
     overpaidCount++;
@@ -151,10 +159,29 @@ export function moneyStory({ account, scoring, nonTargetRows }: MoneyStoryInput)
     causes.push({ cause: 'overpaid_clicks', period: roundMoney(overpaidPeriod), perMonth: roundMoney(overpaidPeriod * monthFactor), count: overpaidCount, list: { kind: 'findings', checks: overpaidChecks } });
   }
 
-  causes.sort((a, b) => b.perMonth - a.perMonth);
+  // Rounded to whole roubles a month, a cause of 0 ₽ says nothing: left out.
+  const shown = causes.filter((cause) => Math.round(cause.perMonth) > 0).sort((a, b) => b.perMonth - a.perMonth);
+  const sum = (kind: 'lost' | 'saving', key: 'perMonth' | 'period') => roundMoney(shown.reduce((total, cause) => total + (moneyCauseKinds[cause.cause] === kind ? cause[key] : 0), 0));
+  let spend: number | null = null;
+  for (const campaign of account.campaigns) {
+    const stats = campaignStatsOf(campaign);
+    if (stats) spend = (spend ?? 0) + stats.cost;
+  }
   return {
-    perMonth: roundMoney(causes.reduce((sum, cause) => sum + cause.perMonth, 0)),
-    period: roundMoney(causes.reduce((sum, cause) => sum + cause.period, 0)),
-    causes,
+    perMonth: sum('lost', 'perMonth'),
+    period: sum('lost', 'period'),
+    saving: { perMonth: sum('saving', 'perMonth'), period: sum('saving', 'period'), reference: scoring.settings.targetCpa !== null ? 'target' : 'account' },
+    spendPerMonth: spend === null ? null : roundMoney(spend * monthFactor),
+    causes: shown,
   };
+}
+
+/**
+ * The account's score beside its money: at most 100 − the share of the spend lost (a score of 79 beside
+ * «39 % of the budget brought nothing» reads as a contradiction). Only money lost caps it: conversions
+ * dearer than the target still brought conversions, and the checks' weights already judge them.
+ */
+export function scoreBesideLoss(score: number, story: MoneyStory): number {
+  if (!story.spendPerMonth || story.spendPerMonth <= 0 || story.perMonth <= 0) return score;
+  return Math.min(score, Math.max(0, Math.round(100 * (1 - story.perMonth / story.spendPerMonth))));
 }

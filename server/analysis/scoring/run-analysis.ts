@@ -14,7 +14,7 @@ import { runSemanticEngine } from '../semantic/engine.js';
 import { createLemmatizer, loadMorphology } from '../semantic/lemmatizer.js';
 import { prepareAccount, releaseSemanticInputs } from '../semantic/prepare.js';
 import { runScoring } from './engine.js';
-import { moneyStory } from './money-story.js';
+import { moneyStory, scoreBesideLoss } from './money-story.js';
 
 export interface RunAnalysisOptions {
   /** Project overrides; missing keys take `defaultAnalysisSettings`. */
@@ -27,7 +27,7 @@ export interface RunAnalysisOptions {
 export interface AnalysisOutput {
   scoring: ScoringResult;
   semantic: SemanticResult;
-  /** «Теряете ≈ X ₽ в месяц» and its causes, from both results (money-story.ts). */
+  /** «Теряете ≈ X ₽ в месяц», the money to save and their causes, from both results (money-story.ts); the account's score is capped by it. */
   money: MoneyStory;
 }
 
@@ -41,5 +41,7 @@ export async function runCampaignAnalysis(data: CampaignData, options: RunAnalys
   const { result: semantic, nonTargetRows } = runSemanticEngine(account, settings, onProgress);
   releaseSemanticInputs(account);
   const scoring = runScoring(account, semantic, settings, onProgress);
-  return { scoring, semantic, money: moneyStory({ account, scoring, nonTargetRows }) };
+  const money = moneyStory({ account, scoring, nonTargetRows });
+  scoring.account.score = scoreBesideLoss(scoring.account.score, money);
+  return { scoring, semantic, money };
 }

@@ -35,17 +35,21 @@ describe('buildAiPlanPrompt', () => {
 
   it('quotes the money story («Теряете ≈ X») and its causes instead of totals of its own', () => {
     const audit = makeAudit();
+    // Stored before the lost/saving split: its 6 290 had the 1 000 of dearer conversions in it.
     audit.money = {
-      perMonth: 5290,
-      period: 5467,
+      perMonth: 6290,
+      period: 6500,
       causes: [
         { cause: 'wasted_keywords', perMonth: 3290, period: 3400, count: 1, list: { kind: 'findings', checks: ['keyword.action_stop', 'stats.wasted_spend'] } },
         { cause: 'non_target_queries', perMonth: 2000, period: 2067, count: 12, list: { kind: 'suggestions', suggestionKind: 'negative_keyword' } },
+        { cause: 'overpaid_clicks', perMonth: 1000, period: 1033, count: 2, list: { kind: 'findings', checks: ['keyword.action_lower_bid'] } },
       ],
     };
     audit.scoring.bySeverity.medium = { ...audit.scoring.bySeverity.medium, entities: 40 };
     const user = buildAiPlanPrompt({ projectName: 'Окна', audit, decisions }).messages[1]!.content;
-    expect(user).toMatch(/Теряете ≈ 5\s290 ₽\/мес — сумма причин ниже, каждый рубль посчитан один раз:\n- Фразы без конверсий: 3\s290 ₽\/мес \(1 фраза\)\n- Нецелевые запросы: 2\s000 ₽\/мес \(12 запросов\)/);
+    expect(user).toMatch(/Теряете ≈ 5\s290 ₽\/мес \(расход без конверсий\) — сумма причин ниже, каждый рубль посчитан один раз:\n- Фразы без конверсий: 3\s290 ₽\/мес \(1 фраза\)\n- Нецелевые запросы: 2\s000 ₽\/мес \(12 запросов\)\n/);
+    // Money that could be saved apart, never in the loss.
+    expect(user).toMatch(/\nОтдельно, не потери: можно сэкономить ≈ 1\s000 ₽\/мес — конверсии дороже ориентира:\n- Конверсии дороже (целевой цены|средней цены в аккаунте): 1\s000 ₽\/мес/);
     // No second money total beside it: no wasted-spend line, no roubles per severity.
     expect(user).not.toMatch(/^Расход без конверсий: /m);
     expect(user).toContain('Упущенные возможности: замечаний 1.');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MoneyStory } from '../../../src/contract/analysis-results.js';
+import { moneyCauseKinds, type MoneyStory } from '../../../src/contract/analysis-results.js';
 import { summarizeAudit } from '../../../server/analysis/run-audit.js';
 import { ad, campaign, group, kw, query, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { analyse } from './helpers.js';
@@ -50,17 +50,21 @@ describe('the money story: one figure, its causes add up, no rouble counted twic
     // …but 700 are inside the stop keyword and 300 inside the zero-conversion campaign.
     expect(money.causes).toEqual([
       { cause: 'wasted_keywords', period: 4500, perMonth: 9000, count: 2, list: { kind: 'findings', checks: ['keyword.action_stop', 'stats.wasted_spend'] } },
-      { cause: 'overpaid_clicks', period: 4000, perMonth: 8000, count: 1, list: { kind: 'findings', checks: ['keyword.action_lower_bid'] } },
+      { cause: 'overpaid_clicks', period: 3500, perMonth: 7000, count: 1, list: { kind: 'findings', checks: ['keyword.action_lower_bid'] } },
       { cause: 'non_target_queries', period: 700, perMonth: 1400, count: 2, list: { kind: 'suggestions', suggestionKind: 'negative_keyword' } },
     ]);
-    // 3000 (stop) + 1500 (campaign) + 4000 (excess) + 500 + 200 (queries) = 9 200 ₽, × 2 a month.
-    expect(money).toMatchObject({ period: 9200, perMonth: 18400 });
+    // Lost: 3000 (stop) + 1500 (campaign) + 500 + 200 (queries) = 5 200 ₽, × 2 a month; the 4000 excess less
+    // its keyword's 500 of queries (lost) bought conversions: money to save, apart, never in the headline.
+    expect(money).toMatchObject({ period: 5200, perMonth: 10400, saving: { period: 3500, perMonth: 7000, reference: 'target' } });
   });
 
-  it('the causes add up to the headline', async () => {
+  it('the lost causes add up to the headline, the saving ones to the money to save', async () => {
     const { money } = await analyse(data, settings);
-    expect(money.causes.reduce((sum, item) => sum + item.perMonth, 0)).toBeCloseTo(money.perMonth, 2);
-    expect(money.causes.reduce((sum, item) => sum + item.period, 0)).toBeCloseTo(money.period, 2);
+    const of = (kind: string) => money.causes.filter((item) => moneyCauseKinds[item.cause] === kind);
+    expect(of('lost').map((item) => item.cause)).toEqual(['wasted_keywords', 'non_target_queries']);
+    expect(of('lost').reduce((sum, item) => sum + item.perMonth, 0)).toBeCloseTo(money.perMonth, 2);
+    expect(of('lost').reduce((sum, item) => sum + item.period, 0)).toBeCloseTo(money.period, 2);
+    expect(of('saving').reduce((sum, item) => sum + item.perMonth, 0)).toBeCloseTo(money.saving.perMonth, 2);
   });
 
   it('the wasted cause is exactly the money of the findings its list shows', async () => {
@@ -71,7 +75,7 @@ describe('the money story: one figure, its causes add up, no rouble counted twic
     expect(listed.reduce((sum, finding) => sum + (finding.count ?? 1), 0)).toBe(wasted.count);
   });
 
-  it('a stop keyword is never also overpaying, and a keyword never loses more than it cost', async () => {
+  it('a stop keyword is never also overpaying, and a keyword\'s queries are never also its excess', async () => {
     // One keyword, CPA 1000 against a target of 100: excess 900 of its 1000 ₽; its non-target queries cost 600.
     const one = yandex(
       [campaign('Окна', [group('А', [kw('окна пвх', { stats: stats(1000, 40, 1000, 1) })], [ad('Окна ПВХ')])])],
@@ -81,9 +85,11 @@ describe('the money story: one figure, its causes add up, no rouble counted twic
     const { money, scoring } = await analyse(one, { targetCpa: 100 });
     expect(scoring.findings.find((finding) => finding.checkId === 'keyword.action_lower_bid')).toMatchObject({ money: 900 });
     expect(cause(money, 'non_target_queries')).toMatchObject({ period: 600 });
-    // 1000 − 600 left for the excess: 400, so the story says 1000 ₽, the keyword's whole cost, not 1500.
-    expect(cause(money, 'overpaid_clicks')).toMatchObject({ period: 400, count: 1 });
-    expect(money.period).toBe(1000);
+    // The 900 excess holds the 600 of queries (lost): 300 left to save, so lost, to save and the one conversion at
+    // the target add up to the keyword's 1000 ₽, not 1500 (or 1100 when the queries were counted in both).
+    expect(cause(money, 'overpaid_clicks')).toMatchObject({ period: 300, count: 1 });
+    expect(money.period).toBe(600);
+    expect(money.saving.period).toBe(300);
 
     const { money: stopped } = await analyse(data, settings);
     // «окна дешево» is a stop keyword: in wasted_keywords only; the one overpaying keyword is «окна пвх цена».
@@ -93,7 +99,7 @@ describe('the money story: one figure, its causes add up, no rouble counted twic
   it('has no causes without conversions and queries, and leaves out what the data cannot tell (placements, pages)', async () => {
     const bare = yandex([campaign('Окна', [group('А', [kw('окна пвх', { stats: stats(1000, 50, 5000, 0) })], [ad('Окна ПВХ')])])]);
     const { money } = await analyse(bare);
-    expect(money).toEqual({ perMonth: 0, period: 0, causes: [] });
+    expect(money).toMatchObject({ perMonth: 0, period: 0, saving: { perMonth: 0, period: 0 }, causes: [] });
     const { money: full } = await analyse(data, settings);
     expect(full.causes.map((item) => item.cause)).not.toContain('network_placements');
     expect(full.causes.map((item) => item.cause)).not.toContain('broken_pages');

@@ -108,7 +108,7 @@ describe('a network campaign known by its name only (the expert account)', () =>
     // With the network CTRs (0,3; 0,375; 0,4 %) in, the median would be 2,2 % and 4 % would pass.
     expect(labels(scoring.findings, 'stats.low_ctr')).toEqual(['цветы на заказ']);
     const low = of(scoring.findings, 'stats.low_ctr')[0];
-    expect(low.evidence[0]).toMatchObject({ label: 'CTR на поиске', value: 4, threshold: 5, setting: 'ctrBelowMedianRatio' });
+    expect(low.evidence[0]).toMatchObject({ label: 'CTR на поиске', value: 0.04, threshold: 0.05, unit: 'share', setting: 'ctrBelowMedianRatio' });
     // Network CTR 620 / 180 000 = 0,34 % < 2 %: not suspicious either.
     expect(of(scoring.findings, 'stats.network_ctr_suspicious')).toEqual([]);
   });
@@ -235,13 +235,13 @@ describe('statistics split by placement', () => {
     // Search share: CTR 10 / 1 000 = 1 % < 2 % → low (on all the keyword's traffic it would be 2,96 %: no verdict).
     const low = of(scoring.findings, 'stats.low_ctr');
     expect(low).toHaveLength(1);
-    expect(low[0].evidence[0]).toMatchObject({ value: 1, threshold: 2, setting: 'lowSearchCtr' });
+    expect(low[0].evidence[0]).toMatchObject({ value: 0.01, threshold: 0.02, setting: 'lowSearchCtr', unit: 'share' });
     expect(low[0].evidence[1]).toMatchObject({ label: 'Показы на поиске', value: 1000 });
     // Network share: CTR 1 500 / 50 000 = 3 % ≥ 2 % → suspicious, with its 15 000 ₽.
     const network = of(scoring.findings, 'stats.network_ctr_suspicious');
     expect(network).toHaveLength(1);
     expect(network[0]).toMatchObject({ money: 15000 });
-    expect(network[0].evidence[0]).toMatchObject({ value: 3, setting: 'suspiciousNetworkCtr' });
+    expect(network[0].evidence[0]).toMatchObject({ value: 0.03, setting: 'suspiciousNetworkCtr', unit: 'share' });
   });
 
   it('an English Google campaign on the Display Network: network CPC median, no search CTR verdict', async () => {

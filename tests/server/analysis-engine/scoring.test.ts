@@ -254,10 +254,10 @@ describe('statistics: evidence rules, actions and money per month', () => {
     const { scoring } = await analyse(data);
     const low = scoring.findings.filter((finding) => finding.checkId === 'stats.low_ctr');
     expect(low.map((finding) => finding.target.label)).toEqual(['окна пвх установка']);
-    expect(low[0].evidence[0]).toMatchObject({ value: 1, threshold: 2, setting: 'lowSearchCtr' });
+    expect(low[0].evidence[0]).toMatchObject({ value: 0.01, threshold: 0.02, setting: 'lowSearchCtr', unit: 'share' });
     const network = scoring.findings.find((finding) => finding.checkId === 'stats.network_ctr_suspicious')!;
     expect(network.target.label).toBe('Сети');
-    expect(network.evidence[0]).toMatchObject({ value: 3, threshold: 2 });
+    expect(network.evidence[0]).toMatchObject({ value: 0.03, threshold: 0.02, unit: 'share' });
     expect(network.moneyPerMonth).toBe(6000);
   });
 

@@ -86,6 +86,31 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
     expect(list.body.items.find((p: { id: string }) => p.id === project.projectId).last_analysis).toMatchObject({ id, score: analysis.score, money_per_month: moneyPerMonth });
   });
 
+  it('quotes the money lost on the history and the project card, also for a summary stored before the lost/saving split', async () => {
+    const started = await start();
+    const id = started.body.analysis.id as string;
+    await eventsUntilDone(t.app, user.token, id);
+    // As stored before the split: no `saving`, and `perMonth` had the dearer conversions in it.
+    const older = {
+      perMonth: 29100,
+      period: 29100,
+      causes: [
+        { cause: 'wasted_keywords', perMonth: 17200, period: 17200, count: 5, list: { kind: 'findings', checks: ['keyword.action_stop'] } },
+        { cause: 'overpaid_clicks', perMonth: 11900, period: 11900, count: 2, list: { kind: 'findings', checks: ['keyword.action_lower_bid'] } },
+      ],
+    };
+    await sql`UPDATE analyses SET summary = jsonb_set(summary, '{money}', ${JSON.stringify(older)}::jsonb) WHERE id = ${id}`.execute(t.app.db);
+    const history = await call(t.app, 'GET', `/api/v1/projects/${project.projectId}/analyses?status=completed`, { token: user.token });
+    expect(history.body.items.find((item: { id: string }) => item.id === id)).toMatchObject({ money_per_month: 17200 });
+    const list = await call(t.app, 'GET', '/api/v1/projects', { token: user.token });
+    expect(list.body.items.find((p: { id: string }) => p.id === project.projectId).last_analysis).toMatchObject({ id, money_per_month: 17200 });
+
+    // Stored today: `perMonth` is the money lost already, the saving beside it.
+    await sql`UPDATE analyses SET summary = jsonb_set(summary, '{money}', ${JSON.stringify({ ...older, perMonth: 17200, period: 17200, saving: { perMonth: 11900, period: 11900, reference: 'target' }, spendPerMonth: 60000 })}::jsonb) WHERE id = ${id}`.execute(t.app.db);
+    const today = await call(t.app, 'GET', '/api/v1/projects', { token: user.token });
+    expect(today.body.items.find((p: { id: string }) => p.id === project.projectId).last_analysis).toMatchObject({ id, money_per_month: 17200 });
+  });
+
   it('accepts and rejects suggestions and exports the accepted changes as the platform files', async () => {
     const started = await start();
     const id = started.body.analysis.id as string;

@@ -2,8 +2,8 @@
 import { http, HttpResponse } from 'msw';
 import type { Analysis, AuditResult } from '../../../src/contract/analysis.js';
 import { RESULTS_TOTAL_CAP, type BulkDecisionRequest, type DecisionChangesRequest, type DecisionCounts, type FindingItemsPage, type FindingsPage, type PagedResults, type ResultsSummary, type SuggestionWithDecision } from '../../../src/contract/analysis-pages.js';
-import type { Finding, FindingItem, MoneyStory, NegativeKeywordSuggestion, CrossMinusSuggestion, AdFieldFixSuggestion, Suggestion } from '../../../src/contract/analysis-results.js';
-import { defaultAnalysisSettings } from '../../../src/contract/analysis-results.js';
+import type { Finding, FindingItem, StoredMoneyStory, NegativeKeywordSuggestion, CrossMinusSuggestion, AdFieldFixSuggestion, Suggestion } from '../../../src/contract/analysis-results.js';
+import { defaultAnalysisSettings, share } from '../../../src/contract/analysis-results.js';
 import type { ProjectDetail } from '../../../src/contract/projects.js';
 
 export const projectId = '44444444-4444-4444-8444-444444444444';
@@ -90,7 +90,7 @@ const ctrFinding: Finding = {
   explanation: 'Объявление показывается, но по нему почти не кликают.',
   fix: 'Добавьте ключевую фразу в заголовок.',
   target: { level: 'keyword', key: 'c0g0k2', campaignName: 'Окна — поиск', groupName: 'Пластиковые окна', label: 'пластиковые окна' },
-  evidence: [{ label: 'CTR', value: 0.012, threshold: 0.02, setting: 'lowSearchCtr', unit: 'percent' }],
+  evidence: [{ label: 'CTR', value: share(0.012), threshold: share(0.02), setting: 'lowSearchCtr', unit: 'share' }],
   period,
 };
 
@@ -284,8 +284,8 @@ export const aggregatedWaste: Finding = {
   moneyPerMonth: 2845,
 };
 
-/** The one money figure: the keywords' waste and the non-target queries of the other keywords, never the same rouble twice. */
-export const moneyStory: MoneyStory = {
+/** The one money figure as stored before the lost/saving split (no `saving`): the keywords' waste and the non-target queries of the other keywords. */
+export const moneyStory: StoredMoneyStory = {
   perMonth: 5187,
   period: 5360,
   causes: [

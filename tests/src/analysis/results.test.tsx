@@ -207,10 +207,10 @@ describe('the action plan', () => {
     ]);
     expect(steps[0]).toHaveTextContent('3 290 ₽ в месяц');
     expect(steps[0]).toHaveTextContent('Что сделать: Остановите фразу «окна бесплатно» или снизьте ставку.');
-    expect(steps[1]).toHaveTextContent('1 897 ₽ в месяц · 4 запроса без конверсий');
+    expect(steps[1]).toHaveTextContent('потери 1 897 ₽ в месяц · 4 запроса без конверсий');
     expect(steps[1]).toHaveTextContent('Что сделать: Добавьте минус-слова: -бесплатно, -вакансии, -окна пвх rehau (3 шт.) — на экране предложений.');
-    // The plan quotes the results header's figure, not a sum of its own.
-    expect(screen.getByTestId('plan-total')).toHaveTextContent('Теряете ≈ 5 187 ₽ в месяц');
-    expect(screen.getByTestId('plan-negatives-total')).toHaveTextContent('Минус-слова (шаг 2) отсекут нецелевые запросы на 1 897 ₽ в месяц — это часть той же суммы');
+    // The plan quotes the results header's figure, not a sum of its own, and names the steps that make it up.
+    expect(screen.getByTestId('plan-total')).toHaveTextContent('Теряете ≈ 5 187 ₽ в месяц: расход без единой конверсии — шаги 1 и 2 вместе.');
+    expect(steps[0]).toHaveTextContent('потери 3 290 ₽ в месяц');
   });
 });

@@ -3,7 +3,7 @@
  * URL, UTM tags, the same text in many groups, group relevance. Fields over a limit and links without
  * UTM get a proposed fix the user can accept (and edit) for export.
  */
-import type { AdField, AdFieldFixSuggestion, CheckDescription, EntityRef } from '../../../../src/contract/analysis-results.js';
+import { share, type AdField, type AdFieldFixSuggestion, type CheckDescription, type EntityRef } from '../../../../src/contract/analysis-results.js';
 import { flatString } from '../../semantic/flat-string.js';
 import type { PreparedAd, PreparedGroup } from '../../semantic/prepare.js';
 import { oneEvidence, type ScoringContext } from '../context.js';
@@ -285,7 +285,7 @@ export function runAdChecks(context: ScoringContext, headlineMisses: Uint8Array,
     findings.push(makeFinding(checks.groupLowRelevance, relevance.target, {
       explanation: `В объявлениях группы «${relevance.target.groupName}» есть только ${Math.round(relevance.relevance * 100)} % слов её ключевых фраз; нет: ${relevance.missingLemmas.slice(0, 5).join(', ')}.`,
       fix: 'Добавьте в заголовки и тексты слова ключевых фраз или разделите группу по смыслу.',
-      evidence: oneEvidence({ label: 'Релевантность', value: Math.round(relevance.relevance * 100), threshold: Math.round(settings.minGroupRelevance * 100), setting: 'minGroupRelevance', unit: 'percent' }),
+      evidence: oneEvidence({ label: 'Релевантность', value: share(relevance.relevance), threshold: share(settings.minGroupRelevance), setting: 'minGroupRelevance', unit: 'share' }),
     }));
   }
 }

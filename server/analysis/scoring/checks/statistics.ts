@@ -16,7 +16,7 @@
  * - network sites and apps of a placements report that spend without converting (siteChecks).
  * Conversion-based checks run only when the data has conversions at all (else a notice says so).
  */
-import type { Evidence, FindingItem, KeywordAction, KeywordVerdict } from '../../../../src/contract/analysis-results.js';
+import { share, type Evidence, type FindingItem, type KeywordAction, type KeywordVerdict } from '../../../../src/contract/analysis-results.js';
 import type { Placement, Stats } from '../../../../src/contract/campaigns.js';
 import { campaignPlacementStats, placementPhrase } from '../../placement.js';
 import { intentOf } from '../../semantic/clusters.js';
@@ -258,7 +258,7 @@ export function runStatisticsChecks(context: ScoringContext, informational: Uint
           explanation: `CTR кампании в сетях ${percent(ctr)} % при норме 0,5–1,5 %: похоже на случайные клики с площадок. Под вопросом ${formatRub(network.cost * monthFactor)} в месяц.`,
           fix: 'Откройте отчёт по площадкам и исключите мобильные приложения и площадки с высоким CTR без конверсий.',
           evidence: [
-            { label: 'CTR в сетях', value: percent(ctr), threshold: percent(settings.suspiciousNetworkCtr), setting: 'suspiciousNetworkCtr', unit: 'percent' },
+            { label: 'CTR в сетях', value: share(ctr), threshold: share(settings.suspiciousNetworkCtr), setting: 'suspiciousNetworkCtr', unit: 'share' },
             { label: 'Показы в сетях', value: network.impressions, threshold: settings.minImpressionsForCtr, setting: 'minImpressionsForCtr', unit: 'impressions' },
             periodEvidence,
           ],
@@ -306,7 +306,7 @@ function siteChecks(campaign: PreparedCampaign, reference: CpaReference, context
       { label: 'Площадок', value: flagged.length, unit: 'count' },
       { label: 'Расход на них', value: rub(total), unit: 'rub' },
       ...(stopLimit !== null ? [{ label: 'Расход без конверсий от', value: rub(stopLimit), setting: 'stopCostCpaRatio' as const, unit: 'rub' as const }] : []),
-      { label: 'Подозрительный CTR от', value: percent(settings.suspiciousNetworkCtr), setting: 'suspiciousNetworkCtr', unit: 'percent' },
+      { label: 'Подозрительный CTR от', value: share(settings.suspiciousNetworkCtr), setting: 'suspiciousNetworkCtr', unit: 'share' },
       periodEvidence,
     ],
   }));
@@ -321,10 +321,10 @@ function ctrChecks(keyword: PreparedKeyword, stats: Stats, medianSearchCtr: numb
   let evidence: Evidence | null = null;
   let reason = '';
   if (ctr < settings.lowSearchCtr) {
-    evidence = { label: 'CTR на поиске', value: percent(ctr), threshold: percent(settings.lowSearchCtr), setting: 'lowSearchCtr', unit: 'percent' };
+    evidence = { label: 'CTR на поиске', value: share(ctr), threshold: share(settings.lowSearchCtr), setting: 'lowSearchCtr', unit: 'share' };
     reason = `ниже ${percent(settings.lowSearchCtr)} %`;
   } else if (medianLimit !== null && ctr < medianLimit) {
-    evidence = { label: 'CTR на поиске', value: percent(ctr), threshold: percent(medianLimit), setting: 'ctrBelowMedianRatio', unit: 'percent' };
+    evidence = { label: 'CTR на поиске', value: share(ctr), threshold: share(medianLimit), setting: 'ctrBelowMedianRatio', unit: 'share' };
     reason = `меньше половины медианы аккаунта на поиске (${percent(medianSearchCtr!)} %)`;
   }
   if (!evidence) return;

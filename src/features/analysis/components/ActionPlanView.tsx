@@ -1,9 +1,10 @@
 import { Link } from '@tanstack/react-router';
 import type { PagedResults } from '../../../contract/analysis-pages.js';
-import { severityLabels } from '../../../contract/analysis-results.js';
+import { readMoneyStory, severityLabels, type MoneyStory } from '../../../contract/analysis-results.js';
 import { formatDateTime } from '../../../lib/format';
 import { formatCount, formatPeriod, formatRub, formatRubPerMonth, moneyHeadline, pluralRu } from '@/lib/analysis-format';
-import { actionPlan, type CheckPlanStep, type NegativesPlanStep } from '../result-model';
+import { actionPlan, type CheckPlanStep, type NegativesPlanStep, type PlanStep } from '../result-model';
+import { savingHeadline } from './MoneyStory';
 import { ResultsLoader } from './ResultsLoader';
 import { FindingCard } from './FindingCard';
 import { BackToResultsLink, PlanNextSteps } from './PlanLinks';
@@ -27,12 +28,8 @@ export function ActionPlanView({ projectId, analysisId }: { projectId: string; a
 function PlanScreen({ projectId, analysisId, data }: { projectId: string; analysisId: string; data: PagedResults }) {
   const { summary } = data;
   const steps = actionPlan(summary, data.decisions);
-  // The one money figure of the analysis (the results header's), never a sum of the plan's own: the
-  // negatives' queries are part of the keywords' spend, so their money stands on its step. Summaries
-  // stored before the money story sum the priced checks, as the plan did then.
-  const priced = steps.filter((step) => step.kind === 'check' && step.moneyPerMonth > 0);
-  const totalPerMonth = summary.money ? summary.money.perMonth : priced.reduce((sum, step) => sum + step.moneyPerMonth, 0);
-  const negativesIndex = steps.findIndex((step) => step.kind === 'negatives' && step.moneyPerMonth > 0);
+  const money = summary.money ? readMoneyStory(summary.money, summary.settings.targetCpa) : null;
+  const numbersOf = (match: (step: PlanStep) => boolean) => steps.flatMap((step, index) => (match(step) ? [index + 1] : []));
   return (
     <section className="page analysis-page analysis-plan">
       <BackToResultsLink projectId={projectId} analysisId={analysisId} />
@@ -47,24 +44,11 @@ function PlanScreen({ projectId, analysisId, data }: { projectId: string; analys
         больше всего рублей в месяц, затем остальные замечания по важности.
       </p>
 
-      {totalPerMonth > 0 && (
-        <p className="analysis-plan__total" data-testid="plan-total">
-          {summary.money ? (
-            <>
-              {moneyHeadline(totalPerMonth)}. Исправив пункты с оценкой в деньгах, вы перестанете их терять.
-            </>
-          ) : (
-            <>
-              Исправив пункты с оценкой в деньгах, вы перестанете терять около <strong>{formatRubPerMonth(totalPerMonth)}</strong>.
-            </>
-          )}
-        </p>
-      )}
-      {negativesIndex >= 0 && (
-        <p className="analysis-plan__total" data-testid="plan-negatives-total">
-          Минус-слова (шаг {negativesIndex + 1}) отсекут нецелевые запросы на <strong>{formatRubPerMonth(steps[negativesIndex]!.moneyPerMonth)}</strong>
-          {totalPerMonth > 0 ? ' — это часть той же суммы, а не добавка к ней.' : '.'}
-        </p>
+      {money ? (
+        <PlanTotals money={money} lostSteps={numbersOf((step) => step.counted?.kind === 'lost')} savingSteps={numbersOf((step) => step.counted?.kind === 'saving')} uncountedSteps={numbersOf((step) => step.moneyPerMonth > 0 && !step.counted)} />
+      ) : (
+        // A summary stored before the money story: the priced checks' sum, as the plan said then.
+        <OlderPlanTotal steps={steps} />
       )}
 
       {steps.length === 0 ? (
@@ -77,7 +61,7 @@ function PlanScreen({ projectId, analysisId, data }: { projectId: string; analys
             step.kind === 'negatives' ? (
               <NegativesStep key={step.key} number={index + 1} step={step} projectId={projectId} analysisId={analysisId} />
             ) : (
-              <CheckStep key={step.key} number={index + 1} step={step} />
+              <CheckStep key={step.key} number={index + 1} step={step} story={money !== null} />
             ),
           )}
         </ol>
@@ -88,14 +72,71 @@ function PlanScreen({ projectId, analysisId, data }: { projectId: string; analys
   );
 }
 
-function CheckStep({ number, step }: { number: number; step: CheckPlanStep }) {
+/** «шаг 2», «шаги 1, 3 и 4». */
+function stepsText(numbers: number[]): string {
+  if (numbers.length === 1) return `шаг ${numbers[0]}`;
+  return `шаги ${numbers.slice(0, -1).join(', ')} и ${numbers[numbers.length - 1]}`;
+}
+
+/**
+ * The plan's money is the results header's, never a sum of its own: the steps' counted money adds up to
+ * the headline (money lost) and, apart, to the money that could be saved; the steps whose money the
+ * story does not count are named, with why.
+ */
+function PlanTotals({ money, lostSteps, savingSteps, uncountedSteps }: { money: MoneyStory; lostSteps: number[]; savingSteps: number[]; uncountedSteps: number[] }) {
+  const hasLoss = Math.round(money.perMonth) > 0;
+  const hasSaving = Math.round(money.saving.perMonth) > 0;
+  if (!hasLoss && !hasSaving && uncountedSteps.length === 0) return null;
+  return (
+    <div className="analysis-plan__totals">
+      {hasLoss && (
+        <p className="analysis-plan__total" data-testid="plan-total">
+          {moneyHeadline(money.perMonth)}: расход без единой конверсии{lostSteps.length > 0 ? ` — ${stepsText(lostSteps)} вместе` : ''}.
+        </p>
+      )}
+      {hasSaving && (
+        <p className="analysis-plan__total" data-testid="plan-saving">
+          {savingHeadline(money.saving.perMonth)} на конверсиях дороже{money.saving.reference === 'target' ? ' целевой цены' : ' средней цены в аккаунте'}
+          {savingSteps.length > 0 ? ` — ${stepsText(savingSteps)}` : ''}. Это не потери: к сумме выше не прибавляется.
+        </p>
+      )}
+      {uncountedSteps.length > 0 && (
+        <p className="muted" data-testid="plan-uncounted">
+          Суммы {uncountedSteps.length === 1 ? 'шага' : 'шагов'} {uncountedSteps.join(', ')} в итог не входят: это деньги под вопросом (случайные клики,
+          клики дороже медианы, фразы с малым числом кликов) или расход, уже посчитанный в шагах выше.
+        </p>
+      )}
+    </div>
+  );
+}
+
+function OlderPlanTotal({ steps }: { steps: PlanStep[] }) {
+  const totalPerMonth = steps.filter((step) => step.kind === 'check' && step.moneyPerMonth > 0).reduce((sum, step) => sum + step.moneyPerMonth, 0);
+  if (totalPerMonth <= 0) return null;
+  return (
+    <p className="analysis-plan__total" data-testid="plan-total">
+      Исправив пункты с оценкой в деньгах, вы перестанете терять около <strong>{formatRubPerMonth(totalPerMonth)}</strong>.
+    </p>
+  );
+}
+
+/** A step's money as the story counts it: lost, to save, or outside the totals (`story`: the analysis has a money story; older ones show the step's money as it is). */
+function StepMoney({ step, story }: { step: PlanStep; story: boolean }) {
+  if (step.moneyPerMonth <= 0) return null;
+  if (!story) return <strong>{formatRubPerMonth(step.moneyPerMonth)} · </strong>;
+  if (!step.counted) return <strong>{formatRubPerMonth(step.moneyPerMonth)} под вопросом, не входит в итог · </strong>;
+  const label = step.counted.kind === 'lost' ? 'потери' : 'можно сэкономить';
+  return <strong>{label} {formatRubPerMonth(step.counted.perMonth)} · </strong>;
+}
+
+function CheckStep({ number, step, story }: { number: number; step: CheckPlanStep; story: boolean }) {
   return (
     <li className="card plan-step" data-testid="plan-step">
       <h2 className="plan-step__title">
         <span className="plan-step__number">{number}.</span> {step.title}
       </h2>
       <p className="plan-step__meta">
-        {step.moneyPerMonth > 0 && <strong>{formatRubPerMonth(step.moneyPerMonth)} · </strong>}
+        <StepMoney step={step} story={story} />
         {severityLabels[step.severity]} · {formatCount(step.count)} {pluralRu(step.count, ['место', 'места', 'мест'])}
       </p>
       <p>
@@ -127,8 +168,11 @@ function NegativesStep({ number, step, projectId, analysisId }: { number: number
         <span className="plan-step__number">{number}.</span> Нецелевые запросы: добавьте минус-слова
       </h2>
       <p className="plan-step__meta">
-        {step.moneyPerMonth > 0 && <strong>{formatRubPerMonth(step.moneyPerMonth)} · </strong>}
+        {step.counted ? <StepMoney step={step} story /> : step.moneyPerMonth > 0 && <strong>{formatRubPerMonth(step.moneyPerMonth)} · </strong>}
         {formatCount(queries.queries)} {pluralRu(queries.queries, ['запрос', 'запроса', 'запросов'])} без конверсий
+        {step.counted && Math.round(step.moneyPerMonth) > Math.round(step.counted.perMonth) && (
+          <span data-testid="plan-negatives-inside"> на {formatRubPerMonth(step.moneyPerMonth)}: остальное уже в расходе фраз без конверсий</span>
+        )}
       </p>
       <p>
         <strong>Что сделать:</strong> Добавьте минус-слова{named ? `: ${named}` : ''}

@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { EntityLevel, Evidence, Finding, FindingItem } from '../../../contract/analysis-results.js';
+import type { EntityLevel, Finding, FindingItem, StoredEvidence } from '../../../contract/analysis-results.js';
 import { Spinner } from '../../../components/ui/form';
 import { useOnlineStatus } from '@/lib/useOnlineStatus';
 import { formatCount, formatEvidenceValue, formatPeriod, formatRub, formatRubPerMonth, placeOf, pluralRu } from '@/lib/analysis-format';
@@ -106,14 +106,14 @@ function FindingItemRow({ item }: { item: FindingItem }) {
       <span className="finding-item__label">{item.target.label ?? placeOf(item.target)}</span>
       {item.moneyPerMonth !== undefined && item.moneyPerMonth > 0 && <span className="finding-item__money"> {formatRubPerMonth(item.moneyPerMonth)}</span>}
       {item.evidence.length > 0 && (
-        <span className="muted finding-item__facts"> · {item.evidence.map((fact) => `${fact.label}: ${formatEvidenceValue(fact.value, fact.unit)}`).join(', ')}</span>
+        <span className="muted finding-item__facts"> · {item.evidence.map((fact) => `${fact.label}: ${formatEvidenceValue(fact)}`).join(', ')}</span>
       )}
     </li>
   );
 }
 
 /** The numbers a flag rests on, each with the threshold it was compared with. */
-export function EvidenceList({ evidence }: { evidence: Evidence[] }) {
+export function EvidenceList({ evidence }: { evidence: readonly StoredEvidence[] }) {
   if (evidence.length === 0) return null;
   return (
     <dl className="finding__evidence">
@@ -121,8 +121,8 @@ export function EvidenceList({ evidence }: { evidence: Evidence[] }) {
         <div key={item.label} className="finding__fact">
           <dt>{item.label}</dt>
           <dd>
-            {formatEvidenceValue(item.value, item.unit)}
-            {item.threshold !== undefined && <span className="muted"> (порог {formatEvidenceValue(item.threshold, item.unit)})</span>}
+            {formatEvidenceValue(item)}
+            {item.threshold !== undefined && <span className="muted"> (порог {formatEvidenceValue(item, 'threshold')})</span>}
           </dd>
         </div>
       ))}

@@ -3,7 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import type { PagedResults, ResultsSummary } from '../../../contract/analysis-pages.js';
-import { severityLabels, type Finding, type Severity } from '../../../contract/analysis-results.js';
+import { readMoneyStory, severityLabels, type Finding, type Severity } from '../../../contract/analysis-results.js';
 import { adPlatformLabels } from '../../../contract/campaigns.js';
 import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { aiPlanOverviewQueryOptions } from '../ai-plan/api';
@@ -41,6 +41,7 @@ function ResultsScreen({ projectId, analysisId, data, search }: { projectId: str
   const campaigns = summary.scores.campaigns;
   // Missing ids matter to the export: that notice is shown there.
   const headerNotices = summary.notices.filter((notice) => notice.code !== 'NO_IDS');
+  const money = summary.money ? readMoneyStory(summary.money, summary.settings.targetCpa) : null;
 
   return (
     <section className="page analysis-page analysis-results">
@@ -58,8 +59,8 @@ function ResultsScreen({ projectId, analysisId, data, search }: { projectId: str
         <h2 id="money-title" className="card__title">
           Потери денег
         </h2>
-        {summary.money ? (
-          <MoneyBreakdown projectId={projectId} analysisId={analysisId} money={summary.money} period={period} />
+        {money ? (
+          <MoneyBreakdown projectId={projectId} analysisId={analysisId} money={money} period={period} />
         ) : (
           // An analysis stored before the money story: its one figure was the spend without conversions.
           <>
