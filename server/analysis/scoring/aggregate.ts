@@ -43,7 +43,11 @@ const lengthFix =
 /** Checks reported once per campaign when they fire on several of its entities. */
 export const aggregationRules: Readonly<Record<string, AggregationRule>> = {
   'keyword.too_broad': { noun: 'keyword', says: 'из одного слова в широком соответствии: по ним показываются любые запросы с этим словом' },
-  'keyword.duplicate': { noun: 'keyword', says: 'из тех же слов, что и другие фразы: они конкурируют между собой' },
+  'keyword.duplicate': {
+    noun: 'keyword',
+    says: 'повторяют другие фразы на тех же площадках и в тех же регионах: копии спорят за одни и те же запросы',
+    fix: 'Удалите эти копии: у каждой указано, какую фразу оставить (с лучшими результатами), — перенесите в неё минус-слова копии.',
+  },
   'keyword.conflicting_operators': { noun: 'keyword', says: 'с ошибкой в операторах или с минус-словом, которое отключает саму фразу' },
   'keyword.non_commercial': { noun: 'keyword', says: 'с некоммерческим интентом (бесплатно, скачать, своими руками, вакансии, б/у…): по ним приходят не покупатели', fix: 'Остановите эти фразы и добавьте их нецелевые слова в минус-слова кампании.' },
   'group.catch_all': { noun: 'group', says: 'с фразами трёх и более несвязанных тем', fix: 'Разделите каждую группу по темам и напишите объявление для каждой темы.' },

@@ -8,6 +8,8 @@ import { negativeCategoryLabels } from '../../../../src/contract/analysis-result
 import { nonCommercialIntent } from '../../semantic/keyword-intent.js';
 import { negativeBlocks } from '../../semantic/negative-match.js';
 import type { PreparedKeyword } from '../../semantic/prepare.js';
+import { formatCountOf } from '../../../../src/lib/format.js';
+import { keptBecause } from '../../semantic/cross-minus.js';
 import { formatRub, oneEvidence, type ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
 
@@ -38,18 +40,49 @@ function operatorProblem(keyword: PreparedKeyword, context: ScoringContext): str
   return null;
 }
 
+const conversionsText = (count: number) => formatCountOf(count, ['конверсия', 'конверсии', 'конверсий']);
+
+/** Where a keyword sits, for a sentence about two copies: the group, and the campaign when they differ. */
+function placeOf(keyword: PreparedKeyword, other: PreparedKeyword): string {
+  const group = `группа «${keyword.group.group.name}»`;
+  return keyword.campaign === other.campaign ? group : `${group}, кампания «${keyword.campaign.campaign.name}»`;
+}
+
+/**
+ * A copy of another keyword on the same auctions: the card names the copy that stays (the one with
+ * the better results, semantic/cross-minus.ts) and why, so it never reads as if the selling copy went.
+ */
+function duplicateFinding(copy: PreparedKeyword, kept: PreparedKeyword, count: number, suggestionId: string | undefined) {
+  const copyStats = copy.keyword.stats;
+  const keptStats = kept.keyword.stats;
+  const results = copyStats && keptStats ? ` Результаты: у этой копии ${conversionsText(copyStats.conversions)} и ${formatRub(copyStats.cost)} расхода, у «${kept.keyword.phrase}» — ${conversionsText(keptStats.conversions)} и ${formatRub(keptStats.cost)}.` : '';
+  return makeFinding(checks.keywordDuplicate, copy.ref, {
+    explanation: `Фраза «${copy.keyword.phrase}» (${placeOf(copy, kept)}) состоит из тех же слов, что и «${kept.keyword.phrase}» (${placeOf(kept, copy)}), и показывается на тех же площадках и в тех же регионах: копии спорят за одни и те же запросы.${results}`,
+    fix: `Оставьте «${kept.keyword.phrase}»${keptBecause(kept, [copy])}, а эту копию удалите, перенеся её минус-слова в оставленную фразу.`,
+    evidence: [
+      { label: 'Фраз с теми же словами', value: count, threshold: 2, unit: 'count' as const },
+      { label: 'Оставить фразу', value: kept.keyword.phrase },
+    ],
+    suggestionIds: suggestionId ? [suggestionId] : undefined,
+  });
+}
+
 export function runKeywordChecks(context: ScoringContext): void {
   const { account, semantic, findings, facts } = context;
   const platform = account.platform;
 
-  const duplicateOf = new Map<string, { first: string; count: number; suggestionId?: string }>();
+  // Each duplicate set lists the copy to keep first (semantic/cross-minus.ts); the others get a finding.
+  const duplicateOf = new Map<string, { keptKey: string; count: number; suggestionId?: string }>();
   const mergeByKeyword = new Map<string, string>();
   for (const suggestion of semantic.crossMinus) {
     if (suggestion.remove.length) for (const ref of [suggestion.target, ...suggestion.remove]) mergeByKeyword.set(ref.key, suggestion.id);
   }
+  const keptCopies = new Map<string, PreparedKeyword | null>();
   for (const set of semantic.duplicates) {
-    set.keywords.slice(1).forEach((ref) => duplicateOf.set(ref.key, { first: set.keywords[0].label ?? '', count: set.keywords.length, suggestionId: mergeByKeyword.get(ref.key) }));
+    keptCopies.set(set.keywords[0].key, null);
+    set.keywords.slice(1).forEach((ref) => duplicateOf.set(ref.key, { keptKey: set.keywords[0].key, count: set.keywords.length, suggestionId: mergeByKeyword.get(ref.key) }));
   }
+  if (keptCopies.size > 0) for (const keyword of account.keywords) if (keptCopies.has(keyword.ref.key)) keptCopies.set(keyword.ref.key, keyword);
   const intersectionsByBroader = new Map<string, { count: number; examples: string[]; suggestionId?: string }>();
   for (const intersection of semantic.intersections) {
     const entry = intersectionsByBroader.get(intersection.broader.key) ?? { count: 0, examples: [], suggestionId: intersection.suggestionId };
@@ -90,14 +123,8 @@ export function runKeywordChecks(context: ScoringContext): void {
       }));
     }
     const duplicate = duplicateOf.get(ref.key);
-    if (duplicate) {
-      findings.push(makeFinding(checks.keywordDuplicate, ref, {
-        explanation: `Фраза «${keyword.keyword.phrase}» состоит из тех же слов, что и «${duplicate.first}».`,
-        fix: 'Оставьте одну фразу и перенесите в неё минус-слова остальных.',
-        evidence: oneEvidence({ label: 'Фраз с теми же словами', value: duplicate.count, threshold: 2, unit: 'count' }),
-        suggestionIds: duplicate.suggestionId ? [duplicate.suggestionId] : undefined,
-      }));
-    }
+    const kept = duplicate ? keptCopies.get(duplicate.keptKey) : undefined;
+    if (duplicate && kept) findings.push(duplicateFinding(keyword, kept, duplicate.count, duplicate.suggestionId));
     const problem = operatorProblem(keyword, context);
     if (problem) {
       findings.push(makeFinding(checks.keywordConflictingOperators, ref, {

@@ -1,0 +1,96 @@
+/**
+ * Advice an expert rejects (issue 28, §Why 7), on a flower shop's account: each test shows the case as the
+ * walk-through met it and what a specialist expects instead.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/contract/analysis-results.js';
+import type { CampaignData } from '../../../src/contract/campaigns.js';
+import { ad, campaign, group, kw, stats, yandex } from '../../fixtures/analysis/builders.js';
+import { analyse } from './helpers.js';
+
+const flowers = (headline: string) => ad(headline, { finalUrl: 'https://flowers.example.ru/?utm_source=yandex&utm_medium=cpc', displayUrl: 'rozy' });
+const period = { from: '2024-03-01', to: '2024-03-30' };
+const findingsOf = async (data: CampaignData, checkId: string): Promise<Finding[]> => (await analyse(data)).scoring.findings.filter((finding) => finding.checkId === checkId);
+/** Text with the formatters' no-break spaces as plain ones. */
+const plain = (text: string | undefined) => (text ?? '').replace(/\s/g, ' ');
+/** The labels a finding covers: its items' when it has them, else its target's. */
+const labelsOf = (finding: Finding) => (finding.items ? finding.items.map((item) => item.target.label) : [finding.target.label]);
+
+describe('duplicates are keywords that meet in one auction', () => {
+  it('«розы» in a search campaign and in a РСЯ campaign are not duplicates', async () => {
+    const data = yandex([
+      campaign('Цветы — Поиск', [group('Розы', [kw('розы'), kw('купить розы')], [flowers('Розы с доставкой')])]),
+      campaign('Цветы — РСЯ', [group('Розы', [kw('розы'), kw('купить розы')], [flowers('Розы с доставкой')])]),
+    ]);
+    const { semantic, scoring } = await analyse(data);
+    expect(semantic.duplicates).toEqual([]);
+    expect(scoring.findings.filter((finding) => finding.checkId === 'keyword.duplicate')).toEqual([]);
+  });
+
+  it('groups for Moscow and for Saint Petersburg do not compete; two groups for Moscow do', async () => {
+    const data = yandex([
+      campaign('Цветы — Поиск', [
+        group('Розы Москва', [kw('розы с доставкой')], [flowers('Розы в Москве')], { region: 'Москва' }),
+        group('Розы Питер', [kw('розы с доставкой')], [flowers('Розы в Петербурге')], { region: 'Санкт-Петербург' }),
+        group('Розы МО', [kw('доставка роз')], [flowers('Розы в Подмосковье')], { region: 'Московская область' }),
+      ]),
+    ]);
+    const { semantic } = await analyse(data);
+    // Moscow and its region overlap (a city brings its region); Saint Petersburg is apart.
+    expect(semantic.duplicates.map((set) => set.keywords.map((ref) => ref.groupName))).toEqual([['Розы Москва', 'Розы МО']]);
+  });
+
+  it('a search campaign and one on search and networks do meet', async () => {
+    const data = yandex([
+      campaign('Цветы — Поиск', [group('Розы', [kw('розы с доставкой')], [flowers('Розы')])]),
+      campaign('Цветы', [group('Розы', [kw('доставка роз')], [flowers('Розы')])], { placement: 'both' }),
+    ]);
+    const { semantic } = await analyse(data);
+    expect(semantic.duplicates).toHaveLength(1);
+  });
+});
+
+describe('a duplicate card keeps the copy with the better results and says so', () => {
+  const data = yandex(
+    [
+      campaign('Цветы — Поиск', [
+        group('Розы', [kw('розы с доставкой', { stats: stats(4000, 120, 6000, 2) })], [flowers('Розы с доставкой')]),
+        group('Доставка', [kw('доставка роз', { stats: stats(9000, 400, 19000, 32) })], [flowers('Доставка роз')]),
+      ]),
+    ],
+    [],
+    { period },
+  );
+
+  it('the copy with 32 conversions stays, the other is the one to delete', async () => {
+    const { semantic, scoring } = await analyse(data);
+    expect(semantic.duplicates[0].keywords.map((ref) => ref.label)).toEqual(['доставка роз', 'розы с доставкой']);
+    const merge = semantic.crossMinus.find((item) => item.remove.length > 0)!;
+    expect(merge.target.label).toBe('доставка роз');
+    expect(merge.remove.map((ref) => ref.label)).toEqual(['розы с доставкой']);
+    expect(merge.reason).toContain('Остаётся «доставка роз» (у неё больше конверсий: 32)');
+
+    const [card] = scoring.findings.filter((finding) => finding.checkId === 'keyword.duplicate');
+    expect(labelsOf(card)).toEqual(['розы с доставкой']);
+    expect(card.fix).toBe('Оставьте «доставка роз» (у неё больше конверсий: 32), а эту копию удалите, перенеся её минус-слова в оставленную фразу.');
+    expect(plain(card.explanation)).toContain('у этой копии 2 конверсии и 6 000 ₽ расхода, у «доставка роз» — 32 конверсии и 19 000 ₽');
+    expect(card.evidence).toContainEqual({ label: 'Оставить фразу', value: 'доставка роз' });
+  });
+
+  it('several copies in a campaign: one card whose items are only the copies to delete', async () => {
+    const many = yandex(
+      [
+        campaign('Цветы — Поиск', [
+          group('Розы', [kw('розы с доставкой', { stats: stats(4000, 120, 6000, 2) }), kw('доставка розы', { stats: stats(100, 3, 90, 0) })], [flowers('Розы с доставкой')]),
+          group('Доставка', [kw('доставка роз', { stats: stats(9000, 400, 19000, 32) })], [flowers('Доставка роз')]),
+        ]),
+      ],
+      [],
+      { period },
+    );
+    const [card] = await findingsOf(many, 'keyword.duplicate');
+    expect(labelsOf(card).sort()).toEqual(['доставка розы', 'розы с доставкой']);
+    expect(card.fix).toContain('у каждой указано, какую фразу оставить');
+    expect(card.items!.every((item) => item.evidence.some((entry) => entry.label === 'Оставить фразу' && entry.value === 'доставка роз'))).toBe(true);
+  });
+});
