@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../../src/contract/analysis-results.js';
 import type { CampaignData } from '../../../src/contract/campaigns.js';
-import { ad, campaign, group, kw, stats, yandex } from '../../fixtures/analysis/builders.js';
+import { ad, campaign, group, kw, query, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { analyse } from './helpers.js';
 
 const flowers = (headline: string) => ad(headline, { finalUrl: 'https://flowers.example.ru/?utm_source=yandex&utm_medium=cpc', displayUrl: 'rozy' });
@@ -92,5 +92,55 @@ describe('a duplicate card keeps the copy with the better results and says so', 
     expect(labelsOf(card).sort()).toEqual(['доставка розы', 'розы с доставкой']);
     expect(card.fix).toContain('у каждой указано, какую фразу оставить');
     expect(card.items!.every((item) => item.evidence.some((entry) => entry.label === 'Оставить фразу' && entry.value === 'доставка роз'))).toBe(true);
+  });
+});
+
+describe('a negative the campaign already has', () => {
+  // The builders' campaigns have «бесплатно» among their negatives; «цветы бесплатно» still spent 3 000 ₽.
+  const data = yandex(
+    [
+      campaign('Цветы — Поиск', [
+        group('Цветы', [kw('цветы бесплатно', { stats: stats(2000, 60, 3000, 0) }), kw('купить цветы', { stats: stats(5000, 200, 12000, 20) })], [flowers('Цветы с доставкой')]),
+      ]),
+    ],
+    [query('цветы бесплатно доставка', stats(900, 40, 2000, 0), { campaignName: 'Цветы — Поиск', groupName: 'Цветы', keyword: 'цветы бесплатно' })],
+    { period },
+  );
+
+  it('is never advised again, and the card says why the keyword still spends (Direct does not apply a negative the keyword contains)', async () => {
+    const { scoring } = await analyse(data);
+    const [card] = scoring.findings.filter((finding) => finding.checkId === 'keyword.non_commercial');
+    expect(card.target.label).toBe('цветы бесплатно');
+    expect(card.fix).not.toContain('добавьте');
+    expect(card.fix).toBe('Остановите фразу: минус-слово «бесплатно» в кампании уже есть и отсекает такие запросы у остальных фраз.');
+    expect(card.explanation).toContain('Директ не применяет минус-слово к фразе, в которой оно есть');
+    expect(card.money).toBe(3000);
+  });
+
+  it('the keyword is not also reported as switched off by that negative', async () => {
+    const { scoring } = await analyse(data);
+    const said = scoring.findings.filter((finding) => labelsOf(finding).includes('цветы бесплатно')).map((finding) => `${finding.explanation} ${finding.fix}`);
+    expect(said.join(' ')).not.toMatch(/отключает саму фразу/);
+    expect(scoring.findings.filter((finding) => finding.checkId === 'keyword.conflicting_operators')).toEqual([]);
+  });
+
+  it('its query is neither «already blocked» nor given the same negative again', async () => {
+    const { semantic } = await analyse(data);
+    expect(semantic.coveredQueries).toEqual([]);
+    expect(semantic.negatives.filter((negative) => negative.level === 'campaign' && negative.text === 'бесплатно')).toEqual([]);
+  });
+
+  it('another contained campaign negative is reported as not applied, not as switching the keyword off', async () => {
+    const other = yandex([campaign('Цветы', [group('Опт', [kw('розы оптом')], [flowers('Розы оптом')])], { negativeKeywords: ['опт'] })]);
+    const [card] = await findingsOf(other, 'keyword.conflicting_operators');
+    expect(card.explanation).toBe('Во фразе «розы оптом»: минус-слово кампании «опт» входит в саму фразу, а такое минус-слово Директ к фразе не применяет: она показывается и по запросам с «опт».');
+    expect(card.fix).toBe('Решите, нужны ли запросы с «опт»: если нет — остановите фразу, если да — уберите «опт» из минус-слов кампании.');
+  });
+
+  it('on Google Ads the negative does block the keyword: no money counted for a keyword that cannot spend any more', async () => {
+    const google: CampaignData = { ...yandex([campaign('Flowers', [group('Flowers', [kw('free flowers', { stats: stats(900, 30, 3000, 0) })], [flowers('Flowers')])], { negativeKeywords: ['free'] })], [], { period }), platform: 'google_ads' };
+    const [card] = await findingsOf(google, 'keyword.non_commercial');
+    expect(card.fix).toBe('Удалите фразу: минус-слово «free» кампании её уже отключило.');
+    expect(card.money).toBeUndefined();
   });
 });

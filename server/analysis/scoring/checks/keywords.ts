@@ -6,7 +6,9 @@
  */
 import { negativeCategoryLabels } from '../../../../src/contract/analysis-results.js';
 import { nonCommercialIntent } from '../../semantic/keyword-intent.js';
-import { negativeBlocks } from '../../semantic/negative-match.js';
+import type { AdPlatform } from '../../../../src/contract/campaigns.js';
+import { containedNegativeBlocksKeyword, negativeBlocks } from '../../semantic/negative-match.js';
+import { parseWords, type ParsedPhrase } from '../../semantic/phrase.js';
 import type { PreparedKeyword } from '../../semantic/prepare.js';
 import { formatCountOf } from '../../../../src/lib/format.js';
 import { keptBecause } from '../../semantic/cross-minus.js';
@@ -16,26 +18,44 @@ import { checks, makeFinding } from '../registry.js';
 /** Any operator character: a phrase without one has no operator problem to look for. */
 const OPERATOR_CHARACTER = /["[\]()!+]/;
 
-function operatorProblem(keyword: PreparedKeyword, context: ScoringContext): string | null {
+const negativeText = (negative: ParsedPhrase) => negative.words.map((word) => word.form).join(' ');
+
+/** A group or campaign negative the keyword itself contains (by the platform's matching), with its level. */
+function containedSharedNegative(keyword: PreparedKeyword, platform: AdPlatform): { negative: ParsedPhrase; level: 'группы' | 'кампании' } | null {
+  for (const [negatives, level] of [[keyword.group.negatives, 'группы'], [keyword.campaign.negatives, 'кампании']] as const) {
+    for (const negative of negatives) if (negativeBlocks(negative, keyword.parsed.words, platform)) return { negative, level };
+  }
+  return null;
+}
+
+interface OperatorProblem {
+  problem: string;
+  fix?: string;
+}
+
+/** `skip`: a contained negative another finding of this keyword already explains (the non-commercial one). */
+function operatorProblem(keyword: PreparedKeyword, context: ScoringContext, skip?: ParsedPhrase): OperatorProblem | null {
   const phrase = keyword.keyword.phrase;
   const platform = context.account.platform;
   if (OPERATOR_CHARACTER.test(phrase)) {
     const count = (pattern: RegExp) => (phrase.match(pattern) ?? []).length;
-    if (count(/"/g) % 2 === 1) return 'непарная кавычка';
-    if (count(/\[/g) !== count(/\]/g)) return 'непарная квадратная скобка';
-    if (count(/\(/g) !== count(/\)/g)) return 'непарная круглая скобка';
-    if (/[!+]{2,}|[!+]\s/.test(phrase)) return 'оператор «!» или «+» не перед словом';
-    if (platform === 'google_ads' && /(^|\s)[!+]\S/.test(phrase)) return 'операторы Яндекс Директа в фразе Google Ads';
+    if (count(/"/g) % 2 === 1) return { problem: 'непарная кавычка' };
+    if (count(/\[/g) !== count(/\]/g)) return { problem: 'непарная квадратная скобка' };
+    if (count(/\(/g) !== count(/\)/g)) return { problem: 'непарная круглая скобка' };
+    if (/[!+]{2,}|[!+]\s/.test(phrase)) return { problem: 'оператор «!» или «+» не перед словом' };
+    if (platform === 'google_ads' && /(^|\s)[!+]\S/.test(phrase)) return { problem: 'операторы Яндекс Директа в фразе Google Ads' };
   }
   for (const minus of keyword.parsed.minus) {
-    if (negativeBlocks(minus, keyword.parsed.words, platform)) return `минус-слово «${minus.words.map((word) => word.form).join(' ')}» совпадает со словом самой фразы`;
+    if (negativeBlocks(minus, keyword.parsed.words, platform)) return { problem: `минус-слово «${negativeText(minus)}» совпадает со словом самой фразы` };
   }
-  for (const negatives of [keyword.group.negatives, keyword.campaign.negatives]) {
-    for (const negative of negatives) {
-      if (negativeBlocks(negative, keyword.parsed.words, platform)) {
-        return `минус-слово группы или кампании «${negative.words.map((word) => word.form).join(' ')}» отключает саму фразу`;
-      }
-    }
+  const contained = containedSharedNegative(keyword, platform);
+  if (contained && contained.negative !== skip) {
+    const text = negativeText(contained.negative);
+    if (containedNegativeBlocksKeyword(platform)) return { problem: `минус-слово ${contained.level} «${text}» отключает саму фразу`, fix: `Удалите фразу или уберите «${text}» из минус-слов ${contained.level}.` };
+    return {
+      problem: `минус-слово ${contained.level} «${text}» входит в саму фразу, а такое минус-слово Директ к фразе не применяет: она показывается и по запросам с «${text}»`,
+      fix: `Решите, нужны ли запросы с «${text}»: если нет — остановите фразу, если да — уберите «${text}» из минус-слов ${contained.level}.`,
+    };
   }
   return null;
 }
@@ -102,20 +122,37 @@ export function runKeywordChecks(context: ScoringContext): void {
       }));
     }
     const intent = nonCommercialIntent(keyword.parsed.words, account.lemmatizer);
+    // The intent word may already be a negative of the group or campaign: then advising to add it is
+    // wrong, and what happens to the keyword depends on the platform (containedNegativeBlocksKeyword).
+    const existing = intent ? containedSharedNegative(keyword, platform) : null;
+    const intentNegative = existing && negativeBlocks(existing.negative, parseWords(intent!.word, account.lemmatizer), platform) ? existing : null;
     if (intent) {
       const stats = keyword.keyword.stats;
       const category = negativeCategoryLabels[intent.category];
-      // The money is the keyword's spend when it brought nothing; a converting one is still flagged, without money.
-      const wasted = stats && stats.cost > 0 && stats.conversions === 0 ? stats.cost : undefined;
+      const blocked = intentNegative !== null && containedNegativeBlocksKeyword(platform);
+      // The money is the keyword's spend when it brought nothing (and it can still spend); a converting one is still flagged, without money.
+      const wasted = stats && stats.cost > 0 && stats.conversions === 0 && !blocked ? stats.cost : undefined;
+      const negative = intentNegative ? `«${negativeText(intentNegative.negative)}»` : '';
+      const already = !intentNegative
+        ? ''
+        : blocked
+          ? ` Минус-слово ${negative} уже есть в минус-словах ${intentNegative.level} и отключает эту фразу: дальше она не тратит, расход в статистике — за время до этого минус-слова.`
+          : ` Минус-слово ${negative} уже есть в минус-словах ${intentNegative.level}, но Директ не применяет минус-слово к фразе, в которой оно есть: эта фраза показывается и тратит, как будто его нет.`;
       findings.push(makeFinding(checks.keywordNonCommercial, ref, {
         explanation:
           `Фраза «${keyword.keyword.phrase}»: слово «${intent.word}» — ${category.toLowerCase()}, по таким запросам приходят не покупатели.` +
-          (stats && stats.cost > 0 ? ` За период ${formatRub(stats.cost)}, конверсий: ${stats.conversions}.` : ''),
-        fix: `Остановите фразу и добавьте «${intent.word}» в минус-слова кампании.`,
+          (stats && stats.cost > 0 ? ` За период ${formatRub(stats.cost)}, конверсий: ${stats.conversions}.` : '') +
+          already,
+        fix: !intentNegative
+          ? `Остановите фразу и добавьте «${intent.word}» в минус-слова кампании.`
+          : blocked
+            ? `Удалите фразу: минус-слово ${negative} ${intentNegative.level} её уже отключило.`
+            : `Остановите фразу: минус-слово ${negative} в ${intentNegative.level === 'группы' ? 'группе' : 'кампании'} уже есть и отсекает такие запросы у остальных фраз.`,
         evidence: [
           { label: 'Нецелевое слово', value: intent.word },
           { label: 'Категория', value: category },
           ...(stats ? [{ label: 'Расход', value: stats.cost, unit: 'rub' as const }, { label: 'Конверсии', value: stats.conversions, unit: 'conversions' as const }] : []),
+          ...(intentNegative ? [{ label: 'Уже в минус-словах', value: intentNegative.level }] : []),
         ],
         money: wasted,
         monthFactor: facts.monthFactor,
@@ -125,12 +162,12 @@ export function runKeywordChecks(context: ScoringContext): void {
     const duplicate = duplicateOf.get(ref.key);
     const kept = duplicate ? keptCopies.get(duplicate.keptKey) : undefined;
     if (duplicate && kept) findings.push(duplicateFinding(keyword, kept, duplicate.count, duplicate.suggestionId));
-    const problem = operatorProblem(keyword, context);
+    const problem = operatorProblem(keyword, context, intentNegative?.negative);
     if (problem) {
       findings.push(makeFinding(checks.keywordConflictingOperators, ref, {
-        explanation: `Во фразе «${keyword.keyword.phrase}»: ${problem}.`,
-        fix: 'Исправьте операторы или удалите минус-слово, которое совпадает со словом фразы.',
-        evidence: oneEvidence({ label: 'Проблема', value: problem }),
+        explanation: `Во фразе «${keyword.keyword.phrase}»: ${problem.problem}.`,
+        fix: problem.fix ?? 'Исправьте операторы или удалите минус-слово, которое совпадает со словом фразы.',
+        evidence: oneEvidence({ label: 'Проблема', value: problem.problem }),
       }));
     }
     const intersection = intersectionsByBroader.get(ref.key);
