@@ -10,7 +10,7 @@ import { analyse } from './helpers.js';
 
 const flowers = (headline: string) => ad(headline, { finalUrl: 'https://flowers.example.ru/?utm_source=yandex&utm_medium=cpc', displayUrl: 'rozy' });
 const period = { from: '2024-03-01', to: '2024-03-30' };
-const findingsOf = async (data: CampaignData, checkId: string): Promise<Finding[]> => (await analyse(data)).scoring.findings.filter((finding) => finding.checkId === checkId);
+const findingsOf = async (data: CampaignData, checkId: string): Promise<Finding[]> => (await analyse(data, { targetCpa: 500 })).scoring.findings.filter((finding) => finding.checkId === checkId);
 /** Text with the formatters' no-break spaces as plain ones. */
 const plain = (text: string | undefined) => (text ?? '').replace(/\s/g, ' ');
 /** The labels a finding covers: its items' when it has them, else its target's. */
@@ -142,5 +142,34 @@ describe('a negative the campaign already has', () => {
     const [card] = await findingsOf(google, 'keyword.non_commercial');
     expect(card.fix).toBe('Удалите фразу: минус-слово «free» кампании её уже отключило.');
     expect(card.money).toBeUndefined();
+  });
+});
+
+describe('bid advice a specialist would give', () => {
+  const account = (keywordStats: ReturnType<typeof stats>, bid?: number) =>
+    yandex([campaign('Цветы — Поиск', [group('Розы', [kw('розы премиум', { stats: keywordStats, bid }), kw('купить розы', { stats: stats(9000, 600, 15000, 30) })], [flowers('Розы')])])], [], { period });
+
+  it('a conversion 9 times dearer than the target: no «lower the bid 9 times», the click price that pays off and one bounded step', async () => {
+    // 300 clicks at 30 ₽, 2 conversions: 4 500 ₽ a conversion against a target of 500 ₽.
+    const [card] = await findingsOf(account(stats(6000, 300, 9000, 2), 45), 'keyword.action_lower_bid');
+    expect(plain(card.explanation)).toContain('стоит 4 500 ₽ — в 9 раз дороже');
+    expect(card.fix).not.toMatch(/примерно в|9,0/);
+    expect(plain(card.fix)).toBe(
+      'Ставкой этот разрыв не закрыть: чтобы конверсия стоила 500 ₽, клик должен стоить не дороже 3 ₽ — в 9 раз дешевле нынешних 30 ₽. Проверьте запросы и страницу фразы и остановите её, если она не приводит покупателей; если оставляете — снизьте ставку на 30 % (ставка 45 ₽ → 32 ₽) и через 1–2 недели сравните цену конверсии.',
+    );
+    expect(card.evidence).toContainEqual({ label: 'Цена клика, при которой конверсия стоит ориентир', value: 3.33, unit: 'rub' });
+  });
+
+  it('a conversion 1,6 times dearer: a first cut of at most 30 % towards a named click price', async () => {
+    // 100 clicks at 40 ₽, 5 conversions: 800 ₽ against 500 ₽; a click of 25 ₽ pays off.
+    const [card] = await findingsOf(account(stats(3000, 100, 4000, 5)), 'keyword.action_lower_bid');
+    expect(plain(card.explanation)).toContain('в 1,6 раза дороже');
+    expect(plain(card.fix)).toBe('Снизьте ставку по шагам: сначала на 30 % и через 1–2 недели сравните цену конверсии; цель — клик около 25 ₽ вместо 40 ₽.');
+  });
+
+  it('a cheap conversion: raise by at most 20 %, with the click price that still pays off', async () => {
+    // 100 clicks at 20 ₽, 10 conversions: 200 ₽ against 500 ₽; a click pays off up to 50 ₽.
+    const [card] = await findingsOf(account(stats(3000, 100, 2000, 10), 20), 'keyword.action_raise_bid');
+    expect(plain(card.fix)).toBe('Повысьте ставку на 20 % (ставка 20 ₽ → 24 ₽) и через 1–2 недели сравните цену конверсии: конверсия окупается, пока клик стоит не дороже 50 ₽ (сейчас 20 ₽).');
   });
 });
