@@ -173,3 +173,33 @@ describe('bid advice a specialist would give', () => {
     expect(plain(card.fix)).toBe('Повысьте ставку на 20 % (ставка 20 ₽ → 24 ₽) и через 1–2 недели сравните цену конверсии: конверсия окупается, пока клик стоит не дороже 50 ₽ (сейчас 20 ₽).');
   });
 });
+
+describe('clusters by meaning', () => {
+  const shop = yandex([
+    campaign('Цветы — Поиск', [
+      group('Цветы', [kw('доставка цветов'), kw('цветы с доставкой'), kw('купить цветы'), kw('цветы недорого'), kw('букет цветов')], [flowers('Цветы с доставкой')]),
+      group('Розы', [kw('розы'), kw('купить розы')], [flowers('Розы')]),
+      group('Разное', [kw('тюльпаны'), kw('пионы'), kw('орхидея в горшке')], [flowers('Цветы')]),
+    ]),
+  ]);
+
+  it('the count the screen shows is the number of clusters listed', async () => {
+    const { semantic } = await analyse(shop);
+    expect(semantic.clusters.length).toBeGreaterThan(0);
+    expect(semantic.counts.clusters).toBe(semantic.clusters.length);
+  });
+
+  it('«цветов» and «цветы» are one word, «цветок», in a flower shop: one cluster, and the same words are duplicates', async () => {
+    const { semantic } = await analyse(shop);
+    const flowerClusters = semantic.clusters.filter((cluster) => cluster.lemmas.includes('цветок') || cluster.lemmas.includes('цвет'));
+    expect(flowerClusters.map((cluster) => cluster.lemmas)).toEqual([['цветок']]);
+    expect(flowerClusters[0].keywords.map((ref) => ref.label)).toEqual(expect.arrayContaining(['доставка цветов', 'цветы с доставкой', 'купить цветы']));
+    expect(semantic.duplicates.map((set) => set.keywords.map((ref) => ref.label).sort())).toContainEqual(['доставка цветов', 'цветы с доставкой']);
+  });
+
+  it('in a paint shop the same form «цветов» reads as «цвет»', async () => {
+    const paint = yandex([campaign('Краски', [group('Краски', [kw('краска цветов'), kw('цвета краски'), kw('краска цвет слоновой кости')], [flowers('Краски')])])]);
+    const { semantic } = await analyse(paint);
+    expect(semantic.clusters.map((cluster) => cluster.lemmas)).toContainEqual(['краска', 'цвет']);
+  });
+});
