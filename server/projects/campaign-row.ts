@@ -4,7 +4,8 @@
  * import thread from the campaign it already holds, so PostgreSQL never has to take the document apart
  * (migration 0109: the documents are stored as `json` text).
  */
-import type { Campaign, Stats } from '../../src/contract/campaigns.js';
+import type { Campaign, Placement, Stats } from '../../src/contract/campaigns.js';
+import { placementOfName, placementOfType } from '../analysis/placement.js';
 import type { GroupSummary } from '../../src/contract/projects.js';
 import type { CampaignsTable } from '../db/tables/projects.js';
 
@@ -68,4 +69,13 @@ export function campaignRowSummary(campaign: Campaign): CampaignRowSummary {
     stats: campaign.stats ?? sumStats(keywordsOf(campaign)) ?? sumStats(adsOf(campaign)),
     groups_summary: groupsSummary,
   };
+}
+
+/**
+ * Where a campaign row's type or name says it shows («Текстово-графические объявления» says nothing;
+ * «Цветы — РСЯ» says networks), for the badge of the campaign list. The document's settings and
+ * statistics (../analysis/placement.ts reads them too) are not read for a list of campaigns.
+ */
+export function rowPlacement(row: { type: string | null; name: string }): Placement | null {
+  return placementOfType(row.type ?? undefined) ?? placementOfName(row.name);
 }

@@ -23,6 +23,7 @@ import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { forbidden, HttpError, notFound } from '../lib/errors.js';
 import { openSecret } from '../lib/secret-box.js';
+import { rowPlacement } from './campaign-row.js';
 import { applyDraft, lockDraft } from './drafts.js';
 import { lastAnalysisFor } from './last-analysis.js';
 import { fullName, iso } from '../lib/api-values.js';
@@ -168,6 +169,7 @@ export async function campaignTree(db: Executor, projectId: string): Promise<Cam
     external_id: row.external_id,
     name: row.name,
     type: row.type,
+    placement: rowPlacement(row),
     groups_count: row.groups_count,
     ads_count: row.ads_count,
     keywords_count: row.keywords_count,

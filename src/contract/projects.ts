@@ -247,6 +247,8 @@ export const CampaignSummarySchema = v.object({
   external_id: v.nullable(v.string()),
   name: v.string(),
   type: v.nullable(v.string()),
+  /** Where the campaign shows as its type or name says (search, networks or both); absent when neither says. */
+  placement: v.optional(v.nullable(v.picklist(['search', 'networks', 'both']))),
   groups_count: v.number(),
   ads_count: v.number(),
   keywords_count: v.number(),

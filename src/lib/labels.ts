@@ -2,6 +2,7 @@
  * Russian names for the machine values the API carries (plans, the autotargeting row, HTML terms),
  * shared by every screen and by the server's texts, so no screen shows «free» or «---autotargeting».
  */
+import type { Placement } from '../contract/campaigns.js';
 
 /** Plan names the platform admin uses; an unknown name is shown as the admin wrote it. */
 export const planLabels: Record<string, string> = {
@@ -31,7 +32,7 @@ export function keywordLabel(keyword: { phrase: string; isAutotargeting?: boolea
 
 /**
  * Campaign types as the platforms' APIs name them (the Direct API import keeps `TEXT_CAMPAIGN` as
- * `text`); a type read from an export file is already Russian and is shown as it is.
+ * `text`); a type read from an export file is already Russian and is shown as it is (but Direct's text type, below).
  */
 export const campaignTypeLabels: Record<string, string> = {
   text: 'Текстово-графическая',
@@ -51,6 +52,19 @@ export const campaignTypeLabels: Record<string, string> = {
   demand_gen: 'Поиск клиентов (Demand Gen)',
 };
 
-export function campaignTypeLabel(type: string): string {
-  return campaignTypeLabels[type.trim().toLowerCase()] ?? type;
+/**
+ * Direct's one type for text-and-image campaigns, on search and in networks alike: `text` from the API,
+ * «Текстово-графические объявления» (or «…объявление») in exports. Its name reads like an ad format, so a
+ * network campaign badged with it looked like an ad; specialists name such a campaign by where it shows.
+ */
+const DIRECT_TEXT_TYPE = /^(text|текстово-графическ)/;
+
+/** Where a Direct text campaign shows, as specialists name it. */
+const directPlacementLabels: Record<Placement, string> = { search: 'Поиск', networks: 'РСЯ', both: 'Поиск и РСЯ' };
+
+/** The campaign's badge: its type, and for Direct's text type where it shows when that is known. */
+export function campaignTypeLabel(type: string, placement?: Placement | null): string {
+  const key = type.trim().toLowerCase().replace(/ё/g, 'е');
+  if (DIRECT_TEXT_TYPE.test(key)) return placement ? directPlacementLabels[placement] : campaignTypeLabels.text;
+  return campaignTypeLabels[key] ?? type;
 }

@@ -56,7 +56,7 @@ export function topicKey(keyword: PreparedKeyword): string {
 }
 
 /** Clusters of two or more keywords, largest first. */
-export function clusterKeywords(account: PreparedAccount): { clusters: KeywordCluster[]; total: number } {
+export function clusterKeywords(account: PreparedAccount): KeywordCluster[] {
   const byTopic = new Map<string, PreparedKeyword[]>();
   for (const keyword of account.keywords) {
     const key = topicKey(keyword);
@@ -82,7 +82,7 @@ export function clusterKeywords(account: PreparedAccount): { clusters: KeywordCl
     });
   }
   clusters.sort((a, b) => b.keywords.length - a.keywords.length);
-  return { clusters, total: byTopic.size };
+  return clusters;
 }
 
 export interface GroupTopics {

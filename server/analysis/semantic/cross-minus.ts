@@ -8,9 +8,14 @@
  * - when a broader keyword of one group swallows a narrower one of another group by two or more words,
  *   the fix is a minus-phrase on the broader keyword's group (a keyword takes only minus-words).
  *
- * Only within one campaign: campaigns usually differ in region or schedule on purpose.
+ * Only keywords that can meet in one auction are duplicates (auction.ts: a search and a network campaign,
+ * or groups for Moscow and for Saint Petersburg, never compete); the copy with the better results is
+ * kept. Merges and cross-minus only within one campaign: campaigns usually differ in region or
+ * schedule on purpose.
  */
 import type { CrossMinusSuggestion, DuplicateSet, EntityRef, GroupIntersection } from '../../../src/contract/analysis-results.js';
+import { formatCount, formatRub } from '../../../src/lib/format.js';
+import { auctionSets, RegionOverlap } from './auction.js';
 import { flatString } from './flat-string.js';
 import { negativeBlocks } from './negative-match.js';
 import { lemmasOfKey, parsePhrase, splitMinusWords, withMinusWords } from './phrase.js';
@@ -50,6 +55,30 @@ export interface CrossMinusResult {
 const matchClasses = ['broad', 'phrase', 'exact'] as const;
 const matchClassIndex = (keyword: PreparedKeyword) => (keyword.parsed.bracketed ? 2 : keyword.parsed.quoted ? 1 : 0);
 
+/**
+ * Of copies of one keyword, the one to keep: the one with the better results (more conversions, then
+ * the cheaper conversion, then more clicks), so a merge never drops the copy that sells; without
+ * statistics the phrase with more words (it says more, e.g. the preposition); the first one on a tie.
+ */
+export function copyToKeep(copies: readonly PreparedKeyword[]): PreparedKeyword {
+  return copies.reduce((best, keyword) => (betterCopy(keyword, best) ? keyword : best));
+}
+
+function betterCopy(a: PreparedKeyword, b: PreparedKeyword): boolean {
+  const x = a.keyword.stats;
+  const y = b.keyword.stats;
+  const conversions = (x?.conversions ?? 0) - (y?.conversions ?? 0);
+  if (conversions !== 0) return conversions > 0;
+  if (x && y && x.conversions > 0 && x.cost / x.conversions !== y.cost / y.conversions) return x.cost / x.conversions < y.cost / y.conversions;
+  const clicks = (x?.clicks ?? 0) - (y?.clicks ?? 0);
+  if (clicks !== 0) return clicks > 0;
+  return a.parsed.words.length > b.parsed.words.length;
+}
+
+/**
+ * Duplicates: keywords of one match class and the same words that can meet in one auction (same
+ * platform, a common placement and region: auction.ts). Each set lists the copy to keep first.
+ */
 function findDuplicates(account: PreparedAccount, suggestions: CrossMinusSuggestion[]): { sets: DuplicateSet[]; removed: Set<PreparedKeyword> } {
   // Keywords by match class and lemma key, the lists in the order their first keyword comes: the
   // lemma key alone is the map's key (one list per class under it), so no string is built per keyword.
@@ -70,40 +99,62 @@ function findDuplicates(account: PreparedAccount, suggestions: CrossMinusSuggest
   }
   const sets: DuplicateSet[] = [];
   const removed = new Set<PreparedKeyword>();
-  for (const { classIndex, lemmaKey, keywords } of byKey) {
-    if (keywords.length < 2) continue;
+  const regions = new RegionOverlap(account.lemmatizer);
+  for (const { classIndex, lemmaKey, keywords: sameWords } of byKey) {
+    if (sameWords.length < 2) continue;
     const key = `${matchClasses[classIndex]}|${lemmaKey}`;
-    sets.push({ key, keywords: keywords.map((keyword) => keyword.ref), sameGroup: keywords.every((keyword) => keyword.group === keywords[0].group) });
-    if (account.platform !== 'yandex_direct') continue;
-    const byCampaign = new Map<number, PreparedKeyword[]>();
-    for (const keyword of keywords) {
-      const list = byCampaign.get(keyword.ref.campaignIndex!) ?? [];
-      list.push(keyword);
-      byCampaign.set(keyword.ref.campaignIndex!, list);
-    }
-    for (const inCampaign of byCampaign.values()) {
-      if (inCampaign.length < 2) continue;
-      // Keep the phrase with more words (it says more, e.g. the preposition), the first one on a tie.
-      const keep = inCampaign.reduce((best, keyword) => (keyword.parsed.words.length > best.parsed.words.length ? keyword : best));
-      const others = inCampaign.filter((keyword) => keyword !== keep);
-      const merged = uniqueByNormalised([...minusTexts(keep), ...others.flatMap(minusTexts)]);
-      const added = merged.slice(minusTexts(keep).length);
-      for (const other of others) removed.add(other);
-      suggestions.push({
-        id: `xm:dup:${keep.ref.key}`,
-        kind: 'cross_minus',
-        level: 'keyword',
-        target: keep.ref,
-        before: currentText(keep),
-        after: withMinusWords(barePhrase(keep), merged),
-        add: added,
-        because: [],
-        remove: others.map((keyword) => keyword.ref),
-        reason: `Дубли: ${inCampaign.map((keyword) => `«${currentText(keyword)}»`).join(', ')} — одни и те же слова. Оставьте одну фразу со всеми минус-словами.`,
-      });
-    }
+    auctionSets(sameWords, regions).forEach((keywords, setIndex) => {
+      if (keywords.length < 2) return;
+      const kept = copyToKeep(keywords);
+      const ordered = [kept, ...keywords.filter((keyword) => keyword !== kept)];
+      sets.push({ key: setIndex === 0 ? key : `${key}|${setIndex}`, keywords: ordered.map((keyword) => keyword.ref), sameGroup: keywords.every((keyword) => keyword.group === keywords[0].group) });
+      if (account.platform !== 'yandex_direct') return;
+      const byCampaign = new Map<number, PreparedKeyword[]>();
+      for (const keyword of ordered) {
+        const list = byCampaign.get(keyword.ref.campaignIndex!) ?? [];
+        list.push(keyword);
+        byCampaign.set(keyword.ref.campaignIndex!, list);
+      }
+      for (const inCampaign of byCampaign.values()) {
+        if (inCampaign.length < 2) continue;
+        const keep = copyToKeep(inCampaign);
+        const others = inCampaign.filter((keyword) => keyword !== keep);
+        const merged = uniqueByNormalised([...minusTexts(keep), ...others.flatMap(minusTexts)]);
+        const added = merged.slice(minusTexts(keep).length);
+        for (const other of others) removed.add(other);
+        suggestions.push({
+          id: `xm:dup:${keep.ref.key}`,
+          kind: 'cross_minus',
+          level: 'keyword',
+          target: keep.ref,
+          before: currentText(keep),
+          after: withMinusWords(barePhrase(keep), merged),
+          add: added,
+          because: [],
+          remove: others.map((keyword) => keyword.ref),
+          reason: `Дубли: ${inCampaign.map((keyword) => `«${currentText(keyword)}»`).join(', ')} — одни и те же слова на одних и тех же показах. Остаётся «${barePhrase(keep)}»${keptBecause(keep, others)}, с минус-словами всех копий.`,
+        });
+      }
+    });
   }
   return { sets, removed };
+}
+
+/**
+ * Why this copy stays, when its results decided it: « (у неё больше конверсий: 32)»; empty when the
+ * copies have the same results (then it is the longer or the first phrase, nothing worth saying).
+ */
+export function keptBecause(keep: PreparedKeyword, others: readonly PreparedKeyword[]): string {
+  const stats = keep.keyword.stats;
+  if (!stats) return '';
+  const conversionsOf = (keyword: PreparedKeyword) => keyword.keyword.stats?.conversions ?? 0;
+  const clicksOf = (keyword: PreparedKeyword) => keyword.keyword.stats?.clicks ?? 0;
+  if (others.some((other) => conversionsOf(other) < stats.conversions)) return ` (у неё больше конверсий: ${formatCount(stats.conversions)})`;
+  if (stats.conversions > 0 && others.some((other) => betterCopy(keep, other) && conversionsOf(other) === stats.conversions)) {
+    return ` (конверсия у неё дешевле: ${formatRub(stats.cost / stats.conversions)})`;
+  }
+  if (others.some((other) => clicksOf(other) < stats.clicks)) return ` (у неё больше кликов: ${formatCount(stats.clicks)})`;
+  return '';
 }
 
 /**

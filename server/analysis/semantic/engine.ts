@@ -23,7 +23,7 @@ export function runSemanticEngine(account: PreparedAccount, settings: AnalysisSe
   const steps = 4;
   const step = (done: number) => onProgress?.({ stage: 'semantic', done, total: steps });
   step(0);
-  const { clusters, total: topics } = clusterKeywords(account);
+  const clusters = clusterKeywords(account);
   step(1);
   const cross = findCrossMinus(account);
   step(2);
@@ -49,7 +49,8 @@ export function runSemanticEngine(account: PreparedAccount, settings: AnalysisSe
     counts: {
       keywords: account.keywords.length,
       lemmas: account.lemmatizer.vocabularySize,
-      clusters: topics,
+      // What the results list: clusters of two or more keywords (a topic of one keyword is no cluster).
+      clusters: clusters.length,
       duplicates: cross.duplicates.length,
       intersections: cross.intersections.length,
       negatives: negativeResult.negatives.length,

@@ -54,6 +54,8 @@ export function loadMorphology(): Promise<void> {
 }
 
 const CYRILLIC = /[а-я]/;
+/** OpenCorpora's grammemes of first names, surnames and patronymics. */
+const PERSON_NAME = /\b(Name|Surn|Patr)\b/;
 const MORPH_OPTIONS = { ignoreCase: true };
 const LATIN_WORD = /^[a-z]+$/;
 
@@ -97,8 +99,11 @@ function analyse(word: string, unknownWords: 'stem' | 'keep'): LemmaInfo {
     const lemma = unknownWords === 'stem' ? snowballRussian(word) : word;
     return { lemma, all: [lemma] };
   }
+  // A person's name is a reading ads hardly ever mean when the word has another one («цветы» is not
+  // a form of the name «Цвета», «розы» not of «Роза»): such readings are left out unless they are all there is.
+  const common = dictionary.filter((parse) => !PERSON_NAME.test(String(parse.tag)));
   const all: string[] = [];
-  for (const parse of dictionary) {
+  for (const parse of common.length > 0 ? common : dictionary) {
     const lemma = yoToE(parse.normalize().word.toLowerCase());
     if (!all.includes(lemma)) all.push(lemma);
   }

@@ -61,3 +61,17 @@ function blocksGoogle(negative: ParsedPhrase, words: PhraseWord[]): boolean {
 export function negativeBlocks(negative: ParsedPhrase, words: PhraseWord[], platform: AdPlatform): boolean {
   return platform === 'google_ads' ? blocksGoogle(negative, words) : blocksYandex(negative, words);
 }
+
+/**
+ * Whether a group or campaign negative that the keyword itself contains switches the keyword off.
+ * Google Ads: yes (the keyword is «blocked by a negative»). Yandex Direct: no — a group or campaign
+ * minus-phrase wholly contained in a keyword is not applied to that keyword (API reference, «Минус-фразы»:
+ * «…полностью входит в состав ключевой фразы, то к данной ключевой фразе она не применяется»), so the
+ * keyword keeps showing and spending, queries with that word included.
+ */
+export const containedNegativeBlocksKeyword = (platform: AdPlatform): boolean => platform === 'google_ads';
+
+/** Whether a group or campaign negative acts on a keyword's traffic at all (see `containedNegativeBlocksKeyword`). */
+export function sharedNegativeApplies(negative: ParsedPhrase, keywordWords: PhraseWord[] | undefined, platform: AdPlatform): boolean {
+  return platform === 'google_ads' || !keywordWords || !blocksYandex(negative, keywordWords);
+}

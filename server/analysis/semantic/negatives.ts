@@ -24,7 +24,7 @@ import type { AnalysisSettings, CoveredQuery, DroppedNegative, EntityRef, Negati
 import { gazetteerFor } from './geo/gazetteer.js';
 import { commercialMarkers, nonCommercialLexicon, type LexiconEntry } from './intent-lexicon.js';
 import { languageOfWords, majorityLanguage, type ScriptLanguage } from './language.js';
-import { negativeBlocks } from './negative-match.js';
+import { negativeBlocks, sharedNegativeApplies } from './negative-match.js';
 import { normalizeText, parsePhrase, type ParsedPhrase, type PhraseWord } from './phrase.js';
 import type { SuggestionBlocking } from './non-target-queries.js';
 import type { PreparedAccount, PreparedCampaign, PreparedKeyword, PreparedQuery } from './prepare.js';
@@ -142,6 +142,8 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     return byPhrase.get(text);
   };
 
+  const alreadyNegative = (campaign: PreparedCampaign, parsed: ParsedPhrase) => campaign.negatives.some((negative) => negativeBlocks(negative, parsed.words, platform));
+
   for (const query of account.queries) {
     const campaign = query.campaign;
     if (!campaign) continue;
@@ -171,6 +173,10 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
       matchedCategory = true;
       const typed = query.words.filter((word) => entry.parsed.significant.some((want) => sharesLemma(want, word))).map((word) => word.form).join(' ') || entry.text;
       const { text, parsed } = platform === 'google_ads' ? googleNegative(entry.text, entry.parsed.words.length > 1 ? entry.text : typed, entry.parsed.words.length) : entry;
+      // The campaign has this negative already and the query still came: its keyword contains the word,
+      // so the negative does not act on it (negative-match.ts). Adding it again changes nothing; the
+      // keyword's own finding (keyword.non_commercial) says to stop it.
+      if (alreadyNegative(campaign, parsed)) continue;
       add(`${campaign.ref.key}|${text}`, () => ({
         level: 'campaign', target: campaign.ref, campaign, text, parsed, category: entry.category, source: 'queries', queries: [],
         handCheck: entry.category === 'ambiguous' ? 'ambiguous' : undefined,
@@ -182,6 +188,7 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
       matchedCategory = true;
       const wordCount = match.name.split(/[\s-]+/).length;
       const { text, parsed } = platform === 'google_ads' ? googleNegative(match.name, match.typed, wordCount) : { text: match.name, parsed: parsePhrase(match.name, lemmatizer) };
+      if (alreadyNegative(campaign, parsed)) continue;
       add(`${campaign.ref.key}|${text}`, () => ({
         level: 'campaign', target: campaign.ref, campaign, text, parsed, category: 'foreign_geo', source: 'queries', queries: [],
         handCheck: !home.known ? 'geo_unknown' : match.place.ambiguous ? 'geo_ambiguous' : undefined,
@@ -208,7 +215,7 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
       const language = campaignLanguage(campaign);
       for (const entry of lexicon) {
         if (!entry.preventive || entry.language !== language) continue;
-        if (campaign.negatives.some((negative) => negativeBlocks(negative, entry.parsed.words, platform))) continue;
+        if (alreadyNegative(campaign, entry.parsed)) continue;
         add(`${campaign.ref.key}|${entry.text}`, () => ({ level: 'campaign', target: campaign.ref, campaign, text: entry.text, parsed: entry.parsed, category: entry.category, source: 'curated', queries: [] }));
       }
     }
@@ -370,11 +377,13 @@ function existingNegativeFor(query: PreparedQuery, platform: PreparedAccount['pl
   const keywordText = query.query.keyword?.trim().toLowerCase();
   const keyword = !keywordText ? undefined : query.group ? query.group.keywords.find((candidate) => phraseKey(candidate) === keywordText) : campaignKeyword(campaign, keywordText);
   for (const minus of keyword?.parsed.minus ?? []) if (negativeBlocks(minus, query.words, platform)) return { text: phraseText(minus), level: 'keyword', target: keyword!.ref };
+  // A group or campaign negative the query's own keyword contains does not act on it in Direct (negative-match.ts).
+  const acts = (negative: ParsedPhrase) => negativeBlocks(negative, query.words, platform) && sharedNegativeApplies(negative, keyword?.parsed.words, platform);
   if (query.group) {
-    const index = query.group.negatives.findIndex((negative) => negativeBlocks(negative, query.words, platform));
+    const index = query.group.negatives.findIndex(acts);
     if (index >= 0) return { text: query.group.negativeTexts[index], level: 'group', target: query.group.ref };
   }
-  const index = campaign.negatives.findIndex((negative) => negativeBlocks(negative, query.words, platform));
+  const index = campaign.negatives.findIndex(acts);
   if (index >= 0) return { text: campaign.campaign.negativeKeywords[index], level: 'campaign', target: campaign.ref };
   return null;
 }

@@ -11,7 +11,7 @@
 import type { MatchType } from '../../../src/contract/campaigns.js';
 import type { Lemmatizer } from './lemmatizer.js';
 
-/** Shared between every occurrence of the same word (see `parseWords`): never mutate one. */
+/** Shared between every occurrence of the same word (see `parseWords`): never mutate one (but `settleHomonyms`, once, before the engines read them). */
 export interface PhraseWord {
   /** Normalised surface form (lower case, ё→е). */
   form: string;
@@ -156,6 +156,44 @@ function phraseWord(form: string, op: '' | '!' | '+', table: WordTable, lemmatiz
   }
   return word;
 }
+
+/**
+ * Homonyms read the way the account reads them. A form with several dictionary lemmas takes, as its
+ * lemma, the one the most distinct words of the account share (then the dictionary's likeliest):
+ * «цветов» is a form of both «цвет» (colour) and «цветок»; in a flower shop whose texts also say
+ * «цветы», «цветок», «цветка» it is «цветок», in a paint shop saying «цвет», «цвета» it is «цвет».
+ * Without that «доставка цветов» (цвет) and «цветы с доставкой» (цветок) were two topics, two
+ * clusters and never duplicates. Call once, after every text of the account is parsed and before any
+ * engine reads a lemma; returns the words whose lemma changed (phrases holding them need a new key).
+ */
+export function settleHomonyms(lemmatizer: Lemmatizer): Set<PhraseWord> {
+  const table = wordTable(lemmatizer);
+  const tables = [table.plain, table.fixed, table.forced];
+  const support = new Map<string, number>();
+  const counted = new Set<string>();
+  for (const words of tables) {
+    for (const word of words.values()) {
+      if (word.stop || counted.has(word.form)) continue;
+      counted.add(word.form);
+      for (const lemma of word.lemmas) support.set(lemma, (support.get(lemma) ?? 0) + 1);
+    }
+  }
+  const changed = new Set<PhraseWord>();
+  for (const words of tables) {
+    for (const word of words.values()) {
+      if (word.lemmas.length < 2) continue;
+      let best = word.lemma;
+      for (const lemma of word.lemmas) if ((support.get(lemma) ?? 0) > (support.get(best) ?? 0)) best = lemma;
+      if (best === word.lemma) continue;
+      word.lemma = best;
+      changed.add(word);
+    }
+  }
+  return changed;
+}
+
+/** The `lemmaKey` of a phrase's significant words again, after `settleHomonyms` changed a lemma. */
+export const lemmaKeyOf = (significant: PhraseWord[]): string => keyOf(significant);
 
 export function parseWords(text: string, lemmatizer: Lemmatizer): PhraseWord[] {
   const table = wordTable(lemmatizer);

@@ -9,7 +9,7 @@ import type { EntityRef } from '../../../src/contract/analysis-results.js';
 import type { Ad, AdGroup, AdPlatform, Campaign, CampaignData, Keyword, Placement, SearchQuery } from '../../../src/contract/campaigns.js';
 import { campaignPlacement, type PlacementSource } from '../placement.js';
 import type { Lemmatizer } from './lemmatizer.js';
-import { parsePhrase, parseWords, type ParsedPhrase, type PhraseWord } from './phrase.js';
+import { lemmaKeyOf, parsePhrase, parseWords, settleHomonyms, type ParsedPhrase, type PhraseWord } from './phrase.js';
 
 export interface PreparedKeyword {
   ref: EntityRef;
@@ -181,6 +181,13 @@ export function prepareAccount(fullData: CampaignData, lemmatizer: Lemmatizer, o
       group = byKeyword.get(query.keyword.trim().toLowerCase());
     }
     account.queries.push({ query, words: parseWords(query.query, lemmatizer), campaign, group });
+  }
+  // Every text is parsed: homonyms now take the reading the account's own words support.
+  const changed = settleHomonyms(lemmatizer);
+  if (changed.size > 0) {
+    for (const keyword of account.keywords) {
+      if (keyword.parsed.significant.some((word) => changed.has(word))) keyword.parsed.lemmaKey = lemmaKeyOf(keyword.parsed.significant);
+    }
   }
   onProgress?.(total, total);
   return account;

@@ -66,14 +66,42 @@ describe("Russian labels for machine values", () => {
 
   it("names campaign types of the Direct API in Russian; a type from an export is already Russian", () => {
     expect(campaignTypeLabel("text")).toBe("Текстово-графическая");
-    expect(campaignTypeLabel("Текстово-графические объявления")).toBe(
-      "Текстово-графические объявления",
-    );
+    expect(campaignTypeLabel("Смарт-баннеры")).toBe("Смарт-баннеры");
+  });
+
+  it("names a Direct text campaign by where it shows, never by an ad format", () => {
+    expect(campaignTypeLabel("текстово-графическое объявление", "networks")).toBe("РСЯ");
+    expect(campaignTypeLabel("Текстово-графические объявления", "search")).toBe("Поиск");
+    expect(campaignTypeLabel("text", "both")).toBe("Поиск и РСЯ");
+    // Placement unknown: the campaign type, not the export's «…объявление».
+    expect(campaignTypeLabel("текстово-графическое объявление")).toBe("Текстово-графическая");
   });
 });
 
 describe("the campaign tree", () => {
   useTestServer();
+
+  it("badges a РСЯ campaign «РСЯ», not with the export's «текстово-графическое объявление»", () => {
+    const campaign = {
+      id: "c2",
+      name: "Цветы — РСЯ",
+      type: "текстово-графическое объявление",
+      placement: "networks",
+      groups_count: 1,
+      ads_count: 1,
+      keywords_count: 1,
+      negative_keywords: 0,
+      groups: [{ name: "Розы", ads: 1, keywords: 1, negative_keywords: 0 }],
+      stats: null,
+    };
+    render(
+      <QueryClientProvider client={createTestQueryClient()}>
+        <CampaignTree projectId="p1" campaigns={[campaign as never]} />
+      </QueryClientProvider>,
+    );
+    expect(screen.getByText("РСЯ")).toHaveClass("badge");
+    expect(screen.queryByText(/текстово-графическ/i)).not.toBeInTheDocument();
+  });
 
   it("counts with the right forms and shows the autotargeting row as «Автотаргетинг»", async () => {
     const group = { name: "Диваны", ads: 2, keywords: 4, negative_keywords: 2 };

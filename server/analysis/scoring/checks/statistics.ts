@@ -24,7 +24,7 @@ import { flatString } from '../../semantic/flat-string.js';
 import type { PreparedCampaign, PreparedKeyword } from '../../semantic/prepare.js';
 import { countOf, examplesSentence, sortItems, sumItemMoney } from '../aggregate.js';
 import { formatRub, percent, rub, type ScoringContext } from '../context.js';
-import { formatCountOf } from '../../../../src/lib/format.js';
+import { formatCountOf, pluralRu } from '../../../../src/lib/format.js';
 import { keywordLabel } from '../../../../src/lib/labels.js';
 import { checks, makeFinding } from '../registry.js';
 
@@ -202,7 +202,7 @@ export function runStatisticsChecks(context: ScoringContext, informational: Uint
       const where = placementPhrase[slice.placement];
       findings.push(makeFinding(checks.expensiveClicks, keyword.ref, {
         ...common,
-        explanation: `Клик по фразе «${keywordLabel(keyword.keyword)}» ${where} стоит ${formatRub(cpc)} — в ${(cpc / reference).toFixed(1).replace('.', ',')} раза дороже медианы аккаунта ${where} (${formatRub(reference)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.`,
+        explanation: `Клик по фразе «${keywordLabel(keyword.keyword)}» ${where} стоит ${formatRub(cpc)} — ${timesPhrase(cpc / reference)} дороже медианы аккаунта ${where} (${formatRub(reference)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.`,
         fix: 'Снизьте ставку или проверьте, окупается ли фраза.',
         evidence: [
           { label: `Цена клика ${where}`, value: rub(cpc), threshold: rub(limit), setting: 'expensiveCpcMedianRatio', unit: 'rub' },
@@ -336,7 +336,55 @@ function ctrChecks(keyword: PreparedKeyword, stats: Stats, medianSearchCtr: numb
   }));
 }
 
-const times = (ratio: number) => ratio.toFixed(1).replace('.', ',');
+/** «в 1,8 раза», «в 3 раза», «в 9 раз»: a ratio as Russian says it (whole times from 2 up). */
+function timesPhrase(ratio: number): string {
+  if (ratio < 2) return `в ${ratio.toFixed(1).replace('.', ',')} раза`;
+  const whole = Math.round(ratio);
+  return `в ${whole} ${pluralRu(whole, ['раз', 'раза', 'раз'])}`;
+}
+
+/**
+ * Bids move in steps, each checked before the next (agency practice: 10–30 % at a time; a bid cut
+ * ninefold at once takes the keyword out of the auction, it does not make its conversions cheaper).
+ */
+const MAX_BID_CUT = 0.3;
+const MAX_BID_RAISE = 0.2;
+/** Past this many times the reference CPA, bid steps cannot close the gap (three cuts of 30 % ≈ ×2,9): the keyword itself is in question. */
+const BEYOND_BID_STEPS = 3;
+
+/**
+ * Bid advice in roubles from the reference CPA: the click price at which the keyword's conversions
+ * would cost the reference (CPA × conversions per click), reached in bounded steps. With the keyword's
+ * bid known (the import's «Ставка» / «Ставка в сетях»), the new bid is named; else the click price.
+ */
+function bidAdvice(keyword: PreparedKeyword, stats: Stats, referenceCpa: number, direction: 'lower' | 'raise'): { fix: string; evidence: Evidence[] } {
+  const cpc = stats.cost / stats.clicks;
+  const affordable = (referenceCpa * stats.conversions) / stats.clicks;
+  const evidence: Evidence[] = [
+    { label: 'Средняя цена клика', value: rub(cpc), unit: 'rub' },
+    { label: 'Цена клика, при которой конверсия стоит ориентир', value: rub(affordable), unit: 'rub' },
+  ];
+  const step = direction === 'lower' ? Math.max(1 - MAX_BID_CUT, affordable / cpc) : Math.min(1 + MAX_BID_RAISE, affordable / cpc);
+  const percentChange = Math.round(Math.abs(1 - step) * 100);
+  const networks = keyword.campaign.placement === 'networks';
+  const bid = networks ? keyword.keyword.networkBid ?? keyword.keyword.bid : keyword.keyword.bid;
+  const newBid = bid ? ` (ставка ${formatRub(bid)} → ${formatRub(rub(bid * step))})` : '';
+  const check = 'и через 1–2 недели сравните цену конверсии';
+  if (direction === 'raise') {
+    return { fix: `Повысьте ставку на ${percentChange} %${newBid} ${check}: конверсия окупается, пока клик стоит не дороже ${formatRub(affordable)} (сейчас ${formatRub(cpc)}).`, evidence };
+  }
+  if (step * cpc <= affordable) {
+    return { fix: `Снизьте ставку на ${percentChange} %${newBid}: при клике около ${formatRub(affordable)} вместо ${formatRub(cpc)} конверсия стоит около ${formatRub(referenceCpa)}; ${check}.`, evidence };
+  }
+  const firstStep = `снизьте ставку на ${percentChange} %${newBid} ${check}`;
+  if (cpc / affordable >= BEYOND_BID_STEPS) {
+    return {
+      fix: `Ставкой этот разрыв не закрыть: чтобы конверсия стоила ${formatRub(referenceCpa)}, клик должен стоить не дороже ${formatRub(affordable)} — ${timesPhrase(cpc / affordable)} дешевле нынешних ${formatRub(cpc)}. Проверьте запросы и страницу фразы и остановите её, если она не приводит покупателей; если оставляете — ${firstStep}.`,
+      evidence,
+    };
+  }
+  return { fix: `Снизьте ставку по шагам: сначала на ${percentChange} %${newBid} ${check}; цель — клик около ${formatRub(affordable)} вместо ${formatRub(cpc)}.`, evidence };
+}
 
 function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: number | null, reference: CpaReference, context: ScoringContext, periodEvidence: Evidence): void {
   const { settings, findings, verdicts, facts } = context;
@@ -387,15 +435,17 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: numb
   if (cpa! >= lowerRatio * referenceCpa) {
     const overpay = stats.cost - stats.conversions * referenceCpa;
     verdict('lower_bid', `Цена конверсии ${formatRub(cpa!)} ≥ ${lowerRatio} × ${formatRub(referenceCpa)}.`);
+    const lower = bidAdvice(keyword, stats, referenceCpa, 'lower');
     findings.push(makeFinding(checks.keywordLowerBid, keyword.ref, {
       monthFactor,
       period: facts.period ?? undefined,
-      explanation: `Конверсия по фразе «${keywordLabel(keyword.keyword)}» стоит ${formatRub(cpa!)} — в ${times(cpa! / referenceCpa)} раза дороже (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.${campaignNote}`,
-      fix: `Снизьте ставку примерно в ${times(cpa! / referenceCpa)} раза или отключите фразу в дорогих местах показа.`,
+      explanation: `Конверсия по фразе «${keywordLabel(keyword.keyword)}» стоит ${formatRub(cpa!)} — ${timesPhrase(cpa! / referenceCpa)} дороже (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.${campaignNote}`,
+      fix: lower.fix,
       evidence: [
         { label: 'Цена конверсии', value: rub(cpa!), threshold: rub(lowerRatio * referenceCpa), setting: lowerRatio === settings.lowerBidCpaRatio ? 'lowerBidCpaRatio' : 'bidChangeMinDifference', unit: 'rub' },
         referenceEvidence(referenceCpa),
         { label: 'Конверсии', value: stats.conversions, unit: 'conversions' },
+        ...lower.evidence,
         clicksEvidence,
         periodEvidence,
       ],
@@ -406,14 +456,16 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: numb
   const raiseLimit = referenceCpa * (1 - settings.bidChangeMinDifference);
   if (cpa! <= raiseLimit) {
     verdict('raise_bid', `Цена конверсии ${formatRub(cpa!)} ≤ ${formatRub(raiseLimit)} (на ${percent(settings.bidChangeMinDifference)} % ниже ${formatRub(referenceCpa)}).`);
+    const raise = bidAdvice(keyword, stats, referenceCpa, 'raise');
     findings.push(makeFinding(checks.keywordRaiseBid, keyword.ref, {
       period: facts.period ?? undefined,
       explanation: `Конверсия по фразе «${keywordLabel(keyword.keyword)}» стоит ${formatRub(cpa!)} — на ${Math.round((1 - cpa! / referenceCpa) * 100)} % дешевле ориентира (${cpaLabel.toLowerCase()} ${formatRub(referenceCpa)}): фраза может принести больше конверсий.${campaignNote}`,
-      fix: 'Повысьте ставку на 10–20 % и проверьте цену конверсии через неделю.',
+      fix: raise.fix,
       evidence: [
         { label: 'Цена конверсии', value: rub(cpa!), threshold: rub(raiseLimit), setting: 'bidChangeMinDifference', unit: 'rub' },
         referenceEvidence(referenceCpa),
         { label: 'Конверсии', value: stats.conversions, unit: 'conversions' },
+        ...raise.evidence,
         clicksEvidence,
         periodEvidence,
       ],

@@ -31,7 +31,7 @@ function CampaignNode({ projectId, campaign }: { projectId: string; campaign: Ca
           {open ? '▾' : '▸'}
         </span>
         <span className="campaign-tree__name">{campaign.name}</span>
-        {campaign.type && <span className="badge badge--muted">{campaignTypeLabel(campaign.type)}</span>}
+        {campaign.type && <span className="badge badge--muted">{campaignTypeLabel(campaign.type, campaign.placement)}</span>}
         <span className="campaign-tree__counts muted">
           {formatCountOf(campaign.groups_count, ['группа', 'группы', 'групп'])} · {formatCountOf(campaign.ads_count, ['объявление', 'объявления', 'объявлений'])} ·{' '}
           {formatCountOf(campaign.keywords_count, ['фраза', 'фразы', 'фраз'])}
