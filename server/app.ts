@@ -14,6 +14,7 @@ import type { AppConfig, TrustProxySetting } from './config.js';
 import type { DB } from './db/database.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { answerClientError, HttpError, RateLimitedError } from './lib/errors.js';
+import { DocumentsBusyError } from './lib/documents.js';
 import { authModeOf, valibotValidatorCompiler } from './lib/schema.js';
 import { checkAnswerAgainstRoute } from './lib/routes.js';
 import { lazyRequestLogger } from './lib/logger.js';
@@ -136,7 +137,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   );
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+    if (error instanceof RateLimitedError || error instanceof DocumentsBusyError) reply.header('retry-after', String(error.retryAfterSeconds));
     if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toBody());
     if (isDataRefusedByDatabase(error)) {
       // The contract should have refused this value first (src/contract/text.ts); never a 500 for bad input.
