@@ -38,7 +38,7 @@ export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
  * no file is smaller unpacked than on the wire. One upload per user at a time (the lease), so this is
  * also what one user can have on the server's disk.
  */
-export const MAX_UPLOAD_TOTAL_BYTES = importLimits.maxExpandedBytes;
+const MAX_UPLOAD_TOTAL_BYTES = importLimits.maxExpandedBytes;
 /** The multipart framing around the files (boundaries, part headers, the `platform` field) in `Content-Length`. */
 const FRAMING_ALLOWANCE_BYTES = 1024 * 1024;
 
@@ -68,10 +68,6 @@ export interface UploadOptions {
   space: UploadSpace;
   /** The folder the upload's own temporary folder is made in. */
   tempDir: string;
-  /** All files of the upload (default MAX_UPLOAD_TOTAL_BYTES). */
-  maxTotalBytes?: number;
-  /** The whole upload must have arrived within this long (default UPLOAD_TIME_LIMIT_MS). */
-  timeLimitMs?: number;
 }
 
 /**
@@ -82,7 +78,7 @@ export const UPLOAD_TIME_LIMIT_MS = 10 * 60_000;
 
 const withFile = (message: string, file: string) => message.replace('{file}', file);
 
-const uploadTooLarge = (maxBytes: number) => new HttpError(413, 'UPLOAD_TOO_LARGE', projectMessages.uploadTooLarge.replace('{max}', megabytes(maxBytes)));
+const uploadTooLarge = () => new HttpError(413, 'UPLOAD_TOO_LARGE', projectMessages.uploadTooLarge.replace('{max}', megabytes(MAX_UPLOAD_TOTAL_BYTES)));
 const serverFull = () => new HttpError(503, 'UPLOADS_BUSY', projectMessages.uploadsBusy);
 const malformed = () => new HttpError(400, 'MALFORMED_UPLOAD', projectMessages.malformedUpload);
 
@@ -102,12 +98,11 @@ function clientErrorOf(error: unknown): HttpError | null {
 /** Streams the files of a multipart request (the route has checked it is one) to a new temporary folder. */
 export async function receiveUploads(request: FastifyRequest, options: UploadOptions): Promise<ReceivedUpload> {
   const { space } = options;
-  const maxTotalBytes = options.maxTotalBytes ?? MAX_UPLOAD_TOTAL_BYTES;
   const declared = Number(request.headers['content-length']);
   const hasDeclaredLength = Number.isSafeInteger(declared) && declared >= 0;
-  if (hasDeclaredLength && declared > maxTotalBytes + FRAMING_ALLOWANCE_BYTES) throw uploadTooLarge(maxTotalBytes);
+  if (hasDeclaredLength && declared > MAX_UPLOAD_TOTAL_BYTES + FRAMING_ALLOWANCE_BYTES) throw uploadTooLarge();
   // A declared length is held before reading (so a server without room refuses at once); the rest as it arrives.
-  let held = hasDeclaredLength ? Math.min(declared, maxTotalBytes) : 0;
+  let held = hasDeclaredLength ? Math.min(declared, MAX_UPLOAD_TOTAL_BYTES) : 0;
   if (!space.hold(held)) throw serverFull();
   let dir: string | null = null;
   const cleanup = async () => {
@@ -121,7 +116,7 @@ export async function receiveUploads(request: FastifyRequest, options: UploadOpt
     new Transform({
       transform(chunk: Buffer, _encoding, done) {
         received += chunk.length;
-        if (received > maxTotalBytes) return done(uploadTooLarge(maxTotalBytes));
+        if (received > MAX_UPLOAD_TOTAL_BYTES) return done(uploadTooLarge());
         if (received > held) {
           if (!space.hold(received - held)) return done(serverFull());
           held = received;
@@ -159,7 +154,7 @@ export async function receiveUploads(request: FastifyRequest, options: UploadOpt
     dir = await mkdtemp(path.join(options.tempDir, 'reklama-upload-'));
     // A request whose client went away before the parts are read would never end the iteration.
     if (request.raw.destroyed) throw malformed();
-    await withTimeLimit(readParts(dir), options.timeLimitMs ?? UPLOAD_TIME_LIMIT_MS, () => {
+    await withTimeLimit(readParts(dir), UPLOAD_TIME_LIMIT_MS, () => {
       // Stops the reading: the multipart plugin ends the iteration with its premature-close error.
       request.raw.destroy();
       return new HttpError(408, 'UPLOAD_TIMEOUT', projectMessages.uploadTimedOut);
