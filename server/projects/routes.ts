@@ -35,7 +35,7 @@ import {
   type DirectAccess,
 } from './service.js';
 import { discardDraft, fillDraft, finishDraft, openDraft } from './drafts.js';
-import { MAX_UPLOAD_BYTES, receiveUploads, UPLOAD_TIME_LIMIT_MS, UploadSpace, type ReceivedUpload } from './upload.js';
+import { MAX_UPLOAD_BYTES, receiveUploads, removeAbandonedUploads, UPLOAD_TIME_LIMIT_MS, UploadSpace } from './upload.js';
 import { oversizedUpload } from './upload-size.js';
 
 const importWorker = new URL('./import-worker.js', import.meta.url);
@@ -82,21 +82,27 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     await uploads.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 20, parts: 40 } });
     // The bytes of the uploads on this process's disk, over all users (UPLOADS_IN_FLIGHT_MB).
     const uploadSpace = new UploadSpace(app.config.uploads.maxBytesInFlight);
+    // The longest an upload lives: its time limit, a parse that waits for a thread, and that parse running to its time limit.
+    const uploadLifetimeMs = UPLOAD_TIME_LIMIT_MS + 2 * workerPoolSettings.importTimeoutMs + 60_000;
+    // Folders left by a process that died mid-upload go when the next one starts.
+    uploads.addHook('onReady', async () => {
+      const removed = await removeAbandonedUploads(app.config.uploads.tempDir, uploadLifetimeMs);
+      if (removed.length > 0) app.log.warn({ folders: removed }, 'abandoned upload folders removed');
+    });
     addRoute(uploads, routes.previewFiles, async (request) => {
       const caller = callerOf(request);
       if (!request.isMultipart()) throw new HttpError(415, 'NOT_MULTIPART', projectMessages.notMultipart);
       // One upload per user at a time, refused rather than queued, and before its first byte is read: a second
-      // upload (a user or a script that sent it twice) writes nothing and learns it at once. The lease covers
-      // the upload's time limit, a parse that waits for a thread, and that parse running to its time limit.
-      const releaseLease = await takeImportLease(app.db, caller.userId, UPLOAD_TIME_LIMIT_MS + 2 * workerPoolSettings.importTimeoutMs + 60_000);
+      // upload (a user or a script that sent it twice) writes nothing and learns it at once.
+      const releaseLease = await takeImportLease(app.db, caller.userId, uploadLifetimeMs);
       if (!releaseLease) throw new HttpError(429, 'IMPORT_IN_PROGRESS', projectMessages.importInProgress);
-      let upload: ReceivedUpload | null = null;
+      // A thread starts loading the importers while the files arrive (only when the pool is idle: never
+      // queued behind, or in the way of, a parse); the parse waits for it, and so runs in that warm thread.
+      const pool = importPool();
+      const threadReady = pool.load.running + pool.load.waiting === 0 ? pool.run(importWorker, 'loadImporters').catch(() => undefined) : null;
+      // From here the upload holds the lease; its cleanup releases it, and a failed receive has done so already.
+      const upload = await receiveUploads(request, { space: uploadSpace, tempDir: app.config.uploads.tempDir, release: releaseLease });
       try {
-        // A thread starts loading the importers while the files arrive (only when the pool is idle: never
-        // queued behind, or in the way of, a parse); the parse waits for it, and so runs in that warm thread.
-        const pool = importPool();
-        const threadReady = pool.load.running + pool.load.waiting === 0 ? pool.run(importWorker, 'loadImporters').catch(() => undefined) : null;
-        upload = await receiveUploads(request, { space: uploadSpace, tempDir: app.config.uploads.tempDir });
         const { files, fields } = upload;
         const platform = fields.platform ? parseOrThrow(AdPlatformSchema, fields.platform, 'platform') : undefined;
         // A zip bomb (or simply too much) is refused from the files' sizes on disk, without a thread.
@@ -129,7 +135,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
           throw error;
         }
       } finally {
-        await Promise.all([upload?.cleanup(), releaseLease().catch((error: unknown) => request.log.warn({ err: error }, 'import lease release failed'))]);
+        await upload.cleanup();
       }
     });
   });

@@ -12,7 +12,7 @@
  * folder is removed and its bytes given back.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -27,7 +27,7 @@ export interface ReceivedUpload {
   files: UploadedFile[];
   /** Plain form fields sent beside the files (e.g. `platform`). */
   fields: Record<string, string>;
-  /** Removes the temporary folder and gives its bytes back; call it in `finally`. */
+  /** Ends the upload: releases what it holds (the user's lease), removes the folder, gives its bytes back; call it in `finally`. */
   cleanup: () => Promise<void>;
 }
 
@@ -68,6 +68,8 @@ export interface UploadOptions {
   space: UploadSpace;
   /** The folder the upload's own temporary folder is made in. */
   tempDir: string;
+  /** Releases what the upload holds beside its files (the user's import lease): first thing at the end, whichever way it ends. */
+  release: () => Promise<void>;
 }
 
 /**
@@ -75,6 +77,25 @@ export interface UploadOptions {
  * bytes of the upload space and the user's import lease only this long.
  */
 export const UPLOAD_TIME_LIMIT_MS = 10 * 60_000;
+
+const FOLDER_PREFIX = 'reklama-upload-';
+
+/**
+ * Removes the upload folders in `tempDir` untouched for longer than `olderThanMs`: those of a server process
+ * that died (kill -9, the OOM killer) before its clean-up ran. Younger ones may be another process's live uploads.
+ */
+export async function removeAbandonedUploads(tempDir: string, olderThanMs: number): Promise<string[]> {
+  const names = (await readdir(tempDir).catch(() => [] as string[])).filter((name) => name.startsWith(FOLDER_PREFIX));
+  const removed: string[] = [];
+  for (const name of names) {
+    const folder = path.join(tempDir, name);
+    const info = await stat(folder).catch(() => null);
+    if (!info?.isDirectory() || Date.now() - info.mtimeMs <= olderThanMs) continue;
+    await rm(folder, { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
 
 const withFile = (message: string, file: string) => message.replace('{file}', file);
 
@@ -95,21 +116,30 @@ function clientErrorOf(error: unknown): HttpError | null {
   return malformed();
 }
 
-/** Streams the files of a multipart request (the route has checked it is one) to a new temporary folder. */
+/**
+ * Streams the files of a multipart request (the route has checked it is one) to a new temporary folder.
+ * When it throws, everything is already given back (`options.release` too, then the files).
+ */
 export async function receiveUploads(request: FastifyRequest, options: UploadOptions): Promise<ReceivedUpload> {
   const { space } = options;
-  const declared = Number(request.headers['content-length']);
-  const hasDeclaredLength = Number.isSafeInteger(declared) && declared >= 0;
-  if (hasDeclaredLength && declared > MAX_UPLOAD_TOTAL_BYTES + FRAMING_ALLOWANCE_BYTES) throw uploadTooLarge();
-  // A declared length is held before reading (so a server without room refuses at once); the rest as it arrives.
-  let held = hasDeclaredLength ? Math.min(declared, MAX_UPLOAD_TOTAL_BYTES) : 0;
-  if (!space.hold(held)) throw serverFull();
+  let held = 0;
   let dir: string | null = null;
   const cleanup = async () => {
+    await options.release().catch((error: unknown) => request.log.warn({ err: error }, 'upload release failed'));
     if (dir) await rm(dir, { recursive: true, force: true });
     space.release(held);
     held = 0;
   };
+  const declared = Number(request.headers['content-length']);
+  const hasDeclaredLength = Number.isSafeInteger(declared) && declared >= 0;
+  const refuseAtOnce = hasDeclaredLength && declared > MAX_UPLOAD_TOTAL_BYTES + FRAMING_ALLOWANCE_BYTES ? uploadTooLarge() : null;
+  // A declared length is held before reading (so a server without room refuses at once); the rest as it arrives.
+  const upFront = hasDeclaredLength ? Math.min(declared, MAX_UPLOAD_TOTAL_BYTES) : 0;
+  if (refuseAtOnce || !space.hold(upFront)) {
+    await cleanup();
+    throw refuseAtOnce ?? serverFull();
+  }
+  held = upFront;
   let received = 0;
   /** Counts the bytes of every file on their way to disk, stopping the upload at the first one over a limit. */
   const counter = () =>
@@ -151,7 +181,7 @@ export async function receiveUploads(request: FastifyRequest, options: UploadOpt
     }
   };
   try {
-    dir = await mkdtemp(path.join(options.tempDir, 'reklama-upload-'));
+    dir = await mkdtemp(path.join(options.tempDir, FOLDER_PREFIX));
     // A request whose client went away before the parts are read would never end the iteration.
     if (request.raw.destroyed) throw malformed();
     await withTimeLimit(readParts(dir), UPLOAD_TIME_LIMIT_MS, () => {

@@ -6,11 +6,12 @@
  *   declared, at the first byte past the room when it is not, and its folder removed;
  * - an upload over 400 MB by its declared length is refused before its body is read;
  * - an aborted upload leaves no files, and its user can upload again at once;
- * - malformed multipart (no end boundary, no boundary, truncated part headers) is a 400 in Russian, not a 500.
+ * - malformed multipart (no end boundary, no boundary, truncated part headers) is a 400 in Russian, not a 500;
+ * - the folders of a server process that died mid-upload are removed when the next one starts.
  */
 import { once } from 'node:events';
 import { existsSync, watch, type FSWatcher } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,6 +36,13 @@ let watcher: FSWatcher;
 
 beforeAll(async () => {
   tempDir = await mkdtemp(path.join(os.tmpdir(), 'reklama-upload-limits-'));
+  // What a server process killed mid-upload leaves behind (a day old), and a live upload of another process.
+  for (const name of ['reklama-upload-abandoned', 'reklama-upload-live']) {
+    await mkdir(path.join(tempDir, name));
+    await writeFile(path.join(tempDir, name, 'upload-0'), 'Кампания;Группа\r\n');
+  }
+  const dayAgo = new Date(Date.now() - 24 * 3600_000);
+  await utimes(path.join(tempDir, 'reklama-upload-abandoned'), dayAgo, dayAgo);
   t = await createTestApp({ config: { uploads: { tempDir, maxBytesInFlight: ROOM_BYTES } } });
   baseUrl = new URL(await t.app.listen({ host: '127.0.0.1', port: 0 }));
   foldersMade = new Set();
@@ -106,6 +114,11 @@ async function whenFolder(condition: () => Promise<boolean>): Promise<void> {
 const uploadFolders = async () => (await readdir(tempDir)).filter((name) => name.startsWith('reklama-upload-'));
 
 describe('upload limits before the bytes land', () => {
+  it('removes the upload folders a dead server process left when it starts, and leaves younger ones alone', async () => {
+    expect(await uploadFolders()).toEqual(['reklama-upload-live']);
+    await rm(path.join(tempDir, 'reklama-upload-live'), { recursive: true });
+  });
+
   it("refuses a user's uploads sent while one of theirs is arriving, without writing them: 429, no folder, no bytes", async () => {
     const user = await createUser(t.app);
     foldersMade.clear();
