@@ -20,6 +20,7 @@ const registry: { name: string; file: string }[] = [
   { name: 'end-to-end', file: './end-to-end.js' },
   { name: 'results-at-scale', file: './results-at-scale.js' },
   { name: 'auth-load', file: './auth-load.js' },
+  { name: 'documents', file: './documents.js' },
 ];
 
 /** The module's source next to this file (tsx runs .ts; a compiled copy would be .js). */

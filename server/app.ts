@@ -13,7 +13,8 @@ import { apiMessages } from '../src/contract/messages.js';
 import type { AppConfig, TrustProxySetting } from './config.js';
 import type { DB } from './db/database.js';
 import { createMailer, type Mailer } from './email/mailer.js';
-import { HttpError, RateLimitedError } from './lib/errors.js';
+import { answerClientError, HttpError, RateLimitedError } from './lib/errors.js';
+import { DocumentsBusyError } from './lib/documents.js';
 import { authModeOf, valibotValidatorCompiler } from './lib/schema.js';
 import { checkAnswerAgainstRoute } from './lib/routes.js';
 import { lazyRequestLogger } from './lib/logger.js';
@@ -111,6 +112,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // (with `Connection: close`, below) instead of fastify's English 503 outside our error format.
     return503OnClosing: false,
     bodyLimit: 2 * 1024 * 1024,
+    // What Node's HTTP parser refuses (a URL or headers over 16 KB…) is answered in our format too.
+    clientErrorHandler: answerClientError,
     ajv: { customOptions: { coerceTypes: false } },
   });
   app.setValidatorCompiler(valibotValidatorCompiler);
@@ -135,7 +138,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   );
 
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+    if (error instanceof RateLimitedError || error instanceof DocumentsBusyError) reply.header('retry-after', String(error.retryAfterSeconds));
     if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toBody());
     if (isDataRefusedByDatabase(error)) {
       // The contract should have refused this value first (src/contract/text.ts); never a 500 for bad input.

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { paymentsConfigFromEnv, type PaymentsConfig } from './payments/config.js';
@@ -54,6 +55,13 @@ export interface AppConfig {
   trustProxy: TrustProxySetting;
   /** Run job workers inside the API process (default) or only in `npm run worker`. */
   inProcessWorkers: boolean;
+  /**
+   * Uploaded campaign files on their way to the import (server/projects/upload.ts): the folder they are
+   * streamed to (`UPLOAD_TEMP_DIR`, default the system's temporary folder), and how many bytes of uploads
+   * this process may have there at once, over all users (`UPLOADS_IN_FLIGHT_MB`, default 2048: five
+   * uploads of the 400 MB maximum). An upload that does not fit is refused with 503 before it is written.
+   */
+  uploads: { tempDir: string; maxBytesInFlight: number };
   /** Key for encrypting ad-platform OAuth tokens at rest (32 bytes). */
   secretsKey: Uint8Array;
   yandexDirectApiUrl: string;
@@ -154,6 +162,12 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv): LlmConfig | null {
   return { apiUrl: apiUrl.replace(/\/+$/, ''), apiKey: env.LLM_API_KEY?.trim() || null, model, timeoutMs };
 }
 
+function positiveMegabytes(value: string | undefined, fallback: number, name: string): number {
+  const megabytes = intFromEnv(value, fallback);
+  if (megabytes <= 0) throw new Error(`${name} must be a positive number of megabytes, got "${value}"`);
+  return megabytes * 1024 * 1024;
+}
+
 function intFromEnv(value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const parsed = Number.parseInt(value, 10);
@@ -218,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginAccountRateLimit: { max: intFromEnv(env.LOGIN_ACCOUNT_RATE_LIMIT_MAX, 10), timeWindowMs: intFromEnv(env.LOGIN_ACCOUNT_RATE_LIMIT_WINDOW_MS, 15 * 60_000) },
     trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
     inProcessWorkers: env.IN_PROCESS_WORKERS !== 'false',
+    uploads: { tempDir: path.resolve(env.UPLOAD_TEMP_DIR || os.tmpdir()), maxBytesInFlight: positiveMegabytes(env.UPLOADS_IN_FLIGHT_MB, 2048, 'UPLOADS_IN_FLIGHT_MB') },
     secretsKey: overrides.secretsKey ?? persistentSecret(dataDir, 'secrets-key', env.SECRETS_KEY),
     yandexDirectApiUrl: env.YANDEX_DIRECT_API_URL ?? 'https://api.direct.yandex.com/json/v5',
     yandexDirectSandboxApiUrl: env.YANDEX_DIRECT_SANDBOX_API_URL ?? 'https://api-sandbox.direct.yandex.com/json/v5',

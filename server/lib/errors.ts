@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { apiMessages } from '../../src/contract/messages.js';
 
 /**
@@ -48,4 +50,27 @@ export const paymentRequired = (message: string, code = 'INSUFFICIENT_TOKENS') =
 /** A request that is well-formed but breaks a rule; the messages are the ones the forms show. */
 export function validationError(detail: ErrorDetail[]): HttpError {
   return new HttpError(422, 'VALIDATION_ERROR', detail.map((d) => d.msg).join(', '), detail);
+}
+
+/**
+ * A request Node's HTTP parser refused before fastify saw it (headers or URL over 16 KB, a malformed
+ * request line, a client too slow to send its headers): the answer in the error format, in Russian,
+ * written on the socket as Node's own would be, and the connection closed (replaces fastify's English
+ * `clientErrorHandler`).
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  // A reset connection has nobody to answer (https://nodejs.org/api/http.html#event-clienterror).
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, body]: [number, ErrorBody] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, { error: apiMessages.requestTooLong, code: 'REQUEST_TOO_LONG' }]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, { error: apiMessages.requestTimeout, code: 'REQUEST_TIMEOUT' }]
+        : [400, { error: apiMessages.badRequest, code: 'BAD_REQUEST' }];
+  const json = Buffer.from(JSON.stringify(body));
+  if (socket.writable) {
+    const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${json.length}\r\nConnection: close\r\n\r\n`;
+    socket.write(Buffer.concat([Buffer.from(head), json]));
+  }
+  socket.destroy(error);
 }

@@ -4,7 +4,8 @@ import * as v from 'valibot';
 // Russian for valibot's own messages, before any schema is used (the contract modules load it too).
 import '../../src/contract/validation-language.js';
 import { fileMediaTypesOf } from '../../src/contract/routes/route.js';
-import { validationError, type ErrorDetail } from './errors.js';
+import { genericValidationMessages } from '../../src/contract/messages.js';
+import { HttpError, validationError, type ErrorDetail } from './errors.js';
 
 /**
  * Routes declare their contract with valibot schemas from `src/contract` (shared with the PWA).
@@ -55,13 +56,45 @@ export function issuesToDetail(part: string, issues: readonly v.BaseIssue<unknow
   });
 }
 
+type JsonSchemaNode = { type?: unknown; properties?: Record<string, JsonSchemaNode>; items?: JsonSchemaNode };
+
+/**
+ * Where `data` has an array in a place its JSON schema wants an object, or null. valibot's `object` takes
+ * any `typeof 'object'`, arrays included, so `[]` would pass as `{}` where every key is optional.
+ */
+function arrayInPlaceOfObject(json: JsonSchemaNode, data: unknown, path: (string | number)[] = []): (string | number)[] | null {
+  if (json.type === 'object') {
+    if (Array.isArray(data)) return path;
+    if (!json.properties || typeof data !== 'object' || data === null) return null;
+    for (const [key, child] of Object.entries(json.properties)) {
+      const found = arrayInPlaceOfObject(child, (data as Record<string, unknown>)[key], [...path, key]);
+      if (found) return found;
+    }
+  } else if (json.type === 'array' && json.items?.type && Array.isArray(data)) {
+    for (const [index, item] of data.entries()) {
+      const found = arrayInPlaceOfObject(json.items, item, [...path, index]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
 export const valibotValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const valibot = valibotByJsonSchema.get(schema as object);
   if (!valibot) return (data) => ({ value: data });
+  const part = httpPart ?? 'body';
+  const wantsObject = (schema as JsonSchemaNode).type === 'object';
   return (data) => {
+    // A body that is not an object at all (an array, a string, a number) is a malformed request, not a form to
+    // correct: 400. (No body, or null, goes to the schema, which may allow it.)
+    if (wantsObject && data !== undefined && data !== null && (typeof data !== 'object' || Array.isArray(data))) {
+      return { error: new HttpError(400, 'VALIDATION_ERROR', genericValidationMessages.object, [{ loc: [part], msg: genericValidationMessages.object }]) };
+    }
+    const nestedArray = arrayInPlaceOfObject(schema as JsonSchemaNode, data);
+    if (nestedArray) return { error: validationError([{ loc: [part, ...nestedArray], msg: genericValidationMessages.object }]) };
     const result = v.safeParse(valibot, data);
     if (result.success) return { value: result.output };
-    return { error: validationError(issuesToDetail(httpPart ?? 'body', result.issues)) };
+    return { error: validationError(issuesToDetail(part, result.issues)) };
   };
 };
 

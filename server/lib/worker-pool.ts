@@ -13,7 +13,7 @@
  *   queue): past it the thread is terminated (an AbortSignal to piscina) and the task fails with
  *   `WorkerLimitError('timeout')`. A caller's own AbortSignal (a cancelled analysis) stops it the same way.
  *
- * Four pools, not one: a long analysis (minutes, up to its 14-minute limit) in a shared pool would hold
+ * Separate pools, not one: a long analysis (minutes, up to its 14-minute limit) in a shared pool would hold
  * every thread and queue each user's import and export behind it, and a relevance run's engine behind
  * two analyses could outlive its job's 15-minute expiry while waiting. So imports, exports, analysis runs
  * and relevance runs each get their own threads and heap limit; the threads of all of them can run at once
@@ -221,6 +221,10 @@ export interface WorkerPoolSettings {
   analysisHeapMb: number;
   /** Young generation of an analysis thread (see `analysisPool`). */
   analysisYoungMb: number;
+  /** Documents (PDFs) built at once by this process (`DOCUMENT_THREADS`, default 2). */
+  documentThreads: number;
+  /** Documents waiting for a thread before new ones are refused with 503 (`DOCUMENT_QUEUE`). */
+  documentQueue: number;
 }
 
 function positiveInt(value: string | undefined, fallback: number, name: string): number {
@@ -240,13 +244,15 @@ export function workerPoolSettingsFromEnv(env: NodeJS.ProcessEnv): WorkerPoolSet
     importQueue: positiveInt(env.IMPORT_QUEUE, threads * 4, 'IMPORT_QUEUE'),
     analysisHeapMb: positiveInt(env.ANALYSIS_WORKER_HEAP_MB, 3072, 'ANALYSIS_WORKER_HEAP_MB'),
     analysisYoungMb: positiveInt(env.ANALYSIS_WORKER_YOUNG_MB, 192, 'ANALYSIS_WORKER_YOUNG_MB'),
+    documentThreads: positiveInt(env.DOCUMENT_THREADS, Math.min(2, threads), 'DOCUMENT_THREADS'),
+    documentQueue: positiveInt(env.DOCUMENT_QUEUE, 100, 'DOCUMENT_QUEUE'),
   };
 }
 
 /** The settings the pools are created with; read once from the environment (tests may change them before first use). */
 export const workerPoolSettings: WorkerPoolSettings = workerPoolSettingsFromEnv(process.env);
 
-let pools: { import?: TaskPool; export?: TaskPool; analysis?: TaskPool; relevance?: TaskPool } = {};
+let pools: { import?: TaskPool; export?: TaskPool; analysis?: TaskPool; relevance?: TaskPool; document?: TaskPool } = {};
 
 /** Parsing uploaded campaign files (a request waits for it). */
 export function importPool(): TaskPool {
@@ -278,6 +284,16 @@ export function analysisPool(): TaskPool {
 export function relevancePool(): TaskPool {
   const s = workerPoolSettings;
   return (pools.relevance ??= new TaskPool({ name: 'relevance', maxThreads: s.threads, heapMb: s.analysisHeapMb, timeoutMs: 5 * 60_000 }));
+}
+
+/**
+ * Documents a request waits for (invoice PDFs; reports next): a PDF takes tens of milliseconds of CPU, so
+ * twenty at once in the event loop held every other request for a second. Few threads (two by default):
+ * a document is small and quick, and the threads must leave the cores to the API and the other pools.
+ */
+export function documentPool(): TaskPool {
+  const s = workerPoolSettings;
+  return (pools.document ??= new TaskPool({ name: 'document', maxThreads: s.documentThreads, heapMb: 256, timeoutMs: 30_000, maxQueue: s.documentQueue }));
 }
 
 /** Stops the threads of every pool (server shutdown, tests); the next use creates fresh pools. */

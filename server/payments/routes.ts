@@ -3,7 +3,8 @@ import { paymentRoutes as routes } from '../../src/contract/routes/payments.js';
 import { callerOf } from '../auth/authenticate.js';
 import { notFound } from '../lib/errors.js';
 import { addRoute } from '../lib/routes.js';
-import { renderInvoicePdf } from './invoice-pdf.js';
+import { buildDocument } from '../lib/documents.js';
+import type { InvoiceDocument } from './invoice-pdf.js';
 import {
   cancelOwnInvoice,
   createCardPayment,
@@ -18,6 +19,9 @@ import {
   saveRequisites,
 } from './service.js';
 import { createYookassaClient } from './yookassa.js';
+
+/** Built in the document pool's threads (server/lib/documents.ts), off the event loop. */
+const invoicePdf = new URL('./invoice-pdf.js', import.meta.url);
 
 /** Under /api/v1/tokens, beside the balance and the ledger. */
 export const paymentRoutes: FastifyPluginAsync = async (app) => {
@@ -53,7 +57,7 @@ export const paymentRoutes: FastifyPluginAsync = async (app) => {
 
   addRoute(app, routes.invoicePdf, async (request, reply) => {
     const row = await invoiceForPdf(app.db, callerOf(request), request.params.id);
-    const pdf = await renderInvoicePdf({
+    const pdf = await buildDocument(invoicePdf, 'renderInvoicePdf', {
       number: Number(row.invoice_number),
       createdAt: row.created_at,
       buyer: row.requisites!,
@@ -61,7 +65,7 @@ export const paymentRoutes: FastifyPluginAsync = async (app) => {
       packageId: row.package_id,
       tokens: row.tokens,
       amountKopecks: Number(row.amount_kopecks),
-    });
+    } satisfies InvoiceDocument);
     return reply
       .type('application/pdf')
       .header('content-disposition', `inline; filename="invoice-${row.invoice_number}.pdf"`)

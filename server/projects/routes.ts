@@ -36,7 +36,7 @@ import {
   type DirectAccess,
 } from './service.js';
 import { discardDraft, fillDraft, finishDraft, openDraft, setDraftPeriod } from './drafts.js';
-import { MAX_UPLOAD_BYTES, receiveUploads } from './upload.js';
+import { MAX_UPLOAD_BYTES, receiveUploads, removeAbandonedUploads, UPLOAD_TIME_LIMIT_MS, UploadSpace } from './upload.js';
 import { oversizedUpload } from './upload-size.js';
 
 const importWorker = new URL('./import-worker.js', import.meta.url);
@@ -80,26 +80,36 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
   // Multipart parsing only where files are uploaded: the plugin hooks every request of its scope (a
   // listener on each response, a clean-up after it), which every other route would pay for nothing.
   await app.register(async (uploads) => {
-    await uploads.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20 } });
+    await uploads.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 20, parts: 40 } });
+    // The bytes of the uploads on this process's disk, over all users (UPLOADS_IN_FLIGHT_MB).
+    const uploadSpace = new UploadSpace(app.config.uploads.maxBytesInFlight);
+    // The longest an upload lives: its time limit, a parse that waits for a thread, and that parse running to its time limit.
+    const uploadLifetimeMs = UPLOAD_TIME_LIMIT_MS + 2 * workerPoolSettings.importTimeoutMs + 60_000;
+    // Folders left by a process that died mid-upload go when the next one starts.
+    uploads.addHook('onReady', async () => {
+      const removed = await removeAbandonedUploads(app.config.uploads.tempDir, uploadLifetimeMs);
+      if (removed.length > 0) app.log.warn({ folders: removed }, 'abandoned upload folders removed');
+    });
     addRoute(uploads, routes.previewFiles, async (request) => {
       const caller = callerOf(request);
+      if (!request.isMultipart()) throw new HttpError(415, 'NOT_MULTIPART', projectMessages.notMultipart);
+      // One upload per user at a time, refused rather than queued, and before its first byte is read: a second
+      // upload (a user or a script that sent it twice) writes nothing and learns it at once.
+      const releaseLease = await takeImportLease(app.db, caller.userId, uploadLifetimeMs);
+      if (!releaseLease) throw new HttpError(429, 'IMPORT_IN_PROGRESS', projectMessages.importInProgress);
       // A thread starts loading the importers while the files arrive (only when the pool is idle: never
       // queued behind, or in the way of, a parse); the parse waits for it, and so runs in that warm thread.
       const pool = importPool();
       const threadReady = pool.load.running + pool.load.waiting === 0 ? pool.run(importWorker, 'loadImporters').catch(() => undefined) : null;
-      const upload = await receiveUploads(request);
-      let releaseLease: (() => Promise<void>) | null = null;
+      // From here the upload holds the lease; its cleanup releases it, and a failed receive has done so already.
+      const upload = await receiveUploads(request, { space: uploadSpace, tempDir: app.config.uploads.tempDir, release: releaseLease });
       try {
-        const platform = upload.fields.platform ? parseOrThrow(AdPlatformSchema, upload.fields.platform, 'platform') : undefined;
+        const { files, fields } = upload;
+        const platform = fields.platform ? parseOrThrow(AdPlatformSchema, fields.platform, 'platform') : undefined;
         // A zip bomb (or simply too much) is refused from the files' sizes on disk, without a thread.
-        const oversized = await oversizedUpload(upload.files);
+        const oversized = await oversizedUpload(files);
         if (oversized) throw new HttpError(422, 'IMPORT_TOO_LARGE', oversized[0].message, problemsAsDetail(oversized));
-        // One parse per user at a time, refused rather than queued: a queued second upload would hold its files
-        // and its request while the first one runs, and a user (or script) who sent it twice learns it at once.
-        // The lease outlives a parse that waits for a thread and then runs to its time limit.
-        releaseLease = await takeImportLease(app.db, caller.userId, 2 * workerPoolSettings.importTimeoutMs + 60_000);
-        if (!releaseLease) throw new HttpError(429, 'IMPORT_IN_PROGRESS', projectMessages.importInProgress);
-        const fileNames = upload.files.map((file) => file.name);
+        const fileNames = files.map((file) => file.name);
         // The thread writes the account into the draft's rows as it goes; a failed or refused import discards them.
         const draftId = await openDraft(app.db, caller, 'files', fileNames, null);
         try {
@@ -107,7 +117,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
           await threadReady;
           try {
             parsed = await fillDraft(app.db, draftId, (rows) =>
-              pool.run<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files: upload.files, platform }, rows], { transferList: [rows] }),
+              pool.run<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files, platform }, rows], { transferList: [rows] }),
             );
           } catch (error) {
             request.log.warn({ err: error }, 'import parse failed');
@@ -116,7 +126,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
             const message = error instanceof WorkerLimitError ? projectMessages.importTooComplex : projectMessages.importCrashed;
             const code = error instanceof WorkerLimitError ? 'IMPORT_TOO_LARGE' : 'IMPORT_FAILED';
             // An importer that throws met something it could not read at all; the user gets one clear line.
-            throw new HttpError(422, code, message, upload.files.map((file) => ({ loc: ['files', file.name], msg: message })));
+            throw new HttpError(422, code, message, files.map((file) => ({ loc: ['files', file.name], msg: message })));
           }
           // Awaited here, inside the try: a refusal by the database must reach the error handler, not escape past `finally`;
           // the lease and the files go only once the draft is ready.
@@ -126,7 +136,7 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
           throw error;
         }
       } finally {
-        await Promise.all([upload.cleanup(), releaseLease?.().catch((error: unknown) => request.log.warn({ err: error }, 'import lease release failed'))]);
+        await upload.cleanup();
       }
     });
   });

@@ -97,9 +97,9 @@ export const paymentRoutes = {
     method: 'GET',
     path: '/api/v1/tokens/invoices/:id/pdf',
     params: PaymentParamsSchema,
-    response: { 200: fileAnswer('application/pdf'), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema },
+    response: { 200: fileAnswer('application/pdf'), 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema, 503: ErrorBodySchema },
     tags,
-    summary: 'The invoice as a PDF (its buyer or a platform admin)',
+    summary: 'The invoice as a PDF (its buyer or a platform admin); 503 with Retry-After while the server builds too many documents',
     auth: true,
   }),
   cancelInvoice: defineRoute({

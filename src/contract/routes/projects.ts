@@ -55,10 +55,10 @@ export const projectRoutes = {
     method: 'POST',
     path: '/api/v1/projects/import-preview',
     multipart: { files: 'files', platform: 'text' },
-    response: { 200: ImportPreviewSchema, 413: ErrorBodySchema, 415: ErrorBodySchema, ...errors, ...importStartErrors },
+    response: { 200: ImportPreviewSchema, 400: ErrorBodySchema, 408: ErrorBodySchema, 413: ErrorBodySchema, 415: ErrorBodySchema, ...errors, ...importStartErrors },
     tags,
     summary:
-      'Parse uploaded campaign files (multipart, field "files", up to 50 MB each and 400 MB expanded in all; optional field "platform") into a preview; one upload per user at a time (429 while one is parsed)',
+      'Parse uploaded campaign files (multipart, field "files", up to 50 MB each, 400 MB sent and 400 MB expanded in all; optional field "platform") into a preview; one upload per user at a time (429 while one is sent or parsed, before its body is read); 503 while the server has no room for it; 400 for malformed multipart',
     auth: true,
   }),
   previewDirect: defineRoute({
