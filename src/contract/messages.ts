@@ -193,6 +193,7 @@ export const paymentMessages = {
   cardUnavailable: 'Оплата картой не настроена. Выберите оплату по счёту',
   providerUnavailable: 'Платёжный сервис временно недоступен. Попробуйте позже',
   notificationInvalid: 'Некорректное уведомление',
+  notificationQueueUnavailable: 'Очередь проверки уведомлений недоступна. Повторите уведомление позже',
   paymentNotFound: 'Платёж не найден',
   invoiceNotFound: 'Счёт не найден',
   invoiceNotPending: 'Счёт уже оплачен или отменён',

@@ -63,9 +63,9 @@ export const paymentRoutes = {
     method: 'POST',
     path: '/api/v1/tokens/payments/yookassa-notification',
     body: YookassaNotificationSchema,
-    response: { 200: v.object({}), 404: ErrorBodySchema, 422: ErrorBodySchema },
+    response: { 200: v.object({}), 404: ErrorBodySchema, 422: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema },
     tags,
-    summary: "YooKassa's notification webhook (payment.succeeded, payment.canceled, refund.succeeded); the object is fetched back from YooKassa, the body is not trusted",
+    summary: "YooKassa's notification webhook (payment.succeeded, payment.canceled, refund.succeeded): answered at once; the object is fetched back from YooKassa in a job, the body is not trusted",
   }),
   requisites: defineRoute({
     method: 'GET',
