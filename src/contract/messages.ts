@@ -58,6 +58,7 @@ export const apiMessages = {
   emailVerified: 'Email подтверждён',
   verificationSent: 'Письмо с подтверждением отправлено',
   alreadyVerified: 'Email уже подтверждён',
+  emailNotVerified: 'Подтвердите email: перейдите по ссылке из письма. Отправить письмо ещё раз можно в профиле',
   insufficientTokens: 'Недостаточно токенов на балансе',
   cannotRemoveOwner: 'Нельзя удалить владельца организации',
   cannotRemoveSelf: 'Нельзя удалить самого себя',
@@ -205,7 +206,9 @@ export const paymentMessages = {
   transferSelf: 'Нельзя перевести токены самому себе',
   memberNotFound: 'Участник не найден',
   ownerInsufficient: 'На вашем балансе недостаточно токенов',
+  ownerInsufficientDetail: 'Передать можно только собственные токены (купленные и начисленные), сейчас их {own}: приветственные и полученные от других владельцев остаются на вашем балансе',
   memberInsufficient: 'На балансе участника недостаточно токенов',
+  memberInsufficientDetail: 'Вернуть можно только переданные вами токены, которые участник ещё не потратил, сейчас их {returnable}: купленное участником и его приветственные токены остаются у него',
   requisitesManagersOnly: 'Реквизиты организации меняют владелец и администраторы',
 } as const;
 

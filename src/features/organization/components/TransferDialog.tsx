@@ -46,8 +46,8 @@ export function TransferDialog({ member, onClose }: { member: Member; onClose: (
       setInvalid('Количество токенов: целое число от 1');
       return;
     }
-    if (direction === 'from_member' && member.balance !== undefined && tokens > member.balance) {
-      setInvalid('На балансе участника недостаточно токенов');
+    if (direction === 'from_member' && member.returnable !== undefined && tokens > member.returnable) {
+      setInvalid(`Вернуть можно не больше ${member.returnable.toLocaleString('ru-RU')}: только переданные вами токены, которые участник ещё не потратил`);
       return;
     }
     setInvalid(null);
@@ -65,7 +65,9 @@ export function TransferDialog({ member, onClose }: { member: Member; onClose: (
         <h2 id={titleId} className="confirm-dialog__title">
           Токены: {name}
         </h2>
-        <p className="muted">На балансе участника: {(member.balance ?? 0).toLocaleString('ru-RU')}</p>
+        <p className="muted">
+          На балансе участника: {(member.balance ?? 0).toLocaleString('ru-RU')}, из них можно вернуть: {(member.returnable ?? 0).toLocaleString('ru-RU')}
+        </p>
         <div className="segmented" role="radiogroup" aria-label="Что сделать">
           <label className="segmented__option">
             <input type="radio" name="direction" value="to_member" checked={direction === 'to_member'} onChange={() => change(() => setDirection('to_member'))} />
