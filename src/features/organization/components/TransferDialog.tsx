@@ -46,6 +46,11 @@ export function TransferDialog({ member, onClose }: { member: Member; onClose: (
       setInvalid('Количество токенов: целое число от 1');
       return;
     }
+    if (direction === 'from_member' && member.balance !== undefined && tokens > member.balance) {
+      setInvalid('На балансе участника недостаточно токенов');
+      return;
+    }
+    // Only what this owner gave and the member has not spent moves back (not what the member bought).
     if (direction === 'from_member' && member.returnable !== undefined && tokens > member.returnable) {
       setInvalid(`Вернуть можно не больше ${member.returnable.toLocaleString('ru-RU')}: только переданные вами токены, которые участник ещё не потратил`);
       return;
@@ -66,7 +71,8 @@ export function TransferDialog({ member, onClose }: { member: Member; onClose: (
           Токены: {name}
         </h2>
         <p className="muted">
-          На балансе участника: {(member.balance ?? 0).toLocaleString('ru-RU')}, из них можно вернуть: {(member.returnable ?? 0).toLocaleString('ru-RU')}
+          На балансе участника: {(member.balance ?? 0).toLocaleString('ru-RU')}
+          {member.returnable !== undefined && `, из них можно вернуть: ${member.returnable.toLocaleString('ru-RU')}`}
         </p>
         <div className="segmented" role="radiogroup" aria-label="Что сделать">
           <label className="segmented__option">
