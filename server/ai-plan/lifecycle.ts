@@ -32,7 +32,7 @@ export const aiPlanRun: PaidRunKind<AiPlanJobData> = {
   maxAttempts: 2,
   onCrash: 'fail',
   debitKeyPrefix: 'ai-plan',
-  messages: { interrupted: m.interrupted, keyReused: m.idempotencyKeyReused, refundReason: () => 'Возврат за анализ' },
+  messages: { interrupted: m.interrupted, keyReused: m.idempotencyKeyReused, refundReason: () => 'Возврат за анализ', cancelForbidden: m.cancelForbidden },
   refundedError: (error) => `${error}. ${m.refundNote}`,
   insufficient: (required, balance) =>
     new HttpError(402, 'INSUFFICIENT_TOKENS', apiMessages.insufficientTokens, [

@@ -48,7 +48,7 @@ export const auditRun: PaidRunKind<AnalysisJobData> = {
   maxAttempts: MAX_ATTEMPTS,
   onCrash: 'resume',
   debitKeyPrefix: 'analysis',
-  messages: { interrupted: m.interrupted, keyReused: m.idempotencyKeyReused, refundReason: () => 'Возврат за анализ' },
+  messages: { interrupted: m.interrupted, keyReused: m.idempotencyKeyReused, refundReason: () => 'Возврат за анализ', cancelForbidden: m.cancelForbidden },
   interruptedCode: 'INTERRUPTED' satisfies AnalysisErrorCode,
   insufficient: (required, balance) => new InsufficientTokensError(required, balance),
   queueUnavailable: () => new HttpError(503, 'JOBS_UNAVAILABLE', m.jobsUnavailable),

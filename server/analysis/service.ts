@@ -8,7 +8,6 @@
 import { sql } from 'kysely';
 import {
   auditAnalysisKinds,
-  finishedStatuses,
   type Analysis,
   type AnalysisHistoryPage,
   type AnalysisOptions,
@@ -19,7 +18,7 @@ import type { ProjectSettings } from '../../src/contract/projects.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { conflict, forbidden, notFound, validationError } from '../lib/errors.js';
+import { conflict, notFound, validationError } from '../lib/errors.js';
 import { requestFingerprint } from '../lib/idempotency.js';
 import { findProject } from '../projects/service.js';
 import { priceCampaigns } from '../tokens/pricing.js';
@@ -219,11 +218,9 @@ export async function startAnalysis(db: DB, jobs: JobQueue | null, caller: Calle
 
 /** Cancels a queued or running analysis and refunds it (once); cancelling a cancelled one changes nothing. */
 export async function cancelAnalysis(db: DB, jobs: JobQueue | null, caller: Caller, analysisId: string): Promise<Analysis> {
-  const row = await findAnalysisRow(db, caller.organizationId, analysisId);
-  if (row.created_by !== caller.userId && caller.organizationRole === 'member') throw forbidden(m.cancelForbidden, 'FORBIDDEN');
-  if (finishedStatuses.includes(row.status) && row.status !== 'cancelled') throw conflict(m.alreadyFinished, 'ANALYSIS_FINISHED');
-  // Lost the race with the end of the run: it finished first and keeps its outcome.
-  if ((await cancelRun(db, jobs, auditRun, analysisId)) === 'finished') throw conflict(m.alreadyFinished, 'ANALYSIS_FINISHED');
+  await findAnalysisRow(db, caller.organizationId, analysisId);
+  // Who may cancel is the paid-run rule (author, owner, admin); a finished run keeps its outcome.
+  if ((await cancelRun(db, jobs, auditRun, analysisId, caller)) === 'finished') throw conflict(m.alreadyFinished, 'ANALYSIS_FINISHED');
   return getAnalysis(db, caller.organizationId, analysisId);
 }
 

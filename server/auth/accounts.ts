@@ -15,6 +15,7 @@ export interface NewAccount {
   isVerified?: boolean;
   /** Create an organization with this name (the user owns it), or join an existing one as a member. */
   organization: { create: string } | { joinId: string };
+  /** Credited at once to an account created verified; any other gets it when its e-mail is verified. */
   welcomeCredit: number;
 }
 
@@ -25,8 +26,8 @@ export interface CreatedAccount {
 }
 
 /**
- * The user row, its organization and membership, and the welcome credit, in the caller's transaction:
- * an account never exists without its credit, nor the credit without the account.
+ * The user row, its organization and membership (and, for an account created verified, the welcome
+ * credit) in the caller's transaction.
  */
 export async function createAccount(trx: DB, input: NewAccount): Promise<CreatedAccount> {
   const user = await trx
@@ -55,17 +56,25 @@ export async function createAccount(trx: DB, input: NewAccount): Promise<Created
   await trx.updateTable('users').set({ last_organization_id: organizationId }).where('id', '=', user.id).execute();
   // The balance row exists from the start, so a zero welcome credit still shows a balance of 0.
   await trx.insertInto('token_balances').values({ user_id: user.id, balance: 0 }).onConflict((oc) => oc.column('user_id').doNothing()).execute();
-  if (input.welcomeCredit > 0) {
-    await applyLedgerEntry(trx, {
-      userId: user.id,
-      organizationId,
-      type: 'welcome',
-      amount: input.welcomeCredit,
-      idempotencyKey: 'welcome',
-      reason: 'Приветственный бонус',
-    });
-  }
+  if (input.isVerified) await grantWelcomeCredit(trx, user.id, input.welcomeCredit);
   return { userId: user.id, organizationId, organizationRole };
+}
+
+/**
+ * The welcome credit, once per user (ledger key `welcome`), when the e-mail is verified: a throwaway
+ * address gets nothing. Its tokens pay for analyses and never leave the account (server/tokens/ledger.ts).
+ */
+export async function grantWelcomeCredit(trx: DB, userId: string, amount: number): Promise<void> {
+  if (amount <= 0) return;
+  const user = await trx.selectFrom('users').select('last_organization_id').where('id', '=', userId).executeTakeFirstOrThrow();
+  await applyLedgerEntry(trx, {
+    userId,
+    organizationId: user.last_organization_id,
+    type: 'welcome',
+    amount,
+    idempotencyKey: 'welcome',
+    reason: 'Приветственный бонус',
+  });
 }
 
 /** A new organization with a fresh invitation code (retried on the rare collision, without aborting the transaction). */

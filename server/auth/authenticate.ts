@@ -47,6 +47,11 @@ declare module 'fastify' {
 }
 
 /** The caller of an authenticated route (the preHandler has already refused everyone else). */
+/** The check of routes marked `verifiedEmail` in the route table (server/lib/routes.ts adds it). */
+export async function requireVerifiedEmail(request: FastifyRequest): Promise<void> {
+  if (!callerOf(request).isVerified) throw forbidden(apiMessages.emailNotVerified, 'EMAIL_NOT_VERIFIED');
+}
+
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw unauthorized(apiMessages.unauthorized);
   return request.caller;

@@ -7,7 +7,7 @@ import { prepareQuery } from '../db/prepared.js';
 import type { OutgoingMail } from '../email/mailer.js';
 import { resetPasswordLink, resetPasswordMail, verificationMail, verifyEmailLink } from '../email/templates.js';
 import { badRequest, conflict, forbidden, notFound, unauthorized, validationError } from '../lib/errors.js';
-import { createAccount, findOrganizationByInvitationCode, findUserByEmail, organizationView, userView } from './accounts.js';
+import { createAccount, findOrganizationByInvitationCode, findUserByEmail, grantWelcomeCredit, organizationView, userView } from './accounts.js';
 import type { Caller } from './authenticate.js';
 import { consumeEmailToken, createEmailToken, createResetTokenForEmail, retireEmailTokens } from './email-tokens.js';
 import { refuseCommonPassword } from './common-passwords.js';
@@ -192,6 +192,7 @@ export async function confirmPasswordReset(ctx: AuthContext, token: string, pass
     const userId = await consumeEmailToken(trx, 'reset_password', token);
     if (!userId) throw badRequest(apiMessages.emailTokenInvalid, 'EMAIL_TOKEN_INVALID');
     await trx.updateTable('users').set({ password_hash: passwordHash, is_verified: true, updated_at: sql<Date>`now()` }).where('id', '=', userId).execute();
+    await grantWelcomeCredit(trx, userId, ctx.config.welcomeCredit);
     await retireEmailTokens(trx, userId, 'reset_password');
     await revokeUserSessions(trx, userId);
   });
@@ -218,7 +219,9 @@ export async function verifyEmail(ctx: AuthContext, token: string): Promise<{ me
   const row = await ctx.db.transaction().execute(async (trx) => {
     const userId = await consumeEmailToken(trx, 'verify_email', token);
     if (!userId) throw badRequest(apiMessages.emailTokenInvalid, 'EMAIL_TOKEN_INVALID');
-    return trx.updateTable('users').set({ is_verified: true, updated_at: sql<Date>`now()` }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
+    const verified = await trx.updateTable('users').set({ is_verified: true, updated_at: sql<Date>`now()` }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
+    await grantWelcomeCredit(trx, userId, ctx.config.welcomeCredit);
+    return verified;
   });
   return { message: apiMessages.emailVerified, user: userView(row) };
 }

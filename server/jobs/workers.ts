@@ -6,6 +6,7 @@ import { analysisJobWorker } from '../analysis/worker.js';
 import { relevanceJobWorker } from '../relevance/worker.js';
 import { aiPlanJobWorker } from '../ai-plan/worker.js';
 import { directImportJobWorker } from '../projects/import-job-worker.js';
+import { notificationCheckJobWorker } from '../payments/notification-check.js';
 
 export interface WorkerDependencies {
   db: DB;
@@ -20,4 +21,4 @@ export interface JobWorker {
 }
 
 /** Every worker of the app. Domains add theirs here. */
-export const jobWorkers: JobWorker[] = [analysisJobWorker, relevanceJobWorker, aiPlanJobWorker, directImportJobWorker];
+export const jobWorkers: JobWorker[] = [analysisJobWorker, relevanceJobWorker, aiPlanJobWorker, directImportJobWorker, notificationCheckJobWorker];

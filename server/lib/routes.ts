@@ -11,6 +11,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import * as v from 'valibot';
 import type { ApiFile, ApiResponseInput, ApiRoute } from '../../src/contract/routes/route.js';
+import { requireVerifiedEmail } from '../auth/authenticate.js';
 import { routeSchema, type Out } from './schema.js';
 
 export type RouteRequest<R extends ApiRoute> = FastifyRequest<{ Body: Out<R['body']>; Querystring: Out<R['query']>; Params: Out<R['params']> }>;
@@ -46,7 +47,10 @@ export function addRoute<R extends ApiRoute>(
   });
   if (route.multipart) documentUpload(schema as Record<string, unknown>, route.multipart);
   apiRouteBySchema.set(schema, route);
-  app.route({ ...options, method: route.method, url: pathUnderPrefix(app.prefix, route.path), schema, handler: handler as RouteHandlerMethod });
+  // After authentication (onRequest) and before the body is validated, like the role checks.
+  const own = options.preValidation === undefined ? [] : Array.isArray(options.preValidation) ? options.preValidation : [options.preValidation];
+  const preValidation = route.verifiedEmail ? [requireVerifiedEmail, ...own] : options.preValidation;
+  app.route({ ...options, ...(preValidation !== undefined ? { preValidation } : {}), method: route.method, url: pathUnderPrefix(app.prefix, route.path), schema, handler: handler as RouteHandlerMethod });
 }
 
 /**

@@ -32,7 +32,7 @@ export const organizationRoutes: FastifyPluginAsync = async (app) => {
   }));
 
   addRoute(app, routes.members, manager, async (request) => ({
-    members: await listMembers(app.db, callerOf(request).organizationId, { withBalances: callerOf(request).organizationRole === 'owner' }),
+    members: await listMembers(app.db, callerOf(request).organizationId, callerOf(request).organizationRole === 'owner' ? { balancesFor: callerOf(request).userId } : {}),
   }));
 
   addRoute(app, routes.transfer, async (request) =>

@@ -96,13 +96,17 @@ export async function regenerateInvitationCode(db: DB, organizationId: string, d
 
 const roleOrder = sql<number>`case memberships.role when 'owner' then 0 when 'admin' then 1 else 2 end`;
 
-/** Members of the caller's organization: owner first, then admins, then members by joining date. */
-export async function listMembers(db: DB, organizationId: string, options: { withBalances?: boolean } = {}): Promise<Member[]> {
+/**
+ * Members of the caller's organization: owner first, then admins, then members by joining date. With
+ * `balancesFor` (the owner), each member's balance and what that owner gave them and may move back.
+ */
+export async function listMembers(db: DB, organizationId: string, options: { balancesFor?: string } = {}): Promise<Member[]> {
   const rows = await db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
     .leftJoin('token_balances', 'token_balances.user_id', 'memberships.user_id')
-    .select(['users.id', 'users.email', 'users.first_name', 'users.last_name', 'memberships.role', 'memberships.created_at', 'token_balances.balance'])
+    .leftJoin('token_grants', (join) => join.onRef('token_grants.user_id', '=', 'memberships.user_id').on('token_grants.granted_by', '=', options.balancesFor ?? null))
+    .select(['users.id', 'users.email', 'users.first_name', 'users.last_name', 'memberships.role', 'memberships.created_at', 'token_balances.balance', 'token_grants.amount as returnable'])
     .where('memberships.organization_id', '=', organizationId)
     .orderBy(roleOrder)
     .orderBy('memberships.created_at')
@@ -116,7 +120,7 @@ export async function listMembers(db: DB, organizationId: string, options: { wit
     full_name: fullName(row.first_name, row.last_name),
     role: row.role,
     joined_at: row.created_at.toISOString(),
-    ...(options.withBalances ? { balance: Number(row.balance ?? 0) } : {}),
+    ...(options.balancesFor ? { balance: Number(row.balance ?? 0), returnable: Number(row.returnable ?? 0) } : {}),
   }));
 }
 

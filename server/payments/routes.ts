@@ -1,10 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { paymentRoutes as routes } from '../../src/contract/routes/payments.js';
 import { callerOf } from '../auth/authenticate.js';
-import { notFound } from '../lib/errors.js';
+import { paymentMessages as m } from '../../src/contract/messages.js';
+import { HttpError, notFound } from '../lib/errors.js';
 import { addRoute } from '../lib/routes.js';
 import { buildDocument } from '../lib/documents.js';
 import type { InvoiceDocument } from './invoice-pdf.js';
+import { acceptNotification } from './notification-check.js';
 import {
   cancelOwnInvoice,
   createCardPayment,
@@ -12,7 +14,6 @@ import {
   decideInvoice,
   getPayment,
   getRequisites,
-  handleNotification,
   invoiceForPdf,
   listAdminInvoices,
   listPayments,
@@ -38,9 +39,14 @@ export const paymentRoutes: FastifyPluginAsync = async (app) => {
     createCardPayment(app.db, yookassa, config, app.config.publicUrl, callerOf(request), { packageId: request.body.package_id, idempotencyKey: request.body.idempotency_key }, request.log),
   );
 
-  addRoute(app, routes.yookassaNotification, async (request) => {
+  // Answered at once; the object is fetched back from YooKassa in a job (notification-check.ts). Per client
+  // address, generous for YooKassa's own senders, tight enough that forged ones cost little.
+  const notificationLimited = { rateLimit: { max: 300, timeWindow: 60_000 } };
+  addRoute(app, routes.yookassaNotification, { config: notificationLimited }, async (request) => {
     if (!yookassa) throw notFound();
-    await handleNotification(app.db, yookassa, request.body.event, request.body.object.id, request.log);
+    // No queue to check it later: YooKassa sends the notification again when the answer is not 200.
+    if (!app.jobs) throw new HttpError(503, 'QUEUE_UNAVAILABLE', m.notificationQueueUnavailable);
+    await acceptNotification(app.db, app.jobs, request.body);
     return {};
   });
 

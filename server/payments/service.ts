@@ -7,7 +7,7 @@ import type { DB } from '../db/database.js';
 import type { TokenPaymentsTable } from '../db/tables/payments.js';
 import { fullName, iso } from '../lib/api-values.js';
 import { conflict, forbidden, HttpError, notFound } from '../lib/errors.js';
-import { applyLedgerEntry, getBalance } from '../tokens/ledger.js';
+import { applyLedgerEntry, getOwnBalance } from '../tokens/ledger.js';
 import type { PaymentsConfig } from './config.js';
 import { YookassaError, valueToKopecks, type YookassaClient, type YookassaPayment } from './yookassa.js';
 
@@ -202,7 +202,8 @@ export async function applyProviderRefund(db: DB, refund: { id: string; payment_
     const refundKopecks = valueToKopecks(refund.amount.value);
     if (!Number.isFinite(refundKopecks) || refundKopecks <= 0) return false;
     const share = Math.min(payment.tokens, Math.round((payment.tokens * refundKopecks) / Number(payment.amount_kopecks)));
-    const tokens = Math.min(share, await getBalance(trx, payment.user_id));
+    // Only the buyer's own tokens go back with the money: never a welcome credit nor an owner's grant.
+    const tokens = Math.min(share, await getOwnBalance(trx, payment.user_id));
     const recorded = await trx
       .insertInto('token_payment_refunds')
       .values({ provider_refund_id: refund.id, payment_id: payment.id, amount_kopecks: refundKopecks, tokens_debited: tokens })

@@ -42,8 +42,11 @@ export class YookassaError extends Error {
   }
 }
 
-/** How long one API call may take before the payment screen tells the user to try later. */
-const REQUEST_TIMEOUT_MS = 15_000;
+/**
+ * How long one API call may take: the payment screen then tells the user to try later, and a
+ * notification's check (server/payments/notification-check.ts) fails and is retried. Tests shorten it.
+ */
+export const yookassaTiming = { requestTimeoutMs: 15_000 };
 
 export function kopecksToValue(kopecks: number): string {
   return `${Math.trunc(kopecks / 100)}.${String(kopecks % 100).padStart(2, '0')}`;
@@ -69,7 +72,7 @@ export function createYookassaClient(config: YookassaConfig) {
         ...(options.idempotenceKey ? { 'idempotence-key': options.idempotenceKey } : {}),
       },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: AbortSignal.timeout(yookassaTiming.requestTimeoutMs),
     });
     const text = await response.text();
     if (response.status === 404 && method === 'GET') return null;

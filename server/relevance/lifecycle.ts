@@ -30,6 +30,7 @@ export const relevanceRun: PaidRunKind<RelevanceJobData> = {
     interrupted: m.interrupted,
     keyReused: m.idempotencyKeyReused,
     refundReason: (status) => (status === 'cancelled' ? m.cancelRefundReason : m.refundReason),
+    cancelForbidden: m.cancelForbidden,
   },
   insufficient: (required, balance) =>
     new HttpError(402, 'INSUFFICIENT_TOKENS', apiMessages.insufficientTokens, [{ loc: ['body', 'urls'], msg: `Нужно токенов: ${required}, на балансе: ${balance}` }]),

@@ -149,6 +149,6 @@ export async function startRelevance(db: DB, jobs: JobQueue | null, caller: Call
 /** Cancels an unfinished run and refunds it (once); cancelling a cancelled run answers the same. */
 export async function cancelRelevance(db: DB, jobs: JobQueue | null, caller: Caller, id: string): Promise<RelevanceAnalysis> {
   await findAnalysisRow(db, caller.organizationId, id);
-  if ((await cancelRun(db, jobs, relevanceRun, id)) === 'finished') throw conflict(m.alreadyFinished, 'ANALYSIS_FINISHED');
+  if ((await cancelRun(db, jobs, relevanceRun, id, caller)) === 'finished') throw conflict(m.alreadyFinished, 'ANALYSIS_FINISHED');
   return toApi(await findAnalysisRow(db, caller.organizationId, id));
 }

@@ -23,7 +23,7 @@ import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { JobQueue, QueuedJob, SendJobOptions } from '../jobs/queue.js';
 import { STALE_HEARTBEAT_SECONDS } from '../jobs/sweep.js';
-import { conflict, HttpError } from '../lib/errors.js';
+import { conflict, forbidden, HttpError } from '../lib/errors.js';
 import { requireSameRequest } from '../lib/idempotency.js';
 import { applyLedgerEntry, getBalance } from '../tokens/ledger.js';
 
@@ -57,6 +57,8 @@ export interface PaidRunKind<JobData extends object = object> {
     interrupted: string;
     keyReused: string;
     refundReason: (status: EndStatus) => string;
+    /** 403 to someone who may not cancel the run (see `mayCancel`). */
+    cancelForbidden: string;
   };
   /** The audit stores a machine-readable code beside the error. */
   interruptedCode?: string;
@@ -292,11 +294,29 @@ export async function refundRun(db: Executor, run: { id: string; created_by: str
 
 export type CancelOutcome = 'cancelled' | 'already-cancelled' | 'finished' | 'not-found';
 
+/** Who asks for a cancel through the API (the admin area cancels as the platform, without one). */
+export type Canceller = Pick<Caller, 'userId' | 'organizationId' | 'organizationRole'>;
+
+/**
+ * The one rule for every kind of paid run: its author, or the owner or an admin of its organization,
+ * may cancel it. A plain member may not stop (and have refunded) a colleague's run.
+ */
+export function mayCancel(canceller: Canceller, run: { organization_id: string; created_by: string | null }): boolean {
+  if (run.organization_id !== canceller.organizationId) return false;
+  return run.created_by === canceller.userId || canceller.organizationRole === 'owner' || canceller.organizationRole === 'admin';
+}
+
 /**
  * Cancels an unfinished run and refunds it (once, however many times it is cancelled). A queued job is
- * taken off the queue; a running worker notices on its next heartbeat and stops.
+ * taken off the queue; a running worker notices on its next heartbeat and stops. With a `canceller`
+ * (an API request) a run of another organization is not found and one the canceller may not cancel is 403.
  */
-export async function cancelRun(db: DB, jobs: JobQueue | null, kind: PaidRunKind, id: string): Promise<CancelOutcome> {
+export async function cancelRun(db: DB, jobs: JobQueue | null, kind: PaidRunKind, id: string, canceller?: Canceller): Promise<CancelOutcome> {
+  if (canceller) {
+    const run = await runs(db).selectFrom(tableOf(kind)).select(['organization_id', 'created_by']).where('id', '=', id).executeTakeFirst();
+    if (!run || run.organization_id !== canceller.organizationId) return 'not-found';
+    if (!mayCancel(canceller, run)) throw forbidden(kind.messages.cancelForbidden, 'FORBIDDEN');
+  }
   const ended = await endRun(db, kind, id, { status: 'cancelled', error: null });
   if (ended) {
     if (ended.job_id && jobs) await jobs.cancel(kind.queue, ended.job_id).catch(() => undefined);

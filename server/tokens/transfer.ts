@@ -4,15 +4,19 @@ import type { TransferDirection, TransferResponse } from '../../src/contract/pay
 import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import { fullName } from '../lib/api-values.js';
-import { forbidden, HttpError, notFound, paymentRequired } from '../lib/errors.js';
+import { forbidden, HttpError, notFound } from '../lib/errors.js';
 import { requestFingerprint } from '../lib/idempotency.js';
-import { applyLedgerEntry, getBalance } from './ledger.js';
+import { applyLedgerEntry, getBalance, getOwnBalance, type LedgerSource } from './ledger.js';
 
 /**
  * The owner moves tokens to a member of their organization or back from one: two ledger entries (a
  * debit and a credit) in one transaction under one idempotency key, so a retried or doubled request
  * moves once. Both balance rows are locked first, always in the same order, so transfers in opposite
  * directions between the same two people wait for each other instead of deadlocking.
+ *
+ * What may move (server/tokens/ledger.ts, sources): the owner gives only their own tokens (never a welcome
+ * credit nor what another owner granted them), and the member holds them as this owner's grant; back
+ * moves only what is left of that grant (never what the member bought, was credited or welcomed with).
  */
 export async function transferTokens(db: DB, caller: Caller, input: { memberId: string; direction: TransferDirection; amount: number; idempotencyKey: string }): Promise<TransferResponse> {
   if (caller.organizationRole !== 'owner') throw forbidden(m.transferOwnerOnly, 'FORBIDDEN');
@@ -38,22 +42,33 @@ export async function transferTokens(db: DB, caller: Caller, input: { memberId: 
       ? { out: `Участнику ${memberName}`, in: `От владельца ${ownerName}` }
       : { out: `Возврат владельцу ${ownerName}`, in: `Возврат от участника ${memberName}` };
 
+  const sources: { out: LedgerSource; in: LedgerSource } =
+    input.direction === 'to_member' ? { out: { kind: 'own' }, in: { kind: 'granted', by: caller.userId } } : { out: { kind: 'granted', by: caller.userId }, in: { kind: 'own' } };
+
   return db.transaction().execute(async (trx) => {
     await trx.insertInto('token_balances').values([{ user_id: from }, { user_id: to }]).onConflict((oc) => oc.column('user_id').doNothing()).execute();
     await sql`SELECT 1 FROM token_balances WHERE user_id IN (${from}, ${to}) ORDER BY user_id FOR UPDATE`.execute(trx);
     const common = { organizationId: caller.organizationId, idempotencyKey: key, createdBy: caller.userId, requestHash };
     let debit;
     try {
-      debit = await applyLedgerEntry(trx, { ...common, userId: from, type: 'transfer_out', amount: -input.amount, reason: reasons.out, referenceId: to });
+      debit = await applyLedgerEntry(trx, { ...common, userId: from, type: 'transfer_out', amount: -input.amount, reason: reasons.out, referenceId: to, source: sources.out });
     } catch (error) {
-      if (error instanceof HttpError && error.statusCode === 402) {
-        throw paymentRequired(input.direction === 'to_member' ? m.ownerInsufficient : m.memberInsufficient);
-      }
+      if (error instanceof HttpError && error.statusCode === 402) throw await refusal(db, input.direction, caller.userId, member.id);
       throw error;
     }
     if (debit.applied) {
-      await applyLedgerEntry(trx, { ...common, userId: to, type: 'transfer_in', amount: input.amount, reason: reasons.in, referenceId: from });
+      await applyLedgerEntry(trx, { ...common, userId: to, type: 'transfer_in', amount: input.amount, reason: reasons.in, referenceId: from, source: sources.in });
     }
     return { owner_balance: await getBalance(trx, caller.userId), member_balance: await getBalance(trx, member.id), applied: debit.applied };
   });
+}
+
+/** The 402 of a transfer, with how much could move (the transaction that failed is rolled back: read outside it). */
+async function refusal(db: DB, direction: TransferDirection, ownerId: string, memberId: string): Promise<HttpError> {
+  if (direction === 'to_member') {
+    const own = await getOwnBalance(db, ownerId);
+    return new HttpError(402, 'INSUFFICIENT_TOKENS', m.ownerInsufficient, [{ loc: ['body', 'amount'], msg: m.ownerInsufficientDetail.replace('{own}', String(own)) }]);
+  }
+  const grant = await db.selectFrom('token_grants').select('amount').where('user_id', '=', memberId).where('granted_by', '=', ownerId).executeTakeFirst();
+  return new HttpError(402, 'INSUFFICIENT_TOKENS', m.memberInsufficient, [{ loc: ['body', 'amount'], msg: m.memberInsufficientDetail.replace('{returnable}', String(grant?.amount ?? 0)) }]);
 }

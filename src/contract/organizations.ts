@@ -56,6 +56,8 @@ export const MemberSchema = v.object({
   joined_at: v.string(),
   /** The member's token balance: shown to the owner only, who can move tokens to and from members. */
   balance: v.optional(v.number()),
+  /** Shown to the owner with the balance: what the owner gave this member and may still move back. */
+  returnable: v.optional(v.number()),
 });
 export type Member = v.InferOutput<typeof MemberSchema>;
 export const MemberListSchema = v.object({ members: v.array(MemberSchema) });

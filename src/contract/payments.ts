@@ -83,12 +83,22 @@ export type CreateCardPayment = v.InferInput<typeof CreateCardPaymentSchema>;
 export const CreateInvoiceSchema = v.object({ package_id: PackageIdSchema, requisites: RequisitesSchema, idempotency_key: IdempotencyKeySchema }, m.packageRequired);
 export type CreateInvoice = v.InferInput<typeof CreateInvoiceSchema>;
 
-/** A YooKassa notification as it arrives; only `event` and `object.id` are read, the rest is fetched back. */
+/** A YooKassa notification as it arrives; only `event`, `object.id` and the hints below are read, the rest is fetched back. */
 export const YookassaNotificationSchema = v.object({
   type: v.optional(v.pipe(text(m.notificationInvalid), v.maxLength(50, m.notificationInvalid))),
   event: v.pipe(text(m.notificationInvalid), v.maxLength(100, m.notificationInvalid)),
-  object: v.object({ id: v.pipe(text(m.notificationInvalid), v.maxLength(100, m.notificationInvalid)) }, m.notificationInvalid),
+  object: v.object(
+    {
+      id: v.pipe(text(m.notificationInvalid), v.maxLength(100, m.notificationInvalid)),
+      // Hints only, to tell at once whether the object can concern one of our payments: a payment names ours
+      // in its metadata, a refund names its payment. What counts is fetched back from YooKassa.
+      metadata: v.optional(v.object({ payment_id: v.optional(v.string()) })),
+      payment_id: v.optional(v.pipe(v.string(), v.maxLength(100))),
+    },
+    m.notificationInvalid,
+  ),
 }, m.notificationInvalid);
+export type YookassaNotification = v.InferOutput<typeof YookassaNotificationSchema>;
 
 export const AdminInvoiceSchema = v.object({
   ...PaymentSchema.entries,

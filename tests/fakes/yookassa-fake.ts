@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
  *   the same payment) → a payment `{id, status: 'pending', paid: false, amount, confirmation: {type:
  *   'redirect', confirmation_url, return_url}, created_at, description, metadata, recipient, refundable, test}`;
  * - `GET /v3/payments/{id}`, `GET /v3/refunds/{id}` → the object, or 404 `{type: 'error', code: 'not_found'}`;
- * - wrong credentials → 401 `{type: 'error', code: 'invalid_credentials'}`.
+ * - wrong credentials → 401 `{type: 'error', code: 'invalid_credentials'}`;
+ * - `hangLookups(true)`: those GETs never answer, as a hanging API (every GET is counted in `lookups`).
  * What the payer does is up to the test: `succeed(id)`, `cancel(id, reason)`, `refund(paymentId, value)`;
  * `notification(event, object)` builds the body YooKassa posts to the webhook. `GET /checkout/{id}` is a
  * page with a «Оплатить» button that pays and goes back to the return_url, for browser tests.
@@ -55,6 +56,10 @@ export interface FakeYookassa {
   notification: (event: string, object: object) => { type: 'notification'; event: string; object: object };
   /** The next POST /payments answers this status (e.g. 500) once. */
   failNextCreation: (status: number) => void;
+  /** Every GET of a payment or a refund (authorized or not), in order: `payments/<id>` or `refunds/<id>`. */
+  lookups: string[];
+  /** While on, GETs of payments and refunds never answer (a hanging API); off answers them normally again. */
+  hangLookups: (on: boolean) => void;
   close: () => Promise<void>;
 }
 
@@ -81,6 +86,8 @@ export async function startFakeYookassa(options: { shopId?: string; secretKey?: 
   /** Where the checkout page sends the payer back (the payment's confirmation is gone once it succeeds). */
   const returnUrls = new Map<string, string>();
   const creations: FakeYookassa['creations'] = [];
+  const lookups: string[] = [];
+  let hanging = false;
   let failNext: number | null = null;
   let base = '';
 
@@ -98,6 +105,12 @@ export async function startFakeYookassa(options: { shopId?: string; secretKey?: 
       }
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       return response.end(`<!doctype html><meta charset="utf-8"><title>ЮKassa (тест)</title><p>К оплате: ${payment.amount.value} ₽</p><form method="post"><button type="submit">Оплатить</button></form>`);
+    }
+    const get = /^\/v3\/(payments|refunds)\/([\w-]+)$/.exec(url.pathname);
+    if (request.method === 'GET' && get) {
+      lookups.push(`${get[1]}/${get[2]}`);
+      // Hanging: the request stays open until the client gives up (or the fake closes).
+      if (hanging) return;
     }
     if (request.headers.authorization !== expectedAuth) return sendJson(response, 401, error('invalid_credentials', 'Authentication by given credentials failed'));
 
@@ -143,7 +156,6 @@ export async function startFakeYookassa(options: { shopId?: string; secretKey?: 
       returnUrls.set(id, body.confirmation.return_url);
       return sendJson(response, 200, payment);
     }
-    const get = /^\/v3\/(payments|refunds)\/([\w-]+)$/.exec(url.pathname);
     if (request.method === 'GET' && get) {
       const found = get[1] === 'payments' ? payments.get(get[2]!) : refunds.get(get[2]!);
       return found ? sendJson(response, 200, found) : sendJson(response, 404, error('not_found', 'Object not found'));
@@ -189,6 +201,10 @@ export async function startFakeYookassa(options: { shopId?: string; secretKey?: 
     notification: (event, object) => ({ type: 'notification', event, object }),
     failNextCreation: (status) => {
       failNext = status;
+    },
+    lookups,
+    hangLookups: (on) => {
+      hanging = on;
     },
     close: () =>
       new Promise<void>((resolve) => {

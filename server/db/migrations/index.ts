@@ -21,6 +21,7 @@ import * as importRowsJson from './0109_import_rows_json.js';
 import * as decisionCountsMigration from './0110_decision_counts.js';
 import * as resultRowsWithoutForeignKeysMigration from './0111_result_rows_without_foreign_keys.js';
 import * as decidedPositionsMigration from './0112_decided_positions.js';
+import * as tokenSourcesMigration from './0113_token_sources.js';
 import * as directConnectionsMigration from './0117_direct_connections.js';
 
 /**
@@ -50,5 +51,6 @@ export const migrations: Record<string, Migration> = {
   '0110_decision_counts': decisionCountsMigration,
   '0111_result_rows_without_foreign_keys': resultRowsWithoutForeignKeysMigration,
   '0112_decided_positions': decidedPositionsMigration,
+  '0113_token_sources': tokenSourcesMigration,
   '0117_direct_connections': directConnectionsMigration,
 };

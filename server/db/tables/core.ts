@@ -74,6 +74,10 @@ export interface EmailTokensTable {
 export interface TokenBalancesTable {
   user_id: string;
   balance: ColumnType<number, number | undefined, number>;
+  /** The part of the balance that is the welcome credit: spent, never transferred. */
+  welcome: ColumnType<number, number | undefined, number>;
+  /** The part owners gave (`token_grants` by giver): only its giver may move it back. */
+  granted: ColumnType<number, number | undefined, number>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
@@ -96,7 +100,21 @@ export interface TokenLedgerTable {
   /** What the entry pays for, e.g. an analysis id. */
   reference_id: string | null;
   created_by: string | null;
+  /** The entry's signed parts that were not the user's own tokens (server/tokens/ledger.ts); null: all own. */
+  sources: ColumnType<LedgerSources | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
+}
+
+/** Signed parts of a ledger entry by source: the welcome credit, and what each giver (by user id) granted. */
+export interface LedgerSources {
+  welcome?: number;
+  granted?: Record<string, number>;
+}
+
+export interface TokenGrantsTable {
+  user_id: string;
+  granted_by: string;
+  amount: number;
 }
 
 export interface AuditLogTable {
@@ -123,6 +141,7 @@ export interface CoreTables {
   email_tokens: EmailTokensTable;
   token_balances: TokenBalancesTable;
   token_ledger: TokenLedgerTable;
+  token_grants: TokenGrantsTable;
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
 }

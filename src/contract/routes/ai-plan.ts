@@ -12,10 +12,11 @@ export const aiPlanRoutes = {
     path: '/api/v1/analyses/:id/ai-plans',
     params: IdParamsSchema,
     body: StartAiPlanSchema,
-    response: { 201: AiPlanResponseSchema, 200: AiPlanResponseSchema, 402: ErrorBodySchema, 409: ErrorBodySchema, 503: ErrorBodySchema, ...errors },
+    response: { 201: AiPlanResponseSchema, 200: AiPlanResponseSchema, 402: ErrorBodySchema, 403: ErrorBodySchema, 409: ErrorBodySchema, 503: ErrorBodySchema, ...errors },
     tags,
     summary: 'Ask the language model for an action plan of a completed audit: charges the aiPlan price once per idempotency_key; 201 new, 200 same key; 503 when no model is configured',
     auth: true,
+    verifiedEmail: true,
   }),
   overview: defineRoute({
     method: 'GET',

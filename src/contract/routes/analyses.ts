@@ -120,10 +120,11 @@ export const analysisRoutes = {
     path: '/api/v1/projects/:id/analyses',
     params: IdParamsSchema,
     body: StartAnalysisSchema,
-    response: { 201: AnalysisResponseSchema, 200: AnalysisResponseSchema, 402: InsufficientTokensBodySchema, 409: ErrorBodySchema, 503: ErrorBodySchema, ...errors },
+    response: { 201: AnalysisResponseSchema, 200: AnalysisResponseSchema, 402: InsufficientTokensBodySchema, 403: ErrorBodySchema, 409: ErrorBodySchema, 503: ErrorBodySchema, ...errors },
     tags,
     summary: 'Start an analysis of chosen campaigns: charges the price of /tokens/calculate-cost (kinds scoring+semantic) once per idempotency_key; 201 new, 200 same key',
     auth: true,
+    verifiedEmail: true,
   }),
   history: defineRoute({
     method: 'GET',

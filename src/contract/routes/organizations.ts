@@ -81,6 +81,7 @@ export const organizationRoutes = {
     tags,
     summary: "Move tokens from the owner's balance to a member's (to_member) or back (from_member); owner only; one idempotency_key moves once",
     auth: true,
+    verifiedEmail: true,
   }),
   removeMember: defineRoute({
     method: 'DELETE',

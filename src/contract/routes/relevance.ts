@@ -21,10 +21,11 @@ export const relevanceRoutes = {
     path: '/api/v1/projects/:id/page-relevance',
     params: IdParamsSchema,
     body: StartRelevanceSchema,
-    response: { 201: RelevanceAnalysisResponseSchema, 200: RelevanceAnalysisResponseSchema, 402: ErrorBodySchema, 409: ErrorBodySchema, 503: ErrorBodySchema, ...errors },
+    response: { 201: RelevanceAnalysisResponseSchema, 200: RelevanceAnalysisResponseSchema, 402: ErrorBodySchema, 403: ErrorBodySchema, 409: ErrorBodySchema, 503: ErrorBodySchema, ...errors },
     tags,
     summary: 'Start a relevance check of landing pages (default: all pages of the ads, at most 100); 201 new, 200 same idempotency_key',
     auth: true,
+    verifiedEmail: true,
   }),
   list: defineRoute({
     method: 'GET',

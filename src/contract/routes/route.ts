@@ -25,6 +25,11 @@ export interface ApiRoute {
   response: { readonly [status: number]: v.GenericSchema };
   /** `true`: a bearer token is required (401 before the body is read); `'optional'`: checked when sent. */
   auth?: boolean | 'optional';
+  /**
+   * Only for a caller whose e-mail is verified (403 `EMAIL_NOT_VERIFIED` otherwise): what spends or moves
+   * tokens or buys them, so a throwaway address neither pays with its welcome credit nor passes tokens on.
+   */
+  verifiedEmail?: true;
   tags: string[];
   summary: string;
 }

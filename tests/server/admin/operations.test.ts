@@ -257,7 +257,8 @@ describe('admin operations API', () => {
     expect(stats.body.signups).toHaveLength(7);
     const today = new Date().toISOString().slice(0, 10);
     expect(stats.body.signups.at(-1)).toEqual({ date: today, count: 4 });
-    expect(stats.body.tokens.at(-1).credited).toBeGreaterThanOrEqual(120 + 100);
+    // The admin credit; the registration above brings no welcome credit until its e-mail is verified (issue 27).
+    expect(stats.body.tokens.at(-1).credited).toBeGreaterThanOrEqual(120);
     expect(stats.body.tokens.at(-1).spent).toBeGreaterThan(0);
     const audits = Object.fromEntries(stats.body.runs.filter((r: { kind: string }) => r.kind === 'audit').map((r: { status: string; count: number }) => [r.status, r.count]));
     expect(audits).toEqual({ failed: 1, cancelled: 2, queued: 1 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
-import { PASSWORD, register, registration, uniqueEmail } from './helpers.js';
+import { mailTo, PASSWORD, register, registration, tokenFromLink, uniqueEmail } from './helpers.js';
 
 const REGISTER = '/api/v1/auth/register';
 const LOGIN = '/api/v1/auth/login';
@@ -33,9 +33,14 @@ describe('register', () => {
     expect(me.body).toEqual(res.body.user);
   });
 
-  it('grants the welcome credit through the ledger, once', async () => {
+  // Issue 27: the welcome credit waits for the verified e-mail (a throwaway address gets nothing).
+  it('grants the welcome credit through the ledger, once, when the e-mail is verified', async () => {
     const user = await register(t.app);
-    const entries = await t.app.db.selectFrom('token_ledger').select(['type', 'amount', 'balance_after', 'idempotency_key']).where('user_id', '=', user.user.id).execute();
+    const ledger = () => t.app.db.selectFrom('token_ledger').select(['type', 'amount', 'balance_after', 'idempotency_key']).where('user_id', '=', user.user.id).execute();
+    expect(await ledger()).toEqual([]);
+    const mail = await mailTo(t.outbox, user.email, /Подтвердите/);
+    expect((await call(t.app, 'POST', '/api/v1/auth/verify-email', { body: { token: tokenFromLink(mail.text, '/auth/verify-email') } })).status).toBe(200);
+    const entries = await ledger();
     expect(entries).toEqual([{ type: 'welcome', amount: 100, balance_after: 100, idempotency_key: 'welcome' }]);
     const balance = await t.app.db.selectFrom('token_balances').select('balance').where('user_id', '=', user.user.id).executeTakeFirstOrThrow();
     expect(balance.balance).toBe(100);

@@ -52,7 +52,8 @@ describe('restart with data kept', () => {
       expect((await call(second.app, 'GET', '/api/v1/auth/me', { token: registered.body.tokens.access_token })).status).toBe(200);
       expect((await call(second.app, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: registered.body.tokens.refresh_token } })).status).toBe(200);
       const balance = await second.app.db.selectFrom('token_balances').select('balance').where('user_id', '=', registered.body.user.id).executeTakeFirstOrThrow();
-      expect(balance.balance).toBe(100);
+      // The welcome credit waits for the verified e-mail (issue 27): the balance row is kept, empty.
+      expect(balance.balance).toBe(0);
     } finally {
       await second.stop();
     }

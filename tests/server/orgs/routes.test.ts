@@ -216,6 +216,7 @@ describe('members', () => {
       role: 'member',
       joined_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       balance: 0,
+      returnable: 0,
     });
     const asAdmin = await call(t.app, 'GET', '/api/v1/organizations/members', { token: crew.admin.token });
     expect(asAdmin.status).toBe(200);

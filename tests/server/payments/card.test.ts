@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PACKAGES, DEFAULT_SELLER } from '../../../server/payments/config.js';
 import { startFakeYookassa, type FakeYookassa } from '../../fakes/yookassa-fake.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
+import { notificationChecksDone } from './helpers.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 
 let t: TestApp;
@@ -13,14 +14,19 @@ const packages = [
 
 beforeAll(async () => {
   kassa = await startFakeYookassa();
-  t = await createTestApp({ config: { payments: { packages, seller: DEFAULT_SELLER, yookassa: { shopId: kassa.shopId, secretKey: kassa.secretKey, apiUrl: kassa.url } } } });
+  t = await createTestApp({ config: { payments: { packages, seller: DEFAULT_SELLER, yookassa: { shopId: kassa.shopId, secretKey: kassa.secretKey, apiUrl: kassa.url } } }, jobQueue: { runWorkers: true } });
 });
 afterAll(async () => {
   await t?.close();
   await kassa?.close();
 });
 
-const notify = (body: unknown) => call(t.app, 'POST', '/api/v1/tokens/payments/yookassa-notification', { body });
+/** Posts a notification and waits for its check (a job: server/payments/notification-check.ts) to be over. */
+const notify = async (body: unknown) => {
+  const answer = await call(t.app, 'POST', '/api/v1/tokens/payments/yookassa-notification', { body });
+  await notificationChecksDone(t.app.db);
+  return answer;
+};
 const balanceOf = async (user: FixtureUser) => (await call(t.app, 'GET', '/api/v1/tokens/balance', { token: user.token })).body.balance as number;
 const pay = (user: FixtureUser, packageId: string, key: string) => call(t.app, 'POST', '/api/v1/tokens/payments', { token: user.token, body: { package_id: packageId, idempotency_key: key } });
 

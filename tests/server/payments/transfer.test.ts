@@ -26,17 +26,18 @@ describe('team balance transfers', () => {
     const to = await transfer(owner, member, { direction: 'to_member', amount: 500, idempotency_key: 't1' });
     expect(to.status).toBe(200);
     expect(to.body).toEqual({ owner_balance: 1204, member_balance: 600, applied: true });
-    const back = await transfer(owner, member, { direction: 'from_member', amount: 600, idempotency_key: 't2' });
-    expect(back.body).toEqual({ owner_balance: 1804, member_balance: 0, applied: true });
+    // Back: what the owner gave (500), not the member's own 100 (issue 27).
+    const back = await transfer(owner, member, { direction: 'from_member', amount: 500, idempotency_key: 't2' });
+    expect(back.body).toEqual({ owner_balance: 1704, member_balance: 100, applied: true });
 
     const memberHistory = await call(t.app, 'GET', '/api/v1/tokens/history', { token: member.token });
     expect(memberHistory.body.items.map((item: { type: string; amount: number; reason: string }) => [item.type, item.amount, item.reason])).toEqual([
-      ['transfer_out', -600, 'Возврат владельцу Ольга Смирнова'],
+      ['transfer_out', -500, 'Возврат владельцу Ольга Смирнова'],
       ['transfer_in', 500, 'От владельца Ольга Смирнова'],
     ]);
     const ownerHistory = await call(t.app, 'GET', '/api/v1/tokens/history', { token: owner.token });
     expect(ownerHistory.body.items.map((item: { type: string; amount: number; reason: string }) => [item.type, item.amount, item.reason])).toEqual([
-      ['transfer_in', 600, 'Возврат от участника Пётр Иванов'],
+      ['transfer_in', 500, 'Возврат от участника Пётр Иванов'],
       ['transfer_out', -500, 'Участнику Пётр Иванов'],
     ]);
   });

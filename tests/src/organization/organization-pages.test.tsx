@@ -147,6 +147,28 @@ describe('/organization', () => {
     expect(transfers).toHaveLength(1);
   });
 
+  it('lets the owner take back only what the owner gave (issue 27), before any request', async () => {
+    const transfers: unknown[] = [];
+    server.use(
+      http.get(`${API}/members`, () => HttpResponse.json({ members: [{ ...owner, balance: 1704, returnable: 0 }, { ...boris, balance: 700, returnable: 200 }, { ...vera, balance: 0, returnable: 0 }] })),
+      http.post(`${API}/members/:userId/transfer`, async ({ request }) => {
+        transfers.push(await request.json());
+        return HttpResponse.json({ owner_balance: 1904, member_balance: 500, applied: true });
+      }),
+      http.get('*/api/v1/tokens/*', () => HttpResponse.json({})),
+    );
+    const user = userEvent.setup();
+    renderOrganization();
+    await user.click(await screen.findByRole('button', { name: 'Токены: Борис Орлов' }));
+    const dialog = screen.getByRole('dialog');
+    expect(dialog).toHaveTextContent('На балансе участника: 700, из них можно вернуть: 200');
+    await user.click(within(dialog).getByRole('radio', { name: 'Вернуть себе' }));
+    await user.type(within(dialog).getByLabelText('Количество токенов'), '201');
+    await user.click(within(dialog).getByRole('button', { name: 'Вернуть' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Вернуть можно не больше 200: только переданные вами токены, которые участник ещё не потратил');
+    expect(transfers).toEqual([]);
+  });
+
   it('copies the invitation code', async () => {
     const user = userEvent.setup();
     renderOrganization();

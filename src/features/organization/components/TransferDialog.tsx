@@ -50,6 +50,11 @@ export function TransferDialog({ member, onClose }: { member: Member; onClose: (
       setInvalid('На балансе участника недостаточно токенов');
       return;
     }
+    // Only what this owner gave and the member has not spent moves back (not what the member bought).
+    if (direction === 'from_member' && member.returnable !== undefined && tokens > member.returnable) {
+      setInvalid(`Вернуть можно не больше ${member.returnable.toLocaleString('ru-RU')}: только переданные вами токены, которые участник ещё не потратил`);
+      return;
+    }
     setInvalid(null);
     transfer.mutate(tokens);
   };
@@ -65,7 +70,10 @@ export function TransferDialog({ member, onClose }: { member: Member; onClose: (
         <h2 id={titleId} className="confirm-dialog__title">
           Токены: {name}
         </h2>
-        <p className="muted">На балансе участника: {(member.balance ?? 0).toLocaleString('ru-RU')}</p>
+        <p className="muted">
+          На балансе участника: {(member.balance ?? 0).toLocaleString('ru-RU')}
+          {member.returnable !== undefined && `, из них можно вернуть: ${member.returnable.toLocaleString('ru-RU')}`}
+        </p>
         <div className="segmented" role="radiogroup" aria-label="Что сделать">
           <label className="segmented__option">
             <input type="radio" name="direction" value="to_member" checked={direction === 'to_member'} onChange={() => change(() => setDirection('to_member'))} />
