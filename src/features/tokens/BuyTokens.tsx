@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { paymentMethodLabels, paymentStatusLabels, RequisitesSchema, type Payment, type RequisitesInput, type TokenPackage } from '../../contract/payments.js';
 import { FormField } from '../../components/ui/form';
+import { LoadingLine, notSavedOffline } from '../../components/ui/PageStates';
 import { QueryError } from '../../components/ui/QueryError';
 import { TableHead } from '../../components/ui/TableHead';
 import { ApiError } from '../../lib/api-client';
@@ -54,7 +55,7 @@ export function BuyTokensCard() {
           Пополнить баланс
         </h2>
       </div>
-      {packages.isPending && <p className="state-line">Загрузка пакетов…</p>}
+      <LoadingLine query={packages} label="Загрузка пакетов…" offlineText={notSavedOffline('пакеты токенов')} />
       {packages.isError && <QueryError error={packages.error} onRetry={() => void packages.refetch()} />}
       {card.isError && (
         <p className="form-error" role="alert">
@@ -170,7 +171,7 @@ export function PaymentsCard() {
           Платежи и счета
         </h2>
       </div>
-      {payments.isPending && <p className="state-line">Загрузка платежей…</p>}
+      <LoadingLine query={payments} label="Загрузка платежей…" offlineText={notSavedOffline('платежи и счета')} />
       {payments.isError && <QueryError error={payments.error} onRetry={() => void payments.refetch()} />}
       {(cancel.isError || download.isError) && (
         <p className="form-error" role="alert">

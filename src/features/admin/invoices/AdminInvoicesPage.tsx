@@ -8,6 +8,7 @@ import { TableHead } from '../../../components/ui/TableHead';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { downloadInvoice } from '@/lib/payments-api';
 import { adminInvoicesQuery, cancelInvoiceAsAdmin, FIRST_INVOICE_STATUS, markInvoicePaid, refreshAfterDecision } from './api';
+import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 type Decision = { invoice: AdminInvoice; action: 'paid' | 'cancel' };
 
@@ -55,7 +56,7 @@ export function AdminInvoicesPage() {
           {(decide.error ?? download.error)?.message}
         </p>
       )}
-      {invoices.isPending && <p className="state-line">Загрузка счетов…</p>}
+      <LoadingLine query={invoices} label="Загрузка счетов…" offlineText={notSavedOffline('счета')} />
       {invoices.isError && <QueryError error={invoices.error} onRetry={() => void invoices.refetch()} />}
       {invoices.data && invoices.data.length === 0 && <p className="muted">Счетов нет.</p>}
       {invoices.data && invoices.data.length > 0 && (

@@ -8,6 +8,7 @@ import { membersQueryOptions, organizationKeys, removeMember } from '../api';
 import { roleLabel } from '../roles';
 import { QueryError } from '../../../components/ui/QueryError';
 import { TransferDialog } from './TransferDialog';
+import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 export const MEMBER_REMOVED = 'Участник удалён';
 
@@ -45,7 +46,7 @@ export function MemberList({ currentUserId }: { currentUserId: string | null }) 
           Участники{members.data ? ` (${members.data.length})` : ''}
         </h2>
       </div>
-      {members.isPending && <p className="state-line">Загрузка участников…</p>}
+      <LoadingLine query={members} label="Загрузка участников…" offlineText={notSavedOffline('участники')} />
       {members.isError && <QueryError error={members.error} onRetry={() => void members.refetch()} />}
       {removal.isError && (
         <p className="form-error" role="alert">
