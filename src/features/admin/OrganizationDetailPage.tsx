@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import * as v from 'valibot';
 import { ChangePlanSchema, knownPlanTypes, type AdminOrganizationDetail } from '../../contract/admin.js';
 import { FormErrorBox } from '../../components/ui/form';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatDate, formatNumber, formatTokens } from '../../lib/format';
 import { adminKeys, adminOrganizationQuery, changePlan } from './api';
 import { CreditForm } from './CreditForm';
 import { AdminBackLink, Details, QueryState, Table, type Column } from './components';
@@ -46,7 +46,7 @@ export function OrganizationDetailPage({ organizationId }: { organizationId: str
                 ['Тариф', data.plan_type],
                 ['Владелец', data.owner ? `${data.owner.full_name} (${data.owner.email})` : '—'],
                 ['Участников', formatNumber(data.members_count)],
-                ['Баланс участников', `${formatNumber(data.balance_total)} токенов`],
+                ['Баланс участников', formatTokens(data.balance_total)],
                 ['Создана', formatDate(data.created_at)],
               ]}
             />

@@ -8,6 +8,7 @@ import { membersQueryOptions, organizationKeys, removeMember } from '../api';
 import { roleLabel } from '../roles';
 import { QueryError } from '../../../components/ui/QueryError';
 import { TransferDialog } from './TransferDialog';
+import { formatTokens } from '@/lib/format';
 import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 export const MEMBER_REMOVED = 'Участник удалён';
@@ -72,7 +73,7 @@ export function MemberList({ currentUserId }: { currentUserId: string | null }) 
                   <span className="member-list__joined">{joinedText(member.joined_at)}</span>
                   {member.balance !== undefined && (
                     <span className="member-list__balance" data-testid="member-balance">
-                      Баланс: {member.balance.toLocaleString('ru-RU')} токенов
+                      Баланс: {formatTokens(member.balance)}
                     </span>
                   )}
                 </div>
@@ -111,7 +112,7 @@ export function MemberList({ currentUserId }: { currentUserId: string | null }) 
           onCancel={() => setCandidate(null)}
         >
           {displayName(candidate)} ({candidate.email}) потеряет доступ к проектам организации.
-          {Boolean(candidate.balance) && ` На его балансе ${candidate.balance!.toLocaleString('ru-RU')} токенов: их можно сначала вернуть себе кнопкой «Токены».`}
+          {Boolean(candidate.balance) && ` Токены на его балансе (${formatTokens(candidate.balance!)}) можно сначала вернуть себе кнопкой «Токены».`}
         </ConfirmDialog>
       )}
     </section>
