@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { runKindLabels, STUCK_AFTER_MINUTES, type AdminRun } from '../../contract/admin.js';
+import { queueLabels, runKindLabels, STUCK_AFTER_MINUTES, type AdminRun } from '../../contract/admin.js';
 import { analysisErrorCodeLabels, analysisStatusLabels, type AnalysisErrorCode } from '../../contract/analysis.js';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { Pager } from '../../components/ui/Pager';
@@ -128,13 +128,6 @@ export function RunsPage({ search, onSearch }: { search: RunsSearch; onSearch: (
     </div>
   );
 }
-
-const queueLabels: Record<string, string> = {
-  'analysis.run': 'Аудиты',
-  'relevance.run': 'Проверки страниц',
-  'ai-plan.run': 'AI-планы',
-  'projects.direct-import': 'Импорт из API Директа',
-};
 
 /** pg-boss's jobs per queue and state, polled while the screen is open. */
 function QueuesCard() {
