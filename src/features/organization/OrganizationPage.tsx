@@ -5,9 +5,8 @@ import { currentOrganizationQueryOptions, planTypeOf } from './api';
 import { InvitationCodeCard } from './components/InvitationCodeCard';
 import { MemberList } from './components/MemberList';
 import { QueryError } from '../../components/ui/QueryError';
-import { roleLabel } from './roles';
 import './organization.css';
-import { planLabel } from '../../lib/labels';
+import { planLabel, roleLabel } from '../../lib/labels';
 import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 /** /organization (owner only, guarded by the route): name and plan, invitation code, members. */

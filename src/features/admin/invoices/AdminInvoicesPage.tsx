@@ -5,7 +5,7 @@ import { paymentStatusLabels, paymentStatuses, type AdminInvoice, type PaymentSt
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { QueryError } from '../../../components/ui/QueryError';
 import { TableHead } from '../../../components/ui/TableHead';
-import { formatDateTime, formatNumber, formatTokens } from '../../../lib/format';
+import { formatDateTime, formatTokens } from '../../../lib/format';
 import { downloadInvoice } from '@/lib/payments-api';
 import { adminInvoicesQuery, cancelInvoiceAsAdmin, FIRST_INVOICE_STATUS, markInvoicePaid, refreshAfterDecision } from './api';
 import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';

@@ -5,7 +5,7 @@ import type { Member } from '../../../contract/organizations.js';
 import { displayName, userInitials } from '../../../components/layout/initials';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { membersQueryOptions, organizationKeys, removeMember } from '../api';
-import { roleLabel } from '../roles';
+import { roleLabel } from '../../../lib/labels';
 import { QueryError } from '../../../components/ui/QueryError';
 import { TransferDialog } from './TransferDialog';
 import { formatTokens } from '@/lib/format';
