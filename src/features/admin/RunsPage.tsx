@@ -149,7 +149,7 @@ function QueuesCard() {
       <h2 className="card__title">Очереди задач</h2>
       <QueryState isPending={queues.isPending} error={queues.error} isEmpty={data ? !data.available : false} emptyText="Очередь задач не запущена на этом сервере." onRetry={() => void queues.refetch()}>
         <Table rows={rows} columns={columns} caption="Очереди задач" />
-        <p className="muted">Выполненные и неудавшиеся задачи pg-boss через 12 часов переносит в архив: эти столбцы — за последние часы.</p>
+        <p className="muted">Выполненные и неудавшиеся задачи через 12 часов уходят в архив: эти столбцы — за последние часы.</p>
       </QueryState>
     </section>
   );
