@@ -24,7 +24,6 @@ import {
   requisitesQueryOptions,
 } from '@/lib/payments-api';
 
-const formatNumber = (value: number) => value.toLocaleString('ru-RU');
 const formatRoubles = (value: number) => `${value.toLocaleString('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 2 })} ₽`;
 const formatDate = (iso: string) => new Date(iso).toLocaleDateString('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });
 
