@@ -117,19 +117,18 @@ export async function startAnalysis(page: Page): Promise<StartedAnalysis> {
  * shows it (1 = full), then waits for the move on to the results.
  */
 export async function waitForAnalysisToFinish(page: Page, projectId: string, analysisId: string): Promise<number> {
-  const drawnAtHundred = await page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        const look = () => {
-          const percent = document.querySelector('[data-testid="analysis-percent"]');
-          const bar = document.querySelector('[role="progressbar"][aria-label="Ход анализа"]');
-          const fill = bar?.firstElementChild;
-          if (percent?.textContent === '100 %' && bar && fill) resolve(fill.getBoundingClientRect().width / bar.getBoundingClientRect().width);
-          else requestAnimationFrame(look);
-        };
-        look();
-      }),
+  // Looked at every frame (no named functions inside: tsx would wrap them in a helper the page lacks).
+  const firstFrameAtHundred = await page.waitForFunction(
+    () => {
+      const percent = document.querySelector('[data-testid="analysis-percent"]');
+      const bar = document.querySelector('[role="progressbar"][aria-label="Ход анализа"]');
+      const fill = bar?.firstElementChild;
+      return percent?.textContent === '100 %' && bar && fill ? { drawn: fill.getBoundingClientRect().width / bar.getBoundingClientRect().width } : null;
+    },
+    undefined,
+    { polling: 'raf' },
   );
+  const { drawn: drawnAtHundred } = (await firstFrameAtHundred.jsonValue())!;
   await page.locator('[role="progressbar"][aria-label="Ход анализа"][aria-valuenow="100"]').waitFor();
   await page.waitForURL(`**/projects/${projectId}/analysis/${analysisId}/results`);
   return drawnAtHundred;
