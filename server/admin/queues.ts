@@ -2,12 +2,16 @@
  * The job queues as pg-boss 10 keeps them: jobs per queue and state, read straight from its `pgboss`
  * schema (its API counts only jobs that wait, and only one queue at a time). Completed and failed jobs
  * stay in `pgboss.job` until pg-boss archives them (12 hours by default), so those two columns are
- * "recently".
+ * "recently". pg-boss's own housekeeping queues (`__pgboss__send-it` of its scheduler) are left out: nothing
+ * an operator reads or acts on.
  */
 import { sql } from 'kysely';
 import type { AdminQueues } from '../../src/contract/admin.js';
 import type { DB } from '../db/database.js';
 import { iso } from '../lib/api-values.js';
+
+/** The prefix of pg-boss's internal queues, as a LIKE pattern (its underscores escaped). */
+const PG_BOSS_OWN_QUEUES = '\\_\\_pgboss\\_\\_%';
 
 export async function queueCounts(db: DB): Promise<AdminQueues> {
   const exists = await sql<{ exists: boolean }>`SELECT to_regclass('pgboss.job') IS NOT NULL AND to_regclass('pgboss.queue') IS NOT NULL AS exists`.execute(db);
@@ -22,6 +26,7 @@ export async function queueCounts(db: DB): Promise<AdminQueues> {
            min(j.created_on) FILTER (WHERE j.state IN ('created', 'retry')) AS oldest_waiting_at
       FROM pgboss.queue q
       LEFT JOIN pgboss.job j ON j.name = q.name
+     WHERE q.name NOT LIKE ${PG_BOSS_OWN_QUEUES}
      GROUP BY q.name
      ORDER BY q.name`.execute(db);
   return { queues: rows.rows.map((row) => ({ ...row, oldest_waiting_at: iso(row.oldest_waiting_at) })), available: true };

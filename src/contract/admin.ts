@@ -157,7 +157,7 @@ export const knownPlanTypes = ['free', 'pro', 'business', 'enterprise'] as const
 // Runs: audits, page checks and AI plans, the three paid kinds of work.
 export const runKinds = ['audit', 'page-check', 'ai-plan'] as const;
 export type RunKind = (typeof runKinds)[number];
-export const runKindLabels: Record<RunKind, string> = { audit: 'Аудит', 'page-check': 'Проверка страниц', 'ai-plan': 'AI-план' };
+export const runKindLabels: Record<RunKind, string> = { audit: 'Аудит', 'page-check': 'Проверка страниц', 'ai-plan': 'ИИ-план' };
 export const runStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof runStatuses)[number];
 
@@ -246,6 +246,16 @@ export const auditActionLabels: Record<string, string> = {
   'organization.member_removed': 'Участник удалён из организации',
   'run.cancelled': 'Запуск отменён',
   'run.retried': 'Запуск повторён',
+  'invoice.mark_paid': 'Счёт отмечен оплаченным',
+  'invoice.cancel': 'Счёт отменён',
+};
+
+/** How the admin screens name the job queues (pg-boss's own housekeeping queues are not listed). */
+export const queueLabels: Record<string, string> = {
+  'analysis.run': 'Аудиты',
+  'relevance.run': 'Проверки страниц',
+  'ai-plan.run': 'ИИ-планы',
+  'projects.direct-import': 'Импорт из API Директа',
 };
 
 /** GET /admin/stats?days=30: the overview's charts, one point per day (UTC), oldest first. */

@@ -24,3 +24,12 @@ export function formatPeriod(period: StatsPeriod | null | undefined): string | n
 export function placeOf(target: EntityRef): string {
   return [target.campaignName, target.groupName].filter(Boolean).join(' → ') || target.label || '—';
 }
+
+/**
+ * Where a labelled target sits, without its own name again: a group's finding reads «Группа · Кампания»,
+ * a campaign's just «Кампания» (not «Поиск Москва · Поиск Москва»). Null when there is nothing more to say.
+ */
+export function placeAround(target: EntityRef): string | null {
+  const parts = [target.campaignName, target.groupName].filter((part): part is string => Boolean(part) && part !== target.label);
+  return parts.length > 0 ? parts.join(' → ') : null;
+}

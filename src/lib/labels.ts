@@ -3,6 +3,7 @@
  * shared by every screen and by the server's texts, so no screen shows «free» or «---autotargeting».
  */
 import type { Placement } from '../contract/campaigns.js';
+import type { OrganizationRole } from '../contract/organizations.js';
 
 /** Plan names the platform admin uses; an unknown name is shown as the admin wrote it. */
 export const planLabels: Record<string, string> = {
@@ -19,6 +20,17 @@ export const planLabels: Record<string, string> = {
 
 export function planLabel(plan: string): string {
   return planLabels[plan.trim().toLowerCase()] ?? plan;
+}
+
+const organizationRoleLabels: Record<OrganizationRole, string> = {
+  owner: 'Владелец',
+  admin: 'Администратор',
+  member: 'Участник',
+};
+
+/** A member's role in an organization, as the organization screens and the admin's audit log name it. */
+export function roleLabel(role: string): string {
+  return organizationRoleLabels[role as OrganizationRole] ?? role;
 }
 
 /** How Yandex Direct names its autotargeting row in exports and in the API. */

@@ -23,6 +23,8 @@ export const packagesQueryOptions = () =>
   queryOptions({
     queryKey: paymentKeys.packages(),
     queryFn: ({ signal }) => callApi(paymentRoutes.packages, { signal }),
+    // Kept on disk, with the payments below: the tokens screen reads offline as it was last seen.
+    meta: { persist: true },
   });
 
 export const paymentsQueryOptions = () =>
@@ -30,6 +32,7 @@ export const paymentsQueryOptions = () =>
     queryKey: paymentKeys.payments(),
     queryFn: async ({ signal }) => (await callApi(paymentRoutes.list, { signal })).items,
     staleTime: FETCHED_ON_OPEN_MS,
+    meta: { persist: true },
   });
 
 /** One payment; the server checks a pending card payment with YooKassa, so this is the "back from paying" call. */

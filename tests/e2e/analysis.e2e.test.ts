@@ -70,8 +70,10 @@ describe('a campaign analysis from start to export in Chromium', () => {
     // The header shows the debit at once (the start refreshes the balance).
     await page.getByTestId('balance-value').filter({ hasText: exactNumber(balanceBefore - cost) }).waitFor();
 
-    // Progress reaches 100 % and the screen moves on to the suggestions by itself.
+    // Progress reaches 100 % and the screen moves on to the results by itself; the suggestions are a click away.
     await waitForAnalysisToFinish(page, projectId, analysisId);
+    await page.getByRole('link', { name: 'Изменить решения' }).click();
+    await page.waitForURL(`**/projects/${projectId}/analysis/${analysisId}/semantic`);
 
     // Suggestions: accept three campaign negatives, a group phrase and one ad fix; reject one negative.
     // The list is virtualised (only the rows near the screen are drawn): scroll down to a suggestion as a user would.

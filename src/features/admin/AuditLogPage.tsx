@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AuditEntry } from '../../contract/admin.js';
-import { auditActionLabels } from '../../contract/admin.js';
+import { auditActionLabels, runKindLabels, type RunKind } from '../../contract/admin.js';
+import { analysisStatusLabels, type AnalysisStatus } from '../../contract/analysis.js';
+import { planLabel, roleLabel } from '../../lib/labels';
 import { Pager } from '../../components/ui/Pager';
 import { formatDateTime, formatValue } from '../../lib/format';
 import { adminAuditLogQuery } from './api';
@@ -21,7 +23,7 @@ const detailsText = (details: Record<string, unknown>) => {
   return Object.entries(details)
     .filter(([key]) => !key.endsWith('_id'))
     .sort(([a], [b]) => rank(a) - rank(b))
-    .map(([key, value]) => `${detailLabels[key] ?? key}: ${formatValue(value)}`)
+    .map(([key, value]) => `${detailLabels[key] ?? key}: ${typeof value === 'string' && detailValues[key] ? detailValues[key](value) : formatValue(value)}`)
     .join('; ');
 };
 
@@ -39,6 +41,23 @@ const detailLabels: Record<string, string> = {
   refunded: 'возвращено',
   cost: 'списано',
   role: 'роль',
+  invoice_number: 'счёт №',
+  tokens: 'токенов',
+  amount_rub: 'сумма, ₽',
+  resumed: 'продолжен с места остановки',
+};
+
+/** Where the crediting came from, as `source` records it. */
+const creditSources: Record<string, string> = { api: 'админка', cli: 'командная строка' };
+
+/** Machine values of the details in Russian (a plan's code, a run's kind and status, a role); unknown ones as they are. */
+const detailValues: Record<string, (value: string) => string> = {
+  from: planLabel,
+  to: planLabel,
+  kind: (value) => runKindLabels[value as RunKind] ?? value,
+  status_before: (value) => analysisStatusLabels[value as AnalysisStatus] ?? value,
+  role: roleLabel,
+  source: (value) => creditSources[value] ?? value,
 };
 
 const columns: Column<AuditEntry>[] = [

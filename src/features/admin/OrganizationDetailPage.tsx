@@ -4,7 +4,8 @@ import { toast } from 'sonner';
 import * as v from 'valibot';
 import { ChangePlanSchema, knownPlanTypes, type AdminOrganizationDetail } from '../../contract/admin.js';
 import { FormErrorBox } from '../../components/ui/form';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatDate, formatNumber, formatTokens } from '../../lib/format';
+import { planLabel } from '../../lib/labels';
 import { adminKeys, adminOrganizationQuery, changePlan } from './api';
 import { CreditForm } from './CreditForm';
 import { AdminBackLink, Details, QueryState, Table, type Column } from './components';
@@ -43,10 +44,10 @@ export function OrganizationDetailPage({ organizationId }: { organizationId: str
             <h1>{data.name}</h1>
             <Details
               rows={[
-                ['Тариф', data.plan_type],
+                ['Тариф', planLabel(data.plan_type)],
                 ['Владелец', data.owner ? `${data.owner.full_name} (${data.owner.email})` : '—'],
                 ['Участников', formatNumber(data.members_count)],
-                ['Баланс участников', `${formatNumber(data.balance_total)} токенов`],
+                ['Баланс участников', formatTokens(data.balance_total)],
                 ['Создана', formatDate(data.created_at)],
               ]}
             />
@@ -67,10 +68,12 @@ function PlanForm({ organization }: { organization: AdminOrganizationDetail }) {
   const queryClient = useQueryClient();
   const [plan, setPlan] = useState(organization.plan_type);
   const [problem, setProblem] = useState<string | null>(null);
+  // The plans offered, named in Russian; a plan set earlier outside the list stays selectable as it is.
+  const choices: string[] = knownPlanTypes.includes(organization.plan_type as (typeof knownPlanTypes)[number]) ? [...knownPlanTypes] : [organization.plan_type, ...knownPlanTypes];
   const save = useMutation({
     mutationFn: (planType: string) => changePlan(organization.id, planType),
     onSuccess: async (answer) => {
-      toast.success(`Тариф организации «${answer.name}»: ${answer.plan_type}`);
+      toast.success(`Тариф организации «${answer.name}»: ${planLabel(answer.plan_type)}`);
       await queryClient.invalidateQueries({ queryKey: adminKeys.all });
     },
     onError: (error: Error) => setProblem(error.message),
@@ -91,12 +94,13 @@ function PlanForm({ organization }: { organization: AdminOrganizationDetail }) {
       <FormErrorBox message={problem} />
       <div className="admin-filters">
         <label htmlFor="plan-type">Тариф организации</label>
-        <input id="plan-type" className="input input--small" list="known-plans" value={plan} onChange={(event) => setPlan(event.target.value)} />
-        <datalist id="known-plans">
-          {knownPlanTypes.map((known) => (
-            <option key={known} value={known} />
+        <select id="plan-type" className="input input--small" value={plan} onChange={(event) => setPlan(event.target.value)}>
+          {choices.map((choice) => (
+            <option key={choice} value={choice}>
+              {planLabel(choice)}
+            </option>
           ))}
-        </datalist>
+        </select>
         <button type="submit" className="btn btn--primary btn--small" disabled={save.isPending || plan.trim() === organization.plan_type} aria-busy={save.isPending}>
           Сменить тариф
         </button>

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import type { AdminOrganization } from '../../contract/admin.js';
 import { Pager } from '../../components/ui/Pager';
 import { formatDate, formatNumber } from '../../lib/format';
+import { planLabel } from '../../lib/labels';
 import { adminOrganizationsQuery } from './api';
 import { QueryState, Table, type Column } from './components';
 
@@ -21,7 +22,7 @@ const columns: Column<AdminOrganization>[] = [
       </Link>
     ),
   },
-  { label: 'Тариф', cell: (org) => <span className="badge badge--muted">{org.plan_type}</span> },
+  { label: 'Тариф', cell: (org) => <span className="badge badge--muted">{planLabel(org.plan_type)}</span> },
   { label: 'Владелец', cell: (org) => (org.owner ? `${org.owner.full_name} (${org.owner.email})` : '—') },
   { label: 'Участников', cell: (org) => formatNumber(org.members_count) },
   { label: 'Баланс участников, токенов', cell: (org) => formatNumber(org.balance_total) },

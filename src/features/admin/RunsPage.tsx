@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { runKindLabels, STUCK_AFTER_MINUTES, type AdminRun } from '../../contract/admin.js';
+import { queueLabels, runKindLabels, STUCK_AFTER_MINUTES, type AdminRun } from '../../contract/admin.js';
 import { analysisErrorCodeLabels, analysisStatusLabels, type AnalysisErrorCode } from '../../contract/analysis.js';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { Pager } from '../../components/ui/Pager';
@@ -129,13 +129,6 @@ export function RunsPage({ search, onSearch }: { search: RunsSearch; onSearch: (
   );
 }
 
-const queueLabels: Record<string, string> = {
-  'analysis.run': 'Аудиты',
-  'relevance.run': 'Проверки страниц',
-  'ai-plan.run': 'AI-планы',
-  'projects.direct-import': 'Импорт из API Директа',
-};
-
 /** pg-boss's jobs per queue and state, polled while the screen is open. */
 function QueuesCard() {
   const queues = useQuery(adminQueuesQuery());
@@ -156,7 +149,7 @@ function QueuesCard() {
       <h2 className="card__title">Очереди задач</h2>
       <QueryState isPending={queues.isPending} error={queues.error} isEmpty={data ? !data.available : false} emptyText="Очередь задач не запущена на этом сервере." onRetry={() => void queues.refetch()}>
         <Table rows={rows} columns={columns} caption="Очереди задач" />
-        <p className="muted">Выполненные и неудавшиеся задачи pg-boss через 12 часов переносит в архив: эти столбцы — за последние часы.</p>
+        <p className="muted">Выполненные и неудавшиеся задачи через 12 часов уходят в архив: эти столбцы — за последние часы.</p>
       </QueryState>
     </section>
   );

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { analysisStatusLabels, type AnalysisStatus } from '../../contract/analysis.js';
 import { ApiError } from '../../lib/api-client';
 import { formatNumber } from '../../lib/format';
+import { useOnlineStatus } from '../../lib/useOnlineStatus';
 
 /** Loading, empty and error states that say what happened and offer a retry. */
 export function QueryState({
@@ -20,6 +21,15 @@ export function QueryState({
   onRetry: () => void;
   children: ReactNode;
 }) {
+  // Offline with nothing kept (admin answers are not saved on the device): said, not a spinner for ever.
+  const online = useOnlineStatus();
+  if (isPending && !online) {
+    return (
+      <p className="state-line" role="status" data-testid="needs-network">
+        Нет подключения к сети: данные загрузятся, когда связь появится.
+      </p>
+    );
+  }
   if (isPending) {
     return (
       <p className="state-line" role="status">

@@ -5,9 +5,9 @@ import { currentOrganizationQueryOptions, planTypeOf } from './api';
 import { InvitationCodeCard } from './components/InvitationCodeCard';
 import { MemberList } from './components/MemberList';
 import { QueryError } from '../../components/ui/QueryError';
-import { roleLabel } from './roles';
 import './organization.css';
-import { planLabel } from '../../lib/labels';
+import { planLabel, roleLabel } from '../../lib/labels';
+import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 /** /organization (owner only, guarded by the route): name and plan, invitation code, members. */
 export function OrganizationPage() {
@@ -26,7 +26,7 @@ export function OrganizationPage() {
         </Link>
       </div>
 
-      {organization.isPending && <p className="state-line">Загрузка организации…</p>}
+      <LoadingLine query={organization} label="Загрузка организации…" offlineText={notSavedOffline('данные организации')} />
       {organization.isError && <QueryError error={organization.error} onRetry={() => void organization.refetch()} />}
       {organization.data && (
         <dl className="details card organization-card">

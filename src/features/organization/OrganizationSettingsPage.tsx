@@ -11,6 +11,7 @@ import { currentOrganizationQueryOptions, organizationKeys, planTypeOf, updateOr
 import { QueryError } from '../../components/ui/QueryError';
 import './organization.css';
 import { planLabel } from '../../lib/labels';
+import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 export const SETTINGS_SAVED = 'Настройки организации сохранены';
 
@@ -54,7 +55,7 @@ export function OrganizationSettingsPage() {
       <div className="page-header">
         <h1>Настройки организации</h1>
       </div>
-      {organization.isPending && <p className="state-line">Загрузка организации…</p>}
+      <LoadingLine query={organization} label="Загрузка организации…" offlineText={notSavedOffline('данные организации')} />
       {organization.isError && <QueryError error={organization.error} onRetry={() => void organization.refetch()} />}
       {organization.data && (
         <form className="form card" onSubmit={submit} noValidate aria-label="Настройки организации">

@@ -5,6 +5,8 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { paymentMethodLabels, paymentStatusLabels, RequisitesSchema, type Payment, type RequisitesInput, type TokenPackage } from '../../contract/payments.js';
 import { FormField } from '../../components/ui/form';
+import { formatTokens } from '../../lib/format';
+import { LoadingLine, notSavedOffline } from '../../components/ui/PageStates';
 import { QueryError } from '../../components/ui/QueryError';
 import { TableHead } from '../../components/ui/TableHead';
 import { ApiError } from '../../lib/api-client';
@@ -22,7 +24,6 @@ import {
   requisitesQueryOptions,
 } from '@/lib/payments-api';
 
-const formatNumber = (value: number) => value.toLocaleString('ru-RU');
 const formatRoubles = (value: number) => `${value.toLocaleString('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 2 })} ₽`;
 const formatDate = (iso: string) => new Date(iso).toLocaleDateString('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });
 
@@ -54,7 +55,7 @@ export function BuyTokensCard() {
           Пополнить баланс
         </h2>
       </div>
-      {packages.isPending && <p className="state-line">Загрузка пакетов…</p>}
+      <LoadingLine query={packages} label="Загрузка пакетов…" offlineText={notSavedOffline('пакеты токенов')} />
       {packages.isError && <QueryError error={packages.error} onRetry={() => void packages.refetch()} />}
       {card.isError && (
         <p className="form-error" role="alert">
@@ -66,7 +67,7 @@ export function BuyTokensCard() {
           <ul className="tokens-packages" aria-label="Пакеты токенов">
             {packages.data.packages.map((pkg) => (
               <li key={pkg.id} className="tokens-package" data-testid={`package-${pkg.id}`}>
-                <p className="tokens-package__tokens">{formatNumber(pkg.tokens)} токенов</p>
+                <p className="tokens-package__tokens">{formatTokens(pkg.tokens)}</p>
                 <p className="tokens-package__price">{formatRoubles(pkg.price_rub)}</p>
                 <p className="muted tokens-package__unit">{formatRoubles(Math.round((pkg.price_rub / pkg.tokens) * 100) / 100)} за токен</p>
                 <div className="tokens-package__actions">
@@ -124,7 +125,7 @@ function InvoiceForm({ pkg, onDone }: { pkg: TokenPackage; onDone: () => void })
   return (
     <form className="form tokens-invoice-form" onSubmit={submit} noValidate aria-label="Счёт на оплату">
       <h3 className="tokens-invoice-form__title">
-        Счёт на {formatNumber(pkg.tokens)} токенов, {formatRoubles(pkg.price_rub)}
+        Счёт на {formatTokens(pkg.tokens)}, {formatRoubles(pkg.price_rub)}
       </h3>
       <p className="muted">Реквизиты покупателя{saved.data?.can_edit ? ' сохранятся для следующих счетов организации' : ''}.</p>
       {field('name', 'Название организации', { autoComplete: 'organization', maxLength: 300 })}
@@ -170,7 +171,7 @@ export function PaymentsCard() {
           Платежи и счета
         </h2>
       </div>
-      {payments.isPending && <p className="state-line">Загрузка платежей…</p>}
+      <LoadingLine query={payments} label="Загрузка платежей…" offlineText={notSavedOffline('платежи и счета')} />
       {payments.isError && <QueryError error={payments.error} onRetry={() => void payments.refetch()} />}
       {(cancel.isError || download.isError) && (
         <p className="form-error" role="alert">
@@ -189,7 +190,7 @@ export function PaymentsCard() {
                     {paymentMethodLabels[payment.method]}
                     {payment.invoice_number !== null && ` № ${payment.invoice_number}`}
                   </td>
-                  <td data-label="Пакет">{formatNumber(payment.tokens)} токенов</td>
+                  <td data-label="Пакет">{formatTokens(payment.tokens)}</td>
                   <td data-label="Сумма">
                     {formatRoubles(payment.amount_rub)}
                     {payment.refunded_rub > 0 && <span className="muted"> (возвращено {formatRoubles(payment.refunded_rub)})</span>}

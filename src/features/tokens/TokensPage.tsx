@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { ledgerEntryTypeLabels, ledgerEntryTypes, type LedgerEntry, type LedgerEntryType } from '../../contract/tokens.js';
 import { CoinIcon } from '../../components/ui/CoinIcon';
+import { LoadingLine, notSavedOffline } from '../../components/ui/PageStates';
 import { QueryError } from '../../components/ui/QueryError';
 import { Pager } from '../../components/ui/Pager';
 import { balanceQueryOptions, historyQueryOptions, spendingQueryOptions } from '@/lib/tokens-api';
@@ -81,7 +82,7 @@ function SpendingCard() {
         </h2>
         {entries.data && <span className="badge badge--muted" data-testid="spending-total">{formatNumber(total)}</span>}
       </div>
-      {entries.isPending && <p className="state-line">Загрузка…</p>}
+      <LoadingLine query={entries} label="Загрузка…" offlineText={notSavedOffline('списания за эти дни')} />
       {entries.isError && <QueryError error={entries.error} onRetry={() => void entries.refetch()} />}
       {entries.data && total === 0 && <p className="muted">За {SPENDING_DAYS} дней токены не списывались.</p>}
       {entries.data && total > 0 && <SpendChart data={data} />}
@@ -117,7 +118,7 @@ function HistoryCard() {
           </select>
         </label>
       </div>
-      {history.isPending && <p className="state-line">Загрузка истории…</p>}
+      <LoadingLine query={history} label="Загрузка истории…" offlineText={notSavedOffline('операции')} />
       {history.isError && !history.data && <QueryError error={history.error} onRetry={() => void history.refetch()} />}
       {history.data && history.data.items.length === 0 && (
         <p className="muted">{type ? 'Операций этого типа нет.' : 'Операций пока нет.'}</p>

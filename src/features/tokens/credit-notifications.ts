@@ -10,27 +10,27 @@ import type { LedgerEntry } from '../../contract/tokens.js';
 import { callApi } from '../../lib/call-api';
 import { localValue } from '../../lib/storage';
 import { addNotification } from '@/app/notifications';
+import { formatTokens } from '@/lib/format';
 
 const markKey = (userId: string) => `tokens_notified_until:${userId}`;
 const FIRST_LOOK_BACK_MS = 24 * 3600 * 1000;
 
-const formatTokens = (value: number) => Math.abs(value).toLocaleString('ru-RU');
 
 /** What the user is told about an entry, or null for entries they caused themselves on this screen. */
 export function creditNotification(entry: LedgerEntry, isOwner: boolean): { title: string; message: string } | null {
   const reason = entry.reason ? ` ${entry.reason}.` : '';
   switch (entry.type) {
     case 'purchase':
-      return { title: 'Токены зачислены', message: `+${formatTokens(entry.amount)} токенов.${reason}` };
+      return { title: 'Токены зачислены', message: `+${formatTokens(Math.abs(entry.amount))}.${reason}` };
     case 'admin_credit':
-      return { title: 'Начисление администратором', message: `+${formatTokens(entry.amount)} токенов.${reason}` };
+      return { title: 'Начисление администратором', message: `+${formatTokens(Math.abs(entry.amount))}.${reason}` };
     case 'transfer_in':
-      return { title: 'Перевод токенов', message: `+${formatTokens(entry.amount)} токенов.${reason}` };
+      return { title: 'Перевод токенов', message: `+${formatTokens(Math.abs(entry.amount))}.${reason}` };
     case 'transfer_out':
       // The owner made it; a member learns that tokens were taken back.
-      return isOwner ? null : { title: 'Токены возвращены владельцу', message: `−${formatTokens(entry.amount)} токенов.${reason}` };
+      return isOwner ? null : { title: 'Токены возвращены владельцу', message: `−${formatTokens(Math.abs(entry.amount))}.${reason}` };
     case 'purchase_refund':
-      return { title: 'Возврат платежа', message: `−${formatTokens(entry.amount)} токенов.${reason}` };
+      return { title: 'Возврат платежа', message: `−${formatTokens(Math.abs(entry.amount))}.${reason}` };
     default:
       return null;
   }

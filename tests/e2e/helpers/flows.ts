@@ -112,16 +112,31 @@ export async function startAnalysis(page: Page): Promise<StartedAnalysis> {
   return { analysisId, costText, cost: Number(costText.replace(/\D/g, '')) };
 }
 
-/** On the progress screen: waits for 100 % (text and bar) and for the move on to the suggestions. */
-export async function waitForAnalysisToFinish(page: Page, projectId: string, analysisId: string): Promise<void> {
-  await page.getByTestId('analysis-percent').filter({ hasText: '100 %' }).waitFor();
+/**
+ * On the progress screen: waits for «100 %» and returns how full the bar is drawn in the frame that first
+ * shows it (1 = full), then waits for the move on to the results.
+ */
+export async function waitForAnalysisToFinish(page: Page, projectId: string, analysisId: string): Promise<number> {
+  // Looked at every frame (no named functions inside: tsx would wrap them in a helper the page lacks).
+  const firstFrameAtHundred = await page.waitForFunction(
+    () => {
+      const percent = document.querySelector('[data-testid="analysis-percent"]');
+      const bar = document.querySelector('[role="progressbar"][aria-label="Ход анализа"]');
+      const fill = bar?.firstElementChild;
+      return percent?.textContent === '100 %' && bar && fill ? { drawn: fill.getBoundingClientRect().width / bar.getBoundingClientRect().width } : null;
+    },
+    undefined,
+    { polling: 'raf' },
+  );
+  const { drawn: drawnAtHundred } = (await firstFrameAtHundred.jsonValue())!;
   await page.locator('[role="progressbar"][aria-label="Ход анализа"][aria-valuenow="100"]').waitFor();
-  await page.waitForURL(`**/projects/${projectId}/analysis/${analysisId}/semantic`);
+  await page.waitForURL(`**/projects/${projectId}/analysis/${analysisId}/results`);
+  return drawnAtHundred;
 }
 
 /**
  * From the project page: a new analysis of the campaigns chosen by default, run to completion; ends
- * on the suggestions screen.
+ * on the results screen.
  */
 export async function runAnalysisToCompletion(page: Page, projectId: string): Promise<StartedAnalysis> {
   await openNewAnalysis(page, projectId);

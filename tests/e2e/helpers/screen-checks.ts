@@ -76,6 +76,52 @@ export const layersOverControls = (page: Page) =>
     return found;
   });
 
+/**
+ * Words drawn across two lines («Фа|йл|ы», «Отклони|ть»): every run of letters or digits of a visible text
+ * whose pieces land on different lines. Machine strings (links, addresses, file names, codes: a token with
+ * «.», «/», «@», «_», «:» or «=») may wrap anywhere and are left out, as are texts in `code` and inputs.
+ * Returns «word (in its text)» descriptions.
+ */
+export const wordsBrokenMidWord = (page: Page) =>
+  page.evaluate(() => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      const element = node.parentElement;
+      if (!element || text.trim().length < 2 || element.closest('code, pre, script, style, textarea, select, option, [hidden], [aria-hidden="true"]')) continue;
+      const style = getComputedStyle(element);
+      if (style.display === 'none' || style.visibility === 'hidden') continue;
+      for (const token of text.matchAll(/\S+/g)) {
+        if (/[./@_:=\\]/.test(token[0])) continue;
+        for (const word of token[0].matchAll(/[\p{L}\p{N}]{2,}/gu)) {
+          const start = token.index + word.index;
+          range.setStart(node, start);
+          range.setEnd(node, start + word[0].length);
+          const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+          if (lines.size > 1) broken.push(`${word[0]} (в «${text.trim().slice(0, 60)}»)`);
+        }
+      }
+    }
+    return [...new Set(broken)];
+  });
+
+/**
+ * Cells of the stacked tables (a phone shows each row as a card) that show no column name: every cell with
+ * something in it must carry its label (`data-label`, drawn by `.table td::before`). Returns «column: value».
+ */
+export const unlabelledTableCells = (page: Page) =>
+  page.evaluate(() => {
+    const found: string[] = [];
+    for (const cell of document.querySelectorAll<HTMLElement>('table.table td')) {
+      if (cell.getClientRects().length === 0 || !cell.textContent?.trim() || cell.querySelector('button, a.btn')) continue;
+      const label = getComputedStyle(cell, '::before').content;
+      if (label === 'none' || label === 'normal' || label === '""') found.push(cell.textContent.trim().slice(0, 40));
+    }
+    return found;
+  });
+
 const axeSource = axe.source;
 
 export interface AxeFinding {

@@ -250,6 +250,14 @@ describe('admin operations API', () => {
     expect(analysisQueue.oldest_waiting_at).not.toBeNull();
   });
 
+  it('leaves pg-boss’s own housekeeping queues out of the list', async () => {
+    await sql`INSERT INTO pgboss.queue (name) VALUES ('__pgboss__send-it') ON CONFLICT DO NOTHING`.execute(t.app.db);
+    const queues = await call(t.app, 'GET', '/api/v1/admin/queues', { token: admin.token });
+    const names = queues.body.queues.map((q: { name: string }) => q.name);
+    expect(names).toContain('analysis.run');
+    expect(names.filter((name: string) => name.startsWith('__pgboss__'))).toEqual([]);
+  });
+
   it('draws the overview charts: sign-ups, tokens credited and spent per day, runs by kind and status', async () => {
     const stats = await call(t.app, 'GET', '/api/v1/admin/stats?days=7', { token: admin.token });
     expect(stats.status).toBe(200);

@@ -96,6 +96,13 @@ describe('ad fixes in the audit and the export', () => {
     expect(finding.fix).toBe('Перепишите текст вручную: сейчас 106 символов, лимит 81. Обрезать его без потери смысла не получается.');
   });
 
+  it('names the field to shorten in the accusative and the limit in the genitive («Сократите отображаемую ссылку до 20 символов», «текст до 81 символа»)', async () => {
+    const { scoring } = await analyse(data);
+    const fixOf = (suggestionId: string) => scoring.findings.find((item) => item.suggestionIds?.includes(suggestionId))!.fix;
+    expect(fixOf('ad:c0g0a0:displayUrl:0')).toBe('Сократите отображаемую ссылку до 20 символов.');
+    expect(fixOf('ad:c0g0a0:text:0')).toBe('Сократите текст до 81 символа.');
+  });
+
   it('a manual fix reaches the export only with the value the user typed', async () => {
     const { scoring } = await analyse(data);
     const manualId = 'ad:c1g0a0:text:0';

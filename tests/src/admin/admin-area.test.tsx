@@ -129,6 +129,33 @@ describe('users screen', () => {
   });
 });
 
+describe('audit log', () => {
+  it('names every action and the machine values of its details in Russian', async () => {
+    const entry = (action: string, details: Record<string, unknown>) => ({
+      id: `${action}-id`,
+      action,
+      actor: { id: admin.id, email: 'admin@example.ru', full_name: 'Админ' },
+      target_user: { id: olga.id, email: olga.email, full_name: olga.full_name },
+      organization: null,
+      details,
+      created_at: '2026-11-24T09:00:00.000Z',
+    });
+    const items = [
+      entry('invoice.mark_paid', { invoice_id: 'x', invoice_number: 7, tokens: 2000, amount_rub: 3490, balance_after: 2040 }),
+      entry('invoice.cancel', { invoice_number: 8, tokens: 500, amount_rub: 990 }),
+      entry('organization.plan_changed', { from: 'free', to: 'business', name: 'Ромашка' }),
+      entry('run.retried', { kind: 'ai-plan', run_id: 'y', resumed: true }),
+      entry('tokens.admin_credit', { amount: 10, reason: 'Бонус', source: 'api' }),
+    ];
+    server.use(http.get('/api/v1/admin/audit-log', () => HttpResponse.json(v.parse(AuditPageSchema, { items, total: items.length, page: 1, page_size: 20 }))));
+    await renderAt('/admin/audit');
+    const table = await screen.findByRole('table', { name: 'Журнал действий' });
+    const text = table.textContent ?? '';
+    for (const machine of ['invoice.mark_paid', 'invoice.cancel', 'free', 'business', 'ai-plan', 'api', 'invoice_number', 'amount_rub']) expect(text).not.toContain(machine);
+    for (const shown of ['Счёт отмечен оплаченным', 'Счёт отменён', 'было: Бесплатный; стало: Бизнес', 'вид: ИИ-план', 'откуда: админка', 'счёт №: 7']) expect(text).toContain(shown);
+  });
+});
+
 describe('runs screen', () => {
   const failed: AdminRun = v.parse(AdminRunSchema, {
     kind: 'audit',
@@ -148,7 +175,10 @@ describe('runs screen', () => {
   const stuck: AdminRun = { ...failed, kind: 'page-check', id: '55555555-5555-4555-8555-555555555555', status: 'running', stuck: true, error: null, error_code: null, finished_at: null, cost: 7 };
   const queues = v.parse(AdminQueuesSchema, {
     available: true,
-    queues: [{ name: 'analysis.run', waiting: 3, active: 1, failed: 2, completed: 40, cancelled: 1, oldest_waiting_at: '2026-11-24T09:00:00.000Z' }],
+    queues: [
+      { name: 'analysis.run', waiting: 3, active: 1, failed: 2, completed: 40, cancelled: 1, oldest_waiting_at: '2026-11-24T09:00:00.000Z' },
+      { name: 'ai-plan.run', waiting: 0, active: 0, failed: 0, completed: 2, cancelled: 0, oldest_waiting_at: null },
+    ],
   });
 
   it('shows failed runs with their reason and retries one; shows the queues', async () => {
@@ -172,6 +202,7 @@ describe('runs screen', () => {
     const queueTable = await screen.findByRole('table', { name: 'Очереди задач' });
     const row = within(queueTable).getByText('Аудиты').closest('tr')!;
     expect([...row.querySelectorAll('td')].slice(1, 6).map((cell) => cell.textContent)).toEqual(['3', '1', '2', '40', '1']);
+    expect(within(queueTable).getByText('ИИ-планы')).toBeInTheDocument();
   });
 
   it('cancels a stuck run after a confirmation that names the refund', async () => {
@@ -230,16 +261,14 @@ describe('organization screen', () => {
     const members = screen.getByRole('table', { name: 'Участники организации' });
     expect(within(within(members).getByText('Марк Иванов (mark@example.ru)').closest('tr')!).getByText('100')).toBeInTheDocument();
 
-    const plan = screen.getByLabelText('Тариф организации');
-    await userEvent.clear(plan);
-    await userEvent.type(plan, 'Бизнес');
-    await userEvent.click(screen.getByRole('button', { name: 'Сменить тариф' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Некорректный тариф');
-    await userEvent.clear(plan);
-    await userEvent.type(plan, 'business');
+    // Plans are named in Russian: in the details, in the choice and in the answer.
+    expect(screen.getAllByText('Тариф').find((element) => element.tagName === 'DT')!.nextElementSibling).toHaveTextContent(/^Бесплатный$/);
+    const plan = screen.getByRole('combobox', { name: 'Тариф организации' });
+    expect(within(plan).getAllByRole('option').map((option) => option.textContent)).toEqual(['Бесплатный', 'Профессиональный', 'Бизнес', 'Корпоративный']);
+    await userEvent.selectOptions(plan, 'Бизнес');
     await userEvent.click(screen.getByRole('button', { name: 'Сменить тариф' }));
     await waitFor(() => expect(plans).toEqual([{ plan_type: 'business' }]));
-    expect(await screen.findByText('Тариф организации «Ромашка»: business')).toBeInTheDocument();
+    expect(await screen.findByText('Тариф организации «Ромашка»: Бизнес')).toBeInTheDocument();
   });
 });
 

@@ -62,7 +62,7 @@ describe('/admin/invoices', () => {
     const dialog = screen.getByRole('alertdialog', { name: 'Отметить счёт № 17 оплаченным?' });
     expect(dialog).toHaveTextContent(/owner@example\.com получит 2\s000 токенов/);
     await user.click(within(dialog).getByRole('button', { name: 'Оплачен' }));
-    expect(await screen.findByText(/Счёт № 17 оплачен: 2\s000 токенов зачислено owner@example\.com/)).toBeInTheDocument();
+    expect(await screen.findByText(/Счёт № 17 оплачен\. Зачислено пользователю owner@example\.com: 2\s000 токенов/)).toBeInTheDocument();
     expect(decisions).toEqual([invoice.id]);
     // The pending list no longer has it.
     await waitFor(() => expect(screen.queryByTestId('admin-invoice-row')).not.toBeInTheDocument());

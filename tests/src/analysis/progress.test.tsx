@@ -12,7 +12,7 @@ import { analysisId, makeAnalysis, makeResults, projectId } from './fixtures';
 useTestServer();
 
 const progressPath = `/projects/${projectId}/analysis/${analysisId}/scoring-progress`;
-const semanticPath = `/projects/${projectId}/analysis/${analysisId}/semantic`;
+const resultsPath = `/projects/${projectId}/analysis/${analysisId}/results`;
 const running = (progress: number, extra: Partial<Analysis> = {}) =>
   makeAnalysis({ status: 'running', stage: 'lemmatize', progress, progress_detail: { stage: 'lemmatize', done: progress * 10, total: 1000 }, ...extra });
 const event = (name: string, analysis: Analysis) => `event: ${name}\ndata: ${JSON.stringify({ analysis })}\n\n`;
@@ -48,7 +48,7 @@ afterEach(() => {
 });
 
 describe('scoring progress', () => {
-  it('shows stage, percent and counts from the event stream, then moves on to the suggestions and notifies once', async () => {
+  it('shows stage, percent and counts from the event stream, then opens the results it announced and notifies once', async () => {
     const stream = controlledStream();
     let current = running(10);
     server.use(
@@ -74,7 +74,7 @@ describe('scoring progress', () => {
     stream.push(event('done', current));
     stream.close();
     expect(await screen.findByText('Анализ завершён. Открываем результаты…')).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe(semanticPath), { timeout: 3000 });
+    await waitFor(() => expect(router.state.location.pathname).toBe(resultsPath), { timeout: 3000 });
 
     expect(notifications()).toHaveLength(1);
     expect(notifications()[0]).toMatchObject({ title: 'Анализ завершён', message: 'Результаты аудита готовы. Оценка аккаунта: 64 из 100.' });
@@ -110,7 +110,7 @@ describe('scoring progress', () => {
     const pollsWhenDone = polls;
 
     await act(() => vi.advanceTimersByTimeAsync(1000));
-    await waitFor(() => expect(router.state.location.pathname).toBe(semanticPath));
+    await waitFor(() => expect(router.state.location.pathname).toBe(resultsPath));
     // Finished: no more polling.
     await act(() => vi.advanceTimersByTimeAsync(6000));
     expect(polls).toBe(pollsWhenDone);

@@ -109,6 +109,8 @@ describe('money causes and the findings list', () => {
     await waitFor(() => expect(within(findingsList()).getAllByTestId('finding')).toHaveLength(1));
     expect(findingsList()).toHaveTextContent('Заголовок длиннее лимита');
     expect(api.requestsTo('/findings')[0]?.params.getAll('severity')).toEqual(['low']);
+    // The count beside the title is the filtered list's, out of all 4 of the fixture.
+    expect(screen.getByTestId('findings-count')).toHaveTextContent('(1 из 4)');
 
     await user.selectOptions(screen.getByRole('combobox', { name: 'Важность' }), 'Любая');
     await user.type(screen.getByRole('searchbox', { name: 'Поиск' }), 'CTR{Enter}');

@@ -12,16 +12,20 @@ import { googleLimits, longestWord, yandexCountedLength, yandexLimits } from '..
 import { checks, makeFinding } from '../registry.js';
 import { pluralRu } from '../../../../src/lib/format.js';
 
-const fieldLabels: Record<AdField, string> = {
-  headline: 'Заголовок',
-  text: 'Текст',
-  displayUrl: 'Отображаемая ссылка',
-  path: 'Путь',
-  finalUrl: 'Ссылка',
-  sitelinkTitle: 'Заголовок быстрой ссылки',
-  sitelinkDescription: 'Описание быстрой ссылки',
-  callout: 'Уточнение',
+/** The same fields as the object of «Сократите …» / «Перепишите …» (accusative), and the pronoun that stands for each. */
+const fieldObjects: Record<AdField, { accusative: string; it: string }> = {
+  headline: { accusative: 'заголовок', it: 'его' },
+  text: { accusative: 'текст', it: 'его' },
+  displayUrl: { accusative: 'отображаемую ссылку', it: 'её' },
+  path: { accusative: 'путь', it: 'его' },
+  finalUrl: { accusative: 'ссылку', it: 'её' },
+  sitelinkTitle: { accusative: 'заголовок быстрой ссылки', it: 'его' },
+  sitelinkDescription: { accusative: 'описание быстрой ссылки', it: 'его' },
+  callout: { accusative: 'уточнение', it: 'его' },
 };
+
+/** «до 81 символа», «до 56 символов»: the genitive after «до». */
+const upToChars = (limit: number) => `до ${limit} ${pluralRu(limit, ['символа', 'символов', 'символов'])}`;
 
 interface LimitRule {
   definition: CheckDescription;
@@ -144,8 +148,8 @@ function checkAd(ad: PreparedAd, group: PreparedGroup, headlineMissesKeywords: b
       fix: isWordRule
         ? 'Замените слово более коротким или разбейте его.'
         : manual
-          ? `Перепишите ${fieldLabels[rule.field].toLowerCase()} вручную: сейчас ${length} ${pluralRu(length, ['символ', 'символа', 'символов'])}, лимит ${rule.limit}. Обрезать его без потери смысла не получается.`
-          : `Сократите ${fieldLabels[rule.field].toLowerCase()} до ${rule.limit} символов.`,
+          ? `Перепишите ${fieldObjects[rule.field].accusative} вручную: сейчас ${length} ${pluralRu(length, ['символ', 'символа', 'символов'])}, лимит ${rule.limit}. Обрезать ${fieldObjects[rule.field].it} без потери смысла не получается.`
+          : `Сократите ${fieldObjects[rule.field].accusative} ${upToChars(rule.limit)}.`,
       evidence: oneEvidence({ label: rule.label, value: length, threshold: rule.limit, unit: 'chars' }),
       suggestionIds,
     }));

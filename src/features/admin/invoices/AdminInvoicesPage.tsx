@@ -5,9 +5,10 @@ import { paymentStatusLabels, paymentStatuses, type AdminInvoice, type PaymentSt
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { QueryError } from '../../../components/ui/QueryError';
 import { TableHead } from '../../../components/ui/TableHead';
-import { formatDateTime, formatNumber } from '../../../lib/format';
+import { formatDateTime, formatTokens } from '../../../lib/format';
 import { downloadInvoice } from '@/lib/payments-api';
 import { adminInvoicesQuery, cancelInvoiceAsAdmin, FIRST_INVOICE_STATUS, markInvoicePaid, refreshAfterDecision } from './api';
+import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 type Decision = { invoice: AdminInvoice; action: 'paid' | 'cancel' };
 
@@ -27,7 +28,7 @@ export function AdminInvoicesPage() {
     mutationFn: ({ invoice, action }: Decision) => (action === 'paid' ? markInvoicePaid(invoice.id) : cancelInvoiceAsAdmin(invoice.id)),
     onSuccess: async (invoice, { action }) => {
       await refreshAfterDecision(queryClient);
-      toast.success(action === 'paid' ? `Счёт № ${invoice.invoice_number} оплачен: ${formatNumber(invoice.tokens)} токенов зачислено ${invoice.user.email}` : `Счёт № ${invoice.invoice_number} отменён`);
+      toast.success(action === 'paid' ? `Счёт № ${invoice.invoice_number} оплачен. Зачислено пользователю ${invoice.user.email}: ${formatTokens(invoice.tokens)}` : `Счёт № ${invoice.invoice_number} отменён`);
       setDecision(null);
     },
     onError: () => setDecision(null),
@@ -55,7 +56,7 @@ export function AdminInvoicesPage() {
           {(decide.error ?? download.error)?.message}
         </p>
       )}
-      {invoices.isPending && <p className="state-line">Загрузка счетов…</p>}
+      <LoadingLine query={invoices} label="Загрузка счетов…" offlineText={notSavedOffline('счета')} />
       {invoices.isError && <QueryError error={invoices.error} onRetry={() => void invoices.refetch()} />}
       {invoices.data && invoices.data.length === 0 && <p className="muted">Счетов нет.</p>}
       {invoices.data && invoices.data.length > 0 && (
@@ -76,7 +77,7 @@ export function AdminInvoicesPage() {
                     <span className="muted"> {invoice.user.email}</span>
                     {invoice.organization && <span className="muted"> · {invoice.organization.name}</span>}
                   </td>
-                  <td data-label="Пакет">{formatNumber(invoice.tokens)} токенов</td>
+                  <td data-label="Пакет">{formatTokens(invoice.tokens)}</td>
                   <td data-label="Сумма">{formatRoubles(invoice.amount_rub)}</td>
                   <td data-label="Статус">{paymentStatusLabels[invoice.status]}</td>
                   <td>
@@ -111,7 +112,7 @@ export function AdminInvoicesPage() {
           onCancel={() => setDecision(null)}
         >
           {decision.action === 'paid'
-            ? `${decision.invoice.user.email} получит ${formatNumber(decision.invoice.tokens)} токенов. Отмечайте, когда ${formatRoubles(decision.invoice.amount_rub)} поступили на расчётный счёт.`
+            ? `${decision.invoice.user.email} получит ${formatTokens(decision.invoice.tokens)}. Отмечайте, когда ${formatRoubles(decision.invoice.amount_rub)} поступили на расчётный счёт.`
             : 'Покупатель увидит счёт отменённым; оплатить его будет нельзя.'}
         </ConfirmDialog>
       )}

@@ -21,6 +21,8 @@ export const aiPlanOverviewQueryOptions = (analysisId: string) =>
   queryOptions({
     queryKey: aiPlanKeys.overview(analysisId),
     queryFn: ({ signal }) => callApi(aiPlanRoutes.overview, { params: { id: analysisId }, signal }),
+    // Kept on disk (a few plans' dates and the price): the plan screen of an audit once opened reads offline.
+    meta: { persist: true },
   });
 
 export const aiPlanQueryOptions = (id: string) =>
@@ -30,6 +32,8 @@ export const aiPlanQueryOptions = (id: string) =>
     refetchInterval: (query) => (query.state.data && isAiPlanFinished(query.state.data.status) ? false : POLL_INTERVAL_MS),
     // The model keeps working while the tab is in the background.
     refetchIntervalInBackground: true,
+    // Kept on disk: a plan once opened reads offline (its steps are a few kilobytes of text).
+    meta: { persist: true },
   });
 
 export const startAiPlan = (analysisId: string, idempotencyKey: string): Promise<AiPlan> =>

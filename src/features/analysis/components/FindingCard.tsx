@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { EntityLevel, Finding, FindingItem, StoredEvidence } from '../../../contract/analysis-results.js';
 import { Spinner } from '../../../components/ui/form';
 import { useOnlineStatus } from '@/lib/useOnlineStatus';
-import { formatCount, formatEvidenceValue, formatPeriod, formatRub, formatRubPerMonth, placeOf, pluralRu } from '@/lib/analysis-format';
+import { formatCount, formatEvidenceValue, formatPeriod, formatRub, formatRubPerMonth, placeAround, placeOf, pluralRu } from '@/lib/analysis-format';
 import { findingItemsQueryOptions, itemsOf, totalOf } from '../pages-api';
 import { LoadMore, NeedsNetwork } from './PagedList';
 
@@ -34,7 +34,7 @@ export function FindingCard({ finding, analysisId }: { finding: Finding; analysi
     <article className="finding" data-testid="finding">
       <p className="finding__place">
         <strong>{finding.target.label ?? placeOf(finding.target)}</strong>
-        {finding.target.label && <span className="muted"> · {placeOf(finding.target)}</span>}
+        {finding.target.label && placeAround(finding.target) && <span className="muted"> · {placeAround(finding.target)}</span>}
         {aggregated && <span className="finding__count"> · {itemsCountText(finding)}</span>}
       </p>
       <EvidenceList evidence={finding.evidence} />

@@ -4,6 +4,7 @@ import { useMemo, useRef, useState } from 'react';
 import type { Analysis } from '../../../contract/analysis.js';
 import type { ProjectDetail, ProjectSettings } from '../../../contract/projects.js';
 import { ThresholdFields } from '../../../components/project-settings/ThresholdFields';
+import { useWaitsForNetwork } from '../../../components/ui/PageStates';
 import { hasCustomThresholds, parseThresholds, thresholdTextsOf, type ThresholdErrors, type ThresholdTexts } from '../../../components/project-settings/thresholds';
 import type { CalculateCostRequest } from '../../../contract/tokens.js';
 import { projectKeys, updateProject } from '@/lib/projects-api';
@@ -47,6 +48,8 @@ export function NewAnalysisView({ project, onStarted }: Props) {
     [selected, project.campaigns],
   );
   const cost = useQuery(costQueryOptions(costRequest));
+  // Offline the price cannot be asked: the price area says so instead of «Считаем стоимость…» for ever.
+  const priceOffline = useWaitsForNetwork(cost);
 
   const start = usePaidRunStart(
     async (idempotencyKey, settings: ProjectSettings) => {
@@ -170,6 +173,10 @@ export function NewAnalysisView({ project, onStarted }: Props) {
             ) : cost.isError ? (
               <p className="form-error" role="alert">
                 Не удалось рассчитать стоимость: {cost.error.message}
+              </p>
+            ) : priceOffline ? (
+              <p className="muted" role="status" data-testid="needs-network">
+                Нет подключения к сети: стоимость посчитаем, когда связь появится.
               </p>
             ) : (
               <p className="muted">

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { analysisStageLabels, type AnalysisStage } from '../../../contract/analysis.js';
 import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
+import { useWaitsForNetwork } from '../../../components/ui/PageStates';
 import { QueryError } from '../../../components/ui/QueryError';
 import { analysisKeys, cancelAnalysis } from '../api';
 import { useTokensMoved, useTokensMovedWhenRunEnds } from '../../../lib/paid-runs';
@@ -12,7 +13,7 @@ import { failureMessage, REFUND_NOTE, reportOutcome, setOnScreen } from '../outc
 import { useAnalysisProgress } from '../useAnalysisProgress';
 import { AnalysisStatusBadge } from './AnalysisStatusBadge';
 
-/** How long 100 % stays on screen before the semantic screen opens. */
+/** How long 100 % stays on screen before the results open. */
 export const MOVE_ON_DELAY_MS = 800;
 
 export function stageLabel(stage: string | null | undefined): string {
@@ -20,11 +21,16 @@ export function stageLabel(stage: string | null | undefined): string {
   return analysisStageLabels[stage as AnalysisStage] ?? stage;
 }
 
-/** /projects/{id}/analysis/{analysisId}/scoring-progress: live stage and percent, cancel, then on. */
+/**
+ * /projects/{id}/analysis/{analysisId}/scoring-progress: live stage and percent, cancel, then on to the
+ * results (the score and the money the audit was paid for; the suggestions are a click away from there).
+ */
 export function ProgressView({ projectId, analysisId }: { projectId: string; analysisId: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { analysis, transport, isError, error, refetch } = useAnalysisProgress(analysisId);
+  const progress = useAnalysisProgress(analysisId);
+  const { analysis, transport, isError, error, refetch } = progress;
+  const offline = useWaitsForNetwork(progress);
   const [confirming, setConfirming] = useState(false);
   const tokensMoved = useTokensMoved();
   // A failed analysis was refunded: the header's balance shows it at once.
@@ -39,7 +45,7 @@ export function ProgressView({ projectId, analysisId }: { projectId: string; ana
   useEffect(() => {
     if (!completed) return;
     const timer = setTimeout(() => {
-      void navigate({ to: '/projects/$id/analysis/$analysisId/semantic', params: { id: projectId, analysisId }, replace: true });
+      void navigate({ to: '/projects/$id/analysis/$analysisId/results', params: { id: projectId, analysisId }, replace: true });
     }, MOVE_ON_DELAY_MS);
     return () => clearTimeout(timer);
   }, [completed, navigate, projectId, analysisId]);
@@ -56,7 +62,17 @@ export function ProgressView({ projectId, analysisId }: { projectId: string; ana
   if (!analysis) {
     return (
       <section className="page analysis-page">
-        {isError && error ? <QueryError error={error} onRetry={() => void refetch()} /> : <p className="state-line"><span className="spinner" role="status" aria-label="Загрузка анализа" /></p>}
+        {isError && error ? (
+          <QueryError error={error} onRetry={() => void refetch()} />
+        ) : offline ? (
+          <p className="muted" role="status" data-testid="needs-network">
+            Нет подключения к сети: ход анализа покажем, когда связь появится.
+          </p>
+        ) : (
+          <p className="state-line">
+            <span className="spinner" role="status" aria-label="Загрузка анализа" />
+          </p>
+        )}
       </section>
     );
   }
@@ -120,8 +136,8 @@ export function ProgressView({ projectId, analysisId }: { projectId: string; ana
           </button>
         )}
         {completed && (
-          <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} className="btn btn--primary">
-            К предложениям
+          <Link to="/projects/$id/analysis/$analysisId/results" params={{ id: projectId, analysisId }} className="btn btn--primary">
+            К результатам
           </Link>
         )}
         {(analysis.status === 'failed' || analysis.status === 'cancelled') && (

@@ -10,7 +10,7 @@ import { aiPlanOverviewQueryOptions } from '../ai-plan/api';
 import { downloadExport, exportOptions, type ExportFormat, type ExportPlatform } from '../api';
 import { formatCount, formatPeriod, formatRubPerMonth, formatTokens, pluralRu } from '@/lib/analysis-format';
 import { findingsFilterOf, type FindingsSearch } from '../list-search';
-import { findingsQueryOptions, isEmptyFilter } from '../pages-api';
+import { findingsQueryOptions, isEmptyFilter, totalLabelOf } from '../pages-api';
 import { severities } from '../result-model';
 import { BarChart, ScoreGauge } from './charts';
 import { FindingCard } from './FindingCard';
@@ -190,6 +190,15 @@ function PlanLinkLabel({ analysisId }: { analysisId: string }) {
   return <>{overview.data?.available ? AI_ANALYSIS_LABEL : ACTION_PLAN_LABEL}</>;
 }
 
+/**
+ * The count beside «Замечания»: «(28)» for the whole list, «(5 из 28)» once a filter's list is counted
+ * (nothing while it is read: the old figure would describe another list).
+ */
+function findingsCountText(total: number, filtered: string | null | undefined): string {
+  if (filtered === undefined) return `(${formatCount(total)})`;
+  return filtered === null ? '' : `(${filtered} из ${formatCount(total)})`;
+}
+
 /** The group key (`c0g1`) of a finding on a group or inside one, for «Все замечания группы». */
 const groupKeyOf = (finding: Finding) => /^c\d+g\d+/.exec(finding.target.key)?.[0] ?? null;
 
@@ -231,7 +240,7 @@ function FindingsSection({ projectId, analysisId, data, search }: { projectId: s
   return (
     <section className="card findings-section" id="findings" aria-labelledby="findings-title">
       <h2 id="findings-title" className="card__title">
-        Замечания <span className="muted">({formatCount(summary.findingsTotal)})</span>
+        Замечания <span className="muted" data-testid="findings-count">{findingsCountText(summary.findingsTotal, unfiltered ? null : totalLabelOf(query.data))}</span>
       </h2>
       <form className="list-filters" role="search" aria-label="Фильтры замечаний" onSubmit={submitText}>
         <ListFilterSelect label="Важность" allLabel="Любая" value={search.severity} options={severities.map((severity) => ({ value: severity, label: severityLabels[severity] }))} onChange={(severity) => setSearch({ severity })} />

@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { invitationCodeQueryOptions, organizationKeys, regenerateInvitationCode } from '../api';
 import { QueryError } from '../../../components/ui/QueryError';
+import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 export const CODE_COPIED = 'Код приглашения скопирован';
 export const CODE_REGENERATED = 'Код приглашения обновлён';
@@ -61,7 +62,7 @@ export function InvitationCodeCard() {
       <p className="muted">
         Отправьте код коллегам: при регистрации они выберут «Присоединиться по коду» и введут его.
       </p>
-      {code.isPending && <p className="state-line">Загрузка кода…</p>}
+      <LoadingLine query={code} label="Загрузка кода…" offlineText={notSavedOffline('код приглашения')} />
       {code.isError && <QueryError error={code.error} onRetry={() => void code.refetch()} />}
       {code.data && (
         <div className="invitation-code">

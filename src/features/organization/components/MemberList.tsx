@@ -5,9 +5,11 @@ import type { Member } from '../../../contract/organizations.js';
 import { displayName, userInitials } from '../../../components/layout/initials';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { membersQueryOptions, organizationKeys, removeMember } from '../api';
-import { roleLabel } from '../roles';
+import { roleLabel } from '../../../lib/labels';
 import { QueryError } from '../../../components/ui/QueryError';
 import { TransferDialog } from './TransferDialog';
+import { formatTokens } from '@/lib/format';
+import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 export const MEMBER_REMOVED = 'Участник удалён';
 
@@ -45,7 +47,7 @@ export function MemberList({ currentUserId }: { currentUserId: string | null }) 
           Участники{members.data ? ` (${members.data.length})` : ''}
         </h2>
       </div>
-      {members.isPending && <p className="state-line">Загрузка участников…</p>}
+      <LoadingLine query={members} label="Загрузка участников…" offlineText={notSavedOffline('участники')} />
       {members.isError && <QueryError error={members.error} onRetry={() => void members.refetch()} />}
       {removal.isError && (
         <p className="form-error" role="alert">
@@ -71,7 +73,7 @@ export function MemberList({ currentUserId }: { currentUserId: string | null }) 
                   <span className="member-list__joined">{joinedText(member.joined_at)}</span>
                   {member.balance !== undefined && (
                     <span className="member-list__balance" data-testid="member-balance">
-                      Баланс: {member.balance.toLocaleString('ru-RU')} токенов
+                      Баланс: {formatTokens(member.balance)}
                     </span>
                   )}
                 </div>
@@ -110,7 +112,7 @@ export function MemberList({ currentUserId }: { currentUserId: string | null }) 
           onCancel={() => setCandidate(null)}
         >
           {displayName(candidate)} ({candidate.email}) потеряет доступ к проектам организации.
-          {Boolean(candidate.balance) && ` На его балансе ${candidate.balance!.toLocaleString('ru-RU')} токенов: их можно сначала вернуть себе кнопкой «Токены».`}
+          {Boolean(candidate.balance) && ` Токены на его балансе (${formatTokens(candidate.balance!)}) можно сначала вернуть себе кнопкой «Токены».`}
         </ConfirmDialog>
       )}
     </section>

@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import type { TransferDirection } from '../../../contract/payments.js';
 import type { Member } from '../../../contract/organizations.js';
 import { displayName } from '../../../components/layout/initials';
+import { formatTokens } from '../../../lib/format';
 import { newIdempotencyKey } from '../../../lib/idempotency';
 import { refreshTokenViews, transferTokens } from '@/lib/payments-api';
 
@@ -34,7 +35,7 @@ export function TransferDialog({ member, onClose }: { member: Member; onClose: (
     mutationFn: (tokens: number) => transferTokens(member.user_id, { direction, amount: tokens, idempotency_key: key.current }),
     onSuccess: async (_answer, tokens) => {
       await refreshTokenViews(queryClient);
-      toast.success(direction === 'to_member' ? `Переведено ${tokens.toLocaleString('ru-RU')} токенов: ${name}` : `Возвращено ${tokens.toLocaleString('ru-RU')} токенов от ${name}`);
+      toast.success(direction === 'to_member' ? `Перевод участнику ${name}: ${formatTokens(tokens)}` : `Возврат от ${name}: ${formatTokens(tokens)}`);
       onClose();
     },
   });

@@ -91,13 +91,13 @@ function GroupContent({ group }: { group: AdGroup }) {
             <tbody>
               {group.keywords.slice(0, MAX_ROWS).map((keyword, index) => (
                 <tr key={index}>
-                  <td>{keywordLabel(keyword)}</td>
-                  <td>{keyword.negativeWords.map((word) => `-${word}`).join(' ')}</td>
-                  <td>{keyword.bid !== undefined ? formatMoney(keyword.bid) : '—'}</td>
-                  <td>{keyword.stats ? formatCount(keyword.stats.impressions) : '—'}</td>
-                  <td>{keyword.stats ? formatCount(keyword.stats.clicks) : '—'}</td>
-                  <td>{keyword.stats ? formatMoney(keyword.stats.cost) : '—'}</td>
-                  <td>{keyword.stats ? formatCount(keyword.stats.conversions) : '—'}</td>
+                  <td data-label="Фраза">{keywordLabel(keyword)}</td>
+                  <td data-label="Минус-слова">{keyword.negativeWords.map((word) => `-${word}`).join(' ')}</td>
+                  <td data-label="Ставка">{keyword.bid !== undefined ? formatMoney(keyword.bid) : '—'}</td>
+                  <td data-label="Показы">{keyword.stats ? formatCount(keyword.stats.impressions) : '—'}</td>
+                  <td data-label="Клики">{keyword.stats ? formatCount(keyword.stats.clicks) : '—'}</td>
+                  <td data-label="Расход">{keyword.stats ? formatMoney(keyword.stats.cost) : '—'}</td>
+                  <td data-label="Конверсии">{keyword.stats ? formatCount(keyword.stats.conversions) : '—'}</td>
                 </tr>
               ))}
             </tbody>

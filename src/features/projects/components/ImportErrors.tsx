@@ -39,10 +39,10 @@ export function ImportErrors({ state }: { state: ImportErrorState }) {
             <tbody>
               {state.rows.map((row, index) => (
                 <tr key={index}>
-                  <td>{row.file}</td>
-                  <td>{row.row ?? '—'}</td>
-                  <td>{row.column ?? '—'}</td>
-                  <td>{row.message}</td>
+                  <td data-label="Файл">{row.file}</td>
+                  <td data-label="Строка">{row.row ?? '—'}</td>
+                  <td data-label="Столбец">{row.column ?? '—'}</td>
+                  <td data-label="Что не так">{row.message}</td>
                 </tr>
               ))}
             </tbody>

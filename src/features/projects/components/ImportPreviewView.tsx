@@ -39,10 +39,10 @@ export function ImportPreviewView({ preview, onChange }: { preview: ImportPrevie
             <tbody>
               {preview.campaigns.map((campaign, index) => (
                 <tr key={index}>
-                  <td>{campaign.name}</td>
-                  <td>{formatCount(campaign.groups)}</td>
-                  <td>{formatCount(campaign.ads)}</td>
-                  <td>{formatCount(campaign.keywords)}</td>
+                  <td data-label="Кампания">{campaign.name}</td>
+                  <td data-label="Группы">{formatCount(campaign.groups)}</td>
+                  <td data-label="Объявления">{formatCount(campaign.ads)}</td>
+                  <td data-label="Фразы">{formatCount(campaign.keywords)}</td>
                 </tr>
               ))}
             </tbody>

@@ -234,17 +234,17 @@ function ImportHistory({ imports }: { imports: ImportRecord[] }) {
         <tbody>
           {imports.map((record) => (
             <tr key={record.id}>
-              <td>{formatDateTime(record.created_at)}</td>
-              <td title={record.file_names.join(', ')}>
+              <td data-label="Когда">{formatDateTime(record.created_at)}</td>
+              <td data-label="Источник" title={record.file_names.join(', ')}>
                 {SOURCE_LABELS[record.source]}
                 {record.file_names.length > 0 && <span className="muted"> ({record.file_names.join(', ')})</span>}
               </td>
-              <td>{MODE_LABELS[record.mode]}</td>
-              <td>{formatCount(record.counts.campaigns)}</td>
-              <td>{formatCount(record.counts.keywords)}</td>
-              <td>{formatCount(record.counts.ads)}</td>
-              <td>{record.problems.length}</td>
-              <td>{record.created_by?.full_name ?? '—'}</td>
+              <td data-label="Режим">{MODE_LABELS[record.mode]}</td>
+              <td data-label="Кампании">{formatCount(record.counts.campaigns)}</td>
+              <td data-label="Фразы">{formatCount(record.counts.keywords)}</td>
+              <td data-label="Объявления">{formatCount(record.counts.ads)}</td>
+              <td data-label="Замечания">{record.problems.length}</td>
+              <td data-label="Кто">{record.created_by?.full_name ?? '—'}</td>
             </tr>
           ))}
         </tbody>

@@ -4,6 +4,7 @@ import type { ProjectSummary } from '../../../contract/projects.js';
 import type { ProjectSort } from '@/lib/projects-api';
 import { formatCount, formatDate, pluralRu } from '../format';
 import { MoneyLine } from '@/components/analysis/MoneyLine';
+import { notSavedOffline } from '@/components/ui/PageStates';
 import { useAnalysisMoney } from '@/lib/analysis-results';
 
 export const SORT_LABELS: Record<ProjectSort, string> = {
@@ -18,6 +19,8 @@ export const NOTHING_FOUND_TITLE = 'Ничего не найдено';
 interface Props {
   projects: ProjectSummary[] | undefined;
   loading: boolean;
+  /** Offline with no saved list (of this search): said instead of a spinner that would never stop. */
+  offline?: boolean;
   error: string | null;
   search: string;
   sort: ProjectSort;
@@ -27,7 +30,7 @@ interface Props {
 }
 
 /** The project list: search, sort, one card per project with its counts and last analysis. */
-export function ProjectListView({ projects, loading, error, search, sort, onSearchChange, onSortChange, onRetry }: Props) {
+export function ProjectListView({ projects, loading, offline = false, error, search, sort, onSearchChange, onSortChange, onRetry }: Props) {
   return (
     <section className="page projects">
       <div className="projects__bar">
@@ -60,6 +63,10 @@ export function ProjectListView({ projects, loading, error, search, sort, onSear
             Повторить
           </button>
         </div>
+      ) : loading && !projects && offline ? (
+        <p className="muted" role="status" data-testid="needs-network">
+          {notSavedOffline('проекты')}
+        </p>
       ) : loading && !projects ? (
         <div className="state-line">
           <span className="spinner" role="status" aria-label="Загрузка проектов" />

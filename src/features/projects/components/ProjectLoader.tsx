@@ -13,7 +13,7 @@ import { projectQueryOptions } from '@/lib/projects-api';
 export function ProjectLoader({ projectId, children }: { projectId: string; children: (project: ProjectDetail) => ReactNode }) {
   const project = useQuery(projectQueryOptions(projectId));
   if (project.isPending) {
-    return <PageLoading label="Загрузка проекта" />;
+    return <PageLoading label="Загрузка проекта" query={project} offlineText="Этот проект ещё не открывался на этом устройстве: он загрузится, когда связь появится." />;
   }
   if (!project.data) {
     const notFound = project.error instanceof ApiError && project.error.status === 404;

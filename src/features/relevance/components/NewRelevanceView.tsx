@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
 import { MAX_RELEVANCE_URLS, relevanceStatusLabels, type LandingUrlsResponse, type RelevanceAnalysis } from '../../../contract/relevance.js';
 import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
+import { notSavedOffline, useWaitsForNetwork } from '../../../components/ui/PageStates';
 import { QueryError } from '../../../components/ui/QueryError';
 import { formatDateTime } from '../../../lib/format';
 import { usePaidRunStart } from '../../../lib/paid-runs';
@@ -17,6 +18,7 @@ interface Props {
 /** /projects/{id}/page-relevance/new: the project's landing pages to choose from, the price, the start. */
 export function NewRelevanceView({ projectId, onStarted }: Props) {
   const urls = useQuery(landingUrlsQueryOptions(projectId));
+  const urlsOffline = useWaitsForNetwork(urls);
   return (
     <section className="page relevance-page">
       <BackToProjectLink projectId={projectId} />
@@ -27,7 +29,11 @@ export function NewRelevanceView({ projectId, onStarted }: Props) {
         Проверим, что страницы, на которые ведут объявления, отвечают на ключевые фразы и подтверждают обещания заголовков, открываются без ошибок и
         быстро. Несоответствие снижает показатель качества и конверсию: клики оплачены, а заявок нет.
       </p>
-      {urls.isPending ? (
+      {urlsOffline ? (
+        <p className="muted" role="status" data-testid="needs-network">
+          {notSavedOffline('ссылки объявлений')}
+        </p>
+      ) : urls.isPending ? (
         <div className="state-line">
           <span className="spinner" role="status" aria-label="Загрузка страниц" />
         </div>

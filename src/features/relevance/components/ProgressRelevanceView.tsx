@@ -43,7 +43,7 @@ export function ProgressRelevanceView({ projectId, analysisId }: Props) {
   });
 
   if (run.isPending) {
-    return <PageLoading label="Загрузка анализа" />;
+    return <PageLoading label="Загрузка анализа" query={run} />;
   }
   if (!analysis) {
     const notFound = run.error instanceof ApiError && run.error.status === 404;

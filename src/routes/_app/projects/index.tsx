@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { PROJECT_SORTS } from '../../../contract/projects.js';
 import { projectListQueryOptions } from '@/lib/projects-api';
 import { loadFirstData } from '@/lib/route-data';
+import { useWaitsForNetwork } from '../../../components/ui/PageStates';
 import { ProjectListView } from '../../../features/projects/components/ProjectListView';
 import '../../../features/projects/projects.css';
 
@@ -29,6 +30,7 @@ function ProjectsPage() {
   const navigate = Route.useNavigate();
   const [typed, setTyped] = useState(search);
   const query = useQuery({ ...projectListQueryOptions({ search, sort }), placeholderData: (previous) => previous });
+  const offline = useWaitsForNetwork(query);
 
   useEffect(() => {
     if (typed === search) return;
@@ -40,6 +42,7 @@ function ProjectsPage() {
     <ProjectListView
       projects={query.data?.items}
       loading={query.isPending}
+      offline={offline}
       error={query.error ? query.error.message : null}
       search={typed}
       sort={sort}

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { aiPlanStatusLabels, isAiPlanFinished, type AiPlan, type AiPlanOverview, type AiPlanStatus } from '@/contract/ai-plan.js';
-import { PageLoading } from '@/components/ui/PageStates';
+import { PageLoading, useWaitsForNetwork } from '@/components/ui/PageStates';
 import { QueryError } from '@/components/ui/QueryError';
 import { ApiError } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
@@ -39,6 +39,20 @@ const statusTone: Record<AiPlanStatus, string> = { queued: 'badge--muted', runni
 
 function AiPlanEntry({ projectId, analysisId }: { projectId: string; analysisId: string }) {
   const overview = useQuery(aiPlanOverviewQueryOptions(analysisId));
+  const offline = useWaitsForNetwork(overview);
+  if (offline) {
+    // Offline and never asked on this device: the audit's own plan (its results are kept) still reads.
+    return (
+      <>
+        <div className="page ai-plan-unknown">
+          <p className="muted" role="status" data-testid="needs-network">
+            Нет подключения к сети: ИИ-планы этого аудита загрузятся, когда связь появится. Ниже — план из проверок аудита.
+          </p>
+        </div>
+        <ActionPlanView projectId={projectId} analysisId={analysisId} />
+      </>
+    );
+  }
   if (overview.isPending) return <PageLoading label="Загрузка ИИ-анализа" />;
   if (overview.error instanceof ApiError && overview.error.status === 404) {
     return (
@@ -110,7 +124,7 @@ function AiPlanScreen({ projectId, analysisId, aiPlanId }: { projectId: string; 
   }, [status, analysisId, queryClient]);
   useTokensMovedWhenRunEnds(status && isAiPlanFinished(status));
 
-  if (plan.isPending) return <PageLoading label="Загрузка ИИ-плана" />;
+  if (plan.isPending) return <PageLoading label="Загрузка ИИ-плана" query={plan} offlineText="Этот ИИ-план ещё не открывался на этом устройстве: он загрузится, когда связь появится." />;
   if (plan.error) {
     const notFound = plan.error instanceof ApiError && plan.error.status === 404;
     return (
