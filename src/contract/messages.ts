@@ -59,6 +59,8 @@ export const apiMessages = {
   verificationSent: 'Письмо с подтверждением отправлено',
   alreadyVerified: 'Email уже подтверждён',
   insufficientTokens: 'Недостаточно токенов на балансе',
+  priceChanged: 'Цена изменилась: вы видели {shown}, сейчас {current}. Токены не списаны — проверьте новую цену и запустите ещё раз',
+  expectedCostInvalid: 'Показанная цена (expected_cost): целое число токенов от 0',
   cannotRemoveOwner: 'Нельзя удалить владельца организации',
   cannotRemoveSelf: 'Нельзя удалить самого себя',
   notMember: 'Вы не состоите в этой организации',

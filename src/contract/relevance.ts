@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { text } from './text.js';
+import { ExpectedCostSchema } from './common.js';
 import type { Severity } from './analysis-results.js';
 import { relevanceMessages as m } from './messages.js';
 
@@ -27,6 +28,7 @@ export const LandingUrlSchema = v.pipe(text(m.urlInvalid), v.trim(), v.maxLength
 export const StartRelevanceSchema = v.object({
   urls: v.optional(v.pipe(v.array(LandingUrlSchema, m.urlsRequired), v.minLength(1, m.urlsRequired), v.maxLength(MAX_RELEVANCE_URLS, m.urlsTooMany))),
   idempotency_key: v.pipe(text(m.idempotencyKeyInvalid), v.trim(), v.minLength(1, m.idempotencyKeyInvalid), v.maxLength(200, m.idempotencyKeyInvalid)),
+  expected_cost: v.optional(ExpectedCostSchema),
 });
 export type StartRelevanceRequest = v.InferInput<typeof StartRelevanceSchema>;
 
