@@ -131,7 +131,8 @@ describe('new page-relevance analysis', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe(progressPath));
     expect(started).toHaveLength(1);
-    expect(started[0]).toEqual({ urls: ['https://okna.ru/plastikovye?utm_source=yandex', 'https://okna.ru/dacha'], idempotency_key: expect.any(String) });
+    // The price on screen goes with the start: the server charges it or nothing.
+    expect(started[0]).toEqual({ urls: ['https://okna.ru/plastikovye?utm_source=yandex', 'https://okna.ru/dacha'], idempotency_key: expect.any(String), expected_cost: 2 });
   });
 
   it('shows the amounts when the server refuses for lack of tokens, and blocks a start the balance cannot pay', async () => {
