@@ -154,10 +154,20 @@ export const PageRelevanceSchema = v.object({
 });
 export type PageRelevance = v.InferOutput<typeof PageRelevanceSchema>;
 
+/**
+ * A page with no answer to judge (the domain did not resolve, no connection, no answer in time, an
+ * address refused): not checked, so not charged (its tokens go back when the run completes), yet still
+ * a finding: the clicks paid for it land nowhere. A page that answered (4xx/5xx included) was checked.
+ */
+export const wasChecked = (page: { error: string | null }) => page.error === null;
+
 export const RelevanceSummarySchema = v.object({
   pages: v.number(),
   /** Pages that answered 2xx with HTML. */
   reachable: v.number(),
+  /** Pages not checked (`wasChecked`); absent in reports written before it was counted. */
+  unchecked: v.optional(v.number()),
+  /** Average score of the pages checked; null when none was. */
   averageScore: v.nullable(v.number()),
   /** Pages scoring below 50. */
   weakPages: v.number(),

@@ -167,6 +167,7 @@ function UrlPicker({ projectId, data, onStarted, onPriceChanged }: { projectId: 
           Стоимость: <strong data-testid="relevance-cost">{formatTokens(cost)}</strong> <span className="muted">({formatTokens(data.price_per_page)} за страницу)</span>
         </p>
         <p className="muted">На балансе: {formatTokens(data.balance)}</p>
+        <p className="muted">Страницы, которые не ответят (домен не найден, сайт не отвечает), не оплачиваются: токены за них вернутся после проверки.</p>
         {(short || shortDetail) && (
           <div className="state-card state-card--error" role="alert">
             <p>Недостаточно токенов на балансе</p>
