@@ -3,6 +3,7 @@ import { paymentRoutes as routes } from '../../src/contract/routes/payments.js';
 import { callerOf } from '../auth/authenticate.js';
 import { notFound } from '../lib/errors.js';
 import { addRoute } from '../lib/routes.js';
+import { sellerPlaceholders } from './config.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
 import {
   cancelOwnInvoice,
@@ -24,7 +25,11 @@ export const paymentRoutes: FastifyPluginAsync = async (app) => {
   const config = app.config.payments;
   const yookassa = config.yookassa ? createYookassaClient(config.yookassa) : null;
 
-  addRoute(app, routes.packages, async () => ({ packages: config.packages, methods: { card: yookassa !== null, invoice: true } }));
+  addRoute(app, routes.packages, async () => ({
+    packages: config.packages,
+    methods: { card: yookassa !== null, invoice: sellerPlaceholders(config.seller).length === 0 },
+    contact: config.seller.contact,
+  }));
 
   addRoute(app, routes.list, async (request) => ({ items: await listPayments(app.db, callerOf(request).userId) }));
 
@@ -58,7 +63,7 @@ export const paymentRoutes: FastifyPluginAsync = async (app) => {
       createdAt: row.created_at,
       buyer: row.requisites!,
       seller: config.seller,
-      packageId: row.package_id,
+      packageName: config.packages.find((item) => item.id === row.package_id)?.name ?? null,
       tokens: row.tokens,
       amountKopecks: Number(row.amount_kopecks),
     });
