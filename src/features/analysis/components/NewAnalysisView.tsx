@@ -48,8 +48,9 @@ export function NewAnalysisView({ project, onStarted }: Props) {
     [selected, project.campaigns],
   );
   const cost = useQuery(costQueryOptions(costRequest));
-  // The price of the campaigns chosen now (not the previous choice's, kept on screen while this one is computed).
-  const price = chosen.length > 0 && cost.data && !cost.isPlaceholderData ? cost.data.total : null;
+  // The price of the campaigns chosen now (not the previous choice's, kept on screen while this one is
+  // computed). Nothing chosen waits for no price: the button keeps its label, disabled until a campaign is.
+  const price = chosen.length === 0 ? 0 : cost.data && !cost.isPlaceholderData ? cost.data.total : null;
   const waitHintId = useId();
 
   const start = usePaidRunStart(
