@@ -97,7 +97,7 @@ export async function run(): Promise<void> {
       createdAt: new Date(invoice.created_at),
       buyer: { name: 'ООО «Ромашка»', inn: '7701234567', kpp: '770101001', address: '101000, г. Москва, ул. Мясницкая, д. 1' },
       seller: bench.app.config.payments.seller,
-      packageId: 'team',
+      packageName: 'Команда',
       tokens: invoice.tokens,
       amountKopecks: invoice.amount_rub * 100,
     };

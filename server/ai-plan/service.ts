@@ -125,6 +125,7 @@ export async function startAiPlan(
     // An AI plan's request is its audit: the body carries nothing but the key.
     requestHash: requestFingerprint({ analysis_id: analysisId }),
     target: { analysis_id: analysisId },
+    expectedCost: body.expected_cost,
     jobOptions: aiPlanJobOptions(llm),
     prepare: async (trx) => {
       if (analysis.status !== 'completed') throw conflict(m.analysisNotCompleted, 'ANALYSIS_NOT_COMPLETED');

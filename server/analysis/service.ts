@@ -173,6 +173,8 @@ export interface StartInput {
   campaign_ids: string[];
   settings?: ProjectSettings;
   idempotency_key: string;
+  /** The price the person confirmed (server/runs/paid-run.ts refuses another). */
+  expected_cost?: number;
 }
 
 /**
@@ -188,6 +190,7 @@ export async function startAnalysis(db: DB, jobs: JobQueue | null, caller: Calle
     // What this start asks for; the order and repeats of the campaign ids do not change the request.
     requestHash: requestFingerprint({ project_id: projectId, campaign_ids: [...requested].sort(), settings: input.settings ?? null }),
     target: { project_id: projectId },
+    expectedCost: input.expected_cost,
     prepare: async (trx) => {
       const project = await findProject(trx, caller.organizationId, projectId);
       const campaigns = await trx

@@ -1,4 +1,6 @@
 import type { TokenPackage } from '../../src/contract/payments.js';
+import { isValidInn, isValidKpp } from '../../src/contract/tax-ids.js';
+import { formatCountOf } from '../../src/lib/format.js';
 import { StartupError } from '../startup-error.js';
 
 /** YooKassa's payments API (`YOOKASSA_SHOP_ID`, `YOOKASSA_SECRET_KEY`, `YOOKASSA_API_URL`). */
@@ -28,6 +30,8 @@ export interface SellerRequisites {
   signer: string;
   /** Days the invoice stays payable. */
   payWithinDays: number;
+  /** Whom buyers write to (an email, a chat), shown where no way to pay fits them. */
+  contact: string;
 }
 
 export interface PaymentsConfig {
@@ -39,12 +43,19 @@ export interface PaymentsConfig {
 
 /** Sane defaults: bigger packages cost less per token. */
 export const DEFAULT_PACKAGES: TokenPackage[] = [
-  { id: 'start', tokens: 500, price_rub: 990 },
-  { id: 'team', tokens: 2_000, price_rub: 3_490 },
-  { id: 'agency', tokens: 10_000, price_rub: 14_900 },
+  { id: 'start', name: 'Старт', tokens: 500, price_rub: 990 },
+  { id: 'team', name: 'Команда', tokens: 2_000, price_rub: 3_490 },
+  { id: 'agency', name: 'Агентство', tokens: 10_000, price_rub: 14_900 },
 ];
 
-/** Ours, from src/legal/requisites.html (the bank details are as conditional as the rest there). */
+/** The Russian name of a package TOKEN_PACKAGES_JSON lists without one: the default's, else «500 токенов». */
+const defaultPackageName = (id: string, tokens: number) => DEFAULT_PACKAGES.find((item) => item.id === id)?.name ?? formatCountOf(tokens, ['токен', 'токена', 'токенов']);
+
+/**
+ * Placeholders, from src/legal/requisites.html: the bank details there are as conditional as the rest.
+ * Invoices are not issued while any of these is still a placeholder (`sellerPlaceholders`): a company
+ * would pay to an account that does not exist. SELLER_REQUISITES_JSON sets the real ones.
+ */
 export const DEFAULT_SELLER: SellerRequisites = {
   name: 'ООО «Реклама Лаб»',
   inn: '7799123450',
@@ -58,7 +69,36 @@ export const DEFAULT_SELLER: SellerRequisites = {
   vatNote: 'Без НДС (упрощённая система налогообложения)',
   signer: 'Генеральный директор',
   payWithinDays: 5,
+  contact: 'support@reklama-lab.example',
 };
+
+/** The fields an invoice's payment order depends on: a placeholder in any of them stops the invoices. */
+const PAYMENT_FIELDS = ['name', 'inn', 'kpp', 'ogrn', 'address', 'bank', 'bik', 'account', 'correspondentAccount'] as const;
+// Shapes of the placeholders, should a deployment copy one and change another field: «д. 0», «офис 000», a bank called «Банк», runs of zeros.
+const PLACEHOLDER_SHAPES: Partial<Record<keyof SellerRequisites, RegExp>> = {
+  address: /(^|[\s,])(д\.|дом)\s*0+(?!\d)|офис\s*0+(?!\d)/i,
+  bank: /^\s*(АО|ПАО|ООО)?\s*«?Банк»?\s*$/i,
+  bik: /000$/,
+  account: /0{12}$/,
+  correspondentAccount: /0{12}$/,
+  ogrn: /0{8}$/,
+};
+
+/**
+ * The seller's fields that are still placeholders or malformed (empty: invoices can be issued). A
+ * company has a КПП, an entrepreneur (12-digit ИНН) none.
+ */
+export function sellerPlaceholders(seller: SellerRequisites): (keyof SellerRequisites)[] {
+  return PAYMENT_FIELDS.filter((field) => {
+    const value = String(seller[field] ?? '').trim();
+    if (field === 'kpp') return seller.inn.length === 10 ? !isValidKpp(value) || value === DEFAULT_SELLER.kpp : value !== '';
+    if (!value) return true;
+    // The name is the product's own and may well stay; the numbers and the bank may not.
+    if (field !== 'name' && value === DEFAULT_SELLER[field]) return true;
+    if (field === 'inn') return !isValidInn(value);
+    return PLACEHOLDER_SHAPES[field]?.test(value) ?? false;
+  });
+}
 
 function parseJson(name: string, value: string): unknown {
   try {
@@ -78,12 +118,13 @@ export function packagesFromEnv(value: string | undefined): TokenPackage[] {
     const entry = item as Partial<TokenPackage>;
     const ok =
       typeof entry?.id === 'string' && /^[a-z0-9_-]{1,50}$/.test(entry.id) &&
+      (entry.name === undefined || (typeof entry.name === 'string' && entry.name.trim().length > 0 && entry.name.length <= 50)) &&
       Number.isInteger(entry.tokens) && entry.tokens! > 0 &&
       Number.isInteger(entry.price_rub) && entry.price_rub! > 0;
-    if (!ok) throw new Error(`TOKEN_PACKAGES_JSON[${index}]: expected {id: "a-z0-9_-", tokens: positive integer, price_rub: positive integer}`);
+    if (!ok) throw new Error(`TOKEN_PACKAGES_JSON[${index}]: expected {id: "a-z0-9_-", name?: Russian name up to 50 characters, tokens: positive integer, price_rub: positive integer}`);
     if (ids.has(entry.id!)) throw new Error(`TOKEN_PACKAGES_JSON: package id "${entry.id}" is listed twice`);
     ids.add(entry.id!);
-    return { id: entry.id!, tokens: entry.tokens!, price_rub: entry.price_rub! };
+    return { id: entry.id!, name: entry.name?.trim() ?? defaultPackageName(entry.id!, entry.tokens!), tokens: entry.tokens!, price_rub: entry.price_rub! };
   });
 }
 
@@ -117,6 +158,6 @@ export function paymentsConfigFromEnv(env: NodeJS.ProcessEnv): PaymentsConfig {
   return {
     packages: step(() => packagesFromEnv(env.TOKEN_PACKAGES_JSON), 'fix or unset TOKEN_PACKAGES_JSON, e.g. TOKEN_PACKAGES_JSON=\'[{"id":"start","tokens":500,"price_rub":990}]\''),
     yookassa: step(() => yookassaFromEnv(env), 'set both YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY (from the YooKassa dashboard), or neither to offer invoices only'),
-    seller: step(() => sellerFromEnv(env.SELLER_REQUISITES_JSON), 'fix or unset SELLER_REQUISITES_JSON: an object with any of name, inn, kpp, ogrn, address, bank, bik, account, correspondentAccount, vatNote, signer, payWithinDays'),
+    seller: step(() => sellerFromEnv(env.SELLER_REQUISITES_JSON), 'fix or unset SELLER_REQUISITES_JSON: an object with any of name, inn, kpp, ogrn, address, bank, bik, account, correspondentAccount, vatNote, signer, payWithinDays, contact'),
   };
 }

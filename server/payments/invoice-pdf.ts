@@ -3,6 +3,7 @@ import PDFDocument from 'pdfkit';
 import type { Requisites } from '../../src/contract/payments.js';
 import { amountInWords, formatRoubles } from './amount-in-words.js';
 import type { SellerRequisites } from './config.js';
+import { formatCountOf } from '../../src/lib/format.js';
 
 // The font ships in an npm package (nothing is downloaded at run time); DejaVu covers Cyrillic.
 const require = createRequire(import.meta.url);
@@ -14,7 +15,8 @@ export interface InvoiceDocument {
   createdAt: Date;
   buyer: Requisites;
   seller: SellerRequisites;
-  packageId: string;
+  /** The package's Russian name (null: the package is no longer sold; the line names the tokens alone). */
+  packageName: string | null;
   tokens: number;
   amountKopecks: number;
 }
@@ -94,7 +96,7 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
     { title: 'Цена, ₽', width: 90 },
     { title: 'Сумма, ₽', width: 90 },
   ];
-  const cells = ['1', `Токены сервиса Reklama Lab: пакет «${invoice.packageId}», ${invoice.tokens} токенов`, '1', 'шт', total, total];
+  const cells = ['1', `Токены сервиса Reklama Lab${invoice.packageName ? `: пакет «${invoice.packageName}»` : ''}, ${formatCountOf(invoice.tokens, ['токен', 'токена', 'токенов'])}`, '1', 'шт', total, total];
   const drawRow = (values: string[], font: 'regular' | 'bold') => {
     const top = doc.y;
     doc.font(font).fontSize(9);

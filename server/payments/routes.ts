@@ -5,6 +5,7 @@ import { paymentMessages as m } from '../../src/contract/messages.js';
 import { HttpError, notFound } from '../lib/errors.js';
 import { addRoute } from '../lib/routes.js';
 import { buildDocument } from '../lib/documents.js';
+import { sellerPlaceholders } from './config.js';
 import type { InvoiceDocument } from './invoice-pdf.js';
 import { acceptNotification } from './notification-check.js';
 import {
@@ -29,7 +30,11 @@ export const paymentRoutes: FastifyPluginAsync = async (app) => {
   const config = app.config.payments;
   const yookassa = config.yookassa ? createYookassaClient(config.yookassa) : null;
 
-  addRoute(app, routes.packages, async () => ({ packages: config.packages, methods: { card: yookassa !== null, invoice: true } }));
+  addRoute(app, routes.packages, async () => ({
+    packages: config.packages,
+    methods: { card: yookassa !== null, invoice: sellerPlaceholders(config.seller).length === 0 },
+    contact: config.seller.contact,
+  }));
 
   addRoute(app, routes.list, async (request) => ({ items: await listPayments(app.db, callerOf(request).userId) }));
 
@@ -68,7 +73,7 @@ export const paymentRoutes: FastifyPluginAsync = async (app) => {
       createdAt: row.created_at,
       buyer: row.requisites!,
       seller: config.seller,
-      packageId: row.package_id,
+      packageName: config.packages.find((item) => item.id === row.package_id)?.name ?? null,
       tokens: row.tokens,
       amountKopecks: Number(row.amount_kopecks),
     } satisfies InvoiceDocument);

@@ -7,8 +7,9 @@ import type { DB } from '../db/database.js';
 import type { TokenPaymentsTable } from '../db/tables/payments.js';
 import { fullName, iso } from '../lib/api-values.js';
 import { conflict, forbidden, HttpError, notFound } from '../lib/errors.js';
-import { applyLedgerEntry, getOwnBalance } from '../tokens/ledger.js';
-import type { PaymentsConfig } from './config.js';
+import { applyLedgerEntry, getBalance, getOwnBalance } from '../tokens/ledger.js';
+import { formatCountOf } from '../../src/lib/format.js';
+import { sellerPlaceholders, type PaymentsConfig } from './config.js';
 import { YookassaError, valueToKopecks, type YookassaClient, type YookassaPayment } from './yookassa.js';
 
 type PaymentRow = Selectable<TokenPaymentsTable>;
@@ -62,7 +63,8 @@ async function creditPayment(trx: DB, payment: PaymentRow, decidedBy: string | n
     .set({ status: 'paid', paid_at: sql<Date>`now()`, updated_at: sql<Date>`now()`, cancel_reason: null, decided_by: decidedBy })
     .where('id', '=', payment.id)
     .execute();
-  const reason = payment.method === 'invoice' ? `Оплата счёта № ${payment.invoice_number}: пакет «${payment.package_id}»` : `Оплата картой: пакет «${payment.package_id}»`;
+  const tokens = formatCountOf(payment.tokens, ['токен', 'токена', 'токенов']);
+  const reason = payment.method === 'invoice' ? `Оплата счёта № ${payment.invoice_number}: ${tokens}` : `Оплата картой: ${tokens}`;
   return applyLedgerEntry(trx, {
     userId: payment.user_id,
     organizationId: payment.organization_id,
@@ -114,7 +116,7 @@ export async function createCardPayment(
   try {
     created = await yookassa.createPayment({
       amountKopecks: Number(row.amount_kopecks),
-      description: `Reklama Lab: ${pkg.tokens} токенов (пакет «${pkg.id}»)`,
+      description: `Reklama Lab: ${pkg.tokens} токенов (пакет «${pkg.name}»)`,
       returnUrl: `${publicUrl.replace(/\/+$/, '')}/tokens?payment=${row.id}`,
       metadata: { payment_id: row.id },
       idempotenceKey: row.id,
@@ -290,6 +292,8 @@ export async function saveRequisites(db: DB, caller: Caller, requisites: Requisi
  * organization's for next time; the invoice keeps its own copy either way.
  */
 export async function createInvoice(db: DB, config: PaymentsConfig, caller: Caller, input: { packageId: string; requisites: Requisites; idempotencyKey: string }): Promise<Payment> {
+  // An invoice with placeholder bank details would send a company's money nowhere.
+  if (sellerPlaceholders(config.seller).length > 0) throw unavailable(m.invoicesUnavailable.replace('{contact}', config.seller.contact), 'INVOICES_DISABLED');
   const pkg = findPackage(config, input.packageId);
   return db.transaction().execute(async (trx) => {
     if (caller.organizationRole !== 'member') await saveRequisites(trx, caller, input.requisites);

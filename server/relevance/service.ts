@@ -137,6 +137,7 @@ export async function startRelevance(db: DB, jobs: JobQueue | null, caller: Call
     // What this start asks for: the project and the pages named (none: every landing page of the ads).
     requestHash: requestFingerprint({ project_id: projectId, urls: body.urls ? [...new Set(body.urls.map((url) => url.trim()))] : null }),
     target: { project_id: projectId },
+    expectedCost: body.expected_cost,
     prepare: async (trx) => {
       const urls = await chooseUrls(trx, projectId, body);
       if (urls.length === 0) throw validationError([{ loc: ['body', 'urls'], msg: m.noLandingUrls }]);

@@ -9,7 +9,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Campaign } from '../../src/contract/campaigns.js';
 import { relevanceMessages as m } from '../../src/contract/messages.js';
-import type { RelevanceResult } from '../../src/contract/relevance.js';
+import { wasChecked, type RelevanceResult } from '../../src/contract/relevance.js';
 import { pageKey, type GroupTarget, type RelevanceInput } from '../analysis/relevance/engine.js';
 import { collectLandingPages } from '../analysis/relevance/targets.js';
 import type { AppConfig } from '../config.js';
@@ -67,7 +67,7 @@ export async function runRelevanceJob(db: DB, config: AppConfig, job: QueuedJob<
     if (!(await ownedUpdate(db, relevanceRun, run, { stage: 'analyzing', progress: 92 }))) throw new RunLostError();
     const input: RelevanceInput = { pages, targets };
     const result = await relevancePool().run<RelevanceResult>(engineModule, 'runRelevanceEngine', [input], { timeoutMs: ENGINE_TIMEOUT_MS });
-    // Pages the SSRF guard refused were never read: they are not charged (refunded with the result).
+    // Pages with no answer (DNS, connection, timeout, refused by the SSRF guard) were not checked: not charged (refunded with the result).
     const stored = await db.transaction().execute(async (trx) => {
       const completed = await ownedUpdate(trx, relevanceRun, run, {
         status: 'completed',
@@ -79,7 +79,7 @@ export async function runRelevanceJob(db: DB, config: AppConfig, job: QueuedJob<
         finished_at: sql`now()`,
         heartbeat_at: null,
       });
-      if (completed) await refundRefusedPages(trx, run, pages.filter((page) => page.refused).length);
+      if (completed) await refundUncheckedPages(trx, run, pages.filter((page) => !wasChecked(page)).length);
       return completed;
     });
     if (!stored) throw new RunLostError();
@@ -92,11 +92,15 @@ export async function runRelevanceJob(db: DB, config: AppConfig, job: QueuedJob<
   }
 }
 
-/** Gives back the price of the pages the SSRF guard refused (never read), once per run. */
-async function refundRefusedPages(trx: Transaction<Database>, run: ClaimedRun & { urls: string[] }, refused: number): Promise<void> {
-  if (refused === 0) return;
+/**
+ * Gives back the price of the pages that could not be checked, in the transaction that completes the
+ * run (which happens once: the completion is conditional on this attempt owning a running run), under
+ * one ledger key per run. The run's cost then shows what was really charged.
+ */
+async function refundUncheckedPages(trx: Transaction<Database>, run: ClaimedRun & { urls: string[] }, unchecked: number): Promise<void> {
+  if (unchecked === 0) return;
   const row = await trx.selectFrom('relevance_analyses').select(['cost', 'created_by', 'organization_id']).where('id', '=', run.id).executeTakeFirstOrThrow();
-  const refund = Math.min(row.cost, row.cost - priceLandingPages(run.urls.length - refused));
+  const refund = Math.min(row.cost, row.cost - priceLandingPages(run.urls.length - unchecked));
   if (refund <= 0) return;
   await trx.updateTable('relevance_analyses').set({ cost: row.cost - refund }).where('id', '=', run.id).execute();
   if (!row.created_by) return;
@@ -105,9 +109,9 @@ async function refundRefusedPages(trx: Transaction<Database>, run: ClaimedRun & 
     organizationId: row.organization_id,
     type: 'analysis_refund',
     amount: refund,
-    idempotencyKey: `refund-refused:${run.id}`,
+    idempotencyKey: `refund-unchecked:${run.id}`,
     referenceId: run.id,
-    reason: m.refusedRefundReason.replace('{count}', String(refused)),
+    reason: m.uncheckedRefundReason.replace('{count}', String(unchecked)),
   });
 }
 

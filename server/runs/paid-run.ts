@@ -23,6 +23,8 @@ import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { JobQueue, QueuedJob, SendJobOptions } from '../jobs/queue.js';
 import { STALE_HEARTBEAT_SECONDS } from '../jobs/sweep.js';
+import { apiMessages } from '../../src/contract/messages.js';
+import { formatTokens } from '../../src/lib/format.js';
 import { conflict, forbidden, HttpError } from '../lib/errors.js';
 import { requireSameRequest } from '../lib/idempotency.js';
 import { applyLedgerEntry, getBalance } from '../tokens/ledger.js';
@@ -113,7 +115,27 @@ export interface StartPaidRun {
   target: Record<string, string>;
   /** Validates and prices the run inside the start's transaction; what it returns goes into the row. */
   prepare: (trx: Transaction<Database>) => Promise<{ values: Record<string, unknown>; cost: number; debitReason: string }>;
+  /**
+   * The price the person was shown and confirmed (`expected_cost`). When given, a start priced otherwise
+   * (tariffs or the account changed since the screen computed it) is refused with 409 and charges nothing.
+   */
+  expectedCost?: number;
   jobOptions?: SendJobOptions;
+}
+
+/** 409: the price computed now is not the one the person confirmed; the body carries both. */
+export class PriceChangedError extends HttpError {
+  constructor(
+    readonly shown: number,
+    readonly current: number,
+  ) {
+    const message = apiMessages.priceChanged.replace('{shown}', formatTokens(shown)).replace('{current}', formatTokens(current));
+    super(409, 'PRICE_CHANGED', message, [{ loc: ['body', 'expected_cost'], msg: message }]);
+  }
+
+  override toBody() {
+    return { ...super.toBody(), expected_cost: this.shown, cost: this.current };
+  }
 }
 
 /**
@@ -128,6 +150,8 @@ export async function startPaidRun(db: DB, jobs: JobQueue | null, kind: PaidRunK
   const { caller, key } = start;
   const id = await db.transaction().execute(async (trx) => {
     const { values, cost, debitReason } = await start.prepare(trx);
+    // Nothing is charged but the price the person saw: a changed one rolls the whole start back.
+    if (start.expectedCost !== undefined && start.expectedCost !== cost) throw new PriceChangedError(start.expectedCost, cost);
     const inserted = await runs(trx)
       .insertInto(tableOf(kind))
       .values(asColumns({ ...values, ...start.target, organization_id: caller.organizationId, created_by: caller.userId, cost, idempotency_key: key, request_hash: start.requestHash }))

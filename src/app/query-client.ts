@@ -75,8 +75,9 @@ export function createQueryClient(): QueryClient {
       mutations: { networkMode: 'online', retry: 0 },
     },
     mutationCache: new MutationCache({
-      onMutate: () => {
-        if (!onlineManager.isOnline()) {
+      onMutate: (_variables, mutation) => {
+        // A mutation that never waits for the network (a paid start: src/lib/paid-runs.ts) is not queued either.
+        if (!onlineManager.isOnline() && mutation.options.networkMode !== 'always') {
           // sonner is loaded with the toaster (lazily); by the time a user acts it is there.
           void import('sonner').then(({ toast }) =>
             toast.warning(OFFLINE_MUTATION_MESSAGE, {

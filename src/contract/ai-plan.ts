@@ -13,6 +13,7 @@
  */
 import * as v from 'valibot';
 import { text } from './text.js';
+import { ExpectedCostSchema } from './common.js';
 import { aiPlanMessages as m } from './messages.js';
 
 export const aiPlanStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
@@ -102,6 +103,7 @@ export type AiPlanResponse = v.InferOutput<typeof AiPlanResponseSchema>;
 export const StartAiPlanSchema = v.object(
   {
     idempotency_key: v.pipe(text(m.idempotencyKeyInvalid), v.trim(), v.minLength(1, m.idempotencyKeyInvalid), v.maxLength(200, m.idempotencyKeyInvalid)),
+    expected_cost: v.optional(ExpectedCostSchema),
   },
   m.idempotencyKeyInvalid,
 );

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { text } from './text.js';
 import type { ScoringResult, SemanticResult, Severity, StoredMoneyStory } from './analysis-results.js';
 import type { StatsPeriod } from './campaigns.js';
-import { documentOf, ErrorBodySchema, UuidSchema } from './common.js';
+import { documentOf, ErrorBodySchema, ExpectedCostSchema, UuidSchema } from './common.js';
 import { analysisMessages as m } from './messages.js';
 import { ProjectSettingsSchema } from './projects.js';
 import type { AnalysisKind } from './tokens.js';
@@ -176,6 +176,7 @@ export const StartAnalysisSchema = v.object(
     settings: v.optional(ProjectSettingsSchema),
     /** Made once per click on the client (e.g. crypto.randomUUID()), reused on retries. */
     idempotency_key: IdempotencyKeySchema,
+    expected_cost: v.optional(ExpectedCostSchema),
   },
   m.campaignsRequired,
 );

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { text } from './text.js';
-import { genericValidationMessages } from './messages.js';
+import { apiMessages, genericValidationMessages } from './messages.js';
 
 export const ErrorDetailSchema = v.object({ loc: v.array(v.union([v.string(), v.number()])), msg: v.string() });
 
@@ -14,6 +14,17 @@ export type ErrorBody = v.InferOutput<typeof ErrorBodySchema>;
 
 export const UuidSchema = v.pipe(text(), v.uuid(genericValidationMessages.uuid));
 export const IdParamsSchema = v.object({ id: UuidSchema });
+
+/**
+ * The price (tokens) a paid start's screen showed and the person confirmed. The server charges it or
+ * nothing: a run priced otherwise now is refused with 409 `PRICE_CHANGED`. The web app always sends it.
+ */
+export const ExpectedCostSchema = v.pipe(
+  v.number(apiMessages.expectedCostInvalid),
+  v.integer(apiMessages.expectedCostInvalid),
+  v.minValue(0, apiMessages.expectedCostInvalid),
+  v.maxValue(1_000_000_000, apiMessages.expectedCostInvalid),
+);
 
 export const MessageSchema = v.object({ message: v.string() });
 

@@ -2,18 +2,30 @@ import * as v from 'valibot';
 import { text } from './text.js';
 import { UuidSchema } from './common.js';
 import { paymentMessages as m } from './messages.js';
+import { isCompanyInn, isInnShaped, isValidInn, isValidKpp } from './tax-ids.js';
 
 // Buying tokens (/api/v1/tokens/packages, /payments, /invoices, /requisites), the admin's invoices
 // (/api/v1/admin/invoices) and moving tokens inside a team (/api/v1/organizations/members/:userId/transfer).
 
-/** A package of tokens for sale; prices are whole roubles (TOKEN_PACKAGES_JSON, server/payments/packages.ts). */
-export const TokenPackageSchema = v.object({ id: v.string(), tokens: v.number(), price_rub: v.number() });
+/** A package of tokens for sale; prices are whole roubles (TOKEN_PACKAGES_JSON, server/payments/config.ts). */
+export const TokenPackageSchema = v.object({
+  id: v.string(),
+  /** How screens and invoices name it, in Russian («Старт»); `id` is for machines only. */
+  name: v.string(),
+  tokens: v.number(),
+  price_rub: v.number(),
+});
 export type TokenPackage = v.InferOutput<typeof TokenPackageSchema>;
 
 export const PackagesResponseSchema = v.object({
   packages: v.array(TokenPackageSchema),
-  /** Which ways to pay the server offers: card only when YooKassa is configured; invoices always. */
+  /**
+   * Which ways to pay the server offers: card only when YooKassa is configured; invoices only when the
+   * seller's requisites are real (not the placeholders of server/payments/config.ts).
+   */
   methods: v.object({ card: v.boolean(), invoice: v.boolean() }),
+  /** Whom to write to when no way offered fits (a person without a card payment, a company without invoices). */
+  contact: v.string(),
 });
 export type PackagesResponse = v.InferOutput<typeof PackagesResponseSchema>;
 
@@ -33,22 +45,35 @@ export const paymentMethodLabels: Record<PaymentMethod, string> = { card: 'Ка�
 const IdempotencyKeySchema = v.pipe(text(m.idempotencyKeyInvalid), v.trim(), v.minLength(1, m.idempotencyKeyInvalid), v.maxLength(200, m.idempotencyKeyInvalid));
 const PackageIdSchema = v.pipe(text(m.packageRequired), v.trim(), v.nonEmpty(m.packageRequired), v.maxLength(50, m.packageUnknown));
 
-/** The organization's requisites as an invoice names the buyer. */
-export const RequisitesSchema = v.object(
-  {
-    name: v.pipe(text(m.nameRequired), v.trim(), v.nonEmpty(m.nameRequired), v.maxLength(300, m.nameMax)),
-    /** 10 digits for a company, 12 for an individual entrepreneur. */
-    inn: v.pipe(text(m.innInvalid), v.trim(), v.regex(/^(\d{10}|\d{12})$/, m.innInvalid)),
-    /** Companies have one (9 characters), entrepreneurs none. */
-    kpp: v.optional(v.pipe(text(m.kppInvalid), v.trim(), v.regex(/^(\d{4}[\dA-Z]{2}\d{3})?$/, m.kppInvalid)), ''),
-    address: v.pipe(text(m.addressRequired), v.trim(), v.nonEmpty(m.addressRequired), v.maxLength(500, m.addressMax)),
-  },
-  m.requisitesRequired,
+/** The organization's requisites as an invoice names the buyer (as stored and answered). */
+const StoredRequisitesSchema = v.object({ name: v.string(), inn: v.string(), kpp: v.string(), address: v.string() });
+
+/** The requisites as a form or an API client sends them: ИНН and КПП checked (src/contract/tax-ids.ts). */
+export const RequisitesSchema = v.pipe(
+  v.object(
+    {
+      name: v.pipe(text(m.nameRequired), v.trim(), v.nonEmpty(m.nameRequired), v.maxLength(300, m.nameMax)),
+      /** 10 digits for a company, 12 for an individual entrepreneur; control digits checked. */
+      inn: v.pipe(text(m.innInvalid), v.trim(), v.check(isInnShaped, m.innInvalid), v.check(isValidInn, m.innChecksum)),
+      /** Companies have one (9 characters), entrepreneurs none. */
+      kpp: v.optional(v.pipe(text(m.kppInvalid), v.trim(), v.toUpperCase(), v.check((value) => value === '' || isValidKpp(value), m.kppInvalid)), ''),
+      address: v.pipe(text(m.addressRequired), v.trim(), v.nonEmpty(m.addressRequired), v.maxLength(500, m.addressMax)),
+    },
+    m.requisitesRequired,
+  ),
+  v.forward(
+    v.partialCheck([['inn'], ['kpp']], (input) => !isCompanyInn(input.inn) || input.kpp !== '', m.kppRequired),
+    ['kpp'],
+  ),
+  v.forward(
+    v.partialCheck([['inn'], ['kpp']], (input) => isCompanyInn(input.inn) || input.kpp === '', m.kppForbidden),
+    ['kpp'],
+  ),
 );
 export type Requisites = v.InferOutput<typeof RequisitesSchema>;
 export type RequisitesInput = v.InferInput<typeof RequisitesSchema>;
 
-export const SavedRequisitesSchema = v.object({ requisites: v.nullable(RequisitesSchema), can_edit: v.boolean() });
+export const SavedRequisitesSchema = v.object({ requisites: v.nullable(StoredRequisitesSchema), can_edit: v.boolean() });
 export type SavedRequisites = v.InferOutput<typeof SavedRequisitesSchema>;
 
 export const PaymentSchema = v.object({
@@ -65,7 +90,7 @@ export const PaymentSchema = v.object({
   confirmation_url: v.nullable(v.string()),
   /** Invoice: its number («Счёт № …»). */
   invoice_number: v.nullable(v.number()),
-  requisites: v.nullable(RequisitesSchema),
+  requisites: v.nullable(StoredRequisitesSchema),
   cancel_reason: v.nullable(v.string()),
   created_at: v.string(),
   paid_at: v.nullable(v.string()),

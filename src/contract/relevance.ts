@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { text } from './text.js';
+import { ExpectedCostSchema } from './common.js';
 import type { Severity } from './analysis-results.js';
 import { relevanceMessages as m } from './messages.js';
 
@@ -27,6 +28,7 @@ export const LandingUrlSchema = v.pipe(text(m.urlInvalid), v.trim(), v.maxLength
 export const StartRelevanceSchema = v.object({
   urls: v.optional(v.pipe(v.array(LandingUrlSchema, m.urlsRequired), v.minLength(1, m.urlsRequired), v.maxLength(MAX_RELEVANCE_URLS, m.urlsTooMany))),
   idempotency_key: v.pipe(text(m.idempotencyKeyInvalid), v.trim(), v.minLength(1, m.idempotencyKeyInvalid), v.maxLength(200, m.idempotencyKeyInvalid)),
+  expected_cost: v.optional(ExpectedCostSchema),
 });
 export type StartRelevanceRequest = v.InferInput<typeof StartRelevanceSchema>;
 
@@ -152,10 +154,20 @@ export const PageRelevanceSchema = v.object({
 });
 export type PageRelevance = v.InferOutput<typeof PageRelevanceSchema>;
 
+/**
+ * A page with no answer to judge (the domain did not resolve, no connection, no answer in time, an
+ * address refused): not checked, so not charged (its tokens go back when the run completes), yet still
+ * a finding: the clicks paid for it land nowhere. A page that answered (4xx/5xx included) was checked.
+ */
+export const wasChecked = (page: { error: string | null }) => page.error === null;
+
 export const RelevanceSummarySchema = v.object({
   pages: v.number(),
   /** Pages that answered 2xx with HTML. */
   reachable: v.number(),
+  /** Pages not checked (`wasChecked`); absent in reports written before it was counted. */
+  unchecked: v.optional(v.number()),
+  /** Average score of the pages checked; null when none was. */
   averageScore: v.nullable(v.number()),
   /** Pages scoring below 50. */
   weakPages: v.number(),

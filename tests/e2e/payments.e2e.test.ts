@@ -7,6 +7,7 @@ import { launchBrowser, newContext } from './helpers/browser.js';
 import { exactNumber, headerBalance, login, submitRegistration, verifyEmailFromMail } from './helpers/flows.js';
 import { startMailbox } from './helpers/mailbox.js';
 import { startServer, type RunningServer } from './helpers/server.js';
+import { TEST_SELLER } from '../server/helpers/seller.js';
 
 const ADMIN = { email: 'admin@e2e.test', password: 'AdminPass123' };
 const OWNER = { email: 'owner@pay.e2e.test', password: 'OwnerPass123', first: 'Ольга', last: 'Смирнова' };
@@ -30,6 +31,8 @@ describe('buying tokens and team balances in Chromium', () => {
       YOOKASSA_SHOP_ID: kassa.shopId,
       YOOKASSA_SECRET_KEY: kassa.secretKey,
       YOOKASSA_API_URL: kassa.url,
+      // Invoices are issued only with real-looking seller requisites (never the placeholders).
+      SELLER_REQUISITES_JSON: JSON.stringify(TEST_SELLER),
     });
     browser = await launchBrowser();
     owner = await (await newContext(browser, server.url)).newPage();
@@ -60,7 +63,7 @@ describe('buying tokens and team balances in Chromium', () => {
     await team.getByRole('button', { name: 'Счёт для юрлица' }).click();
     const form = owner.getByRole('form', { name: 'Счёт на оплату' });
     await form.getByLabel('Название организации').fill('ООО «Диваны Комфорт»');
-    await form.getByLabel('ИНН').fill('7701234567');
+    await form.getByLabel('ИНН').fill('7701234560');
     await form.getByLabel('КПП (для организаций)').fill('770101001');
     await form.getByLabel('Юридический адрес').fill('101000, г. Москва, ул. Мясницкая, д. 1');
     const downloaded = owner.waitForEvent('download');

@@ -11,7 +11,7 @@
  * A page no ad group leads to (added by hand) is scored on technical health alone. An unreadable page
  * (network error, 4xx/5xx, not HTML) scores 0: every click on it is lost.
  */
-import type { GroupCoverage, PageRelevance, RelevanceIssue, RelevanceIssueCode, RelevanceResult, RelevanceSummary, Severity } from '../../../src/contract/relevance.js';
+import { wasChecked, type GroupCoverage, type PageRelevance, type RelevanceIssue, type RelevanceIssueCode, type RelevanceResult, type RelevanceSummary, type Severity } from '../../../src/contract/relevance.js';
 import type { Lemmatizer } from '../semantic/lemmatizer.js';
 import { isStopWord, parsePhrase, splitMinusWords, tokenize } from '../semantic/phrase.js';
 import { extractPage, type PageContent } from './html.js';
@@ -34,7 +34,7 @@ export interface FetchedPage {
   truncated: boolean;
   /** Russian reason the page could not be read. */
   error: string | null;
-  /** The SSRF guard refused an address on the way (the page itself or a redirect hop): the page is not charged. */
+  /** The SSRF guard refused an address on the way (the page itself or a redirect hop); `error` says so. */
   refused?: boolean;
   /** `X-Robots-Tag` header, when sent. */
   xRobotsTag?: string | null;
@@ -343,6 +343,8 @@ const severityOrder: Record<Severity, number> = { high: 0, medium: 1, low: 2 };
 function summarise(pages: PageRelevance[], thresholds: RelevanceThresholds): RelevanceSummary {
   const reachable = pages.filter((page) => !page.error && page.status !== null && page.status >= 200 && page.status < 300 && isHtml(page.contentType));
   const weak = pages.filter((page) => page.score < thresholds.weakScore);
+  // A page without an answer has no score of its own (its 0 says nothing about the site's pages).
+  const checked = pages.filter(wasChecked);
   const issuesBySeverity: Record<Severity, number> = { high: 0, medium: 0, low: 0 };
   const byCode = new Map<RelevanceIssueCode, { title: string; pages: number }>();
   for (const page of pages) {
@@ -356,7 +358,8 @@ function summarise(pages: PageRelevance[], thresholds: RelevanceThresholds): Rel
   return {
     pages: pages.length,
     reachable: reachable.length,
-    averageScore: pages.length ? Math.round(average(pages.map((page) => page.score))) : null,
+    unchecked: pages.length - checked.length,
+    averageScore: checked.length ? Math.round(average(checked.map((page) => page.score))) : null,
     weakPages: weak.length,
     issuesBySeverity,
     costOnWeakPages: Math.round(weak.reduce((sum, page) => sum + page.cost, 0) * 100) / 100,

@@ -89,7 +89,7 @@ export const paymentRoutes = {
     method: 'POST',
     path: '/api/v1/tokens/invoices',
     body: CreateInvoiceSchema,
-    response: { 200: PaymentSchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema },
+    response: { 200: PaymentSchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema, 503: ErrorBodySchema },
     tags,
     summary: 'Issue an invoice («счёт на оплату») for a package; tokens are credited when a platform admin marks it paid',
     auth: true,

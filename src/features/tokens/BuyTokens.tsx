@@ -67,6 +67,7 @@ export function BuyTokensCard() {
           <ul className="tokens-packages" aria-label="Пакеты токенов">
             {packages.data.packages.map((pkg) => (
               <li key={pkg.id} className="tokens-package" data-testid={`package-${pkg.id}`}>
+                <p className="tokens-package__name">{pkg.name}</p>
                 <p className="tokens-package__tokens">{formatTokens(pkg.tokens)}</p>
                 <p className="tokens-package__price">{formatRoubles(pkg.price_rub)}</p>
                 <p className="muted tokens-package__unit">{formatRoubles(Math.round((pkg.price_rub / pkg.tokens) * 100) / 100)} за токен</p>
@@ -76,18 +77,45 @@ export function BuyTokensCard() {
                       Оплатить картой
                     </button>
                   )}
-                  <button type="button" className="btn btn--secondary btn--small" onClick={() => setInvoicePackage(pkg)} aria-expanded={invoicePackage?.id === pkg.id}>
-                    Счёт для юрлица
-                  </button>
+                  {packages.data.methods.invoice && (
+                    <button type="button" className="btn btn--secondary btn--small" onClick={() => setInvoicePackage(pkg)} aria-expanded={invoicePackage?.id === pkg.id}>
+                      Счёт для юрлица
+                    </button>
+                  )}
                 </div>
               </li>
             ))}
           </ul>
-          {!packages.data.methods.card && <p className="muted tokens-buy__hint">Оплата картой пока не подключена: организации оплачивают пакеты по счёту.</p>}
+          <PaymentWaysHint methods={packages.data.methods} contact={packages.data.contact} />
         </>
       )}
       {invoicePackage && <InvoiceForm pkg={invoicePackage} onDone={() => setInvoicePackage(null)} />}
     </section>
+  );
+}
+
+/** Who pays how: a person needs a card payment, a company an invoice; where one is off, whom to write to. */
+function PaymentWaysHint({ methods, contact }: { methods: { card: boolean; invoice: boolean }; contact: string }) {
+  const write = <a href={/^[^@\s]+@[^@\s]+$/.test(contact) ? `mailto:${contact}` : contact} className="link">{contact}</a>;
+  if (methods.card && methods.invoice) return <p className="muted tokens-buy__hint">Частные лица и ИП платят картой, организации — картой или по счёту.</p>;
+  if (methods.card) {
+    return (
+      <p className="muted tokens-buy__hint">
+        Оплата картой — для всех, включая организации. Счета для юрлиц пока не выставляются: если нужен счёт, напишите нам — {write}.
+      </p>
+    );
+  }
+  if (methods.invoice) {
+    return (
+      <p className="muted tokens-buy__hint" role="note">
+        Организации и ИП оплачивают пакеты по счёту. Оплата картой пока не подключена: частным лицам — напишите нам, и мы подскажем, как оплатить: {write}.
+      </p>
+    );
+  }
+  return (
+    <p className="muted tokens-buy__hint" role="note">
+      Оплата на сайте пока не подключена. Чтобы купить пакет, напишите нам — {write}.
+    </p>
   );
 }
 
@@ -125,13 +153,13 @@ function InvoiceForm({ pkg, onDone }: { pkg: TokenPackage; onDone: () => void })
   return (
     <form className="form tokens-invoice-form" onSubmit={submit} noValidate aria-label="Счёт на оплату">
       <h3 className="tokens-invoice-form__title">
-        Счёт на {formatTokens(pkg.tokens)}, {formatRoubles(pkg.price_rub)}
+        Счёт за пакет «{pkg.name}»: {formatTokens(pkg.tokens)}, {formatRoubles(pkg.price_rub)}
       </h3>
       <p className="muted">Реквизиты покупателя{saved.data?.can_edit ? ' сохранятся для следующих счетов организации' : ''}.</p>
       {field('name', 'Название организации', { autoComplete: 'organization', maxLength: 300 })}
       <div className="form__grid">
         {field('inn', 'ИНН', { inputMode: 'numeric', maxLength: 12 })}
-        {field('kpp', 'КПП (для организаций)', { maxLength: 9 })}
+        {field('kpp', 'КПП (для организаций)', { maxLength: 9, autoCapitalize: 'characters' })}
       </div>
       {field('address', 'Юридический адрес', { maxLength: 500 })}
       {issue.isError && (

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../../server/app.js';
 import { loadConfig, type AppConfig } from '../../../server/config.js';
+import { TEST_SELLER } from './seller.js';
 import type { Mailer, OutgoingMail } from '../../../server/email/mailer.js';
 import type { JobQueue } from '../../../server/jobs/queue.js';
 import { startJobQueue } from '../../../server/jobs/boss.js';
@@ -52,7 +53,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 
 async function startOn(database: TestDatabase, dataDir: string, removeData: () => Promise<void>, options: TestAppOptions): Promise<TestApp> {
   const config = loadConfig(
-    { NODE_ENV: 'test' },
+    // Invoices are refused while the seller's requisites are placeholders: the tests' seller is real-looking.
+    { NODE_ENV: 'test', SELLER_REQUISITES_JSON: JSON.stringify(TEST_SELLER) },
     {
       dataDir,
       jwtSecret: new Uint8Array(randomBytes(32)),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PACKAGES, DEFAULT_SELLER } from '../../../server/payments/config.js';
+import { DEFAULT_PACKAGES } from '../../../server/payments/config.js';
+import { TEST_SELLER } from '../helpers/seller.js';
 import { startFakeYookassa, type FakeYookassa } from '../../fakes/yookassa-fake.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { notificationChecksDone } from './helpers.js';
@@ -8,13 +9,13 @@ import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 let t: TestApp;
 let kassa: FakeYookassa;
 const packages = [
-  { id: 'small', tokens: 500, price_rub: 990 },
-  { id: 'big', tokens: 2000, price_rub: 3490 },
+  { id: 'small', name: 'Малый', tokens: 500, price_rub: 990 },
+  { id: 'big', name: 'Большой', tokens: 2000, price_rub: 3490 },
 ];
 
 beforeAll(async () => {
   kassa = await startFakeYookassa();
-  t = await createTestApp({ config: { payments: { packages, seller: DEFAULT_SELLER, yookassa: { shopId: kassa.shopId, secretKey: kassa.secretKey, apiUrl: kassa.url } } }, jobQueue: { runWorkers: true } });
+  t = await createTestApp({ config: { payments: { packages, seller: TEST_SELLER, yookassa: { shopId: kassa.shopId, secretKey: kassa.secretKey, apiUrl: kassa.url } } }, jobQueue: { runWorkers: true } });
 });
 afterAll(async () => {
   await t?.close();
@@ -35,7 +36,7 @@ describe('token packages', () => {
     const user = await createUser(t.app);
     const res = await call(t.app, 'GET', '/api/v1/tokens/packages', { token: user.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ packages, methods: { card: true, invoice: true } });
+    expect(res.body).toEqual({ packages, methods: { card: true, invoice: true }, contact: 'support@reklama-lab.example' });
   });
 
   it('hides the card without YooKassa and refuses a card payment with 503', async () => {
@@ -43,7 +44,7 @@ describe('token packages', () => {
     try {
       const user = await createUser(plain.app);
       const res = await call(plain.app, 'GET', '/api/v1/tokens/packages', { token: user.token });
-      expect(res.body).toEqual({ packages: DEFAULT_PACKAGES, methods: { card: false, invoice: true } });
+      expect(res.body).toEqual({ packages: DEFAULT_PACKAGES, methods: { card: false, invoice: true }, contact: 'support@reklama-lab.example' });
       const refused = await call(plain.app, 'POST', '/api/v1/tokens/payments', { token: user.token, body: { package_id: 'start', idempotency_key: 'k1' } });
       expect(refused.status).toBe(503);
       expect(refused.body).toEqual({ error: 'Оплата картой не настроена. Выберите оплату по счёту', code: 'CARD_PAYMENTS_DISABLED' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PACKAGES, DEFAULT_SELLER, paymentsConfigFromEnv } from '../../../server/payments/config.js';
+import { DEFAULT_PACKAGES, DEFAULT_SELLER, paymentsConfigFromEnv, sellerPlaceholders } from '../../../server/payments/config.js';
+import { TEST_SELLER } from '../helpers/seller.js';
 import { StartupError } from '../../../server/startup-error.js';
 
 describe('payments configuration', () => {
@@ -16,9 +17,28 @@ describe('payments configuration', () => {
       YOOKASSA_SECRET_KEY: 'live_secret',
       SELLER_REQUISITES_JSON: '{"name":"ИП Иванов И. И.","inn":"770000000000","kpp":""}',
     });
-    expect(config.packages).toEqual([{ id: 'mini', tokens: 100, price_rub: 250 }]);
+    // A package listed without a Russian name is named by its tokens.
+    expect(config.packages).toEqual([{ id: 'mini', name: '100 токенов', tokens: 100, price_rub: 250 }]);
     expect(config.yookassa).toEqual({ shopId: '54321', secretKey: 'live_secret', apiUrl: 'https://api.yookassa.ru/v3' });
     expect(config.seller).toMatchObject({ name: 'ИП Иванов И. И.', inn: '770000000000', kpp: '', bik: DEFAULT_SELLER.bik });
+  });
+
+  it('names packages in Russian: the defaults, and those the environment names', () => {
+    expect(DEFAULT_PACKAGES.map((pkg) => pkg.name)).toEqual(['Старт', 'Команда', 'Агентство']);
+    const config = paymentsConfigFromEnv({ TOKEN_PACKAGES_JSON: '[{"id":"start","tokens":500,"price_rub":990},{"id":"pro","name":"Профи","tokens":900,"price_rub":1500}]' });
+    expect(config.packages.map((pkg) => pkg.name)).toEqual(['Старт', 'Профи']);
+  });
+
+  it('tells placeholder seller requisites from real ones', () => {
+    expect(sellerPlaceholders(DEFAULT_SELLER)).toEqual(expect.arrayContaining(['inn', 'address', 'bank', 'bik', 'account', 'correspondentAccount']));
+    expect(sellerPlaceholders(TEST_SELLER)).toEqual([]);
+    // One real-looking field left as the placeholder's shape is enough to stop the invoices.
+    expect(sellerPlaceholders({ ...TEST_SELLER, address: 'г. Москва, ул. Тверская, д. 0, офис 000' })).toEqual(['address']);
+    expect(sellerPlaceholders({ ...TEST_SELLER, bank: 'АО «Банк»' })).toEqual(['bank']);
+    expect(sellerPlaceholders({ ...TEST_SELLER, inn: '1234567890' })).toEqual(['inn']);
+    // An entrepreneur (12-digit ИНН) has no КПП.
+    expect(sellerPlaceholders({ ...TEST_SELLER, inn: '500100732259', kpp: '' })).toEqual([]);
+    expect(sellerPlaceholders({ ...TEST_SELLER, inn: '500100732259' })).toEqual(['kpp']);
   });
 
   it.each([

@@ -50,7 +50,7 @@ describe('invoice PDFs in the document pool', () => {
       createdAt: new Date(invoice.created_at),
       buyer: requisites,
       seller: t.config.payments.seller,
-      packageId: 'team',
+      packageName: 'Команда',
       tokens: invoice.tokens,
       amountKopecks: invoice.amount_rub * 100,
     });

@@ -1,6 +1,8 @@
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amountInWords } from '../../../server/payments/amount-in-words.js';
+import { DEFAULT_SELLER } from '../../../server/payments/config.js';
+import { formatTokens } from '../../../src/lib/format.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 
@@ -12,7 +14,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const requisites = { name: 'ООО «Ромашка»', inn: '7701234567', kpp: '770101001', address: '101000, г. Москва, ул. Мясницкая, д. 1' };
+const requisites = { name: 'ООО «Ромашка»', inn: '7701234560', kpp: '770101001', address: '101000, г. Москва, ул. Мясницкая, д. 1' };
 const balanceOf = async (user: FixtureUser) => (await call(t.app, 'GET', '/api/v1/tokens/balance', { token: user.token })).body.balance as number;
 const invoice = (user: FixtureUser, key: string, packageId = 'team', body: object = {}) =>
   call(t.app, 'POST', '/api/v1/tokens/invoices', { token: user.token, body: { package_id: packageId, requisites, idempotency_key: key, ...body } });
@@ -40,6 +42,27 @@ describe('invoices («счёт на оплату»)', () => {
     const res = await invoice(owner, 'bad', 'team', { requisites: { ...requisites, inn: '123', address: '' } });
     expect(res.status).toBe(422);
     expect(res.body.detail.map((d: { msg: string }) => d.msg)).toEqual(expect.arrayContaining(['ИНН: 10 цифр для организации или 12 для ИП', 'Укажите юридический адрес']));
+  });
+
+  it.each([
+    ['a 10-digit ИНН whose control digit does not match', { inn: '1234567890' }, 'inn', 'ИНН с ошибкой: контрольная цифра не сходится. Проверьте номер по свидетельству или выписке ЕГРЮЛ'],
+    ['a 12-digit ИНН whose control digits do not match', { inn: '500100732258', kpp: '' }, 'inn', 'ИНН с ошибкой: контрольная цифра не сходится. Проверьте номер по свидетельству или выписке ЕГРЮЛ'],
+    ['a malformed КПП', { kpp: '77010100' }, 'kpp', 'КПП: 9 символов — 4 цифры, 2 цифры или заглавные латинские буквы, 3 цифры'],
+    ['a company without a КПП', { kpp: '' }, 'kpp', 'Укажите КПП: у организации (ИНН из 10 цифр) он есть в выписке ЕГРЮЛ'],
+    ['an entrepreneur with a КПП', { inn: '500100732259' }, 'kpp', 'У ИП и физических лиц (ИНН из 12 цифр) нет КПП: оставьте поле пустым'],
+  ])('refuses %s with a Russian message on the field, issuing nothing', async (_, patch, field, message) => {
+    const owner = await createUser(t.app);
+    const res = await invoice(owner, `bad-${field}`, 'team', { requisites: { ...requisites, ...patch } });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([{ loc: ['body', 'requisites', field], msg: message }]);
+    expect((await call(t.app, 'GET', '/api/v1/tokens/payments', { token: owner.token })).body.items).toEqual([]);
+  });
+
+  it('issues an invoice to an entrepreneur: a valid 12-digit ИНН and no КПП', async () => {
+    const owner = await createUser(t.app);
+    const res = await invoice(owner, 'ip-1', 'start', { requisites: { ...requisites, name: 'ИП Иванов И. И.', inn: '500100732259', kpp: '' } });
+    expect(res.status).toBe(200);
+    expect(res.body.requisites).toMatchObject({ inn: '500100732259', kpp: '' });
   });
 
   it('lets a member invoice but not change the organization’s requisites', async () => {
@@ -98,7 +121,7 @@ describe('invoices («счёт на оплату»)', () => {
     expect(await balanceOf(owner)).toBe(2010);
     const history = await call(t.app, 'GET', '/api/v1/tokens/history?type=purchase', { token: owner.token });
     expect(history.body.items).toHaveLength(1);
-    expect(history.body.items[0].reason).toBe(`Оплата счёта № ${created.body.invoice_number}: пакет «team»`);
+    expect(history.body.items[0].reason).toBe(`Оплата счёта № ${created.body.invoice_number}: ${formatTokens(2000)}`);
     const audit = await t.app.db.selectFrom('audit_log').selectAll().where('action', '=', 'invoice.mark_paid').where('target_user_id', '=', owner.id).execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]!.actor_user_id).toBe(admin.id);
@@ -129,5 +152,26 @@ describe('invoices («счёт на оплату»)', () => {
     expect((await call(t.app, 'GET', '/api/v1/admin/invoices', { token: owner.token })).status).toBe(403);
     expect((await call(t.app, 'POST', `/api/v1/admin/invoices/${created.body.id}/mark-paid`, { token: owner.token })).status).toBe(403);
     expect(await balanceOf(owner)).toBe(0);
+  });
+});
+
+describe('invoices while the seller\'s requisites are placeholders', () => {
+  let plain: TestApp;
+  beforeAll(async () => {
+    plain = await createTestApp({ config: { payments: { packages: t.config.payments.packages, yookassa: null, seller: DEFAULT_SELLER } } });
+  });
+  afterAll(async () => plain?.close());
+
+  it('are not offered, are refused with 503 saying whom to write to, and nothing is issued', async () => {
+    const owner = await createUser(plain.app);
+    const packages = await call(plain.app, 'GET', '/api/v1/tokens/packages', { token: owner.token });
+    expect(packages.body).toMatchObject({ methods: { card: false, invoice: false }, contact: 'support@reklama-lab.example' });
+    const res = await call(plain.app, 'POST', '/api/v1/tokens/invoices', { token: owner.token, body: { package_id: 'team', requisites, idempotency_key: 'placeholder-1' } });
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({
+      error: 'Счета пока не выставляются: в реквизитах продавца не заполнены настоящие данные. Оплатите картой или напишите нам: support@reklama-lab.example',
+      code: 'INVOICES_DISABLED',
+    });
+    expect((await call(plain.app, 'GET', '/api/v1/tokens/payments', { token: owner.token })).body.items).toEqual([]);
   });
 });

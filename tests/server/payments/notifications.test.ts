@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_SELLER } from '../../../server/payments/config.js';
+import { TEST_SELLER } from '../helpers/seller.js';
 import { notificationCheckTiming, YOOKASSA_CHECK_QUEUE } from '../../../server/payments/notification-check.js';
 import { yookassaTiming } from '../../../server/payments/yookassa.js';
 import { startFakeYookassa, type FakeYookassa } from '../../fakes/yookassa-fake.js';
@@ -14,14 +14,14 @@ import { notificationChecksDone } from './helpers.js';
 // that can hang.
 let t: TestApp;
 let kassa: FakeYookassa;
-const packages = [{ id: 'small', tokens: 500, price_rub: 990 }];
+const packages = [{ id: 'small', name: 'Малый', tokens: 500, price_rub: 990 }];
 const defaults = { ...yookassaTiming, ...notificationCheckTiming };
 
 beforeAll(async () => {
   kassa = await startFakeYookassa();
   // A failed check is retried a second later (30 s, with backoff, in production).
   notificationCheckTiming.retryDelaySeconds = 1;
-  t = await createTestApp({ config: { payments: { packages, seller: DEFAULT_SELLER, yookassa: { shopId: kassa.shopId, secretKey: kassa.secretKey, apiUrl: kassa.url } } }, jobQueue: { runWorkers: true } });
+  t = await createTestApp({ config: { payments: { packages, seller: TEST_SELLER, yookassa: { shopId: kassa.shopId, secretKey: kassa.secretKey, apiUrl: kassa.url } } }, jobQueue: { runWorkers: true } });
 });
 function recoverYookassa() {
   kassa.hangLookups(false);

@@ -156,16 +156,17 @@ describe('landing-page relevance API (real queue, real HTTP to 127.0.0.1)', () =
     expect(byPath['/dacha'].issues.map((item) => item.code)).toContain('low_keyword_coverage');
     expect(byPath['/old-promo']).toMatchObject({ status: 404, score: 0 });
     expect(byPath['/slow']).toMatchObject({ status: null, score: 0, error: 'Страница не ответила за 0.5 с' });
-    expect(results.body.result.summary).toMatchObject({ pages: 4, reachable: 2 });
+    // The slow page gave no answer: not checked, so left out of the average and not charged.
+    expect(results.body.result.summary).toMatchObject({ pages: 4, reachable: 2, unchecked: 1 });
     expect(results.body.analysis.score).toBe(results.body.result.summary.averageScore);
 
     const list = await call(testApp.app, 'GET', `/api/v1/projects/${projectId}/page-relevance?page=1&page_size=10`, { token: owner.token });
     expect(list.body.items.map((item: RelevanceAnalysis) => item.id)).toContain(done.id);
 
-    // A finished run cannot be cancelled (and keeps its charge).
+    // A finished run cannot be cancelled (and keeps its charge: the three pages that answered).
     const cancel = await call(testApp.app, 'POST', `/api/v1/page-relevance/${done.id}/cancel`, { token: owner.token });
     expect(cancel.status).toBe(409);
-    expect(await balanceOf(owner)).toBe(46);
+    expect(await balanceOf(owner)).toBe(47);
   });
 
   it('hides runs and projects of other organizations (404)', async () => {

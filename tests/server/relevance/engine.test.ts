@@ -200,4 +200,20 @@ describe('landing pages of a project', () => {
     ]);
     expect(pages[1].groups[0].headlines).toEqual(['Окна', 'Окна ПВХ']);
   });
+
+  it('scores the pages checked only: a page with no answer counts as unchecked, yet its spend stays a finding', () => {
+    const dead = (url: string) => page({ url, status: null, finalUrl: null, html: '', error: 'Домен не найден (okna.invalid)' });
+    const mixed = analyzeRelevance(
+      {
+        pages: [page(), page({ url: 'https://okna-plus.ru/old', status: 500 }), dead('https://okna.invalid/a')],
+        targets: { 'https://okna-plus.ru/okna?utm_source=yandex': [group()], 'https://okna.invalid/a': [group({ cost: 1200 })] },
+      },
+      lemmatizer,
+    );
+    const good = mixed.pages.find((item) => item.status === 200)!;
+    expect(mixed.summary).toMatchObject({ pages: 3, reachable: 1, unchecked: 1, averageScore: Math.round(good.score / 2), costOnWeakPages: 1200 });
+
+    const nothing = analyzeRelevance({ pages: [dead('https://okna.invalid/a'), dead('https://okna.invalid/b')], targets: {} }, lemmatizer);
+    expect(nothing.summary).toMatchObject({ pages: 2, reachable: 0, unchecked: 2, averageScore: null });
+  });
 });

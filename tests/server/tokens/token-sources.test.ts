@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SELLER } from '../../../server/payments/config.js';
+import { TEST_SELLER } from '../helpers/seller.js';
 import { startFakeYookassa, type FakeYookassa } from '../../fakes/yookassa-fake.js';
 import { mailTo, register, tokenFromLink } from '../auth/helpers.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
@@ -16,7 +16,7 @@ let kassa: FakeYookassa;
 beforeAll(async () => {
   kassa = await startFakeYookassa();
   t = await createTestApp({
-    config: { welcomeCredit: 100, payments: { packages: [{ id: 'start', tokens: 500, price_rub: 990 }], seller: DEFAULT_SELLER, yookassa: { shopId: kassa.shopId, secretKey: kassa.secretKey, apiUrl: kassa.url } } },
+    config: { welcomeCredit: 100, payments: { packages: [{ id: 'start', name: 'Старт', tokens: 500, price_rub: 990 }], seller: TEST_SELLER, yookassa: { shopId: kassa.shopId, secretKey: kassa.secretKey, apiUrl: kassa.url } } },
     jobQueue: { runWorkers: true },
   });
 });

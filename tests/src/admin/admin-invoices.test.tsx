@@ -19,7 +19,7 @@ const invoice: AdminInvoice = {
   refunded_rub: 0,
   confirmation_url: null,
   invoice_number: 17,
-  requisites: { name: 'ООО «Ромашка»', inn: '7701234567', kpp: '770101001', address: 'Москва' },
+  requisites: { name: 'ООО «Ромашка»', inn: '7701234560', kpp: '770101001', address: 'Москва' },
   cancel_reason: null,
   created_at: '2026-11-20T10:00:00Z',
   paid_at: null,

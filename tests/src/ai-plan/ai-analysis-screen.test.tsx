@@ -108,7 +108,7 @@ describe('AI analysis screen', () => {
 
     await user.click(screen.getByRole('button', { name: 'Запросить ИИ-план · 10 токенов' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(planPath(planId)));
-    expect(sent).toEqual([{ idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
+    expect(sent).toEqual([{ idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/), expected_cost: 10 }]);
     expect(await screen.findByRole('heading', { name: 'ИИ-план действий' })).toBeInTheDocument();
     expect(screen.getByText('Запрос в очереди: языковая модель скоро возьмётся за план.')).toBeInTheDocument();
 

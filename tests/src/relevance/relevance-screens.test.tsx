@@ -131,7 +131,8 @@ describe('new page-relevance analysis', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe(progressPath));
     expect(started).toHaveLength(1);
-    expect(started[0]).toEqual({ urls: ['https://okna.ru/plastikovye?utm_source=yandex', 'https://okna.ru/dacha'], idempotency_key: expect.any(String) });
+    // The price on screen goes with the start: the server charges it or nothing.
+    expect(started[0]).toEqual({ urls: ['https://okna.ru/plastikovye?utm_source=yandex', 'https://okna.ru/dacha'], idempotency_key: expect.any(String), expected_cost: 2 });
   });
 
   it('shows the amounts when the server refuses for lack of tokens, and blocks a start the balance cannot pay', async () => {
@@ -242,7 +243,10 @@ describe('page-relevance results', () => {
 
     const rows = screen.getAllByRole('row').slice(1);
     expect(rows).toHaveLength(3);
-    expect(within(rows[0]).getByLabelText('Оценка 0 из 100')).toBeInTheDocument();
+    // A page that gave no answer was not checked: no score of its own, and the summary says it was not charged.
+    expect(within(rows[0]).getByLabelText('Не проверена: нет ответа')).toHaveTextContent('—');
+    expect(within(summary).getByText('Не удалось проверить (нет ответа), токены возвращены').nextElementSibling).toHaveTextContent('1 страница');
+    expect(within(summary).getByText('средняя оценка из 100 (по ответившим страницам: 2 из 3)')).toBeInTheDocument();
     expect(within(rows[0]).getByText('Страница не ответила за 10 с')).toBeInTheDocument();
     expect(within(rows[0]).getByText('40 кликов на неработающую страницу')).toBeInTheDocument();
 
@@ -261,6 +265,28 @@ describe('page-relevance results', () => {
 
     expect(within(rows[2]).getByText('всё найдено')).toBeInTheDocument();
     expect(within(rows[2]).getByText('Нет')).toBeInTheDocument();
+  });
+
+  it('says in words that no page answered instead of an average of «0»', async () => {
+    const dead = (url: string) =>
+      page({ url, finalUrl: null, status: null, error: 'Домен не найден (okna.invalid)', score: 0, title: null, h1: [], groups: [], cost: 600, clicks: 20, issues: [{ code: 'fetch_failed', severity: 'high', title: 'Страница не открылась: Домен не найден (okna.invalid)', explanation: 'Клик потерян.', fix: 'Проверьте домен.' }] });
+    const nothing: RelevanceResults = {
+      analysis: analysis({ status: 'completed', stage: 'done', progress: 100, score: null, cost: 0, finished_at: '2025-03-01T10:02:00.000Z' }),
+      result: {
+        pages: [dead('https://okna.invalid/a'), dead('https://okna.invalid/b')],
+        summary: { pages: 2, reachable: 0, unchecked: 2, averageScore: null, weakPages: 2, issuesBySeverity: { high: 2, medium: 0, low: 0 }, costOnWeakPages: 1200, topIssues: [{ code: 'fetch_failed', title: 'Страница не открывается', pages: 2 }] },
+      },
+    };
+    server.use(http.get(`/api/v1/page-relevance/${analysisId}/results`, () => HttpResponse.json(nothing)));
+    await renderAt(resultsPath);
+
+    const summary = await screen.findByLabelText('Сводка');
+    expect(within(summary).getByRole('status')).toHaveTextContent('Ни одна страница не ответила — оценить их не по чему.');
+    expect(within(summary).getByRole('status')).toHaveTextContent('Токены за эти страницы возвращены.');
+    expect(within(summary).queryByText(/средняя оценка/)).not.toBeInTheDocument();
+    expect(within(summary).getByText('Проверено').nextElementSibling).toHaveTextContent('0 страниц');
+    // The clicks paid for pages that do not open stay a finding with their money.
+    expect(within(summary).getByText('Клики на неработающие страницы (2 страницы)').nextElementSibling).toHaveTextContent('1 200 ₽');
   });
 
   it('sends an unfinished run back to its progress', async () => {

@@ -55,14 +55,15 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 const packages = [
-  { id: 'start', tokens: 500, price_rub: 990 },
-  { id: 'team', tokens: 2000, price_rub: 3490 },
+  { id: 'start', name: 'Старт', tokens: 500, price_rub: 990 },
+  { id: 'team', name: 'Команда', tokens: 2000, price_rub: 3490 },
 ];
+const contact = 'support@reklama-lab.example';
 beforeEach(() => {
   signIn();
   server.use(
     http.get(`${API}/balance`, () => HttpResponse.json({ balance: 2480 })),
-    http.get(`${API}/packages`, () => HttpResponse.json({ packages, methods: { card: false, invoice: true } })),
+    http.get(`${API}/packages`, () => HttpResponse.json({ packages, methods: { card: false, invoice: true }, contact })),
     http.get(`${API}/payments`, () => HttpResponse.json({ items: [] })),
     http.get(`${API}/requisites`, () => HttpResponse.json({ requisites: null, can_edit: true })),
   );
@@ -196,7 +197,7 @@ describe('/tokens: buying tokens', () => {
   it('sends the user to the confirmation page of a card payment', async () => {
     historyServer([]);
     server.use(
-      http.get(`${API}/packages`, () => HttpResponse.json({ packages, methods: { card: true, invoice: true } })),
+      http.get(`${API}/packages`, () => HttpResponse.json({ packages, methods: { card: true, invoice: true }, contact })),
       http.post(`${API}/payments`, () => HttpResponse.json({ error: 'Платёжный сервис временно недоступен. Попробуйте позже', code: 'PAYMENT_PROVIDER_UNAVAILABLE' }, { status: 502 })),
     );
     const user = userEvent.setup();
@@ -204,6 +205,24 @@ describe('/tokens: buying tokens', () => {
     const team = await screen.findByTestId('package-team');
     await user.click(within(team).getByRole('button', { name: 'Оплатить картой' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Платёжный сервис временно недоступен. Попробуйте позже');
+  });
+
+  it('without card payments tells a private person whom to write to', async () => {
+    historyServer([]);
+    renderTokens();
+    const hint = await screen.findByRole('note');
+    expect(hint).toHaveTextContent('Оплата картой пока не подключена: частным лицам — напишите нам, и мы подскажем, как оплатить: support@reklama-lab.example.');
+    expect(within(hint).getByRole('link', { name: contact })).toHaveAttribute('href', `mailto:${contact}`);
+    expect(screen.queryByRole('button', { name: 'Оплатить картой' })).not.toBeInTheDocument();
+  });
+
+  it('without invoices (the seller\'s requisites not set) offers no invoice and says whom to write to', async () => {
+    historyServer([]);
+    server.use(http.get(`${API}/packages`, () => HttpResponse.json({ packages, methods: { card: false, invoice: false }, contact })));
+    renderTokens();
+    const hint = await screen.findByRole('note');
+    expect(hint).toHaveTextContent('Оплата на сайте пока не подключена. Чтобы купить пакет, напишите нам — support@reklama-lab.example.');
+    expect(screen.queryByRole('button', { name: 'Счёт для юрлица' })).not.toBeInTheDocument();
   });
 
   it('issues an invoice with the requisites, checking them first', async () => {
@@ -224,8 +243,13 @@ describe('/tokens: buying tokens', () => {
     Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
     const user = userEvent.setup();
     renderTokens();
-    await user.click(within(await screen.findByTestId('package-team')).getByRole('button', { name: 'Счёт для юрлица' }));
+    const team = await screen.findByTestId('package-team');
+    // Packages are named in Russian, never by their machine id.
+    expect(team).toHaveTextContent('Команда');
+    expect(team).not.toHaveTextContent('team');
+    await user.click(within(team).getByRole('button', { name: 'Счёт для юрлица' }));
     const form = screen.getByRole('form', { name: 'Счёт на оплату' });
+    expect(within(form).getByRole('heading')).toHaveTextContent('Счёт за пакет «Команда»: 2 000 токенов, 3 490 ₽');
     await user.type(within(form).getByLabelText('Название организации'), 'ООО «Ромашка»');
     await user.type(within(form).getByLabelText('ИНН'), '123');
     await user.type(within(form).getByLabelText('Юридический адрес'), 'Москва, Мясницкая, 1');
@@ -233,11 +257,26 @@ describe('/tokens: buying tokens', () => {
     expect(await within(form).findByText('ИНН: 10 цифр для организации или 12 для ИП')).toBeInTheDocument();
     expect(sent).toHaveLength(0);
 
+    // Ten digits whose control digit does not match: caught on the form.
     await user.clear(within(form).getByLabelText('ИНН'));
-    await user.type(within(form).getByLabelText('ИНН'), '7701234567');
+    await user.type(within(form).getByLabelText('ИНН'), '1234567890');
+    await user.click(within(form).getByRole('button', { name: 'Выставить счёт' }));
+    expect(await within(form).findByText(/^ИНН с ошибкой: контрольная цифра не сходится/)).toBeInTheDocument();
+    expect(sent).toHaveLength(0);
+
+    // A company's ИНН: the КПП is asked for, and checked.
+    await user.clear(within(form).getByLabelText('ИНН'));
+    await user.type(within(form).getByLabelText('ИНН'), '7701234560');
+    await user.click(within(form).getByRole('button', { name: 'Выставить счёт' }));
+    expect(await within(form).findByText(/^Укажите КПП: у организации/)).toBeInTheDocument();
+    await user.type(within(form).getByLabelText('КПП (для организаций)'), '7701010');
+    await user.click(within(form).getByRole('button', { name: 'Выставить счёт' }));
+    expect(await within(form).findByText(/^КПП: 9 символов/)).toBeInTheDocument();
+    expect(sent).toHaveLength(0);
+    await user.type(within(form).getByLabelText('КПП (для организаций)'), '01');
     await user.click(within(form).getByRole('button', { name: 'Выставить счёт' }));
     await waitFor(() => expect(sent).toHaveLength(1));
-    expect(sent[0]).toMatchObject({ package_id: 'team', requisites: { name: 'ООО «Ромашка»', inn: '7701234567', kpp: '', address: 'Москва, Мясницкая, 1' }, idempotency_key: expect.any(String) });
+    expect(sent[0]).toMatchObject({ package_id: 'team', requisites: { name: 'ООО «Ромашка»', inn: '7701234560', kpp: '770101001', address: 'Москва, Мясницкая, 1' }, idempotency_key: expect.any(String) });
     const row = await screen.findByTestId('payment-row');
     expect(row).toHaveTextContent('По счёту № 17');
     expect(row).toHaveTextContent('Ожидает оплаты');

@@ -36,5 +36,5 @@ export const aiPlanQueryOptions = (id: string) =>
     meta: { persist: true },
   });
 
-export const startAiPlan = (analysisId: string, idempotencyKey: string): Promise<AiPlan> =>
-  callApi(aiPlanRoutes.start, { params: { id: analysisId }, body: { idempotency_key: idempotencyKey } }).then((answer) => answer.ai_plan);
+export const startAiPlan = (analysisId: string, idempotencyKey: string, expectedCost: number): Promise<AiPlan> =>
+  callApi(aiPlanRoutes.start, { params: { id: analysisId }, body: { idempotency_key: idempotencyKey, expected_cost: expectedCost } }).then((answer) => answer.ai_plan);

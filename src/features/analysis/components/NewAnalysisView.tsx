@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import type { Analysis } from '../../../contract/analysis.js';
 import type { ProjectDetail, ProjectSettings } from '../../../contract/projects.js';
 import { ThresholdFields } from '../../../components/project-settings/ThresholdFields';
@@ -10,7 +10,8 @@ import type { CalculateCostRequest } from '../../../contract/tokens.js';
 import { projectKeys, updateProject } from '@/lib/projects-api';
 import { AUDIT_KINDS, costQueryOptions, insufficientBalanceOf, startAnalysis } from '../api';
 import { formatCount, formatRub, formatTokens, pluralRu } from '@/lib/analysis-format';
-import { usePaidRunStart } from '../../../lib/paid-runs';
+import { isPriceChanged, usePaidRunStart } from '../../../lib/paid-runs';
+import { PaidStartButton, PaidStartWaitHint } from '../../../components/ui/PaidStartButton';
 
 export const START_LABEL = 'Запустить анализ';
 export const THRESHOLDS_SUMMARY = 'Настройки порогов';
@@ -50,18 +51,24 @@ export function NewAnalysisView({ project, onStarted }: Props) {
   const cost = useQuery(costQueryOptions(costRequest));
   // Offline the price cannot be asked: the price area says so instead of «Считаем стоимость…» for ever.
   const priceOffline = useWaitsForNetwork(cost);
+  // The price of the campaigns chosen now (not the previous choice's, kept on screen while this one is
+  // computed). Nothing chosen waits for no price: the button keeps its label, disabled until a campaign is.
+  const price = chosen.length === 0 ? 0 : cost.data && !cost.isPlaceholderData ? cost.data.total : null;
+  const waitHintId = useId();
 
   const start = usePaidRunStart(
-    async (idempotencyKey, settings: ProjectSettings) => {
+    async (idempotencyKey, settings: ProjectSettings, expectedCost) => {
       // Saved first: a start that fails later still leaves the thresholds the user chose in the project.
       if (saveToProject) {
         const updated = await updateProject(project.id, { settings });
         queryClient.setQueryData(projectKeys.detail(project.id), updated);
       }
-      return startAnalysis(project.id, { campaign_ids: chosen.map((campaign) => campaign.id), settings, idempotency_key: idempotencyKey });
+      return startAnalysis(project.id, { campaign_ids: chosen.map((campaign) => campaign.id), settings, idempotency_key: idempotencyKey, expected_cost: expectedCost });
     },
     {
+      price,
       onStarted,
+      onPriceChanged: () => void cost.refetch(),
       onSettled: () => {
         sending.current = false;
       },
@@ -90,7 +97,7 @@ export function NewAnalysisView({ project, onStarted }: Props) {
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    if (sending.current || chosen.length === 0) return;
+    if (sending.current || chosen.length === 0 || start.wait) return;
     const { settings, errors } = parseThresholds(texts);
     setFieldErrors(errors);
     if (Object.keys(errors).length > 0) return;
@@ -200,19 +207,19 @@ export function NewAnalysisView({ project, onStarted }: Props) {
           )}
           {start.isError && !insufficientBalanceOf(start.error) && (
             <p className="form-error" role="alert">
-              Анализ не запущен: {start.error.message}. Нажмите «{START_LABEL}» ещё раз — повторный запрос не спишет токены дважды.
+              {isPriceChanged(start.error)
+                ? `Анализ не запущен: ${start.error.message}.`
+                : `Анализ не запущен: ${start.error.message}. Нажмите «${START_LABEL}» ещё раз — повторный запрос не спишет токены дважды.`}
             </p>
           )}
 
           <div className="analysis-actions">
-            <button type="submit" className="btn btn--primary" disabled={!canStart} aria-busy={start.isPending}>
-              {start.isPending && <span className="spinner" aria-hidden="true" />}
-              {START_LABEL}
-            </button>
+            <PaidStartButton wait={start.wait} pending={start.isPending} disabled={!canStart} label={START_LABEL} hintId={waitHintId} />
             <Link to="/projects/$id/analysis/history" params={{ id: project.id }} className="btn btn--ghost">
               История анализов
             </Link>
           </div>
+          <PaidStartWaitHint wait={start.wait} id={waitHintId} />
           {/* Money first: the price and the start above; the thresholds are for those who tune them. */}
           <details className="card analysis-thresholds" open={thresholdsOpen || undefined}>
             <summary className="card__title analysis-thresholds__summary">{THRESHOLDS_SUMMARY}</summary>

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { MAX_RELEVANCE_URLS, relevanceStatusLabels, type LandingUrlsResponse, type RelevanceAnalysis } from '../../../contract/relevance.js';
 import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { notSavedOffline, useWaitsForNetwork } from '../../../components/ui/PageStates';
 import { QueryError } from '../../../components/ui/QueryError';
 import { formatDateTime } from '../../../lib/format';
 import { usePaidRunStart } from '../../../lib/paid-runs';
+import { PaidStartButton, PaidStartWaitHint } from '../../../components/ui/PaidStartButton';
 import { insufficientMessage, landingUrlsQueryOptions, relevanceHistoryQueryOptions, startRelevance } from '../api';
 import { formatCount, formatPages, formatTokens, pluralRu } from '../format';
 
@@ -47,7 +48,7 @@ export function NewRelevanceView({ projectId, onStarted }: Props) {
           </Link>
         </div>
       ) : (
-        <UrlPicker projectId={projectId} data={urls.data} onStarted={onStarted} />
+        <UrlPicker projectId={projectId} data={urls.data} onStarted={onStarted} onPriceChanged={() => void urls.refetch()} />
       )}
       <PreviousRuns projectId={projectId} />
     </section>
@@ -80,14 +81,19 @@ function PreviousRuns({ projectId }: { projectId: string }) {
   );
 }
 
-function UrlPicker({ projectId, data, onStarted }: { projectId: string; data: LandingUrlsResponse; onStarted: Props['onStarted'] }) {
+function UrlPicker({ projectId, data, onStarted, onPriceChanged }: { projectId: string; data: LandingUrlsResponse; onStarted: Props['onStarted']; onPriceChanged: () => void }) {
   const [selected, setSelected] = useState<Set<string>>(() => new Set(data.urls.slice(0, MAX_RELEVANCE_URLS).map((item) => item.url)));
   const sending = useRef(false);
+  const waitHintId = useId();
+  const cost = selected.size * data.price_per_page;
 
   // One key per form: a retry after a lost answer is the same start, never a second charge.
   const start = usePaidRunStart(
-    (idempotencyKey) => startRelevance(projectId, { urls: data.urls.filter((item) => selected.has(item.url)).map((item) => item.url), idempotency_key: idempotencyKey }),
+    (idempotencyKey, _: void, expectedCost) =>
+      startRelevance(projectId, { urls: data.urls.filter((item) => selected.has(item.url)).map((item) => item.url), idempotency_key: idempotencyKey, expected_cost: expectedCost }),
     {
+      price: cost,
+      onPriceChanged,
       onStarted,
       onSettled: () => {
         sending.current = false;
@@ -110,7 +116,6 @@ function UrlPicker({ projectId, data, onStarted }: { projectId: string; data: La
     setSelected(allChosen ? new Set() : new Set(data.urls.slice(0, MAX_RELEVANCE_URLS).map((item) => item.url)));
   };
 
-  const cost = selected.size * data.price_per_page;
   const tooMany = selected.size > MAX_RELEVANCE_URLS;
   const short = cost > data.balance;
   const shortDetail = insufficientMessage(start.error);
@@ -118,7 +123,7 @@ function UrlPicker({ projectId, data, onStarted }: { projectId: string; data: La
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    if (sending.current || !canStart) return;
+    if (sending.current || !canStart || start.wait) return;
     sending.current = true;
     start.mutate();
   };
@@ -168,6 +173,7 @@ function UrlPicker({ projectId, data, onStarted }: { projectId: string; data: La
           Стоимость: <strong data-testid="relevance-cost">{formatTokens(cost)}</strong> <span className="muted">({formatTokens(data.price_per_page)} за страницу)</span>
         </p>
         <p className="muted">На балансе: {formatTokens(data.balance)}</p>
+        <p className="muted">Страницы, которые не ответят (домен не найден, сайт не отвечает), не оплачиваются: токены за них вернутся после проверки.</p>
         {(short || shortDetail) && (
           <div className="state-card state-card--error" role="alert">
             <p>Недостаточно токенов на балансе</p>
@@ -182,9 +188,8 @@ function UrlPicker({ projectId, data, onStarted }: { projectId: string; data: La
             {start.error.message}
           </p>
         )}
-        <button type="submit" className="btn btn--primary" disabled={!canStart}>
-          {start.isPending ? 'Запускаем…' : 'Проверить страницы'}
-        </button>
+        <PaidStartButton wait={start.wait} pending={start.isPending} disabled={!canStart} label="Проверить страницы" pendingLabel="Запускаем…" hintId={waitHintId} />
+        <PaidStartWaitHint wait={start.wait} id={waitHintId} />
       </div>
     </form>
   );

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import type { PageRelevance, RelevanceIssue, RelevanceResult, Severity } from '../../../contract/relevance.js';
+import { wasChecked, type PageRelevance, type RelevanceIssue, type RelevanceResult, type Severity } from '../../../contract/relevance.js';
 import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
 import { AnalysisNotFound, PageLoading } from '../../../components/ui/PageStates';
 import { QueryError } from '../../../components/ui/QueryError';
@@ -94,17 +94,32 @@ function Summary({ result }: { result: RelevanceResult }) {
   // Money of paid clicks that land where they cannot convert: pages that do not open, from the ads' statistics.
   const broken = result.pages.filter(isBrokenPage);
   const costOnBroken = broken.reduce((sum, page) => sum + page.cost, 0);
+  // Counted from the pages: reports written before the summary counted them say the same.
+  const unchecked = result.pages.filter((page) => !wasChecked(page)).length;
   return (
     <div className="card relevance-summary" aria-label="Сводка">
-      <div className="relevance-summary__score">
-        <span className={`relevance-score relevance-score--${scoreBand(summary.averageScore ?? 0)} relevance-score--large`}>{summary.averageScore ?? '—'}</span>
-        <span className="muted">средняя оценка из 100</span>
-      </div>
+      {summary.averageScore !== null && unchecked < result.pages.length ? (
+        <div className="relevance-summary__score">
+          <span className={`relevance-score relevance-score--${scoreBand(summary.averageScore)} relevance-score--large`}>{summary.averageScore}</span>
+          <span className="muted">{unchecked > 0 ? `средняя оценка из 100 (по ответившим страницам: ${result.pages.length - unchecked} из ${result.pages.length})` : 'средняя оценка из 100'}</span>
+        </div>
+      ) : (
+        <p className="relevance-summary__none" role="status">
+          <strong>Ни одна страница не ответила — оценить их не по чему.</strong> Сайт не открылся ни по одному адресу: проверьте, работает ли он и верны
+          ли ссылки в объявлениях. Токены за эти страницы возвращены.
+        </p>
+      )}
       <dl className="relevance-summary__facts">
         <div>
           <dt>Проверено</dt>
-          <dd>{formatPages(summary.pages)}</dd>
+          <dd>{formatPages(result.pages.length - unchecked)}</dd>
         </div>
+        {unchecked > 0 && (
+          <div>
+            <dt>Не удалось проверить (нет ответа), токены возвращены</dt>
+            <dd>{formatPages(unchecked)}</dd>
+          </div>
+        )}
         <div>
           <dt>Открываются</dt>
           <dd>{formatCount(summary.reachable)}</dd>
@@ -176,9 +191,15 @@ function PageRow({ page }: { page: PageRelevance }) {
   return (
     <tr className="relevance-row">
       <td data-label="Оценка" className="relevance-row__score">
-        <span className={`relevance-score relevance-score--${scoreBand(page.score)}`} aria-label={`Оценка ${page.score} из 100`}>
-          {page.score}
-        </span>
+        {wasChecked(page) ? (
+          <span className={`relevance-score relevance-score--${scoreBand(page.score)}`} aria-label={`Оценка ${page.score} из 100`}>
+            {page.score}
+          </span>
+        ) : (
+          <span className="relevance-score relevance-score--poor" aria-label="Не проверена: нет ответа">
+            —
+          </span>
+        )}
       </td>
       <td data-label="Страница" className="relevance-row__url">
         <a href={page.url} target="_blank" rel="noreferrer noopener">

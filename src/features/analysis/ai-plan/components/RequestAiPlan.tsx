@@ -1,5 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
+import { useId } from 'react';
+import { PaidStartButton, PaidStartWaitHint } from '@/components/ui/PaidStartButton';
 import type { AiPlanOverview } from '@/contract/ai-plan.js';
 import { formatTokens } from '@/lib/analysis-format';
 import { usePaidRunStart } from '@/lib/paid-runs';
@@ -12,7 +14,10 @@ import { aiPlanKeys, startAiPlan } from '@/features/analysis/ai-plan/api';
 export function RequestAiPlan({ projectId, analysisId, overview, label }: { projectId: string; analysisId: string; overview: AiPlanOverview; label: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const start = usePaidRunStart((idempotencyKey) => startAiPlan(analysisId, idempotencyKey), {
+  const waitHintId = useId();
+  const start = usePaidRunStart((idempotencyKey, _: void, expectedCost) => startAiPlan(analysisId, idempotencyKey, expectedCost), {
+    price: overview.available ? overview.price : null,
+    onPriceChanged: () => void queryClient.invalidateQueries({ queryKey: aiPlanKeys.overview(analysisId) }),
     onStarted: (plan) => {
       queryClient.setQueryData(aiPlanKeys.detail(plan.id), plan);
       void queryClient.invalidateQueries({ queryKey: aiPlanKeys.overview(analysisId) });
@@ -24,9 +29,16 @@ export function RequestAiPlan({ projectId, analysisId, overview, label }: { proj
   const short = overview.price > overview.balance;
   return (
     <div className="ai-plan-request">
-      <button type="button" className="btn btn--primary" disabled={start.isPending || short} onClick={() => start.mutate()}>
-        {start.isPending ? 'Отправляем запрос…' : `${label} · ${formatTokens(overview.price)}`}
-      </button>
+      <PaidStartButton
+        wait={start.wait}
+        pending={start.isPending}
+        disabled={short}
+        label={`${label} · ${formatTokens(overview.price)}`}
+        pendingLabel="Отправляем запрос…"
+        hintId={waitHintId}
+        onClick={() => start.mutate()}
+      />
+      <PaidStartWaitHint wait={start.wait} id={waitHintId} />
       <p className="muted ai-plan-request__balance">
         На балансе {formatTokens(overview.balance)}.{short && ' Этого не хватает: пополните баланс на странице «Токены».'}
       </p>
