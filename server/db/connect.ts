@@ -1,5 +1,6 @@
-import { createDatabase, migrateToLatest, type DB } from './database.js';
-import { attachRunningEmbeddedPostgres, startEmbeddedPostgres } from './embedded.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { availabilityOf, createDatabase, migrateToLatest, type DB } from './database.js';
+import { attachRunningEmbeddedPostgres, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.js';
 
 export interface DatabaseHandle {
   db: DB;
@@ -9,6 +10,9 @@ export interface DatabaseHandle {
 }
 
 const APP_DATABASE = 'reklama';
+
+/** Pause between two attempts to start a killed embedded PostgreSQL again (its old backends may still be exiting). */
+const RESTART_RETRY_MS = 500;
 
 /**
  * `DATABASE_URL` when given (any PostgreSQL, nothing is started); otherwise the embedded PostgreSQL in
@@ -52,10 +56,12 @@ export async function openDatabase(options: {
       await db.destroy().catch(() => undefined);
       throw error;
     }
+    const supervisor = superviseEmbeddedPostgres(embedded, db, options.log ?? (() => {}));
     return {
       db,
       url,
       close: async () => {
+        await supervisor.stop();
         await db.destroy();
         await embedded.stop();
       },
@@ -65,4 +71,39 @@ export async function openDatabase(options: {
     await embedded.stop().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The embedded PostgreSQL belongs to this process: when it dies (killed, crashed, out of memory) it is
+ * started again, on the same port, until it runs, while the API answers 503 (the database is marked
+ * down at once, and found up again by its probe). PostgreSQL recovers from its WAL: only committed
+ * transactions are there.
+ */
+function superviseEmbeddedPostgres(embedded: EmbeddedDatabase, db: DB, log: (line: string) => void): { stop: () => Promise<void> } {
+  let stopped = false;
+  let restarting: Promise<void> | null = null;
+  embedded.onUnexpectedExit((how) => {
+    if (stopped) return;
+    availabilityOf(db).markDown();
+    log(`embedded PostgreSQL: exited unexpectedly (${how}); starting it again`);
+    restarting ??= (async () => {
+      for (let attempt = 1; !stopped; attempt++) {
+        try {
+          await embedded.restart();
+          log(`embedded PostgreSQL: started again (attempt ${attempt})`);
+          return;
+        } catch {
+          await delay(RESTART_RETRY_MS);
+        }
+      }
+    })().finally(() => {
+      restarting = null;
+    });
+  });
+  return {
+    stop: async () => {
+      stopped = true;
+      await restarting;
+    },
+  };
 }
