@@ -1,15 +1,17 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMessages } from '../../../src/contract/messages.js';
 import { buildApp } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
 import { createDatabase, migrateToLatest, type DB } from '../../../server/db/database.js';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../../server/db/embedded.js';
+import { findFreePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../../server/db/embedded.js';
 import { startJobQueue } from '../../../server/jobs/boss.js';
 import type { JobQueue } from '../../../server/jobs/queue.js';
 import { call, memoryMailer } from '../helpers/app.js';
@@ -114,5 +116,125 @@ describe('an external PostgreSQL that dies and comes back', () => {
     };
     await expect.poll(listening, { timeout: 10_000, interval: 100 }).toEqual(['reklama-lab-jobs', 'reklama-lab-sessions']);
     expect(Date.now() - back).toBeLessThan(10_000);
+  });
+});
+
+/**
+ * The acceptance test of issue 27: `npm start`'s own embedded PostgreSQL (the real postmaster, SIGKILL)
+ * killed under requests. The server (one node process over real HTTP on 127.0.0.1) answers 503 while
+ * it is gone, does not crash, starts it again itself, and answers normally within 10 s of its return,
+ * with the token ledger as it was.
+ */
+describe('the embedded PostgreSQL of npm start killed under requests', () => {
+  let dataDir: string;
+  let server: ChildProcess | undefined;
+  let output = '';
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'reklama-outage-server-'));
+    await chmod(dataDir, 0o755);
+  });
+  afterAll(async () => {
+    if (server && server.exitCode === null && server.signalCode === null) {
+      const exited = new Promise((resolve) => server!.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  /** pid, port and status of the running postmaster, from its lock file. */
+  const postmaster = async () => {
+    try {
+      const lines = (await readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n');
+      return { pid: Number.parseInt(lines[0]!, 10), port: Number.parseInt(lines[3]!, 10), status: lines[7]?.trim() };
+    } catch {
+      return null;
+    }
+  };
+  /** The ledger and the balances, read straight from PostgreSQL. */
+  const ledger = async () => {
+    const { port } = (await postmaster())!;
+    const password = (await readFile(path.join(dataDir, 'pg-password'), 'utf8')).trim();
+    const client = new pg.Client({ connectionString: `postgres://postgres:${password}@127.0.0.1:${port}/reklama` });
+    await client.connect();
+    try {
+      const rows = (await client.query('SELECT * FROM token_ledger ORDER BY id')).rows;
+      const balances = (await client.query('SELECT * FROM token_balances ORDER BY user_id')).rows;
+      return JSON.stringify({ rows, balances });
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('answers 503 (never 500, never a crash), restarts it, and is back within 10 s of its return with the ledger intact', { timeout: 240_000 }, async () => {
+    const port = await findFreePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, WEB_ROOT: path.join(dataDir, 'no-web'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    for (const name of ['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'SMTP_URL', 'REDIS_URL', 'JWT_SECRET']) delete env[name];
+    server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    await expect.poll(() => (server!.exitCode !== null ? `exited: ${output}` : /Reklama Lab: http/.test(output)), { timeout: 120_000, interval: 50 }).toBe(true);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const email = output.match(/Email:\s+(\S+)/)![1]!;
+    const password = output.match(/Пароль:\s+(\S+)/)![1]!;
+    const login = await fetch(`${baseUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    expect(login.status).toBe(200);
+    const token = ((await login.json()) as { tokens: { access_token: string } }).tokens.access_token;
+    const before = await fetch(`${baseUrl}/api/v1/tokens/balance`, { headers: { authorization: `Bearer ${token}` } });
+    expect(before.status).toBe(200);
+    const balanceBefore = await before.json();
+    const ledgerBefore = await ledger();
+
+    // Requests keep coming the whole time, with and without a session (writes are the first test's).
+    const statuses = new Map<string, number>();
+    const unavailable: { status: number; retryAfter: string | null; body: unknown }[] = [];
+    let loading = true;
+    const requests: [string, RequestInit][] = [
+      ['/api/health', {}],
+      ['/api/v1/auth/me', { headers: { authorization: `Bearer ${token}` } }],
+      ['/api/v1/tokens/balance', { headers: { authorization: `Bearer ${token}` } }],
+      ['/api/v1/projects', { headers: { authorization: `Bearer ${token}` } }],
+    ];
+    const load = Array.from({ length: 4 }, async (_, worker) => {
+      for (let i = worker; loading; i++) {
+        const [url, init] = requests[i % requests.length]!;
+        const response = await fetch(`${baseUrl}${url}`, init).catch(() => null);
+        const key = response ? String(response.status) : 'no answer';
+        statuses.set(key, (statuses.get(key) ?? 0) + 1);
+        if (response?.status === 503 && unavailable.length < 5) unavailable.push({ status: 503, retryAfter: response.headers.get('retry-after'), body: await response.json() });
+        else await response?.arrayBuffer();
+      }
+    });
+    await expect.poll(() => statuses.get('200') ?? 0, { timeout: 10_000, interval: 20 }).toBeGreaterThan(20);
+
+    const killed = (await postmaster())!;
+    expect(killed.status).toBe('ready');
+    process.kill(killed.pid, 'SIGKILL');
+    await expect.poll(() => statuses.get('503') ?? 0, { timeout: 10_000, interval: 20 }).toBeGreaterThan(0);
+
+    // The server starts it again by itself; from its return on, the API is whole within 10 s.
+    await expect.poll(async () => {
+      const now = await postmaster();
+      return now !== null && now.pid !== killed.pid && now.status === 'ready';
+    }, { timeout: 60_000, interval: 20 }).toBe(true);
+    const returned = Date.now();
+    const answered = async () => {
+      const health = await fetch(`${baseUrl}/api/health`);
+      const balance = await fetch(`${baseUrl}/api/v1/tokens/balance`, { headers: { authorization: `Bearer ${token}` } });
+      return health.status === 200 && balance.status === 200;
+    };
+    await expect.poll(answered, { timeout: 10_000, interval: 50 }).toBe(true);
+    expect(Date.now() - returned).toBeLessThan(10_000);
+    loading = false;
+    await Promise.all(load);
+
+    expect(server.exitCode).toBeNull();
+    expect(output).not.toMatch(/Unhandled|uncaught/i);
+    expect(output).toContain(`embedded PostgreSQL: exited unexpectedly (signal SIGKILL); starting it again`);
+    expect([...statuses.keys()].sort()).toEqual(['200', '503']);
+    expect(unavailable[0]).toEqual({ status: 503, retryAfter: '5', body: expect.objectContaining({ error: apiMessages.databaseUnavailable, code: 'DATABASE_UNAVAILABLE' }) });
+    expect(await (await fetch(`${baseUrl}/api/v1/tokens/balance`, { headers: { authorization: `Bearer ${token}` } })).json()).toEqual(balanceBefore);
+    expect(await ledger()).toBe(ledgerBefore);
   });
 });
