@@ -9,7 +9,7 @@ export interface DatabaseHandle {
   close: () => Promise<void>;
 }
 
-const APP_DATABASE = 'reklama';
+export const APP_DATABASE = 'reklama';
 
 /** Pause between two attempts to start a killed embedded PostgreSQL again (its old backends may still be exiting). */
 const RESTART_RETRY_MS = 500;
@@ -27,10 +27,13 @@ export async function openDatabase(options: {
    * CLI next to a running server); closing the handle then leaves it running. Otherwise start it.
    */
   shareRunning?: boolean;
+  /** Bring the schema up to date (default); the backup reads the database as it is. */
+  migrate?: boolean;
 }): Promise<DatabaseHandle> {
+  const migrate = options.migrate === false ? async () => [] : migrateToLatest;
   if (options.databaseUrl) {
     const db = createDatabase(options.databaseUrl);
-    await migrateToLatest(db);
+    await migrate(db);
     return { db, url: options.databaseUrl, close: () => db.destroy() };
   }
   const running = options.shareRunning ? await attachRunningEmbeddedPostgres(options.dataDir) : null;
@@ -38,7 +41,7 @@ export async function openDatabase(options: {
     const url = running.url(APP_DATABASE);
     const db = createDatabase(url);
     // The server migrated it at its start; a CLI newer than the server brings the schema up to date (kysely locks).
-    await migrateToLatest(db);
+    await migrate(db);
     return { db, url, close: () => db.destroy() };
   }
   const embedded = await startEmbeddedPostgres(options.dataDir, options.log);
@@ -51,7 +54,7 @@ export async function openDatabase(options: {
     const url = embedded.url(APP_DATABASE);
     const db = createDatabase(url);
     try {
-      await migrateToLatest(db);
+      await migrate(db);
     } catch (error) {
       await db.destroy().catch(() => undefined);
       throw error;
