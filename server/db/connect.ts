@@ -95,7 +95,9 @@ function superviseEmbeddedPostgres(embedded: EmbeddedDatabase, db: DB, log: (lin
           await embedded.restart();
           log(`embedded PostgreSQL: started again (attempt ${attempt})`);
           return;
-        } catch {
+        } catch (error) {
+          // Its old backends may hold the shared memory for a moment; a lasting failure is said now and then.
+          if (attempt % 20 === 1) log(`embedded PostgreSQL: could not start it again yet (attempt ${attempt}): ${(error as Error)?.message ?? String(error)}`);
           await delay(RESTART_RETRY_MS);
         }
       }

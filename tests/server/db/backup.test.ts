@@ -119,6 +119,40 @@ describe('backup and restore', () => {
     expect(await contents(restored)).toEqual(beforeRefusal);
   });
 
+  it('takes one instant of a database being written: the restored balances agree with the restored ledger', { timeout: 60_000 }, async () => {
+    const admin = await createUser(t.app, { role: 'admin' });
+    const payee = await register(t.app);
+    // Credits keep committing (ledger row and balance in one transaction each) while the backup reads.
+    let writing = true;
+    let credited = 0;
+    const writer = (async () => {
+      while (writing) {
+        const answer = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body: { email: payee.email, amount: 1, reason: 'Во время копирования' } });
+        expect(answer.status).toBe(200);
+        credited++;
+      }
+    })();
+    await expect.poll(() => credited, { timeout: 10_000, interval: 10 }).toBeGreaterThan(3);
+    const file = path.join(folder, 'busy.backup');
+    await writeBackup(t.database.url, file);
+    const creditedDuringBackup = credited;
+    writing = false;
+    await writer;
+
+    const target = await emptyDatabase();
+    cleanup.push(target.drop);
+    await restoreBackup(target.url, file);
+    const restored = createDatabase(target.url);
+    cleanup.push(() => restored.destroy());
+    const { rows } = await sql<{ balance: number; ledger: number; last: number }>`SELECT b.balance,
+        (SELECT sum(amount)::int FROM token_ledger l WHERE l.user_id = b.user_id) AS ledger,
+        (SELECT balance_after FROM token_ledger l WHERE l.user_id = b.user_id ORDER BY created_at DESC, balance_after DESC LIMIT 1) AS last
+      FROM token_balances b JOIN users u ON u.id = b.user_id WHERE u.email = ${payee.email}`.execute(restored);
+    expect(rows[0]!.balance).toBe(rows[0]!.ledger);
+    expect(rows[0]!.balance).toBe(rows[0]!.last);
+    expect(creditedDuringBackup).toBeGreaterThan(3);
+  });
+
   it('npm run restore brings a backup into an empty DATA_DIR (and refuses a non-empty one); npm run backup reads it back', { timeout: 240_000 }, async () => {
     const file = path.join(folder, 'cli.backup');
     await mkdir(path.join(folder, 'source-data'));
