@@ -84,7 +84,7 @@ async function main() {
 
 /** The embedded PostgreSQL's own messages that say something went wrong or changed (its routine log stays out of the server's). */
 function embeddedPostgresLog(line: string) {
-  if (/left-over|password was replaced|exited unexpectedly|started again|could not start it again/.test(line)) console.log(line.trim());
+  if (/left-over|password was replaced|exited unexpectedly|started again|could not start it again|shut down from outside/.test(line)) console.log(line.trim());
 }
 
 main().catch(async (error: unknown) => {

@@ -85,9 +85,14 @@ export async function openDatabase(options: {
 function superviseEmbeddedPostgres(embedded: EmbeddedDatabase, db: DB, log: (line: string) => void): { stop: () => Promise<void> } {
   let stopped = false;
   let restarting: Promise<void> | null = null;
-  embedded.onUnexpectedExit((how) => {
+  embedded.onUnexpectedExit(({ how, clean }) => {
     if (stopped) return;
     availabilityOf(db).markDown();
+    if (clean) {
+      // Someone asked it to stop (Ctrl-C reaches the whole process group; the server's own shutdown follows).
+      log(`embedded PostgreSQL: shut down from outside the server (${how}); not starting it again`);
+      return;
+    }
     log(`embedded PostgreSQL: exited unexpectedly (${how}); starting it again`);
     restarting ??= (async () => {
       for (let attempt = 1; !stopped; attempt++) {

@@ -14,8 +14,12 @@ export interface EmbeddedDatabase {
   url: (database?: string) => string;
   createDatabase: (name: string) => Promise<void>;
   stop: () => Promise<void>;
-  /** Called when the PostgreSQL process exits without `stop` (killed, crashed, OOM). */
-  onUnexpectedExit: (listener: (how: string) => void) => void;
+  /**
+   * Called when the PostgreSQL process exits without `stop`: `clean` when it shut down by itself on a
+   * request (SIGINT/SIGTERM from outside, e.g. Ctrl-C reaching the whole process group), otherwise it
+   * was killed or crashed.
+   */
+  onUnexpectedExit: (listener: (exit: { how: string; clean: boolean }) => void) => void;
   /** Starts PostgreSQL again after an unexpected exit: same folder, same port, so connection strings stay valid. */
   restart: () => Promise<void>;
 }
@@ -159,7 +163,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const postmaster = () => (pg as unknown as { process?: ChildProcess }).process;
   const exited = (child: ChildProcess | undefined) => !child || child.exitCode !== null || child.signalCode !== null;
   let stopping = false;
-  const exitListeners: ((how: string) => void)[] = [];
+  const exitListeners: ((exit: { how: string; clean: boolean }) => void)[] = [];
   const startAndWatch = async () => {
     try {
       await pg.start();
@@ -172,7 +176,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     }
     postmaster()?.once('exit', (code, signal) => {
       if (stopping) return;
-      for (const listener of exitListeners) listener(signal ? `signal ${signal}` : `exit code ${code}`);
+      for (const listener of exitListeners) listener({ how: signal ? `signal ${signal}` : `exit code ${code}`, clean: code === 0 });
     });
   };
   await startAndWatch();
