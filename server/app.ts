@@ -11,7 +11,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { apiMessages } from '../src/contract/messages.js';
 import type { AppConfig, TrustProxySetting } from './config.js';
-import type { DB } from './db/database.js';
+import { availabilityOf, type DB } from './db/database.js';
+import { RETRY_AFTER_SECONDS } from './db/availability.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { answerClientError, HttpError, RateLimitedError } from './lib/errors.js';
 import { DocumentsBusyError } from './lib/documents.js';
@@ -66,6 +67,9 @@ function isDataRefusedByDatabase(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && DATA_REFUSED_CODES.has(code) && (error as { severity?: unknown }).severity !== undefined;
 }
+
+/** The answer while the database is unreachable: retry soon, nothing was done. */
+const DATABASE_UNAVAILABLE = { error: apiMessages.databaseUnavailable, code: 'DATABASE_UNAVAILABLE' } as const;
 
 /**
  * Answers smaller than this go uncompressed: below about a kilobyte the headers and the compressor's
@@ -137,7 +141,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }, { name: 'db' }),
   );
 
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+  // Losing PostgreSQL is an outage, not a reason for 500s: while it is unreachable the API answers 503
+  // with Retry-After (see db/availability.ts for how it is noticed and found back).
+  const database = availabilityOf(deps.db);
+  const unsubscribeFromDatabase = database.onChange((up) =>
+    up ? app.log.info('database: connection is back') : app.log.warn('database: connection lost, the API answers 503 until it is back'),
+  );
+  app.addHook('onClose', async () => unsubscribeFromDatabase());
+
+  app.setErrorHandler(async (error: FastifyError | HttpError, request, reply) => {
     if (error instanceof RateLimitedError || error instanceof DocumentsBusyError) reply.header('retry-after', String(error.retryAfterSeconds));
     if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toBody());
     if (isDataRefusedByDatabase(error)) {
@@ -154,6 +166,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     if (status < 500) {
       const message = status === 413 ? 'Файл слишком большой' : status === 415 ? 'Неподдерживаемый тип содержимого' : 'Некорректный запрос';
       return reply.status(status).send({ error: message, code: error.code ?? 'BAD_REQUEST' });
+    }
+    if (await database.explain(error)) {
+      // The transaction it ran in, if any, was not committed: the client may simply retry.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(DATABASE_UNAVAILABLE);
     }
     // 5xx: log everything, tell the client nothing about internals.
     request.log.error({ err: error }, 'unhandled error');
@@ -210,6 +227,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.headers(securityHeaders);
     done();
   });
+  // While the database is known to be down, API calls are answered at once instead of each waiting
+  // for a connection that cannot be made (and never start work they could not finish).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (database.up || !request.url.startsWith('/api/v1/')) return done();
+    reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(DATABASE_UNAVAILABLE);
+  });
   const rateLimitStorage = createRateLimitStorage(deps.db, config.redisUrl ? { url: config.redisUrl, nameSpace: config.rateLimitNamespace } : undefined);
   app.addHook('onClose', rateLimitStorage.close);
   app.decorate('rateLimitCounter', rateLimitStorage.counter);
@@ -242,9 +265,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     route.onRequest = [check, ...own];
   });
 
-  app.get('/api/health', { schema: { tags: ['ops'], summary: 'Liveness and database check' } }, async () => {
-    await deps.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
-    return { status: 'ok' };
+  app.get('/api/health', { schema: { tags: ['ops'], summary: 'Liveness and database check' } }, async (_request, reply) => {
+    if (database.up) {
+      try {
+        await deps.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+        return { status: 'ok', database: 'up' };
+      } catch (error) {
+        if (!(await database.explain(error))) throw error;
+      }
+    }
+    return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ ...DATABASE_UNAVAILABLE, status: 'unavailable', database: 'down' });
   });
 
   await app.register(authRoutes, { prefix: '/api/v1/auth' });

@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { takeOverShutdownSignals } from './db/embedded.js';
+import { surviveDroppedConnectionErrors } from './db/availability.js';
 import { ensureFirstAdmin } from './auth/first-admin.js';
 import { startJobQueue } from './jobs/boss.js';
 import { recoverAllRuns, startRunRecoverySweep } from './runs/kinds.js';
@@ -17,6 +18,7 @@ const startedSoFar: { close: () => Promise<void> }[] = [];
 
 /** `npm start`: one process serves the PWA and the API on one port, with job workers inside. */
 async function main() {
+  surviveDroppedConnectionErrors(console);
   const config = await startupStep('reading the configuration (environment variables)', () =>
     loadConfig(process.env, {
       webRoot: process.env.WEB_ROOT ?? path.resolve('build/web'),
@@ -82,7 +84,7 @@ async function main() {
 
 /** The embedded PostgreSQL's own messages that say something went wrong or changed (its routine log stays out of the server's). */
 function embeddedPostgresLog(line: string) {
-  if (/left-over|password was replaced/.test(line)) console.log(line.trim());
+  if (/left-over|password was replaced|exited unexpectedly|started again|could not start it again|shut down from outside/.test(line)) console.log(line.trim());
 }
 
 main().catch(async (error: unknown) => {

@@ -1,6 +1,7 @@
 import { loadConfig } from './config.js';
 import { describeStartupFailure } from './startup-error.js';
 import { openDatabase } from './db/connect.js';
+import { surviveDroppedConnectionErrors } from './db/availability.js';
 import { startJobQueue } from './jobs/boss.js';
 import { recoverAllRuns, startRunRecoverySweep } from './runs/kinds.js';
 import { startImportJobRecoverySweep } from './projects/import-jobs.js';
@@ -10,6 +11,7 @@ import { startImportJobRecoverySweep } from './projects/import-jobs.js';
  * as the API: set DATABASE_URL (an embedded PostgreSQL belongs to the one process that started it).
  */
 async function main() {
+  surviveDroppedConnectionErrors(console);
   const config = loadConfig();
   if (!config.databaseUrl) {
     console.error('npm run worker needs DATABASE_URL: the embedded PostgreSQL is private to `npm start`, whose in-process workers already run the jobs.');

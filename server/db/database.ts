@@ -2,6 +2,7 @@ import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysel
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { watchAvailability, type DatabaseAvailability } from './availability.js';
 
 // bigint (int8) columns hold token amounts far below 2^53: read them as numbers, not strings.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
@@ -23,6 +24,19 @@ export function poolOf(db: Kysely<any>): pg.Pool {
   return pool;
 }
 
+const availabilities = new WeakMap<pg.Pool, DatabaseAvailability>();
+
+/** Whether the database of a handle made by `createDatabase` answers (see availability.ts). */
+export function availabilityOf(db: Kysely<any>): DatabaseAvailability {
+  return availabilities.get(poolOf(db))!;
+}
+
+/**
+ * How long a new connection may take before the query that needed it fails (pg waits for ever by
+ * default): an unreachable external PostgreSQL must end in a 503, not in requests that hang.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /**
  * A Kysely handle on one connection already checked out of the pool (e.g. inside a transaction opened
  * with BEGIN on it): every query goes to that connection; the caller releases it, never Kysely.
@@ -34,10 +48,12 @@ export function onConnection(client: pg.PoolClient): DB {
 }
 
 export function createDatabase(connectionString: string, options: { max?: number } = {}): DB {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 20 });
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 20, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle connection the server drops (restart, admin kill, a dropped test database) must not crash
   // the process: without a listener pg re-throws it as an uncaught error. The pool replaces the client.
   pool.on('error', () => undefined);
+  // …and the same for checked-out clients; a lost connection also marks the database down.
+  availabilities.set(pool, watchAvailability(pool));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   return db;

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -14,6 +14,14 @@ export interface EmbeddedDatabase {
   url: (database?: string) => string;
   createDatabase: (name: string) => Promise<void>;
   stop: () => Promise<void>;
+  /**
+   * Called when the PostgreSQL process exits without `stop`: `clean` when it shut down by itself on a
+   * request (SIGINT/SIGTERM from outside, e.g. Ctrl-C reaching the whole process group), otherwise it
+   * was killed or crashed.
+   */
+  onUnexpectedExit: (listener: (exit: { how: string; clean: boolean }) => void) => void;
+  /** Starts PostgreSQL again after an unexpected exit: same folder, same port, so connection strings stay valid. */
+  restart: () => Promise<void>;
 }
 
 /** Asks the kernel for a port nobody is listening on (5432 may be taken by a system PostgreSQL). */
@@ -151,15 +159,27 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   } else {
     await stopLeftOverPostgres(databaseDir, log);
   }
-  try {
-    await pg.start();
-  } catch (error) {
-    throw new StartupError(
-      `The embedded PostgreSQL in ${databaseDir} did not start.${recent.length ? ` Its last words:\n  ${recent.slice(-8).join('\n  ')}` : ''}`,
-      `read PostgreSQL's message above; if another process uses DATA_DIR (${root}), stop it or choose another DATA_DIR; check the free disk space and the permissions of ${databaseDir}`,
-      { cause: error },
-    );
-  }
+  // The postmaster is the library's child process (a field it does not declare): watched for an exit nobody asked for.
+  const postmaster = () => (pg as unknown as { process?: ChildProcess }).process;
+  const exited = (child: ChildProcess | undefined) => !child || child.exitCode !== null || child.signalCode !== null;
+  let stopping = false;
+  const exitListeners: ((exit: { how: string; clean: boolean }) => void)[] = [];
+  const startAndWatch = async () => {
+    try {
+      await pg.start();
+    } catch (error) {
+      throw new StartupError(
+        `The embedded PostgreSQL in ${databaseDir} did not start.${recent.length ? ` Its last words:\n  ${recent.slice(-8).join('\n  ')}` : ''}`,
+        `read PostgreSQL's message above; if another process uses DATA_DIR (${root}), stop it or choose another DATA_DIR; check the free disk space and the permissions of ${databaseDir}`,
+        { cause: error },
+      );
+    }
+    postmaster()?.once('exit', (code, signal) => {
+      if (stopping) return;
+      for (const listener of exitListeners) listener({ how: signal ? `signal ${signal}` : `exit code ${code}`, clean: code === 0 });
+    });
+  };
+  await startAndWatch();
   const url = (database = 'postgres', secret = password) => `postgres://${SUPERUSER}:${encodeURIComponent(secret)}@127.0.0.1:${port}/${database}`;
   try {
     if (!fresh && !existsSync(passwordFile)) await upgradeLegacyPassword(url, password, { passwordFile, pendingFile, log });
@@ -170,7 +190,17 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   return {
     url: (database) => url(database),
     createDatabase: (name) => pg.createDatabase(name),
-    stop: () => pg.stop(),
+    stop: async () => {
+      stopping = true;
+      // The library waits for an 'exit' event, which a process that is already gone never sends again.
+      if (exited(postmaster())) (pg as unknown as { process?: ChildProcess }).process = undefined;
+      await pg.stop();
+    },
+    onUnexpectedExit: (listener) => void exitListeners.push(listener),
+    restart: async () => {
+      if (stopping || !exited(postmaster())) return;
+      await startAndWatch();
+    },
   };
 }
 

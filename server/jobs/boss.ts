@@ -1,8 +1,8 @@
 import { CompiledQuery, sql } from 'kysely';
-import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { AppConfig } from '../config.js';
-import type { DB } from '../db/database.js';
+import { availabilityOf, type DB } from '../db/database.js';
+import { createPgListener, type PgListener } from '../lib/pg-listener.js';
 import type { JobQueue, SendJobOptions } from './queue.js';
 import { jobWorkers } from './workers.js';
 
@@ -25,25 +25,48 @@ export async function startJobQueue(options: {
   runWorkers: boolean;
   log?: { error: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
 }): Promise<JobQueue> {
+  const database = availabilityOf(options.db);
   const boss = new PgBoss({ connectionString: options.connectionString, schema: 'pgboss', max: 5 });
-  boss.on('error', (error) => options.log?.error({ err: error }, 'job queue error'));
+  boss.on('error', (error) => {
+    // While the database is down every poll fails; the outage is logged once (by the app), not per poll.
+    if (database.up) options.log?.error({ err: error }, 'job queue error');
+  });
   await boss.start();
+  /** Aborted by `stop`: handlers waiting for the database give up. */
+  const stopping = new AbortController();
 
   /** This process's pg-boss workers by queue, for the announcements to wake. */
   const workersOf = new Map<string, string[]>();
-  let listener: Promise<pg.Client> | null = null;
-  /** Listens for sent jobs once this process has a worker; if the connection fails, the workers still poll. */
-  const listen = () =>
-    (listener ??= (async () => {
-      const client = new pg.Client({ connectionString: options.connectionString });
-      client.on('error', (error) => options.log?.error({ err: error }, 'job announcements lost: workers poll'));
-      client.on('notification', (message) => {
-        for (const id of workersOf.get(message.payload ?? '') ?? []) boss.notifyWorker(id);
-      });
-      await client.connect();
-      await client.query(`LISTEN ${JOB_SENT_CHANNEL}`);
-      return client;
-    })());
+  let listener: PgListener | null = null;
+  /** Listens for sent jobs once this process has a worker; while the connection is down (it comes back by itself) the workers still poll. */
+  const listen = () => {
+    listener ??= createPgListener({
+      connectionString: options.connectionString,
+      channels: [JOB_SENT_CHANNEL],
+      applicationName: 'reklama-lab-jobs',
+      onNotification: (_channel, queueName) => {
+        for (const id of workersOf.get(queueName) ?? []) boss.notifyWorker(id);
+      },
+      log: { warn: (obj, msg) => options.log?.error(obj, msg) },
+    });
+    return listener.start();
+  };
+  /**
+   * pg-boss records a job's end (complete, or fail for a retry) in the database right after the handler,
+   * without waiting for the answer: with the database down that write is lost (and its rejection goes
+   * unhandled). So a handler that met a lost database, or ended while it was down, waits for it to be
+   * back (the workers' polls fail meanwhile: they are paused), and the job is then retried or completed.
+   */
+  const settleWithDatabase = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      const result = await run();
+      await database.whenUp(stopping.signal);
+      return result;
+    } catch (error) {
+      if (await database.explain(error)) await database.whenUp(stopping.signal);
+      throw error;
+    }
+  };
 
   const queue: JobQueue = {
     async send(name, data, sendOptions: SendJobOptions = {}) {
@@ -59,12 +82,12 @@ export async function startJobQueue(options: {
       return id;
     },
     async work(name, handler, workOptions = {}) {
-      await listen().catch((error: unknown) => options.log?.error({ err: error }, 'job announcements unavailable: workers poll'));
+      await listen();
       const concurrency = workOptions.concurrency ?? 1;
       for (let i = 0; i < concurrency; i++) {
         const id = await boss.work(name, { batchSize: 1, pollingIntervalSeconds: workOptions.pollingIntervalSeconds ?? 1, includeMetadata: true }, async (jobs) => {
           for (const job of jobs) {
-            await handler({ id: job.id, name: job.name, data: job.data as never, retryCount: (job as { retryCount?: number }).retryCount ?? 0 });
+            await settleWithDatabase(() => handler({ id: job.id, name: job.name, data: job.data as never, retryCount: (job as { retryCount?: number }).retryCount ?? 0 }));
           }
         });
         workersOf.set(name, [...(workersOf.get(name) ?? []), id]);
@@ -75,8 +98,8 @@ export async function startJobQueue(options: {
       if (!(await boss.getQueue(name))) await boss.createQueue(name, { name });
     },
     stop: async () => {
-      const client = await listener?.catch(() => null);
-      await client?.end().catch(() => undefined);
+      stopping.abort();
+      await listener?.close();
       await boss.stop({ graceful: true, timeout: 10_000, wait: true } as PgBoss.StopOptions);
     },
   };

@@ -7,7 +7,7 @@ import type { DB } from '../db/database.js';
 import type { TokenPaymentsTable } from '../db/tables/payments.js';
 import { fullName, iso } from '../lib/api-values.js';
 import { conflict, forbidden, HttpError, notFound } from '../lib/errors.js';
-import { applyLedgerEntry, getBalance, getOwnBalance } from '../tokens/ledger.js';
+import { applyLedgerEntry, getOwnBalance } from '../tokens/ledger.js';
 import { formatCountOf } from '../../src/lib/format.js';
 import { sellerPlaceholders, type PaymentsConfig } from './config.js';
 import { YookassaError, valueToKopecks, type YookassaClient, type YookassaPayment } from './yookassa.js';

@@ -11,7 +11,7 @@ describe('operations', () => {
   it('answers the health check from a migrated database', async () => {
     const res = await call(t.app, 'GET', '/api/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.body).toEqual({ status: 'ok', database: 'up' });
   });
 
   it('answers unknown API paths with a 404 in the error format', async () => {

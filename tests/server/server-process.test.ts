@@ -109,7 +109,7 @@ describe('the server process (npm start)', () => {
 
     const health = await fetch(`${first.baseUrl}/api/health`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(await health.json()).toEqual({ status: 'ok', database: 'up' });
     // One port serves the PWA too: a client route gets the shell.
     const page = await fetch(`${first.baseUrl}/projects/some-id`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);

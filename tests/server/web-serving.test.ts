@@ -141,6 +141,6 @@ describe('serving the built PWA', () => {
     // Under the threshold: not worth compressing.
     const small = await app.inject({ method: 'GET', url: '/api/health', headers: { 'accept-encoding': 'br, gzip' } });
     expect(small.headers['content-encoding']).toBeUndefined();
-    expect(small.json()).toEqual({ status: 'ok' });
+    expect(small.json()).toEqual({ status: 'ok', database: 'up' });
   });
 });
