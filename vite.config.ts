@@ -70,8 +70,8 @@ const packageVersion = (JSON.parse(readFileSync(new URL('./package.json', import
 const appVersion = process.env.VITE_APP_VERSION ?? `${packageVersion}+${Date.now().toString(36)}`;
 
 export default defineConfig({
-  // `@/…` is `src/…` (tsconfig.json `paths` says the same to the type checker).
-  resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
+  // `@/…` is `src/…` and `@contract/…` is `contract/…` (tsconfig.json `paths` says the same to the type checker).
+  resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src'), '@contract': path.resolve(import.meta.dirname, 'contract') } },
   define: { 'import.meta.env.VITE_APP_VERSION': JSON.stringify(appVersion) },
   plugins: [
     // Must come before the React plugin: it generates src/routeTree.gen.ts from src/routes/.

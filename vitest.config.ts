@@ -34,7 +34,7 @@ export default defineConfig({
       },
       {
         plugins: [react()],
-        resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
+        resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src'), '@contract': path.resolve(import.meta.dirname, 'contract') } },
         test: {
           name: 'web',
           environment: 'jsdom',

@@ -3,7 +3,7 @@
  * keyword statistics), split into files of at most `rowsPerFile` rows with each campaign in one file, plus
  * a Direct search-query report in files of `reportRowsPerFile`, the way Commander splits large accounts.
  */
-import type { CampaignData } from '../src/contract/campaigns.js';
+import type { CampaignData } from '../contract/campaigns.js';
 
 /** Rows per uploaded structure file (Commander splits big accounts into several files; the upload takes ≤ 50 MB a file). */
 const ROWS_PER_FILE = 150_000;

@@ -10,7 +10,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { StatsPeriod } from '../src/contract/campaigns.js';
+import type { StatsPeriod } from '../contract/campaigns.js';
 import { runAuditInWorkerThread } from '../server/analysis/worker.js';
 import { closeWorkerPools, workerPoolSettings } from '../server/lib/worker-pool.js';
 import type { RawAuditInput } from '../server/analysis/run-audit.js';

@@ -19,15 +19,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Ad, CampaignData, Keyword, SearchQuery } from '../src/contract/campaigns.js';
-import { defaultAnalysisSettings, moneyCauseLabels, type ScoringResult } from '../src/contract/analysis-results.js';
-import { runScoring } from '../server/analysis/scoring/engine.js';
-import { moneyStory } from '../server/analysis/scoring/money-story.js';
-import { runSemanticEngine } from '../server/analysis/semantic/engine.js';
-import { createLemmatizer, isDictionaryWord, loadMorphology } from '../server/analysis/semantic/lemmatizer.js';
-import { prepareAccount } from '../server/analysis/semantic/prepare.js';
-import { tokenize } from '../server/analysis/semantic/phrase.js';
-import { snowballRussian } from '../server/analysis/semantic/snowball-russian.js';
+import type { Ad, CampaignData, Keyword, SearchQuery } from '../contract/campaigns.js';
+import { defaultAnalysisSettings, moneyCauseLabels, type ScoringResult } from '../contract/analysis-results.js';
+import { runScoring } from '../server/engines/scoring/engine.js';
+import { moneyStory } from '../server/engines/scoring/money-story.js';
+import { runSemanticEngine } from '../server/engines/semantic/engine.js';
+import { createLemmatizer, isDictionaryWord, loadMorphology } from '../server/engines/semantic/lemmatizer.js';
+import { prepareAccount } from '../server/engines/semantic/prepare.js';
+import { tokenize } from '../server/engines/semantic/phrase.js';
+import { snowballRussian } from '../server/engines/semantic/snowball-russian.js';
 import { adPhrases, adjectiveForms, categories, cities, commonAdjectives, queryTails, sellingWords, type Category, type Noun } from './account-vocabulary.js';
 
 /** A small deterministic PRNG (mulberry32), so every run measures the same account. */

@@ -17,6 +17,7 @@ import type * as ConfigModule from '../server/config.js';
 import type * as ConnectModule from '../server/db/connect.js';
 import type * as LedgerModule from '../server/tokens/ledger.js';
 import type * as BossModule from '../server/jobs/boss.js';
+import type * as JobWorkersModule from '../server/job-workers.js';
 
 export const BENCH_PASSWORD = 'BenchPassw0rd';
 
@@ -27,6 +28,7 @@ interface ServerModules {
   openDatabase: typeof ConnectModule.openDatabase;
   applyLedgerEntry: typeof LedgerModule.applyLedgerEntry;
   startJobQueue: typeof BossModule.startJobQueue;
+  jobWorkers: typeof JobWorkersModule.jobWorkers;
 }
 
 /**
@@ -38,7 +40,7 @@ async function loadServer(): Promise<ServerModules> {
   const built = path.resolve(root, process.env.BENCH_BUILD_DIR ?? 'build/server/server');
   const base = existsSync(path.join(built, 'app.js')) ? built : path.join(root, 'server');
   const load = (file: string) => import(pathToFileURL(path.join(base, file)).href);
-  const [app, config, connect, ledger, boss] = await Promise.all([load('app.js'), load('config.js'), load('db/connect.js'), load('tokens/ledger.js'), load('jobs/boss.js')]);
+  const [app, config, connect, ledger, boss, jobWorkers] = await Promise.all([load('app.js'), load('config.js'), load('db/connect.js'), load('tokens/ledger.js'), load('jobs/boss.js'), load('job-workers.js')]);
   return {
     source: base === built ? 'production build (build/server)' : 'TypeScript sources (no build found)',
     buildApp: app.buildApp,
@@ -46,6 +48,7 @@ async function loadServer(): Promise<ServerModules> {
     openDatabase: connect.openDatabase,
     applyLedgerEntry: ledger.applyLedgerEntry,
     startJobQueue: boss.startJobQueue,
+    jobWorkers: jobWorkers.jobWorkers,
   };
 }
 
@@ -103,7 +106,7 @@ export async function startBenchApp(options: BenchAppOptions = {}): Promise<Benc
       { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
       { dataDir, host: '127.0.0.1', rateLimit: { max: 1_000_000_000, timeWindowMs: 60_000 }, webRoot: options.webRoot, inProcessWorkers: false },
     );
-    const jobs = options.jobs ? await server.startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: true }) : null;
+    const jobs = options.jobs ? await server.startJobQueue({ db: database.db, connectionString: database.url, config, workers: server.jobWorkers, runWorkers: true }) : null;
     if (jobs) started.unshift(() => jobs.stop());
     app = await server.buildApp({ config, db: database.db, jobs, databaseUrl: database.url });
     started.unshift(() => app.close());

@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { benchAccountSize, generateAccount } from './analysis.js';
 import { runAuditInThread, type RawAuditInput } from '../server/analysis/run-audit.js';
-import type { CampaignData } from '../src/contract/campaigns.js';
+import type { CampaignData } from '../contract/campaigns.js';
 
 const keywords = Number(process.argv[2] ?? 1_000_000);
 const profile = process.argv[3] === 'profile';

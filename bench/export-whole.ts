@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Suggestion } from '../src/contract/analysis-results.js';
-import { applyChanges, collectChanges } from '../server/analysis/export/changes.js';
-import { yandexCsvPieces } from '../server/analysis/export/yandex.js';
+import type { Suggestion } from '../contract/analysis-results.js';
+import { applyChanges, collectChanges } from '../server/engines/export/changes.js';
+import { yandexCsvPieces } from '../server/engines/export/yandex.js';
 import { campaignDataOf } from '../server/analysis/run-audit.js';
 import type { DB } from '../server/db/database.js';
 import { exportPool } from '../server/lib/worker-pool.js';

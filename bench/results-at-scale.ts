@@ -23,9 +23,9 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import type { AuditResult } from '../src/contract/analysis.js';
-import type { AdFieldFixSuggestion, CrossMinusSuggestion, EntityRef, Finding, NegativeCategory, NegativeKeywordSuggestion, NonTargetQueries, Severity } from '../src/contract/analysis-results.js';
-import type { CampaignData } from '../src/contract/campaigns.js';
+import type { AuditResult } from '../contract/analysis.js';
+import type { AdFieldFixSuggestion, CrossMinusSuggestion, EntityRef, Finding, NegativeCategory, NegativeKeywordSuggestion, NonTargetQueries, Severity } from '../contract/analysis-results.js';
+import type { CampaignData } from '../contract/campaigns.js';
 import { buildResultsSummary, resultRowBatches } from '../server/analysis/result-rows.js';
 import { copyRowBatch } from '../server/analysis/row-writer.js';
 import { generateAccount } from './analysis.js';

@@ -9,7 +9,7 @@ import compress from '@fastify/compress';
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { apiMessages } from '../src/contract/messages.js';
+import { apiMessages } from '../contract/messages.js';
 import type { AppConfig, TrustProxySetting } from './config.js';
 import { availabilityOf, type DB } from './db/database.js';
 import { RETRY_AFTER_SECONDS } from './db/availability.js';
@@ -17,9 +17,9 @@ import { createMailer, type Mailer } from './email/mailer.js';
 import { answerClientError, HttpError, RateLimitedError } from './lib/errors.js';
 import { DocumentsBusyError } from './lib/documents.js';
 import { authModeOf, valibotValidatorCompiler } from './lib/schema.js';
-import { checkAnswerAgainstRoute } from './lib/routes.js';
+import { apiRouteOf, checkAnswerAgainstRoute } from './lib/routes.js';
 import { lazyRequestLogger } from './lib/logger.js';
-import { authenticatePlugin } from './auth/authenticate.js';
+import { authenticatePlugin, requireVerifiedEmail } from './auth/authenticate.js';
 import { createRateLimitStorage, type RateLimitCounter } from './lib/rate-limit-store.js';
 import { authRoutes } from './auth/routes.js';
 import { organizationRoutes } from './orgs/routes.js';
@@ -153,7 +153,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     if (error instanceof RateLimitedError || error instanceof DocumentsBusyError) reply.header('retry-after', String(error.retryAfterSeconds));
     if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toBody());
     if (isDataRefusedByDatabase(error)) {
-      // The contract should have refused this value first (src/contract/text.ts); never a 500 for bad input.
+      // The contract should have refused this value first (contract/text.ts); never a 500 for bad input.
       request.log.warn({ err: error }, 'value refused by the database');
       return reply.status(422).send({ error: apiMessages.invalidData, code: 'INVALID_DATA' });
     }
@@ -263,6 +263,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     const check = mode === 'optional' ? app.authenticateIfPresent : app.authenticate;
     const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [check, ...own];
+    // A verified e-mail (the table's `verifiedEmail`) is checked first among the preValidation checks, like roles.
+    if (apiRouteOf(route.schema)?.verifiedEmail) {
+      const ownChecks = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+      route.preValidation = [requireVerifiedEmail, ...ownChecks];
+    }
   });
 
   app.get('/api/health', { schema: { tags: ['ops'], summary: 'Liveness and database check' } }, async (_request, reply) => {

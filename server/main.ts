@@ -6,6 +6,7 @@ import { takeOverShutdownSignals } from './db/embedded.js';
 import { surviveDroppedConnectionErrors } from './db/availability.js';
 import { ensureFirstAdmin } from './auth/first-admin.js';
 import { startJobQueue } from './jobs/boss.js';
+import { jobWorkers } from './job-workers.js';
 import { recoverAllRuns, startRunRecoverySweep } from './runs/kinds.js';
 import { startImportJobRecoverySweep } from './projects/import-jobs.js';
 import { describeStartupFailure, StartupFailure, startupStep } from './startup-error.js';
@@ -29,7 +30,7 @@ async function main() {
   );
   startedSoFar.unshift(database);
   const jobs = await startupStep('starting the job queue (pg-boss)', () =>
-    startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: config.inProcessWorkers, log: console as never }),
+    startJobQueue({ db: database.db, connectionString: database.url, config, workers: jobWorkers, runWorkers: config.inProcessWorkers, log: console as never }),
   );
   startedSoFar.unshift({ close: () => jobs.stop() });
   // Paid runs a previous run of the server left half-done start over or fail and refund, by their kind's policy.

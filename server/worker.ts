@@ -3,6 +3,7 @@ import { describeStartupFailure } from './startup-error.js';
 import { openDatabase } from './db/connect.js';
 import { surviveDroppedConnectionErrors } from './db/availability.js';
 import { startJobQueue } from './jobs/boss.js';
+import { jobWorkers } from './job-workers.js';
 import { recoverAllRuns, startRunRecoverySweep } from './runs/kinds.js';
 import { startImportJobRecoverySweep } from './projects/import-jobs.js';
 
@@ -18,7 +19,7 @@ async function main() {
     process.exit(1);
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const jobs = await startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: true, log: console as never });
+  const jobs = await startJobQueue({ db: database.db, connectionString: database.url, config, workers: jobWorkers, runWorkers: true, log: console as never });
   // A worker process that died mid-run is usually restarted by its supervisor: recover its runs.
   await recoverAllRuns(database.db, { jobs, log: console });
   const stopRecoverySweep = startRunRecoverySweep(database.db, { jobs, log: console });

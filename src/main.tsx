@@ -7,7 +7,7 @@ import { installChunkErrorRecovery } from '@/lib/chunk-reload';
 import { setUnauthorizedHandler } from './lib/api-client';
 import './styles/index.css';
 // Russian for valibot's own messages in every form (the contract modules load it too; this makes it explicit).
-import './contract/validation-language';
+import '@contract/validation-language';
 
 // A deploy while the app is open: a chunk of the old build that is gone reloads once into the new one.
 installChunkErrorRecovery();

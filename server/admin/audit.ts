@@ -3,7 +3,7 @@
  * transaction as the change, read newest first on the admin's «Журнал» screen.
  */
 import { sql } from 'kysely';
-import type { AuditPage } from '../../src/contract/admin.js';
+import type { AuditPage } from '../../contract/admin.js';
 import type { DB } from '../db/database.js';
 import { fullName, iso } from '../lib/api-values.js';
 

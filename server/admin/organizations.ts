@@ -1,8 +1,8 @@
 /** Organizations across the platform for the operator: plan, members and their balances; the plan change. */
 import { sql } from 'kysely';
-import type { AdminOrganization, AdminOrganizationDetail, AdminOrganizationPage } from '../../src/contract/admin.js';
-import { DEFAULT_PLAN_TYPE } from '../../src/contract/organizations.js';
-import { adminMessages } from '../../src/contract/messages.js';
+import type { AdminOrganization, AdminOrganizationDetail, AdminOrganizationPage } from '../../contract/admin.js';
+import { DEFAULT_PLAN_TYPE } from '../../contract/organizations.js';
+import { adminMessages } from '../../contract/messages.js';
 import type { DB } from '../db/database.js';
 import { fullName, iso } from '../lib/api-values.js';
 import { notFound } from '../lib/errors.js';

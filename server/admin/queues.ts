@@ -6,7 +6,7 @@
  * an operator reads or acts on.
  */
 import { sql } from 'kysely';
-import type { AdminQueues } from '../../src/contract/admin.js';
+import type { AdminQueues } from '../../contract/admin.js';
 import type { DB } from '../db/database.js';
 import { iso } from '../lib/api-values.js';
 

@@ -6,8 +6,8 @@
  * `POST /api/v1/tokens/admin/credit` (server/tokens/routes.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { adminRoutes as routes } from '../../src/contract/routes/admin.js';
-import { adminAnalysisResultRoutes } from '../../src/contract/routes/analyses.js';
+import { adminRoutes as routes } from '../../contract/routes/admin.js';
+import { adminAnalysisResultRoutes } from '../../contract/routes/analyses.js';
 import { resultRoutes } from '../analysis/results-routes.js';
 import { listAnalyses } from '../analysis/service.js';
 import { callerOf } from '../auth/authenticate.js';

@@ -4,9 +4,9 @@
  * lifecycle (`server/runs`); a new run after a failure goes through the kind's own start, as its author's.
  */
 import { sql } from 'kysely';
-import { STUCK_AFTER_MINUTES, type AdminRun, type AdminRunPage, type RunKind } from '../../src/contract/admin.js';
-import type { AnalysisOptions } from '../../src/contract/analysis.js';
-import { adminMessages } from '../../src/contract/messages.js';
+import { STUCK_AFTER_MINUTES, type AdminRun, type AdminRunPage, type RunKind } from '../../contract/admin.js';
+import type { AnalysisOptions } from '../../contract/analysis.js';
+import { adminMessages } from '../../contract/messages.js';
 import { startAiPlan } from '../ai-plan/service.js';
 import { startAnalysis } from '../analysis/service.js';
 import type { Caller } from '../auth/authenticate.js';

@@ -3,8 +3,8 @@
  * `requirePlatformAdmin` call these: nothing here filters by organization.
  */
 import { sql } from 'kysely';
-import type { AdminAnalysisItem, AdminAnalysisResponse, AdminOverview, AdminProjectDetail } from '../../src/contract/admin.js';
-import { analysisStatuses, type AnalysisStatus } from '../../src/contract/analysis.js';
+import type { AdminAnalysisItem, AdminAnalysisResponse, AdminOverview, AdminProjectDetail } from '../../contract/admin.js';
+import { analysisStatuses, type AnalysisStatus } from '../../contract/analysis.js';
 import { getAnalysis } from '../analysis/service.js';
 import type { DB } from '../db/database.js';
 import { nameKey, projectDetail, projectNotFound } from '../projects/service.js';

@@ -3,7 +3,7 @@
  * Credited: every positive ledger entry except refunds and transfers between members (money moved, not added).
  */
 import { sql } from 'kysely';
-import type { AdminStats, RunKind, RunStatus } from '../../src/contract/admin.js';
+import type { AdminStats, RunKind, RunStatus } from '../../contract/admin.js';
 import type { DB } from '../db/database.js';
 
 export async function adminStats(db: DB, days: number): Promise<AdminStats> {

@@ -1,7 +1,7 @@
 /** Users across the platform for the operator: search, balances, memberships; blocking and unblocking. */
 import { sql } from 'kysely';
-import type { AdminUser, AdminUserPage } from '../../src/contract/admin.js';
-import { adminMessages } from '../../src/contract/messages.js';
+import type { AdminUser, AdminUserPage } from '../../contract/admin.js';
+import { adminMessages } from '../../contract/messages.js';
 import { revokeUserSessions } from '../auth/sessions.js';
 import type { DB } from '../db/database.js';
 import { fullName, iso } from '../lib/api-values.js';

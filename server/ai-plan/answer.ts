@@ -5,8 +5,8 @@
  * code N (the automatic negatives) is worth the non-target queries' cost, each query once.
  */
 import * as v from 'valibot';
-import type { AiPlanFinding, AiPlanResult } from '../../src/contract/ai-plan.js';
-import { aiPlanMessages as m } from '../../src/contract/messages.js';
+import type { AiPlanFinding, AiPlanResult } from '../../contract/ai-plan.js';
+import { aiPlanMessages as m } from '../../contract/messages.js';
 import { LlmError } from './provider.js';
 import { describeTarget, NEGATIVES_REF, type PromptFinding, type PromptNegatives } from './prompt.js';
 

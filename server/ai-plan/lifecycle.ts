@@ -4,7 +4,7 @@
  * model (and paying it) again; the user asks for a new plan when they want. The stored error says the
  * tokens went back when there were any.
  */
-import { apiMessages, aiPlanMessages as m } from '../../src/contract/messages.js';
+import { apiMessages, aiPlanMessages as m } from '../../contract/messages.js';
 import type { LlmConfig } from '../config.js';
 import { HttpError } from '../lib/errors.js';
 import type { PaidRunKind } from '../runs/paid-run.js';

@@ -10,7 +10,7 @@
  * too long, the least useful lines go (accepted examples, campaigns, checks, negatives), findings last.
  */
 import * as v from 'valibot';
-import type { AnalysisDecisions, AuditResult } from '../../src/contract/analysis.js';
+import type { AnalysisDecisions, AuditResult } from '../../contract/analysis.js';
 import {
   moneyCauseKinds,
   moneyCauseLabel,
@@ -26,10 +26,10 @@ import {
   type NonTargetQueries,
   type Severity,
   type Suggestion,
-} from '../../src/contract/analysis-results.js';
-import { adPlatformLabels } from '../../src/contract/campaigns.js';
-import { formatEvidenceValue } from '../../src/lib/evidence-format.js';
-import { pluralRu } from '../../src/lib/format.js';
+} from '../../contract/analysis-results.js';
+import { adPlatformLabels } from '../../contract/campaigns.js';
+import { formatEvidenceValue } from '../../contract/evidence-format.js';
+import { pluralRu } from '../../contract/format.js';
 
 export interface PromptLimits {
   /** System and user messages together, in characters. */

@@ -6,8 +6,8 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import * as v from 'valibot';
-import { aiPlanMessages as m } from '../../src/contract/messages.js';
-import type { AiPlanUsage } from '../../src/contract/ai-plan.js';
+import { aiPlanMessages as m } from '../../contract/messages.js';
+import type { AiPlanUsage } from '../../contract/ai-plan.js';
 import type { LlmConfig } from '../config.js';
 import type { ChatMessage } from './prompt.js';
 

@@ -5,7 +5,7 @@
  * organization is 404.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { aiPlanRoutes as routes } from '../../src/contract/routes/ai-plan.js';
+import { aiPlanRoutes as routes } from '../../contract/routes/ai-plan.js';
 import { callerOf } from '../auth/authenticate.js';
 import { addRoute } from '../lib/routes.js';
 import { aiPlanOverview, getAiPlan, startAiPlan } from './service.js';

@@ -3,8 +3,8 @@
  * an audit) of another organization is "not found". A plan belongs to a completed audit of the same
  * organization; starting one debits the pricing table's `aiPlan` and enqueues the run in one transaction.
  */
-import type { AiPlan, AiPlanOverview, StartAiPlanRequest } from '../../src/contract/ai-plan.js';
-import { aiPlanMessages as m } from '../../src/contract/messages.js';
+import type { AiPlan, AiPlanOverview, StartAiPlanRequest } from '../../contract/ai-plan.js';
+import { aiPlanMessages as m } from '../../contract/messages.js';
 import { findAnalysisRow } from '../analysis/service.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { LlmConfig } from '../config.js';

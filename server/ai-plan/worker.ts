@@ -7,7 +7,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
-import type { ResultsSummary } from '../../src/contract/analysis-pages.js';
+import type { ResultsSummary } from '../../contract/analysis-pages.js';
 import type {
   AdFieldFixSuggestion,
   CrossMinusSuggestion,
@@ -16,9 +16,9 @@ import type {
   NegativeKeywordSuggestion,
   ScoringResult,
   Suggestion,
-} from '../../src/contract/analysis-results.js';
-import type { AnalysisDecisions, AuditResult } from '../../src/contract/analysis.js';
-import { aiPlanMessages as m } from '../../src/contract/messages.js';
+} from '../../contract/analysis-results.js';
+import type { AnalysisDecisions, AuditResult } from '../../contract/analysis.js';
+import { aiPlanMessages as m } from '../../contract/messages.js';
 import type { AppConfig } from '../config.js';
 import type { DB } from '../db/database.js';
 import type { QueuedJob } from '../jobs/queue.js';

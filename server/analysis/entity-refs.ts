@@ -13,7 +13,7 @@
  * a query's, one with an unexpected field) is stored whole, and a whole ref reads back as it is, as
  * do the documents of results saved before compaction.
  */
-import type { EntityLevel, EntityRef } from '../../src/contract/analysis-results.js';
+import type { EntityLevel, EntityRef } from '../../contract/analysis-results.js';
 
 /** A stored compact ref: key, label when it is not the entity's own name (campaign, group), platform id. */
 export interface CompactRef {

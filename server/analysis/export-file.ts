@@ -16,11 +16,11 @@
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { MessagePort } from 'node:worker_threads';
-import type { Suggestion } from '../../src/contract/analysis-results.js';
-import type { AdPlatform, Campaign } from '../../src/contract/campaigns.js';
+import type { Suggestion } from '../../contract/analysis-results.js';
+import type { AdPlatform, Campaign } from '../../contract/campaigns.js';
 import { expandInPlace } from './entity-refs.js';
-import { applyCampaignChanges, ChangeCollector, changesByCampaign, type AcceptedSuggestion, type ChangeSet } from './export/changes.js';
-import { exportFileOf, removalNotes } from './export/export-changes.js';
+import { applyCampaignChanges, ChangeCollector, changesByCampaign, type AcceptedSuggestion, type ChangeSet } from '../engines/export/changes.js';
+import { exportFileOf, removalNotes } from '../engines/export/export-changes.js';
 
 export interface ExportFileInput {
   /** The platform the file is for. */

@@ -5,10 +5,10 @@
  * claims), charged once; only then, or without a queue to resume on, is it failed and refunded.
  */
 import { sql } from 'kysely';
-import { analysisMessages as m } from '../../src/contract/messages.js';
+import { analysisMessages as m } from '../../contract/messages.js';
 import type { Executor } from '../runs/paid-run.js';
 import { endRun, type PaidRunKind } from '../runs/paid-run.js';
-import type { AnalysisErrorCode } from '../../src/contract/analysis.js';
+import type { AnalysisErrorCode } from '../../contract/analysis.js';
 import { HttpError } from '../lib/errors.js';
 
 export const ANALYSIS_QUEUE = 'analysis.run';

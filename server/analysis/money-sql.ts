@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import { moneyCauseKinds, type MoneyCause } from '../../src/contract/analysis-results.js';
+import { moneyCauseKinds, type MoneyCause } from '../../contract/analysis-results.js';
 
 const savingCauses = (Object.keys(moneyCauseKinds) as MoneyCause[]).filter((cause) => moneyCauseKinds[cause] === 'saving');
 

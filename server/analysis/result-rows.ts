@@ -21,9 +21,9 @@ import type {
   NonTargetQueries,
   Severity,
   Suggestion,
-} from '../../src/contract/analysis-results.js';
-import { FINDING_EXAMPLE_ITEMS, type CheckCount, type ResultsSummary, type SemanticSection, type SuggestionCount } from '../../src/contract/analysis-pages.js';
-import type { AuditResult } from '../../src/contract/analysis.js';
+} from '../../contract/analysis-results.js';
+import { FINDING_EXAMPLE_ITEMS, type CheckCount, type ResultsSummary, type SemanticSection, type SuggestionCount } from '../../contract/analysis-pages.js';
+import type { AuditResult } from '../../contract/analysis.js';
 import { EntityRefCompactor } from './entity-refs.js';
 
 /** Column types of the row tables, in insert order (after `analysis_id`). */

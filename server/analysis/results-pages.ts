@@ -27,10 +27,10 @@ import {
   type SuggestionsFilter,
   type SuggestionsPage,
   type SuggestionWithDecision,
-} from '../../src/contract/analysis-pages.js';
-import type { EntityScore, Finding, FindingItem, Severity, Suggestion } from '../../src/contract/analysis-results.js';
-import type { AnalysisDecisions } from '../../src/contract/analysis.js';
-import { analysisMessages as m, analysisPageMessages as pm } from '../../src/contract/messages.js';
+} from '../../contract/analysis-pages.js';
+import type { EntityScore, Finding, FindingItem, Severity, Suggestion } from '../../contract/analysis-results.js';
+import type { AnalysisDecisions } from '../../contract/analysis.js';
+import { analysisMessages as m, analysisPageMessages as pm } from '../../contract/messages.js';
 import type { DB } from '../db/database.js';
 import { conflict, notFound, validationError } from '../lib/errors.js';
 import { expandStoredRefs } from './entity-names.js';

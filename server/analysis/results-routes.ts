@@ -1,12 +1,12 @@
 /**
- * The paged results API (src/contract/analysis-pages.ts): the results summary with the first findings,
+ * The paged results API (contract/analysis-pages.ts): the results summary with the first findings,
  * findings and their items, suggestions with their decisions, semantic sections and scores, page by
  * page from the row tables. One plugin for the user routes (the caller's organization; another
  * organization's analysis is 404) and the admin area (any organization, read-only): each registers the
- * same handlers under its own route table entries (src/contract/routes/analyses.ts).
+ * same handlers under its own route table entries (contract/routes/analyses.ts).
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { AnalysisResultRoutes, analysisRoutes } from '../../src/contract/routes/analyses.js';
+import type { AnalysisResultRoutes, analysisRoutes } from '../../contract/routes/analyses.js';
 import { callerOf } from '../auth/authenticate.js';
 import { addRoute } from '../lib/routes.js';
 import { bulkDecide, findCompletedAnalysis, findingItemsPage, findingsPage, pagedResults, scoresPage, semanticPage, storedReport, suggestionsPage } from './results-pages.js';

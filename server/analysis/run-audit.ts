@@ -8,17 +8,17 @@
  */
 import v8 from 'node:v8';
 import type { MessagePort } from 'node:worker_threads';
-import type { AnalysisSettings, AnalysisProgress, Suggestion } from '../../src/contract/analysis-results.js';
-import type { ResultsSummary } from '../../src/contract/analysis-pages.js';
-import type { AnalysisSummary, AuditResult } from '../../src/contract/analysis.js';
-import type { AdPlatform, CampaignData, Campaign, Keyword, SearchQuery, StatsPeriod } from '../../src/contract/campaigns.js';
-import type { ProjectSettings } from '../../src/contract/projects.js';
+import type { AnalysisSettings, AnalysisProgress, Suggestion } from '../../contract/analysis-results.js';
+import type { ResultsSummary } from '../../contract/analysis-pages.js';
+import type { AnalysisSummary, AuditResult } from '../../contract/analysis.js';
+import type { AdPlatform, CampaignData, Campaign, Keyword, SearchQuery, StatsPeriod } from '../../contract/campaigns.js';
+import type { ProjectSettings } from '../../contract/projects.js';
 import { collectGarbageIfLarge, garbageCeiling } from '../lib/collect-garbage.js';
 import { buildResultsSummary, defaultStorageLimits, resultRowBatches, type ResultRowBatch, type StorageLimits } from './result-rows.js';
-import { runCampaignAnalysis } from './scoring/run-analysis.js';
+import { runCampaignAnalysis } from '../engines/scoring/run-analysis.js';
 
 /** The one money figure of a result and its causes (computed by the engines' run; see money-story.ts). */
-export { moneyStory, type MoneyStoryInput } from './scoring/money-story.js';
+export { moneyStory, type MoneyStoryInput } from '../engines/scoring/money-story.js';
 
 export interface AuditInput {
   /** Only the analysed campaigns, in the project's order, with the project's search queries. */

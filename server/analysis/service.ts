@@ -12,9 +12,9 @@ import {
   type AnalysisHistoryPage,
   type AnalysisOptions,
   type AnalysisStatus,
-} from '../../src/contract/analysis.js';
-import { analysisMessages as m } from '../../src/contract/messages.js';
-import type { ProjectSettings } from '../../src/contract/projects.js';
+} from '../../contract/analysis.js';
+import { analysisMessages as m } from '../../contract/messages.js';
+import type { ProjectSettings } from '../../contract/projects.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';

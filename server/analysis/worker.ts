@@ -12,9 +12,9 @@
  */
 import { MessageChannel } from 'node:worker_threads';
 import { sql } from 'kysely';
-import type { AnalysisProgress } from '../../src/contract/analysis-results.js';
-import type { AnalysisErrorCode, AnalysisOptions } from '../../src/contract/analysis.js';
-import { analysisMessages, analysisPageMessages } from '../../src/contract/messages.js';
+import type { AnalysisProgress } from '../../contract/analysis-results.js';
+import type { AnalysisErrorCode, AnalysisOptions } from '../../contract/analysis.js';
+import { analysisMessages, analysisPageMessages } from '../../contract/messages.js';
 import type { DB } from '../db/database.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import type { QueuedJob } from '../jobs/queue.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Organization, User } from '../../src/contract/auth.js';
+import type { Organization, User } from '../../contract/auth.js';
 import type { DB } from '../db/database.js';
 import type { OrganizationRole, PlatformRole } from '../db/tables/core.js';
 import { applyLedgerEntry } from '../tokens/ledger.js';

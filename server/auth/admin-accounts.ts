@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
 import * as v from 'valibot';
-import { NewPasswordSchema, EmailSchema } from '../../src/contract/auth.js';
-import { validationMessages } from '../../src/contract/messages.js';
+import { NewPasswordSchema, EmailSchema } from '../../contract/auth.js';
+import { validationMessages } from '../../contract/messages.js';
 import type { DB } from '../db/database.js';
 import type { LedgerResult } from '../tokens/ledger.js';
 import { applyAdminCredit } from '../tokens/service.js';

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { apiMessages } from '../../src/contract/messages.js';
+import { apiMessages } from '../../contract/messages.js';
 import type { OrganizationRole, PlatformRole } from '../db/tables/core.js';
 import { forbidden, unauthorized } from '../lib/errors.js';
 import type { DB } from '../db/database.js';
@@ -47,7 +47,7 @@ declare module 'fastify' {
 }
 
 /** The caller of an authenticated route (the preHandler has already refused everyone else). */
-/** The check of routes marked `verifiedEmail` in the route table (server/lib/routes.ts adds it). */
+/** The check of routes marked `verifiedEmail` in the route table (the onRoute hook of server/app.ts adds it). */
 export async function requireVerifiedEmail(request: FastifyRequest): Promise<void> {
   if (!callerOf(request).isVerified) throw forbidden(apiMessages.emailNotVerified, 'EMAIL_NOT_VERIFIED');
 }

@@ -7,7 +7,7 @@
  * the 8 characters our rules require could never match, so they are left out of the set.
  */
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { validationMessages } from '../../src/contract/messages.js';
+import { validationMessages } from '../../contract/messages.js';
 import { validationError } from '../lib/errors.js';
 
 const MIN_LENGTH = 8;

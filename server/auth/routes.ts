@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { apiMessages } from '../../src/contract/messages.js';
-import { authRoutes as routes } from '../../src/contract/routes/auth.js';
+import { apiMessages } from '../../contract/messages.js';
+import { authRoutes as routes } from '../../contract/routes/auth.js';
 import { HttpError } from '../lib/errors.js';
 import { addRoute } from '../lib/routes.js';
 import { callerOf } from './authenticate.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { AuthResponse, LoginPayload, Organization, RegisterPayload, TokenPair, User } from '../../src/contract/auth.js';
-import { apiMessages } from '../../src/contract/messages.js';
+import type { AuthResponse, LoginPayload, Organization, RegisterPayload, TokenPair, User } from '../../contract/auth.js';
+import { apiMessages } from '../../contract/messages.js';
 import type { DB } from '../db/database.js';
 import { prepareQuery } from '../db/prepared.js';
 import type { OutgoingMail } from '../email/mailer.js';

@@ -1,15 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { AgencyClientList, DirectConnection, DirectConnectionList, OAuthCallback } from '../../src/contract/direct-connections.js';
-import { directConnectionMessages as m } from '../../src/contract/messages.js';
+import type { AgencyClientList, DirectConnection, DirectConnectionList, OAuthCallback } from '../../contract/direct-connections.js';
+import { directConnectionMessages as m } from '../../contract/messages.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { AppConfig, YandexOAuthConfig } from '../config.js';
 import type { DB } from '../db/database.js';
 import { fullName, iso } from '../lib/api-values.js';
 import { HttpError } from '../lib/errors.js';
 import { openSecret, sealSecret } from '../lib/secret-box.js';
-import { createDirectClient } from '../projects/yandex-direct/client.js';
-import { DirectApiError } from '../projects/yandex-direct/errors.js';
+import { createDirectClient } from './api/client.js';
+import { DirectApiError } from './api/errors.js';
 import { accountLogin, authorizeUrl, exchangeCode, renewTokens, YandexIdError } from './yandex-id.js';
 
 /** secret-box context of the tokens kept here: a value sealed for another purpose cannot be opened as one. */

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { directConnectionRoutes as routes } from '../../src/contract/routes/direct-connections.js';
+import { directConnectionRoutes as routes } from '../../contract/routes/direct-connections.js';
 import { callerOf } from '../auth/authenticate.js';
 import { addRoute } from '../lib/routes.js';
 import { agencyClients, disconnect, finishAuthorization, listConnections, startAuthorization } from './connections.js';

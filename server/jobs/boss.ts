@@ -4,7 +4,7 @@ import type { AppConfig } from '../config.js';
 import { availabilityOf, type DB } from '../db/database.js';
 import { createPgListener, type PgListener } from '../lib/pg-listener.js';
 import type { JobQueue, SendJobOptions } from './queue.js';
-import { jobWorkers } from './workers.js';
+import type { JobWorker } from './workers.js';
 
 /**
  * The channel a sent job is announced on (payload: the queue's name). pg-boss 10 only polls, so a job sent
@@ -22,6 +22,8 @@ export async function startJobQueue(options: {
   db: DB;
   connectionString: string;
   config: AppConfig;
+  /** Every kind of background work (server/job-workers.ts): its queue is created, and run here if runWorkers. */
+  workers: readonly JobWorker[];
   runWorkers: boolean;
   log?: { error: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
 }): Promise<JobQueue> {
@@ -104,11 +106,11 @@ export async function startJobQueue(options: {
     },
   };
 
-  for (const worker of jobWorkers) {
+  for (const worker of options.workers) {
     if (!(await boss.getQueue(worker.queue))) await boss.createQueue(worker.queue, { name: worker.queue, ...worker.queueOptions });
   }
   if (options.runWorkers) {
-    for (const worker of jobWorkers) await worker.start(queue, { db: options.db, config: options.config });
+    for (const worker of options.workers) await worker.start(queue, { db: options.db, config: options.config });
   }
   return queue;
 }

@@ -8,7 +8,7 @@
  *
  * The function must take structured-clonable input (plain objects, Dates) and resolve with the bytes.
  */
-import { apiMessages } from '../../src/contract/messages.js';
+import { apiMessages } from '../../contract/messages.js';
 import { HttpError } from './errors.js';
 import { documentPool, PoolBusyError } from './worker-pool.js';
 

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { apiMessages } from '../../src/contract/messages.js';
+import { apiMessages } from '../../contract/messages.js';
 
 /**
  * Every error the API sends has the shape the PWA's error catalogue reads (spec section 8):

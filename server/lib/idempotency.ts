@@ -5,7 +5,7 @@
  * was asked for; a later request with its key must have the same one, else 409.
  */
 import { createHash } from 'node:crypto';
-import { apiMessages } from '../../src/contract/messages.js';
+import { apiMessages } from '../../contract/messages.js';
 import { conflict } from './errors.js';
 
 /** JSON with object keys sorted at every depth, so the same request always gives the same text. */

@@ -1,5 +1,5 @@
 /**
- * Registers a route from its entry in the route table (src/contract/routes): the fastify schema comes
+ * Registers a route from its entry in the route table (contract/routes): the fastify schema comes
  * from the entry through `routeSchema` (valibot validation with Russian messages, the `auth` flag read by
  * the onRoute hook of server/app.ts, the OpenAPI document), the handler's request is typed from the
  * entry's schemas and its return value must match the input type of the entry's 2xx answers.
@@ -10,8 +10,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import * as v from 'valibot';
-import type { ApiFile, ApiResponseInput, ApiRoute } from '../../src/contract/routes/route.js';
-import { requireVerifiedEmail } from '../auth/authenticate.js';
+import type { ApiFile, ApiResponseInput, ApiRoute } from '../../contract/routes/route.js';
 import { routeSchema, type Out } from './schema.js';
 
 export type RouteRequest<R extends ApiRoute> = FastifyRequest<{ Body: Out<R['body']>; Querystring: Out<R['query']>; Params: Out<R['params']> }>;
@@ -47,10 +46,7 @@ export function addRoute<R extends ApiRoute>(
   });
   if (route.multipart) documentUpload(schema as Record<string, unknown>, route.multipart);
   apiRouteBySchema.set(schema, route);
-  // After authentication (onRequest) and before the body is validated, like the role checks.
-  const own = options.preValidation === undefined ? [] : Array.isArray(options.preValidation) ? options.preValidation : [options.preValidation];
-  const preValidation = route.verifiedEmail ? [requireVerifiedEmail, ...own] : options.preValidation;
-  app.route({ ...options, ...(preValidation !== undefined ? { preValidation } : {}), method: route.method, url: pathUnderPrefix(app.prefix, route.path), schema, handler: handler as RouteHandlerMethod });
+  app.route({ ...options, method: route.method, url: pathUnderPrefix(app.prefix, route.path), schema, handler: handler as RouteHandlerMethod });
 }
 
 /**

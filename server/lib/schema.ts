@@ -2,13 +2,13 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import * as v from 'valibot';
 // Russian for valibot's own messages, before any schema is used (the contract modules load it too).
-import '../../src/contract/validation-language.js';
-import { fileMediaTypesOf } from '../../src/contract/routes/route.js';
-import { genericValidationMessages } from '../../src/contract/messages.js';
+import '../../contract/validation-language.js';
+import { fileMediaTypesOf } from '../../contract/routes/route.js';
+import { genericValidationMessages } from '../../contract/messages.js';
 import { HttpError, validationError, type ErrorDetail } from './errors.js';
 
 /**
- * Routes declare their contract with valibot schemas from `src/contract` (shared with the PWA).
+ * Routes declare their contract with valibot schemas from `contract` (shared with the PWA).
  * Fastify receives the JSON Schema form for the OpenAPI document, and validation runs the
  * original valibot schema, found again through this map, so the messages are valibot's Russian ones.
  */
@@ -107,7 +107,7 @@ export function parseOrThrow<S extends v.GenericSchema>(schema: S, data: unknown
 
 /**
  * The fastify-side form of a route's contract, which `addRoute` (server/lib/routes.ts) builds from a
- * route table entry (src/contract/routes); every domain's routes are in the table now.
+ * route table entry (contract/routes); every domain's routes are in the table now.
  */
 export interface RouteContract {
   body?: v.GenericSchema;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { organizationRoutes as routes } from '../../src/contract/routes/organizations.js';
+import { organizationRoutes as routes } from '../../contract/routes/organizations.js';
 import { callerOf } from '../auth/authenticate.js';
 import { addRoute } from '../lib/routes.js';
 import { transferTokens } from '../tokens/transfer.js';

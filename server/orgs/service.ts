@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { apiMessages, organizationMessages } from '../../src/contract/messages.js';
-import { DEFAULT_PLAN_TYPE, type CurrentOrganization, type Member, type UpdateOrganization } from '../../src/contract/organizations.js';
+import { apiMessages, organizationMessages } from '../../contract/messages.js';
+import { DEFAULT_PLAN_TYPE, type CurrentOrganization, type Member, type UpdateOrganization } from '../../contract/organizations.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import { forbidden, HttpError, notFound } from '../lib/errors.js';

@@ -1,6 +1,6 @@
-import type { TokenPackage } from '../../src/contract/payments.js';
-import { isValidInn, isValidKpp } from '../../src/contract/tax-ids.js';
-import { formatCountOf } from '../../src/lib/format.js';
+import type { TokenPackage } from '../../contract/payments.js';
+import { isValidInn, isValidKpp } from '../../contract/tax-ids.js';
+import { formatCountOf } from '../../contract/format.js';
 import { StartupError } from '../startup-error.js';
 
 /** YooKassa's payments API (`YOOKASSA_SHOP_ID`, `YOOKASSA_SECRET_KEY`, `YOOKASSA_API_URL`). */

@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
-import type { Requisites } from '../../src/contract/payments.js';
+import type { Requisites } from '../../contract/payments.js';
 import { amountInWords, formatRoubles } from './amount-in-words.js';
 import type { SellerRequisites } from './config.js';
-import { formatCountOf } from '../../src/lib/format.js';
+import { formatCountOf } from '../../contract/format.js';
 
 // The font ships in an npm package (nothing is downloaded at run time); DejaVu covers Cyrillic.
 const require = createRequire(import.meta.url);

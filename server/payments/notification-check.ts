@@ -13,7 +13,7 @@
  * delay. The queue is `stately`: per object at most one check waits and one runs, so a flood of copies of a
  * real notification makes one lookup at a time.
  */
-import type { YookassaNotification } from '../../src/contract/payments.js';
+import type { YookassaNotification } from '../../contract/payments.js';
 import type { DB } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { JobWorker } from '../jobs/workers.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { paymentRoutes as routes } from '../../src/contract/routes/payments.js';
+import { paymentRoutes as routes } from '../../contract/routes/payments.js';
 import { callerOf } from '../auth/authenticate.js';
-import { paymentMessages as m } from '../../src/contract/messages.js';
+import { paymentMessages as m } from '../../contract/messages.js';
 import { HttpError, notFound } from '../lib/errors.js';
 import { addRoute } from '../lib/routes.js';
 import { buildDocument } from '../lib/documents.js';

@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Selectable } from 'kysely';
-import { paymentMessages as m } from '../../src/contract/messages.js';
-import type { AdminInvoice, Payment, PaymentStatus, Requisites, TokenPackage } from '../../src/contract/payments.js';
+import { paymentMessages as m } from '../../contract/messages.js';
+import type { AdminInvoice, Payment, PaymentStatus, Requisites, TokenPackage } from '../../contract/payments.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import type { TokenPaymentsTable } from '../db/tables/payments.js';
 import { fullName, iso } from '../lib/api-values.js';
 import { conflict, forbidden, HttpError, notFound } from '../lib/errors.js';
 import { applyLedgerEntry, getOwnBalance } from '../tokens/ledger.js';
-import { formatCountOf } from '../../src/lib/format.js';
+import { formatCountOf } from '../../contract/format.js';
 import { sellerPlaceholders, type PaymentsConfig } from './config.js';
 import { YookassaError, valueToKopecks, type YookassaClient, type YookassaPayment } from './yookassa.js';
 

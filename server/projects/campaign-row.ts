@@ -4,17 +4,11 @@
  * import thread from the campaign it already holds, so PostgreSQL never has to take the document apart
  * (migration 0109: the documents are stored as `json` text).
  */
-import type { Campaign, Placement, Stats } from '../../src/contract/campaigns.js';
-import { placementOfName, placementOfType } from '../analysis/placement.js';
-import type { GroupSummary } from '../../src/contract/projects.js';
-import type { CampaignsTable } from '../db/tables/projects.js';
+import type { Campaign, Placement, Stats } from '../../contract/campaigns.js';
+import { placementOfName, placementOfType } from '../engines/placement.js';
+import type { GroupSummary } from '../../contract/projects.js';
+import type { CampaignRowSummary } from '../db/tables/projects.js';
 
-/** The plain columns as the table types them; the two json ones with the types the import thread gives them. */
-export type CampaignRowSummary = Pick<CampaignsTable, 'external_id' | 'name' | 'type' | 'groups_count' | 'ads_count' | 'keywords_count' | 'negative_keywords_count'> & {
-  /** The campaign's statistics; without them, the sum of its keywords' (else of its ads'); null when none has any. */
-  stats: Stats | null;
-  groups_summary: GroupSummary[];
-};
 
 type StatsTotal = Pick<Stats, 'impressions' | 'clicks' | 'cost' | 'conversions'>;
 
@@ -74,7 +68,7 @@ export function campaignRowSummary(campaign: Campaign): CampaignRowSummary {
 /**
  * Where a campaign row's type or name says it shows («Текстово-графические объявления» says nothing;
  * «Цветы — РСЯ» says networks), for the badge of the campaign list. The document's settings and
- * statistics (../analysis/placement.ts reads them too) are not read for a list of campaigns.
+ * statistics (../engines/placement.ts reads them too) are not read for a list of campaigns.
  */
 export function rowPlacement(row: { type: string | null; name: string }): Placement | null {
   return placementOfType(row.type ?? undefined) ?? placementOfName(row.name);

@@ -16,7 +16,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { sql, type Kysely } from 'kysely';
-import type { CampaignData } from '../../src/contract/campaigns.js';
+import type { CampaignData } from '../../contract/campaigns.js';
 import type { Database } from '../db/schema.js';
 import { campaignRowSummary } from './campaign-row.js';
 

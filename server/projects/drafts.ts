@@ -10,8 +10,8 @@
  */
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { sql, type Transaction } from 'kysely';
-import { projectMessages } from '../../src/contract/messages.js';
-import type { ImportPreview } from '../../src/contract/projects.js';
+import { projectMessages } from '../../contract/messages.js';
+import type { ImportPreview } from '../../contract/projects.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';

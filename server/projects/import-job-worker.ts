@@ -11,8 +11,8 @@
  */
 import { MessageChannel } from 'node:worker_threads';
 import { sql } from 'kysely';
-import { projectMessages as m } from '../../src/contract/messages.js';
-import type { ImportPreview } from '../../src/contract/projects.js';
+import { projectMessages as m } from '../../contract/messages.js';
+import type { ImportPreview } from '../../contract/projects.js';
 import type { AppConfig } from '../config.js';
 import type { DB } from '../db/database.js';
 import type { SealedDirectConnection } from '../db/tables/import-jobs.js';
@@ -25,7 +25,7 @@ import type { ParsedImport } from './import-worker.js';
 import { DIRECT_IMPORT_QUEUE, failImportJob, importJobEvents, progressOf, recoverInterruptedImportJobs, type DirectImportJobData } from './import-jobs.js';
 import { discardDraft, fillDraft, finishDraft, openDraft } from './drafts.js';
 import { DIRECT_TOKEN_CONTEXT } from './service.js';
-import type { DirectFetchProgress } from './yandex-direct/progress.js';
+import type { DirectFetchProgress } from '../direct/api/progress.js';
 
 const importModule = new URL('./import-worker.js', import.meta.url);
 /** The thread gets this long; the pg-boss job expires later, so a stuck read fails with a message first. */

@@ -13,8 +13,8 @@
  */
 import { EventEmitter } from 'node:events';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { projectMessages as m } from '../../src/contract/messages.js';
-import { DIRECT_IMPORT_STAGES, type DirectImportStageProgress, type ImportJob, type ImportJobProgress } from '../../src/contract/projects.js';
+import { projectMessages as m } from '../../contract/messages.js';
+import { DIRECT_IMPORT_STAGES, type DirectImportStageProgress, type ImportJob, type ImportJobProgress } from '../../contract/projects.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';
@@ -22,8 +22,8 @@ import type { SealedDirectConnection } from '../db/tables/import-jobs.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { STALE_HEARTBEAT_SECONDS, startSweep } from '../jobs/sweep.js';
 import { HttpError, notFound } from '../lib/errors.js';
-import { initialStages } from './yandex-direct/progress.js';
-import type { DirectUnits } from './yandex-direct/units.js';
+import { initialStages } from '../direct/api/progress.js';
+import type { DirectUnits } from '../direct/api/units.js';
 import { iso } from '../lib/api-values.js';
 
 export const DIRECT_IMPORT_QUEUE = 'projects.direct-import';

@@ -7,12 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
-import { countCampaignData, type AdPlatform, type CampaignData, type ImportCounts, type ImportProblem } from '../../src/contract/campaigns.js';
-import { stripControlCharacters } from '../../src/contract/text.js';
+import { countCampaignData, type AdPlatform, type CampaignData, type ImportCounts, type ImportProblem } from '../../contract/campaigns.js';
+import { stripControlCharacters } from '../../contract/text.js';
 import { sendDraftRows } from './draft-rows.js';
 import { importCampaignFiles, type ImportFile } from './importers/index.js';
 import { oversizedUpload } from './upload-size.js';
-import { importFromDirectApi } from './yandex-direct/index.js';
+import { importFromDirectApi } from '../direct/api/index.js';
 
 /** How a Direct API import is named where a file name would stand (problems, detected). */
 export const DIRECT_API_SOURCE_NAME = 'API Яндекс Директа';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { LastAnalysis } from '../../src/contract/projects.js';
+import type { LastAnalysis } from '../../contract/projects.js';
 import type { DB } from '../db/database.js';
 import { moneyLostPerMonth } from '../analysis/money-sql.js';
 

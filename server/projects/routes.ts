@@ -2,14 +2,14 @@
  * /api/v1/projects: projects of the caller's organization, their campaign imports (preview, then
  * save) and the campaign tree. Every member of the organization sees every project of it; a project
  * of another organization is 404. Each call is declared once in the route table
- * (src/contract/routes/projects.ts) and registered from it with `addRoute`.
+ * (contract/routes/projects.ts) and registered from it with `addRoute`.
  */
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { projectMessages } from '../../src/contract/messages.js';
-import { AdPlatformSchema } from '../../src/contract/projects.js';
-import { projectRoutes as routes } from '../../src/contract/routes/projects.js';
-import { pathOf } from '../../src/contract/routes/route.js';
+import { projectMessages } from '../../contract/messages.js';
+import { AdPlatformSchema } from '../../contract/projects.js';
+import { projectRoutes as routes } from '../../contract/routes/projects.js';
+import { pathOf } from '../../contract/routes/route.js';
 import { callerOf } from '../auth/authenticate.js';
 import { connectionAccessToken } from '../direct/connections.js';
 import { HttpError } from '../lib/errors.js';

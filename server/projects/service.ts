@@ -7,8 +7,8 @@
  * produces them, and saving a preview copies those rows inside PostgreSQL (drafts.ts).
  */
 import { sql, type Transaction } from 'kysely';
-import type { Campaign } from '../../src/contract/campaigns.js';
-import { projectMessages } from '../../src/contract/messages.js';
+import type { Campaign } from '../../contract/campaigns.js';
+import { projectMessages } from '../../contract/messages.js';
 import type {
   CampaignSummary,
   ImportRecord,
@@ -17,7 +17,7 @@ import type {
   ProjectSettings,
   ProjectSummary,
   StatsSummary,
-} from '../../src/contract/projects.js';
+} from '../../contract/projects.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import type { Database } from '../db/schema.js';

@@ -6,7 +6,7 @@
  */
 import { open } from 'node:fs/promises';
 import yauzl from 'yauzl';
-import type { ImportProblem } from '../../src/contract/campaigns.js';
+import type { ImportProblem } from '../../contract/campaigns.js';
 import { ImportBudget } from './importers/limits.js';
 
 interface FileOnDisk {

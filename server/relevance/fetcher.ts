@@ -10,8 +10,8 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
-import { relevanceMessages as m } from '../../src/contract/messages.js';
-import type { FetchedPage } from '../analysis/relevance/engine.js';
+import { relevanceMessages as m } from '../../contract/messages.js';
+import type { FetchedPage } from '../engines/page-check/engine.js';
 import { HostRefusedError, resolvePublicAddress, type ResolvedHost, type Resolver } from './ssrf-guard.js';
 
 export const PAGE_USER_AGENT = 'Mozilla/5.0 (compatible; ReklamaLabBot/1.0; +landing-page relevance check for the site owner)';

@@ -3,7 +3,7 @@
  * other people's sites, so a run a dead process left behind is failed and refunded rather than sent to
  * fetch every page again; the user starts a new one when they want.
  */
-import { apiMessages, relevanceMessages as m } from '../../src/contract/messages.js';
+import { apiMessages, relevanceMessages as m } from '../../contract/messages.js';
 import { HttpError } from '../lib/errors.js';
 import type { PaidRunKind } from '../runs/paid-run.js';
 import { sql } from 'kysely';

@@ -4,7 +4,7 @@
  * A run (or project) of another organization is 404.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { relevanceRoutes as routes } from '../../src/contract/routes/relevance.js';
+import { relevanceRoutes as routes } from '../../contract/routes/relevance.js';
 import { callerOf } from '../auth/authenticate.js';
 import { addRoute } from '../lib/routes.js';
 import { cancelRelevance, getRelevance, getRelevanceResults, listLandingUrls, listRelevance, startRelevance } from './service.js';

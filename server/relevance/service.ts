@@ -2,10 +2,10 @@
  * Landing-page relevance runs on the database. Every query is scoped to the caller's organization; a
  * run or project of another organization is "not found".
  */
-import type { Campaign } from '../../src/contract/campaigns.js';
-import { relevanceMessages as m } from '../../src/contract/messages.js';
-import { MAX_RELEVANCE_URLS, type LandingUrlsResponse, type RelevanceAnalysis, type RelevanceList, type RelevanceResults, type StartRelevanceRequest } from '../../src/contract/relevance.js';
-import { collectLandingPages, describeLandingPages, type LandingPage } from '../analysis/relevance/targets.js';
+import type { Campaign } from '../../contract/campaigns.js';
+import { relevanceMessages as m } from '../../contract/messages.js';
+import { MAX_RELEVANCE_URLS, type LandingUrlsResponse, type RelevanceAnalysis, type RelevanceList, type RelevanceResults, type StartRelevanceRequest } from '../../contract/relevance.js';
+import { collectLandingPages, describeLandingPages, type LandingPage } from '../engines/page-check/targets.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import type { Executor } from '../runs/paid-run.js';

@@ -7,11 +7,11 @@
  */
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { Campaign } from '../../src/contract/campaigns.js';
-import { relevanceMessages as m } from '../../src/contract/messages.js';
-import { wasChecked, type RelevanceResult } from '../../src/contract/relevance.js';
-import { pageKey, type GroupTarget, type RelevanceInput } from '../analysis/relevance/engine.js';
-import { collectLandingPages } from '../analysis/relevance/targets.js';
+import type { Campaign } from '../../contract/campaigns.js';
+import { relevanceMessages as m } from '../../contract/messages.js';
+import { wasChecked, type RelevanceResult } from '../../contract/relevance.js';
+import { pageKey, type GroupTarget, type RelevanceInput } from '../engines/page-check/engine.js';
+import { collectLandingPages } from '../engines/page-check/targets.js';
 import type { AppConfig } from '../config.js';
 import type { DB } from '../db/database.js';
 import type { QueuedJob } from '../jobs/queue.js';
@@ -23,7 +23,7 @@ import { fetchPages, type FetchOptions } from './fetcher.js';
 import { claimRun, failRun, ownedUpdate, startHeartbeat, type ClaimedRun } from '../runs/paid-run.js';
 import { RELEVANCE_QUEUE, relevanceRun, type RelevanceJobData } from './lifecycle.js';
 
-const engineModule = new URL('../analysis/relevance/run.js', import.meta.url);
+const engineModule = new URL('../engines/page-check/run.js', import.meta.url);
 const ENGINE_TIMEOUT_MS = 5 * 60_000;
 
 /** Fetch limits of the worker; tests shorten the timeout. */

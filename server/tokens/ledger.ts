@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { apiMessages } from '../../src/contract/messages.js';
+import { apiMessages } from '../../contract/messages.js';
 import { prepareQuery } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import type { LedgerEntryType, LedgerSources } from '../db/tables/core.js';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { analysisKindLabels, analysisKinds, type AnalysisKind, type CampaignCost, type CampaignCounts } from '../../src/contract/tokens.js';
+import { analysisKindLabels, analysisKinds, type AnalysisKind, type CampaignCost, type CampaignCounts } from '../../contract/tokens.js';
 
 /**
  * The one pricing table of the product, and every price in it is charged by something: an audit start

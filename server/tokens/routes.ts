@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { tokenRoutes as routes } from '../../src/contract/routes/tokens.js';
+import { tokenRoutes as routes } from '../../contract/routes/tokens.js';
 import { callerOf } from '../auth/authenticate.js';
 import { addRoute } from '../lib/routes.js';
 import { getBalance } from './ledger.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { auditAnalysisKinds } from '../../src/contract/analysis.js';
-import { apiMessages, tokenMessages } from '../../src/contract/messages.js';
-import { periodBounds, type AnalysisKind, type CampaignCounts, type CostResponse, type LedgerEntry as LedgerEntryBody, type LedgerEntryType } from '../../src/contract/tokens.js';
+import { auditAnalysisKinds } from '../../contract/analysis.js';
+import { apiMessages, tokenMessages } from '../../contract/messages.js';
+import { periodBounds, type AnalysisKind, type CampaignCounts, type CostResponse, type LedgerEntry as LedgerEntryBody, type LedgerEntryType } from '../../contract/tokens.js';
 import type { DB } from '../db/database.js';
 import { conflict, notFound } from '../lib/errors.js';
 import { requestFingerprint } from '../lib/idempotency.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { paymentMessages as m } from '../../src/contract/messages.js';
-import type { TransferDirection, TransferResponse } from '../../src/contract/payments.js';
+import { paymentMessages as m } from '../../contract/messages.js';
+import type { TransferDirection, TransferResponse } from '../../contract/payments.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { DB } from '../db/database.js';
 import { fullName } from '../lib/api-values.js';

@@ -10,8 +10,8 @@
 import { MutationCache, QueryClient, dehydrate, onlineManager } from '@tanstack/react-query';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
 import { removeOldestQuery, type PersistedClient, type Persister } from '@tanstack/react-query-persist-client';
-import { ApiError } from '../lib/api-client';
-import { sessionSnapshotStorage } from '../lib/storage';
+import { ApiError } from '@/lib/api-client';
+import { sessionSnapshotStorage } from '@/lib/storage';
 import { onIdentityChange } from '@/app/session';
 
 declare module '@tanstack/react-query' {

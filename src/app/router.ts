@@ -1,6 +1,6 @@
 import { createRouter } from '@tanstack/react-router';
-import { routeTree } from '../routeTree.gen';
-import { RouteError } from '../components/layout/RouteError';
+import { routeTree } from '@/routeTree.gen';
+import { RouteError } from '@/components/layout/RouteError';
 import { session } from '@/app/session';
 import { queryClient } from './query-client';
 import type { RouterContext } from './router-context';

@@ -5,10 +5,10 @@
  * and the components (through `useSession`) read the same values.
  */
 import { atom, createStore, useAtomValue } from 'jotai';
-import type { Organization, RegisterForm, RegisterPayload, TokenPair, User } from '@/contract/auth.js';
-import { fallbackMessages } from '@/contract/messages.js';
-import { authRoutes } from '@/contract/routes/auth.js';
-import { organizationRoutes } from '@/contract/routes/organizations.js';
+import type { Organization, RegisterForm, RegisterPayload, TokenPair, User } from '@contract/auth.js';
+import { fallbackMessages } from '@contract/messages.js';
+import { authRoutes } from '@contract/routes/auth.js';
+import { organizationRoutes } from '@contract/routes/organizations.js';
 import { ApiError } from '@/lib/api-client';
 import { callApi } from '@/lib/call-api';
 import { sessionSnapshotStorage, tokenStorage } from '@/lib/storage';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { appVersionMessages } from '@/contract/messages.js';
+import { appVersionMessages } from '@contract/messages.js';
 import { reloadOnceForNewVersion } from '@/lib/chunk-reload';
 
 /**

@@ -1,10 +1,10 @@
 /** Texts of the analysis screens: money, percentages, evidence values, periods, in Russian conventions. */
-import type { EntityRef } from '@/contract/analysis-results.js';
-import type { StatsPeriod } from '@/contract/campaigns.js';
-import { formatRub } from './format';
+import type { EntityRef } from '@contract/analysis-results.js';
+import type { StatsPeriod } from '@contract/campaigns.js';
+import { formatRub } from '@contract/format';
 
-export { formatCount, formatRub, formatTokens, pluralRu, scoreBand } from './format';
-export { formatEvidenceValue } from './evidence-format';
+export { formatCount, formatRub, formatTokens, pluralRu, scoreBand } from '@contract/format';
+export { formatEvidenceValue } from '@contract/evidence-format';
 
 const shortDate = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });
 

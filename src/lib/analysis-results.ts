@@ -5,8 +5,8 @@
  * and its money shows on the cards without another request.
  */
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { analysisRoutes } from '@/contract/routes/analyses.js';
-import { readMoneyStory, type StoredMoneyStory } from '@/contract/analysis-results.js';
+import { analysisRoutes } from '@contract/routes/analyses.js';
+import { readMoneyStory, type StoredMoneyStory } from '@contract/analysis-results.js';
 import { callApi } from './call-api';
 
 export const analysisResultsKey = (analysisId: string) => ['analyses', 'results', analysisId] as const;

@@ -1,12 +1,12 @@
 /**
- * Typed calls of the route table (src/contract/routes) over the one HTTP client: the path comes from the
+ * Typed calls of the route table (contract/routes) over the one HTTP client: the path comes from the
  * table entry with its parameters filled in, the body and query are typed from the entry's schemas and
  * the answer is the entry's 2xx response type, so a screen never writes an API path or casts an answer.
  * A GET whose answer is not JSON is read in the client's download mode (`mode: 'download'`: a file's bytes
  * and headers) or stream mode (`mode: 'stream'`: an event stream's `Response`, its body unread), with the
  * same 401 → refresh → retry rule.
  */
-import { pathOf, type ApiCallParts, type ApiResponse, type ApiRoute } from '../contract/routes/route.js';
+import { pathOf, type ApiCallParts, type ApiResponse, type ApiRoute } from '@contract/routes/route.js';
 import { apiClient, type RequestOptions } from './api-client';
 
 export type CallOptions = Omit<RequestOptions, 'params'>;

@@ -3,9 +3,9 @@
  * (the PWA then leaves for Yandex ID), finishing it on the way back, reading an account, disconnecting.
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { OAuthCallback } from '@/contract/direct-connections.js';
-import { directConnectionRoutes as routes } from '@/contract/routes/direct-connections.js';
-import { projectRoutes } from '@/contract/routes/projects.js';
+import type { OAuthCallback } from '@contract/direct-connections.js';
+import { directConnectionRoutes as routes } from '@contract/routes/direct-connections.js';
+import { projectRoutes } from '@contract/routes/projects.js';
 import { callApi } from './call-api';
 import { tabValue } from './storage';
 

@@ -4,9 +4,9 @@
  * the header balance, the ledger and the members' balances fetch again at once.
  */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import type { CreateCardPayment, CreateInvoice, Payment, TransferRequest } from '@/contract/payments.js';
-import { organizationRoutes } from '@/contract/routes/organizations.js';
-import { paymentRoutes } from '@/contract/routes/payments.js';
+import type { CreateCardPayment, CreateInvoice, Payment, TransferRequest } from '@contract/payments.js';
+import { organizationRoutes } from '@contract/routes/organizations.js';
+import { paymentRoutes } from '@contract/routes/payments.js';
 import { callApi } from './call-api';
 import { saveDownloadedFile } from './download';
 import { tokenKeys } from './paid-runs';

@@ -4,10 +4,10 @@
  * projects still show offline.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { isImportJobFinished } from '@/contract/projects.js';
-import type { ApplyImportRequest, CreateProjectRequest, DirectApiPreviewRequest, StatsPeriodInput, UpdateProjectRequest } from '@/contract/projects.js';
-import { IMPORT_TEMPLATE_FILE_NAME } from '@/contract/import-template.js';
-import { projectRoutes as routes } from '@/contract/routes/projects.js';
+import { isImportJobFinished } from '@contract/projects.js';
+import type { ApplyImportRequest, CreateProjectRequest, DirectApiPreviewRequest, StatsPeriodInput, UpdateProjectRequest } from '@contract/projects.js';
+import { IMPORT_TEMPLATE_FILE_NAME } from '@contract/import-template.js';
+import { projectRoutes as routes } from '@contract/routes/projects.js';
 import { callApi } from './call-api';
 import { saveDownloadedFile } from './download';
 

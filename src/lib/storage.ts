@@ -3,7 +3,7 @@
  * only), both behaving as empty where the browser blocks them. The key names of the session are part of the
  * spec (section 3): the token pair lives under `access_token` and `refresh_token`.
  */
-import type { Organization, TokenPair, User } from '../contract/auth.js';
+import type { Organization, TokenPair, User } from '@contract/auth.js';
 
 export const ACCESS_TOKEN_KEY = 'access_token';
 export const REFRESH_TOKEN_KEY = 'refresh_token';

@@ -3,8 +3,8 @@
  * the header indicator, the tokens page and any loader alike).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { tokenRoutes } from '@/contract/routes/tokens.js';
-import type { HistoryPage, LedgerEntryType } from '@/contract/tokens.js';
+import { tokenRoutes } from '@contract/routes/tokens.js';
+import type { HistoryPage, LedgerEntryType } from '@contract/tokens.js';
 import { ApiError } from './api-client';
 import { callApi } from './call-api';
 import { tokenKeys } from './paid-runs';

@@ -1,19 +1,19 @@
 import { Link, Outlet, createRootRouteWithContext, useMatches } from '@tanstack/react-router';
 import { Suspense, lazy } from 'react';
-import type { RouterContext } from '../app/router-context';
-import { BottomDock } from '../components/layout/BottomDock';
-import { CookieBanner } from '../components/layout/CookieBanner';
-import { Footer } from '../components/layout/Footer';
-import { RouteError } from '../components/layout/RouteError';
-import { OfflineIndicator } from '../features/pwa/OfflineIndicator';
-import { UpdatePrompt } from '../features/pwa/UpdatePrompt';
+import type { RouterContext } from '@/app/router-context';
+import { BottomDock } from '@/components/layout/BottomDock';
+import { CookieBanner } from '@/components/layout/CookieBanner';
+import { Footer } from '@/components/layout/Footer';
+import { RouteError } from '@/components/layout/RouteError';
+import { OfflineIndicator } from '@/features/pwa/OfflineIndicator';
+import { UpdatePrompt } from '@/features/pwa/UpdatePrompt';
 
 /*
  * The header (balance, notifications, user menu and the API modules behind them) and the toaster
  * (sonner) are loaded on demand: /auth shows neither, so its first load on a slow phone skips them.
  */
 const Header = lazy(() => import('@/app/Header').then((module) => ({ default: module.Header })));
-const AppToaster = lazy(() => import('../components/layout/AppToaster').then((module) => ({ default: module.AppToaster })));
+const AppToaster = lazy(() => import('@/components/layout/AppToaster').then((module) => ({ default: module.AppToaster })));
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   // Every route passes through here: a stored token is turned into a session before any guard runs.

@@ -1,5 +1,5 @@
 import { Outlet, createFileRoute } from '@tanstack/react-router';
-import { requireVerifiedUser } from '../features/auth/guards';
+import { requireVerifiedUser } from '@/features/auth/guards';
 
 /** The pathless layout of everything that needs a login (and a verified email). */
 export const Route = createFileRoute('/_app')({
@@ -7,7 +7,7 @@ export const Route = createFileRoute('/_app')({
     await requireVerifiedUser(context.session);
     // Analyses started before a reload still get their «finished / failed» notification. Loaded on
     // demand so the analysis modules stay out of the first load of /auth.
-    void import('../features/analysis/outcome').then(({ resumeTracking }) => resumeTracking());
+    void import('@/features/analysis/outcome').then(({ resumeTracking }) => resumeTracking());
   },
   component: Outlet,
 });

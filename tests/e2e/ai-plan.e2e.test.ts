@@ -2,8 +2,8 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FindingsPage } from '../../src/contract/analysis-pages.js';
-import type { Finding } from '../../src/contract/analysis-results.js';
+import type { FindingsPage } from '../../contract/analysis-pages.js';
+import type { Finding } from '../../contract/analysis-results.js';
 import { rankFindings } from '../../server/ai-plan/prompt.js';
 import { defaultPricingTable } from '../../server/tokens/pricing.js';
 import { startFakeOpenAi, type FakeChatRequest, type FakeOpenAi, type FakeReply } from '../fakes/openai-fake.js';

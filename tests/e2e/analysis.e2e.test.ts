@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Ad, CampaignData, Keyword } from '../../src/contract/campaigns.js';
+import type { Ad, CampaignData, Keyword } from '../../contract/campaigns.js';
 import { importCampaignFiles } from '../../server/projects/importers/index.js';
 import { startAdminSession, type AdminSession } from './helpers/admin-session.js';
 import { createProjectFromFiles, exactNumber, headerBalance, openNewAnalysis, startAnalysis, waitForAnalysisToFinish } from './helpers/flows.js';

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { loadConfig } from '../../server/config.js';
 import { startJobQueue } from '../../server/jobs/boss.js';
+import { jobWorkers } from '../../server/job-workers.js';
 import type { JobQueue } from '../../server/jobs/queue.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 
@@ -10,7 +11,7 @@ describe('job queue (pg-boss on the app database)', () => {
   let jobs: JobQueue;
   beforeAll(async () => {
     database = await createTestDatabase();
-    jobs = await startJobQueue({ db: database.db, connectionString: database.url, config: loadConfig({ NODE_ENV: 'test' }, { dataDir: '/tmp', jwtSecret: new Uint8Array(32), secretsKey: new Uint8Array(32) }), runWorkers: false });
+    jobs = await startJobQueue({ db: database.db, connectionString: database.url, config: loadConfig({ NODE_ENV: 'test' }, { dataDir: '/tmp', jwtSecret: new Uint8Array(32), secretsKey: new Uint8Array(32) }), workers: jobWorkers, runWorkers: false });
   });
   afterAll(async () => {
     await jobs.stop();

@@ -6,7 +6,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiMessages, genericValidationMessages } from '../../src/contract/messages.js';
+import { apiMessages, genericValidationMessages } from '../../contract/messages.js';
 import { call, createTestApp, type TestApp } from './helpers/app.js';
 import { createUser, type FixtureUser } from './helpers/fixtures.js';
 import { createProject } from './projects/helpers.js';

@@ -1,5 +1,5 @@
 /**
- * The route table (src/contract/routes): what the server serves and documents for each entry, and the
+ * The route table (contract/routes): what the server serves and documents for each entry, and the
  * test-time check that every JSON 2xx answer of a table route matches its response schema. The API
  * tests of the converted domains (auth, organizations, relevance, AI plan, tokens, payments, admin) all
  * run with that check on.
@@ -7,9 +7,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminAnalysisResultRoutes } from '../../src/contract/routes/analyses.js';
-import { routes } from '../../src/contract/routes/index.js';
-import { defineRoute, fileAnswer, type ApiRoute } from '../../src/contract/routes/route.js';
+import { adminAnalysisResultRoutes } from '../../contract/routes/analyses.js';
+import { routes } from '../../contract/routes/index.js';
+import { defineRoute, fileAnswer, type ApiRoute } from '../../contract/routes/route.js';
 import { addRoute, checkAnswerAgainstRoute } from '../../server/lib/routes.js';
 import { valibotValidatorCompiler } from '../../server/lib/schema.js';
 import { call, createTestApp, type TestApp } from './helpers/app.js';

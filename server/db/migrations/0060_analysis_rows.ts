@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { AuditResult } from '../../../src/contract/analysis.js';
+import type { AuditResult } from '../../../contract/analysis.js';
 import { buildResultsSummary, resultRowBatches } from '../../analysis/result-rows.js';
 import { insertRowBatch } from '../../analysis/row-writer.js';
 

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { AiPlanResult, AiPlanStatus } from '../../../src/contract/ai-plan.js';
+import type { AiPlanResult, AiPlanStatus } from '../../../contract/ai-plan.js';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

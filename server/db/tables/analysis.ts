@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { DecisionCounts, ResultsSummary } from '../../../src/contract/analysis-pages.js';
-import type { AnalysisOptions, AnalysisProgressDetail, AnalysisStatus, AnalysisSummary } from '../../../src/contract/analysis.js';
+import type { DecisionCounts, ResultsSummary } from '../../../contract/analysis-pages.js';
+import type { AnalysisOptions, AnalysisProgressDetail, AnalysisStatus, AnalysisSummary } from '../../../contract/analysis.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

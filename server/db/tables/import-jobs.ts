@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { ImportJobProgress, ImportJobStatus, ImportPreview } from '../../../src/contract/projects.js';
+import type { ImportJobProgress, ImportJobStatus, ImportPreview } from '../../../contract/projects.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { PaymentMethod, PaymentStatus, Requisites } from '../../../src/contract/payments.js';
+import type { PaymentMethod, PaymentStatus, Requisites } from '../../../contract/payments.js';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Touched = ColumnType<Date, Date | string | undefined, Date | string>;

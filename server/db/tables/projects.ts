@@ -1,6 +1,6 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
-import type { AdPlatform } from '../../../src/contract/campaigns.js';
-import type { CampaignRowSummary } from '../../projects/campaign-row.js';
+import type { AdPlatform, Stats } from '../../../contract/campaigns.js';
+import type { GroupSummary } from '../../../contract/projects.js';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -106,6 +106,16 @@ export interface ImportDraftsTable {
   expires_at: ColumnType<Date, Date | string, Date | string>;
   created_at: CreatedAt;
 }
+
+/**
+ * What a campaign's project row carries beside its document (computed by projects/campaign-row.ts): the plain
+ * columns as the table types them; the two json ones with the types the import thread gives them.
+ */
+export type CampaignRowSummary = Pick<CampaignsTable, 'external_id' | 'name' | 'type' | 'groups_count' | 'ads_count' | 'keywords_count' | 'negative_keywords_count'> & {
+  /** The campaign's statistics; without them, the sum of its keywords' (else of its ads'); null when none has any. */
+  stats: Stats | null;
+  groups_summary: GroupSummary[];
+};
 
 /** One campaign of a preview (its `Campaign` document). */
 export interface ImportDraftCampaignsTable {

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { RelevanceResult, RelevanceStage, RelevanceStatus, RelevanceSummary } from '../../../src/contract/relevance.js';
+import type { RelevanceResult, RelevanceStage, RelevanceStatus, RelevanceSummary } from '../../../contract/relevance.js';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

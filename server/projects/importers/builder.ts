@@ -2,7 +2,7 @@
  * Assembles campaigns → groups → keywords/ads from rows of any structure file, finding a campaign or group
  * again by id, by number or by name, so several files (or several sheets) of one account merge into one tree.
  */
-import type { Ad, AdGroup, AdPlatform, Campaign, Keyword, PlacementStats, Stats } from '../../../src/contract/campaigns.js';
+import type { Ad, AdGroup, AdPlatform, Campaign, Keyword, PlacementStats, Stats } from '../../../contract/campaigns.js';
 
 export interface CampaignRef {
   id?: string;

@@ -5,7 +5,7 @@
  * not something to import silently. The character is removed from the cell so the rest of the parse
  * (and its other problems) still runs; the error keeps anything from being imported.
  */
-import { CONTROL_CHARACTERS, stripControlCharacters } from '../../../src/contract/text.js';
+import { CONTROL_CHARACTERS, stripControlCharacters } from '../../../contract/text.js';
 import { format, importerMessages } from './messages.js';
 import type { ProblemLog } from './problems.js';
 import type { Row } from './types.js';

@@ -4,7 +4,7 @@
  * search-query reports, our template, Editor exports with Editor-only titles, statistics reports, Editor-like
  * bulk sheets, the Direct export.
  */
-import type { AdPlatform } from '../../../src/contract/campaigns.js';
+import type { AdPlatform } from '../../../contract/campaigns.js';
 import { mapColumns, type ColumnMap, type Dictionary } from './columns.js';
 import { googleAdsEditorColumns, isGoogleAdsEditorHeader, missingGoogleAdsEditorColumns } from './google-ads-editor.js';
 import { isReportHeader, missingReportColumns, reportColumns, reportPlatform } from './reports.js';

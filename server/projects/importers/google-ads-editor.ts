@@ -7,8 +7,8 @@
  * Exact», …) go to the group's or the campaign's `negativeKeywords` in Google notation (`w`, `"w"`, `[w]`).
  * When the export carries performance columns (Impr., Clicks, Cost, Conversions) they become stats.
  */
-import type { Ad, AdGroup, Campaign, Keyword, MatchType, Stats } from '../../../src/contract/campaigns.js';
-import { placementOfLabel } from '../../analysis/placement.js';
+import type { Ad, AdGroup, Campaign, Keyword, MatchType, Stats } from '../../../contract/campaigns.js';
+import { placementOfLabel } from '../../engines/placement.js';
 import { pushUnique, type StructureBuilder } from './builder.js';
 import type { Dictionary } from './columns.js';
 import { format, importerMessages } from './messages.js';

@@ -21,8 +21,8 @@ import {
   type CampaignData,
   type ImportCounts,
   type ImportProblem,
-} from '../../../src/contract/campaigns.js';
-import { adPlatformLabels } from '../../../src/contract/campaigns.js';
+} from '../../../contract/campaigns.js';
+import { adPlatformLabels } from '../../../contract/campaigns.js';
 import { StructureBuilder } from './builder.js';
 import type { ColumnMap } from './columns.js';
 import { ControlCharacterCheck } from './control-characters.js';

@@ -11,7 +11,7 @@
  *   empty lines is 50 million of them).
  * - cell length: ≤ 32 767 characters, Excel's own limit for a cell, so no real export has longer ones.
  */
-import type { ImportProblem } from '../../../src/contract/campaigns.js';
+import type { ImportProblem } from '../../../contract/campaigns.js';
 import { columnLetter, format, importerMessages } from './messages.js';
 
 export const importLimits = {

@@ -5,7 +5,7 @@
  * group's or campaign's own stats. When no structure file came with the reports, the tree is built from
  * the report rows themselves.
  */
-import type { Ad, AdGroup, AdPlatform, Campaign, Keyword } from '../../../src/contract/campaigns.js';
+import type { Ad, AdGroup, AdPlatform, Campaign, Keyword } from '../../../contract/campaigns.js';
 import { addPlacementStats, addSiteStats, addStats, nameKeyOf, type StructureBuilder } from './builder.js';
 import { importerMessages } from './messages.js';
 import { barePhraseKey, isAutotargeting, matchTypeFromLabel, parseGoogleKeyword, parseYandexPhrase, phraseKey, AUTOTARGETING_PHRASE } from './phrases.js';

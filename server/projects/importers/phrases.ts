@@ -11,7 +11,7 @@
  * Google Ads: the keyword is bare and the match type comes from Criterion Type; negatives are written
  * `word` (broad), `"word"` (phrase), `[word]` (exact).
  */
-import type { MatchType } from '../../../src/contract/campaigns.js';
+import type { MatchType } from '../../../contract/campaigns.js';
 
 export const AUTOTARGETING_PHRASE = '---autotargeting';
 

@@ -1,4 +1,4 @@
-import type { ImportProblem } from '../../../src/contract/campaigns.js';
+import type { ImportProblem } from '../../../contract/campaigns.js';
 import { format, importerMessages } from './messages.js';
 
 /** Warnings kept per file: a 100 000-row file with one bad column must not produce 100 000 problems. */

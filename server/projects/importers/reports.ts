@@ -16,8 +16,8 @@
  * `StatRecord`s merged onto the imported keywords and ads later (see merge-stats.ts); search queries are
  * summed per query, campaign, group and keyword.
  */
-import type { AdPlatform, SearchQuery, Stats } from '../../../src/contract/campaigns.js';
-import { placementOfLabel } from '../../analysis/placement.js';
+import type { AdPlatform, SearchQuery, Stats } from '../../../contract/campaigns.js';
+import { placementOfLabel } from '../../engines/placement.js';
 import { addStats } from './builder.js';
 import type { Dictionary } from './columns.js';
 import { format, importerMessages } from './messages.js';

@@ -1,11 +1,11 @@
 /**
  * Reklama Lab's own CSV template: UTF-8 (with a BOM so Excel shows Cyrillic), `;`-separated, one row per
  * keyword and/or ad. Downloadable from step 2 of project creation; any spreadsheet can fill it.
- * Its columns and what goes in each are documented once, in src/contract/import-template.ts, which step 2
+ * Its columns and what goes in each are documented once, in contract/import-template.ts, which step 2
  * shows to the user; here the file is written (with two example rows) and read back.
  */
-import type { Ad, AdPlatform, CampaignData, Keyword, MatchType, Stats } from '../../../src/contract/campaigns.js';
-import { IMPORT_TEMPLATE_FILE_NAME, importTemplateColumns, type TemplateColumn } from '../../../src/contract/import-template.js';
+import type { Ad, AdPlatform, CampaignData, Keyword, MatchType, Stats } from '../../../contract/campaigns.js';
+import { IMPORT_TEMPLATE_FILE_NAME, importTemplateColumns, type TemplateColumn } from '../../../contract/import-template.js';
 import { csvLine as writeCsvLine } from '../../lib/csv.js';
 import { pushUnique, type StructureBuilder } from './builder.js';
 import type { Dictionary } from './columns.js';

@@ -1,5 +1,5 @@
 /** Types shared by the importer modules (not part of the public contract, except through index.ts). */
-import type { AdPlatform } from '../../../src/contract/campaigns.js';
+import type { AdPlatform } from '../../../contract/campaigns.js';
 
 export type TextEncodingName = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1251';
 export type Delimiter = '\t' | ';' | ',';

@@ -10,7 +10,7 @@
  * In the XLSX the header sits below a campaign block («Тип кампании», «№ заказа», «Валюта»,
  * «Минус-фразы на кампанию», …), read here as label/value pairs.
  */
-import type { Ad, AdKind, Campaign, Keyword, Sitelink } from '../../../src/contract/campaigns.js';
+import type { Ad, AdKind, Campaign, Keyword, Sitelink } from '../../../contract/campaigns.js';
 import { pushUnique, type StructureBuilder } from './builder.js';
 import { normalizeTitle, type Dictionary } from './columns.js';
 import { importerMessages } from './messages.js';

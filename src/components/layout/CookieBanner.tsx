@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { localValue } from '../../lib/storage';
+import { localValue } from '@/lib/storage';
 import './layout.css';
 
 export const COOKIE_CONSENT_KEY = 'cookie_consent_given';

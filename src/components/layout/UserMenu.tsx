@@ -1,7 +1,7 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useSession } from '@/app/session';
-import { useDropdown } from '../ui/useDropdown';
+import { useDropdown } from '@/components/ui/useDropdown';
 import { displayName, userInitials } from './initials';
 
 export const MENU_ORGANIZATION = 'Организация';

@@ -4,8 +4,8 @@
  * so both show the same fields, the same defaults and the same Russian messages as the API.
  */
 import * as v from 'valibot';
-import { projectSettingsMessages as m } from '../../contract/messages.js';
-import { defaultProjectSettings, type ProjectSettings } from '../../contract/projects.js';
+import { projectSettingsMessages as m } from '@contract/messages.js';
+import { defaultProjectSettings, type ProjectSettings } from '@contract/projects.js';
 
 export type NumericSetting = Exclude<keyof ProjectSettings, 'competitors'>;
 

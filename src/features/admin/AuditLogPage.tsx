@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AuditEntry } from '../../contract/admin.js';
-import { auditActionLabels, runKindLabels, type RunKind } from '../../contract/admin.js';
-import { analysisStatusLabels, type AnalysisStatus } from '../../contract/analysis.js';
-import { planLabel, roleLabel } from '../../lib/labels';
-import { Pager } from '../../components/ui/Pager';
-import { formatDateTime, formatValue } from '../../lib/format';
+import type { AuditEntry } from '@contract/admin.js';
+import { auditActionLabels, runKindLabels, type RunKind } from '@contract/admin.js';
+import { analysisStatusLabels, type AnalysisStatus } from '@contract/analysis.js';
+import { planLabel, roleLabel } from '@contract/labels';
+import { Pager } from '@/components/ui/Pager';
+import { formatDateTime, formatValue } from '@contract/format';
 import { adminAuditLogQuery } from './api';
 import { QueryState, Table, type Column } from './components';
 

@@ -2,11 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import * as v from 'valibot';
-import { AdminCreditSchema } from '../../contract/tokens.js';
-import { formatTokens } from '../../lib/format';
-import { FormErrorBox, FormField } from '../../components/ui/form';
-import { newIdempotencyKey } from '../../lib/idempotency';
-import { useTokensMoved } from '../../lib/paid-runs';
+import { AdminCreditSchema } from '@contract/tokens.js';
+import { formatTokens } from '@contract/format';
+import { FormErrorBox, FormField } from '@/components/ui/form';
+import { newIdempotencyKey } from '@/lib/idempotency';
+import { useTokensMoved } from '@/lib/paid-runs';
 import { adminKeys, creditTokens } from './api';
 
 /**

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import type { AdminOrganization } from '../../contract/admin.js';
-import { Pager } from '../../components/ui/Pager';
-import { formatDate, formatNumber } from '../../lib/format';
-import { planLabel } from '../../lib/labels';
+import type { AdminOrganization } from '@contract/admin.js';
+import { Pager } from '@/components/ui/Pager';
+import { formatDate, formatNumber } from '@contract/format';
+import { planLabel } from '@contract/labels';
 import { adminOrganizationsQuery } from './api';
 import { QueryState, Table, type Column } from './components';
 

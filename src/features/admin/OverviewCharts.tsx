@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { runKindLabels, runKinds, runStatuses, type AdminStats, type RunStatus } from '../../contract/admin.js';
-import { analysisStatusLabels } from '../../contract/analysis.js';
-import { formatNumber } from '../../lib/format';
+import { runKindLabels, runKinds, runStatuses, type AdminStats, type RunStatus } from '@contract/admin.js';
+import { analysisStatusLabels } from '@contract/analysis.js';
+import { formatNumber } from '@contract/format';
 import { adminStatsQuery, FIRST_STATS_DAYS } from './api';
 import { DailyChart } from './charts';
 import { QueryState } from './components';

@@ -2,11 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { queueLabels, runKindLabels, STUCK_AFTER_MINUTES, type AdminRun } from '../../contract/admin.js';
-import { analysisErrorCodeLabels, analysisStatusLabels, type AnalysisErrorCode } from '../../contract/analysis.js';
-import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
-import { Pager } from '../../components/ui/Pager';
-import { formatDateTime, formatNumber, formatTokens } from '../../lib/format';
+import { queueLabels, runKindLabels, STUCK_AFTER_MINUTES, type AdminRun } from '@contract/admin.js';
+import { analysisErrorCodeLabels, analysisStatusLabels, type AnalysisErrorCode } from '@contract/analysis.js';
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
+import { Pager } from '@/components/ui/Pager';
+import { formatDateTime, formatNumber, formatTokens } from '@contract/format';
 import { adminKeys, adminQueuesQuery, adminRunsQuery, cancelRun, retryRun } from './api';
 import { QueryState, Table, type Column } from './components';
 

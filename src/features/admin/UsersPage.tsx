@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import type { AdminUser } from '../../contract/admin.js';
-import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
-import { Pager } from '../../components/ui/Pager';
-import { formatDateTime, formatNumber } from '../../lib/format';
+import type { AdminUser } from '@contract/admin.js';
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
+import { Pager } from '@/components/ui/Pager';
+import { formatDateTime, formatNumber } from '@contract/format';
 import { adminKeys, adminUsersQuery, blockUser, unblockUser } from './api';
 import { CreditForm } from './CreditForm';
 import { QueryState, Table, type Column } from './components';

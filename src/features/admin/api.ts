@@ -1,15 +1,15 @@
 /**
- * Queries of the platform admin area, on the admin entries of the route table (src/contract/routes/admin.ts,
+ * Queries of the platform admin area, on the admin entries of the route table (contract/routes/admin.ts,
  * and the admin's credit in tokens.ts). The admin reads across every organization; everyone else gets 403
  * from the server.
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { RunKind } from '../../contract/admin.js';
-import { adminRoutes } from '../../contract/routes/admin.js';
-import { tokenRoutes } from '../../contract/routes/tokens.js';
-import type { AdminCreditRequest } from '../../contract/tokens.js';
-import { adminAnalysisResultRoutes } from '../../contract/routes/analyses.js';
-import { callApi } from '../../lib/call-api';
+import type { RunKind } from '@contract/admin.js';
+import { adminRoutes } from '@contract/routes/admin.js';
+import { tokenRoutes } from '@contract/routes/tokens.js';
+import type { AdminCreditRequest } from '@contract/tokens.js';
+import { adminAnalysisResultRoutes } from '@contract/routes/analyses.js';
+import { callApi } from '@/lib/call-api';
 
 export const ADMIN_PAGE_SIZE = 20;
 /** The period the overview's charts open with (days). */

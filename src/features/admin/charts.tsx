@@ -4,7 +4,7 @@
  * chart is an image with a summary for screen readers plus the same figures as a visually hidden table,
  * so nothing is only in the picture.
  */
-import { formatNumber } from '../../lib/format';
+import { formatNumber } from '@contract/format';
 
 export interface DailySeries {
   key: string;

@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { analysisStatusLabels, type AnalysisStatus } from '../../contract/analysis.js';
-import { ApiError } from '../../lib/api-client';
-import { formatNumber } from '../../lib/format';
-import { useOnlineStatus } from '../../lib/useOnlineStatus';
+import { analysisStatusLabels, type AnalysisStatus } from '@contract/analysis.js';
+import { ApiError } from '@/lib/api-client';
+import { formatNumber } from '@contract/format';
+import { useOnlineStatus } from '@/lib/useOnlineStatus';
 
 /** Loading, empty and error states that say what happened and offer a retry. */
 export function QueryState({

@@ -4,12 +4,12 @@
  * their lists (the paged results API) are in pages-api.ts.
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { CalculateCostRequest, CostResponse } from '../../contract/tokens.js';
-import { ApiError, apiClient } from '../../lib/api-client';
-import { callApi } from '../../lib/call-api';
-import { saveDownloadedFile } from '../../lib/download';
-import { auditAnalysisKinds, type Analysis, type AnalysisStatus, type exportFormats, type exportPlatforms, type InsufficientTokensBody, type StartAnalysisRequest } from '../../contract/analysis.js';
-import { analysisRoutes } from '../../contract/routes/analyses.js';
+import type { CalculateCostRequest, CostResponse } from '@contract/tokens.js';
+import { ApiError, apiClient } from '@/lib/api-client';
+import { callApi } from '@/lib/call-api';
+import { saveDownloadedFile } from '@/lib/download';
+import { auditAnalysisKinds, type Analysis, type AnalysisStatus, type exportFormats, type exportPlatforms, type InsufficientTokensBody, type StartAnalysisRequest } from '@contract/analysis.js';
+import { analysisRoutes } from '@contract/routes/analyses.js';
 
 export type ExportPlatform = (typeof exportPlatforms)[number];
 export type ExportFormat = (typeof exportFormats)[number];

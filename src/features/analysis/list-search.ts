@@ -4,8 +4,8 @@
  * the schema does not know is dropped, never an error: an old or hand-edited link still opens.
  */
 import * as v from 'valibot';
-import { decisionFilters, negativeCategories, severities, suggestionKinds, suggestionStatuses } from '../../contract/analysis-pages.js';
-import type { MoneyStory } from '../../contract/analysis-results.js';
+import { decisionFilters, negativeCategories, severities, suggestionKinds, suggestionStatuses } from '@contract/analysis-pages.js';
+import type { MoneyStory } from '@contract/analysis-results.js';
 import type { FindingsListFilter, SuggestionsListFilter } from './pages-api';
 
 /** A list of allowed values (one value is taken as a list of one); unknown values are dropped. */

@@ -6,9 +6,9 @@
  * (`resumeTracking` picks it up again after a reload); the progress screen reports the outcome itself
  * while it is open.
  */
-import type { Analysis } from '../../contract/analysis.js';
-import { finishedStatuses } from '../../contract/analysis.js';
-import { ApiError } from '../../lib/api-client';
+import type { Analysis } from '@contract/analysis.js';
+import { finishedStatuses } from '@contract/analysis.js';
+import { ApiError } from '@/lib/api-client';
 import { localJson } from '@/lib/storage';
 import { onIdentityChange } from '@/app/session';
 import { addNotification } from '@/app/notifications';

@@ -1,5 +1,5 @@
 /**
- * The paged results API of an analysis (src/contract/analysis-pages.ts) as React Query definitions:
+ * The paged results API of an analysis (contract/analysis-pages.ts) as React Query definitions:
  * the results answer (summary + first findings page, kept on disk for offline), and the lists read page
  * by page (findings, a finding's items, suggestions, semantic sections). One definition per query,
  * shared by every screen; list keys carry their filter, so each filtered list is cached on its own.
@@ -15,11 +15,11 @@ import {
   type SuggestionsFilterInput,
   type SuggestionsPage,
   type SuggestionWithDecision,
-} from '../../contract/analysis-pages.js';
-import { analysisResultsKey } from '../../lib/analysis-results';
-import { analysisRoutes } from '../../contract/routes/analyses.js';
-import { callApi } from '../../lib/call-api';
-import { formatCount } from '../../lib/format';
+} from '@contract/analysis-pages.js';
+import { analysisResultsKey } from '@/lib/analysis-results';
+import { analysisRoutes } from '@contract/routes/analyses.js';
+import { callApi } from '@/lib/call-api';
+import { formatCount } from '@contract/format';
 
 /** Page size of every list the screens read (the server allows up to 500). */
 export const LIST_PAGE_SIZE = RESULTS_PAGE_SIZE_DEFAULT;

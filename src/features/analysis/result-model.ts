@@ -3,8 +3,8 @@
  * results API: the summary holds every figure of the header, the lists are read page by page). Pure
  * functions of the data, so the screens stay thin and the rules are tested on their own.
  */
-import type { CheckCount, DecisionCounts, ResultsSummary } from '../../contract/analysis-pages.js';
-import { moneyCauseKinds, readMoneyStory, roundMoney, type Finding, type MoneyKind, type MoneyStory, type NegativeKeywordSuggestion, type Severity } from '../../contract/analysis-results.js';
+import type { CheckCount, DecisionCounts, ResultsSummary } from '@contract/analysis-pages.js';
+import { moneyCauseKinds, readMoneyStory, roundMoney, type Finding, type MoneyKind, type MoneyStory, type NegativeKeywordSuggestion, type Severity } from '@contract/analysis-results.js';
 
 export const severities: Severity[] = ['high', 'medium', 'low'];
 

@@ -9,9 +9,9 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { finishedStatuses, type Analysis, type AnalysisResponse } from '../../contract/analysis.js';
-import { analysisRoutes } from '../../contract/routes/analyses.js';
-import { callApi } from '../../lib/call-api';
+import { finishedStatuses, type Analysis, type AnalysisResponse } from '@contract/analysis.js';
+import { analysisRoutes } from '@contract/routes/analyses.js';
+import { callApi } from '@/lib/call-api';
 import { analysisKeys, analysisQueryOptions, POLL_INTERVAL_MS } from './api';
 import { readEventStream, type SseEvent } from './sse';
 

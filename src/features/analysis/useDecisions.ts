@@ -7,7 +7,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
-import type { BulkDecisionResponse, PagedResults, SuggestionsFilterInput } from '../../contract/analysis-pages.js';
+import type { BulkDecisionResponse, PagedResults, SuggestionsFilterInput } from '@contract/analysis-pages.js';
 import { pageKeys, refreshAfterDecisions, saveBulkDecision, saveDecision, setDecisionInLists, type Decision } from './pages-api';
 
 export type SaveStatus = 'saved' | 'saving' | 'error';

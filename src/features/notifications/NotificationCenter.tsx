@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useDropdown } from '../../components/ui/useDropdown';
-import { formatRelativeTime } from '../../lib/format';
+import { useDropdown } from '@/components/ui/useDropdown';
+import { formatRelativeTime } from '@contract/format';
 import { unreadBadgeText } from './format';
 import { markAllNotificationsRead, markNotificationRead, useNotifications, useUnreadNotificationCount } from '@/app/notifications';
 

@@ -4,9 +4,9 @@ import { useSession } from '@/app/session';
 import { currentOrganizationQueryOptions, planTypeOf } from './api';
 import { InvitationCodeCard } from './components/InvitationCodeCard';
 import { MemberList } from './components/MemberList';
-import { QueryError } from '../../components/ui/QueryError';
+import { QueryError } from '@/components/ui/QueryError';
 import './organization.css';
-import { planLabel, roleLabel } from '../../lib/labels';
+import { planLabel, roleLabel } from '@contract/labels';
 import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 /** /organization (owner only, guarded by the route): name and plan, invitation code, members. */

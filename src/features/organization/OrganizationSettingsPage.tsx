@@ -5,12 +5,12 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import * as v from 'valibot';
-import { OrganizationNameSchema } from '../../contract/auth.js';
+import { OrganizationNameSchema } from '@contract/auth.js';
 import { useSession } from '@/app/session';
 import { currentOrganizationQueryOptions, organizationKeys, planTypeOf, updateOrganization } from './api';
-import { QueryError } from '../../components/ui/QueryError';
+import { QueryError } from '@/components/ui/QueryError';
 import './organization.css';
-import { planLabel } from '../../lib/labels';
+import { planLabel } from '@contract/labels';
 import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 export const SETTINGS_SAVED = 'Настройки организации сохранены';

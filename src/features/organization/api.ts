@@ -4,12 +4,12 @@
  * so the screens show `error.message` as is.
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { Organization } from '../../contract/auth.js';
-import { fallbackMessages } from '../../contract/messages.js';
-import { DEFAULT_PLAN_TYPE, type UpdateOrganization } from '../../contract/organizations.js';
-import { organizationRoutes } from '../../contract/routes/organizations.js';
-import { ApiError, isAbortError } from '../../lib/api-client';
-import { callApi } from '../../lib/call-api';
+import type { Organization } from '@contract/auth.js';
+import { fallbackMessages } from '@contract/messages.js';
+import { DEFAULT_PLAN_TYPE, type UpdateOrganization } from '@contract/organizations.js';
+import { organizationRoutes } from '@contract/routes/organizations.js';
+import { ApiError, isAbortError } from '@/lib/api-client';
+import { callApi } from '@/lib/call-api';
 import { messageOf } from '@/app/session';
 
 export const organizationKeys = {

@@ -4,7 +4,7 @@
  */
 import { redirect } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { ProjectStep1Schema, type ImportPreview, type ProjectStep1, type ProjectStep1Input } from '../../contract/projects.js';
+import { ProjectStep1Schema, type ImportPreview, type ProjectStep1, type ProjectStep1Input } from '@contract/projects.js';
 import { tabJson } from '@/lib/storage';
 import { CREATE_DIRECT_JOB_KEY, saveDirectJobId } from './direct-import-job';
 

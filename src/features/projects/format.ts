@@ -1,5 +1,5 @@
 /** Number, money and date texts of the project screens, in Russian conventions. */
-export { formatCount, pluralRu } from '../../lib/format';
+export { formatCount, pluralRu } from '@contract/format';
 
 const money = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0 });
 const dateTime = new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });

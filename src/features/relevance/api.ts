@@ -3,10 +3,10 @@
  * polled every 2 s while it is unfinished (the poll stops by itself once it is done).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { isFinished, type StartRelevanceRequest } from '../../contract/relevance.js';
-import { relevanceRoutes } from '../../contract/routes/relevance.js';
-import { ApiError } from '../../lib/api-client';
-import { callApi } from '../../lib/call-api';
+import { isFinished, type StartRelevanceRequest } from '@contract/relevance.js';
+import { relevanceRoutes } from '@contract/routes/relevance.js';
+import { ApiError } from '@/lib/api-client';
+import { callApi } from '@/lib/call-api';
 
 /** How often the progress screen asks for the run's state. */
 export const POLL_INTERVAL_MS = 2000;

@@ -1,7 +1,7 @@
 /** Russian formatting of the relevance screens. */
-import { formatCount, pluralRu } from '../../lib/format';
+import { formatCount, pluralRu } from '@contract/format';
 
-export { formatCount, formatRub, formatTokens, pluralRu, scoreBand } from '../../lib/format';
+export { formatCount, formatRub, formatTokens, pluralRu, scoreBand } from '@contract/format';
 
 const integer = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0 });
 

@@ -3,14 +3,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import { paymentMethodLabels, paymentStatusLabels, RequisitesSchema, type Payment, type RequisitesInput, type TokenPackage } from '../../contract/payments.js';
-import { FormField } from '../../components/ui/form';
-import { formatTokens } from '../../lib/format';
-import { LoadingLine, notSavedOffline } from '../../components/ui/PageStates';
-import { QueryError } from '../../components/ui/QueryError';
-import { TableHead } from '../../components/ui/TableHead';
-import { ApiError } from '../../lib/api-client';
-import { useIdempotencyKey } from '../../lib/idempotency';
+import { paymentMethodLabels, paymentStatusLabels, RequisitesSchema, type Payment, type RequisitesInput, type TokenPackage } from '@contract/payments.js';
+import { FormField } from '@/components/ui/form';
+import { formatTokens } from '@contract/format';
+import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
+import { QueryError } from '@/components/ui/QueryError';
+import { TableHead } from '@/components/ui/TableHead';
+import { ApiError } from '@/lib/api-client';
+import { useIdempotencyKey } from '@/lib/idempotency';
 import {
   cancelInvoice,
   createCardPayment,

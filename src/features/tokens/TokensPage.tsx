@@ -1,10 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { ledgerEntryTypeLabels, ledgerEntryTypes, type LedgerEntry, type LedgerEntryType } from '../../contract/tokens.js';
-import { CoinIcon } from '../../components/ui/CoinIcon';
-import { LoadingLine, notSavedOffline } from '../../components/ui/PageStates';
-import { QueryError } from '../../components/ui/QueryError';
-import { Pager } from '../../components/ui/Pager';
+import { ledgerEntryTypeLabels, ledgerEntryTypes, type LedgerEntry, type LedgerEntryType } from '@contract/tokens.js';
+import { CoinIcon } from '@/components/ui/CoinIcon';
+import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
+import { QueryError } from '@/components/ui/QueryError';
+import { Pager } from '@/components/ui/Pager';
 import { balanceQueryOptions, historyQueryOptions, spendingQueryOptions } from '@/lib/tokens-api';
 import { BuyTokensCard, PaymentsCard, ReturnedPayment } from './BuyTokens';
 import { dailySpending } from './spending';

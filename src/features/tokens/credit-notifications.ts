@@ -5,12 +5,12 @@
  * read and each becomes a notification. The mark of the last one told about is kept per user on the
  * device, so a reload tells each entry once; without a mark (a new device) the last day counts.
  */
-import { tokenRoutes } from '../../contract/routes/tokens.js';
-import type { LedgerEntry } from '../../contract/tokens.js';
-import { callApi } from '../../lib/call-api';
-import { localValue } from '../../lib/storage';
+import { tokenRoutes } from '@contract/routes/tokens.js';
+import type { LedgerEntry } from '@contract/tokens.js';
+import { callApi } from '@/lib/call-api';
+import { localValue } from '@/lib/storage';
 import { addNotification } from '@/app/notifications';
-import { formatTokens } from '@/lib/format';
+import { formatTokens } from '@contract/format';
 
 const markKey = (userId: string) => `tokens_notified_until:${userId}`;
 const FIRST_LOOK_BACK_MS = 24 * 3600 * 1000;

@@ -1,4 +1,4 @@
-import type { LedgerEntry } from '../../contract/tokens.js';
+import type { LedgerEntry } from '@contract/tokens.js';
 
 export interface DailySpending {
   /** Local calendar day, `YYYY-MM-DD`. */

@@ -1,8 +1,8 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { SPENDING_DAYS, TokensPage } from '../../features/tokens/TokensPage';
-import { packagesQueryOptions, paymentsQueryOptions } from '../../lib/payments-api';
-import { loadFirstData } from '../../lib/route-data';
-import { spendingQueryOptions } from '../../lib/tokens-api';
+import { SPENDING_DAYS, TokensPage } from '@/features/tokens/TokensPage';
+import { packagesQueryOptions, paymentsQueryOptions } from '@/lib/payments-api';
+import { loadFirstData } from '@/lib/route-data';
+import { spendingQueryOptions } from '@/lib/tokens-api';
 
 interface TokensSearch {
   /** Set by YooKassa's return to the site after a card payment. */

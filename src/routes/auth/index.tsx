@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { AuthTabs, type AuthTab } from '../../features/auth/components/AuthTabs';
-import { requireGuest } from '../../features/auth/guards';
+import { AuthTabs, type AuthTab } from '@/features/auth/components/AuthTabs';
+import { requireGuest } from '@/features/auth/guards';
 
 export const Route = createFileRoute('/auth/')({
   staticData: { hideHeader: true },

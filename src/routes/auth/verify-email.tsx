@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { VerifyEmailScreen } from '../../features/auth/components/VerifyEmailScreen';
+import { VerifyEmailScreen } from '@/features/auth/components/VerifyEmailScreen';
 
 // Spec: allowed for unverified users and skips the auth check, so no guard here.
 export const Route = createFileRoute('/auth/verify-email')({

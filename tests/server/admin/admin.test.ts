@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminAnalysisResponseSchema, AdminOverviewSchema, AdminProjectDetailSchema } from '../../../src/contract/admin.js';
-import { AnalysisHistoryPageSchema } from '../../../src/contract/analysis.js';
-import { PagedResultsSchema } from '../../../src/contract/analysis-pages.js';
+import { AdminAnalysisResponseSchema, AdminOverviewSchema, AdminProjectDetailSchema } from '../../../contract/admin.js';
+import { AnalysisHistoryPageSchema } from '../../../contract/analysis.js';
+import { PagedResultsSchema } from '../../../contract/analysis-pages.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { eventsUntilDone, projectWithCampaigns } from '../analysis/helpers.js';

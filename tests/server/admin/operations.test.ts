@@ -12,7 +12,7 @@ import {
   AdminUserPageSchema,
   AdminUserSchema,
   AuditPageSchema,
-} from '../../../src/contract/admin.js';
+} from '../../../contract/admin.js';
 import { failAnalysis } from '../../../server/analysis/lifecycle.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';

@@ -1,6 +1,6 @@
 /** Audit results for the AI-plan unit tests: a small hand-made one, and one of any size. */
-import type { AuditResult } from '../../../src/contract/analysis.js';
-import { defaultAnalysisSettings, type CheckSummary, type Finding, type NegativeKeywordSuggestion, type Severity, type Suggestion } from '../../../src/contract/analysis-results.js';
+import type { AuditResult } from '../../../contract/analysis.js';
+import { defaultAnalysisSettings, type CheckSummary, type Finding, type NegativeKeywordSuggestion, type Severity, type Suggestion } from '../../../contract/analysis-results.js';
 
 const period = { from: '2025-01-01', to: '2025-01-31' };
 

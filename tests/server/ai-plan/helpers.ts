@@ -1,4 +1,4 @@
-import type { AiPlan } from '../../../src/contract/ai-plan.js';
+import type { AiPlan } from '../../../contract/ai-plan.js';
 import { waitForNotifiedRow } from '../helpers/database.js';
 import type { FakeChatRequest, FakeReply } from '../../fakes/openai-fake.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '../../../src/contract/analysis-results.js';
+import type { Finding } from '../../../contract/analysis-results.js';
 import { summarizeAudit } from '../../../server/analysis/run-audit.js';
 import { ad, campaign, group, kw, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { analyse } from './helpers.js';

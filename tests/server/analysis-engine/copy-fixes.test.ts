@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AdFieldFixSuggestion } from '../../../src/contract/analysis-results.js';
-import { applyChanges, collectChanges } from '../../../server/analysis/export/changes.js';
-import { exportAcceptedChanges } from '../../../server/analysis/export/export-changes.js';
-import { shortenCopy, shortenSlug } from '../../../server/analysis/scoring/copy-shortening.js';
-import { yandexCountedLength, yandexLimits } from '../../../server/analysis/scoring/platform-limits.js';
+import type { AdFieldFixSuggestion } from '../../../contract/analysis-results.js';
+import { applyChanges, collectChanges } from '../../../server/engines/export/changes.js';
+import { exportAcceptedChanges } from '../../../server/engines/export/export-changes.js';
+import { shortenCopy, shortenSlug } from '../../../server/engines/scoring/copy-shortening.js';
+import { yandexCountedLength, yandexLimits } from '../../../server/engines/scoring/platform-limits.js';
 import { ad, campaign, group, kw, yandex } from '../../fixtures/analysis/builders.js';
 import { analyse } from './helpers.js';
 

@@ -1,10 +1,10 @@
 import { parseString } from '@fast-csv/parse';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import type { CampaignData } from '../../../src/contract/campaigns.js';
-import { applyChanges, type ChangeSet } from '../../../server/analysis/export/changes.js';
-import { exportGoogleCsv } from '../../../server/analysis/export/google.js';
-import { exportYandexCsv, exportYandexXlsx } from '../../../server/analysis/export/yandex.js';
+import type { CampaignData } from '../../../contract/campaigns.js';
+import { applyChanges, type ChangeSet } from '../../../server/engines/export/changes.js';
+import { exportGoogleCsv } from '../../../server/engines/export/google.js';
+import { exportYandexCsv, exportYandexXlsx } from '../../../server/engines/export/yandex.js';
 import { csvCell, neutraliseFormula, stripFormulaGuard } from '../../../server/lib/csv.js';
 import { importCampaignFiles } from '../../../server/projects/importers/index.js';
 import { buildTemplateCsv, campaignDataToTemplateCsv } from '../../../server/projects/importers/template.js';

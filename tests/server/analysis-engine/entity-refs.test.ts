@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EntityRef } from '../../../src/contract/analysis-results.js';
+import type { EntityRef } from '../../../contract/analysis-results.js';
 import { EntityRefCompactor, expandInPlace, namesNeeded } from '../../../server/analysis/entity-refs.js';
 
 const keyword: EntityRef = {

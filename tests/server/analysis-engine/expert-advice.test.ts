@@ -3,8 +3,8 @@
  * walk-through met it and what a specialist expects instead.
  */
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '../../../src/contract/analysis-results.js';
-import type { CampaignData } from '../../../src/contract/campaigns.js';
+import type { Finding } from '../../../contract/analysis-results.js';
+import type { CampaignData } from '../../../contract/campaigns.js';
 import { ad, campaign, group, kw, query, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { analyse } from './helpers.js';
 

@@ -6,13 +6,13 @@
 import { Writable } from 'node:stream';
 import { parseString } from '@fast-csv/parse';
 import { describe, expect, it } from 'vitest';
-import type { CampaignData } from '../../../src/contract/campaigns.js';
-import { applyChanges, changedCampaigns, type ChangeSet } from '../../../server/analysis/export/changes.js';
-import { exportFileOf } from '../../../server/analysis/export/export-changes.js';
-import { googleFinalUrl } from '../../../server/analysis/export/google.js';
-import { accountFacts } from '../../../server/analysis/semantic/account-facts.js';
+import type { CampaignData } from '../../../contract/campaigns.js';
+import { applyChanges, changedCampaigns, type ChangeSet } from '../../../server/engines/export/changes.js';
+import { exportFileOf } from '../../../server/engines/export/export-changes.js';
+import { googleFinalUrl } from '../../../server/engines/export/google.js';
+import { accountFacts } from '../../../server/engines/semantic/account-facts.js';
 import { importCampaignFiles } from '../../../server/projects/importers/index.js';
-import { defaultAnalysisSettings } from '../../../src/contract/analysis-results.js';
+import { defaultAnalysisSettings } from '../../../contract/analysis-results.js';
 import { ad, campaign, group, kw, yandex } from '../../fixtures/analysis/builders.js';
 
 /** The rows of a tab-separated file as a spreadsheet or the platform reads them (RFC 4180 unquoting only). */

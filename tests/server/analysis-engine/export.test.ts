@@ -1,9 +1,9 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import type { Suggestion } from '../../../src/contract/analysis-results.js';
-import type { CampaignData } from '../../../src/contract/campaigns.js';
-import { applyChanges, collectChanges } from '../../../server/analysis/export/changes.js';
-import { exportAcceptedChanges } from '../../../server/analysis/export/export-changes.js';
+import type { Suggestion } from '../../../contract/analysis-results.js';
+import type { CampaignData } from '../../../contract/campaigns.js';
+import { applyChanges, collectChanges } from '../../../server/engines/export/changes.js';
+import { exportAcceptedChanges } from '../../../server/engines/export/export-changes.js';
 import { importCampaignFiles } from '../../../server/projects/importers/index.js';
 import { ad, campaign, group, kw, query, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { analyse } from './helpers.js';

@@ -4,7 +4,7 @@
  * the target), never overlapping, no 0 ₽ causes, and the account's score beside the loss.
  */
 import { describe, expect, it } from 'vitest';
-import { moneyCauseKinds, moneyCauseLabel, readMoneyStory, type StoredMoneyStory } from '../../../src/contract/analysis-results.js';
+import { moneyCauseKinds, moneyCauseLabel, readMoneyStory, type StoredMoneyStory } from '../../../contract/analysis-results.js';
 import { campaign, group, kw, ad, query, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { flowerShop, flowerShopSettings } from '../../fixtures/analysis/flower-shop.js';
 import { analyse } from './helpers.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { CampaignData } from '../../../src/contract/campaigns.js';
+import type { CampaignData } from '../../../contract/campaigns.js';
 import { engineSettings } from '../../../server/analysis/run-audit.js';
-import { gazetteerFor } from '../../../server/analysis/semantic/geo/gazetteer.js';
-import { defaultProjectSettings } from '../../../src/contract/projects.js';
+import { gazetteerFor } from '../../../server/engines/semantic/geo/gazetteer.js';
+import { defaultProjectSettings } from '../../../contract/projects.js';
 import { ad, campaign, group, kw, query, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { analyse, lemmatizer, phraseTools } from './helpers.js';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { random } from '../../../bench/analysis.js';
-import { normalizeText, sortedKey, tokenize } from '../../../server/analysis/semantic/phrase.js';
+import { normalizeText, sortedKey, tokenize } from '../../../server/engines/semantic/phrase.js';
 
 /** What `tokenize` did with the regular expression: the reference. */
 const WORD = /([!+]?)([a-zа-я0-9]+(?:\/[a-zа-я0-9]+)*)/g;

@@ -1,9 +1,9 @@
-import type { AnalysisSettings } from '../../../src/contract/analysis-results.js';
-import type { CampaignData } from '../../../src/contract/campaigns.js';
-import { runCampaignAnalysis } from '../../../server/analysis/scoring/run-analysis.js';
-import { createLemmatizer, loadMorphology } from '../../../server/analysis/semantic/lemmatizer.js';
-import { prepareAccount } from '../../../server/analysis/semantic/prepare.js';
-import { parsePhrase, parseWords } from '../../../server/analysis/semantic/phrase.js';
+import type { AnalysisSettings } from '../../../contract/analysis-results.js';
+import type { CampaignData } from '../../../contract/campaigns.js';
+import { runCampaignAnalysis } from '../../../server/engines/scoring/run-analysis.js';
+import { createLemmatizer, loadMorphology } from '../../../server/engines/semantic/lemmatizer.js';
+import { prepareAccount } from '../../../server/engines/semantic/prepare.js';
+import { parsePhrase, parseWords } from '../../../server/engines/semantic/phrase.js';
 
 export async function lemmatizer() {
   await loadMorphology();

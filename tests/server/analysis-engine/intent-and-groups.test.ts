@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CampaignData, Keyword } from '../../../src/contract/campaigns.js';
+import type { CampaignData, Keyword } from '../../../contract/campaigns.js';
 import { ad, campaign, group, kw, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { analyse } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLemmatizer, loadMorphology } from '../../../server/analysis/semantic/lemmatizer.js';
-import { snowballRussian } from '../../../server/analysis/semantic/snowball-russian.js';
+import { createLemmatizer, loadMorphology } from '../../../server/engines/semantic/lemmatizer.js';
+import { snowballRussian } from '../../../server/engines/semantic/snowball-russian.js';
 import { lemmaSample, scoreJoins } from '../../fixtures/analysis/lemma-sample.js';
 
 /**

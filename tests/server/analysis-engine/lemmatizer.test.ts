@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { stemEnglish } from '../../../server/analysis/semantic/lemmatizer.js';
+import { stemEnglish } from '../../../server/engines/semantic/lemmatizer.js';
 import { lemmatizer } from './helpers.js';
-import { snowballRussian } from '../../../server/analysis/semantic/snowball-russian.js';
+import { snowballRussian } from '../../../server/engines/semantic/snowball-russian.js';
 
 // word, Snowball Russian stem, az lemmas (the comparison in the README, «Движок анализа»; measured in lemmatizer-comparison.test.ts)
 const table: [string, string, string[]][] = [

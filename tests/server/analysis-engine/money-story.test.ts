@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { moneyCauseKinds, type MoneyStory } from '../../../src/contract/analysis-results.js';
+import { moneyCauseKinds, type MoneyStory } from '../../../contract/analysis-results.js';
 import { summarizeAudit } from '../../../server/analysis/run-audit.js';
 import { ad, campaign, group, kw, query, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { analyse } from './helpers.js';

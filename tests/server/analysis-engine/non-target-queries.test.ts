@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { NonTargetQueriesSchema } from '../../../src/contract/analysis-results.js';
-import { summarizeNonTargetQueries } from '../../../server/analysis/semantic/non-target-queries.js';
+import { NonTargetQueriesSchema } from '../../../contract/analysis-results.js';
+import { summarizeNonTargetQueries } from '../../../server/engines/semantic/non-target-queries.js';
 import { ad, campaign, group, kw, query, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { analyse } from './helpers.js';
 

@@ -3,9 +3,9 @@
  * hand-written accounts. Every expected figure is worked out in the comments.
  */
 import { describe, expect, it } from 'vitest';
-import type { Finding, KeywordVerdict } from '../../../src/contract/analysis-results.js';
-import type { CampaignData } from '../../../src/contract/campaigns.js';
-import { campaignPlacement, placementOfLabel, placementOfName, placementOfType } from '../../../server/analysis/placement.js';
+import type { Finding, KeywordVerdict } from '../../../contract/analysis-results.js';
+import type { CampaignData } from '../../../contract/campaigns.js';
+import { campaignPlacement, placementOfLabel, placementOfName, placementOfType } from '../../../server/engines/placement.js';
 import { importCampaignFiles } from '../../../server/projects/importers/index.js';
 import { ad, campaign, group, kw, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { textFile } from '../importers/helpers.js';

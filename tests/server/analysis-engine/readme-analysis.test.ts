@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defaultProjectSettings } from '../../../src/contract/projects.js';
-import { checkRegistry } from '../../../server/analysis/scoring/registry.js';
+import { defaultProjectSettings } from '../../../contract/projects.js';
+import { checkRegistry } from '../../../server/engines/scoring/registry.js';
 
 /** The README's analysis section documents every check and every threshold setting, as the code has them. */
 describe('README, «Движок анализа»', () => {

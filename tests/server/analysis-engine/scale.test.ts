@@ -8,9 +8,9 @@
  */
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import type { EntityRef, Finding } from '../../../src/contract/analysis-results.js';
-import { aggregateFindings, FindingCollector } from '../../../server/analysis/scoring/aggregate.js';
-import { checks, makeFinding } from '../../../server/analysis/scoring/registry.js';
+import type { EntityRef, Finding } from '../../../contract/analysis-results.js';
+import { aggregateFindings, FindingCollector } from '../../../server/engines/scoring/aggregate.js';
+import { checks, makeFinding } from '../../../server/engines/scoring/registry.js';
 import { copyText, resultRowBatches, type ResultRowBatch } from '../../../server/analysis/result-rows.js';
 import { campaignDataOf, runAudit, runAuditInThread, takeCampaignData, type AuditThreadMessage, type RawAuditInput } from '../../../server/analysis/run-audit.js';
 import { generateAccount } from '../../../bench/analysis.js';

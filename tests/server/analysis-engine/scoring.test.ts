@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Ad } from '../../../src/contract/campaigns.js';
-import type { Finding } from '../../../src/contract/analysis-results.js';
+import type { Ad } from '../../../contract/campaigns.js';
+import type { Finding } from '../../../contract/analysis-results.js';
 import { ad, campaign, group, kw, query, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { analyse } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { negativeBlocks } from '../../../server/analysis/semantic/negative-match.js';
-import { splitMinusWords } from '../../../server/analysis/semantic/phrase.js';
+import { negativeBlocks } from '../../../server/engines/semantic/negative-match.js';
+import { splitMinusWords } from '../../../server/engines/semantic/phrase.js';
 import { ad, campaign, group, kw, query, stats, yandex } from '../../fixtures/analysis/builders.js';
 import { analyse, phraseTools, prepared } from './helpers.js';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { semanticSections } from '../../../src/contract/analysis-pages.js';
-import type { AuditResult } from '../../../src/contract/analysis.js';
+import { semanticSections } from '../../../contract/analysis-pages.js';
+import type { AuditResult } from '../../../contract/analysis.js';
 import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
 import { auditRunner, runAuditInWorkerThread } from '../../../server/analysis/worker.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultAnalysisSettings } from '../../../src/contract/analysis-results.js';
-import { defaultProjectSettings, ProjectSettingsSchema } from '../../../src/contract/projects.js';
+import { defaultAnalysisSettings } from '../../../contract/analysis-results.js';
+import { defaultProjectSettings, ProjectSettingsSchema } from '../../../contract/projects.js';
 import * as v from 'valibot';
 import { engineSettings, regionWords } from '../../../server/analysis/run-audit.js';
 import { ad, campaign, group, kw, query, stats, yandex } from '../../fixtures/analysis/builders.js';

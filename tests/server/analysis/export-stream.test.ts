@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { NegativeKeywordSuggestion, Suggestion } from '../../../src/contract/analysis-results.js';
-import type { CampaignData } from '../../../src/contract/campaigns.js';
-import { exportAcceptedChanges } from '../../../server/analysis/export/export-changes.js';
+import type { NegativeKeywordSuggestion, Suggestion } from '../../../contract/analysis-results.js';
+import type { CampaignData } from '../../../contract/campaigns.js';
+import { exportAcceptedChanges } from '../../../server/engines/export/export-changes.js';
 import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
 import { auditRunner, runAuditInWorkerThread } from '../../../server/analysis/worker.js';
 import { importCampaignFiles } from '../../../server/projects/importers/index.js';

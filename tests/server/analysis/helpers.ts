@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { Finding, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
-import type { Analysis, AuditResult } from '../../../src/contract/analysis.js';
+import type { Finding, NegativeKeywordSuggestion } from '../../../contract/analysis-results.js';
+import type { Analysis, AuditResult } from '../../../contract/analysis.js';
 import { buildResultsSummary, resultRowBatches } from '../../../server/analysis/result-rows.js';
 import { campaignDataOf, runAudit, summarizeAudit } from '../../../server/analysis/run-audit.js';
 import { analysisStorageLimits, auditRunner, runAuditInWorkerThread, type AuditRunner } from '../../../server/analysis/worker.js';
-import type { CampaignData } from '../../../src/contract/campaigns.js';
+import type { CampaignData } from '../../../contract/campaigns.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { waitForNotifiedRow } from '../helpers/database.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { auditRunner } from '../../../server/analysis/worker.js';
-import { scoreLevels, semanticSections } from '../../../src/contract/analysis-pages.js';
+import { scoreLevels, semanticSections } from '../../../contract/analysis-pages.js';
 import { migrateToLatest } from '../../../server/db/database.js';
 import { migrateToJustBefore } from '../helpers/database.js';
 import { call } from '../helpers/app.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { analysisMessages } from '../../../src/contract/messages.js';
+import { analysisMessages } from '../../../contract/messages.js';
 import { auditRunner, runAuditInWorkerThread } from '../../../server/analysis/worker.js';
 import { runTiming } from '../../../server/runs/paid-run.js';
 import { failAnalysis } from '../../../server/analysis/lifecycle.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Analysis } from '../../../src/contract/analysis.js';
+import type { Analysis } from '../../../contract/analysis.js';
 import { generateAccount } from '../../../bench/analysis.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';

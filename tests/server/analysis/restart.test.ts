@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { analysisMessages } from '../../../src/contract/messages.js';
+import { analysisMessages } from '../../../contract/messages.js';
 import { auditRun } from '../../../server/analysis/lifecycle.js';
 import { STALE_HEARTBEAT_SECONDS } from '../../../server/jobs/sweep.js';
 import { recoverRuns } from '../../../server/runs/paid-run.js';
 import { startRunRecoverySweep } from '../../../server/runs/kinds.js';
 import { runAnalysisJob } from '../../../server/analysis/worker.js';
 import { startJobQueue } from '../../../server/jobs/boss.js';
+import { jobWorkers } from '../../../server/job-workers.js';
 import type { JobQueue } from '../../../server/jobs/queue.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
@@ -53,7 +54,7 @@ describe('analysis after a restart mid-job', () => {
     const before = await balanceOf(t.app, user.id);
     const { id, jobId, cost } = await killedMidRun();
     // The restarted process: a queue with workers, then start-up recovery.
-    const restarted: JobQueue = await startJobQueue({ db: t.app.db, connectionString: t.database.url, config: t.config, runWorkers: true });
+    const restarted: JobQueue = await startJobQueue({ db: t.app.db, connectionString: t.database.url, config: t.config, workers: jobWorkers, runWorkers: true });
     try {
       const report = await recoverRuns(t.app.db, auditRun, { jobs: restarted });
       expect(report).toEqual({ resumed: [id], failed: [] });
@@ -84,7 +85,7 @@ describe('analysis after a restart mid-job', () => {
     const pages = await call(t.app, 'GET', `/api/v1/analyses/${id}/scores?level=campaign`, { token: user.token });
     expect(pages.status).not.toBe(200);
 
-    const restarted: JobQueue = await startJobQueue({ db: t.app.db, connectionString: t.database.url, config: t.config, runWorkers: true });
+    const restarted: JobQueue = await startJobQueue({ db: t.app.db, connectionString: t.database.url, config: t.config, workers: jobWorkers, runWorkers: true });
     try {
       expect(await recoverRuns(t.app.db, auditRun, { jobs: restarted })).toEqual({ resumed: [id], failed: [] });
       const events = await eventsUntilDone(t.app, user.token, id);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AuditResult } from '../../../src/contract/analysis.js';
+import type { AuditResult } from '../../../contract/analysis.js';
 import { copyText, resultRowBatches, type ResultRowBatch } from '../../../server/analysis/result-rows.js';
 import { auditOf } from './helpers.js';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AdFieldFixSuggestion, Finding, FindingItem, NegativeCategory, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
-import type { AuditResult } from '../../../src/contract/analysis.js';
-import { RESULTS_TOTAL_CAP } from '../../../src/contract/analysis-pages.js';
+import type { AdFieldFixSuggestion, Finding, FindingItem, NegativeCategory, NegativeKeywordSuggestion } from '../../../contract/analysis-results.js';
+import type { AuditResult } from '../../../contract/analysis.js';
+import { RESULTS_TOTAL_CAP } from '../../../contract/analysis-pages.js';
 import { defaultStorageLimits } from '../../../server/analysis/result-rows.js';
 import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
 import { analysisLog, analysisStorageLimits, auditRunner, runAuditInWorkerThread, type AuditRunner } from '../../../server/analysis/worker.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EntityScore, Finding, NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
-import type { AuditResult } from '../../../src/contract/analysis.js';
+import type { EntityScore, Finding, NegativeKeywordSuggestion } from '../../../contract/analysis-results.js';
+import type { AuditResult } from '../../../contract/analysis.js';
 import { buildResultsSummary, SUMMARY_MAX_BYTES } from '../../../server/analysis/result-rows.js';
 import { auditOf } from './helpers.js';
 

@@ -7,12 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiMessages } from '../../../src/contract/messages.js';
+import { apiMessages } from '../../../contract/messages.js';
 import { buildApp } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
 import { createDatabase, migrateToLatest, type DB } from '../../../server/db/database.js';
 import { findFreePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../../server/db/embedded.js';
 import { startJobQueue } from '../../../server/jobs/boss.js';
+import { jobWorkers } from '../../../server/job-workers.js';
 import type { JobQueue } from '../../../server/jobs/queue.js';
 import { call, memoryMailer } from '../helpers/app.js';
 import { createUser } from '../helpers/fixtures.js';
@@ -56,7 +57,7 @@ describe('an external PostgreSQL that dies and comes back', () => {
     await migrateToLatest(db);
     const config = loadConfig({ NODE_ENV: 'test' }, { dataDir: dir, jwtSecret: new Uint8Array(randomBytes(32)), secretsKey: new Uint8Array(randomBytes(32)), publicUrl: 'http://localhost:5173' });
     // The job workers run too: their polls fail while the database is gone, and must not take the process down.
-    jobs = await startJobQueue({ db, connectionString: url, config, runWorkers: true });
+    jobs = await startJobQueue({ db, connectionString: url, config, workers: jobWorkers, runWorkers: true });
     app = await buildApp({ config, db, mailer: memoryMailer([]), jobs, databaseUrl: url });
     await app.ready();
   }, 120_000);

@@ -9,6 +9,7 @@ import { TEST_SELLER } from './seller.js';
 import type { Mailer, OutgoingMail } from '../../../server/email/mailer.js';
 import type { JobQueue } from '../../../server/jobs/queue.js';
 import { startJobQueue } from '../../../server/jobs/boss.js';
+import { jobWorkers } from '../../../server/job-workers.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface TestApp {
@@ -68,7 +69,7 @@ async function startOn(database: TestDatabase, dataDir: string, removeData: () =
     },
   );
   const outbox: OutgoingMail[] = [];
-  const jobs = options.jobQueue ? await startJobQueue({ db: database.db, connectionString: database.url, config, runWorkers: options.jobQueue.runWorkers }) : (options.jobs ?? null);
+  const jobs = options.jobQueue ? await startJobQueue({ db: database.db, connectionString: database.url, config, workers: jobWorkers, runWorkers: options.jobQueue.runWorkers }) : (options.jobs ?? null);
   const app = await buildApp({ config, db: database.db, mailer: options.mailer ?? memoryMailer(outbox), jobs, databaseUrl: database.url });
   await app.ready();
   return {

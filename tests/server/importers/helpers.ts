@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AdGroup, Campaign, CampaignData } from '../../../src/contract/campaigns.js';
+import type { AdGroup, Campaign, CampaignData } from '../../../contract/campaigns.js';
 import { importCampaignFiles, type ImportOptions, type ImportResult } from '../../../server/projects/importers/index.js';
 
 const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/imports');

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCampaignFiles } from '../../../server/projects/importers/index.js';
-import { createDirectClient } from '../../../server/projects/yandex-direct/client.js';
-import { fetchAccount } from '../../../server/projects/yandex-direct/fetch-account.js';
+import { createDirectClient } from '../../../server/direct/api/client.js';
+import { fetchAccount } from '../../../server/direct/api/fetch-account.js';
 import { startFakeDirect, teplodomAccount, type FakeDirect } from '../../fakes/yandex-direct-fake.js';
 import { campaignNamed, dataOf, fixture, groupNamed, textFile } from './helpers.js';
 

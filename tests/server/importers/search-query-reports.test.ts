@@ -6,7 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import type { SearchQuery } from '../../../src/contract/campaigns.js';
+import type { SearchQuery } from '../../../contract/campaigns.js';
 import { importCampaignFiles } from '../../../server/projects/importers/index.js';
 import { dataOf, fixture, textFile } from './helpers.js';
 

@@ -5,7 +5,7 @@
  * twenty builds at once is measured by `npm run bench -- documents`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiMessages } from '../../../src/contract/messages.js';
+import { apiMessages } from '../../../contract/messages.js';
 import { closeWorkerPools, workerPoolSettings } from '../../../server/lib/worker-pool.js';
 import { renderInvoicePdf } from '../../../server/payments/invoice-pdf.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';

@@ -3,7 +3,7 @@
  * «Текстово-графическое объявление» is not badged with what reads as an ad format (issue 28, §Why 7).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CampaignData } from '../../../src/contract/campaigns.js';
+import type { CampaignData } from '../../../contract/campaigns.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { createProject, insertDraft, sampleCampaignData } from './helpers.js';

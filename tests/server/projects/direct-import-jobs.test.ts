@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { directApiMessages, projectMessages } from '../../../src/contract/messages.js';
-import type { ImportJob } from '../../../src/contract/projects.js';
+import { directApiMessages, projectMessages } from '../../../contract/messages.js';
+import type { ImportJob } from '../../../contract/projects.js';
 import { openSecret } from '../../../server/lib/secret-box.js';
 import { STALE_HEARTBEAT_SECONDS } from '../../../server/jobs/sweep.js';
 import { importJobEvents, recoverInterruptedImportJobs, startImportJobRecoverySweep } from '../../../server/projects/import-jobs.js';

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import { draftRowMessages, writeDraftRow } from '../../../server/projects/draft-rows.js';
-import { countCampaignData, type CampaignData } from '../../../src/contract/campaigns.js';
-import { isImportJobFinished, type ImportJob } from '../../../src/contract/projects.js';
+import { countCampaignData, type CampaignData } from '../../../contract/campaigns.js';
+import { isImportJobFinished, type ImportJob } from '../../../contract/projects.js';
 import { importJobEvents } from '../../../server/projects/import-jobs.js';
 import { call } from '../helpers/app.js';
 import type { FixtureUser } from '../helpers/fixtures.js';

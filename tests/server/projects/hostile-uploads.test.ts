@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipBombXlsx } from '../../../bench/hostile-files.js';
-import { projectMessages } from '../../../src/contract/messages.js';
+import { projectMessages } from '../../../contract/messages.js';
 import { closeWorkerPools, workerPoolSettings } from '../../../server/lib/worker-pool.js';
 import { takeImportLease } from '../../../server/projects/import-lease.js';
 import { buildTemplateCsv } from '../../../server/projects/importers/template.js';

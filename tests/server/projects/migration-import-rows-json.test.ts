@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Campaign } from '../../../src/contract/campaigns.js';
+import type { Campaign } from '../../../contract/campaigns.js';
 import { migrateToLatest } from '../../../server/db/database.js';
 import { campaignRowSummary } from '../../../server/projects/campaign-row.js';
 import { migrateToJustBefore } from '../helpers/database.js';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultProjectSettings } from '../../../src/contract/projects.js';
+import { defaultProjectSettings } from '../../../contract/projects.js';
 import { campaignDataOf, runAudit } from '../../../server/analysis/run-audit.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';

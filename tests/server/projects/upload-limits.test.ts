@@ -16,7 +16,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectMessages } from '../../../src/contract/messages.js';
+import { projectMessages } from '../../../contract/messages.js';
 import { closeWorkerPools } from '../../../server/lib/worker-pool.js';
 import { buildTemplateCsv } from '../../../server/projects/importers/template.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzePage, analyzeRelevance, pageKey, type FetchedPage, type GroupTarget } from '../../../server/analysis/relevance/engine.js';
-import { extractPage } from '../../../server/analysis/relevance/html.js';
-import { collectLandingPages, describeLandingPages } from '../../../server/analysis/relevance/targets.js';
-import { createLemmatizer, loadMorphology, type Lemmatizer } from '../../../server/analysis/semantic/lemmatizer.js';
-import type { Campaign } from '../../../src/contract/campaigns.js';
+import { analyzePage, analyzeRelevance, pageKey, type FetchedPage, type GroupTarget } from '../../../server/engines/page-check/engine.js';
+import { extractPage } from '../../../server/engines/page-check/html.js';
+import { collectLandingPages, describeLandingPages } from '../../../server/engines/page-check/targets.js';
+import { createLemmatizer, loadMorphology, type Lemmatizer } from '../../../server/engines/semantic/lemmatizer.js';
+import type { Campaign } from '../../../contract/campaigns.js';
 
 let lemmatizer: Lemmatizer;
 beforeAll(async () => {

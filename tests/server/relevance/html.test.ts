@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attributesOf, decodeEntities, extractPage, textOf } from '../../../server/analysis/relevance/html.js';
+import { attributesOf, decodeEntities, extractPage, textOf } from '../../../server/engines/page-check/html.js';
 
 const pageWith = (body: string, head = '<title>Окна</title>') => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RelevanceAnalysis } from '../../../src/contract/relevance.js';
+import type { RelevanceAnalysis } from '../../../contract/relevance.js';
 import { relevanceFetchSettings } from '../../../server/relevance/worker.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RelevanceAnalysis, RelevanceResults } from '../../../src/contract/relevance.js';
+import type { RelevanceAnalysis, RelevanceResults } from '../../../contract/relevance.js';
 import type { QueuedJob } from '../../../server/jobs/queue.js';
 import type { RelevanceJobData } from '../../../server/relevance/lifecycle.js';
 import { relevanceFetchSettings, runRelevanceJob } from '../../../server/relevance/worker.js';

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { directApiMessages } from '../../../src/contract/messages.js';
-import { createDirectClient, createLimiter, DIRECT_API_URL, DIRECT_SANDBOX_API_URL, type DirectClientOptions } from '../../../server/projects/yandex-direct/client.js';
-import { DirectApiError } from '../../../server/projects/yandex-direct/errors.js';
-import { parseReportTsv, reportNumber } from '../../../server/projects/yandex-direct/report-tsv.js';
-import { parseUnitsHeader } from '../../../server/projects/yandex-direct/units.js';
+import { directApiMessages } from '../../../contract/messages.js';
+import { createDirectClient, createLimiter, DIRECT_API_URL, DIRECT_SANDBOX_API_URL, type DirectClientOptions } from '../../../server/direct/api/client.js';
+import { DirectApiError } from '../../../server/direct/api/errors.js';
+import { parseReportTsv, reportNumber } from '../../../server/direct/api/report-tsv.js';
+import { parseUnitsHeader } from '../../../server/direct/api/units.js';
 import { startFakeDirect, teplodomAccount, type FakeDirect } from '../../fakes/yandex-direct-fake.js';
 
 let fake: FakeDirect;

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CampaignData, Sitelink } from '../../../src/contract/campaigns.js';
-import { directApiMessages } from '../../../src/contract/messages.js';
-import { createDirectClient } from '../../../server/projects/yandex-direct/client.js';
-import { DirectApiError } from '../../../server/projects/yandex-direct/errors.js';
-import { fetchAccount } from '../../../server/projects/yandex-direct/fetch-account.js';
-import { importFromDirectApi, lastFullDays } from '../../../server/projects/yandex-direct/index.js';
-import { splitKeyword } from '../../../server/projects/yandex-direct/keyword-text.js';
+import type { CampaignData, Sitelink } from '../../../contract/campaigns.js';
+import { directApiMessages } from '../../../contract/messages.js';
+import { createDirectClient } from '../../../server/direct/api/client.js';
+import { DirectApiError } from '../../../server/direct/api/errors.js';
+import { fetchAccount } from '../../../server/direct/api/fetch-account.js';
+import { importFromDirectApi, lastFullDays } from '../../../server/direct/api/index.js';
+import { splitKeyword } from '../../../server/direct/api/keyword-text.js';
 import { startFakeDirect, teplodomAccount, type FakeDirect } from '../../fakes/yandex-direct-fake.js';
 
 const period = { from: '2024-05-01', to: '2024-05-31' };

@@ -15,9 +15,9 @@ import {
   AuditPageSchema,
   type AdminRun,
   type AdminUser,
-} from '../../../src/contract/admin.js';
-import { AdminCreditResponseSchema } from '../../../src/contract/tokens.js';
-import { adminSections } from '../../../src/features/admin/nav';
+} from '@contract/admin.js';
+import { AdminCreditResponseSchema } from '@contract/tokens.js';
+import { adminSections } from '@/features/admin/nav';
 import { renderAt } from '../auth/render-app';
 import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
 import { resetSession, signIn } from '../routes/router-harness';

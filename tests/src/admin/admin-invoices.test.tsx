@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AdminInvoice } from '../../../src/contract/payments.js';
-import { AppToaster } from '../../../src/components/layout/AppToaster';
-import { AdminInvoicesPage } from '../../../src/features/admin/invoices/AdminInvoicesPage';
+import type { AdminInvoice } from '@contract/payments.js';
+import { AppToaster } from '@/components/layout/AppToaster';
+import { AdminInvoicesPage } from '@/features/admin/invoices/AdminInvoicesPage';
 import { renderWithRouter, server, signIn } from '../components/helpers';
 
 const API = '*/api/v1/admin/invoices';

@@ -7,11 +7,11 @@
  */
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AuditResult } from '../../../src/contract/analysis.js';
-import { share, type Evidence, type Finding } from '../../../src/contract/analysis-results.js';
-import { formatEvidenceValue } from '../../../src/lib/evidence-format.js';
+import type { AuditResult } from '@contract/analysis.js';
+import { share, type Evidence, type Finding } from '@contract/analysis-results.js';
+import { formatEvidenceValue } from '@contract/evidence-format.js';
 import { buildResultsSummary } from '../../../server/analysis/result-rows.js';
-import { runCampaignAnalysis } from '../../../server/analysis/scoring/run-analysis.js';
+import { runCampaignAnalysis } from '../../../server/engines/scoring/run-analysis.js';
 import { flowerShop, flowerShopSettings } from '../../fixtures/analysis/flower-shop.js';
 import { renderAt } from '../auth/render-app';
 import { useTestServer } from '../lib/test-server';

@@ -1,10 +1,10 @@
 /** Data of the analysis screen tests: a project, analyses in each state and a small audit result. */
 import { http, HttpResponse } from 'msw';
-import type { Analysis, AuditResult } from '../../../src/contract/analysis.js';
-import { RESULTS_TOTAL_CAP, type BulkDecisionRequest, type DecisionChangesRequest, type DecisionCounts, type FindingItemsPage, type FindingsPage, type PagedResults, type ResultsSummary, type SuggestionWithDecision } from '../../../src/contract/analysis-pages.js';
-import type { Finding, FindingItem, StoredMoneyStory, NegativeKeywordSuggestion, CrossMinusSuggestion, AdFieldFixSuggestion, Suggestion } from '../../../src/contract/analysis-results.js';
-import { defaultAnalysisSettings, share } from '../../../src/contract/analysis-results.js';
-import type { ProjectDetail } from '../../../src/contract/projects.js';
+import type { Analysis, AuditResult } from '@contract/analysis.js';
+import { RESULTS_TOTAL_CAP, type BulkDecisionRequest, type DecisionChangesRequest, type DecisionCounts, type FindingItemsPage, type FindingsPage, type PagedResults, type ResultsSummary, type SuggestionWithDecision } from '@contract/analysis-pages.js';
+import type { Finding, FindingItem, StoredMoneyStory, NegativeKeywordSuggestion, CrossMinusSuggestion, AdFieldFixSuggestion, Suggestion } from '@contract/analysis-results.js';
+import { defaultAnalysisSettings, share } from '@contract/analysis-results.js';
+import type { ProjectDetail } from '@contract/projects.js';
 
 export const projectId = '44444444-4444-4444-8444-444444444444';
 export const analysisId = '55555555-5555-4555-8555-555555555555';

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { MoneyLine } from '../../../src/components/analysis/MoneyLine';
+import { MoneyLine } from '@/components/analysis/MoneyLine';
 
 describe('the money line of a project card and the history', () => {
   it('a loss reads «Теряете ≈ X ₽ в месяц» in the alarm colour', () => {

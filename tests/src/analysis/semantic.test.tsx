@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { NegativeKeywordSuggestion } from '../../../src/contract/analysis-results.js';
+import type { NegativeKeywordSuggestion } from '@contract/analysis-results.js';
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
-import type { AdFieldFixSuggestion } from '../../../src/contract/analysis-results.js';
+import type { AdFieldFixSuggestion } from '@contract/analysis-results.js';
 import { allSuggestions, analysisId, fakePagedApi, makeAnalysis, projectId } from './fixtures';
 
 useTestServer();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSseParser, type SseEvent } from '../../../src/features/analysis/sse';
+import { createSseParser, type SseEvent } from '@/features/analysis/sse';
 
 function parseChunks(chunks: string[]): SseEvent[] {
   const events: SseEvent[] = [];

@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { session } from '../../../src/app/session';
+import { session } from '@/app/session';
 import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
 import { resetSession, signIn } from '../routes/router-harness';
 import { renderAt } from './render-app';

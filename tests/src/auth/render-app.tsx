@@ -3,7 +3,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { render } from '@testing-library/react';
 import { Provider as JotaiProvider } from 'jotai';
-import { sessionStore } from '../../../src/app/session';
+import { sessionStore } from '@/app/session';
 import { createTestRouter } from '../routes/router-harness';
 
 export async function renderAt(path: string, options: { queryClient?: QueryClient } = {}) {

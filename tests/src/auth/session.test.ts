@@ -8,7 +8,7 @@ import {
   sessionStore,
   setSessionNavigator,
   toRegisterPayload,
-} from '../../../src/app/session';
+} from '@/app/session';
 import { ownerOrganization, server, tokens, useTestServer, verifiedUser } from '../lib/test-server';
 
 useTestServer();

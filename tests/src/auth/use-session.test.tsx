@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { sessionStateAtom, sessionStore, useSession } from '../../../src/app/session';
+import { sessionStateAtom, sessionStore, useSession } from '@/app/session';
 import { ownerOrganization, verifiedUser } from '../lib/test-server';
 
 function Probe() {

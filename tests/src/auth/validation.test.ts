@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { LoginSchema, RegisterFormSchema } from '../../../src/contract/auth.js';
+import { LoginSchema, RegisterFormSchema } from '@contract/auth.js';
 
 // Every message of spec section 5, straight from the shared schemas the forms use.
 const firstMessage = (schema: v.GenericSchema, input: unknown) => {

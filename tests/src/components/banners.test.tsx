@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CookieBanner, COOKIE_CONSENT_KEY } from '../../../src/components/layout/CookieBanner';
-import { Footer, SUPPORT_CHAT_URL } from '../../../src/components/layout/Footer';
+import { CookieBanner, COOKIE_CONSENT_KEY } from '@/components/layout/CookieBanner';
+import { Footer, SUPPORT_CHAT_URL } from '@/components/layout/Footer';
 
 afterEach(() => vi.useRealTimers());
 

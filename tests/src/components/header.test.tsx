@@ -2,10 +2,10 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Header, LOGO_SRC } from '../../../src/app/Header';
-import { setUnauthorizedHandler } from '../../../src/lib/api-client';
-import { BALANCE_REFRESH_MS } from '../../../src/lib/tokens-api';
-import { clearNotifications } from '../../../src/app/notifications';
+import { Header, LOGO_SRC } from '@/app/Header';
+import { setUnauthorizedHandler } from '@/lib/api-client';
+import { BALANCE_REFRESH_MS } from '@/lib/tokens-api';
+import { clearNotifications } from '@/app/notifications';
 import { renderWithRouter, server, signIn, signOut } from './helpers';
 
 // The indicator reads new ledger entries when the balance changes (credit notifications); kept across

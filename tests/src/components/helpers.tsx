@@ -15,8 +15,8 @@ import {
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { setupServer } from 'msw/node';
-import type { Organization, User } from '../../../src/contract/auth.js';
-import { sessionStateAtom, sessionStore, setSessionNavigator } from '../../../src/app/session';
+import type { Organization, User } from '@contract/auth.js';
+import { sessionStateAtom, sessionStore, setSessionNavigator } from '@/app/session';
 
 export const server = setupServer();
 

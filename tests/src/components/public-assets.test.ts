@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LEGAL_DOCUMENTS } from '../../../src/components/layout/Footer';
+import { LEGAL_DOCUMENTS } from '@/components/layout/Footer';
 
 const publicDir = resolve(__dirname, '../../../public');
 

@@ -9,7 +9,7 @@ import {
   TOAST_SWIPE_THRESHOLD_PX,
   TOAST_WIDTH_PX,
   TOASTS_VISIBLE,
-} from '../../../src/components/layout/AppToaster';
+} from '@/components/layout/AppToaster';
 
 afterEach(() => {
   act(() => {

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { RegisterFormSchema } from '../../../src/contract/auth';
-import { genericValidationMessages } from '../../../src/contract/messages';
-import { ProjectStep1Schema } from '../../../src/contract/projects';
-import { text } from '../../../src/contract/text';
-import { russianIssueMessage } from '../../../src/contract/validation-language';
+import { RegisterFormSchema } from '@contract/auth';
+import { genericValidationMessages } from '@contract/messages';
+import { ProjectStep1Schema } from '@contract/projects';
+import { text } from '@contract/text';
+import { russianIssueMessage } from '@contract/validation-language';
 
 /** The PWA's forms validate with the contract's schemas: loading the contract is enough for Russian messages. */
 describe('validation messages of the contract', () => {

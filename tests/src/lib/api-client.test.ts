@@ -1,6 +1,6 @@
 import { http, HttpResponse, delay } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiClient, buildUrl, refreshSession, setUnauthorizedHandler } from '../../../src/lib/api-client';
+import { ApiError, apiClient, buildUrl, refreshSession, setUnauthorizedHandler } from '@/lib/api-client';
 import { server, useTestServer } from './test-server';
 
 useTestServer();

@@ -1,10 +1,10 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { RelevanceList } from '../../../src/contract/relevance.js';
-import type { ApiFile } from '../../../src/contract/routes/route.js';
-import { routes } from '../../../src/contract/routes/index.js';
-import { ApiError } from '../../../src/lib/api-client';
-import { callApi } from '../../../src/lib/call-api';
+import type { RelevanceList } from '@contract/relevance.js';
+import type { ApiFile } from '@contract/routes/route.js';
+import { routes } from '@contract/routes/index.js';
+import { ApiError } from '@/lib/api-client';
+import { callApi } from '@/lib/call-api';
 import { ownerOrganization, server, useTestServer } from './test-server';
 
 useTestServer();

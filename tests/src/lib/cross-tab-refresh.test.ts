@@ -10,11 +10,11 @@ import { server, useTestServer } from './test-server';
 
 useTestServer();
 
-type ApiClientModule = typeof import('../../../src/lib/api-client');
+type ApiClientModule = typeof import('@/lib/api-client');
 
 async function openTab(): Promise<ApiClientModule> {
   vi.resetModules();
-  const tab = await import('../../../src/lib/api-client');
+  const tab = await import('@/lib/api-client');
   tab.setUnauthorizedHandler(() => undefined);
   return tab;
 }

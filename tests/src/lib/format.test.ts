@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatNumber, formatRelativeTime, formatValue } from '../../../src/lib/format';
+import { formatDateTime, formatNumber, formatRelativeTime, formatValue } from '@contract/format';
 
 const now = new Date('2025-03-10T12:00:00Z');
 const ago = (ms: number) => new Date(now.getTime() - ms);

@@ -1,7 +1,7 @@
 import { onlineManager, type QueryClient } from '@tanstack/react-query';
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/react-query-persist-client';
 import { vi } from 'vitest';
-import { createQueryClient, currentCacheBuster, persistOptions } from '../../../src/app/query-client';
+import { createQueryClient, currentCacheBuster, persistOptions } from '@/app/query-client';
 
 type PersistClient = Parameters<typeof persistQueryClientSave>[0]['queryClient'];
 

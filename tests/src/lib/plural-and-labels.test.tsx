@@ -3,13 +3,13 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
-import { CampaignTree } from "../../../src/features/projects/components/CampaignTree";
-import { formatCountOf, pluralRu } from "../../../src/lib/format";
+import { CampaignTree } from "@/features/projects/components/CampaignTree";
+import { formatCountOf, pluralRu } from "@contract/format";
 import {
   campaignTypeLabel,
   keywordLabel,
   planLabel,
-} from "../../../src/lib/labels";
+} from "@contract/labels";
 import { createTestQueryClient } from "../components/helpers";
 import { server, useTestServer } from "./test-server";
 

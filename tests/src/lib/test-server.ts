@@ -1,7 +1,7 @@
 /** The msw server and fixtures shared by the PWA-shell tests. */
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { Organization, User } from '../../../src/contract/auth.js';
+import type { Organization, User } from '@contract/auth.js';
 
 export const server = setupServer();
 

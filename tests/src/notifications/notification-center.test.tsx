@@ -1,10 +1,10 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { session } from '../../../src/app/session';
-import { unreadBadgeText } from '../../../src/features/notifications/format';
-import { formatRelativeTime as formatNotificationTime } from '../../../src/lib/format';
-import { NotificationCenter } from '../../../src/features/notifications/NotificationCenter';
+import { session } from '@/app/session';
+import { unreadBadgeText } from '@/features/notifications/format';
+import { formatRelativeTime as formatNotificationTime } from '@contract/format';
+import { NotificationCenter } from '@/features/notifications/NotificationCenter';
 import {
   addNotification,
   clearNotifications,
@@ -12,7 +12,7 @@ import {
   markNotificationRead,
   notificationStore,
   notificationsAtom,
-} from '../../../src/app/notifications';
+} from '@/app/notifications';
 
 beforeEach(() => clearNotifications());
 afterEach(() => vi.useRealTimers());

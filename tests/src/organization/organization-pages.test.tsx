@@ -2,10 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppToaster } from '../../../src/components/layout/AppToaster';
-import { sessionStateAtom, sessionStore } from '../../../src/app/session';
-import { OrganizationPage } from '../../../src/features/organization/OrganizationPage';
-import { OrganizationSettingsPage } from '../../../src/features/organization/OrganizationSettingsPage';
+import { AppToaster } from '@/components/layout/AppToaster';
+import { sessionStateAtom, sessionStore } from '@/app/session';
+import { OrganizationPage } from '@/features/organization/OrganizationPage';
+import { OrganizationSettingsPage } from '@/features/organization/OrganizationSettingsPage';
 import { renderWithRouter, server, signIn, testUser } from '../components/helpers';
 
 const API = '*/api/v1/organizations';

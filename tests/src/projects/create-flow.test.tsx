@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { PREVIEW_STORAGE_KEY, STEP1_STORAGE_KEY } from '../../../src/features/projects/create-draft';
+import { PREVIEW_STORAGE_KEY, STEP1_STORAGE_KEY } from '@/features/projects/create-draft';
 import { renderAt } from '../auth/render-app';
 import { ownerOrganization, useTestServer, verifiedUser } from '../lib/test-server';
 import { landingPathOf, resetSession, signIn } from '../routes/router-harness';

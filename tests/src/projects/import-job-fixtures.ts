@@ -1,4 +1,4 @@
-import { DIRECT_IMPORT_STAGES, type DirectImportStageProgress, type ImportJob, type ImportPreview } from '../../../src/contract/projects.js';
+import { DIRECT_IMPORT_STAGES, type DirectImportStageProgress, type ImportJob, type ImportPreview } from '@contract/projects.js';
 
 export const jobId = '55555555-5555-4555-8555-555555555555';
 

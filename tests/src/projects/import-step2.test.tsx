@@ -2,12 +2,12 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { importTemplateColumns } from '../../../src/contract/import-template.js';
-import { projectMessages } from '../../../src/contract/messages.js';
-import type { ImportPreview } from '../../../src/contract/projects.js';
-import { IMPORT_JOB_POLL_MS } from '../../../src/lib/projects-api';
-import { PREVIEW_STORAGE_KEY, STEP1_STORAGE_KEY } from '../../../src/features/projects/create-draft';
-import { CREATE_DIRECT_JOB_KEY } from '../../../src/features/projects/direct-import-job';
+import { importTemplateColumns } from '@contract/import-template.js';
+import { projectMessages } from '@contract/messages.js';
+import type { ImportPreview } from '@contract/projects.js';
+import { IMPORT_JOB_POLL_MS } from '@/lib/projects-api';
+import { PREVIEW_STORAGE_KEY, STEP1_STORAGE_KEY } from '@/features/projects/create-draft';
+import { CREATE_DIRECT_JOB_KEY } from '@/features/projects/direct-import-job';
 import { completedJob, importJob, jobId, runningJob } from './import-job-fixtures';
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer } from '../lib/test-server';

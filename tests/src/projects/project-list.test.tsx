@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ProjectSummary } from '../../../src/contract/projects.js';
+import type { ProjectSummary } from '@contract/projects.js';
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer, verifiedUser } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
@@ -121,7 +121,7 @@ describe('project list', () => {
   });
 
   it('marks the list and the project queries for offline persistence', async () => {
-    const { projectListQueryOptions, projectQueryOptions } = await import('../../../src/lib/projects-api');
+    const { projectListQueryOptions, projectQueryOptions } = await import('@/lib/projects-api');
     expect(projectListQueryOptions({ search: '', sort: 'updated' }).meta).toEqual({ persist: true });
     expect(projectQueryOptions('x').meta).toEqual({ persist: true });
   });

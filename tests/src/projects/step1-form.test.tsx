@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { Step1Form } from '../../../src/features/projects/components/Step1Form';
+import { Step1Form } from '@/features/projects/components/Step1Form';
 
 function renderForm(initial = null) {
   const onSubmit = vi.fn();

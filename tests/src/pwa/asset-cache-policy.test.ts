@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cacheOnlyGoodAssets, isAssetAddress, isCacheableResponse } from '../../../src/features/pwa/asset-cache-policy';
+import { cacheOnlyGoodAssets, isAssetAddress, isCacheableResponse } from '@/features/pwa/asset-cache-policy';
 
 const html = (status = 200) => new Response('<!doctype html><div id="root"></div>', { status, headers: { 'content-type': 'text/html; charset=utf-8' } });
 const script = (status = 200) => new Response('export {}', { status, headers: { 'content-type': 'text/javascript; charset=utf-8' } });

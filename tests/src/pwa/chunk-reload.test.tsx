@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RouteError } from '../../../src/components/layout/RouteError';
+import { RouteError } from '@/components/layout/RouteError';
 import {
   CHUNK_RELOAD_STORAGE_KEY,
   RELOAD_GUARD_MS,
@@ -10,8 +10,8 @@ import {
   reloadOnceForNewVersion,
   resetChunkReloadState,
   type ReloadEnvironment,
-} from '../../../src/lib/chunk-reload';
-import { NewVersionNotice } from '../../../src/components/NewVersionNotice';
+} from '@/lib/chunk-reload';
+import { NewVersionNotice } from '@/components/NewVersionNotice';
 
 const staleChunk = new TypeError('Failed to fetch dynamically imported module: https://app.example/assets/semantic-Bx1.js');
 

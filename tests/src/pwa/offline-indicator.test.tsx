@@ -1,7 +1,7 @@
 import { onlineManager } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OfflineIndicator } from '../../../src/features/pwa/OfflineIndicator';
+import { OfflineIndicator } from '@/features/pwa/OfflineIndicator';
 
 afterEach(() => onlineManager.setOnline(true));
 

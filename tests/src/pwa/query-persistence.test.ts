@@ -12,8 +12,8 @@ import {
   currentCacheBuster,
   persistOptions,
   queryClient,
-} from '../../../src/app/query-client';
-import { session } from '../../../src/app/session';
+} from '@/app/query-client';
+import { session } from '@/app/session';
 import { ownerOrganization, verifiedUser } from '../lib/test-server';
 
 const otherUser = { ...verifiedUser, id: '99999999-9999-4999-8999-999999999999', email: 'boris@example.ru' };

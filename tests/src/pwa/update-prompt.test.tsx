@@ -26,9 +26,9 @@ vi.mock('workbox-window', () => ({
   },
 }));
 
-import { UpdatePrompt } from '../../../src/features/pwa/UpdatePrompt';
-import { UpdatePromptView } from '../../../src/features/pwa/UpdatePromptView';
-import { dismissServiceWorkerPrompt } from '../../../src/features/pwa/service-worker';
+import { UpdatePrompt } from '@/features/pwa/UpdatePrompt';
+import { UpdatePromptView } from '@/features/pwa/UpdatePromptView';
+import { dismissServiceWorkerPrompt } from '@/features/pwa/service-worker';
 
 describe('update prompt', () => {
   it("shows 'Доступна новая версия' with an 'Обновить' button when an update waits", async () => {

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LandingUrlsResponse, PageRelevance, RelevanceAnalysis, RelevanceResults } from '../../../src/contract/relevance.js';
+import type { LandingUrlsResponse, PageRelevance, RelevanceAnalysis, RelevanceResults } from '@contract/relevance.js';
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer, verifiedUser } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';

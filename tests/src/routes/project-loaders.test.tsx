@@ -6,7 +6,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { projectKeys } from '../../../src/lib/projects-api';
+import { projectKeys } from '@/lib/projects-api';
 import { ownerOrganization, server, useTestServer, verifiedUser } from '../lib/test-server';
 import { createTestRouter, resetSession, signIn } from './router-harness';
 

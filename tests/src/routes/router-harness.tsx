@@ -1,9 +1,9 @@
 /** Builds the real route tree on a memory history with a fresh query client and the real session. */
 import { QueryClient } from '@tanstack/react-query';
 import { createMemoryHistory, createRouter } from '@tanstack/react-router';
-import { routeTree } from '../../../src/routeTree.gen';
-import { session, sessionStateAtom, sessionStore } from '../../../src/app/session';
-import type { Organization, User } from '../../../src/contract/auth.js';
+import { routeTree } from '@/routeTree.gen';
+import { session, sessionStateAtom, sessionStore } from '@/app/session';
+import type { Organization, User } from '@contract/auth.js';
 
 
 // jsdom has no scrolling; the router's scroll restoration calls it on every navigation.

@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LedgerEntry } from '../../../src/contract/tokens.js';
-import { dailySpending } from '../../../src/features/tokens/spending';
-import { TokensPage } from '../../../src/features/tokens/TokensPage';
+import type { LedgerEntry } from '@contract/tokens.js';
+import { dailySpending } from '@/features/tokens/spending';
+import { TokensPage } from '@/features/tokens/TokensPage';
 import { renderWithRouter, server, signIn } from '../components/helpers';
 
 const API = '*/api/v1/tokens';

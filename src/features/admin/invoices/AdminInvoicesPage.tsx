@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { paymentStatusLabels, paymentStatuses, type AdminInvoice, type PaymentStatus } from '../../../contract/payments.js';
-import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
-import { QueryError } from '../../../components/ui/QueryError';
-import { TableHead } from '../../../components/ui/TableHead';
-import { formatDateTime, formatTokens } from '../../../lib/format';
+import { paymentStatusLabels, paymentStatuses, type AdminInvoice, type PaymentStatus } from '@contract/payments.js';
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
+import { QueryError } from '@/components/ui/QueryError';
+import { TableHead } from '@/components/ui/TableHead';
+import { formatDateTime, formatTokens } from '@contract/format';
 import { downloadInvoice } from '@/lib/payments-api';
 import { adminInvoicesQuery, cancelInvoiceAsAdmin, FIRST_INVOICE_STATUS, markInvoicePaid, refreshAfterDecision } from './api';
 import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';

@@ -1,10 +1,10 @@
 /** The platform admin's invoices: list by status, mark paid (tokens credited once), cancel. */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import type { PaymentStatus } from '../../../contract/payments.js';
-import { paymentRoutes } from '../../../contract/routes/payments.js';
-import { callApi } from '../../../lib/call-api';
-import { tokenKeys } from '../../../lib/paid-runs';
-import { FETCHED_ON_OPEN_MS } from '../../../lib/route-data';
+import type { PaymentStatus } from '@contract/payments.js';
+import { paymentRoutes } from '@contract/routes/payments.js';
+import { callApi } from '@/lib/call-api';
+import { tokenKeys } from '@/lib/paid-runs';
+import { FETCHED_ON_OPEN_MS } from '@/lib/route-data';
 
 export const adminInvoiceKeys = {
   all: ['admin', 'invoices'] as const,

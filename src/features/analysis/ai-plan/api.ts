@@ -3,8 +3,8 @@
  * while the model works on it (the poll stops by itself once it is finished).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { isAiPlanFinished, type AiPlan } from '@/contract/ai-plan.js';
-import { aiPlanRoutes } from '@/contract/routes/ai-plan.js';
+import { isAiPlanFinished, type AiPlan } from '@contract/ai-plan.js';
+import { aiPlanRoutes } from '@contract/routes/ai-plan.js';
 import { callApi } from '@/lib/call-api';
 
 /** How often the screen asks for the state of a plan that is not finished. */

@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router';
-import type { PagedResults } from '../../../contract/analysis-pages.js';
-import { readMoneyStory, severityLabels, type MoneyStory } from '../../../contract/analysis-results.js';
-import { formatDateTime } from '../../../lib/format';
+import type { PagedResults } from '@contract/analysis-pages.js';
+import { readMoneyStory, severityLabels, type MoneyStory } from '@contract/analysis-results.js';
+import { formatDateTime } from '@contract/format';
 import { formatCount, formatPeriod, formatRub, formatRubPerMonth, moneyHeadline, pluralRu } from '@/lib/analysis-format';
-import { actionPlan, type CheckPlanStep, type NegativesPlanStep, type PlanStep } from '../result-model';
+import { actionPlan, type CheckPlanStep, type NegativesPlanStep, type PlanStep } from '@/features/analysis/result-model';
 import { savingHeadline } from './MoneyStory';
 import { ResultsLoader } from './ResultsLoader';
 import { FindingCard } from './FindingCard';

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import type { Analysis } from '../../../contract/analysis.js';
-import { AnalysisNotFound } from '../../../components/ui/PageStates';
-import { ApiError } from '../../../lib/api-client';
-import { analysisQueryOptions } from '../api';
-import { failureMessage } from '../outcome';
+import type { Analysis } from '@contract/analysis.js';
+import { AnalysisNotFound } from '@/components/ui/PageStates';
+import { ApiError } from '@/lib/api-client';
+import { analysisQueryOptions } from '@/features/analysis/api';
+import { failureMessage } from '@/features/analysis/outcome';
 
 /**
  * What a results screen shows when there are no results to show: the run is still going (a link to

@@ -1,4 +1,4 @@
-import { analysisStatusLabels, type AnalysisStatus } from '../../../contract/analysis.js';
+import { analysisStatusLabels, type AnalysisStatus } from '@contract/analysis.js';
 
 /** The .badge tone of each status; a queued or running analysis keeps the badge's own (primary) colours. */
 const statusTone: Record<AnalysisStatus, string> = { queued: '', running: '', completed: 'badge--success', failed: 'badge--danger', cancelled: 'badge--muted' };

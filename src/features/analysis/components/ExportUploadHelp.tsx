@@ -1,4 +1,4 @@
-import type { AnalysisNotice } from '../../../contract/analysis-results.js';
+import type { AnalysisNotice } from '@contract/analysis-results.js';
 
 /**
  * Under the export buttons: how each file is uploaded, what its ids do, and — when the analysed Direct

@@ -1,10 +1,10 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { EntityLevel, Finding, FindingItem, StoredEvidence } from '../../../contract/analysis-results.js';
-import { Spinner } from '../../../components/ui/form';
+import type { EntityLevel, Finding, FindingItem, StoredEvidence } from '@contract/analysis-results.js';
+import { Spinner } from '@/components/ui/form';
 import { useOnlineStatus } from '@/lib/useOnlineStatus';
 import { formatCount, formatEvidenceValue, formatPeriod, formatRub, formatRubPerMonth, placeAround, placeOf, pluralRu } from '@/lib/analysis-format';
-import { findingItemsQueryOptions, itemsOf, totalOf } from '../pages-api';
+import { findingItemsQueryOptions, itemsOf, totalOf } from '@/features/analysis/pages-api';
 import { LoadMore, NeedsNetwork } from './PagedList';
 
 const itemNouns: Partial<Record<EntityLevel, [string, string, string]>> = {

@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
-import { moneyCauseKinds, moneyCauseLabel, type MoneyKind, type MoneyStory } from '../../../contract/analysis-results.js';
+import { moneyCauseKinds, moneyCauseLabel, type MoneyKind, type MoneyStory } from '@contract/analysis-results.js';
 import { formatCount, formatRub, formatRubPerMonth, moneyHeadline, pluralRu } from '@/lib/analysis-format';
-import { causeLink } from '../list-search';
+import { causeLink } from '@/features/analysis/list-search';
 
 const entityNouns: [string, string, string] = ['место', 'места', 'мест'];
 

@@ -1,17 +1,17 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useId, useMemo, useRef, useState } from 'react';
-import type { Analysis } from '../../../contract/analysis.js';
-import type { ProjectDetail, ProjectSettings } from '../../../contract/projects.js';
-import { ThresholdFields } from '../../../components/project-settings/ThresholdFields';
-import { useWaitsForNetwork } from '../../../components/ui/PageStates';
-import { hasCustomThresholds, parseThresholds, thresholdTextsOf, type ThresholdErrors, type ThresholdTexts } from '../../../components/project-settings/thresholds';
-import type { CalculateCostRequest } from '../../../contract/tokens.js';
+import type { Analysis } from '@contract/analysis.js';
+import type { ProjectDetail, ProjectSettings } from '@contract/projects.js';
+import { ThresholdFields } from '@/components/project-settings/ThresholdFields';
+import { useWaitsForNetwork } from '@/components/ui/PageStates';
+import { hasCustomThresholds, parseThresholds, thresholdTextsOf, type ThresholdErrors, type ThresholdTexts } from '@/components/project-settings/thresholds';
+import type { CalculateCostRequest } from '@contract/tokens.js';
 import { projectKeys, updateProject } from '@/lib/projects-api';
-import { AUDIT_KINDS, costQueryOptions, insufficientBalanceOf, startAnalysis } from '../api';
+import { AUDIT_KINDS, costQueryOptions, insufficientBalanceOf, startAnalysis } from '@/features/analysis/api';
 import { formatCount, formatRub, formatTokens, pluralRu } from '@/lib/analysis-format';
-import { isPriceChanged, usePaidRunStart } from '../../../lib/paid-runs';
-import { PaidStartButton, PaidStartWaitHint } from '../../../components/ui/PaidStartButton';
+import { isPriceChanged, usePaidRunStart } from '@/lib/paid-runs';
+import { PaidStartButton, PaidStartWaitHint } from '@/components/ui/PaidStartButton';
 
 export const START_LABEL = 'Запустить анализ';
 export const THRESHOLDS_SUMMARY = 'Настройки порогов';

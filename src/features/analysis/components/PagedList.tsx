@@ -1,11 +1,11 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { measureElement, useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import type { Page } from '../../../contract/analysis-pages.js';
-import { Spinner } from '../../../components/ui/form';
+import type { Page } from '@contract/analysis-pages.js';
+import { Spinner } from '@/components/ui/form';
 import { useOnlineStatus } from '@/lib/useOnlineStatus';
 import { formatCount } from '@/lib/analysis-format';
-import { itemsOf, totalLabelOf } from '../pages-api';
+import { itemsOf, totalLabelOf } from '@/features/analysis/pages-api';
 
 /** Rows from the end of the loaded ones at which the next page is asked for. */
 const LOAD_AHEAD_ROWS = 10;

@@ -1,16 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { analysisStageLabels, type AnalysisStage } from '../../../contract/analysis.js';
-import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
-import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
-import { useWaitsForNetwork } from '../../../components/ui/PageStates';
-import { QueryError } from '../../../components/ui/QueryError';
-import { analysisKeys, cancelAnalysis } from '../api';
-import { useTokensMoved, useTokensMovedWhenRunEnds } from '../../../lib/paid-runs';
+import { analysisStageLabels, type AnalysisStage } from '@contract/analysis.js';
+import { BackToProjectLink } from '@/components/ui/BackToProjectLink';
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
+import { useWaitsForNetwork } from '@/components/ui/PageStates';
+import { QueryError } from '@/components/ui/QueryError';
+import { analysisKeys, cancelAnalysis } from '@/features/analysis/api';
+import { useTokensMoved, useTokensMovedWhenRunEnds } from '@/lib/paid-runs';
 import { formatCount, formatTokens } from '@/lib/analysis-format';
-import { failureMessage, REFUND_NOTE, reportOutcome, setOnScreen } from '../outcome';
-import { useAnalysisProgress } from '../useAnalysisProgress';
+import { failureMessage, REFUND_NOTE, reportOutcome, setOnScreen } from '@/features/analysis/outcome';
+import { useAnalysisProgress } from '@/features/analysis/useAnalysisProgress';
 import { AnalysisStatusBadge } from './AnalysisStatusBadge';
 
 /** How long 100 % stays on screen before the results open. */

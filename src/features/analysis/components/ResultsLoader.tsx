@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import type { PagedResults } from '../../../contract/analysis-pages.js';
-import { PageLoading } from '../../../components/ui/PageStates';
-import { QueryError } from '../../../components/ui/QueryError';
+import type { PagedResults } from '@contract/analysis-pages.js';
+import { PageLoading } from '@/components/ui/PageStates';
+import { QueryError } from '@/components/ui/QueryError';
 import { useOnlineStatus } from '@/lib/useOnlineStatus';
 import { resultsQueryOptions } from '@/lib/analysis-results';
 import { AnalysisGate } from './AnalysisGate';

@@ -2,16 +2,16 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'sonner';
-import type { PagedResults, SemanticSection, SuggestionWithDecision } from '../../../contract/analysis-pages.js';
-import { negativeCategories } from '../../../contract/analysis-pages.js';
-import { negativeCategoryLabels, type NegativeCategory, type QueryIntent, type Suggestion } from '../../../contract/analysis-results.js';
-import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
-import { Spinner } from '../../../components/ui/form';
+import type { PagedResults, SemanticSection, SuggestionWithDecision } from '@contract/analysis-pages.js';
+import { negativeCategories } from '@contract/analysis-pages.js';
+import { negativeCategoryLabels, type NegativeCategory, type QueryIntent, type Suggestion } from '@contract/analysis-results.js';
+import { BackToProjectLink } from '@/components/ui/BackToProjectLink';
+import { Spinner } from '@/components/ui/form';
 import { useOnlineStatus } from '@/lib/useOnlineStatus';
 import { formatCount, pluralRu } from '@/lib/analysis-format';
-import { suggestionsFilterOf, type SuggestionsSearch } from '../list-search';
-import { cleanFilter, itemsOf, semanticSectionQueryOptions, suggestionsQueryOptions, totalLabelOf, totalOf, type Decision, type SuggestionsListFilter } from '../pages-api';
-import { useDecisions } from '../useDecisions';
+import { suggestionsFilterOf, type SuggestionsSearch } from '@/features/analysis/list-search';
+import { cleanFilter, itemsOf, semanticSectionQueryOptions, suggestionsQueryOptions, totalLabelOf, totalOf, type Decision, type SuggestionsListFilter } from '@/features/analysis/pages-api';
+import { useDecisions } from '@/features/analysis/useDecisions';
 import { campaignOptions, ListFilterSelect, type FilterOption } from './ListFilterSelect';
 import { LoadMore, NeedsNetwork, PagedList } from './PagedList';
 import { ResultsLoader } from './ResultsLoader';
@@ -311,7 +311,7 @@ function SemanticFacts({ analysisId, data }: { analysisId: string; data: PagedRe
   );
 }
 
-type SectionItem<S extends SemanticSection> = import('../../../contract/analysis-pages.js').SemanticSectionItems[S];
+type SectionItem<S extends SemanticSection> = import('@contract/analysis-pages.js').SemanticSectionItems[S];
 
 /** A semantic section behind a «details» toggle: nothing is read until it is opened, then a page at a time. */
 function SectionDetails<S extends SemanticSection>({

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { AdField, Suggestion } from '../../../contract/analysis-results.js';
-import type { StatsPeriod } from '../../../contract/campaigns.js';
-import { negativeCategoryLabels } from '../../../contract/analysis-results.js';
-import type { Choice } from '../result-model';
+import type { AdField, Suggestion } from '@contract/analysis-results.js';
+import type { StatsPeriod } from '@contract/campaigns.js';
+import { negativeCategoryLabels } from '@contract/analysis-results.js';
+import type { Choice } from '@/features/analysis/result-model';
 import { formatCount, formatPeriod, formatRub, formatRubPerMonth, placeOf } from '@/lib/analysis-format';
 import { EvidenceList } from './FindingCard';
 

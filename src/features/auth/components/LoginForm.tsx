@@ -2,9 +2,9 @@ import { valibotResolver } from '@hookform/resolvers/valibot';
 import { Link } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import type * as v from 'valibot';
-import { LoginSchema, type LoginPayload } from '../../../contract/auth.js';
+import { LoginSchema, type LoginPayload } from '@contract/auth.js';
 import { useSession } from '@/app/session';
-import { FormErrorBox, FormField, SubmitButton } from '../../../components/ui/form';
+import { FormErrorBox, FormField, SubmitButton } from '@/components/ui/form';
 
 export const FORGOT_PASSWORD_TEXT = 'Забыли пароль?';
 

@@ -1,8 +1,8 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
-import { RegisterFormSchema, type RegisterForm as RegisterFormData } from '../../../contract/auth.js';
+import { RegisterFormSchema, type RegisterForm as RegisterFormData } from '@contract/auth.js';
 import { useSession } from '@/app/session';
-import { FormErrorBox, FormField, SubmitButton } from '../../../components/ui/form';
+import { FormErrorBox, FormField, SubmitButton } from '@/components/ui/form';
 
 /** What the form holds; terms_accepted starts false, so it is a boolean here, not the literal `true`. */
 export type RegisterFormValues = Omit<RegisterFormData, 'terms_accepted' | 'organization_type'> & {

@@ -3,11 +3,11 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as v from 'valibot';
-import { NewPasswordSchema } from '../../../contract/auth.js';
-import { validationMessages } from '../../../contract/messages.js';
+import { NewPasswordSchema } from '@contract/auth.js';
+import { validationMessages } from '@contract/messages.js';
 import { useSession } from '@/app/session';
 import { AuthCard } from './AuthCard';
-import { FormErrorBox, FormField, SubmitButton } from '../../../components/ui/form';
+import { FormErrorBox, FormField, SubmitButton } from '@/components/ui/form';
 
 export const ConfirmPasswordFormSchema = v.pipe(
   v.object({ password: NewPasswordSchema, password_confirm: v.string() }),

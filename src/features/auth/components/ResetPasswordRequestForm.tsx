@@ -3,10 +3,10 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as v from 'valibot';
-import { ResetPasswordRequestSchema } from '../../../contract/auth.js';
+import { ResetPasswordRequestSchema } from '@contract/auth.js';
 import { useSession } from '@/app/session';
 import { AuthCard } from './AuthCard';
-import { FormErrorBox, FormField, SubmitButton } from '../../../components/ui/form';
+import { FormErrorBox, FormField, SubmitButton } from '@/components/ui/form';
 
 type Values = v.InferInput<typeof ResetPasswordRequestSchema>;
 

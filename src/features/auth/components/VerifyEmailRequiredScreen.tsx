@@ -2,10 +2,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { fetchCurrentUser, resendVerification } from '../api';
+import { fetchCurrentUser, resendVerification } from '@/features/auth/api';
 import { useSession } from '@/app/session';
 import { AuthCard } from './AuthCard';
-import { Spinner } from '../../../components/ui/form';
+import { Spinner } from '@/components/ui/form';
 
 export const RESEND_TEXT = 'Отправить письмо ещё раз';
 export const CHECK_AGAIN_TEXT = 'Я уже подтвердил email';

@@ -1,10 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
-import { resendVerification, verifyEmail } from '../api';
+import { resendVerification, verifyEmail } from '@/features/auth/api';
 import { useSession } from '@/app/session';
 import { AuthCard } from './AuthCard';
-import { FormField, Spinner } from '../../../components/ui/form';
+import { FormField, Spinner } from '@/components/ui/form';
 
 export const VERIFY_REDIRECT_DELAY_MS = 3000;
 const NO_TOKEN_TEXT = 'Ссылка недействительна: в ней нет кода подтверждения.';

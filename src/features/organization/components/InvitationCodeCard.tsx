@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
-import { invitationCodeQueryOptions, organizationKeys, regenerateInvitationCode } from '../api';
-import { QueryError } from '../../../components/ui/QueryError';
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
+import { invitationCodeQueryOptions, organizationKeys, regenerateInvitationCode } from '@/features/organization/api';
+import { QueryError } from '@/components/ui/QueryError';
 import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 export const CODE_COPIED = 'Код приглашения скопирован';

@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import type { Member } from '../../../contract/organizations.js';
-import { displayName, userInitials } from '../../../components/layout/initials';
-import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
-import { membersQueryOptions, organizationKeys, removeMember } from '../api';
-import { roleLabel } from '../../../lib/labels';
-import { QueryError } from '../../../components/ui/QueryError';
+import type { Member } from '@contract/organizations.js';
+import { displayName, userInitials } from '@/components/layout/initials';
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
+import { membersQueryOptions, organizationKeys, removeMember } from '@/features/organization/api';
+import { roleLabel } from '@contract/labels';
+import { QueryError } from '@/components/ui/QueryError';
 import { TransferDialog } from './TransferDialog';
-import { formatTokens } from '@/lib/format';
+import { formatTokens } from '@contract/format';
 import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 export const MEMBER_REMOVED = 'Участник удалён';

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import type { TransferDirection } from '../../../contract/payments.js';
-import type { Member } from '../../../contract/organizations.js';
-import { displayName } from '../../../components/layout/initials';
-import { formatTokens } from '../../../lib/format';
-import { newIdempotencyKey } from '../../../lib/idempotency';
+import type { TransferDirection } from '@contract/payments.js';
+import type { Member } from '@contract/organizations.js';
+import { displayName } from '@/components/layout/initials';
+import { formatTokens } from '@contract/format';
+import { newIdempotencyKey } from '@/lib/idempotency';
 import { refreshTokenViews, transferTokens } from '@/lib/payments-api';
 
 /**

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { AdGroup } from '../../../contract/campaigns.js';
-import type { CampaignSummary } from '../../../contract/projects.js';
-import { formatCountOf } from '../../../lib/format';
-import { campaignTypeLabel, keywordLabel } from '../../../lib/labels';
+import type { AdGroup } from '@contract/campaigns.js';
+import type { CampaignSummary } from '@contract/projects.js';
+import { formatCountOf } from '@contract/format';
+import { campaignTypeLabel, keywordLabel } from '@contract/labels';
 import { campaignQueryOptions } from '@/lib/projects-api';
-import { formatCount, formatMoney } from '../format';
+import { formatCount, formatMoney } from '@/features/projects/format';
 
 /** Campaigns → groups with their counts; a group opens to its keywords and ads (loaded on demand). */
 export function CampaignTree({ projectId, campaigns }: { projectId: string; campaigns: CampaignSummary[] }) {

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { toast } from 'sonner';
-import type { OAuthCallback } from '@/contract/direct-connections.js';
+import type { OAuthCallback } from '@contract/direct-connections.js';
 import { directConnectionKeys, finishDirectConnection, takeDirectConnectionReturn } from '@/lib/direct-connections-api';
 import { Spinner } from '@/components/ui/form';
 

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { DirectConnection } from '@/contract/direct-connections.js';
-import type { ImportJob } from '@/contract/projects.js';
+import type { DirectConnection } from '@contract/direct-connections.js';
+import type { ImportJob } from '@contract/projects.js';
 import { agencyClientsQueryOptions, directConnectionKeys, directConnectionsQueryOptions, disconnectDirectAccount, startConnectionImport, startDirectConnection } from '@/lib/direct-connections-api';
-import { formatDate } from '@/lib/format';
+import { formatDate } from '@contract/format';
 import { importErrorOf, type ImportErrorState } from './ImportErrors';
 
 interface Props {

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { DirectImportStage, DirectImportStageProgress, ImportJob, ImportPreview } from '../../../contract/projects.js';
-import { ApiError } from '../../../lib/api-client';
+import type { DirectImportStage, DirectImportStageProgress, ImportJob, ImportPreview } from '@contract/projects.js';
+import { ApiError } from '@/lib/api-client';
 import { importJobQueryOptions } from '@/lib/projects-api';
-import { formatCount } from '../format';
+import { formatCount } from '@/features/projects/format';
 
 export const STAGE_LABELS: Record<DirectImportStage, string> = {
   campaigns: 'Кампании',

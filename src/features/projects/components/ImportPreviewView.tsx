@@ -1,5 +1,5 @@
-import type { ImportPreview } from '../../../contract/projects.js';
-import { formatCount, formatDateTime } from '../format';
+import type { ImportPreview } from '@contract/projects.js';
+import { formatCount, formatDateTime } from '@/features/projects/format';
 import { StatisticsPeriod } from './StatisticsPeriod';
 
 const MAX_PROBLEMS_SHOWN = 50;

@@ -1,16 +1,16 @@
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
-import { adPlatformLabels } from '../../../contract/campaigns.js';
-import type { ImportPreview, ImportRecord, ProjectDetail } from '../../../contract/projects.js';
-import { readDirectJobId, reimportDirectJobKey } from '../direct-import-job';
-import { formatCount, formatDate, formatDateTime, formatMoney, formatPercent } from '../format';
+import { adPlatformLabels } from '@contract/campaigns.js';
+import type { ImportPreview, ImportRecord, ProjectDetail } from '@contract/projects.js';
+import { readDirectJobId, reimportDirectJobKey } from '@/features/projects/direct-import-job';
+import { formatCount, formatDate, formatDateTime, formatMoney, formatPercent } from '@/features/projects/format';
 import { moneyHeadline } from '@/lib/analysis-format';
 import { useAnalysisMoney } from '@/lib/analysis-results';
 import { CampaignTree } from './CampaignTree';
 import { ImportPreviewView } from './ImportPreviewView';
 import { ImportSourcePanel, type SavedConnection } from './ImportSourcePanel';
 import { ProjectSettingsForm } from './ProjectSettingsForm';
-import { mainThresholds, moreThresholds, thresholdTextsOf } from '../../../components/project-settings/thresholds';
+import { mainThresholds, moreThresholds, thresholdTextsOf } from '@/components/project-settings/thresholds';
 
 export const DELETE_CONFIRM_TEXT = 'Удалить проект? Кампании и история импортов будут недоступны.';
 

@@ -1,8 +1,8 @@
 import { Link } from '@tanstack/react-router';
-import { adPlatformLabels } from '../../../contract/campaigns.js';
-import type { ProjectSummary } from '../../../contract/projects.js';
+import { adPlatformLabels } from '@contract/campaigns.js';
+import type { ProjectSummary } from '@contract/projects.js';
 import type { ProjectSort } from '@/lib/projects-api';
-import { formatCount, formatDate, pluralRu } from '../format';
+import { formatCount, formatDate, pluralRu } from '@/features/projects/format';
 import { MoneyLine } from '@/components/analysis/MoneyLine';
 import { notSavedOffline } from '@/components/ui/PageStates';
 import { useAnalysisMoney } from '@/lib/analysis-results';

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import type { ProjectDetail } from '../../../contract/projects.js';
-import { PageLoading } from '../../../components/ui/PageStates';
-import { ApiError } from '../../../lib/api-client';
+import type { ProjectDetail } from '@contract/projects.js';
+import { PageLoading } from '@/components/ui/PageStates';
+import { ApiError } from '@/lib/api-client';
 import { projectQueryOptions } from '@/lib/projects-api';
 
 /**

@@ -3,11 +3,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm, type UseFormSetError } from 'react-hook-form';
 import { toast } from 'sonner';
 import * as v from 'valibot';
-import { ProjectEditSchema, normalizeSiteUrl, type ProjectDetail, type UpdateProjectRequest } from '../../../contract/projects.js';
-import { FormField } from '../../../components/ui/form';
-import { ThresholdFields } from '../../../components/project-settings/ThresholdFields';
-import { ThresholdTextsSchema, thresholdTextsOf, type ThresholdErrors, type ThresholdTexts } from '../../../components/project-settings/thresholds';
-import { ApiError } from '../../../lib/api-client';
+import { ProjectEditSchema, normalizeSiteUrl, type ProjectDetail, type UpdateProjectRequest } from '@contract/projects.js';
+import { FormField } from '@/components/ui/form';
+import { ThresholdFields } from '@/components/project-settings/ThresholdFields';
+import { ThresholdTextsSchema, thresholdTextsOf, type ThresholdErrors, type ThresholdTexts } from '@/components/project-settings/thresholds';
+import { ApiError } from '@/lib/api-client';
 import { projectKeys, updateProject } from '@/lib/projects-api';
 
 export const SETTINGS_SAVED = 'Настройки проекта сохранены';

@@ -1,11 +1,11 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { defaultAnalysisSettings } from '../../../contract/analysis-results.js';
-import { StatsPeriodInputSchema, type ImportPreview, type StatsPeriodInput } from '../../../contract/projects.js';
-import { FormField } from '../../../components/ui/form';
+import { defaultAnalysisSettings } from '@contract/analysis-results.js';
+import { StatsPeriodInputSchema, type ImportPreview, type StatsPeriodInput } from '@contract/projects.js';
+import { FormField } from '@/components/ui/form';
 import { formatPeriod } from '@/lib/analysis-format';
-import { formatCount, pluralRu } from '@/lib/format';
+import { formatCount, pluralRu } from '@contract/format';
 import { setDraftPeriod } from '@/lib/projects-api';
 
 type Period = NonNullable<ImportPreview['period']>;

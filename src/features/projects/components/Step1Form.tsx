@@ -1,8 +1,8 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import { useForm } from 'react-hook-form';
-import { adPlatformLabels } from '../../../contract/campaigns.js';
-import { AD_PLATFORMS, ProjectStep1Schema, normalizeSiteUrl, type ProjectStep1, type ProjectStep1Input } from '../../../contract/projects.js';
-import { FormField } from '../../../components/ui/form';
+import { adPlatformLabels } from '@contract/campaigns.js';
+import { AD_PLATFORMS, ProjectStep1Schema, normalizeSiteUrl, type ProjectStep1, type ProjectStep1Input } from '@contract/projects.js';
+import { FormField } from '@/components/ui/form';
 import { StepIndicator } from './StepIndicator';
 
 interface FormValues {

@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useId, useRef, useState } from 'react';
-import { MAX_RELEVANCE_URLS, relevanceStatusLabels, type LandingUrlsResponse, type RelevanceAnalysis } from '../../../contract/relevance.js';
-import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
-import { notSavedOffline, useWaitsForNetwork } from '../../../components/ui/PageStates';
-import { QueryError } from '../../../components/ui/QueryError';
-import { formatDateTime } from '../../../lib/format';
-import { usePaidRunStart } from '../../../lib/paid-runs';
-import { PaidStartButton, PaidStartWaitHint } from '../../../components/ui/PaidStartButton';
-import { insufficientMessage, landingUrlsQueryOptions, relevanceHistoryQueryOptions, startRelevance } from '../api';
-import { formatCount, formatPages, formatTokens, pluralRu } from '../format';
+import { MAX_RELEVANCE_URLS, relevanceStatusLabels, type LandingUrlsResponse, type RelevanceAnalysis } from '@contract/relevance.js';
+import { BackToProjectLink } from '@/components/ui/BackToProjectLink';
+import { notSavedOffline, useWaitsForNetwork } from '@/components/ui/PageStates';
+import { QueryError } from '@/components/ui/QueryError';
+import { formatDateTime } from '@contract/format';
+import { usePaidRunStart } from '@/lib/paid-runs';
+import { PaidStartButton, PaidStartWaitHint } from '@/components/ui/PaidStartButton';
+import { insufficientMessage, landingUrlsQueryOptions, relevanceHistoryQueryOptions, startRelevance } from '@/features/relevance/api';
+import { formatCount, formatPages, formatTokens, pluralRu } from '@/features/relevance/format';
 
 interface Props {
   projectId: string;

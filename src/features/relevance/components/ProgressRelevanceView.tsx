@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { relevanceStageLabels, relevanceStatusLabels } from '../../../contract/relevance.js';
-import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
-import { AnalysisNotFound, PageLoading } from '../../../components/ui/PageStates';
-import { QueryError } from '../../../components/ui/QueryError';
-import { ApiError } from '../../../lib/api-client';
-import { useTokensMoved, useTokensMovedWhenRunEnds } from '../../../lib/paid-runs';
-import { cancelRelevance, relevanceKeys, relevanceQueryOptions } from '../api';
-import { formatCount, formatTokens } from '../format';
+import { relevanceStageLabels, relevanceStatusLabels } from '@contract/relevance.js';
+import { BackToProjectLink } from '@/components/ui/BackToProjectLink';
+import { AnalysisNotFound, PageLoading } from '@/components/ui/PageStates';
+import { QueryError } from '@/components/ui/QueryError';
+import { ApiError } from '@/lib/api-client';
+import { useTokensMoved, useTokensMovedWhenRunEnds } from '@/lib/paid-runs';
+import { cancelRelevance, relevanceKeys, relevanceQueryOptions } from '@/features/relevance/api';
+import { formatCount, formatTokens } from '@/features/relevance/format';
 
 interface Props {
   projectId: string;

@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { wasChecked, type PageRelevance, type RelevanceIssue, type RelevanceResult, type Severity } from '../../../contract/relevance.js';
-import { BackToProjectLink } from '../../../components/ui/BackToProjectLink';
-import { AnalysisNotFound, PageLoading } from '../../../components/ui/PageStates';
-import { QueryError } from '../../../components/ui/QueryError';
-import { ApiError } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
-import { relevanceResultsQueryOptions } from '../api';
-import { formatCountOf } from '../../../lib/format';
-import { formatCount, formatPercent, formatPages, formatRub, scoreBand } from '../format';
+import { wasChecked, type PageRelevance, type RelevanceIssue, type RelevanceResult, type Severity } from '@contract/relevance.js';
+import { BackToProjectLink } from '@/components/ui/BackToProjectLink';
+import { AnalysisNotFound, PageLoading } from '@/components/ui/PageStates';
+import { QueryError } from '@/components/ui/QueryError';
+import { ApiError } from '@/lib/api-client';
+import { formatDateTime } from '@contract/format';
+import { relevanceResultsQueryOptions } from '@/features/relevance/api';
+import { formatCountOf } from '@contract/format';
+import { formatCount, formatPercent, formatPages, formatRub, scoreBand } from '@/features/relevance/format';
 
 interface Props {
   projectId: string;

@@ -1,7 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { adminAuditLogQuery } from '../../../features/admin/api';
-import { AuditLogPage, type AuditSearch } from '../../../features/admin/AuditLogPage';
-import { loadFirstData } from '../../../lib/route-data';
+import { adminAuditLogQuery } from '@/features/admin/api';
+import { AuditLogPage, type AuditSearch } from '@/features/admin/AuditLogPage';
+import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/admin/audit')({
   validateSearch: (search: Record<string, unknown>): AuditSearch => {

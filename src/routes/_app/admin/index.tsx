@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import type { AdminAnalysisItem, AdminProjectItem } from '../../../contract/admin.js';
-import { adPlatformLabels } from '../../../contract/campaigns.js';
-import { formatDateTime, formatNumber } from '../../../lib/format';
-import { adminOverviewQuery, adminStatsQuery, FIRST_STATS_DAYS } from '../../../features/admin/api';
-import { loadFirstData } from '../../../lib/route-data';
-import { OverviewCharts } from '../../../features/admin/OverviewCharts';
-import { Pager } from '../../../components/ui/Pager';
-import { QueryState, Stat, StatusBadge, Table, type Column } from '../../../features/admin/components';
+import type { AdminAnalysisItem, AdminProjectItem } from '@contract/admin.js';
+import { adPlatformLabels } from '@contract/campaigns.js';
+import { formatDateTime, formatNumber } from '@contract/format';
+import { adminOverviewQuery, adminStatsQuery, FIRST_STATS_DAYS } from '@/features/admin/api';
+import { loadFirstData } from '@/lib/route-data';
+import { OverviewCharts } from '@/features/admin/OverviewCharts';
+import { Pager } from '@/components/ui/Pager';
+import { QueryState, Stat, StatusBadge, Table, type Column } from '@/features/admin/components';
 
 interface OverviewSearch {
   page?: number;

@@ -1,7 +1,7 @@
 import { Link, Outlet, createFileRoute } from '@tanstack/react-router';
-import { requireAdmin } from '../../../features/auth/guards';
-import { adminSections } from '../../../features/admin/nav';
-import '../../../features/admin/admin.css';
+import { requireAdmin } from '@/features/auth/guards';
+import { adminSections } from '@/features/admin/nav';
+import '@/features/admin/admin.css';
 
 /** The platform admin area: user.role === 'admin' only, everyone else goes to /projects. */
 export const Route = createFileRoute('/_app/admin')({

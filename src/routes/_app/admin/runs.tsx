@@ -1,7 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { adminRunsQuery } from '../../../features/admin/api';
-import { RunsPage, type RunsSearch } from '../../../features/admin/RunsPage';
-import { loadFirstData } from '../../../lib/route-data';
+import { adminRunsQuery } from '@/features/admin/api';
+import { RunsPage, type RunsSearch } from '@/features/admin/RunsPage';
+import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/admin/runs')({
   validateSearch: (search: Record<string, unknown>): RunsSearch => {

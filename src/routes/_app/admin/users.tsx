@@ -1,7 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { adminUsersQuery } from '../../../features/admin/api';
-import { UsersPage, type UsersSearch } from '../../../features/admin/UsersPage';
-import { loadFirstData } from '../../../lib/route-data';
+import { adminUsersQuery } from '@/features/admin/api';
+import { UsersPage, type UsersSearch } from '@/features/admin/UsersPage';
+import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/admin/users')({
   validateSearch: (search: Record<string, unknown>): UsersSearch => {

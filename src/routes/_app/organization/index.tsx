@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { currentOrganizationQueryOptions, invitationCodeQueryOptions, membersQueryOptions } from '../../../features/organization/api';
-import { OrganizationPage } from '../../../features/organization/OrganizationPage';
-import { loadFirstData } from '../../../lib/route-data';
+import { currentOrganizationQueryOptions, invitationCodeQueryOptions, membersQueryOptions } from '@/features/organization/api';
+import { OrganizationPage } from '@/features/organization/OrganizationPage';
+import { loadFirstData } from '@/lib/route-data';
 
 /** The owner guard lives in ./route.tsx. */
 export const Route = createFileRoute('/_app/organization/')({

@@ -2,12 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import * as v from 'valibot';
-import { PROJECT_SORTS } from '../../../contract/projects.js';
+import { PROJECT_SORTS } from '@contract/projects.js';
 import { projectListQueryOptions } from '@/lib/projects-api';
 import { loadFirstData } from '@/lib/route-data';
-import { useWaitsForNetwork } from '../../../components/ui/PageStates';
-import { ProjectListView } from '../../../features/projects/components/ProjectListView';
-import '../../../features/projects/projects.css';
+import { useWaitsForNetwork } from '@/components/ui/PageStates';
+import { ProjectListView } from '@/features/projects/components/ProjectListView';
+import '@/features/projects/projects.css';
 
 // Both optional, so every link to /projects works without search params.
 const SearchSchema = v.object({

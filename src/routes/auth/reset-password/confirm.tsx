@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ResetPasswordConfirmForm } from '../../../features/auth/components/ResetPasswordConfirmForm';
-import { requireGuest } from '../../../features/auth/guards';
+import { ResetPasswordConfirmForm } from '@/features/auth/components/ResetPasswordConfirmForm';
+import { requireGuest } from '@/features/auth/guards';
 
 export const Route = createFileRoute('/auth/reset-password/confirm')({
   staticData: { hideHeader: true },

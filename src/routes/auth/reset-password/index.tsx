@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ResetPasswordRequestForm } from '../../../features/auth/components/ResetPasswordRequestForm';
-import { requireGuest } from '../../../features/auth/guards';
+import { ResetPasswordRequestForm } from '@/features/auth/components/ResetPasswordRequestForm';
+import { requireGuest } from '@/features/auth/guards';
 
 export const Route = createFileRoute('/auth/reset-password/')({
   staticData: { hideHeader: true },

@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { aiPlanStatusLabels, isAiPlanFinished, type AiPlan, type AiPlanOverview, type AiPlanStatus } from '@/contract/ai-plan.js';
+import { aiPlanStatusLabels, isAiPlanFinished, type AiPlan, type AiPlanOverview, type AiPlanStatus } from '@contract/ai-plan.js';
 import { PageLoading, useWaitsForNetwork } from '@/components/ui/PageStates';
 import { QueryError } from '@/components/ui/QueryError';
 import { ApiError } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime } from '@contract/format';
 import { ActionPlanView } from '@/features/analysis/components/ActionPlanView';
 import { AnalysisGate } from '@/features/analysis/components/AnalysisGate';
 import { BackToResultsLink, PlanNextSteps } from '@/features/analysis/components/PlanLinks';

@@ -1,5 +1,5 @@
-import type { AiPlanResult } from '@/contract/ai-plan.js';
-import { severityLabels } from '@/contract/analysis-results.js';
+import type { AiPlanResult } from '@contract/ai-plan.js';
+import { severityLabels } from '@contract/analysis-results.js';
 import { formatRubPerMonth } from '@/lib/analysis-format';
 
 /** The model's plan: ordered steps, each with why, the expected effect, the audit's money and the findings it rests on. */

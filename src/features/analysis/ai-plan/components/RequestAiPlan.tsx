@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useId } from 'react';
 import { PaidStartButton, PaidStartWaitHint } from '@/components/ui/PaidStartButton';
-import type { AiPlanOverview } from '@/contract/ai-plan.js';
+import type { AiPlanOverview } from '@contract/ai-plan.js';
 import { formatTokens } from '@/lib/analysis-format';
 import { usePaidRunStart } from '@/lib/paid-runs';
 import { aiPlanKeys, startAiPlan } from '@/features/analysis/ai-plan/api';

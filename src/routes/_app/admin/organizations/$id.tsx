@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { adminOrganizationQuery } from '../../../../features/admin/api';
-import { OrganizationDetailPage } from '../../../../features/admin/OrganizationDetailPage';
-import { loadFirstData } from '../../../../lib/route-data';
+import { adminOrganizationQuery } from '@/features/admin/api';
+import { OrganizationDetailPage } from '@/features/admin/OrganizationDetailPage';
+import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/admin/organizations/$id')({
   loader: ({ context, params }) => loadFirstData(context.queryClient, adminOrganizationQuery(params.id)),

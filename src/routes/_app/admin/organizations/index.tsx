@@ -1,7 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { adminOrganizationsQuery } from '../../../../features/admin/api';
-import { OrganizationsPage, type OrganizationsSearch } from '../../../../features/admin/OrganizationsPage';
-import { loadFirstData } from '../../../../lib/route-data';
+import { adminOrganizationsQuery } from '@/features/admin/api';
+import { OrganizationsPage, type OrganizationsSearch } from '@/features/admin/OrganizationsPage';
+import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/admin/organizations/')({
   validateSearch: (search: Record<string, unknown>): OrganizationsSearch => {

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import type { OAuthCallback } from '@/contract/direct-connections.js';
+import type { OAuthCallback } from '@contract/direct-connections.js';
 import { DirectConnectionCallback } from '@/features/projects/components/DirectConnectionCallback';
 
 /** The router reads `?code=7852723` as a number: every value is the text Yandex ID sent. */

@@ -3,9 +3,9 @@ import { createFileRoute } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { applyImport, deleteProject, projectKeys, projectQueryOptions } from '@/lib/projects-api';
 import { loadFirstData } from '@/lib/route-data';
-import { ProjectDetailView } from '../../../../features/projects/components/ProjectDetailView';
-import { ProjectLoader } from '../../../../features/projects/components/ProjectLoader';
-import '../../../../features/projects/projects.css';
+import { ProjectDetailView } from '@/features/projects/components/ProjectDetailView';
+import { ProjectLoader } from '@/features/projects/components/ProjectLoader';
+import '@/features/projects/projects.css';
 
 export const Route = createFileRoute('/_app/projects/$id/')({
   loader: ({ context, params }) => loadFirstData(context.queryClient, projectQueryOptions(params.id)),

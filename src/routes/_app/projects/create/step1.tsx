@@ -1,7 +1,7 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { readStep1Input, saveStep1Input } from '../../../../features/projects/create-draft';
-import { Step1Form } from '../../../../features/projects/components/Step1Form';
-import '../../../../features/projects/projects.css';
+import { readStep1Input, saveStep1Input } from '@/features/projects/create-draft';
+import { Step1Form } from '@/features/projects/components/Step1Form';
+import '@/features/projects/projects.css';
 
 export const Route = createFileRoute('/_app/projects/create/step1')({
   component: Step1Page,

@@ -2,16 +2,16 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { adPlatformLabels } from '../../../../contract/campaigns.js';
-import type { ImportPreview } from '../../../../contract/projects.js';
+import { adPlatformLabels } from '@contract/campaigns.js';
+import type { ImportPreview } from '@contract/projects.js';
 import { createProject, projectKeys } from '@/lib/projects-api';
-import { StepIndicator } from '../../../../features/projects/components/StepIndicator';
-import { ImportPreviewView } from '../../../../features/projects/components/ImportPreviewView';
-import { ImportSourcePanel } from '../../../../features/projects/components/ImportSourcePanel';
-import { clearCreateDraft, readPreview, requireValidStep1, savePreview } from '../../../../features/projects/create-draft';
-import { CREATE_DIRECT_JOB_KEY } from '../../../../features/projects/direct-import-job';
-import { ApiError } from '../../../../lib/api-client';
-import '../../../../features/projects/projects.css';
+import { StepIndicator } from '@/features/projects/components/StepIndicator';
+import { ImportPreviewView } from '@/features/projects/components/ImportPreviewView';
+import { ImportSourcePanel } from '@/features/projects/components/ImportSourcePanel';
+import { clearCreateDraft, readPreview, requireValidStep1, savePreview } from '@/features/projects/create-draft';
+import { CREATE_DIRECT_JOB_KEY } from '@/features/projects/direct-import-job';
+import { ApiError } from '@/lib/api-client';
+import '@/features/projects/projects.css';
 
 export const Route = createFileRoute('/_app/projects/create/step2')({
   // Spec section 2: step 2 opens only with valid step 1 data; otherwise the user goes to step 1.

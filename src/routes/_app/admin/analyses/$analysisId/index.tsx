@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, createFileRoute } from '@tanstack/react-router';
-import { analysisErrorCodeLabels, analysisStageLabels, type AnalysisStage } from '../../../../../contract/analysis.js';
-import { formatDateTime, formatNumber } from '../../../../../lib/format';
-import { adminAnalysisQuery } from '../../../../../features/admin/api';
-import { loadFirstData } from '../../../../../lib/route-data';
-import { AdminBackLink, Details, QueryState, StatusBadge } from '../../../../../features/admin/components';
+import { analysisErrorCodeLabels, analysisStageLabels, type AnalysisStage } from '@contract/analysis.js';
+import { formatDateTime, formatNumber } from '@contract/format';
+import { adminAnalysisQuery } from '@/features/admin/api';
+import { loadFirstData } from '@/lib/route-data';
+import { AdminBackLink, Details, QueryState, StatusBadge } from '@/features/admin/components';
 
 export const Route = createFileRoute('/_app/admin/analyses/$analysisId/')({
   loader: ({ context, params }) => loadFirstData(context.queryClient, adminAnalysisQuery(params.analysisId)),

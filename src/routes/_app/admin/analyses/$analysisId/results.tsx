@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { severityLabels, type Severity } from '../../../../../contract/analysis-results.js';
-import type { AnalysisSummary } from '../../../../../contract/analysis.js';
-import { ApiError } from '../../../../../lib/api-client';
-import { formatNumber } from '../../../../../lib/format';
-import { adminAnalysisResultsQuery } from '../../../../../features/admin/api';
-import { loadFirstData } from '../../../../../lib/route-data';
-import { AdminBackLink, QueryState, Stat, StatusBadge, Table, type Column } from '../../../../../features/admin/components';
+import { severityLabels, type Severity } from '@contract/analysis-results.js';
+import type { AnalysisSummary } from '@contract/analysis.js';
+import { ApiError } from '@/lib/api-client';
+import { formatNumber } from '@contract/format';
+import { adminAnalysisResultsQuery } from '@/features/admin/api';
+import { loadFirstData } from '@/lib/route-data';
+import { AdminBackLink, QueryState, Stat, StatusBadge, Table, type Column } from '@/features/admin/components';
 
 export const Route = createFileRoute('/_app/admin/analyses/$analysisId/results')({
   loader: ({ context, params }) => loadFirstData(context.queryClient, adminAnalysisResultsQuery(params.analysisId)),

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, createFileRoute, useNavigate } from '@tanstack/react-router';
-import type { AnalysisHistoryItem } from '../../../../../contract/analysis.js';
-import { formatDateTime, formatNumber } from '../../../../../lib/format';
-import { adminProjectAnalysesQuery } from '../../../../../features/admin/api';
-import { loadFirstData } from '../../../../../lib/route-data';
-import { Pager } from '../../../../../components/ui/Pager';
-import { AdminBackLink, QueryState, StatusBadge, Table, type Column } from '../../../../../features/admin/components';
+import type { AnalysisHistoryItem } from '@contract/analysis.js';
+import { formatDateTime, formatNumber } from '@contract/format';
+import { adminProjectAnalysesQuery } from '@/features/admin/api';
+import { loadFirstData } from '@/lib/route-data';
+import { Pager } from '@/components/ui/Pager';
+import { AdminBackLink, QueryState, StatusBadge, Table, type Column } from '@/features/admin/components';
 
 export const Route = createFileRoute('/_app/admin/projects/$id/analyses')({
   validateSearch: (search: Record<string, unknown>): { page?: number } => {

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, createFileRoute } from '@tanstack/react-router';
-import { adPlatformLabels } from '../../../../../contract/campaigns.js';
-import type { CampaignSummary } from '../../../../../contract/projects.js';
-import { formatDateTime, formatNumber } from '../../../../../lib/format';
-import { adminProjectQuery } from '../../../../../features/admin/api';
-import { loadFirstData } from '../../../../../lib/route-data';
-import { AdminBackLink, Details, QueryState, Stat, Table, type Column } from '../../../../../features/admin/components';
+import { adPlatformLabels } from '@contract/campaigns.js';
+import type { CampaignSummary } from '@contract/projects.js';
+import { formatDateTime, formatNumber } from '@contract/format';
+import { adminProjectQuery } from '@/features/admin/api';
+import { loadFirstData } from '@/lib/route-data';
+import { AdminBackLink, Details, QueryState, Stat, Table, type Column } from '@/features/admin/components';
 
 export const Route = createFileRoute('/_app/admin/projects/$id/')({
   loader: ({ context, params }) => loadFirstData(context.queryClient, adminProjectQuery(params.id)),

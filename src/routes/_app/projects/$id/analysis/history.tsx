@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { historyQueryOptions } from '../../../../../features/analysis/api';
-import { HistoryView } from '../../../../../features/analysis/components/HistoryView';
-import '../../../../../features/analysis/analysis.css';
-import { loadFirstData } from '../../../../../lib/route-data';
+import { historyQueryOptions } from '@/features/analysis/api';
+import { HistoryView } from '@/features/analysis/components/HistoryView';
+import '@/features/analysis/analysis.css';
+import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/projects/$id/analysis/history')({
   // The first page, unfiltered: what the screen opens with.

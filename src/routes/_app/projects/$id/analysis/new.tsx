@@ -1,13 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import type { Analysis } from '../../../../../contract/analysis.js';
-import { analysisKeys } from '../../../../../features/analysis/api';
-import { NewAnalysisView } from '../../../../../features/analysis/components/NewAnalysisView';
-import { trackInBackground } from '../../../../../features/analysis/outcome';
-import { ProjectLoader } from '../../../../../features/projects/components/ProjectLoader';
-import '../../../../../features/analysis/analysis.css';
-import { projectQueryOptions } from '../../../../../lib/projects-api';
-import { loadFirstData } from '../../../../../lib/route-data';
+import type { Analysis } from '@contract/analysis.js';
+import { analysisKeys } from '@/features/analysis/api';
+import { NewAnalysisView } from '@/features/analysis/components/NewAnalysisView';
+import { trackInBackground } from '@/features/analysis/outcome';
+import { ProjectLoader } from '@/features/projects/components/ProjectLoader';
+import '@/features/analysis/analysis.css';
+import { projectQueryOptions } from '@/lib/projects-api';
+import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/projects/$id/analysis/new')({
   // The project with its campaigns to choose from; the price follows the choice on the screen.

@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import type { RelevanceAnalysis } from '../../../../../contract/relevance.js';
-import { landingUrlsQueryOptions, relevanceHistoryQueryOptions, relevanceKeys } from '../../../../../features/relevance/api';
-import { NewRelevanceView } from '../../../../../features/relevance/components/NewRelevanceView';
-import '../../../../../features/relevance/relevance.css';
-import { loadFirstData } from '../../../../../lib/route-data';
+import type { RelevanceAnalysis } from '@contract/relevance.js';
+import { landingUrlsQueryOptions, relevanceHistoryQueryOptions, relevanceKeys } from '@/features/relevance/api';
+import { NewRelevanceView } from '@/features/relevance/components/NewRelevanceView';
+import '@/features/relevance/relevance.css';
+import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/projects/$id/page-relevance/new')({
   loader: ({ context, params }) => loadFirstData(context.queryClient, landingUrlsQueryOptions(params.id), relevanceHistoryQueryOptions(params.id)),

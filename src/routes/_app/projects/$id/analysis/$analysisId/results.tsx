@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ResultsView } from '../../../../../../features/analysis/components/ResultsView';
-import { findingsFilterOf, validateFindingsSearch } from '../../../../../../features/analysis/list-search';
-import { aiPlanOverviewQueryOptions } from '../../../../../../features/analysis/ai-plan/api';
-import { findingsQueryOptions, isEmptyFilter } from '../../../../../../features/analysis/pages-api';
-import { resultsQueryOptions } from '../../../../../../lib/analysis-results';
-import '../../../../../../features/analysis/analysis.css';
-import { loadFirstData } from '../../../../../../lib/route-data';
+import { ResultsView } from '@/features/analysis/components/ResultsView';
+import { findingsFilterOf, validateFindingsSearch } from '@/features/analysis/list-search';
+import { aiPlanOverviewQueryOptions } from '@/features/analysis/ai-plan/api';
+import { findingsQueryOptions, isEmptyFilter } from '@/features/analysis/pages-api';
+import { resultsQueryOptions } from '@/lib/analysis-results';
+import '@/features/analysis/analysis.css';
+import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/results')({
   // The findings list's filters (severity, check, campaign, group, text, sort) live in the address.

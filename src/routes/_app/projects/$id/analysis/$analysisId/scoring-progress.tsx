@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ProgressView } from '../../../../../../features/analysis/components/ProgressView';
-import '../../../../../../features/analysis/analysis.css';
+import { ProgressView } from '@/features/analysis/components/ProgressView';
+import '@/features/analysis/analysis.css';
 
 export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/scoring-progress')({
   component: ProgressPage,

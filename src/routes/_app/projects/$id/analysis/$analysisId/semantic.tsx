@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { SemanticView } from '../../../../../../features/analysis/components/SemanticView';
-import { suggestionsFilterOf, validateSuggestionsSearch } from '../../../../../../features/analysis/list-search';
-import { suggestionsQueryOptions } from '../../../../../../features/analysis/pages-api';
-import { resultsQueryOptions } from '../../../../../../lib/analysis-results';
-import '../../../../../../features/analysis/analysis.css';
-import { loadFirstData } from '../../../../../../lib/route-data';
+import { SemanticView } from '@/features/analysis/components/SemanticView';
+import { suggestionsFilterOf, validateSuggestionsSearch } from '@/features/analysis/list-search';
+import { suggestionsQueryOptions } from '@/features/analysis/pages-api';
+import { resultsQueryOptions } from '@/lib/analysis-results';
+import '@/features/analysis/analysis.css';
+import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/semantic')({
   // The suggestions list's filters (kind, category, status, decision, campaign, group, text) live in the address.

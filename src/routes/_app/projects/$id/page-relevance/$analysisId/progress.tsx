@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ProgressRelevanceView } from '../../../../../../features/relevance/components/ProgressRelevanceView';
-import '../../../../../../features/relevance/relevance.css';
+import { ProgressRelevanceView } from '@/features/relevance/components/ProgressRelevanceView';
+import '@/features/relevance/relevance.css';
 
 export const Route = createFileRoute('/_app/projects/$id/page-relevance/$analysisId/progress')({
   component: RelevanceProgressPage,

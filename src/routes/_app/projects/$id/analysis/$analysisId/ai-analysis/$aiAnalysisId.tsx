@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { aiPlanOverviewQueryOptions } from '@/features/analysis/ai-plan/api';
 import { AiAnalysisScreen } from '@/features/analysis/ai-plan/components/AiAnalysisScreen';
-import '../../../../../../../features/analysis/analysis.css';
+import '@/features/analysis/analysis.css';
 import '@/features/analysis/ai-plan/ai-plan.css';
 import { loadFirstData } from '@/lib/route-data';
 

@@ -1,0 +1,197 @@
+/**
+ * The campaign model every importer produces and every analysis engine reads. Plain data (JSON-safe),
+ * shared by the server engines and the PWA screens.
+ *
+ * Keyword and negative-keyword texts keep each platform's own operator notation:
+ * - Yandex Direct: `"фраза"`, `[порядок слов]`, `!форма`, `+предлог`, `(а|б)`; minus-words of a phrase are
+ *   kept apart in `Keyword.negativeWords` (without the leading `-`).
+ * - Google Ads: the keyword text is bare and `matchType` says broad/phrase/exact; negative keywords are
+ *   written in Google's notation: `word` broad, `"word"` phrase, `[word]` exact.
+ */
+
+export type AdPlatform = 'yandex_direct' | 'google_ads' | 'vk_ads';
+
+export const adPlatformLabels: Record<AdPlatform, string> = {
+  yandex_direct: 'Яндекс Директ',
+  google_ads: 'Google Ads',
+  vk_ads: 'VK Реклама',
+};
+
+export type MatchType = 'broad' | 'phrase' | 'exact';
+
+export interface StatsPeriod {
+  /** ISO dates, inclusive. */
+  from: string;
+  to: string;
+}
+
+/** Statistics of one object over a period; money in the account currency (roubles unless said). */
+export interface Stats {
+  impressions: number;
+  clicks: number;
+  cost: number;
+  conversions: number;
+  /** Revenue when the report has it. */
+  revenue?: number;
+}
+
+/**
+ * Where ads are shown: on search results, in the ad networks (Yandex РСЯ, Google Display Network), or both.
+ * Search and network traffic live on different scales (CTR, CPC, CPA), so the engines judge them apart.
+ */
+export type Placement = 'search' | 'networks' | 'both';
+
+/** Statistics split by placement when a report gives one row per placement («Тип площадки», AdNetworkType, Network). */
+export type PlacementStats = Partial<Record<'search' | 'networks', Stats>>;
+
+/** One network site or app of a campaign with its statistics over the period. */
+export interface SiteStats {
+  site: string;
+  stats: Stats;
+}
+
+export interface Keyword {
+  externalId?: string;
+  /** The phrase as written in the platform, operators included, minus-words excluded. */
+  phrase: string;
+  /** Minus-words attached to this phrase (Yandex `фраза -слово`), without the `-`. */
+  negativeWords: string[];
+  matchType: MatchType;
+  bid?: number;
+  networkBid?: number;
+  status?: string;
+  /** Yandex autotargeting row (`---autotargeting`): not a keyword the user wrote. */
+  isAutotargeting?: boolean;
+  /** All placements together (the sum of `placementStats` when that is present). */
+  stats?: Stats;
+  /** The same statistics split by placement, when the report had a placement column. */
+  placementStats?: PlacementStats;
+}
+
+export interface Sitelink {
+  title: string;
+  description?: string;
+  url?: string;
+}
+
+export type AdKind = 'text' | 'image' | 'responsive_search' | 'combinatorial' | 'other';
+
+export interface Ad {
+  externalId?: string;
+  kind: AdKind;
+  /** Yandex: [Заголовок 1, Заголовок 2] (or 1…7 for combinatorial ads); Google RSA: Headline 1…15. */
+  headlines: string[];
+  /** Yandex: [Текст] (or 1…3); Google RSA: Description 1…4. */
+  texts: string[];
+  /** Yandex «Отображаемая ссылка». */
+  displayUrl?: string;
+  /** Google Path 1 / Path 2. */
+  paths?: string[];
+  finalUrl?: string;
+  sitelinks: Sitelink[];
+  callouts: string[];
+  isMobile?: boolean;
+  /**
+   * Yandex «Изображение» of an image or text-and-image ad: the image's file name or hash as the export
+   * gives it. Kept so an export of changes can write the ad back whole (an upload row without it loses the image).
+   * An API import stores the same name (adimages `Name`), or the `AdImageHash` when Yandex gives no name.
+   */
+  image?: string;
+  status?: string;
+  stats?: Stats;
+}
+
+export interface AdGroup {
+  externalId?: string;
+  name: string;
+  keywords: Keyword[];
+  ads: Ad[];
+  /** Group-level negative keywords/phrases (platform notation, no leading `-`). */
+  negativeKeywords: string[];
+  region?: string;
+  /** Status as the platform writes it (e.g. Google `Enabled`, `Paused`). */
+  status?: string;
+  /** Statistics a report gave for the group as a whole (not per keyword or ad). */
+  stats?: Stats;
+}
+
+export interface Campaign {
+  externalId?: string;
+  name: string;
+  /** search, network, … as the platform names it (free text, lower case). */
+  type?: string;
+  currency?: string;
+  dailyBudget?: number;
+  /** Campaign-level negative keywords (platform notation, no leading `-`). */
+  negativeKeywords: string[];
+  groups: AdGroup[];
+  stats?: Stats;
+  /** Status as the platform writes it. */
+  status?: string;
+  /**
+   * Where the platform's own settings say the campaign shows: Google Editor «Networks», the Direct API
+   * strategy (search or network strategy `SERVING_OFF`). Missing when the import does not say; the
+   * analysis then decides from the type, the statistics and the name (server/engines/placement.ts).
+   */
+  placement?: Placement;
+  /** Campaign statistics split by placement, when the report had a placement column. */
+  placementStats?: PlacementStats;
+  /** Network sites and apps the campaign was shown on, from a placements report («Площадка», «Placement»). */
+  sites?: SiteStats[];
+  /**
+   * The platform whose notation this campaign's keywords use, when it differs from `CampaignData.platform`
+   * (files of both platforms uploaded into one project). Set by the importers on every campaign.
+   */
+  platform?: AdPlatform;
+}
+
+/** One row of a search-query report: what people actually typed. */
+export interface SearchQuery {
+  query: string;
+  campaignName?: string;
+  groupName?: string;
+  /** The keyword that matched the query, as written in the report. */
+  keyword?: string;
+  stats: Stats;
+}
+
+export interface CampaignData {
+  platform: AdPlatform;
+  campaigns: Campaign[];
+  searchQueries: SearchQuery[];
+  /** Period of the statistics, when any were imported. */
+  period?: StatsPeriod;
+  currency?: string;
+}
+
+/** A problem found in an imported file, pointing at the place a person can open and fix. */
+export interface ImportProblem {
+  file: string;
+  /** 1-based row number as a spreadsheet shows it. */
+  row?: number;
+  column?: string;
+  message: string;
+  severity: 'error' | 'warning';
+}
+
+export interface ImportCounts {
+  campaigns: number;
+  groups: number;
+  ads: number;
+  keywords: number;
+  searchQueries: number;
+}
+
+export function countCampaignData(data: Pick<CampaignData, 'campaigns' | 'searchQueries'>): ImportCounts {
+  let groups = 0;
+  let ads = 0;
+  let keywords = 0;
+  for (const campaign of data.campaigns) {
+    groups += campaign.groups.length;
+    for (const group of campaign.groups) {
+      ads += group.ads.length;
+      keywords += group.keywords.length;
+    }
+  }
+  return { campaigns: data.campaigns.length, groups, ads, keywords, searchQueries: data.searchQueries.length };
+}

@@ -1,0 +1,643 @@
+import { createHash } from 'node:crypto';
+import type { Ad, AdGroup, AdKind, Campaign, CampaignData, Keyword, Placement, PlacementStats, SearchQuery, Sitelink, Stats, StatsPeriod } from '../../../contract/campaigns.js';
+import { directApiMessages } from '../../../contract/messages.js';
+import type { DirectClient, ReportDefinition } from './client.js';
+import { DirectApiError } from './errors.js';
+import { splitKeyword } from './keyword-text.js';
+import { createProgressTracker, type DirectProgressListener, type ProgressTracker } from './progress.js';
+import { reportNumber, type ReportTable } from './report-tsv.js';
+
+/**
+ * Reads a whole Direct account (or some of its campaigns) through the API into the campaign model:
+ * campaigns → groups → ads (with sitelinks and callouts) and keywords, plus, for a period,
+ * statistics per campaign/ad/keyword and the search-query report.
+ *
+ * Per-request limits of `get` (official pages of each service, also seen in tapi-yandex-direct):
+ * CampaignIds ≤ 10 for adgroups/ads/keywords, campaign Ids ≤ 1000, AdGroupIds ≤ 1000; so the
+ * selections are cut into chunks, which the client runs at most 5 at a time.
+ *
+ * Ad images: `ads.get` gives only `AdImageHash` (in TextAd for a text ad with an image, in TextImageAd
+ * for an image ad); the image's name comes from `adimages.get` (SelectionCriteria.AdImageHashes,
+ * at most 10 000 a request), asked once per distinct hash.
+ */
+
+export interface FetchAccountOptions {
+  /** Only these campaigns (archived ones included when named); otherwise every non-archived campaign. */
+  campaignIds?: (number | string)[];
+  /** Statistics and search queries for this period (inclusive ISO dates); none when absent. */
+  statsPeriod?: StatsPeriod;
+  /** Keep archived campaigns and ads when reading the whole account. */
+  includeArchived?: boolean;
+  /**
+   * When given, a failed statistics or search-query report is noted here (Russian) and the account
+   * structure is still returned; without it, such a failure throws.
+   */
+  warnings?: string[];
+  /** Told after every answer that moves a stage (campaigns, groups, ads, keywords, extensions, reports). */
+  onProgress?: DirectProgressListener;
+}
+
+/* The parts of the API objects we read (JSON field names of Campaigns/AdGroups/Ads/Keywords.get). */
+type ArrayOfString = { Items?: string[] | null } | string[] | null | undefined;
+
+interface ApiCampaign {
+  Id: number;
+  Name: string;
+  Type?: string;
+  State?: string;
+  Status?: string;
+  Currency?: string;
+  DailyBudget?: { Amount?: number; Mode?: string } | null;
+  NegativeKeywords?: ArrayOfString;
+  TextCampaign?: ApiCampaignSettings | null;
+  UnifiedCampaign?: ApiCampaignSettings | null;
+}
+
+/** The strategy of a text or unified campaign: a placement whose strategy is `SERVING_OFF` shows nothing. */
+interface ApiCampaignSettings {
+  BiddingStrategy?: { Search?: { BiddingStrategyType?: string } | null; Network?: { BiddingStrategyType?: string } | null } | null;
+}
+
+interface ApiAdGroup {
+  Id: number;
+  Name: string;
+  CampaignId: number;
+  RegionIds?: number[] | null;
+  NegativeKeywords?: ArrayOfString;
+}
+
+interface ApiAd {
+  Id: number;
+  AdGroupId: number;
+  CampaignId?: number;
+  State?: string;
+  Status?: string;
+  Type?: string;
+  Subtype?: string;
+  TextAd?: {
+    Title?: string | null;
+    Title2?: string | null;
+    Text?: string | null;
+    Href?: string | null;
+    DisplayUrlPath?: string | null;
+    Mobile?: 'YES' | 'NO';
+    SitelinkSetId?: number | null;
+    AdExtensions?: { AdExtensionId: number; Type?: string }[] | null;
+    /** Older answers/clients name the callouts this way; read both. */
+    AdExtensionIds?: number[] | null;
+    AdImageHash?: string | null;
+  } | null;
+  TextImageAd?: { Href?: string | null; AdImageHash?: string | null } | null;
+}
+
+interface ApiKeyword {
+  Id: number;
+  Keyword: string;
+  AdGroupId: number;
+  CampaignId?: number;
+  Bid?: number | null;
+  ContextBid?: number | null;
+  State?: string;
+  Status?: string;
+}
+
+interface ApiSitelinksSet {
+  Id: number;
+  Sitelinks?: { Title?: string; Href?: string | null; Description?: string | null }[] | null;
+}
+
+interface ApiAdImage {
+  AdImageHash: string;
+  Name?: string | null;
+}
+
+interface ApiAdExtension {
+  Id: number;
+  Type?: string;
+  Callout?: { CalloutText?: string } | null;
+}
+
+const CAMPAIGN_IDS_PER_REQUEST = 10;
+const IDS_PER_REQUEST = 1000;
+
+export const CAMPAIGN_FIELDS = ['Id', 'Name', 'Type', 'State', 'Status', 'Currency', 'DailyBudget', 'NegativeKeywords'];
+/** The strategy says where a text or unified campaign shows (search / networks `SERVING_OFF`). */
+export const CAMPAIGN_STRATEGY_FIELDS = { TextCampaignFieldNames: ['BiddingStrategy'], UnifiedCampaignFieldNames: ['BiddingStrategy'] };
+export const ADGROUP_FIELDS = ['Id', 'Name', 'CampaignId', 'Type', 'Status', 'RegionIds', 'NegativeKeywords'];
+export const AD_FIELDS = ['Id', 'AdGroupId', 'CampaignId', 'State', 'Status', 'Type', 'Subtype'];
+export const TEXT_AD_FIELDS = ['Title', 'Title2', 'Text', 'Href', 'DisplayUrlPath', 'Mobile', 'SitelinkSetId', 'AdExtensions', 'AdImageHash'];
+export const TEXT_IMAGE_AD_FIELDS = ['Href', 'AdImageHash'];
+export const AD_IMAGE_FIELDS = ['AdImageHash', 'Name'];
+/**
+ * Hashes per `adimages.get`: the API takes up to 10 000, but like the other id lists we send 1 000 so
+ * that a large account's lookups spread over the client's parallel slots and each answer stays small.
+ */
+export const AD_IMAGE_HASHES_PER_REQUEST = IDS_PER_REQUEST;
+export const KEYWORD_FIELDS = ['Id', 'Keyword', 'AdGroupId', 'CampaignId', 'Bid', 'ContextBid', 'State', 'Status'];
+export const STATS_REPORT_FIELDS = ['CampaignId', 'AdGroupId', 'AdId', 'CriterionId', 'CriterionType', 'AdNetworkType', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
+export const SEARCH_QUERY_REPORT_FIELDS = ['CampaignName', 'AdGroupName', 'Criterion', 'Query', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
+
+export async function fetchAccount(client: DirectClient, options: FetchAccountOptions = {}): Promise<CampaignData> {
+  const named = options.campaignIds?.map(Number).filter(Number.isFinite);
+  const period = options.statsPeriod;
+  const progress = createProgressTracker(options.onProgress, () => client.units);
+
+  // Reports queue on Yandex's side, so ask for them first and read the structure meanwhile.
+  const stopReports = new AbortController();
+  const reportOptions = { signal: stopReports.signal };
+  for (const stage of ['statistics', 'search_queries'] as const) progress.update(stage, period ? { status: 'running', total: 1 } : { status: 'skipped' });
+  const statsTable = period
+    ? trackReport(optionalReport(client.reports(statsReport(period, named), reportOptions), directApiMessages.statsSkipped, options.warnings), progress, 'statistics')
+    : null;
+  const queriesTable = period
+    ? trackReport(optionalReport(client.reports(searchQueryReport(period, named), reportOptions), directApiMessages.searchQueriesSkipped, options.warnings), progress, 'search_queries')
+    : null;
+  // Keep a rejected report from surfacing as "unhandled" while the structure loads; it is awaited below.
+  statsTable?.catch(() => undefined);
+  queriesTable?.catch(() => undefined);
+
+  try {
+    return await fetchWithReports(client, options, named, statsTable, queriesTable, progress);
+  } catch (error) {
+    // No point polling for statistics of an import that has failed.
+    stopReports.abort(error);
+    throw error;
+  }
+}
+
+async function fetchWithReports(
+  client: DirectClient,
+  options: FetchAccountOptions,
+  named: number[] | undefined,
+  statsTable: Promise<ReportTable | null> | null,
+  queriesTable: Promise<ReportTable | null> | null,
+  progress: ProgressTracker,
+): Promise<CampaignData> {
+  const period = options.statsPeriod;
+  progress.update('campaigns', { status: 'running' });
+  const campaigns = await fetchCampaigns(client, named, options.includeArchived ?? false);
+  const campaignIds = campaigns.map((c) => c.Id);
+  const campaignChunks = chunk(campaignIds, CAMPAIGN_IDS_PER_REQUEST);
+  progress.update('campaigns', { status: 'done', done: campaigns.length, total: campaigns.length, items: campaigns.length });
+
+  /** A structure stage: progress counts the campaigns whose objects have arrived. */
+  const perCampaigns = async <T>(stage: 'groups' | 'ads' | 'keywords', service: string, params: (ids: number[]) => Record<string, unknown>): Promise<T[]> => {
+    progress.update(stage, { status: 'running', total: campaignIds.length });
+    const items = await getChunked<T>(client, service, campaignChunks, params, (ids, page) => progress.advance(stage, ids.length, page.length));
+    progress.update(stage, { status: 'done' });
+    return items;
+  };
+  const [groups, ads, keywords] = await Promise.all([
+    perCampaigns<ApiAdGroup>('groups', 'adgroups', (ids) => ({ SelectionCriteria: { CampaignIds: ids }, FieldNames: ADGROUP_FIELDS })),
+    perCampaigns<ApiAd>('ads', 'ads', (ids) => ({
+      SelectionCriteria: { CampaignIds: ids },
+      FieldNames: AD_FIELDS,
+      TextAdFieldNames: TEXT_AD_FIELDS,
+      TextImageAdFieldNames: TEXT_IMAGE_AD_FIELDS,
+    })),
+    perCampaigns<ApiKeyword>('keywords', 'keywords', (ids) => ({ SelectionCriteria: { CampaignIds: ids }, FieldNames: KEYWORD_FIELDS })),
+  ]);
+  const liveAds = options.includeArchived ? ads : ads.filter((ad) => ad.State !== 'ARCHIVED');
+
+  const lookups = adLookupIds(liveAds);
+  progress.update('extensions', { status: 'running', total: lookups.sitelinkChunks.length + lookups.calloutChunks.length + lookups.imageChunks.length });
+  const onLookup = (_ids: unknown[], page: unknown[]) => progress.advance('extensions', 1, page.length);
+  const [sitelinks, callouts, images] = await Promise.all([
+    fetchSitelinks(client, lookups.sitelinkChunks, onLookup),
+    fetchCallouts(client, lookups.calloutChunks, onLookup),
+    fetchImages(client, lookups.imageChunks, onLookup),
+  ]);
+  progress.update('extensions', { status: 'done' });
+
+  const data: CampaignData = {
+    platform: 'yandex_direct',
+    campaigns: assemble(campaigns, groups, liveAds, keywords, { sitelinks, callouts, images }),
+    searchQueries: [],
+    currency: campaigns.find((c) => c.Currency)?.Currency,
+  };
+
+  if (period) {
+    const [stats, queries] = await Promise.all([statsTable, queriesTable]);
+    if (stats) applyStats(data, stats);
+    if (queries) data.searchQueries = searchQueriesFrom(queries);
+    if (stats || queries) data.period = { ...period };
+  }
+  return data;
+}
+
+async function fetchCampaigns(client: DirectClient, named: number[] | undefined, includeArchived: boolean): Promise<ApiCampaign[]> {
+  if (named && named.length > 0) {
+    return getChunked<ApiCampaign>(client, 'campaigns', chunk(named, IDS_PER_REQUEST), (ids) => ({ SelectionCriteria: { Ids: ids }, FieldNames: CAMPAIGN_FIELDS, ...CAMPAIGN_STRATEGY_FIELDS }));
+  }
+  const all = await client.get<ApiCampaign>('campaigns', { SelectionCriteria: {}, FieldNames: CAMPAIGN_FIELDS, ...CAMPAIGN_STRATEGY_FIELDS });
+  return includeArchived ? all : all.filter((campaign) => campaign.State !== 'ARCHIVED');
+}
+
+/** The ids the ads refer to, cut into the requests that look them up. */
+function adLookupIds(ads: ApiAd[]) {
+  return {
+    sitelinkChunks: chunk(unique(ads.map((ad) => ad.TextAd?.SitelinkSetId).filter(isId)), IDS_PER_REQUEST),
+    calloutChunks: chunk(unique(ads.flatMap(calloutIdsOf)), IDS_PER_REQUEST),
+    imageChunks: chunk(unique(ads.map(imageHashOf).filter(nonEmpty)), AD_IMAGE_HASHES_PER_REQUEST),
+  };
+}
+
+type OnChunk = (ids: unknown[], page: unknown[]) => void;
+
+async function fetchSitelinks(client: DirectClient, chunks: number[][], onChunk?: OnChunk): Promise<Map<number, Sitelink[]>> {
+  const sets = await getChunked<ApiSitelinksSet>(
+    client,
+    'sitelinks',
+    chunks,
+    (chunkIds) => ({
+      SelectionCriteria: { Ids: chunkIds },
+      FieldNames: ['Id', 'Sitelinks'],
+    }),
+    onChunk,
+  );
+  return new Map(
+    sets.map((set) => [
+      set.Id,
+      (set.Sitelinks ?? []).map((link) => ({
+        title: link.Title ?? '',
+        ...(link.Description ? { description: link.Description } : {}),
+        ...(link.Href ? { url: link.Href } : {}),
+      })),
+    ]),
+  );
+}
+
+async function fetchCallouts(client: DirectClient, chunks: number[][], onChunk?: OnChunk): Promise<Map<number, string>> {
+  const extensions = await getChunked<ApiAdExtension>(
+    client,
+    'adextensions',
+    chunks,
+    (chunkIds) => ({
+      SelectionCriteria: { Ids: chunkIds },
+      FieldNames: ['Id', 'Type'],
+      CalloutFieldNames: ['CalloutText'],
+    }),
+    onChunk,
+  );
+  return new Map(extensions.filter((e) => e.Callout?.CalloutText).map((e) => [e.Id, e.Callout!.CalloutText!]));
+}
+
+/**
+ * What `Ad.image` holds for each image hash of the ads: the image's name (from `adimages.get`), else the hash.
+ *
+ * Why the name: `Ad.image` is what the export writes back into «Изображение», and the file importer keeps
+ * that cell verbatim from Direct's own export, where we take it to be the image's file name (e.g.
+ * `shuby_1080x607.jpg`; no official page we found spells the cell's format out). `adimages` `Name` is the
+ * name the image was uploaded under, so an account read through the API exports the same cell as one read
+ * from a file. The hash stands in when Yandex gives no name (or refuses the lookup): it is Direct's own
+ * identifier of the image, so the ad still keeps a reference to it instead of losing it.
+ */
+async function fetchImages(client: DirectClient, chunks: string[][], onChunk?: OnChunk): Promise<Map<string, string>> {
+  const images = new Map(chunks.flat().map((hash) => [hash, hash]));
+  if (images.size === 0) return images;
+  try {
+    const found = await getChunked<ApiAdImage, string>(
+      client,
+      'adimages',
+      chunks,
+      (batch) => ({
+        SelectionCriteria: { AdImageHashes: batch },
+        FieldNames: AD_IMAGE_FIELDS,
+      }),
+      onChunk,
+    );
+    for (const image of found) {
+      if (images.has(image.AdImageHash) && nonEmpty(image.Name)) images.set(image.AdImageHash, image.Name.trim());
+    }
+  } catch (error) {
+    // A refused lookup (the request itself, not the token, points or Yandex's health) costs only the
+    // names: the hashes are kept. Anything else fails the import like any other structure request.
+    if (!(error instanceof DirectApiError) || error.category !== 'request') throw error;
+  }
+  return images;
+}
+
+function imageHashOf(ad: ApiAd): string | undefined {
+  return ad.TextAd?.AdImageHash ?? ad.TextImageAd?.AdImageHash ?? undefined;
+}
+
+function calloutIdsOf(ad: ApiAd): number[] {
+  const text = ad.TextAd;
+  if (!text) return [];
+  const fromObjects = (text.AdExtensions ?? []).filter((e) => !e.Type || e.Type === 'CALLOUT').map((e) => e.AdExtensionId);
+  return [...fromObjects, ...(text.AdExtensionIds ?? [])].filter(isId);
+}
+
+async function getChunked<T, Id = number>(
+  client: DirectClient,
+  service: string,
+  chunks: Id[][],
+  params: (ids: Id[]) => Record<string, unknown>,
+  onChunk?: (ids: Id[], items: T[]) => void,
+): Promise<T[]> {
+  const pages = await Promise.all(
+    chunks.map(async (ids) => {
+      const items = await client.get<T>(service, params(ids));
+      onChunk?.(ids, items);
+      return items;
+    }),
+  );
+  return pages.flat();
+}
+
+function assemble(
+  campaigns: ApiCampaign[],
+  groups: ApiAdGroup[],
+  ads: ApiAd[],
+  keywords: ApiKeyword[],
+  lookups: AdLookups,
+): Campaign[] {
+  const adsByGroup = groupBy(ads, (ad) => ad.AdGroupId);
+  const keywordsByGroup = groupBy(keywords, (keyword) => keyword.AdGroupId);
+  const groupsByCampaign = groupBy(groups, (group) => group.CampaignId);
+
+  return campaigns.map((campaign) => {
+    const dailyBudget = money(campaign.DailyBudget?.Amount);
+    return {
+      externalId: String(campaign.Id),
+      name: campaign.Name,
+      ...(campaign.Type ? { type: campaignTypeLabel(campaign.Type) } : {}),
+      ...placementOfStrategy(campaign),
+      ...(campaign.Currency ? { currency: campaign.Currency } : {}),
+      ...(dailyBudget !== undefined ? { dailyBudget } : {}),
+      negativeKeywords: stringItems(campaign.NegativeKeywords),
+      groups: (groupsByCampaign.get(campaign.Id) ?? []).map(
+        (group): AdGroup => ({
+          externalId: String(group.Id),
+          name: group.Name,
+          keywords: (keywordsByGroup.get(group.Id) ?? []).map(toKeyword),
+          ads: (adsByGroup.get(group.Id) ?? []).map((ad) => toAd(ad, lookups)),
+          negativeKeywords: stringItems(group.NegativeKeywords),
+          ...(group.RegionIds && group.RegionIds.length > 0 ? { region: group.RegionIds.join(', ') } : {}),
+        }),
+      ),
+    };
+  });
+}
+
+function toKeyword(keyword: ApiKeyword): Keyword {
+  const split = splitKeyword(keyword.Keyword);
+  const bid = money(keyword.Bid);
+  const networkBid = money(keyword.ContextBid);
+  const status = statusOf(keyword.State, keyword.Status);
+  return {
+    externalId: String(keyword.Id),
+    phrase: split.phrase,
+    negativeWords: split.negativeWords,
+    matchType: split.matchType,
+    ...(bid ? { bid } : {}),
+    ...(networkBid ? { networkBid } : {}),
+    ...(status ? { status } : {}),
+    ...(split.isAutotargeting ? { isAutotargeting: true } : {}),
+  };
+}
+
+/** What the ads refer to by id or hash, read by separate requests. */
+interface AdLookups {
+  sitelinks: Map<number, Sitelink[]>;
+  callouts: Map<number, string>;
+  /** Image hash → what `Ad.image` holds (see fetchImages). */
+  images: Map<string, string>;
+}
+
+function toAd(ad: ApiAd, { sitelinks, callouts, images }: AdLookups): Ad {
+  const text = ad.TextAd;
+  const status = statusOf(ad.State, ad.Status);
+  const hash = imageHashOf(ad);
+  const image = hash ? images.get(hash) : undefined;
+  const base = { externalId: String(ad.Id), ...(status ? { status } : {}), ...(image ? { image } : {}) };
+  if (text) {
+    return {
+      ...base,
+      kind: 'text',
+      headlines: [text.Title, text.Title2].filter(nonEmpty),
+      texts: [text.Text].filter(nonEmpty),
+      ...(text.DisplayUrlPath ? { displayUrl: text.DisplayUrlPath } : {}),
+      ...(text.Href ? { finalUrl: text.Href } : {}),
+      sitelinks: isId(text.SitelinkSetId) ? (sitelinks.get(text.SitelinkSetId) ?? []) : [],
+      callouts: calloutIdsOf(ad).map((id) => callouts.get(id)).filter(nonEmpty),
+      isMobile: text.Mobile === 'YES',
+    };
+  }
+  const kind: AdKind = ad.Type === 'IMAGE_AD' ? 'image' : 'other';
+  const href = ad.TextImageAd?.Href;
+  return { ...base, kind, headlines: [], texts: [], ...(href ? { finalUrl: href } : {}), sitelinks: [], callouts: [] };
+}
+
+/* ---------- statistics ---------- */
+
+function reportName(kind: string, definition: Omit<ReportDefinition, 'ReportName'>): string {
+  // Yandex caches a report by name: the same name with other parameters is refused, so the name carries a hash of them.
+  const hash = createHash('sha256').update(JSON.stringify(definition)).digest('hex').slice(0, 12);
+  return `reklama-lab ${kind} ${hash}`;
+}
+
+function periodCriteria(period: StatsPeriod, campaignIds: number[] | undefined): ReportDefinition['SelectionCriteria'] {
+  return {
+    DateFrom: period.from,
+    DateTo: period.to,
+    ...(campaignIds && campaignIds.length > 0 ? { Filter: [{ Field: 'CampaignId', Operator: 'IN', Values: campaignIds.map(String) }] } : {}),
+  };
+}
+
+export function statsReport(period: StatsPeriod, campaignIds?: number[]): ReportDefinition {
+  const definition = {
+    SelectionCriteria: periodCriteria(period, campaignIds),
+    FieldNames: STATS_REPORT_FIELDS,
+    ReportType: 'CUSTOM_REPORT',
+    DateRangeType: 'CUSTOM_DATE',
+    Format: 'TSV' as const,
+    IncludeVAT: 'YES' as const,
+  };
+  return { ...definition, ReportName: reportName('stats', definition) };
+}
+
+export function searchQueryReport(period: StatsPeriod, campaignIds?: number[]): ReportDefinition {
+  const definition = {
+    SelectionCriteria: periodCriteria(period, campaignIds),
+    FieldNames: SEARCH_QUERY_REPORT_FIELDS,
+    ReportType: 'SEARCH_QUERY_PERFORMANCE_REPORT',
+    DateRangeType: 'CUSTOM_DATE',
+    Format: 'TSV' as const,
+    IncludeVAT: 'YES' as const,
+  };
+  return { ...definition, ReportName: reportName('search-queries', definition) };
+}
+
+/** A report whose failure becomes a warning when the caller collects warnings (never for auth errors: those are fatal anyway). */
+async function optionalReport(report: Promise<ReportTable>, template: string, warnings: string[] | undefined): Promise<ReportTable | null> {
+  try {
+    return await report;
+  } catch (error) {
+    if (!warnings || !(error instanceof DirectApiError) || error.category === 'auth') throw error;
+    warnings.push(template.replace('{reason}', error.message));
+    return null;
+  }
+}
+
+function statsOf(row: Record<string, string>): Stats {
+  return {
+    impressions: reportNumber(row.Impressions),
+    clicks: reportNumber(row.Clicks),
+    cost: reportNumber(row.Cost),
+    conversions: reportNumber(row.Conversions),
+  };
+}
+
+function addStats(target: Stats | undefined, add: Stats): Stats {
+  if (!target) return { ...add };
+  return {
+    impressions: target.impressions + add.impressions,
+    clicks: target.clicks + add.clicks,
+    cost: round2(target.cost + add.cost),
+    conversions: target.conversions + add.conversions,
+  };
+}
+
+/** Marks a report's stage done (with its rows) when it arrives, or skipped when it could not be read. */
+function trackReport(report: Promise<ReportTable | null>, progress: ProgressTracker, stage: 'statistics' | 'search_queries'): Promise<ReportTable | null> {
+  return report.then(
+    (table) => {
+      progress.update(stage, table ? { status: 'done', done: 1, items: table.rows.length } : { status: 'skipped' });
+      return table;
+    },
+    (error: unknown) => {
+      progress.update(stage, { status: 'skipped' });
+      throw error;
+    },
+  );
+}
+
+/** Sums the CUSTOM_REPORT rows (one per campaign × group × ad × criterion) onto campaigns, ads and keywords. */
+function applyStats(data: CampaignData, table: ReportTable): void {
+  const byCampaign = new Map<string, Stats>();
+  const byAd = new Map<string, Stats>();
+  const byCriterion = new Map<string, Stats>();
+  // AdNetworkType SEARCH / AD_NETWORK: the same sums split by placement.
+  const campaignSplit = new Map<string, PlacementStats>();
+  const criterionSplit = new Map<string, PlacementStats>();
+  const addSplit = (map: Map<string, PlacementStats>, id: string, placement: 'search' | 'networks', stats: Stats) => {
+    const split = map.get(id) ?? {};
+    split[placement] = addStats(split[placement], stats);
+    map.set(id, split);
+  };
+  for (const row of table.rows) {
+    const stats = statsOf(row);
+    const campaignId = row.CampaignId ?? '';
+    const adId = row.AdId ?? '';
+    const criterionId = row.CriterionId ?? row.CriteriaId ?? '';
+    const placement = row.AdNetworkType === 'SEARCH' ? 'search' : row.AdNetworkType === 'AD_NETWORK' ? 'networks' : undefined;
+    byCampaign.set(campaignId, addStats(byCampaign.get(campaignId), stats));
+    if (placement) addSplit(campaignSplit, campaignId, placement, stats);
+    if (isReportId(adId)) byAd.set(adId, addStats(byAd.get(adId), stats));
+    if (isReportId(criterionId)) {
+      byCriterion.set(criterionId, addStats(byCriterion.get(criterionId), stats));
+      if (placement) addSplit(criterionSplit, criterionId, placement, stats);
+    }
+  }
+  for (const campaign of data.campaigns) {
+    const campaignStats = byCampaign.get(campaign.externalId ?? '');
+    if (campaignStats) campaign.stats = campaignStats;
+    const split = campaignSplit.get(campaign.externalId ?? '');
+    if (split) campaign.placementStats = split;
+    for (const group of campaign.groups) {
+      for (const ad of group.ads) {
+        const adStats = byAd.get(ad.externalId ?? '');
+        if (adStats) ad.stats = adStats;
+      }
+      for (const keyword of group.keywords) {
+        const keywordStats = byCriterion.get(keyword.externalId ?? '');
+        if (keywordStats) keyword.stats = keywordStats;
+        const keywordSplit = criterionSplit.get(keyword.externalId ?? '');
+        if (keywordSplit) keyword.placementStats = keywordSplit;
+      }
+    }
+  }
+}
+
+function searchQueriesFrom(table: ReportTable): SearchQuery[] {
+  return table.rows
+    .filter((row) => (row.Query ?? '').trim() !== '')
+    .map((row) => {
+      const keyword = firstValue(row, ['Criterion', 'Criteria', 'MatchedKeyword', 'Keyword']);
+      return {
+        query: row.Query!.trim(),
+        ...(present(row.CampaignName) ? { campaignName: row.CampaignName } : {}),
+        ...(present(row.AdGroupName) ? { groupName: row.AdGroupName } : {}),
+        ...(keyword ? { keyword } : {}),
+        stats: statsOf(row),
+      };
+    });
+}
+
+/* ---------- small helpers ---------- */
+
+/** Money in get answers is in millionths of the currency unit (long). */
+function money(micros: number | null | undefined): number | undefined {
+  if (micros === null || micros === undefined || !Number.isFinite(Number(micros))) return undefined;
+  return round2(Number(micros) / 1_000_000);
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** `ArrayOfString` is `{Items: [...]}` in the official JSON; a bare array or null is tolerated. */
+function stringItems(value: ArrayOfString): string[] {
+  const items = Array.isArray(value) ? value : (value?.Items ?? []);
+  return items.map((item) => item.trim().replace(/^-/, '')).filter((item) => item !== '');
+}
+
+/** Search `SERVING_OFF` = networks only, network `SERVING_OFF` = search only, both strategies on = both. */
+export function placementOfStrategy(campaign: ApiCampaign): { placement?: Placement } {
+  const strategy = (campaign.TextCampaign ?? campaign.UnifiedCampaign)?.BiddingStrategy;
+  const search = strategy?.Search?.BiddingStrategyType;
+  const network = strategy?.Network?.BiddingStrategyType;
+  if (!search || !network) return {};
+  if (search === 'SERVING_OFF' && network === 'SERVING_OFF') return {};
+  if (search === 'SERVING_OFF') return { placement: 'networks' };
+  if (network === 'SERVING_OFF') return { placement: 'search' };
+  return { placement: 'both' };
+}
+
+/** TEXT_CAMPAIGN → `text`, UNIFIED_CAMPAIGN → `unified`: the model keeps the platform's type in lower case. */
+export function campaignTypeLabel(type: string): string {
+  return type.replace(/_CAMPAIGN$/, '').toLowerCase();
+}
+
+/** Serving state when the object is not on (suspended, off, archived), otherwise its moderation status; lower case. */
+function statusOf(state: string | undefined, status: string | undefined): string | undefined {
+  const chosen = state && state !== 'ON' ? state : (status ?? state);
+  return chosen ? chosen.toLowerCase() : undefined;
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
+  const map = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}
+
+const unique = <T>(items: T[]) => [...new Set(items)];
+const isId = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0;
+const nonEmpty = (value: string | null | undefined): value is string => typeof value === 'string' && value.trim() !== '';
+const present = (value: string | undefined): value is string => value !== undefined && value.trim() !== '' && value.trim() !== '--';
+const isReportId = (value: string) => present(value) && value !== '0';
+
+function firstValue(row: Record<string, string>, columns: string[]): string | undefined {
+  for (const column of columns) if (present(row[column])) return row[column]!.trim();
+  return undefined;
+}
