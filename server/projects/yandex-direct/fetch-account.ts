@@ -678,7 +678,8 @@ export function strategyOf(campaign: ApiCampaign): CampaignStrategy | undefined 
   const search = placementStrategy(strategy?.Search);
   let networks = placementStrategy(strategy?.Network);
   if (networks && strategy?.Network?.BiddingStrategyType === 'NETWORK_DEFAULT' && search) {
-    networks = { ...networks, bidding: search.bidding === 'off' ? 'manual' : search.bidding };
+    // Networks on the search strategy: bid and pay as on search.
+    networks = { ...networks, bidding: search.bidding === 'off' ? 'manual' : search.bidding, ...(search.payForConversion ? { payForConversion: true } : {}) };
   }
   if (!search && !networks) return undefined;
   return { ...(search ? { search } : {}), ...(networks ? { networks } : {}) };

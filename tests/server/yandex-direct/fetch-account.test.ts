@@ -483,7 +483,7 @@ describe('strategyOf', () => {
       }),
     ).toEqual({
       search: { type: 'PAY_FOR_CONVERSION', bidding: 'automatic', payForConversion: true, targetCpa: 1200, goalId: '987654', weeklyBudget: 30000 },
-      networks: { type: 'NETWORK_DEFAULT', bidding: 'automatic' },
+      networks: { type: 'NETWORK_DEFAULT', bidding: 'automatic', payForConversion: true },
     });
     expect(
       strategyOf({ Id: 2, Name: 'Ручные ставки', TextCampaign: { BiddingStrategy: { Search: { BiddingStrategyType: 'HIGHEST_POSITION' }, Network: { BiddingStrategyType: 'NETWORK_DEFAULT' } } } }),
