@@ -62,6 +62,8 @@ export interface Keyword {
   status?: string;
   /** Yandex autotargeting row (`---autotargeting`): not a keyword the user wrote. */
   isAutotargeting?: boolean;
+  /** Direct API `Keywords.ServingStatus`, lower case: `eligible`, or `rarely_served` («мало показов»). */
+  servingStatus?: string;
   /** All placements together (the sum of `placementStats` when that is present). */
   stats?: Stats;
   /** The same statistics split by placement, when the report had a placement column. */
@@ -98,7 +100,19 @@ export interface Ad {
    */
   image?: string;
   status?: string;
+  /**
+   * Moderation as the Direct API gives it (`Ads.Status`, lower case: `draft`, `moderation`, `preaccepted`,
+   * `accepted`, `rejected`) with Yandex's reason (`StatusClarification`, Russian), apart from `status`,
+   * which says first whether the ad is on at all.
+   */
+  moderation?: Moderation;
   stats?: Stats;
+}
+
+export interface Moderation {
+  status: string;
+  /** Yandex's own words on why (e.g. the rejection reason). */
+  clarification?: string;
 }
 
 export interface AdGroup {
@@ -109,10 +123,63 @@ export interface AdGroup {
   /** Group-level negative keywords/phrases (platform notation, no leading `-`). */
   negativeKeywords: string[];
   region?: string;
+  /** Direct API `RegionIds` (negative ids exclude a region), when the import has them. */
+  regionIds?: number[];
+  /** Ids of the shared negative sets the group uses (`CampaignData.negativeSets`; Direct allows three). */
+  negativeSetIds?: string[];
   /** Status as the platform writes it (e.g. Google `Enabled`, `Paused`). */
   status?: string;
+  /** Direct API `AdGroups.ServingStatus`, lower case: `eligible`, or `rarely_served` («мало показов»). */
+  servingStatus?: string;
   /** Statistics a report gave for the group as a whole (not per keyword or ad). */
   stats?: Stats;
+}
+
+/**
+ * The bidding strategy of one placement (Direct `BiddingStrategy.Search` / `.Network`). Money in roubles
+ * (the API's micros divided), present only where the strategy has that parameter.
+ */
+export interface BiddingStrategy {
+  /** The platform's own name, e.g. Direct `HIGHEST_POSITION`, `WB_MAXIMUM_CLICKS`, `PAY_FOR_CONVERSION`. */
+  type: string;
+  /**
+   * `manual`: keyword bids set the price; `automatic`: the platform sets the bids itself, keyword bids do
+   * nothing (at most a ceiling); `off`: no shows on this placement (`SERVING_OFF`).
+   */
+  bidding: 'manual' | 'automatic' | 'off';
+  /** Charged per conversion, not per click (Direct `PAY_FOR_CONVERSION`, `PAY_FOR_CONVERSION_CRR`). */
+  payForConversion?: boolean;
+  weeklyBudget?: number;
+  /** Target (or paid) cost per conversion. */
+  targetCpa?: number;
+  /** Average click price the strategy holds (Direct `AVERAGE_CPC`). */
+  averageCpc?: number;
+  /** The highest bid the strategy may set. */
+  bidCeiling?: number;
+  /** The Metrica goal the strategy optimises for. */
+  goalId?: string;
+}
+
+export interface CampaignStrategy {
+  search?: BiddingStrategy;
+  networks?: BiddingStrategy;
+}
+
+/**
+ * When a campaign shows in a week: seven weekdays, Monday first, each 24 hourly bid coefficients in
+ * percent (0 = off, 100 = as usual), in the campaign's time zone. Direct `TimeTargeting.Schedule`.
+ */
+export interface WeekSchedule {
+  days: number[][];
+  timeZone?: string;
+}
+
+/** A shared list of negative keywords groups refer to (Direct `negativekeywordsharedsets`). */
+export interface NegativeKeywordSet {
+  externalId: string;
+  name: string;
+  /** Platform notation, no leading `-`. */
+  negativeKeywords: string[];
 }
 
 export interface Campaign {
@@ -121,12 +188,23 @@ export interface Campaign {
   /** search, network, … as the platform names it (free text, lower case). */
   type?: string;
   currency?: string;
+  /** Daily budget in the account currency (roubles unless said). */
   dailyBudget?: number;
+  /** How the daily budget is spent: Direct `STANDARD` or `DISTRIBUTED`, lower case. */
+  dailyBudgetMode?: string;
+  /** Bidding strategy per placement, when the import reads it (the Direct API does; files do not). */
+  strategy?: CampaignStrategy;
+  schedule?: WeekSchedule;
+  /** ISO dates, inclusive. */
+  startDate?: string;
+  endDate?: string;
+  /** Direct `State`, lower case: `on`, `off`, `suspended`, `ended`, `converted`, `archived`. */
+  state?: string;
   /** Campaign-level negative keywords (platform notation, no leading `-`). */
   negativeKeywords: string[];
   groups: AdGroup[];
   stats?: Stats;
-  /** Status as the platform writes it. */
+  /** Status as the platform writes it (Direct: the moderation `Status`, lower case). */
   status?: string;
   /**
    * Where the platform's own settings say the campaign shows: Google Editor «Networks», the Direct API
@@ -159,6 +237,8 @@ export interface CampaignData {
   platform: AdPlatform;
   campaigns: Campaign[];
   searchQueries: SearchQuery[];
+  /** Shared negative keyword sets the groups refer to by `AdGroup.negativeSetIds`. */
+  negativeSets?: NegativeKeywordSet[];
   /** Period of the statistics, when any were imported. */
   period?: StatsPeriod;
   currency?: string;

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local stand-in for the Yandex Direct API v5 on 127.0.0.1, answering in the documented shapes:
- * - JSON services `campaigns`, `adgroups`, `ads`, `keywords`, `sitelinks`, `adextensions`, `adimages` (method `get`):
+ * - JSON services `campaigns`, `adgroups`, `ads`, `keywords`, `sitelinks`, `adextensions`, `adimages`,
+ *   `negativekeywordsharedsets` (method `get`):
  *   `{result: {<Objects>: [...], LimitedBy?}}` with `Page: {Limit, Offset}` honoured and a small page size
  *   of its own, so paging is exercised; unknown `FieldNames` and too many `CampaignIds` are refused the
  *   way the API refuses them (error 8000 / 4001); `adimages` selects by `AdImageHashes` (at most 10 000)
@@ -28,6 +29,8 @@ export interface FakeDirectAccount {
   sitelinksSets: ApiObject[];
   adExtensions: ApiObject[];
   adImages: ApiAdImage[];
+  /** Shared negative sets (negativekeywordsharedsets.get: `Id`, `Name`, `NegativeKeywords` as an array of strings). */
+  negativeKeywordSharedSets?: ApiObject[];
   /** An agency's clients (agencyclients.get, by their `Login`); absent: not an agency, the service refuses (54). */
   agencyClients?: (Record<string, unknown> & { Login: string })[];
   /** Rows per ReportType; values are written as given (`--` for none). */
@@ -116,6 +119,7 @@ const FIELDS: Record<string, { top: string[]; sub?: Record<string, { param: stri
   sitelinks: { top: ['Id', 'Sitelinks'] },
   adextensions: { top: ['Id', 'Type', 'Status', 'StatusClarification', 'Associated'], sub: { Callout: { param: 'CalloutFieldNames', names: ['CalloutText'] } } },
   adimages: { top: ['AdImageHash', 'OriginalUrl', 'PreviewUrl', 'Name', 'Type', 'Subtype', 'Associated'] },
+  negativekeywordsharedsets: { top: ['Id', 'Name', 'NegativeKeywords', 'Associated'] },
   agencyclients: { top: ['Login', 'ClientId', 'ClientInfo', 'Archived', 'Currency', 'Type'] },
 };
 
@@ -127,6 +131,7 @@ const RESULT_KEY: Record<string, keyof FakeDirectAccount> = {
   sitelinks: 'sitelinksSets',
   adextensions: 'adExtensions',
   adimages: 'adImages',
+  negativekeywordsharedsets: 'negativeKeywordSharedSets',
   agencyclients: 'agencyClients',
 };
 const RESULT_NAME: Record<string, string> = {
@@ -137,6 +142,7 @@ const RESULT_NAME: Record<string, string> = {
   sitelinks: 'SitelinksSets',
   adextensions: 'AdExtensions',
   adimages: 'AdImages',
+  negativekeywordsharedsets: 'NegativeKeywordSharedSets',
   agencyclients: 'Clients',
 };
 
@@ -238,7 +244,7 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
       return error(4001, 'Неверно задан параметр', 'В массиве AdImageHashes не более 10000 элементов');
     }
     if (service === 'agencyclients' && !account.agencyClients) return error(54, 'Нет прав', 'Метод доступен только агентствам');
-    const matches = (account[RESULT_KEY[service]!] as Record<string, unknown>[]).filter(
+    const matches = ((account[RESULT_KEY[service]!] ?? []) as Record<string, unknown>[]).filter(
       (object) =>
         (!criteria.Ids || criteria.Ids.includes(object.Id)) &&
         (!criteria.CampaignIds || criteria.CampaignIds.includes(object.CampaignId)) &&
@@ -360,14 +366,23 @@ function readBody(req: IncomingMessage): Promise<string> {
 export function teplodomAccount(): FakeDirectAccount {
   return {
     campaigns: [
-      { Id: 701, Name: 'Тёплый пол — Поиск', Type: 'TEXT_CAMPAIGN', State: 'ON', Status: 'ACCEPTED', Currency: 'RUB', DailyBudget: { Amount: 1_500_000_000, Mode: 'STANDARD' }, NegativeKeywords: { Items: ['бесплатно', 'своими руками', 'вакансии'] } },
-      { Id: 702, Name: 'Тёплый пол — РСЯ', Type: 'TEXT_CAMPAIGN', State: 'SUSPENDED', Status: 'ACCEPTED', Currency: 'RUB', DailyBudget: null, NegativeKeywords: null },
+      {
+        Id: 701, Name: 'Тёплый пол — Поиск', Type: 'TEXT_CAMPAIGN', State: 'ON', Status: 'ACCEPTED', Currency: 'RUB', DailyBudget: { Amount: 1_500_000_000, Mode: 'STANDARD' }, NegativeKeywords: { Items: ['бесплатно', 'своими руками', 'вакансии'] },
+        StartDate: '2024-03-01', EndDate: null, TimeZone: 'Europe/Moscow',
+        // Weekdays 8:00–20:00 (evening hours at 50 %), off all weekend.
+        TimeTargeting: { Schedule: { Items: [1, 2, 3, 4, 5].map((day) => [day, ...Array.from({ length: 24 }, (_, hour) => (hour < 8 ? 0 : hour < 18 ? 100 : hour < 20 ? 50 : 0))].join(',')).concat(['6,' + Array(24).fill(0).join(','), '7,' + Array(24).fill(0).join(',')]) }, ConsiderWorkingWeekends: 'YES' },
+        TextCampaign: { BiddingStrategy: { Search: { BiddingStrategyType: 'HIGHEST_POSITION', PlacementTypes: { SearchResults: 'YES', ProductGallery: 'YES', DynamicPlaces: 'YES' } }, Network: { BiddingStrategyType: 'SERVING_OFF' } }, RelevantKeywords: null },
+      },
+      {
+        Id: 702, Name: 'Тёплый пол — РСЯ', Type: 'TEXT_CAMPAIGN', State: 'SUSPENDED', Status: 'ACCEPTED', Currency: 'RUB', DailyBudget: null, NegativeKeywords: null, StartDate: '2024-04-15', EndDate: '2024-12-31', TimeZone: 'Europe/Moscow',
+        TextCampaign: { BiddingStrategy: { Search: { BiddingStrategyType: 'SERVING_OFF' }, Network: { BiddingStrategyType: 'WB_MAXIMUM_CLICKS', WbMaximumClicks: { WeeklySpendLimit: 7_000_000_000, BidCeiling: 20_000_000 } } } },
+      },
       { Id: 703, Name: 'Архив 2022', Type: 'TEXT_CAMPAIGN', State: 'ARCHIVED', Status: 'ACCEPTED', Currency: 'RUB', NegativeKeywords: null },
     ],
     adGroups: [
       { Id: 8001, Name: 'Электрический тёплый пол', CampaignId: 701, Type: 'TEXT_AD_GROUP', Status: 'ACCEPTED', RegionIds: [213, 2], NegativeKeywords: { Items: ['ремонт'] } },
-      { Id: 8002, Name: 'Водяной тёплый пол', CampaignId: 701, Type: 'TEXT_AD_GROUP', Status: 'ACCEPTED', RegionIds: [213], NegativeKeywords: null },
-      { Id: 8003, Name: 'Тёплый пол под плитку', CampaignId: 702, Type: 'TEXT_AD_GROUP', Status: 'ACCEPTED', RegionIds: [213], NegativeKeywords: null },
+      { Id: 8002, Name: 'Водяной тёплый пол', CampaignId: 701, Type: 'TEXT_AD_GROUP', Status: 'ACCEPTED', ServingStatus: 'RARELY_SERVED', RegionIds: [213], NegativeKeywords: null, NegativeKeywordSharedSetIds: { Items: [7001] } },
+      { Id: 8003, Name: 'Тёплый пол под плитку', CampaignId: 702, Type: 'TEXT_AD_GROUP', Status: 'ACCEPTED', ServingStatus: 'ELIGIBLE', RegionIds: [213], NegativeKeywords: null, NegativeKeywordSharedSetIds: null },
       { Id: 8004, Name: 'Старая группа', CampaignId: 703, Type: 'TEXT_AD_GROUP', Status: 'ACCEPTED', RegionIds: [213], NegativeKeywords: null },
     ],
     ads: [
@@ -384,7 +399,7 @@ export function teplodomAccount(): FakeDirectAccount {
         TextAd: { Title: 'Тёплый пол в квартиру', Title2: null, Text: 'Рассчитаем комплект за 5 минут', Href: 'https://teplodom.example/elektro?m=1', DisplayUrlPath: null, Mobile: 'YES', SitelinkSetId: null, AdImageHash: null, AdExtensions: [] },
       },
       {
-        Id: 9003, AdGroupId: 8002, CampaignId: 701, State: 'SUSPENDED', Status: 'ACCEPTED', Type: 'TEXT_AD', Subtype: 'NONE',
+        Id: 9003, AdGroupId: 8002, CampaignId: 701, State: 'SUSPENDED', Status: 'REJECTED', StatusClarification: 'Объявление отклонено. Причина: в тексте не указан товар или услуга с сайта.', Type: 'TEXT_AD', Subtype: 'NONE',
         TextAd: { Title: 'Водяной тёплый пол под ключ', Title2: 'Проект бесплатно', Text: 'Коллекторы и трубы в наличии', Href: 'https://teplodom.example/voda', DisplayUrlPath: 'voda', Mobile: 'NO', SitelinkSetId: 5001, AdExtensions: [{ AdExtensionId: 6002, Type: 'CALLOUT' }] },
       },
       { Id: 9004, AdGroupId: 8003, CampaignId: 702, State: 'ON', Status: 'ACCEPTED', Type: 'IMAGE_AD', Subtype: 'TEXT_IMAGE_AD', TextImageAd: { AdImageHash: 'fakeHash01', Href: 'https://teplodom.example/plitka' } },
@@ -399,9 +414,13 @@ export function teplodomAccount(): FakeDirectAccount {
       { Id: 10003, Keyword: '"!тёплый !пол"', AdGroupId: 8001, CampaignId: 701, Bid: 12_000_000, ContextBid: 0, State: 'ON', Status: 'ACCEPTED' },
       { Id: 10004, Keyword: '---autotargeting', AdGroupId: 8001, CampaignId: 701, Bid: 10_000_000, ContextBid: 0, State: 'ON', Status: 'ACCEPTED' },
       { Id: 10005, Keyword: 'водяной тёплый пол -[своими руками] -!как', AdGroupId: 8002, CampaignId: 701, Bid: 18_000_000, ContextBid: 0, State: 'SUSPENDED', Status: 'ACCEPTED' },
-      { Id: 10006, Keyword: 'тёплый пол санкт-петербург', AdGroupId: 8002, CampaignId: 701, Bid: 20_000_000, ContextBid: 0, State: 'ON', Status: 'MODERATION' },
+      { Id: 10006, Keyword: 'тёплый пол санкт-петербург', AdGroupId: 8002, CampaignId: 701, Bid: 20_000_000, ContextBid: 0, State: 'ON', Status: 'MODERATION', ServingStatus: 'RARELY_SERVED' },
       { Id: 10007, Keyword: 'тёплый пол под плитку', AdGroupId: 8003, CampaignId: 702, Bid: null, ContextBid: 3_000_000, State: 'OFF', Status: 'ACCEPTED' },
       { Id: 10008, Keyword: 'старая фраза', AdGroupId: 8004, CampaignId: 703, Bid: 1_000_000, ContextBid: 0, State: 'OFF', Status: 'ACCEPTED' },
+    ],
+    negativeKeywordSharedSets: [
+      { Id: 7001, Name: 'Общие минус-слова', NegativeKeywords: ['бесплатно', 'своими руками', 'пермь'], Associated: 'YES' },
+      { Id: 7002, Name: 'Неиспользуемый набор', NegativeKeywords: ['отзывы'], Associated: 'NO' },
     ],
     sitelinksSets: [
       {

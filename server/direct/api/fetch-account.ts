@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Ad, AdGroup, AdKind, Campaign, CampaignData, Keyword, Placement, PlacementStats, SearchQuery, Sitelink, Stats, StatsPeriod } from '../../../contract/campaigns.js';
+import type { Ad, AdGroup, AdKind, BiddingStrategy, Campaign, CampaignData, CampaignStrategy, Keyword, NegativeKeywordSet, Placement, PlacementStats, SearchQuery, Sitelink, Stats, StatsPeriod, WeekSchedule } from '../../../contract/campaigns.js';
 import { directApiMessages } from '../../../contract/messages.js';
 import type { DirectClient, ReportDefinition } from './client.js';
 import { DirectApiError } from './errors.js';
@@ -48,6 +48,10 @@ interface ApiCampaign {
   Status?: string;
   Currency?: string;
   DailyBudget?: { Amount?: number; Mode?: string } | null;
+  StartDate?: string | null;
+  EndDate?: string | null;
+  TimeTargeting?: { Schedule?: ArrayOfString } | null;
+  TimeZone?: string | null;
   NegativeKeywords?: ArrayOfString;
   TextCampaign?: ApiCampaignSettings | null;
   UnifiedCampaign?: ApiCampaignSettings | null;
@@ -55,7 +59,23 @@ interface ApiCampaign {
 
 /** The strategy of a text or unified campaign: a placement whose strategy is `SERVING_OFF` shows nothing. */
 interface ApiCampaignSettings {
-  BiddingStrategy?: { Search?: { BiddingStrategyType?: string } | null; Network?: { BiddingStrategyType?: string } | null } | null;
+  BiddingStrategy?: { Search?: ApiPlacementStrategy | null; Network?: ApiPlacementStrategy | null } | null;
+}
+
+/**
+ * `TextCampaignSearchStrategy` / `TextCampaignNetworkStrategy` (campaigns.get, TextCampaign parameters):
+ * the type, and one structure named after it (`WbMaximumClicks`, `AverageCpa`, `PayForConversion`, …)
+ * with its parameters; money in micros.
+ */
+type ApiPlacementStrategy = { BiddingStrategyType?: string } & Record<string, unknown>;
+
+interface ApiStrategyParams {
+  WeeklySpendLimit?: number | null;
+  BidCeiling?: number | null;
+  AverageCpa?: number | null;
+  AverageCpc?: number | null;
+  Cpa?: number | null;
+  GoalId?: number | null;
 }
 
 interface ApiAdGroup {
@@ -63,6 +83,14 @@ interface ApiAdGroup {
   Name: string;
   CampaignId: number;
   RegionIds?: number[] | null;
+  NegativeKeywords?: ArrayOfString;
+  NegativeKeywordSharedSetIds?: { Items?: number[] | null } | number[] | null;
+  ServingStatus?: string;
+}
+
+interface ApiNegativeKeywordSharedSet {
+  Id: number;
+  Name?: string;
   NegativeKeywords?: ArrayOfString;
 }
 
@@ -72,6 +100,7 @@ interface ApiAd {
   CampaignId?: number;
   State?: string;
   Status?: string;
+  StatusClarification?: string | null;
   Type?: string;
   Subtype?: string;
   TextAd?: {
@@ -99,6 +128,7 @@ interface ApiKeyword {
   ContextBid?: number | null;
   State?: string;
   Status?: string;
+  ServingStatus?: string;
 }
 
 interface ApiSitelinksSet {
@@ -120,11 +150,12 @@ interface ApiAdExtension {
 const CAMPAIGN_IDS_PER_REQUEST = 10;
 const IDS_PER_REQUEST = 1000;
 
-export const CAMPAIGN_FIELDS = ['Id', 'Name', 'Type', 'State', 'Status', 'Currency', 'DailyBudget', 'NegativeKeywords'];
-/** The strategy says where a text or unified campaign shows (search / networks `SERVING_OFF`). */
+export const CAMPAIGN_FIELDS = ['Id', 'Name', 'Type', 'State', 'Status', 'Currency', 'DailyBudget', 'StartDate', 'EndDate', 'TimeTargeting', 'TimeZone', 'NegativeKeywords'];
+/** The strategy (with its parameters) says how bids are set and where a text or unified campaign shows (search / networks `SERVING_OFF`). */
 export const CAMPAIGN_STRATEGY_FIELDS = { TextCampaignFieldNames: ['BiddingStrategy'], UnifiedCampaignFieldNames: ['BiddingStrategy'] };
-export const ADGROUP_FIELDS = ['Id', 'Name', 'CampaignId', 'Type', 'Status', 'RegionIds', 'NegativeKeywords'];
-export const AD_FIELDS = ['Id', 'AdGroupId', 'CampaignId', 'State', 'Status', 'Type', 'Subtype'];
+export const ADGROUP_FIELDS = ['Id', 'Name', 'CampaignId', 'Type', 'Status', 'ServingStatus', 'RegionIds', 'NegativeKeywords', 'NegativeKeywordSharedSetIds'];
+export const AD_FIELDS = ['Id', 'AdGroupId', 'CampaignId', 'State', 'Status', 'StatusClarification', 'Type', 'Subtype'];
+export const NEGATIVE_SET_FIELDS = ['Id', 'Name', 'NegativeKeywords'];
 export const TEXT_AD_FIELDS = ['Title', 'Title2', 'Text', 'Href', 'DisplayUrlPath', 'Mobile', 'SitelinkSetId', 'AdExtensions', 'AdImageHash'];
 export const TEXT_IMAGE_AD_FIELDS = ['Href', 'AdImageHash'];
 export const AD_IMAGE_FIELDS = ['AdImageHash', 'Name'];
@@ -133,7 +164,7 @@ export const AD_IMAGE_FIELDS = ['AdImageHash', 'Name'];
  * that a large account's lookups spread over the client's parallel slots and each answer stays small.
  */
 export const AD_IMAGE_HASHES_PER_REQUEST = IDS_PER_REQUEST;
-export const KEYWORD_FIELDS = ['Id', 'Keyword', 'AdGroupId', 'CampaignId', 'Bid', 'ContextBid', 'State', 'Status'];
+export const KEYWORD_FIELDS = ['Id', 'Keyword', 'AdGroupId', 'CampaignId', 'Bid', 'ContextBid', 'State', 'Status', 'ServingStatus'];
 export const STATS_REPORT_FIELDS = ['CampaignId', 'AdGroupId', 'AdId', 'CriterionId', 'CriterionType', 'AdNetworkType', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
 export const SEARCH_QUERY_REPORT_FIELDS = ['CampaignName', 'AdGroupName', 'Criterion', 'Query', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
 
@@ -202,10 +233,11 @@ async function fetchWithReports(
   const lookups = adLookupIds(liveAds);
   progress.update('extensions', { status: 'running', total: lookups.sitelinkChunks.length + lookups.calloutChunks.length + lookups.imageChunks.length });
   const onLookup = (_ids: unknown[], page: unknown[]) => progress.advance('extensions', 1, page.length);
-  const [sitelinks, callouts, images] = await Promise.all([
+  const [sitelinks, callouts, images, negativeSets] = await Promise.all([
     fetchSitelinks(client, lookups.sitelinkChunks, onLookup),
     fetchCallouts(client, lookups.calloutChunks, onLookup),
     fetchImages(client, lookups.imageChunks, onLookup),
+    fetchNegativeSets(client, groups),
   ]);
   progress.update('extensions', { status: 'done' });
 
@@ -213,6 +245,7 @@ async function fetchWithReports(
     platform: 'yandex_direct',
     campaigns: assemble(campaigns, groups, liveAds, keywords, { sitelinks, callouts, images }),
     searchQueries: [],
+    ...(negativeSets.length > 0 ? { negativeSets } : {}),
     currency: campaigns.find((c) => c.Currency)?.Currency,
   };
 
@@ -280,6 +313,20 @@ async function fetchCallouts(client: DirectClient, chunks: number[][], onChunk?:
     onChunk,
   );
   return new Map(extensions.filter((e) => e.Callout?.CalloutText).map((e) => [e.Id, e.Callout!.CalloutText!]));
+}
+
+/**
+ * The shared negative sets the groups use, asked by their ids (an account has at most 30, so one
+ * request; chunked like every id list all the same).
+ */
+async function fetchNegativeSets(client: DirectClient, groups: ApiAdGroup[]): Promise<NegativeKeywordSet[]> {
+  const ids = unique(groups.flatMap((group) => idItems(group.NegativeKeywordSharedSetIds)));
+  if (ids.length === 0) return [];
+  const sets = await getChunked<ApiNegativeKeywordSharedSet>(client, 'negativekeywordsharedsets', chunk(ids, IDS_PER_REQUEST), (batch) => ({
+    SelectionCriteria: { Ids: batch },
+    FieldNames: NEGATIVE_SET_FIELDS,
+  }));
+  return sets.map((set) => ({ externalId: String(set.Id), name: set.Name ?? '', negativeKeywords: stringItems(set.NegativeKeywords) }));
 }
 
 /**
@@ -358,24 +405,36 @@ function assemble(
 
   return campaigns.map((campaign) => {
     const dailyBudget = money(campaign.DailyBudget?.Amount);
+    const strategy = strategyOf(campaign);
+    const schedule = scheduleOf(campaign);
     return {
       externalId: String(campaign.Id),
       name: campaign.Name,
       ...(campaign.Type ? { type: campaignTypeLabel(campaign.Type) } : {}),
       ...placementOfStrategy(campaign),
+      ...(strategy ? { strategy } : {}),
       ...(campaign.Currency ? { currency: campaign.Currency } : {}),
       ...(dailyBudget !== undefined ? { dailyBudget } : {}),
+      ...(dailyBudget !== undefined && campaign.DailyBudget?.Mode ? { dailyBudgetMode: campaign.DailyBudget.Mode.toLowerCase() } : {}),
+      ...(schedule ? { schedule } : {}),
+      ...(nonEmpty(campaign.StartDate) ? { startDate: campaign.StartDate } : {}),
+      ...(nonEmpty(campaign.EndDate) ? { endDate: campaign.EndDate } : {}),
+      ...(campaign.State ? { state: campaign.State.toLowerCase() } : {}),
+      ...(campaign.Status ? { status: campaign.Status.toLowerCase() } : {}),
       negativeKeywords: stringItems(campaign.NegativeKeywords),
-      groups: (groupsByCampaign.get(campaign.Id) ?? []).map(
-        (group): AdGroup => ({
+      groups: (groupsByCampaign.get(campaign.Id) ?? []).map((group): AdGroup => {
+        const setIds = idItems(group.NegativeKeywordSharedSetIds);
+        return {
           externalId: String(group.Id),
           name: group.Name,
           keywords: (keywordsByGroup.get(group.Id) ?? []).map(toKeyword),
           ads: (adsByGroup.get(group.Id) ?? []).map((ad) => toAd(ad, lookups)),
           negativeKeywords: stringItems(group.NegativeKeywords),
-          ...(group.RegionIds && group.RegionIds.length > 0 ? { region: group.RegionIds.join(', ') } : {}),
-        }),
-      ),
+          ...(group.RegionIds && group.RegionIds.length > 0 ? { region: group.RegionIds.join(', '), regionIds: group.RegionIds } : {}),
+          ...(setIds.length > 0 ? { negativeSetIds: setIds.map(String) } : {}),
+          ...(group.ServingStatus ? { servingStatus: group.ServingStatus.toLowerCase() } : {}),
+        };
+      }),
     };
   });
 }
@@ -394,6 +453,7 @@ function toKeyword(keyword: ApiKeyword): Keyword {
     ...(networkBid ? { networkBid } : {}),
     ...(status ? { status } : {}),
     ...(split.isAutotargeting ? { isAutotargeting: true } : {}),
+    ...(keyword.ServingStatus ? { servingStatus: keyword.ServingStatus.toLowerCase() } : {}),
   };
 }
 
@@ -410,7 +470,8 @@ function toAd(ad: ApiAd, { sitelinks, callouts, images }: AdLookups): Ad {
   const status = statusOf(ad.State, ad.Status);
   const hash = imageHashOf(ad);
   const image = hash ? images.get(hash) : undefined;
-  const base = { externalId: String(ad.Id), ...(status ? { status } : {}), ...(image ? { image } : {}) };
+  const moderation = ad.Status ? { status: ad.Status.toLowerCase(), ...(nonEmpty(ad.StatusClarification) ? { clarification: ad.StatusClarification.trim() } : {}) } : undefined;
+  const base = { externalId: String(ad.Id), ...(status ? { status } : {}), ...(moderation ? { moderation } : {}), ...(image ? { image } : {}) };
   if (text) {
     return {
       ...base,
@@ -603,6 +664,73 @@ export function placementOfStrategy(campaign: ApiCampaign): { placement?: Placem
   return { placement: 'both' };
 }
 
+/**
+ * Strategies that leave the bids to the keywords (annex «Типы стратегий»): `HIGHEST_POSITION` on search,
+ * `MAXIMUM_COVERAGE` in networks. `NETWORK_DEFAULT` shows in networks with the search strategy's bidding.
+ * Every other type is automatic: Direct sets the bids itself.
+ */
+const MANUAL_STRATEGIES = new Set(['HIGHEST_POSITION', 'MAXIMUM_COVERAGE']);
+const PAY_FOR_CONVERSION_STRATEGIES = new Set(['PAY_FOR_CONVERSION', 'PAY_FOR_CONVERSION_CRR', 'PAY_FOR_CONVERSION_MULTIPLE_GOALS']);
+
+/** The strategy of each placement with its parameters (the structure named after the type: `WB_MAXIMUM_CLICKS` → `WbMaximumClicks`). */
+export function strategyOf(campaign: ApiCampaign): CampaignStrategy | undefined {
+  const strategy = (campaign.TextCampaign ?? campaign.UnifiedCampaign)?.BiddingStrategy;
+  const search = placementStrategy(strategy?.Search);
+  let networks = placementStrategy(strategy?.Network);
+  if (networks && strategy?.Network?.BiddingStrategyType === 'NETWORK_DEFAULT' && search) {
+    // Networks on the search strategy: bid and pay as on search.
+    networks = { ...networks, bidding: search.bidding === 'off' ? 'manual' : search.bidding, ...(search.payForConversion ? { payForConversion: true } : {}) };
+  }
+  if (!search && !networks) return undefined;
+  return { ...(search ? { search } : {}), ...(networks ? { networks } : {}) };
+}
+
+function placementStrategy(api: ApiPlacementStrategy | null | undefined): BiddingStrategy | undefined {
+  const type = api?.BiddingStrategyType;
+  if (!type) return undefined;
+  const bidding = type === 'SERVING_OFF' ? 'off' : MANUAL_STRATEGIES.has(type) || type === 'NETWORK_DEFAULT' ? 'manual' : 'automatic';
+  const params = (api[structureName(type)] ?? {}) as ApiStrategyParams;
+  const weeklyBudget = money(params.WeeklySpendLimit);
+  const targetCpa = money(params.AverageCpa ?? params.Cpa);
+  const averageCpc = money(params.AverageCpc);
+  const bidCeiling = money(params.BidCeiling);
+  return {
+    type,
+    bidding,
+    ...(PAY_FOR_CONVERSION_STRATEGIES.has(type) ? { payForConversion: true } : {}),
+    ...(weeklyBudget !== undefined ? { weeklyBudget } : {}),
+    ...(targetCpa !== undefined ? { targetCpa } : {}),
+    ...(averageCpc !== undefined ? { averageCpc } : {}),
+    ...(bidCeiling !== undefined ? { bidCeiling } : {}),
+    ...(isId(params.GoalId) ? { goalId: String(params.GoalId) } : {}),
+  };
+}
+
+/** `WB_MAXIMUM_CLICKS` → `WbMaximumClicks`, `AVERAGE_CPA` → `AverageCpa`: the structure that carries a type's parameters. */
+function structureName(type: string): string {
+  return type
+    .toLowerCase()
+    .split('_')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/**
+ * `TimeTargeting.Schedule.Items`: one string a weekday, `"1,100,…"` (the day, 1 = Monday, then 24 hourly
+ * coefficients in percent). A day the answer leaves out shows as usual (100 every hour).
+ */
+function scheduleOf(campaign: ApiCampaign): WeekSchedule | undefined {
+  const items = stringItems(campaign.TimeTargeting?.Schedule);
+  if (items.length === 0) return undefined;
+  const days = Array.from({ length: 7 }, () => Array<number>(24).fill(100));
+  for (const item of items) {
+    const [day, ...hours] = item.split(',').map((value) => Number(value.trim()));
+    if (!day || day < 1 || day > 7 || hours.length !== 24 || hours.some((hour) => !Number.isFinite(hour))) continue;
+    days[day - 1] = hours;
+  }
+  return { days, ...(nonEmpty(campaign.TimeZone) ? { timeZone: campaign.TimeZone } : {}) };
+}
+
 /** TEXT_CAMPAIGN → `text`, UNIFIED_CAMPAIGN → `unified`: the model keeps the platform's type in lower case. */
 export function campaignTypeLabel(type: string): string {
   return type.replace(/_CAMPAIGN$/, '').toLowerCase();
@@ -612,6 +740,12 @@ export function campaignTypeLabel(type: string): string {
 function statusOf(state: string | undefined, status: string | undefined): string | undefined {
   const chosen = state && state !== 'ON' ? state : (status ?? state);
   return chosen ? chosen.toLowerCase() : undefined;
+}
+
+/** `ArrayOfLong` (`{Items: [...]}`, or a bare array) as ids. */
+function idItems(value: { Items?: number[] | null } | number[] | null | undefined): number[] {
+  const items = Array.isArray(value) ? value : (value?.Items ?? []);
+  return items.filter(isId);
 }
 
 function chunk<T>(items: T[], size: number): T[][] {

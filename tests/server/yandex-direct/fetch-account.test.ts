@@ -3,7 +3,7 @@ import type { CampaignData, Sitelink } from '../../../contract/campaigns.js';
 import { directApiMessages } from '../../../contract/messages.js';
 import { createDirectClient } from '../../../server/direct/api/client.js';
 import { DirectApiError } from '../../../server/direct/api/errors.js';
-import { fetchAccount } from '../../../server/direct/api/fetch-account.js';
+import { fetchAccount, strategyOf } from '../../../server/direct/api/fetch-account.js';
 import { importFromDirectApi, lastFullDays } from '../../../server/direct/api/index.js';
 import { splitKeyword } from '../../../server/direct/api/keyword-text.js';
 import { startFakeDirect, teplodomAccount, type FakeDirect } from '../../fakes/yandex-direct-fake.js';
@@ -29,6 +29,10 @@ const sitelinks: Sitelink[] = [
   { title: 'Контакты' },
 ];
 
+/** The fake's schedule of «Тёплый пол — Поиск»: weekdays 8–18 at 100 %, 18–20 at 50 %, off all weekend. */
+const weekday = Array.from({ length: 24 }, (_, hour) => (hour < 8 ? 0 : hour < 18 ? 100 : hour < 20 ? 50 : 0));
+const weekend = Array<number>(24).fill(0);
+
 const expected: CampaignData = {
   platform: 'yandex_direct',
   currency: 'RUB',
@@ -38,8 +42,15 @@ const expected: CampaignData = {
       externalId: '701',
       name: 'Тёплый пол — Поиск',
       type: 'text',
+      placement: 'search',
+      strategy: { search: { type: 'HIGHEST_POSITION', bidding: 'manual' }, networks: { type: 'SERVING_OFF', bidding: 'off' } },
       currency: 'RUB',
       dailyBudget: 1500,
+      dailyBudgetMode: 'standard',
+      schedule: { days: [...Array(5).fill(weekday), weekend, weekend], timeZone: 'Europe/Moscow' },
+      startDate: '2024-03-01',
+      state: 'on',
+      status: 'accepted',
       negativeKeywords: ['бесплатно', 'своими руками', 'вакансии'],
       stats: { impressions: 2400, clicks: 112, cost: 3000.75, conversions: 5 },
       groups: [
@@ -47,6 +58,7 @@ const expected: CampaignData = {
           externalId: '8001',
           name: 'Электрический тёплый пол',
           region: '213, 2',
+          regionIds: [213, 2],
           negativeKeywords: ['ремонт'],
           keywords: [
             { externalId: '10001', phrase: 'тёплый пол электрический', negativeWords: ['водяной', 'отзывы'], matchType: 'broad', bid: 25, networkBid: 5, status: 'accepted', stats: { impressions: 1500, clicks: 70, cost: 1750.75, conversions: 3 } },
@@ -58,6 +70,7 @@ const expected: CampaignData = {
             {
               externalId: '9001',
               status: 'accepted',
+              moderation: { status: 'accepted' },
               kind: 'text',
               headlines: ['Электрический тёплый пол от 990 ₽', 'Монтаж за 1 день'],
               texts: ['Маты и кабель в наличии. Гарантия 15 лет. Доставка по Москве'],
@@ -72,6 +85,7 @@ const expected: CampaignData = {
             {
               externalId: '9002',
               status: 'accepted',
+              moderation: { status: 'accepted' },
               kind: 'text',
               headlines: ['Тёплый пол в квартиру'],
               texts: ['Рассчитаем комплект за 5 минут'],
@@ -87,15 +101,19 @@ const expected: CampaignData = {
           externalId: '8002',
           name: 'Водяной тёплый пол',
           region: '213',
+          regionIds: [213],
+          negativeSetIds: ['7001'],
+          servingStatus: 'rarely_served',
           negativeKeywords: [],
           keywords: [
             { externalId: '10005', phrase: 'водяной тёплый пол', negativeWords: ['[своими руками]', '!как'], matchType: 'broad', bid: 18, status: 'suspended', stats: { impressions: 100, clicks: 2, cost: 50, conversions: 0 } },
-            { externalId: '10006', phrase: 'тёплый пол санкт-петербург', negativeWords: [], matchType: 'broad', bid: 20, status: 'moderation' },
+            { externalId: '10006', phrase: 'тёплый пол санкт-петербург', negativeWords: [], matchType: 'broad', bid: 20, status: 'moderation', servingStatus: 'rarely_served' },
           ],
           ads: [
             {
               externalId: '9003',
               status: 'suspended',
+              moderation: { status: 'rejected', clarification: 'Объявление отклонено. Причина: в тексте не указан товар или услуга с сайта.' },
               kind: 'text',
               headlines: ['Водяной тёплый пол под ключ', 'Проект бесплатно'],
               texts: ['Коллекторы и трубы в наличии'],
@@ -114,7 +132,13 @@ const expected: CampaignData = {
       externalId: '702',
       name: 'Тёплый пол — РСЯ',
       type: 'text',
+      placement: 'networks',
+      strategy: { search: { type: 'SERVING_OFF', bidding: 'off' }, networks: { type: 'WB_MAXIMUM_CLICKS', bidding: 'automatic', weeklyBudget: 7000, bidCeiling: 20 } },
       currency: 'RUB',
+      startDate: '2024-04-15',
+      endDate: '2024-12-31',
+      state: 'suspended',
+      status: 'accepted',
       negativeKeywords: [],
       stats: { impressions: 5000, clicks: 25, cost: 300, conversions: 0 },
       groups: [
@@ -122,6 +146,8 @@ const expected: CampaignData = {
           externalId: '8003',
           name: 'Тёплый пол под плитку',
           region: '213',
+          regionIds: [213],
+          servingStatus: 'eligible',
           negativeKeywords: [],
           keywords: [
             { externalId: '10007', phrase: 'тёплый пол под плитку', negativeWords: [], matchType: 'broad', networkBid: 3, status: 'off', stats: { impressions: 5000, clicks: 25, cost: 300, conversions: 0 } },
@@ -130,6 +156,7 @@ const expected: CampaignData = {
             {
               externalId: '9004',
               status: 'accepted',
+              moderation: { status: 'accepted' },
               kind: 'image',
               headlines: [],
               texts: [],
@@ -144,6 +171,7 @@ const expected: CampaignData = {
       ],
     },
   ],
+  negativeSets: [{ externalId: '7001', name: 'Общие минус-слова', negativeKeywords: ['бесплатно', 'своими руками', 'пермь'] }],
   searchQueries: [
     {
       query: 'тёплый пол электрический под ламинат цена',
@@ -179,7 +207,16 @@ describe('fetchAccount', () => {
     // Another period: Yandex (and the fake) remember a report by name, and this one must be built afresh.
     await fetchAccount(client(), { statsPeriod: { from: '2024-04-01', to: '2024-04-30' } });
     const services = new Set(fake.requests.map((r) => r.service));
-    expect(services).toEqual(new Set(['campaigns', 'adgroups', 'ads', 'keywords', 'sitelinks', 'adextensions', 'adimages', 'reports']));
+    expect(services).toEqual(new Set(['campaigns', 'adgroups', 'ads', 'keywords', 'sitelinks', 'adextensions', 'adimages', 'negativekeywordsharedsets', 'reports']));
+    // The shared sets the groups use, by id (the unused one is not asked for).
+    const setRequests = fake.requests.filter((r) => r.service === 'negativekeywordsharedsets');
+    expect(setRequests.map((r) => r.body.params)).toEqual([{ SelectionCriteria: { Ids: [7001] }, FieldNames: ['Id', 'Name', 'NegativeKeywords'], Page: { Limit: expect.any(Number), Offset: 0 } }]);
+    const campaignsRequest = fake.requests.find((r) => r.service === 'campaigns')!;
+    expect(campaignsRequest.body.params.FieldNames).toEqual(expect.arrayContaining(['DailyBudget', 'StartDate', 'EndDate', 'TimeTargeting', 'State', 'Status']));
+    expect(campaignsRequest.body.params.TextCampaignFieldNames).toEqual(['BiddingStrategy']);
+    expect(fake.requests.find((r) => r.service === 'adgroups')!.body.params.FieldNames).toEqual(expect.arrayContaining(['ServingStatus', 'NegativeKeywordSharedSetIds']));
+    expect(fake.requests.find((r) => r.service === 'ads')!.body.params.FieldNames).toContain('StatusClarification');
+    expect(fake.requests.find((r) => r.service === 'keywords')!.body.params.FieldNames).toContain('ServingStatus');
     const adsRequest = fake.requests.find((r) => r.service === 'ads')!;
     expect(adsRequest.body.params.TextAdFieldNames).toContain('AdImageHash');
     expect(adsRequest.body.params.TextImageAdFieldNames).toContain('AdImageHash');
@@ -428,5 +465,33 @@ describe('progress while the account loads', () => {
     await fetchAccount(createDirectClient({ token: 'good-token', baseUrl: fake.url, sleep: noWait, maxRetries: 0 }), { statsPeriod: period, warnings, onProgress: (progress) => seen.push(progress) });
     expect(warnings.length).toBeGreaterThan(0);
     expect(seen.at(-1)!.stages.filter((stage) => stage.status === 'skipped').length).toBeGreaterThan(0);
+  });
+});
+
+describe('strategyOf', () => {
+  it('reads each placement\'s strategy with its parameters in roubles: pay-for-conversion, target CPA, networks with the search strategy', () => {
+    expect(
+      strategyOf({
+        Id: 1,
+        Name: 'Оплата за конверсии',
+        TextCampaign: {
+          BiddingStrategy: {
+            Search: { BiddingStrategyType: 'PAY_FOR_CONVERSION', PayForConversion: { Cpa: 1_200_000_000, GoalId: 987654, WeeklySpendLimit: 30_000_000_000 } },
+            Network: { BiddingStrategyType: 'NETWORK_DEFAULT', NetworkDefault: { LimitPercent: 100 } },
+          },
+        },
+      }),
+    ).toEqual({
+      search: { type: 'PAY_FOR_CONVERSION', bidding: 'automatic', payForConversion: true, targetCpa: 1200, goalId: '987654', weeklyBudget: 30000 },
+      networks: { type: 'NETWORK_DEFAULT', bidding: 'automatic', payForConversion: true },
+    });
+    expect(
+      strategyOf({ Id: 2, Name: 'Ручные ставки', TextCampaign: { BiddingStrategy: { Search: { BiddingStrategyType: 'HIGHEST_POSITION' }, Network: { BiddingStrategyType: 'NETWORK_DEFAULT' } } } }),
+    ).toEqual({ search: { type: 'HIGHEST_POSITION', bidding: 'manual' }, networks: { type: 'NETWORK_DEFAULT', bidding: 'manual' } });
+    expect(
+      strategyOf({ Id: 3, Name: 'Цель', TextCampaign: { BiddingStrategy: { Search: { BiddingStrategyType: 'AVERAGE_CPA', AverageCpa: { AverageCpa: 850_500_000, GoalId: 42, WeeklySpendLimit: null } } } } }),
+    ).toEqual({ search: { type: 'AVERAGE_CPA', bidding: 'automatic', targetCpa: 850.5, goalId: '42' } });
+    // A file-like campaign without a strategy: unknown, not «manual».
+    expect(strategyOf({ Id: 4, Name: 'Без стратегии' })).toBeUndefined();
   });
 });

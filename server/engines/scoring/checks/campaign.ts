@@ -8,7 +8,9 @@
  * A campaign without negatives is one finding at the campaign (the fix is one shared list there, which
  * the semantic engine suggests), not one per keyword: its items are the broad keywords it leaves with
  * no negatives at any level (phrase, group or campaign), the ones that catch every query with their
- * words. The penalty stays on the campaign: it is one problem in one place.
+ * words. The penalty stays on the campaign: it is one problem in one place. A group that uses a shared
+ * negative set (Direct `NegativeKeywordSharedSetIds`) has its negatives there: its keywords are not
+ * exposed, and a campaign whose every group with keywords uses one gets no finding.
  */
 import type { FindingItem } from '../../../../contract/analysis-results.js';
 import { groupTopics } from '../../semantic/clusters.js';
@@ -35,10 +37,13 @@ export function runCampaignChecks(context: ScoringContext): void {
   for (const campaign of account.campaigns) {
     const keywords = campaign.groups.reduce((sum, group) => sum + group.keywords.length, 0);
     if (keywords === 0) continue;
-    if (campaign.campaign.negativeKeywords.length === 0) {
+    const usesSharedSet = (group: (typeof campaign.groups)[number]) => (group.group.negativeSetIds?.length ?? 0) > 0;
+    const allGroupsShared = campaign.groups.every((group) => group.keywords.length === 0 || usesSharedSet(group));
+    if (campaign.campaign.negativeKeywords.length === 0 && !allGroupsShared) {
       const suggestionIds = campaignNegatives.get(campaign.ref.key) ?? [];
       const exposed: FindingItem[] = [];
       for (const group of campaign.groups) {
+        if (usesSharedSet(group)) continue;
         for (const keyword of group.keywords) {
           if (keyword.parsed.quoted || hasNegatives(keyword)) continue;
           exposed.push({ target: keyword.ref, evidence: oneEvidence({ label: 'Минус-слов у фразы, группы и кампании', value: 0, threshold: 1, unit: 'count' }) });

@@ -15,6 +15,8 @@
  * - clicks far dearer than the account's median CPC on the same placement;
  * - network sites and apps of a placements report that spend without converting (siteChecks).
  * Conversion-based checks run only when the data has conversions at all (else a notice says so).
+ * Where the import read the campaign's strategy (../strategy.ts): no bid advice and no «Дорогие клики»
+ * under an automatic strategy, and pay-for-conversion traffic stays out of the click-price medians.
  */
 import { share, type Evidence, type FindingItem, type KeywordAction, type KeywordVerdict } from '../../../../contract/analysis-results.js';
 import type { Placement, Stats } from '../../../../contract/campaigns.js';
@@ -27,6 +29,7 @@ import { formatRub, percent, rub, type ScoringContext } from '../context.js';
 import { formatCountOf, pluralRu } from '../../../../contract/format.js';
 import { keywordLabel } from '../../../../contract/labels.js';
 import { checks, makeFinding } from '../registry.js';
+import { automaticStrategy, paysForConversions, strategyPhrase } from '../strategy.js';
 
 const clicksText = (clicks: number) => formatCountOf(clicks, ['клик', 'клика', 'кликов']);
 
@@ -153,7 +156,8 @@ export function runStatisticsChecks(context: ScoringContext, informational: Uint
     for (const { placement, stats } of keywordSlices(keyword)) {
       if (placement === 'both') continue;
       if (placement === 'search' && stats.impressions >= settings.minImpressionsForCtr) searchCtrs.push(stats.clicks / stats.impressions);
-      if (stats.clicks > 0) cpcs[placement].push(stats.cost / stats.clicks);
+      // Paid per conversion, its cost per click is no click price.
+      if (stats.clicks > 0 && !paysForConversions(keyword.campaign.campaign, placement)) cpcs[placement].push(stats.cost / stats.clicks);
     }
   }
   const medianSearchCtr = median(searchCtrs);
@@ -192,6 +196,8 @@ export function runStatisticsChecks(context: ScoringContext, informational: Uint
     for (const slice of slices) {
       if (slice.placement === 'search' && informational[index] === 0) ctrChecks(keyword, slice.stats, medianSearchCtr, context, periodEvidence);
       if (slice.placement === 'both') continue;
+      // Under an automatic strategy the click price is the strategy's, not the keyword bid's.
+      if (automaticStrategy(keyword.campaign.campaign, slice.placement)) continue;
       const reference = medianCpc[slice.placement];
       const sliceStats = slice.stats;
       if (!reference || sliceStats.clicks < settings.minClicksForNegative) continue;
@@ -432,6 +438,17 @@ function keywordAction(keyword: PreparedKeyword, stats: Stats, campaignCpa: numb
   }
   // A bid change is advised only when the difference is material: at least `bidChangeMinDifference` either way.
   const lowerRatio = Math.max(settings.lowerBidCpaRatio, 1 + settings.bidChangeMinDifference);
+  const automatic = automaticStrategy(keyword.campaign.campaign, keyword.campaign.placement);
+  if (automatic) {
+    // Direct sets the bids itself: a keyword bid changes nothing, so no bid advice either way.
+    const strategy = strategyPhrase(automatic);
+    if (cpa! >= lowerRatio * referenceCpa) {
+      verdict('keep', `Цена конверсии ${formatRub(cpa!)} ≥ ${lowerRatio} × ${formatRub(referenceCpa)}, но ставки назначает ${strategy}: ставка фразы ничего не изменит. Проверьте запросы фразы и остановите её, если она не приводит покупателей.`);
+    } else {
+      verdict('keep', `Цена конверсии ${formatRub(cpa!)} (ориентир ${formatRub(referenceCpa)}); ставки назначает ${strategy}: ставку фразы менять незачем.`);
+    }
+    return;
+  }
   if (cpa! >= lowerRatio * referenceCpa) {
     const overpay = stats.cost - stats.conversions * referenceCpa;
     verdict('lower_bid', `Цена конверсии ${formatRub(cpa!)} ≥ ${lowerRatio} × ${formatRub(referenceCpa)}.`);
