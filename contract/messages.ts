@@ -43,7 +43,8 @@ export const fallbackMessages = {
 /** Messages the API answers with (Russian, as the UI shows them). */
 export const apiMessages = {
   invalidCredentials: 'Неверный email или пароль',
-  emailTaken: 'Пользователь с таким email уже зарегистрирован',
+  // The same answer whether or not the address already has an account (its owner gets a mail instead).
+  registrationMailSent: 'Мы отправили письмо на {email}. Перейдите по ссылке из письма, чтобы подтвердить email, и войдите',
   invitationCodeUnknown: 'Код приглашения не найден',
   alreadyMember: 'Вы уже состоите в этой организации',
   unauthorized: 'Unauthorized',

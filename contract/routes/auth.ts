@@ -27,9 +27,10 @@ export const authRoutes = {
     method: 'POST',
     path: '/api/v1/auth/register',
     body: RegisterRequestSchema,
-    response: { 201: AuthResponseSchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema, 429: ErrorBodySchema },
+    response: { 202: MessageSchema, 404: ErrorBodySchema, 422: ErrorBodySchema, 429: ErrorBodySchema },
     tags,
-    summary: 'Register: create an organization (owner) or join one by invitation code (member)',
+    summary:
+      'Register: create an organization (owner) or join one by invitation code (member). The same answer, without a session, whether or not the email has an account: a new address gets the verification link, an existing one a notice to its owner',
   }),
   login: defineRoute({
     method: 'POST',

@@ -27,7 +27,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
 
   addRoute(app, routes.register, { config: registerLimited }, async (request, reply) => {
     const answer = await auth.register(app, request.body);
-    reply.status(201);
+    reply.status(202);
     return answer;
   });
 

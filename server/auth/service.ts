@@ -5,8 +5,8 @@ import { apiMessages } from '../../contract/messages.js';
 import type { DB } from '../db/database.js';
 import { prepareQuery } from '../db/prepared.js';
 import type { OutgoingMail } from '../email/mailer.js';
-import { resetPasswordLink, resetPasswordMail, verificationMail, verifyEmailLink } from '../email/templates.js';
-import { badRequest, conflict, forbidden, notFound, unauthorized, validationError } from '../lib/errors.js';
+import { forgotPasswordLink, registrationAttemptMail, resetPasswordLink, resetPasswordMail, signInLink, verificationMail, verifyEmailLink } from '../email/templates.js';
+import { badRequest, forbidden, notFound, unauthorized, validationError } from '../lib/errors.js';
 import { createAccount, findOrganizationByInvitationCode, findUserByEmail, grantWelcomeCredit, organizationView, userView } from './accounts.js';
 import type { Caller } from './authenticate.js';
 import { consumeEmailToken, createEmailToken, createResetTokenForEmail, retireEmailTokens } from './email-tokens.js';
@@ -70,9 +70,24 @@ function sendVerificationMail(ctx: AuthContext, user: { id: string; email: strin
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';
 
-export async function register(ctx: AuthContext, payload: RegisterPayload): Promise<AuthResponse> {
+/** Tells the owner of an address that someone tried to register with it, with the ways into the account. */
+function sendRegistrationAttemptMail(ctx: AuthContext, email: string): void {
+  sendInBackground(ctx, async () => {
+    const owner = await findUserByEmail(ctx.db, email);
+    if (!owner) return null;
+    return registrationAttemptMail({ to: owner.email, firstName: owner.first_name, signInLink: signInLink(ctx.config.publicUrl), resetLink: forgotPasswordLink(ctx.config.publicUrl) });
+  });
+}
+
+/**
+ * The same answer, without a session, whether or not the address has an account, so registration
+ * does not tell a stranger which addresses do: a new address gets the account and its verification
+ * link (the welcome credit comes with the verification), an existing one is left as it is and its
+ * owner gets a mail instead. Everything that can refuse (password, invitation code) is checked first,
+ * for both alike, and the password is hashed in both cases, so the answer time tells nothing either.
+ */
+export async function register(ctx: AuthContext, payload: RegisterPayload): Promise<{ message: string }> {
   refuseCommonPassword(payload.password);
-  if (await findUserByEmail(ctx.db, payload.email)) throw conflict(apiMessages.emailTaken, 'EMAIL_TAKEN');
   let organization: { create: string } | { joinId: string };
   if (payload.invitation_code) {
     const found = await findOrganizationByInvitationCode(ctx.db, payload.invitation_code);
@@ -81,7 +96,12 @@ export async function register(ctx: AuthContext, payload: RegisterPayload): Prom
   } else {
     organization = { create: payload.organization_name! };
   }
+  const answer = { message: apiMessages.registrationMailSent.replace('{email}', payload.email) };
   const passwordHash = await hashPassword(payload.password);
+  if (await findUserByEmail(ctx.db, payload.email)) {
+    sendRegistrationAttemptMail(ctx, payload.email);
+    return answer;
+  }
   let account;
   try {
     account = await ctx.db.transaction().execute((trx) =>
@@ -95,13 +115,13 @@ export async function register(ctx: AuthContext, payload: RegisterPayload): Prom
       }),
     );
   } catch (error) {
-    // Two registrations with one email at the same moment: the unique index decides.
-    if (isUniqueViolation(error)) throw conflict(apiMessages.emailTaken, 'EMAIL_TAKEN');
-    throw error;
+    // Two registrations with one email at the same moment: the unique index decides, the other is an attempt.
+    if (!isUniqueViolation(error)) throw error;
+    sendRegistrationAttemptMail(ctx, payload.email);
+    return answer;
   }
-  const response = await signIn(ctx, account.userId, account.organizationId);
-  sendVerificationMail(ctx, { id: account.userId, email: response.user.email, first_name: response.user.first_name });
-  return response;
+  sendVerificationMail(ctx, { id: account.userId, email: payload.email.toLowerCase(), first_name: payload.first_name });
+  return answer;
 }
 
 /** The organization a login lands in: the last one used, else the oldest membership. */

@@ -200,15 +200,13 @@ export function toRegisterPayload(form: RegisterForm): RegisterPayload {
   return payload;
 }
 
-async function register(form: RegisterForm): Promise<void> {
-  setState({ loading: true, error: null });
-  try {
-    const response = await callApi(authRoutes.register, { body: toRegisterPayload(form), skipAuthRefresh: true });
-    establish(response);
-  } catch (error) {
-    return fail(error, fallbackMessages.register);
-  }
-}
+/**
+ * Registration starts no session (issue 27): the server answers the same whether or not the address
+ * has an account, and the person signs in after following the link from the mail. Resolves with the
+ * server's «we sent a mail» message.
+ */
+const register = (form: RegisterForm) =>
+  runWithError(() => callApi(authRoutes.register, { body: toRegisterPayload(form), skipAuthRefresh: true }), fallbackMessages.register);
 
 /** Logs out on the server when it can; tokens and state are cleared whatever the server says. */
 async function logout(): Promise<void> {

@@ -3,8 +3,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_ADMIN } from './helpers/admin-session.js';
 import { launchBrowser, newContext } from './helpers/browser.js';
-import { headerBalance, login } from './helpers/flows.js';
-import { linkFromMail, startMailbox } from './helpers/mailbox.js';
+import { headerBalance, login, submitRegistration, verifyEmailFromMail } from './helpers/flows.js';
+import { startMailbox } from './helpers/mailbox.js';
 import { startServer, type RunningServer } from './helpers/server.js';
 
 const USER = { email: 'client@e2e.test', password: 'ClientPass123', first: 'Пётр', last: 'Клиентов' };
@@ -38,20 +38,8 @@ describe('the admin area in Chromium', () => {
   it('a new user registers and sees the welcome credit', async () => {
     userContext = await newContext(browser, server.url);
     user = await userContext.newPage();
-    await user.goto('/auth');
-    await user.getByRole('tab', { name: 'Регистрация' }).click();
-    const form = user.getByRole('form', { name: 'Регистрация' });
-    await form.getByLabel('Имя', { exact: true }).fill(USER.first);
-    await form.getByLabel('Фамилия').fill(USER.last);
-    await form.getByLabel('Email').fill(USER.email);
-    await form.getByLabel('Пароль', { exact: true }).fill(USER.password);
-    await form.getByLabel('Название организации').fill(ORGANIZATION);
-    await form.getByRole('checkbox').check();
-    await form.getByRole('button', { name: 'Зарегистрироваться' }).click();
-    await user.waitForURL('**/auth/verify-email-required');
-    const link = linkFromMail(await mailbox.waitForMail(USER.email), '/auth/verify-email?token=');
-    await user.goto(link.replace(/^https?:\/\/[^/]+/, ''));
-    await user.waitForURL('**/projects');
+    await submitRegistration(user, USER, { create: ORGANIZATION });
+    await verifyEmailFromMail(user, mailbox, USER);
     await user.getByTestId('balance-value').filter({ hasText: '100' }).waitFor();
   });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext } from './helpers/browser.js';
 import { describeFailures } from './helpers/diagnostics.js';
 import { login, submitRegistration, verifyEmailFromMail } from './helpers/flows.js';
-import { startMailbox } from './helpers/mailbox.js';
+import { linkFromMail, startMailbox } from './helpers/mailbox.js';
 import { startServer, type RunningServer } from './helpers/server.js';
 
 const ADMIN = { email: 'admin@e2e.test', password: 'AdminPass123' };
@@ -42,12 +42,13 @@ describe('sign-up, verification, organizations and sessions in Chromium', () => 
   let invitationCode: string;
   describeFailures(() => server, () => ({ owner }));
 
-  it('registers an owner, asks for verification, and lands on /projects after the link from the mail', async () => {
+  it('registers an owner, asks to check the mail, and lands on /projects after the link from the mail and a login', async () => {
     ownerContext = await newContext(browser, server.url);
     owner = await ownerContext.newPage();
     await submitRegistration(owner, OWNER, { create: 'Диваны Комфорт' });
-    await owner.waitForURL('**/auth/verify-email-required');
-    await verifyEmailFromMail(owner, mailbox, OWNER.email);
+    await owner.getByText(`Мы отправили письмо на ${OWNER.email}.`).waitFor();
+    expect(await owner.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
+    await verifyEmailFromMail(owner, mailbox, OWNER);
     await owner.getByText('Баланс:').waitFor();
     await owner.getByTestId('balance-value').filter({ hasText: '100' }).waitFor();
     expect(await menuItems(owner)).toContain('Организация');
@@ -63,8 +64,7 @@ describe('sign-up, verification, organizations and sessions in Chromium', () => 
     const context = await newContext(browser, server.url);
     const page = await context.newPage();
     await submitRegistration(page, MEMBER, { join: invitationCode });
-    await page.waitForURL('**/auth/verify-email-required');
-    await verifyEmailFromMail(page, mailbox, MEMBER.email);
+    await verifyEmailFromMail(page, mailbox, MEMBER);
     const items = await menuItems(page);
     expect(items).not.toContain('Организация');
     expect(items).not.toContain('Админка');
@@ -73,6 +73,22 @@ describe('sign-up, verification, organizations and sessions in Chromium', () => 
     // Organization routes are for owners only.
     await page.goto('/organization');
     await page.waitForURL('**/projects');
+    await context.close();
+  });
+
+  // Issue 27: the form does not say the address is taken; its owner gets a mail about the attempt.
+  it('registering with a taken address shows the same «Проверьте почту» and mails the owner instead', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    const before = mailbox.mails.filter((mail) => mail.to.includes(MEMBER.email)).length;
+    await submitRegistration(page, { ...MEMBER, password: 'Другой-Pass-2024', first: 'Пётр' }, { create: 'Захват' });
+    await page.getByText(`Мы отправили письмо на ${MEMBER.email}.`).waitFor();
+    await expect.poll(() => mailbox.mails.filter((mail) => mail.to.includes(MEMBER.email)).length, { timeout: 10_000 }).toBe(before + 1);
+    const mail = mailbox.mails.filter((m) => m.to.includes(MEMBER.email)).at(-1)!;
+    expect(linkFromMail(mail, '/auth/reset-password')).toMatch(/\/auth\/reset-password$/);
+    expect(mail.raw).not.toContain('verify-email');
+    // The account is as it was: the old password still signs in.
+    await login(page, MEMBER);
     await context.close();
   });
 

@@ -47,7 +47,7 @@ describe('buying tokens and team balances in Chromium', () => {
 
   async function register(page: Page, who: typeof OWNER, organization: { create: string } | { join: string }) {
     await submitRegistration(page, who, organization);
-    await verifyEmailFromMail(page, mailbox, who.email);
+    await verifyEmailFromMail(page, mailbox, who);
   }
 
   const balanceShows = (page: Page, value: number) => page.getByTestId('balance-value').filter({ hasText: exactNumber(value) }).waitFor();

@@ -117,7 +117,7 @@ describe('the server process (npm start)', () => {
     // Without SMTP_URL the verification link goes to the server log, and following it works.
     const email = `process-${Date.now()}@example.test`;
     const registered = await fetch(`${first.baseUrl}/api/v1/auth/register`, json({ first_name: 'Лев', last_name: 'Логов', email, password: 'Kosmolab427', organization_name: 'Журнал' }));
-    expect(registered.status).toBe(201);
+    expect(registered.status).toBe(202);
     const link = await first.waitForOutput(/http:\/\/localhost:\d+\/auth\/verify-email\?token=[A-Za-z0-9_-]+/);
     const verified = await fetch(`${first.baseUrl}/api/v1/auth/verify-email`, json({ token: new URL(link).searchParams.get('token') }));
     expect(verified.status).toBe(200);

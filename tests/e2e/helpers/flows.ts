@@ -18,7 +18,10 @@ export interface NewUser {
   last: string;
 }
 
-/** Fills and submits the «Регистрация» tab of /auth, creating an organization or joining one by its code. */
+/**
+ * Fills and submits the «Регистрация» tab of /auth, creating an organization or joining one by its code,
+ * and waits for «Проверьте почту» (a registration starts no session: issue 27).
+ */
 export async function submitRegistration(page: Page, who: NewUser, organization: { create: string } | { join: string }): Promise<void> {
   await page.goto('/auth');
   await page.getByRole('tab', { name: 'Регистрация' }).click();
@@ -35,13 +38,18 @@ export async function submitRegistration(page: Page, who: NewUser, organization:
   }
   await form.getByRole('checkbox').check();
   await form.getByRole('button', { name: 'Зарегистрироваться' }).click();
+  await page.getByRole('heading', { name: 'Проверьте почту' }).waitFor();
 }
 
-/** Opens the verification link of the mail sent to `email` (on this server) and waits for the landing page. */
-export async function verifyEmailFromMail(page: Page, mailbox: { waitForMail(to: string): Promise<ReceivedMail> }, email: string): Promise<void> {
-  const link = linkFromMail(await mailbox.waitForMail(email), '/auth/verify-email?token=');
+/**
+ * Opens the verification link of the mail sent to `who` (on this server), as a guest: the link verifies
+ * the address without logging in, so then signs in and waits for the landing page.
+ */
+export async function verifyEmailFromMail(page: Page, mailbox: { waitForMail(to: string): Promise<ReceivedMail> }, who: { email: string; password: string }): Promise<void> {
+  const link = linkFromMail(await mailbox.waitForMail(who.email), '/auth/verify-email?token=');
   await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
-  await page.waitForURL('**/projects');
+  await page.getByText('Email подтверждён. Теперь войдите со своим email и паролем.').waitFor();
+  await login(page, who);
 }
 
 export interface NewProject {

@@ -95,8 +95,9 @@ describe('admin operations API', () => {
   it('blocks a user: no login, no refresh, the token in hand refused; unblocking lets them in again', async () => {
     const email = `blocked-${randomUUID()}@example.test`;
     const password = 'Kosmolab427';
-    const registered = await call(t.app, 'POST', '/api/v1/auth/register', { body: { first_name: 'Борис', last_name: 'Блок', email, password, organization_name: 'Блок и партнёры' } });
-    expect(registered.status).toBe(201);
+    expect((await call(t.app, 'POST', '/api/v1/auth/register', { body: { first_name: 'Борис', last_name: 'Блок', email, password, organization_name: 'Блок и партнёры' } })).status).toBe(202);
+    const registered = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email, password } });
+    expect(registered.status).toBe(200);
     const userId = registered.body.user.id as string;
     const { access_token: access, refresh_token: refresh } = registered.body.tokens;
     expect((await call(t.app, 'GET', `/api/v1/admin/users/${userId}`, { token: admin.token })).body.last_login_at).not.toBeNull();

@@ -120,11 +120,11 @@ describe('registrations per address', () => {
 
   it('allows 5 an hour from one address, then 429; another address may still register', async () => {
     const from = { 'x-forwarded-for': '192.0.2.200' };
-    for (let i = 0; i < 5; i++) expect((await call(t.app, 'POST', '/api/v1/auth/register', { body: registration(), headers: from })).status).toBe(201);
+    for (let i = 0; i < 5; i++) expect((await call(t.app, 'POST', '/api/v1/auth/register', { body: registration(), headers: from })).status).toBe(202);
     const sixth = await call(t.app, 'POST', '/api/v1/auth/register', { body: registration(), headers: from });
     expect(sixth.status).toBe(429);
     expect(sixth.body).toEqual(TOO_MANY);
     expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(3000);
-    expect((await call(t.app, 'POST', '/api/v1/auth/register', { body: registration(), headers: { 'x-forwarded-for': '192.0.2.201' } })).status).toBe(201);
+    expect((await call(t.app, 'POST', '/api/v1/auth/register', { body: registration(), headers: { 'x-forwarded-for': '192.0.2.201' } })).status).toBe(202);
   });
 });

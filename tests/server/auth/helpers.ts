@@ -20,12 +20,17 @@ export function registration(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** Registers through the API and returns the 201 body (fails the test on anything else). */
+/**
+ * Registers through the API (202, no session: issue 27) and logs in as the new user, as a person
+ * does; returns the login's body (user, organization, tokens). Fails the test on anything else.
+ */
 export async function register(app: FastifyInstance, overrides: Record<string, unknown> = {}) {
   const body = registration(overrides);
   const res = await call(app, 'POST', '/api/v1/auth/register', { body });
-  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { ...res.body, password: body.password as string, email: body.email as string };
+  if (res.status !== 202) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const login = await call(app, 'POST', '/api/v1/auth/login', { body: { email: body.email, password: body.password } });
+  if (login.status !== 200) throw new Error(`login after register failed: ${login.status} ${JSON.stringify(login.body)}`);
+  return { ...login.body, password: body.password as string, email: body.email as string };
 }
 
 /** Mails leave after the answer: waits (polling, no fixed sleep) for the first one to this address. */

@@ -12,11 +12,17 @@ describe('register', () => {
   });
   afterAll(() => t.close());
 
-  it('creates the user, an organization owned by them with an invitation code, and a token pair', async () => {
+  const sentTo = (email: string) => ({ message: `Мы отправили письмо на ${email}. Перейдите по ссылке из письма, чтобы подтвердить email, и войдите` });
+
+  it('creates the user and an organization owned by them with an invitation code; the session comes with the login', async () => {
     const body = registration({ email: 'New.Owner@Example.test' });
     const res = await call(t.app, 'POST', REGISTER, { body });
-    expect(res.status).toBe(201);
-    expect(res.body.user).toEqual({
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual(sentTo('New.Owner@Example.test'));
+
+    const login = await call(t.app, 'POST', LOGIN, { body: { email: 'new.owner@example.test', password: body.password } });
+    expect(login.status).toBe(200);
+    expect(login.body.user).toEqual({
       id: expect.any(String),
       email: 'new.owner@example.test',
       first_name: 'Анна',
@@ -25,12 +31,12 @@ describe('register', () => {
       role: 'user',
       is_verified: false,
     });
-    expect(res.body.organization).toEqual({ id: expect.any(String), name: 'Рога и копыта', plan_type: 'free', role: 'owner', invitation_code: expect.stringMatching(/^[A-Z0-9]{5,20}$/) });
-    expect(res.body.tokens).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String) });
-
-    const me = await call(t.app, 'GET', '/api/v1/auth/me', { token: res.body.tokens.access_token });
-    expect(me.status).toBe(200);
-    expect(me.body).toEqual(res.body.user);
+    expect(login.body.organization).toEqual({ id: expect.any(String), name: 'Рога и копыта', plan_type: 'free', role: 'owner', invitation_code: expect.stringMatching(/^[A-Z0-9]{5,20}$/) });
+    expect(login.body.tokens).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String) });
+    const me = await call(t.app, 'GET', '/api/v1/auth/me', { token: login.body.tokens.access_token });
+    expect(me.body).toEqual(login.body.user);
+    // The verification link goes to the new address.
+    await mailTo(t.outbox, 'new.owner@example.test', /Подтвердите email/);
   });
 
   // Issue 27: the welcome credit waits for the verified e-mail (a throwaway address gets nothing).
@@ -55,12 +61,11 @@ describe('register', () => {
   it('joins an existing organization as a member with its invitation code (any case, spaces trimmed)', async () => {
     const owner = await register(t.app);
     const code: string = owner.organization.invitation_code;
-    const res = await call(t.app, 'POST', REGISTER, { body: registration({ organization_name: undefined, invitation_code: ` ${code.toLowerCase()} ` }) });
-    expect(res.status).toBe(201);
-    expect(res.body.organization.id).toBe(owner.organization.id);
-    expect(res.body.organization.role).toBe('member');
+    const member = await register(t.app, { organization_name: undefined, invitation_code: ` ${code.toLowerCase()} ` });
+    expect(member.organization.id).toBe(owner.organization.id);
+    expect(member.organization.role).toBe('member');
     // Members do not see the invitation code.
-    expect(res.body.organization.invitation_code).toBeUndefined();
+    expect(member.organization.invitation_code).toBeUndefined();
   });
 
   it('answers 404 with a clear message for an unknown invitation code', async () => {
@@ -69,17 +74,80 @@ describe('register', () => {
     expect(res.body).toEqual({ error: 'Код приглашения не найден', code: 'INVITATION_CODE_NOT_FOUND' });
   });
 
-  it('answers 409 when the email is taken, whatever its case', async () => {
-    const user = await register(t.app);
-    const res = await call(t.app, 'POST', REGISTER, { body: registration({ email: user.email.toUpperCase() }) });
-    expect(res.status).toBe(409);
-    expect(res.body).toEqual({ error: 'Пользователь с таким email уже зарегистрирован', code: 'EMAIL_TAKEN' });
+  // Issue 27: registration does not tell a stranger which addresses have accounts.
+  describe('an address that already has an account', () => {
+    /** What the database holds about an account and its organization, to prove nothing changed. */
+    async function accountState(userId: string) {
+      const db = t.app.db;
+      return {
+        user: await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow(),
+        memberships: await db.selectFrom('memberships').selectAll().where('user_id', '=', userId).execute(),
+        organizations: await db.selectFrom('organizations').selectAll().innerJoin('memberships', 'memberships.organization_id', 'organizations.id').where('memberships.user_id', '=', userId).execute(),
+        balance: await db.selectFrom('token_balances').selectAll().where('user_id', '=', userId).execute(),
+        ledger: await db.selectFrom('token_ledger').selectAll().where('user_id', '=', userId).execute(),
+        emailTokens: await db.selectFrom('email_tokens').selectAll().where('user_id', '=', userId).execute(),
+        sessions: await db.selectFrom('refresh_tokens').selectAll().where('user_id', '=', userId).execute(),
+      };
+    }
+    const counts = async () => ({
+      users: Number((await t.app.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
+      organizations: Number((await t.app.db.selectFrom('organizations').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
+    });
+
+    it('gets the same answer as a new one (status, body, no session), whatever its case', async () => {
+      const existing = await register(t.app);
+      const fresh = uniqueEmail('fresh');
+      const taken = existing.email.toUpperCase();
+      const forNew = await call(t.app, 'POST', REGISTER, { body: registration({ email: fresh }) });
+      const forExisting = await call(t.app, 'POST', REGISTER, { body: registration({ email: taken }) });
+      expect(forExisting.status).toBe(forNew.status);
+      expect(forNew.status).toBe(202);
+      expect(forNew.body).toEqual(sentTo(fresh));
+      expect(forExisting.body).toEqual(sentTo(taken));
+      for (const answer of [forNew, forExisting]) expect(answer.headers['set-cookie']).toBeUndefined();
+      expect(Object.keys(forExisting.headers).sort()).toEqual(Object.keys(forNew.headers).sort());
+    });
+
+    it('changes nothing: no row written, the old password still works, the new one does not', async () => {
+      const existing = await register(t.app, { first_name: 'Ирина' });
+      await mailTo(t.outbox, existing.email, /Подтвердите email/);
+      const before = await accountState(existing.user.id);
+      const countsBefore = await counts();
+      const res = await call(t.app, 'POST', REGISTER, { body: registration({ email: existing.email, password: 'Другой-Pass-2024', first_name: 'Пётр', organization_name: 'Захват' }) });
+      expect(res.status).toBe(202);
+      await mailTo(t.outbox, existing.email, /Попытка регистрации/);
+      expect(await accountState(existing.user.id)).toEqual(before);
+      expect(await counts()).toEqual(countsBefore);
+      expect((await call(t.app, 'POST', LOGIN, { body: { email: existing.email, password: 'Другой-Pass-2024' } })).status).toBe(401);
+      expect((await call(t.app, 'POST', LOGIN, { body: { email: existing.email, password: existing.password } })).status).toBe(200);
+    });
+
+    it("mails the address's owner (not a verification link) with the ways to sign in and to reset the password", async () => {
+      const existing = await register(t.app, { first_name: 'Ирина' });
+      await mailTo(t.outbox, existing.email, /Подтвердите email/);
+      await call(t.app, 'POST', REGISTER, { body: registration({ email: existing.email, first_name: 'Пётр' }) });
+      const mail = await mailTo(t.outbox, existing.email, /Попытка регистрации/);
+      expect(mail.text).toContain('Здравствуйте, Ирина!');
+      expect(mail.text).toContain('Войти: http://localhost:5173/auth\n');
+      expect(mail.text).toContain('Задать новый пароль: http://localhost:5173/auth/reset-password\n');
+      expect(t.outbox.filter((m) => m.to === existing.email && /Подтвердите email/.test(m.subject))).toHaveLength(1);
+    });
+
+    it('still answers 404 for an unknown invitation code, as for a new address', async () => {
+      const existing = await register(t.app);
+      const res = await call(t.app, 'POST', REGISTER, { body: registration({ email: existing.email, organization_name: undefined, invitation_code: 'NOSUCHCODE' }) });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'Код приглашения не найден', code: 'INVITATION_CODE_NOT_FOUND' });
+    });
   });
 
-  it('lets only one of two simultaneous registrations with the same email through', async () => {
+  it('creates one account for two simultaneous registrations with the same email; both get the same answer', async () => {
     const email = uniqueEmail('race');
     const results = await Promise.all([1, 2].map(() => call(t.app, 'POST', REGISTER, { body: registration({ email }) })));
-    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(results.map((r) => r.status)).toEqual([202, 202]);
+    expect(results[0]!.body).toEqual(results[1]!.body);
+    const users = await t.app.db.selectFrom('users').select('id').where('email', '=', email).execute();
+    expect(users).toHaveLength(1);
   });
 
   describe('answers 422 with the messages of spec section 5', () => {

@@ -39,8 +39,9 @@ describe('restart with data kept', () => {
     const body = registration();
 
     const first = await start();
-    const registered = await call(first.app, 'POST', '/api/v1/auth/register', { body });
-    expect(registered.status).toBe(201);
+    expect((await call(first.app, 'POST', '/api/v1/auth/register', { body })).status).toBe(202);
+    const registered = await call(first.app, 'POST', '/api/v1/auth/login', { body: { email: body.email, password: PASSWORD } });
+    expect(registered.status).toBe(200);
     await first.stop();
 
     const second = await start();

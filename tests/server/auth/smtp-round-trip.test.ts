@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer } from '../../../server/email/mailer.js';
 import { linkFromMail, startMailbox } from '../../e2e/helpers/mailbox.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
-import { register } from './helpers.js';
+import { register, registration } from './helpers.js';
 
 /** The mails leave through real SMTP (nodemailer) to a real SMTP server on 127.0.0.1, and the links in them work. */
 describe('SMTP round trip', () => {
@@ -49,5 +49,22 @@ describe('SMTP round trip', () => {
     expect(confirmed.status).toBe(200);
     const login = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: 'FromMail2024' } });
     expect(login.status).toBe(200);
+  });
+
+  // Issue 27: registration answers the same for an address that has an account; its owner learns of the attempt by mail.
+  it('mails the owner of an existing address about a registration attempt, with links to sign in and to reset the password', async () => {
+    const user = await register(t.app, { first_name: 'Ирина' });
+    await mailbox.waitForMail(user.email);
+    const before = mailbox.mails.length;
+    const again = await call(t.app, 'POST', '/api/v1/auth/register', { body: registration({ email: user.email, first_name: 'Пётр' }) });
+    expect(again.status).toBe(202);
+    await expect.poll(() => mailbox.mails.length, { timeout: 5000 }).toBe(before + 1);
+    const mail = mailbox.mails.at(-1)!;
+    expect(mail.to).toEqual([user.email]);
+    expect(mail.raw).toContain('From: Reklama Lab <no-reply@reklama-lab.local>');
+    expect(linkFromMail(mail, '/auth/reset-password')).toBe('http://localhost:5173/auth/reset-password');
+    expect(linkFromMail(mail, '/auth')).toBe('http://localhost:5173/auth');
+    // No verification link: nothing was created for the second registration.
+    expect(mail.raw).not.toContain('verify-email');
   });
 });

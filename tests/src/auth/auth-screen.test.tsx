@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse, delay } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { server, tokens, useTestServer, ownerOrganization, verifiedUser } from '../lib/test-server';
+import { session } from '../../../src/app/session';
 import { resetSession } from '../routes/router-harness';
 import { renderAt } from './render-app';
 
@@ -172,13 +173,14 @@ describe('/auth: register tab', () => {
     expect(screen.getByRole('button', { name: 'Зарегистрироваться' })).toBeDisabled();
   });
 
-  it('registers (without terms_accepted and organization_type in the request) and goes to /projects', async () => {
+  // Issue 27: registration starts no session and answers the same whether or not the address has an account.
+  it('registers (without terms_accepted and organization_type in the request) and says to check the mail, signed out', async () => {
     let body: unknown;
     server.use(
       http.post('/api/v1/auth/register', async ({ request }) => {
         body = await request.json();
         await delay(5);
-        return HttpResponse.json(authResponse, { status: 201 });
+        return HttpResponse.json({ message: 'Мы отправили письмо на anna@example.ru. Перейдите по ссылке из письма, чтобы подтвердить email, и войдите' }, { status: 202 });
       }),
     );
     const { user, router } = await openRegister();
@@ -192,12 +194,20 @@ describe('/auth: register tab', () => {
     const submit = screen.getByRole('button', { name: 'Зарегистрироваться' });
     await waitFor(() => expect(submit).toBeEnabled());
     await user.click(submit);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/projects'));
+    expect(await screen.findByRole('heading', { name: 'Проверьте почту' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Мы отправили письмо на anna@example.ru. Перейдите по ссылке из письма, чтобы подтвердить email, и войдите.');
     expect(body).toEqual({ first_name: 'Анна', last_name: 'Петрова', email: 'anna@example.ru', password: 'Secret123', invitation_code: 'ABCDE12' });
+    expect(router.state.location.pathname).toBe('/auth');
+    expect(session.getState().isAuthenticated).toBe(false);
+    expect(localStorage.getItem('access_token')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Перейти ко входу' }));
+    expect(await screen.findByRole('tab', { name: 'Вход' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('form', { name: 'Вход' })).toBeInTheDocument();
   });
 
   it('shows a register error in the red box', async () => {
-    server.use(http.post('/api/v1/auth/register', () => HttpResponse.json({ error: 'Пользователь с таким email уже зарегистрирован', code: 'EMAIL_TAKEN' }, { status: 409 })));
+    server.use(http.post('/api/v1/auth/register', () => HttpResponse.json({ error: 'Код приглашения не найден', code: 'INVITATION_CODE_NOT_FOUND' }, { status: 404 })));
     const { user } = await openRegister();
     await user.type(screen.getByLabelText('Имя'), 'Анна');
     await user.type(screen.getByLabelText('Фамилия'), 'Петрова');
@@ -208,6 +218,6 @@ describe('/auth: register tab', () => {
     const submit = screen.getByRole('button', { name: 'Зарегистрироваться' });
     await waitFor(() => expect(submit).toBeEnabled());
     await user.click(submit);
-    expect(await screen.findByTestId('form-error')).toHaveTextContent('Пользователь с таким email уже зарегистрирован');
+    expect(await screen.findByTestId('form-error')).toHaveTextContent('Код приглашения не найден');
   });
 });

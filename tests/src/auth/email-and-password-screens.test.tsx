@@ -35,6 +35,17 @@ describe('/auth/verify-email', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/projects'));
   });
 
+  // Registration starts no session (issue 27): the person follows the link signed out, then signs in.
+  it('verifies a guest, says to sign in, then goes to /auth', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    server.use(http.post('/api/v1/auth/verify-email', () => HttpResponse.json({ message: 'Email подтверждён', user: verifiedUser })));
+    const { router } = await renderAt('/auth/verify-email?token=abc123');
+    expect(await screen.findByText('Email подтверждён. Теперь войдите со своим email и паролем.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Войти' })).toHaveAttribute('href', '/auth');
+    await act(() => vi.advanceTimersByTimeAsync(3000));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+  });
+
   it("shows the server's refusal for a bad link", async () => {
     server.use(
       http.post('/api/v1/auth/verify-email', () => HttpResponse.json({ error: 'Ссылка недействительна или устарела', code: 'TOKEN_INVALID' }, { status: 400 })),

@@ -14,7 +14,8 @@ export const INVITATION_CODE_MAX_LENGTH = 20;
 
 const resolver = valibotResolver(RegisterFormSchema) as unknown as Resolver<RegisterFormValues>;
 
-export function RegisterForm({ onSuccess }: { onSuccess: () => void }) {
+/** On success the server's «we sent a mail» message goes to `onSuccess` (registration starts no session). */
+export function RegisterForm({ onSuccess }: { onSuccess: (message: string) => void }) {
   const { register: registerUser, loading, error } = useSession();
   const {
     register,
@@ -39,8 +40,8 @@ export function RegisterForm({ onSuccess }: { onSuccess: () => void }) {
 
   const submit = handleSubmit(async (values) => {
     try {
-      await registerUser(values as RegisterFormData);
-      onSuccess();
+      const answer = await registerUser(values as RegisterFormData);
+      onSuccess(answer.message);
     } catch {
       // Shown in the red box from the session's error.
     }

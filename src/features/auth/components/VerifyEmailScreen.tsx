@@ -11,7 +11,8 @@ const NO_TOKEN_TEXT = 'Ссылка недействительна: в ней н
 
 /**
  * /auth/verify-email?token=…: posts the token once (a query, so a re-render or StrictMode does not
- * post twice), shows the answer, then moves on to /projects.
+ * post twice), shows the answer, then moves on: to /projects, or to the sign-in for a guest (the link
+ * verifies the address but does not log anyone in, and a registration starts no session).
  */
 export function VerifyEmailScreen({ token }: { token?: string }) {
   const navigate = useNavigate();
@@ -33,12 +34,13 @@ export function VerifyEmailScreen({ token }: { token?: string }) {
     if (succeeded && user && !user.is_verified && (!verifiedUserId || verifiedUserId === user.id)) markVerified();
   }, [succeeded, verifiedUserId, user, markVerified]);
 
-  // Leave the answer on screen for a moment, then continue to the projects.
+  // Leave the answer on screen for a moment, then continue to the projects (or to the sign-in first).
+  const next = user ? '/projects' : '/auth';
   useEffect(() => {
     if (!succeeded) return;
-    const timer = setTimeout(() => void navigate({ to: '/projects' }), VERIFY_REDIRECT_DELAY_MS);
+    const timer = setTimeout(() => void navigate({ to: next }), VERIFY_REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [succeeded, navigate]);
+  }, [succeeded, navigate, next]);
 
   return (
     <AuthCard title="Подтверждение email">
@@ -59,15 +61,19 @@ export function VerifyEmailScreen({ token }: { token?: string }) {
       )}
       {result.isSuccess && (
         <div className="form-success" role="status">
-          {result.data.message}. Сейчас откроем ваши проекты…
+          {result.data.message}. {user ? 'Сейчас откроем ваши проекты…' : 'Теперь войдите со своим email и паролем.'}
         </div>
       )}
       {/* An expired or broken link: what helps is a new link, not the projects (they need a verified email). */}
       {(result.isError || !token) && !user?.is_verified ? (
         <ResendLink loggedIn={Boolean(user)} />
-      ) : (
+      ) : user ? (
         <Link to="/projects" className="btn btn--primary btn--block">
           Перейти к проектам
+        </Link>
+      ) : (
+        <Link to="/auth" className="btn btn--primary btn--block">
+          Войти
         </Link>
       )}
     </AuthCard>
