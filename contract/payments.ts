@@ -117,8 +117,8 @@ export const YookassaNotificationSchema = v.object({
       id: v.pipe(text(m.notificationInvalid), v.maxLength(100, m.notificationInvalid)),
       // Hints only, to tell at once whether the object can concern one of our payments: a payment names ours
       // in its metadata, a refund names its payment. What counts is fetched back from YooKassa.
-      metadata: v.optional(v.object({ payment_id: v.optional(v.string()) })),
-      payment_id: v.optional(v.pipe(v.string(), v.maxLength(100))),
+      metadata: v.optional(v.object({ payment_id: v.optional(v.pipe(text(m.notificationInvalid), v.maxLength(100, m.notificationInvalid))) })),
+      payment_id: v.optional(v.pipe(text(m.notificationInvalid), v.maxLength(100, m.notificationInvalid))),
     },
     m.notificationInvalid,
   ),

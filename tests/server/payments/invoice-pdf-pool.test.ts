@@ -22,7 +22,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const requisites = { name: 'ООО «Ромашка»', inn: '7701234567', kpp: '770101001', address: '101000, г. Москва, ул. Мясницкая, д. 1' };
+const requisites = { name: 'ООО «Ромашка»', inn: '7707083893', kpp: '773601001', address: '101000, г. Москва, ул. Мясницкая, д. 1' };
 
 async function createInvoice(key: string) {
   const response = await call(t.app, 'POST', '/api/v1/tokens/invoices', { token: owner.token, body: { package_id: 'team', requisites, idempotency_key: key } });

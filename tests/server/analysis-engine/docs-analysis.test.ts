@@ -3,10 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { defaultProjectSettings } from '../../../contract/projects.js';
 import { checkRegistry } from '../../../server/engines/scoring/registry.js';
 
-/** The README's analysis section documents every check and every threshold setting, as the code has them. */
-describe('README, «Движок анализа»', () => {
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('## Движок анализа'));
+/** The analysis engine's notes (docs/analysis-engine.md) document every check and every threshold setting, as the code has them. */
+describe('docs/analysis-engine.md', () => {
+  const section = readFileSync(new URL('../../../docs/analysis-engine.md', import.meta.url), 'utf8');
 
   it('lists every check with its severity, weight and needs', () => {
     for (const check of checkRegistry) {
