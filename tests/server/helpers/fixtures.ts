@@ -50,3 +50,17 @@ export async function createUser(
   const token = await app.accessTokens.sign({ userId: user.id, organizationId });
   return { id: user.id, email, organizationId, token };
 }
+
+/**
+ * A bare project row of the organization (no campaigns), straight in the database, for tests of a run that
+ * needs only a project to belong to: the page check, the ledger.
+ */
+export async function createProjectRow(app: FastifyInstance, author: { id: string; organizationId: string }, options: { name?: string; siteUrl?: string } = {}): Promise<string> {
+  const name = options.name ?? 'Окна';
+  const row = await app.db
+    .insertInto('projects')
+    .values({ organization_id: author.organizationId, name, name_key: name.toLowerCase(), site_url: options.siteUrl ?? 'https://okna.example', platform: 'yandex_direct', author_id: author.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RelevanceAnalysis } from '../../../contract/relevance.js';
 import { relevanceFetchSettings } from '../../../server/relevance/worker.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
-import { createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { createProjectRow, createUser, type FixtureUser } from '../helpers/fixtures.js';
 
 /**
  * With the SSRF guard on (the default), refused addresses are never read, so never charged: they are
@@ -18,12 +18,7 @@ beforeAll(async () => {
   relevanceFetchSettings.timeoutMs = 300;
   t = await createTestApp({ jobQueue: { runWorkers: true } });
   owner = await createUser(t.app, { balance: 20 });
-  const project = await t.app.db
-    .insertInto('projects')
-    .values({ organization_id: owner.organizationId, name: 'Окна', name_key: 'окна', site_url: 'https://okna.example', platform: 'yandex_direct', author_id: owner.id })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  projectId = project.id;
+  projectId = await createProjectRow(t.app, owner);
 });
 afterAll(async () => {
   delete relevanceFetchSettings.timeoutMs;

@@ -6,7 +6,7 @@ import type { QueuedJob } from '../../../server/jobs/queue.js';
 import type { RelevanceJobData } from '../../../server/relevance/lifecycle.js';
 import { relevanceFetchSettings, runRelevanceJob } from '../../../server/relevance/worker.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
-import { createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { createProjectRow, createUser, type FixtureUser } from '../helpers/fixtures.js';
 
 /**
  * A page check charges only for the pages it could check: a page that answered (even 404 or 500) was
@@ -44,12 +44,7 @@ beforeAll(async () => {
   relevanceFetchSettings.timeoutMs = 400;
   t = await createTestApp({ config: { allowPrivateHosts: true }, jobQueue: { runWorkers: true } });
   owner = await createUser(t.app, { balance: 20 });
-  const project = await t.app.db
-    .insertInto('projects')
-    .values({ organization_id: owner.organizationId, name: 'Окна', name_key: 'окна', site_url: 'https://okna.example', platform: 'yandex_direct', author_id: owner.id })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  projectId = project.id;
+  projectId = await createProjectRow(t.app, owner);
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { TEST_SELLER } from '../helpers/seller.js';
 import { startFakeYookassa, type FakeYookassa } from '../../fakes/yookassa-fake.js';
 import { mailTo, register, tokenFromLink } from '../auth/helpers.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
-import { createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { createProjectRow, createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { notificationChecksDone } from '../payments/helpers.js';
 
 // Issue 27: welcome-credit farming and an owner taking a member's purchase. The ledger knows where a
@@ -81,11 +81,7 @@ describe('welcome credit', () => {
     expect((await transfer({ token: ownerToken }, member.user.id, 'from_member', 1)).status).toBe(402);
 
     // Spent on a page check, cancelled, refunded: still welcome credit, still not transferable.
-    const project = await t.app.db
-      .insertInto('projects')
-      .values({ organization_id: owner.organization.id, name: 'Окна', name_key: 'окна', site_url: 'https://okna.ru', platform: 'yandex_direct', author_id: owner.user.id })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const project = { id: await createProjectRow(t.app, { id: owner.user.id, organizationId: owner.organization.id }, { siteUrl: 'https://okna.ru' }) };
     const run = await call(t.app, 'POST', `/api/v1/projects/${project.id}/page-relevance`, { token: ownerToken, body: { urls: ['https://okna.ru/a', 'https://okna.ru/b'], idempotency_key: 'r1' } });
     expect(run.status).toBe(201);
     await call(t.app, 'POST', `/api/v1/page-relevance/${run.body.analysis.id}/cancel`, { token: ownerToken });
@@ -132,11 +128,7 @@ describe('what an owner may move back', () => {
     const { owner, member } = await team();
     await t.app.db.updateTable('token_balances').set({ balance: 300 }).where('user_id', '=', member.id).execute(); // bought earlier
     await transfer(owner, member.id, 'to_member', 50);
-    const project = await t.app.db
-      .insertInto('projects')
-      .values({ organization_id: owner.organizationId, name: 'Окна', name_key: 'окна', site_url: 'https://okna.ru', platform: 'yandex_direct', author_id: owner.id })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const project = { id: await createProjectRow(t.app, owner, { siteUrl: 'https://okna.ru' }) };
     const urls = Array.from({ length: 30 }, (_, i) => `https://okna.ru/${i}`);
     const run = await call(t.app, 'POST', `/api/v1/projects/${project.id}/page-relevance`, { token: member.token, body: { urls, idempotency_key: 'spend' } });
     expect(run.status).toBe(201);
