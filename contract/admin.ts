@@ -256,6 +256,7 @@ export const queueLabels: Record<string, string> = {
   'relevance.run': 'Проверки страниц',
   'ai-plan.run': 'ИИ-планы',
   'projects.direct-import': 'Импорт из API Директа',
+  'payments.yookassa-check': 'Проверка оплат картой',
 };
 
 /** GET /admin/stats?days=30: the overview's charts, one point per day (UTC), oldest first. */

@@ -79,9 +79,9 @@ describe('the admin area in Chromium', () => {
     const members = admin.getByRole('table', { name: 'Участники организации' });
     await members.getByRole('row').filter({ hasText: USER.email }).getByRole('cell', { name: '350', exact: true }).waitFor();
     const plan = admin.getByLabel('Тариф организации');
-    await plan.fill('business');
+    await plan.selectOption('business');
     await admin.getByRole('button', { name: 'Сменить тариф' }).click();
-    await admin.getByText(`Тариф организации «${ORGANIZATION}»: business`).waitFor();
+    await admin.getByText(`Тариф организации «${ORGANIZATION}»: Бизнес`).waitFor();
     // The owner sees the new plan in the organization's settings.
     const planSeen = await user.evaluate(async () => {
       const res = await fetch('/api/v1/organizations/current', { headers: { authorization: `Bearer ${localStorage.getItem('access_token')}` } });
@@ -112,7 +112,7 @@ describe('the admin area in Chromium', () => {
     await admin.goto('/admin/audit');
     const log = admin.getByRole('table', { name: 'Журнал действий' });
     await log.getByRole('row').filter({ hasText: 'Пользователь заблокирован' }).getByText('причина: Просьба владельца').waitFor();
-    await log.getByRole('row').filter({ hasText: 'Смена тарифа' }).getByText(/было: free; стало: business/).waitFor();
+    await log.getByRole('row').filter({ hasText: 'Смена тарифа' }).getByText(/было: Бесплатный; стало: Бизнес/).waitFor();
     const credit = log.getByRole('row').filter({ hasText: 'Начисление токенов' });
     await credit.getByText(/сумма: 250; причина: Оплата по счёту № 17/).waitFor();
     expect(await credit.getByRole('cell', { name: E2E_ADMIN.email }).count()).toBe(1);

@@ -83,7 +83,7 @@ describe('buying tokens and team balances in Chromium', () => {
     const invoice = admin.getByTestId('admin-invoice-row').filter({ hasText: 'ООО «Диваны Комфорт»' });
     await invoice.getByRole('button', { name: 'Оплачен' }).click();
     await admin.getByRole('alertdialog').getByRole('button', { name: 'Оплачен' }).click();
-    await admin.getByText(/оплачен: 2\s000 токенов зачислено owner@pay\.e2e\.test/).waitFor();
+    await admin.getByText(/оплачен\. Зачислено пользователю owner@pay\.e2e\.test: 2\s000 токенов/).waitFor();
     await admin.context().close();
 
     // One refresh on the owner's side: the header, the ledger, the payment and a notification.
