@@ -12,6 +12,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { TEST_SELLER } from '../tests/server/helpers/seller.js';
 import type * as AppModule from '../server/app.js';
 import type * as ConfigModule from '../server/config.js';
 import type * as ConnectModule from '../server/db/connect.js';
@@ -103,7 +104,8 @@ export async function startBenchApp(options: BenchAppOptions = {}): Promise<Benc
     database = await server.openDatabase({ dataDir });
     started.unshift(database.close);
     const config = server.loadConfig(
-      { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      // Real-looking seller requisites: invoices are refused while the seller is the placeholder.
+      { NODE_ENV: 'production', LOG_LEVEL: 'warn', SELLER_REQUISITES_JSON: JSON.stringify(TEST_SELLER) },
       { dataDir, host: '127.0.0.1', rateLimit: { max: 1_000_000_000, timeWindowMs: 60_000 }, webRoot: options.webRoot, inProcessWorkers: false },
     );
     const jobs = options.jobs ? await server.startJobQueue({ db: database.db, connectionString: database.url, config, workers: server.jobWorkers, runWorkers: true }) : null;

@@ -68,7 +68,7 @@ async function createInvoice(bench: BenchApp): Promise<{ id: string; invoice_num
     headers: { authorization: `Bearer ${bench.accessToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({
       package_id: 'team',
-      requisites: { name: 'ООО «Ромашка»', inn: '7701234567', kpp: '770101001', address: '101000, г. Москва, ул. Мясницкая, д. 1' },
+      requisites: { name: 'ООО «Ромашка»', inn: '7707083893', kpp: '773601001', address: '101000, г. Москва, ул. Мясницкая, д. 1' },
       idempotency_key: 'bench-documents',
     }),
   });
@@ -95,7 +95,7 @@ export async function run(): Promise<void> {
     const document = {
       number: invoice.invoice_number,
       createdAt: new Date(invoice.created_at),
-      buyer: { name: 'ООО «Ромашка»', inn: '7701234567', kpp: '770101001', address: '101000, г. Москва, ул. Мясницкая, д. 1' },
+      buyer: { name: 'ООО «Ромашка»', inn: '7707083893', kpp: '773601001', address: '101000, г. Москва, ул. Мясницкая, д. 1' },
       seller: bench.app.config.payments.seller,
       packageName: 'Команда',
       tokens: invoice.tokens,
