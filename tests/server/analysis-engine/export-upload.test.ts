@@ -124,6 +124,11 @@ describe('export files upload as they are', () => {
       expect(back.negativeKeywords).toEqual(['своими руками', 'вакансии']);
       expect(back.groups.map((g) => g.negativeKeywords)).toEqual([['оптом'], ['в', 'семена', 'белые']]);
       expect(back.groups.flatMap((g) => g.keywords.map((k) => `${k.phrase}|${k.matchType}`))).toEqual(['розы|broad', 'розы кустовые|broad', 'купить розы|phrase', 'пионы|broad']);
+      // Each ad comes back an RSA Editor takes: at least 3 headlines and 2 descriptions.
+      expect(back.groups.flatMap((g) => g.ads.map((a) => [a.headlines.length >= 3, a.texts.length >= 2]))).toEqual([
+        [true, true],
+        [true, true],
+      ]);
     }
   });
 
