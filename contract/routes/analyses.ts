@@ -208,7 +208,12 @@ export const analysisRoutes = {
     path: '/api/v1/analyses/:id/export',
     params: AnalysisParamsSchema,
     query: ExportQuerySchema,
-    response: { 200: notJson('The file (CSV or XLSX) as an attachment, its name in content-disposition'), ...resultErrors },
+    response: {
+      200: notJson(
+        'The file (CSV or XLSX; for Direct XLSX one campaign per file, a ZIP of them for several campaigns) as an attachment, its name in content-disposition; x-export-notes: what the file leaves for a person (a percent-encoded JSON list of Russian lines)',
+      ),
+      ...resultErrors,
+    },
     tags,
     summary: 'Download the accepted changes as a bulk-upload file (Yandex Direct CSV/XLSX, Google Ads Editor CSV)',
     auth: true,

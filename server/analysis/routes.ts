@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { finishedStatuses, type Analysis } from '../../contract/analysis.js';
+import { encodeExportNotes, EXPORT_NOTES_HEADER, finishedStatuses, type Analysis } from '../../contract/analysis.js';
 import { analysisMessages as m } from '../../contract/messages.js';
 import { analysisRoutes as routes } from '../../contract/routes/analyses.js';
 import { callerOf } from '../auth/authenticate.js';
@@ -134,7 +134,7 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
       if (first.kind === 'empty') throw conflict(m.nothingToExport, 'NOTHING_TO_EXPORT');
       if (first.kind === 'format_unavailable') throw new HttpError(422, 'EXPORT_FORMAT_UNAVAILABLE', m.exportFormatUnavailable, [{ loc: ['querystring', 'format'], msg: m.exportFormatUnavailable }]);
     }
-    const { fileName, contentType } = 'type' in first ? first : { fileName: first.fileName, contentType: first.contentType };
+    const { fileName, contentType, notes } = first;
     // Headers are out once the first piece is: a failure after that cuts the download short.
     running.then(
       () => body.end(),
@@ -144,6 +144,7 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
       .header('content-type', contentType)
       .header('content-disposition', attachment(`analysis-${source.analysis.id.slice(0, 8)}-${fileName}`))
       .header('cache-control', 'no-store')
+      .header(EXPORT_NOTES_HEADER, encodeExportNotes(notes))
       .send(body);
   });
 };
