@@ -5,11 +5,12 @@
  * what its networks cost over the search CPA when the report splits the placements.
  */
 import type { Stats } from '../../../../contract/campaigns.js';
-import { formatRub, percent, rub, type ScoringContext } from '../context.js';
+import { formatShare } from '../../../../contract/evidence-format.js';
+import { formatRub, rub, type ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
 import type { PreparedCampaign } from '../../semantic/prepare.js';
 import { share } from '../../../../contract/analysis-results.js';
-import { cpaOf, daysText, periodMoney, showsOnBoth } from './settings-common.js';
+import { cpaOf, daysGenitive, periodMoney, showsOnBoth } from './settings-common.js';
 
 export function runBudgetChecks(context: ScoringContext): void {
   for (const campaign of context.account.campaigns) {
@@ -29,7 +30,7 @@ function dailyBudgetLimited(context: ScoringContext, campaign: PreparedCampaign)
   const target = context.settings.targetCpa;
   const paysOff = cpa !== null && target !== null && cpa <= target ? ` Цена конверсии кампании ${formatRub(cpa)} не выше цели ${formatRub(target)}: каждый недополученный показ — упущенная заявка.` : '';
   context.findings.push(makeFinding(checks.settingsDailyBudgetLimited, campaign.ref, {
-    explanation: `Дневной бюджет кампании «${campaign.campaign.name}» ${formatRub(dailyBudget)} заканчивался в ${reached.length} из ${daysText(daysWithSpend.length)} с расходом (расход дня от ${percent(dailyBudgetReachedShare)} % бюджета): в эти дни объявления переставали показываться до конца дня.${paysOff}`,
+    explanation: `Дневной бюджет кампании «${campaign.campaign.name}» ${formatRub(dailyBudget)} заканчивался в ${reached.length} из ${daysGenitive(daysWithSpend.length)} с расходом (расход дня от ${formatShare(dailyBudgetReachedShare)} бюджета): в эти дни объявления переставали показываться до конца дня.${paysOff}`,
     fix:
       dailyBudgetMode === 'distributed'
         ? `Поднимите дневной бюджет (например, до ${formatRub(Math.ceil((dailyBudget * 1.3) / 100) * 100)}) или сократите расписание до часов, когда приходят заявки: сейчас бюджета не хватает на весь день.`

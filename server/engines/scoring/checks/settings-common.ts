@@ -14,7 +14,8 @@ export const cpaOf = (stats: Stats | undefined) => (stats && stats.conversions >
 
 export const conversionsText = (count: number) => formatCountOf(count, ['конверсию', 'конверсии', 'конверсий']);
 export const clicksText = (count: number) => formatCountOf(count, ['клик', 'клика', 'кликов']);
-export const daysText = (count: number) => formatCountOf(count, ['день', 'дня', 'дней']);
+/** «из 21 дня», «из 29 дней». */
+export const daysGenitive = (count: number) => formatCountOf(count, ['дня', 'дней', 'дней']);
 
 /** Strategies that optimise for a Metrica goal (annex «Типы стратегий»); the `_MULTIPLE_GOALS` ones take their goals from `PriorityGoals`. */
 const CONVERSION_STRATEGIES = new Set([

@@ -6,7 +6,8 @@
  * Direct's reports give days, not hours, in what we read: the hours of a day are not judged.
  */
 import { share } from '../../../../contract/analysis-results.js';
-import { percent, type ScoringContext } from '../context.js';
+import { formatShare } from '../../../../contract/evidence-format.js';
+import type { ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
 import { weekdaysPhrase } from './settings-common.js';
 
@@ -28,7 +29,7 @@ export function runScheduleChecks(context: ScoringContext): void {
     if (convertingOff) {
       const days = offDays.filter((day) => byWeekday[day]! > 0);
       context.findings.push(makeFinding(checks.settingsScheduleOffConvertingDays, campaign.ref, {
-        explanation: `Кампания «${name}» не показывается ${weekdaysPhrase(offDays)}, а на эти дни недели пришлось ${percent(lost / total)} % конверсий аккаунта за период (${lost} из ${total}).`,
+        explanation: `Кампания «${name}» не показывается ${weekdaysPhrase(offDays)}, а на эти дни недели пришлось ${formatShare(lost / total)} конверсий аккаунта за период (${lost} из ${total}).`,
         fix: `Включите показы ${weekdaysPhrase(days)} хотя бы с коэффициентом 50 % и через 2 недели сравните цену конверсии в эти дни с остальными.`,
         evidence: [
           { label: 'Доля конверсий аккаунта в выключенные дни', value: share(lost / total), threshold: share(threshold), setting: 'scheduleOffConversionShare', unit: 'share' },

@@ -40,7 +40,7 @@ function ended(context: ScoringContext, campaign: PreparedCampaign, ready: numbe
   const cpa = cpaOf(stats);
   const results = stats && cpa !== null ? ` До остановки за период она принесла ${conversionsText(stats.conversions)} по ${formatRub(cpa)}.` : '';
   context.findings.push(makeFinding(checks.settingsCampaignEnded, campaign.ref, {
-    explanation: `Кампания «${name}» завершилась${endDate ? ` ${russianDate(endDate)}` : ''}: дата окончания прошла, объявления не показываются, хотя ${formatCountOf(ready, ['фраза принята', 'фразы приняты', 'фраз приняты'])} модерацией и готовы к показу.${results}`,
+    explanation: `Кампания «${name}» завершилась${endDate ? ` ${russianDate(endDate)}` : ''}: дата окончания прошла, объявления не показываются, хотя в ней ${formatCountOf(ready, ['фраза, принятая', 'фразы, принятые', 'фраз, принятых'])} модерацией.${results}`,
     fix: 'Если кампания нужна — продлите или уберите дату окончания в параметрах кампании. Если нет — отправьте её в архив, чтобы она не числилась среди рабочих.',
     evidence: [
       { label: 'Дата окончания', value: endDate ? russianDate(endDate) : 'прошла', threshold: context.facts.period ? russianDate(context.facts.period.to) : '' },

@@ -80,25 +80,26 @@ function targetCpaNotHeld(context: ScoringContext, campaign: PreparedCampaign, s
 function weeklyBudgetTooLow(context: ScoringContext, campaign: PreparedCampaign, strategy: BiddingStrategy, placement: 'search' | 'networks'): void {
   const budget = strategy.weeklyBudget;
   if (!budget) return;
-  const price = strategy.targetCpa
-    ? { value: strategy.targetCpa, label: 'цена конверсии в стратегии' }
-    : context.settings.targetCpa !== null
-      ? { value: context.settings.targetCpa, label: 'целевая цена конверсии проекта' }
-      : (() => {
-          const cpa = cpaOf(statsOfStrategy(campaign, placement));
-          return cpa === null ? null : { value: cpa, label: 'цена конверсии кампании' };
-        })();
+  const price = weeklyBudgetPrice(context, campaign, strategy, placement);
   const needed = context.settings.weeklyBudgetMinTargetCpas;
   if (!price || budget >= needed * price.value) return;
   const affordable = Math.floor(budget / price.value);
   context.findings.push(makeFinding(checks.settingsWeeklyBudgetLow, campaign.ref, {
-    explanation: `Недельного бюджета кампании «${campaign.campaign.name}» ${formatRub(budget)} при ${price.label} ${formatRub(price.value)} хватает ${affordable === 0 ? 'меньше чем на одну конверсию' : `не больше чем на ${conversionsText(affordable)}`} в неделю. ${capitalized(strategyPhrase(strategy))} учится на конверсиях: ей нужно хотя бы ${needed} в неделю.`,
+    explanation: `Недельного бюджета кампании «${campaign.campaign.name}» ${formatRub(budget)} при ${price.at} ${formatRub(price.value)} хватает ${affordable === 0 ? 'меньше чем на одну конверсию' : `не больше чем на ${conversionsText(affordable)}`} в неделю. ${capitalized(strategyPhrase(strategy))} учится на конверсиях: ей нужно хотя бы ${needed} в неделю.`,
     fix: `Поднимите недельный бюджет до ${formatRub(needed * price.value)} или оптимизируйте стратегию по цели, которая случается чаще (например, по добавлению в корзину или звонку), пока она не наберёт ${needed} конверсий в неделю.`,
     evidence: [
       { label: 'Недельный бюджет', value: rub(budget), threshold: rub(needed * price.value), setting: 'weeklyBudgetMinTargetCpas', unit: 'rub' },
-      { label: capitalized(price.label), value: rub(price.value), unit: 'rub' },
+      { label: price.label, value: rub(price.value), unit: 'rub' },
     ],
   }));
+}
+
+/** The conversion price a weekly budget is measured in: the strategy's target, else the project's, else the campaign's CPA. */
+function weeklyBudgetPrice(context: ScoringContext, campaign: PreparedCampaign, strategy: BiddingStrategy, placement: 'search' | 'networks') {
+  if (strategy.targetCpa) return { value: strategy.targetCpa, label: 'Цена конверсии в стратегии', at: 'цене конверсии в стратегии' };
+  if (context.settings.targetCpa !== null) return { value: context.settings.targetCpa, label: 'Целевая цена конверсии проекта', at: 'целевой цене конверсии проекта' };
+  const cpa = cpaOf(statsOfStrategy(campaign, placement));
+  return cpa === null ? null : { value: cpa, label: 'Цена конверсии кампании', at: 'цене конверсии кампании' };
 }
 
 function conversionStrategyWithoutGoal(context: ScoringContext, campaign: PreparedCampaign, strategy: BiddingStrategy): void {
