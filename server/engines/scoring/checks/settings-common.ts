@@ -50,9 +50,20 @@ export function showsOnBoth(campaign: Campaign): boolean {
   return Boolean(strategy?.search && strategy.networks && strategy.search.bidding !== 'off' && strategy.networks.bidding !== 'off');
 }
 
+/**
+ * A campaign's statistics (its own, else the sum of its keywords' or ads'), summed once per campaign:
+ * several checks ask, and on a big account without campaign rows each sum walks every keyword.
+ */
+const campaignTotals = new WeakMap<PreparedCampaign, { stats: Stats | undefined }>();
+export function statsOfCampaign(campaign: PreparedCampaign): Stats | undefined {
+  let entry = campaignTotals.get(campaign);
+  if (!entry) campaignTotals.set(campaign, (entry = { stats: campaignStatsOf(campaign) }));
+  return entry.stats;
+}
+
 /** The campaign's statistics on the strategy's placement: the split when there is one, else the whole campaign. */
 export function statsOfStrategy(campaign: PreparedCampaign, placement: 'search' | 'networks'): Stats | undefined {
-  return campaign.campaign.placementStats?.[placement] ?? campaignStatsOf(campaign);
+  return campaign.campaign.placementStats?.[placement] ?? statsOfCampaign(campaign);
 }
 
 export interface CpaBenchmark {
@@ -69,7 +80,7 @@ export function cpaBenchmark(context: ScoringContext): CpaBenchmark | null {
   let cost = 0;
   let conversions = 0;
   for (const campaign of context.account.campaigns) {
-    const stats = campaignStatsOf(campaign);
+    const stats = statsOfCampaign(campaign);
     if (!stats) continue;
     cost += stats.cost;
     conversions += stats.conversions;

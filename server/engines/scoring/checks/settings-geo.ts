@@ -15,7 +15,7 @@ import { directRegions } from '../../semantic/geo/direct-regions.js';
 import { gazetteerFor } from '../../semantic/geo/gazetteer.js';
 import { places } from '../../semantic/geo/places.js';
 import { parseWords } from '../../semantic/phrase.js';
-import type { PreparedCampaign, PreparedGroup } from '../../semantic/prepare.js';
+import type { PreparedCampaign, PreparedGroup, PreparedKeyword } from '../../semantic/prepare.js';
 import { formatRub, type ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
 import { periodMoney } from './settings-common.js';
@@ -28,8 +28,6 @@ interface GroupRegion {
 
 const placeNames = new Map(places.map((place) => [place.key, place.names[0]!]));
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-/** Groups sharing one keyword beyond which the pairs are not compared (a keyword in every group of a huge campaign says nothing about regions). */
-const MAX_GROUPS_PER_KEYWORD = 50;
 
 export function runGeoChecks(context: ScoringContext): void {
   const { account, settings } = context;
@@ -96,46 +94,98 @@ function nesting(a: GroupRegion[], b: GroupRegion[]): 'a' | 'b' | null {
   return aHoldsB ? 'a' : bHoldsA ? 'b' : null;
 }
 
+/** What a broad group competes with: the first narrower group met, whether there are others (and of other regions), the shared keywords. */
+interface Competition {
+  broad: PreparedGroup;
+  narrow: PreparedGroup;
+  moreGroups: boolean;
+  otherRegions: boolean;
+  keywords: string[];
+  keywordCount: number;
+}
+
+/**
+ * Per broad group, one finding: the keywords it shares with groups of narrower regions. Compared by
+ * region signature (the distinct region lists of the groups sharing a keyword are few), so a campaign
+ * of thousands of groups costs a pass over its keywords, not a comparison of every pair of groups.
+ */
 function competingGroups(context: ScoringContext, campaign: PreparedCampaign): void {
-  const regional = campaign.groups.filter((group) => group.group.regionIds?.length && group.keywords.length > 0);
-  if (regional.length < 2) return;
-  const regionsOf = new Map(regional.map((group) => [group, regionsOfIds(group.group)]));
-  const groupsOfKeyword = new Map<string, PreparedGroup[]>();
-  for (const group of regional) {
-    if (regionsOf.get(group)!.length === 0) continue;
+  const signatures = new Map<PreparedGroup, string>();
+  const regionsOfSignature = new Map<string, GroupRegion[]>();
+  for (const group of campaign.groups) {
+    if (!group.group.regionIds?.length || group.keywords.length === 0) continue;
+    const regions = regionsOfIds(group.group);
+    if (regions.length === 0) continue;
+    const signature = regions.map((region) => region.name).sort().join('|');
+    signatures.set(group, signature);
+    regionsOfSignature.set(signature, regions);
+  }
+  if (regionsOfSignature.size < 2) return;
+  // Region lists as small numbers: the keywords are bucketed by them without a map per keyword.
+  const signatureList = [...regionsOfSignature.keys()];
+  const signatureIndex = new Map(signatureList.map((signature, index) => [signature, index]));
+  const groupSignature = new Map([...signatures].map(([group, signature]) => [group, signatureIndex.get(signature)!]));
+  const nested: ('a' | 'b' | null | undefined)[] = [];
+  const nestingOf = (a: number, b: number) => {
+    const key = a * signatureList.length + b;
+    if (nested[key] === undefined) nested[key] = nesting(regionsOfSignature.get(signatureList[a]!)!, regionsOfSignature.get(signatureList[b]!)!);
+    return nested[key]!;
+  };
+  // One keyword per group and meaning (the first), in the campaign's order.
+  const keywordsOfMeaning = new Map<string, PreparedKeyword[]>();
+  for (const group of signatures.keys()) {
     for (const keyword of group.keywords) {
-      const list = groupsOfKeyword.get(keyword.parsed.lemmaKey) ?? [];
-      if (list[list.length - 1] !== group) list.push(group);
-      groupsOfKeyword.set(keyword.parsed.lemmaKey, list);
+      const list = keywordsOfMeaning.get(keyword.parsed.lemmaKey);
+      if (!list) keywordsOfMeaning.set(keyword.parsed.lemmaKey, [keyword]);
+      else if (list[list.length - 1]!.group !== group) list.push(keyword);
     }
   }
-  const shared = new Map<string, { broad: PreparedGroup; narrow: PreparedGroup; keywords: string[] }>();
-  for (const [lemmaKey, groups] of groupsOfKeyword) {
-    if (groups.length < 2 || groups.length > MAX_GROUPS_PER_KEYWORD) continue;
-    for (let i = 0; i < groups.length; i++) {
-      for (let j = i + 1; j < groups.length; j++) {
-        const order = nesting(regionsOf.get(groups[i]!)!, regionsOf.get(groups[j]!)!);
-        if (!order) continue;
-        const [broad, narrow] = order === 'a' ? [groups[i]!, groups[j]!] : [groups[j]!, groups[i]!];
-        const key = `${broad.ref.key}|${narrow.ref.key}`;
-        const entry = shared.get(key) ?? { broad, narrow, keywords: [] };
-        entry.keywords.push(narrow.keywords.find((keyword) => keyword.parsed.lemmaKey === lemmaKey)!.keyword.phrase);
-        shared.set(key, entry);
+  const competitions = new Map<PreparedGroup, Competition>();
+  const buckets: PreparedKeyword[][] = signatureList.map(() => []);
+  for (const keywords of keywordsOfMeaning.values()) {
+    if (keywords.length < 2) continue;
+    const used: number[] = [];
+    for (const keyword of keywords) {
+      const index = groupSignature.get(keyword.group)!;
+      if (buckets[index]!.length === 0) used.push(index);
+      buckets[index]!.push(keyword);
+    }
+    for (let i = 0; i < used.length; i++) {
+      for (let j = i + 1; j < used.length; j++) {
+        const order = nestingOf(used[i]!, used[j]!);
+        if (order) recordCompetition(competitions, buckets[order === 'a' ? used[i]! : used[j]!]!, buckets[order === 'a' ? used[j]! : used[i]!]!);
       }
     }
+    for (const index of used) buckets[index]!.length = 0;
   }
-  for (const { broad, narrow, keywords } of shared.values()) {
-    const narrowNames = regionsOf.get(narrow)!.map((region) => region.name);
-    const broadNames = regionsOf.get(broad)!.map((region) => region.name);
-    const quoted = (names: string[]) => names.map((name) => `«${name}»`).join(', ');
-    context.findings.push(makeFinding(checks.settingsGeoCompetingGroups, broad.ref, {
-      suffix: narrow.ref.key,
-      explanation: `Группы «${broad.group.name}» (${quoted(broadNames)}) и «${narrow.group.name}» (${quoted(narrowNames)}) кампании «${campaign.campaign.name}» показываются по одним и тем же фразам (${keywords.length}: ${keywords.slice(0, 3).map((phrase) => `«${phrase}»`).join(', ')}${keywords.length > 3 ? '…' : ''}), а регион ${quoted(narrowNames)} есть у обеих: там показы достаются то одной группе, то другой.`,
-      fix: `Исключите ${quoted(narrowNames)} из регионов группы «${broad.group.name}» (в Директе — минус-регион), чтобы запросы оттуда получала группа «${narrow.group.name}» со своими объявлениями.`,
-      evidence: [
-        { label: 'Общих фраз', value: keywords.length, threshold: 1, unit: 'count' },
-        { label: 'Общий регион', value: narrowNames.join(', ') },
-      ],
-    }));
+  for (const competition of competitions.values()) pushCompetition(context, campaign, competition);
+}
+
+/** The broad groups' keywords meet the narrow groups' keywords of the same meaning. */
+function recordCompetition(competitions: Map<PreparedGroup, Competition>, broadKeywords: PreparedKeyword[], narrowKeywords: PreparedKeyword[]): void {
+  const narrow = narrowKeywords[0]!.group;
+  for (const { group: broad } of broadKeywords) {
+    let competition = competitions.get(broad);
+    if (!competition) competitions.set(broad, (competition = { broad, narrow, moreGroups: false, otherRegions: false, keywords: [], keywordCount: 0 }));
+    if (narrowKeywords.length > 1 || narrow !== competition.narrow) competition.moreGroups = true;
+    if (narrow.group.regionIds?.join() !== competition.narrow.group.regionIds?.join()) competition.otherRegions = true;
+    competition.keywordCount++;
+    if (competition.keywords.length < 3) competition.keywords.push(narrowKeywords[0]!.keyword.phrase);
   }
+}
+
+function pushCompetition(context: ScoringContext, campaign: PreparedCampaign, { broad, narrow, moreGroups, otherRegions, keywords, keywordCount }: Competition): void {
+  const narrowNames = regionsOfIds(narrow.group).map((region) => region.name);
+  const broadNames = regionsOfIds(broad.group).map((region) => region.name);
+  const quoted = (names: string[]) => names.map((name) => `«${name}»`).join(', ');
+  context.findings.push(makeFinding(checks.settingsGeoCompetingGroups, broad.ref, {
+    explanation:
+      `Группы «${broad.group.name}» (${quoted(broadNames)}) и «${narrow.group.name}» (${quoted(narrowNames)})${moreGroups ? ' и другие группы с более узкими регионами' : ''} кампании «${campaign.campaign.name}» ` +
+      `показываются по одним и тем же фразам (${keywordCount}: ${keywords.map((phrase) => `«${phrase}»`).join(', ')}${keywordCount > keywords.length ? '…' : ''}), а регион ${quoted(narrowNames)} есть у обеих: там показы достаются то одной группе, то другой.`,
+    fix: `Исключите ${otherRegions ? 'регионы региональных групп' : quoted(narrowNames)} из регионов группы «${broad.group.name}» (в Директе — минус-регион), чтобы запросы оттуда получала группа «${narrow.group.name}»${moreGroups ? ' и другие региональные группы' : ''} со своими объявлениями.`,
+    evidence: [
+      { label: 'Общих фраз', value: keywordCount, threshold: 1, unit: 'count' },
+      { label: 'Общий регион', value: narrowNames.join(', ') },
+    ],
+  }));
 }

@@ -9,13 +9,13 @@ import type { PreparedCampaign } from '../../semantic/prepare.js';
 import { formatRub, rub, type ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
 import { formatCountOf } from '../../../../contract/format.js';
-import { conversionsText, cpaBenchmark, cpaOf, russianDate } from './settings-common.js';
-import { campaignStatsOf } from './statistics.js';
+import { conversionsText, cpaBenchmark, cpaOf, russianDate, statsOfCampaign } from './settings-common.js';
 
 const STOPPED_STATES = new Set(['off', 'suspended']);
 
 export function runStateChecks(context: ScoringContext): void {
-  const benchmark = cpaBenchmark(context);
+  let benchmark: ReturnType<typeof cpaBenchmark> | undefined;
+  const benchmarkOnce = () => (benchmark === undefined ? (benchmark = cpaBenchmark(context)) : benchmark);
   const periodEnd = context.facts.period?.to;
   for (const campaign of context.account.campaigns) {
     const { state, endDate } = campaign.campaign;
@@ -24,7 +24,7 @@ export function runStateChecks(context: ScoringContext): void {
     if (ready === 0) continue;
     const endedByDate = endDate !== undefined && periodEnd !== undefined && endDate < periodEnd;
     if (state === 'ended' || endedByDate) ended(context, campaign, ready);
-    else if (state && STOPPED_STATES.has(state)) stoppedWithConversions(context, campaign, benchmark);
+    else if (state && STOPPED_STATES.has(state)) stoppedWithConversions(context, campaign, benchmarkOnce());
   }
 }
 
@@ -36,7 +36,7 @@ function acceptedKeywords(campaign: PreparedCampaign): number {
 
 function ended(context: ScoringContext, campaign: PreparedCampaign, ready: number): void {
   const { name, endDate } = campaign.campaign;
-  const stats = campaignStatsOf(campaign);
+  const stats = statsOfCampaign(campaign);
   const cpa = cpaOf(stats);
   const results = stats && cpa !== null ? ` До остановки за период она принесла ${conversionsText(stats.conversions)} по ${formatRub(cpa)}.` : '';
   context.findings.push(makeFinding(checks.settingsCampaignEnded, campaign.ref, {
@@ -50,7 +50,7 @@ function ended(context: ScoringContext, campaign: PreparedCampaign, ready: numbe
 }
 
 function stoppedWithConversions(context: ScoringContext, campaign: PreparedCampaign, benchmark: ReturnType<typeof cpaBenchmark>): void {
-  const stats = campaignStatsOf(campaign);
+  const stats = statsOfCampaign(campaign);
   const cpa = cpaOf(stats);
   if (!stats || cpa === null || (benchmark && cpa > benchmark.value)) return;
   context.findings.push(makeFinding(checks.settingsCampaignStoppedConverting, campaign.ref, {
