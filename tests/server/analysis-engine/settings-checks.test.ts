@@ -277,6 +277,32 @@ describe('autotargeting', () => {
   });
 });
 
+describe('strategy-aware wording', () => {
+  /** «ОкнаПро» with campaign `id` on another strategy, audited again. */
+  async function withStrategy(id: string, strategy: CampaignData['campaigns'][number]['strategy']) {
+    const data = structuredClone(defectsData);
+    data.campaigns.find((campaign) => campaign.externalId === id)!.strategy = strategy;
+    return settingsFindings((await analyse(data, project)).scoring);
+  }
+
+  it('no autotargeting bid advice where Direct sets the bids', async () => {
+    const findings = await withStrategy('1009', { search: { type: 'WB_MAXIMUM_CLICKS', bidding: 'automatic', weeklyBudget: 20000 }, networks: { type: 'SERVING_OFF', bidding: 'off' } });
+    const found = findings.find((item) => item.checkId === 'settings.autotargeting_waste')!;
+    expect(plain(found.fix)).toBe(
+      'Посмотрите запросы автотаргетинга в отчёте по поисковым запросам и добавьте нецелевые в минус-слова; оставьте в автотаргетинге только целевые запросы (ставку автотаргетинга при автоматической стратегии назначает Директ, поэтому управлять можно только категориями и минус-словами). Если запросов с заявками нет — выключите автотаргетинг в группе.',
+    );
+    expect(found.fix).not.toContain('снизьте его ставку');
+  });
+
+  it('in a conversion strategy an adjustment raises the price of a conversion, not a bid', async () => {
+    const findings = await withStrategy('1006', { search: { type: 'AVERAGE_CPA', bidding: 'automatic', targetCpa: 800, weeklyBudget: 20000, goalId: '111' }, networks: { type: 'NETWORK_DEFAULT', bidding: 'automatic' } });
+    const found = findings.find((item) => item.checkId === 'settings.bid_adjustment_extreme' && item.target.level === 'campaign')!;
+    expect(plain(found.explanation)).toBe(
+      'Корректировка кампании «Окна — Поиск и РСЯ» по полу и возрасту («женщины 18–24») +600 %: цена конверсии для этой аудитории в 7 раз выше обычной — клики и конверсии оттуда покупаются почти по любой цене.',
+    );
+  });
+});
+
 describe('no false positives', () => {
   it('every settings check fires on «ОкнаПро» exactly where its defect is', () => {
     const settingsChecks = checkRegistry.filter((check) => check.id.startsWith('settings.')).map((check) => check.id);

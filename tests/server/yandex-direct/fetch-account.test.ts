@@ -278,13 +278,18 @@ describe('fetchAccount', () => {
   });
 
   it('a failed report becomes a Russian warning when warnings are collected, and an error otherwise', async () => {
-    fake.failNext('reports', { error_code: 4000, error_string: 'Неверные параметры отчета', times: 2 });
+    // All three reports fail (statistics, search queries, statistics by day): which request reaches the fake first is not fixed.
+    fake.failNext('reports', { error_code: 4000, error_string: 'Неверные параметры отчета', times: 3 });
     const warnings: string[] = [];
     const data = await fetchAccount(client(), { statsPeriod: period, warnings });
 
     const reason = directApiMessages.invalidRequest.replace('{code}', '4000');
     expect(warnings.sort()).toEqual(
-      [directApiMessages.statsSkipped.replace('{reason}', reason), directApiMessages.searchQueriesSkipped.replace('{reason}', reason)].sort(),
+      [
+        directApiMessages.statsSkipped.replace('{reason}', reason),
+        directApiMessages.searchQueriesSkipped.replace('{reason}', reason),
+        directApiMessages.dailyStatsSkipped.replace('{reason}', reason),
+      ].sort(),
     );
     expect(data.period).toBeUndefined();
     expect(data.campaigns).toHaveLength(2);
