@@ -149,6 +149,19 @@ describe('budget and placements', () => {
   });
 });
 
+describe('a unified campaign (ЕПК) on search and networks', () => {
+  it('is flagged only when its networks do worse than its search by the setting\'s multiple', async () => {
+    const data = structuredClone(defectsData);
+    const campaign = data.campaigns.find((item) => item.externalId === '1006')!;
+    campaign.type = 'unified';
+    const mixed = async () => settingsFindings((await analyse(structuredClone(data), project)).scoring).filter((item) => item.checkId === 'settings.search_networks_mixed');
+    expect((await mixed()).map((item) => item.money)).toEqual([2400]);
+    // Networks at 1 000 ₽ a conversion against 800 ₽ on search: under 1,5 ×, by design.
+    campaign.placementStats!.networks = { ...campaign.placementStats!.networks!, conversions: 4 };
+    expect(await mixed()).toEqual([]);
+  });
+});
+
 describe('schedule', () => {
   it('off on the weekdays that bring a fifth of the account\'s conversions', () => {
     const found = finding('settings.schedule_off_converting_days', 'Окна — Максимум конверсий');

@@ -44,7 +44,7 @@ function dailyBudgetLimited(context: ScoringContext, campaign: PreparedCampaign)
 }
 
 /**
- * Search and networks in one campaign. Priced when the report splits the placements and the networks
+ * Search and networks in one campaign (a unified campaign only when its networks do worse, see below). Priced when the report splits the placements and the networks
  * do worse than search by the setting's multiple: the network spend over what its conversions would
  * have cost at the search CPA (all of it when the networks converted nothing).
  */
@@ -52,6 +52,8 @@ function searchAndNetworksMixed(context: ScoringContext, campaign: PreparedCampa
   const split = campaign.campaign.placementStats;
   const onNetworkDefault = campaign.campaign.strategy?.networks?.type === 'NETWORK_DEFAULT';
   const priced = split?.search && split.networks ? networkOverpay(split.search, split.networks, context.settings.mixedPlacementCpaRatio) : null;
+  // A unified campaign (ЕПК) shows everywhere by design: only the statistics can say it should be split.
+  if (campaign.campaign.type === 'unified' && !priced) return;
   const money = priced ? periodMoney(context, priced.overpay) : {};
   context.findings.push(makeFinding(checks.settingsSearchNetworksMixed, campaign.ref, {
     ...money,
