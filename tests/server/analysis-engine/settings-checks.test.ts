@@ -227,6 +227,23 @@ describe('geography', () => {
   });
 });
 
+describe('geography: a broad group against several regional ones', () => {
+  it('one finding for the broad group, naming the first regional group and the others', async () => {
+    const data = structuredClone(defectsData);
+    data.campaigns.find((campaign) => campaign.externalId === '1009')!.groups.push({
+      externalId: '2099', name: 'Окна Петербург', regionIds: [2], region: '2', negativeKeywords: [], ads: [],
+      keywords: [{ externalId: '3099', phrase: 'окна пвх', negativeWords: [], matchType: 'broad', status: 'accepted' }],
+    });
+    const found = settingsFindings((await analyse(data, project)).scoring).filter((item) => item.checkId === 'settings.geo_competing_groups');
+    expect(found).toHaveLength(1);
+    expect(found[0]!.target.groupName).toBe('Окна Россия');
+    expect(plain(found[0]!.explanation)).toBe(
+      'Группы «Окна Россия» («Россия») и «Окна Москва» («Москва») и другие группы с более узкими регионами кампании «Окна — регионы» показываются по одним и тем же фразам (1: «окна пвх»), а регион «Москва» есть у обеих: там показы достаются то одной группе, то другой.',
+    );
+    expect(plain(found[0]!.fix)).toBe('Исключите регионы региональных групп из регионов группы «Окна Россия» (в Директе — минус-регион), чтобы запросы оттуда получала группа «Окна Москва» и другие региональные группы со своими объявлениями.');
+  });
+});
+
 describe('bid adjustments', () => {
   it('mobile −100 %', () => {
     const found = finding('settings.mobile_off', 'Окна — Поиск и РСЯ');

@@ -102,6 +102,8 @@ interface Competition {
   otherRegions: boolean;
   keywords: string[];
   keywordCount: number;
+  /** The meaning last counted: one keyword of the broad group meets several regional groups, and counts once. */
+  lastMeaning: string;
 }
 
 /**
@@ -166,9 +168,12 @@ function recordCompetition(competitions: Map<PreparedGroup, Competition>, broadK
   const narrow = narrowKeywords[0]!.group;
   for (const { group: broad } of broadKeywords) {
     let competition = competitions.get(broad);
-    if (!competition) competitions.set(broad, (competition = { broad, narrow, moreGroups: false, otherRegions: false, keywords: [], keywordCount: 0 }));
+    if (!competition) competitions.set(broad, (competition = { broad, narrow, moreGroups: false, otherRegions: false, keywords: [], keywordCount: 0, lastMeaning: '' }));
     if (narrowKeywords.length > 1 || narrow !== competition.narrow) competition.moreGroups = true;
     if (narrow.group.regionIds?.join() !== competition.narrow.group.regionIds?.join()) competition.otherRegions = true;
+    const meaning = narrowKeywords[0]!.parsed.lemmaKey;
+    if (competition.lastMeaning === meaning) continue;
+    competition.lastMeaning = meaning;
     competition.keywordCount++;
     if (competition.keywords.length < 3) competition.keywords.push(narrowKeywords[0]!.keyword.phrase);
   }
