@@ -3,7 +3,9 @@
  * board of every project of the organization (issue 23). Shapes of the API and their Russian wording.
  */
 import * as v from 'valibot';
+import { analysisStatuses } from './analysis.js';
 import { UuidSchema } from './common.js';
+import { AdPlatformSchema } from './projects.js';
 
 export const auditChangesMessages = {
   notEnoughAudits: 'Для сравнения нужны два завершённых анализа проекта',
@@ -89,7 +91,7 @@ export const BOARD_TREND_AUDITS = 8;
 
 const BoardRunSchema = v.object({
   id: v.string(),
-  status: v.picklist(['queued', 'running', 'completed', 'failed', 'cancelled']),
+  status: v.picklist(analysisStatuses),
   created_at: v.string(),
   finished_at: v.nullable(v.string()),
   error: v.nullable(v.string()),
@@ -98,7 +100,7 @@ const BoardRunSchema = v.object({
 export const BoardProjectSchema = v.object({
   id: v.string(),
   name: v.string(),
-  platform: v.string(),
+  platform: AdPlatformSchema,
   /** The latest run of any status (a failed one puts the project first). */
   last_run: v.nullable(BoardRunSchema),
   /** The last completed audits, oldest first (at most BOARD_TREND_AUDITS): the money trend. */

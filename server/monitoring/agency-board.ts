@@ -16,7 +16,7 @@ const BACKFILL_PER_VISIT = 20;
 interface BoardRow {
   id: string;
   name: string;
-  platform: string;
+  platform: BoardProject['platform'];
   run_id: string | null;
   run_status: NonNullable<BoardProject['last_run']>['status'] | null;
   run_created_at: Date | null;
