@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAgencyBoard } from '../../../server/monitoring/agency-board.js';
+import { recordAuditChanges, recordCompletedAudit } from '../../../server/monitoring/audit-changes.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createProjectRow, createUser, type FixtureUser } from '../helpers/fixtures.js';
 
@@ -66,5 +67,19 @@ describe('the agency board of an organization of 200 projects', () => {
     const other = await createUser(t.app);
     await createProjectRow(t.app, other, { name: 'Чужой' });
     expect((await call(t.app, 'GET', '/api/v1/agency-board', { token: other.token })).body.projects.map((project: { name: string }) => project.name)).toEqual(['Чужой']);
+  });
+
+  it('an audit that completes after a newer one of the project recounts the newer one against itself', async () => {
+    const projectId = await createProjectRow(t.app, user, { name: 'Поздний' });
+    const oldest = await completedAudit(t, user, projectId, 1000, 9);
+    const newest = await completedAudit(t, user, projectId, 3000, 1);
+    await recordAuditChanges(t.app.db, newest);
+    const previousOf = async (id: string) => (await t.app.db.selectFrom('audit_change_counts').select('previous_analysis_id').where('analysis_id', '=', id).executeTakeFirst())?.previous_analysis_id;
+    expect(await previousOf(newest)).toBe(oldest);
+
+    // Started between them, finished last.
+    const middle = await completedAudit(t, user, projectId, 2000, 5);
+    await recordCompletedAudit(t.app.db, middle);
+    expect([await previousOf(middle), await previousOf(newest)]).toEqual([oldest, middle]);
   });
 });
