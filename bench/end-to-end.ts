@@ -52,7 +52,9 @@ export interface ServerHandle {
 /** The bench server in its own process: `script` (default bench/end-to-end-server.ts), its stdin open to the caller. */
 export async function startServer(script = './end-to-end-server.ts'): Promise<ServerHandle> {
   const entry = fileURLToPath(new URL(script, import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } });
+  // BENCH_SERVER_NODE_ARGS: node options for the server process alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS refuses).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } });
   const lines = createInterface({ input: child.stdout! });
   const replies: ((line: Record<string, unknown>) => void)[] = [];
   const ready = await new Promise<{ url: string; token: string; databaseUrl: string; source: string }>((resolve, reject) => {

@@ -14,7 +14,7 @@ export const APP_DATABASE = 'reklama';
 /** Pause between two attempts to start a killed embedded PostgreSQL again (its old backends may still be exiting). */
 const RESTART_RETRY_MS = 500;
 
-/** The handle's pool, its outage watch first: a database that stops because the server stops is no outage. */
+/** Closes the handle's pool, its outage watch first: a database that stops because the server stops is no outage. */
 function closeDatabase(db: DB): Promise<void> {
   availabilityOf(db).close();
   return db.destroy();
