@@ -46,6 +46,10 @@ export interface AnalysisSettings {
   homeRegionWords: string[];
   /** Days in a "month" for money figures. */
   daysPerMonth: number;
+  /** An ad on moderation without a single impression over a statistics period of at least this many days is stuck. */
+  moderationStuckDays: number;
+  /** A suspended keyword with at least this many conversions in the period (at a CPA not above the reference) was worth keeping. */
+  suspendedKeywordMinConversions: number;
 }
 
 export const defaultAnalysisSettings: AnalysisSettings = {
@@ -66,6 +70,8 @@ export const defaultAnalysisSettings: AnalysisSettings = {
   competitors: [],
   homeRegionWords: [],
   daysPerMonth: 30,
+  moderationStuckDays: 3,
+  suspendedKeywordMinConversions: 2,
 };
 
 /** Project overrides on top of the defaults (missing keys keep the default). */
