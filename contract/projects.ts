@@ -101,6 +101,10 @@ export const ProjectSettingsSchema = v.object({
   single_group_min_keywords: v.optional(countSetting(1)),
   /** Share of a group's keyword words its ads must contain (0–1). */
   min_group_relevance: v.optional(shareSetting),
+  /** An ad on moderation without an impression over a statistics period of this many days is stuck. */
+  moderation_stuck_days: v.optional(countSetting(1)),
+  /** A stopped keyword with this many conversions at a CPA within the reference was worth keeping. */
+  suspended_keyword_min_conversions: v.optional(countSetting(1)),
   /** Competitor brands: a query with one is a campaign-level negative (category «конкуренты»). */
   competitors: v.optional(
     v.pipe(
@@ -125,6 +129,8 @@ export const defaultProjectSettings: Required<ProjectSettings> = {
   same_ad_text_groups: defaultAnalysisSettings.sameAdTextGroups,
   single_group_min_keywords: defaultAnalysisSettings.singleGroupMinKeywords,
   min_group_relevance: defaultAnalysisSettings.minGroupRelevance,
+  moderation_stuck_days: defaultAnalysisSettings.moderationStuckDays,
+  suspended_keyword_min_conversions: defaultAnalysisSettings.suspendedKeywordMinConversions,
   competitors: defaultAnalysisSettings.competitors,
 };
 

@@ -15,7 +15,7 @@ const MODERATION_WORDS: [RegExp, string][] = [
   [/черновик|draft/i, 'draft'],
   [/на модерации|moderation/i, 'moderation'],
   [/предварительно принят|preaccepted/i, 'preaccepted'],
-  [/принят|допущен|идут показы|активн|accepted/i, 'accepted'],
+  [/принят|допущен|идут показы|accepted/i, 'accepted'],
 ];
 
 /** The moderation a status cell names (with the reason cell when there is one); none when it names none. */

@@ -38,6 +38,8 @@ export const moreThresholds: ThresholdField[] = [
   { key: 'same_ad_text_groups', kind: 'count', min: 2, label: 'Один текст объявления в группах, от', hint: 'Одинаковое объявление в стольких группах и больше — замечание.' },
   { key: 'single_group_min_keywords', kind: 'count', min: 1, label: 'Фраз в единственной группе кампании, от', hint: 'Кампания с одной группой на столько фраз — «одна группа на всё».' },
   { key: 'min_group_relevance', kind: 'share', label: 'Минимальная релевантность объявлений группы, %', hint: 'Доля слов ключевых фраз, которые должны быть в объявлениях группы.' },
+  { key: 'moderation_stuck_days', kind: 'count', min: 1, label: 'Застряло на модерации: дней без показов, от', hint: 'Объявление на модерации, у которого за столько дней статистики нет ни одного показа, — «застряло на модерации».' },
+  { key: 'suspended_keyword_min_conversions', kind: 'count', min: 1, label: 'Остановленная фраза с конверсиями, от', hint: 'Остановленная фраза, которая принесла столько конверсий не дороже ориентира, — замечание «Остановлена фраза, которая приносила конверсии».' },
 ];
 
 export const thresholdFields = [...mainThresholds, ...moreThresholds];
