@@ -18,9 +18,38 @@ import { oneEvidence, type ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
 import { keywordServes } from './serving-state.js';
 
+interface SetNegative {
+  text: string;
+  parsed: ParsedPhrase;
+}
+
+/**
+ * A set's negatives by the forms and lemmas of their first word: a negative can only act on a keyword
+ * that has a word matching its first one, so a keyword looks up its own words' forms and lemmas instead
+ * of trying every negative of the set (a set holds up to thousands; an account, 100 000s of keywords).
+ */
 interface ParsedSet {
   set: NegativeKeywordSet;
-  negatives: { text: string; parsed: ParsedPhrase }[];
+  byWord: Map<string, SetNegative[]>;
+}
+
+function indexSet(set: NegativeKeywordSet, context: ScoringContext): ParsedSet {
+  const byWord = new Map<string, SetNegative[]>();
+  for (const text of set.negativeKeywords) {
+    const negative = { text, parsed: parsePhrase(text, context.account.lemmatizer) };
+    const keys = new Set<string>();
+    for (const first of [negative.parsed.words[0], negative.parsed.significant[0]]) {
+      if (!first) continue;
+      keys.add(first.form);
+      for (const lemma of first.lemmas) keys.add(lemma);
+    }
+    for (const key of keys) {
+      const list = byWord.get(key);
+      if (list) list.push(negative);
+      else byWord.set(key, [negative]);
+    }
+  }
+  return { set, byWord };
 }
 
 export function runSharedNegativeChecks(context: ScoringContext): void {
@@ -34,7 +63,7 @@ export function runSharedNegativeChecks(context: ScoringContext): void {
     if (!set) return undefined;
     let entry = parsed.get(id);
     if (!entry) {
-      entry = { set, negatives: set.negativeKeywords.map((text) => ({ text, parsed: parsePhrase(text, account.lemmatizer) })) };
+      entry = indexSet(set, context);
       parsed.set(id, entry);
     }
     return entry;
@@ -51,8 +80,13 @@ export function runSharedNegativeChecks(context: ScoringContext): void {
 }
 
 function firstConflict(keyword: PreparedKeyword, sets: ParsedSet[], context: ScoringContext): { set: NegativeKeywordSet; text: string } | null {
-  for (const { set, negatives } of sets) {
-    for (const negative of negatives) if (negativeBlocks(negative.parsed, keyword.parsed.words, context.account.platform)) return { set, text: negative.text };
+  const words = keyword.parsed.words;
+  for (const { set, byWord } of sets) {
+    for (const word of words) {
+      for (const key of [word.form, ...word.lemmas]) {
+        for (const negative of byWord.get(key) ?? []) if (negativeBlocks(negative.parsed, words, context.account.platform)) return { set, text: negative.text };
+      }
+    }
   }
   return null;
 }
