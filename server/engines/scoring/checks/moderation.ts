@@ -32,8 +32,8 @@ const adName = (ad: PreparedAd, group: PreparedGroup) => `Объявление �
 export function runModerationChecks(context: ScoringContext): void {
   const { account } = context;
   const adStatsKnown = account.ads.some((ad) => ad.ad.stats !== undefined);
-  // Images are known where the import reads them: the Direct API (it reads the strategy too) or a file with images.
-  const imagesKnown = account.platform === 'yandex_direct' && account.ads.some((ad) => ad.ad.image !== undefined || ad.ad.imageModeration !== undefined);
+  // Images are known where the import reads them: the Direct API (the only import that reads strategies) or a file with images.
+  const imagesKnown = account.platform === 'yandex_direct' && (account.campaigns.some((campaign) => campaign.campaign.strategy) || account.ads.some((ad) => ad.ad.image !== undefined || ad.ad.imageModeration !== undefined));
   for (const campaign of account.campaigns) {
     if (!campaignMeantToShow(campaign.campaign)) continue;
     const servingGroups = campaign.groups.filter(groupServes);
@@ -46,11 +46,14 @@ export function runModerationChecks(context: ScoringContext): void {
         adModeration(ad, group, context);
         if (ad.ad.moderation?.status === 'moderation' && adStatsKnown && !isStoppedByUser(ad.ad.status)) stuckOnModeration(ad, group, context);
         if (ad.ad.moderation?.status === 'draft' && !isStoppedByUser(ad.ad.status)) draftNotSent(ad, group, context);
-        if (imagesKnown && campaign.placement !== 'search' && ad.ad.kind === 'text' && !ad.ad.image && adServes(ad.ad)) noImageInNetworks(ad, group, campaign, context);
+        if (imagesKnown && showsInNetworks(campaign) && ad.ad.kind === 'text' && !ad.ad.image && adServes(ad.ad)) noImageInNetworks(ad, group, campaign, context);
       }
     }
   }
 }
+
+/** The campaign shows in the networks by what is known of it, not by the default guess (placement.ts). */
+const showsInNetworks = (campaign: PreparedCampaign) => campaign.placement !== 'search' && campaign.placementSource !== 'default';
 
 /** One of the group's ads can show (a group the import gave no ads has nothing to judge). */
 const adsServe = (group: PreparedGroup) => group.ads.length === 0 || group.ads.some((ad) => adServes(ad.ad));
