@@ -195,6 +195,20 @@ export interface Finding {
   count?: number;
   /** Every entity of an aggregated finding, worst first (the screen shows the first few, the rest a click away). */
   items?: FindingItem[];
+  /**
+   * A ready file the fix asks for, offered for download beside it (the network sites to paste into Direct's
+   * «Запрещённые площадки»): CSV text made by the server's one CSV writer, so formulas are neutralised.
+   */
+  file?: FindingFile;
+}
+
+export interface FindingFile {
+  /** File name, ASCII. */
+  name: string;
+  /** The button's Russian text. */
+  label: string;
+  /** The whole file, UTF-8 with a BOM, CRLF lines. */
+  csv: string;
 }
 
 /** A check of the registry as the results screen can describe it. */

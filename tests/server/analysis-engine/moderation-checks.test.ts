@@ -199,6 +199,20 @@ describe('network sites', () => {
     );
     expect(limit.money).toBe(3800);
     expect(limit.moneyPerMonth).toBe(3800);
+    // Both lists are offered as files (CSV through the server's writer: `;`, a BOM, CRLF).
+    const spaced = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+    expect({ ...sites.file!, csv: spaced(sites.file!.csv) }).toEqual({
+      name: 'excluded-sites-802.csv',
+      label: 'Скачать список площадок (CSV)',
+      csv:
+        '\uFEFFПлощадка;Расход за период, ₽;Причина\r\n' +
+        ['games-one.example;2600;2 600 ₽ без конверсий', 'games-two.example;2400;2 400 ₽ без конверсий', 'dzen-news.example;2200;2 200 ₽ без конверсий', 'weather.example;2000;2 000 ₽ без конверсий', 'com.puzzle.game;1800;1 800 ₽ без конверсий']
+          .map((line) => `${line}\r\n`)
+          .join(''),
+    });
+    expect(limit.file!.name).toBe('excluded-sites-802.csv');
+    expect(limit.file!.label).toBe('Скачать площадки, которые не поместились (CSV)');
+    expect(limit.file!.csv.split('\r\n').slice(1, -1).map((line) => line.split(';')[0])).toEqual(['com.solitaire.app', 'recipes.example', 'horoscope.example']);
   });
 });
 

@@ -11,10 +11,11 @@
  *   1 000 sites per campaign: what does not fit is `placement.excluded_sites_limit`, priced with the spend
  *   of the sites left out (they keep spending).
  */
-import { share, type Evidence } from '../../../../contract/analysis-results.js';
+import { share, type Evidence, type FindingFile } from '../../../../contract/analysis-results.js';
 import { formatCount } from '../../../../contract/format.js';
 import type { AdPlatform } from '../../../../contract/campaigns.js';
 import type { PreparedCampaign } from '../../semantic/prepare.js';
+import { csvLine } from '../../../lib/csv.js';
 import { formatRub, percent, rub, type ScoringContext } from '../context.js';
 import { checks, makeFinding } from '../registry.js';
 
@@ -58,7 +59,7 @@ export function networkSiteChecks(campaign: PreparedCampaign, referenceCpa: numb
   const named = flagged.slice(0, SITES_NAMED).map((item) => `«${item.site}» (${item.reason})`).join(', ');
   const rest = flagged.length - Math.min(flagged.length, SITES_NAMED);
   if (fitting.length > 0) {
-    findings.push(makeFinding(checks.networkSites, campaign.ref, {
+    const finding = makeFinding(checks.networkSites, campaign.ref, {
       period: facts.period ?? undefined,
       explanation: `В сетях кампания «${campaign.campaign.name}» показывалась на площадках без отдачи: ${named}${rest > 0 ? ` и ещё ${rest}` : ''}. Вместе ${formatRub(total * facts.monthFactor)} в месяц.`,
       fix: `${excludeAdvice(campaign.campaign.platform ?? context.account.platform, fitting.length)}: ${fitting.map((item) => item.site).join(', ')}.`,
@@ -70,9 +71,20 @@ export function networkSiteChecks(campaign: PreparedCampaign, referenceCpa: numb
         ...(excluded ? [{ label: 'Уже запрещено площадок', value: excluded.length, threshold: DIRECT_EXCLUDED_SITES_LIMIT, unit: 'count' as const }] : []),
         periodEvidence,
       ],
-    }));
+    });
+    finding.file = sitesFile(campaign, fitting, 'Скачать список площадок (CSV)');
+    findings.push(finding);
   }
   if (left.length > 0) limitFinding(campaign, excluded!.length, flagged.length, left, context, periodEvidence);
+}
+
+/**
+ * The sites as a one-column CSV (UTF-8 with a BOM, CRLF: what Excel opens), dearest first with their spend,
+ * to paste into the campaign's «Запрещённые площадки» (Direct takes a list of sites, one per line).
+ */
+function sitesFile(campaign: PreparedCampaign, sites: FlaggedSite[], label: string): FindingFile {
+  const lines = [csvLine(['Площадка', 'Расход за период, ₽', 'Причина'], ';'), ...sites.map((item) => csvLine([item.site, String(rub(item.cost)).replace('.', ','), item.reason], ';'))];
+  return { name: `excluded-sites-${campaign.campaign.externalId ?? campaign.ref.key}.csv`, label, csv: `\uFEFF${lines.join('\r\n')}\r\n` };
 }
 
 function excludeAdvice(platform: AdPlatform, count: number): string {
@@ -83,7 +95,7 @@ function excludeAdvice(platform: AdPlatform, count: number): string {
 function limitFinding(campaign: PreparedCampaign, excludedCount: number, flaggedCount: number, left: FlaggedSite[], context: ScoringContext, periodEvidence: Evidence): void {
   const { facts } = context;
   const cost = left.reduce((sum, item) => sum + item.cost, 0);
-  context.findings.push(makeFinding(checks.excludedSitesLimit, campaign.ref, {
+  const finding = makeFinding(checks.excludedSitesLimit, campaign.ref, {
     period: facts.period ?? undefined,
     explanation:
       `В «Запрещённых площадках» кампании «${campaign.campaign.name}» уже ${formatCount(excludedCount)} из ${formatCount(DIRECT_EXCLUDED_SITES_LIMIT)}: из ${formatCount(flaggedCount)} площадок без отдачи помещается ${formatCount(flaggedCount - left.length)}. ` +
@@ -97,5 +109,7 @@ function limitFinding(campaign: PreparedCampaign, excludedCount: number, flagged
     ],
     money: cost,
     monthFactor: facts.monthFactor,
-  }));
+  });
+  finding.file = sitesFile(campaign, left, 'Скачать площадки, которые не поместились (CSV)');
+  context.findings.push(finding);
 }
