@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { importCampaignFiles } from '../../../server/projects/importers/index.js';
 import { analyse } from '../analysis-engine/helpers.js';
-import { campaignNamed, dataOf, groupNamed, textFile } from './helpers.js';
+import { campaignNamed, dataOf, groupNamed, importFixtures, textFile } from './helpers.js';
 
 const HEADER = [
   'Доп. объявление группы', 'Название кампании', 'ID группы', 'Название группы', 'Статус группы', 'Фраза (с минус-словами)', 'Статус фразы', 'ID объявления', 'Заголовок 1', 'Текст',
@@ -56,6 +56,13 @@ describe('moderation columns of the Direct export', () => {
     expect(of('keyword.rejected')).toEqual(['подоконник купить']);
     // The draft is the group's only ad: the group shows nothing.
     expect(of('group.no_active_ads')).toEqual(['Подоконники']);
+  });
+
+  it('the export fixture\'s image ad left as «Черновик» is a draft never sent, named by its image', async () => {
+    const { scoring } = await analyse(dataOf(await importFixtures(['direct-export-utf8.tsv'])));
+    expect(scoring.findings.filter((f) => f.checkId === 'ad.draft_not_sent').map((f) => f.explanation)).toEqual([
+      'Графическое объявление «divan-krovat_1080x607.jpg» (группа «Диваны-кровати») — черновик в работающей кампании: его не отправили на модерацию, и оно не показывается.',
+    ]);
   });
 
   it('a file without status columns gets none of these findings', async () => {

@@ -26,8 +26,12 @@ import { adServes, campaignMeantToShow, isStoppedByUser, keywordServes } from '.
 const reasonSentence = (moderation: Moderation) =>
   moderation.clarification ? `Причина, которую назвал Яндекс: «${moderation.clarification}».` : 'Причину Яндекс показывает в интерфейсе Директа у объявления.';
 
-/** «Объявление «…» (группа «…»)». */
-const adName = (ad: PreparedAd, group: PreparedGroup) => `Объявление «${ad.ref.label || ad.ad.headlines[0] || ad.ad.externalId || ad.ref.key}» (группа «${group.group.name}»)`;
+/** «Объявление «…» (группа «…»)»: by its headline, else its image, else its number. */
+function adName(ad: PreparedAd, group: PreparedGroup): string {
+  const headline = ad.ad.headlines[0];
+  const name = headline ? `Объявление «${headline}»` : ad.ad.image ? `Графическое объявление «${ad.ad.image}»` : `Объявление № ${ad.ad.externalId ?? ad.ref.key}`;
+  return `${name} (группа «${group.group.name}»)`;
+}
 
 export function runModerationChecks(context: ScoringContext): void {
   const { account } = context;
