@@ -256,6 +256,7 @@ export const directApiMessages = {
   statsSkipped: 'Статистика не загружена: {reason}',
   searchQueriesSkipped: 'Поисковые запросы не загружены: {reason}',
   placementsSkipped: 'Отчёт по площадкам в сетях не загружен: {reason}',
+  dailyStatsSkipped: 'Статистика по дням не загружена (проверки дневного бюджета и расписания пропущены): {reason}',
 } as const;
 
 /** Connecting a Yandex Direct account through Yandex ID (OAuth). */

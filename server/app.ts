@@ -19,7 +19,8 @@ import { DocumentsBusyError } from './lib/documents.js';
 import { authModeOf, valibotValidatorCompiler } from './lib/schema.js';
 import { apiRouteOf, checkAnswerAgainstRoute } from './lib/routes.js';
 import { lazyRequestLogger } from './lib/logger.js';
-import { authenticatePlugin, requireVerifiedEmail } from './auth/authenticate.js';
+import { movedRoutes } from '../contract/routes/admin.js';
+import { authenticatePlugin, requireVerifiedEmail, accessChecks } from './auth/authenticate.js';
 import { createRateLimitStorage, type RateLimitCounter } from './lib/rate-limit-store.js';
 import { authRoutes } from './auth/routes.js';
 import { organizationRoutes } from './orgs/routes.js';
@@ -30,6 +31,7 @@ import { adminRoutes } from './admin/routes.js';
 import { relevanceRoutes } from './relevance/routes.js';
 import { aiPlanRoutes } from './ai-plan/routes.js';
 import { directConnectionRoutes } from './direct/routes.js';
+import { auditChangeRoutes } from './monitoring/audit-changes-routes.js';
 import { adminInvoiceRoutes, paymentRoutes } from './payments/routes.js';
 import type { JobQueue } from './jobs/queue.js';
 import { isClientRouteNavigation } from './web/spa-fallback.js';
@@ -261,13 +263,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     const mode = authModeOf(route.schema);
     if (!mode) return;
     const check = mode === 'optional' ? app.authenticateIfPresent : app.authenticate;
-    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    route.onRequest = [check, ...own];
-    // A verified e-mail (the table's `verifiedEmail`) is checked first among the preValidation checks, like roles.
-    if (apiRouteOf(route.schema)?.verifiedEmail) {
-      const ownChecks = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
-      route.preValidation = [requireVerifiedEmail, ...ownChecks];
-    }
+    route.onRequest = [check, ...hookList(route.onRequest)];
+    // Who may call it (the table's `access`), then a verified e-mail (`verifiedEmail`): the first preValidation checks.
+    const entry = apiRouteOf(route.schema);
+    const checks = [...(entry?.access ? [accessChecks[entry.access]] : []), ...(entry?.verifiedEmail ? [requireVerifiedEmail] : [])];
+    if (checks.length > 0) route.preValidation = [...checks, ...hookList(route.preValidation)];
   });
 
   app.get('/api/health', { schema: { tags: ['ops'], summary: 'Liveness and database check' } }, async (_request, reply) => {
@@ -293,6 +293,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(relevanceRoutes, { prefix: '/api/v1' });
   await app.register(aiPlanRoutes, { prefix: '/api/v1' });
   await app.register(directConnectionRoutes, { prefix: '/api/v1/direct/connections' });
+  await app.register(auditChangeRoutes, { prefix: '/api/v1' });
+  // Paths that moved answer 308 to their new place: the method and the body are kept.
+  for (const moved of movedRoutes) {
+    app.route({
+      method: moved.method,
+      url: moved.from,
+      schema: { summary: `Moved to ${moved.to.method} ${moved.to.path} (308, method and body kept)`, tags: moved.to.tags, deprecated: true, response: { 308: { description: 'Moved' } } },
+      handler: (_request, reply) => reply.redirect(moved.to.path, 308),
+    });
+  }
 
   if (servesWeb) {
     await app.register(fastifyStatic, {
@@ -313,4 +323,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     });
   }
   return app;
+}
+
+/** A route option that takes one hook or several, as a list. */
+function hookList<Hook>(hooks: Hook | Hook[] | undefined): Hook[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
 }

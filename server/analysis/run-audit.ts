@@ -49,6 +49,16 @@ const settingNames = {
   min_group_relevance: 'minGroupRelevance',
   moderation_stuck_days: 'moderationStuckDays',
   suspended_keyword_min_conversions: 'suspendedKeywordMinConversions',
+  conversion_strategy_min_conversions: 'conversionStrategyMinConversions',
+  strategy_cpa_over_target_multiple: 'strategyCpaOverTargetRatio',
+  weekly_budget_min_target_cpas: 'weeklyBudgetMinTargetCpas',
+  daily_budget_reached_share: 'dailyBudgetReachedShare',
+  daily_budget_limited_days_share: 'dailyBudgetLimitedDaysShare',
+  mixed_placement_cpa_multiple: 'mixedPlacementCpaRatio',
+  schedule_off_conversion_share: 'scheduleOffConversionShare',
+  bid_adjustment_max_increase: 'bidAdjustmentMaxIncrease',
+  bid_adjustment_max_decrease: 'bidAdjustmentMaxDecrease',
+  conversion_strategy_min_clicks: 'conversionStrategyMinClicks',
   competitors: 'competitors',
 } as const satisfies Record<keyof ProjectSettings, keyof AnalysisSettings>;
 

@@ -14,6 +14,7 @@ import { runKeywordChecks } from './checks/keywords.js';
 import { runModerationChecks } from './checks/moderation.js';
 import { runServingChecks } from './checks/serving.js';
 import { runSharedNegativeChecks } from './checks/shared-negatives.js';
+import { runSettingsChecks } from './checks/settings.js';
 import { informationalSearchKeywords, runStatisticsChecks } from './checks/statistics.js';
 import { aggregateFindings, FindingCollector } from './aggregate.js';
 import type { ScoringContext } from './context.js';
@@ -43,6 +44,7 @@ export function runScoring(account: PreparedAccount, semantic: SemanticResult, s
   const campaignFindings = new FindingCollector(campaignRefs);
   runCampaignChecks({ ...context, findings: campaignFindings });
   runSharedNegativeChecks({ ...context, findings: campaignFindings });
+  runSettingsChecks({ ...context, findings: campaignFindings });
   onProgress?.({ stage: 'scoring', done: 2, total });
   const headlineMisses = headlinesWithoutKeywords(context);
   const informational = informationalSearchKeywords(context);
