@@ -8,6 +8,7 @@ import { aiPlanRoutes } from './ai-plan.js';
 import { analysisRoutes } from './analyses.js';
 import { authRoutes } from './auth.js';
 import { directConnectionRoutes } from './direct-connections.js';
+import { monitoringRoutes } from './monitoring.js';
 import { organizationRoutes } from './organizations.js';
 import { paymentRoutes } from './payments.js';
 import { projectRoutes } from './projects.js';
@@ -25,6 +26,7 @@ export const routes = {
   tokens: tokenRoutes,
   payments: paymentRoutes,
   admin: adminRoutes,
+  monitoring: monitoringRoutes,
 };
 
 export type { ApiRoute, ApiResponse, ApiCallParts } from './route.js';
