@@ -31,6 +31,7 @@ import { relevanceRoutes } from './relevance/routes.js';
 import { aiPlanRoutes } from './ai-plan/routes.js';
 import { directConnectionRoutes } from './direct/routes.js';
 import { adminInvoiceRoutes, paymentRoutes } from './payments/routes.js';
+import { monitoringRoutes } from './monitoring/routes.js';
 import type { JobQueue } from './jobs/queue.js';
 import { isClientRouteNavigation } from './web/spa-fallback.js';
 
@@ -293,6 +294,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(relevanceRoutes, { prefix: '/api/v1' });
   await app.register(aiPlanRoutes, { prefix: '/api/v1' });
   await app.register(directConnectionRoutes, { prefix: '/api/v1/direct/connections' });
+  await app.register(monitoringRoutes, { prefix: '/api/v1' });
 
   if (servesWeb) {
     await app.register(fastifyStatic, {

@@ -96,7 +96,7 @@ export interface AlertDeliveriesTable {
 export interface TelegramChatsTable {
   user_id: string;
   chat_id: string;
-  linked_at: CreatedAt;
+  linked_at: ColumnType<Date, Date | string | undefined, Date | string>;
   /** The bot got 403 (the person blocked it): nothing is sent until the chat is linked again. */
   blocked_at: NullableTimestamp;
 }
