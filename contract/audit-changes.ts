@@ -3,13 +3,19 @@
  * board of every project of the organization (issue 23). Shapes of the API and their Russian wording.
  */
 import * as v from 'valibot';
+import { analysisStatuses } from './analysis.js';
 import { UuidSchema } from './common.js';
+import { AdPlatformSchema } from './projects.js';
 
 export const auditChangesMessages = {
   notEnoughAudits: 'Для сравнения нужны два завершённых анализа проекта',
   analysisNotInProject: 'Анализ не найден среди завершённых анализов проекта',
   sameAnalysis: 'Выберите два разных анализа',
+  perStatusInvalid: 'per_status: целое число от 1 до 500',
 } as const;
+
+const m = auditChangesMessages;
+const CHANGES_PER_STATUS_MAX_VALUE = 500;
 
 export const changeStatuses = ['new', 'worse', 'fixed', 'better', 'open'] as const;
 export type ChangeStatus = (typeof changeStatuses)[number];
@@ -28,6 +34,8 @@ export const AuditChangeSchema = v.object({
   checkId: v.string(),
   title: v.string(),
   entityLabel: v.string(),
+  /** What the finding is about: campaign, group, ad, keyword… */
+  level: v.string(),
   moneyBefore: v.number(),
   moneyAfter: v.number(),
   /** After − before, ₽/month: positive = more money lost. */
@@ -58,6 +66,9 @@ export type AuditChanges = v.InferOutput<typeof AuditChangesSchema>;
 export const AuditChangesQuerySchema = v.object({
   from: v.optional(UuidSchema),
   to: v.optional(UuidSchema),
+  per_status: v.optional(
+    v.pipe(v.unknown(), v.transform(Number), v.number(m.perStatusInvalid), v.integer(m.perStatusInvalid), v.minValue(1, m.perStatusInvalid), v.maxValue(CHANGES_PER_STATUS_MAX_VALUE, m.perStatusInvalid)),
+  ),
 });
 
 export const AuditTrendPointSchema = v.object({
@@ -69,3 +80,37 @@ export const AuditTrendPointSchema = v.object({
 export type AuditTrendPoint = v.InferOutput<typeof AuditTrendPointSchema>;
 export const AuditTrendSchema = v.object({ audits: v.array(AuditTrendPointSchema) });
 export type AuditTrend = v.InferOutput<typeof AuditTrendSchema>;
+
+/** At most this many changes of each status in one answer (the counts say how many there are). */
+export const CHANGES_PER_STATUS_DEFAULT = 100;
+export const CHANGES_PER_STATUS_MAX = CHANGES_PER_STATUS_MAX_VALUE;
+
+// ------------------------------------------------------------------------------------- the agency board
+
+export const BOARD_TREND_AUDITS = 8;
+
+const BoardRunSchema = v.object({
+  id: v.string(),
+  status: v.picklist(analysisStatuses),
+  created_at: v.string(),
+  finished_at: v.nullable(v.string()),
+  error: v.nullable(v.string()),
+});
+
+export const BoardProjectSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  platform: AdPlatformSchema,
+  /** The latest run of any status (a failed one puts the project first). */
+  last_run: v.nullable(BoardRunSchema),
+  /** The last completed audits, oldest first (at most BOARD_TREND_AUDITS): the money trend. */
+  audits: v.array(AuditTrendPointSchema),
+  /** Findings new in the last audit against the one before (null: one audit only, or not counted yet). */
+  new_findings: v.nullable(v.number()),
+  /** Their money, ₽/month. */
+  new_findings_money: v.nullable(v.number()),
+});
+export type BoardProject = v.InferOutput<typeof BoardProjectSchema>;
+
+export const AgencyBoardSchema = v.object({ projects: v.array(BoardProjectSchema) });
+export type AgencyBoard = v.InferOutput<typeof AgencyBoardSchema>;

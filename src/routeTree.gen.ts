@@ -13,6 +13,7 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as AboutRouteImport } from './routes/about'
 import { Route as AppAdminRouteRouteImport } from './routes/_app/admin/route'
+import { Route as AppBoardRouteImport } from './routes/_app/board'
 import { Route as AppOrganizationRouteRouteImport } from './routes/_app/organization/route'
 import { Route as AppTokensRouteImport } from './routes/_app/tokens'
 import { Route as AuthIndexRouteImport } from './routes/auth/index'
@@ -66,6 +67,11 @@ const AboutRoute = AboutRouteImport.update({
 const AppAdminRouteRoute = AppAdminRouteRouteImport.update({
   id: '/admin',
   path: '/admin',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppBoardRoute = AppBoardRouteImport.update({
+  id: '/board',
+  path: '/board',
   getParentRoute: () => AppRoute,
 } as any)
 const AppOrganizationRouteRoute = AppOrganizationRouteRouteImport.update({
@@ -264,6 +270,7 @@ export interface FileRoutesByFullPath {
   '/about': typeof AboutRoute
   '/admin': typeof AppAdminRouteRouteWithChildren
   '/organization': typeof AppOrganizationRouteRouteWithChildren
+  '/board': typeof AppBoardRoute
   '/tokens': typeof AppTokensRoute
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
@@ -302,6 +309,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/about': typeof AboutRoute
+  '/board': typeof AppBoardRoute
   '/tokens': typeof AppTokensRoute
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
@@ -344,6 +352,7 @@ export interface FileRoutesById {
   '/about': typeof AboutRoute
   '/_app/admin': typeof AppAdminRouteRouteWithChildren
   '/_app/organization': typeof AppOrganizationRouteRouteWithChildren
+  '/_app/board': typeof AppBoardRoute
   '/_app/tokens': typeof AppTokensRoute
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
@@ -386,6 +395,7 @@ export interface FileRouteTypes {
     | '/about'
     | '/admin'
     | '/organization'
+    | '/board'
     | '/tokens'
     | '/auth/verify-email'
     | '/auth/verify-email-required'
@@ -424,6 +434,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/about'
+    | '/board'
     | '/tokens'
     | '/auth/verify-email'
     | '/auth/verify-email-required'
@@ -465,6 +476,7 @@ export interface FileRouteTypes {
     | '/about'
     | '/_app/admin'
     | '/_app/organization'
+    | '/_app/board'
     | '/_app/tokens'
     | '/auth/verify-email'
     | '/auth/verify-email-required'
@@ -540,6 +552,13 @@ declare module '@tanstack/react-router' {
       path: '/admin'
       fullPath: '/admin'
       preLoaderRoute: typeof AppAdminRouteRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/board': {
+      id: '/_app/board'
+      path: '/board'
+      fullPath: '/board'
+      preLoaderRoute: typeof AppBoardRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/organization': {
@@ -839,6 +858,7 @@ const AppOrganizationRouteRouteWithChildren =
 interface AppRouteChildren {
   AppAdminRouteRoute: typeof AppAdminRouteRouteWithChildren
   AppOrganizationRouteRoute: typeof AppOrganizationRouteRouteWithChildren
+  AppBoardRoute: typeof AppBoardRoute
   AppTokensRoute: typeof AppTokensRoute
   AppProjectsIndexRoute: typeof AppProjectsIndexRoute
   AppConnectionsYandexCallbackRoute: typeof AppConnectionsYandexCallbackRoute
@@ -860,6 +880,7 @@ interface AppRouteChildren {
 const AppRouteChildren: AppRouteChildren = {
   AppAdminRouteRoute: AppAdminRouteRouteWithChildren,
   AppOrganizationRouteRoute: AppOrganizationRouteRouteWithChildren,
+  AppBoardRoute: AppBoardRoute,
   AppTokensRoute: AppTokensRoute,
   AppProjectsIndexRoute: AppProjectsIndexRoute,
   AppConnectionsYandexCallbackRoute: AppConnectionsYandexCallbackRoute,

@@ -6,6 +6,7 @@
 import { adminRoutes } from './admin.js';
 import { aiPlanRoutes } from './ai-plan.js';
 import { analysisRoutes } from './analyses.js';
+import { auditChangeRoutes } from './audit-changes.js';
 import { authRoutes } from './auth.js';
 import { directConnectionRoutes } from './direct-connections.js';
 import { monitoringRoutes } from './monitoring.js';
@@ -27,6 +28,7 @@ export const routes = {
   payments: paymentRoutes,
   admin: adminRoutes,
   monitoring: monitoringRoutes,
+  auditChanges: auditChangeRoutes,
 };
 
 export type { ApiRoute, ApiResponse, ApiCallParts } from './route.js';

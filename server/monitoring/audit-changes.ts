@@ -102,13 +102,27 @@ export async function latestAudits(db: DB, projectId: string): Promise<{ id: str
     .execute();
 }
 
+/** The channel announcing an audit's recorded changes (payload: the analysis id), for whoever waits on them (alerts, tests). */
+export const AUDIT_CHANGES_CHANNEL = 'audit_changes_recorded';
+
+export interface RecordedChangeCounts {
+  previous_analysis_id: string;
+  new_count: number;
+  fixed_count: number;
+  worse_count: number;
+  better_count: number;
+  open_count: number;
+  new_money_per_month: number;
+}
+
 /**
- * Records the changes of a just completed audit against the project's audit before it (the board's «новых
- * находок»): nothing for a project's first audit. Idempotent (an upsert).
+ * Records the changes of a completed audit against the project's audit before it (the board's «новых
+ * находок») and announces them: nothing for a project's first audit. Idempotent (an upsert). Called when
+ * an audit completes, and by the board for audits stored before the counts existed.
  */
-export async function recordAuditChanges(db: DB, analysisId: string): Promise<void> {
+export async function recordAuditChanges(db: DB, analysisId: string): Promise<RecordedChangeCounts | null> {
   const audit = await db.selectFrom('analyses').select(['project_id', 'created_at']).where('id', '=', analysisId).where('status', '=', 'completed').executeTakeFirst();
-  if (!audit) return;
+  if (!audit) return null;
   const previous = await db
     .selectFrom('analyses')
     .select('id')
@@ -118,9 +132,9 @@ export async function recordAuditChanges(db: DB, analysisId: string): Promise<vo
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (!previous) return;
+  if (!previous) return null;
   const result = await readAuditChanges(db, { projectId: audit.project_id, fromAnalysisId: previous.id, toAnalysisId: analysisId });
-  const row = {
+  const counts: RecordedChangeCounts = {
     previous_analysis_id: previous.id,
     new_count: result.counts.new,
     fixed_count: result.counts.fixed,
@@ -128,11 +142,13 @@ export async function recordAuditChanges(db: DB, analysisId: string): Promise<vo
     better_count: result.counts.better,
     open_count: result.counts.open,
     new_money_per_month: Math.round(result.changes.reduce((sum, change) => sum + (change.status === 'new' ? change.moneyAfter : 0), 0) * 100) / 100,
-    computed_at: new Date(),
   };
+  const row = { ...counts, computed_at: new Date() };
   await db
     .insertInto('audit_change_counts')
     .values({ analysis_id: analysisId, ...row })
     .onConflict((oc) => oc.column('analysis_id').doUpdateSet(row))
     .execute();
+  await sql`SELECT pg_notify(${AUDIT_CHANGES_CHANNEL}, ${analysisId})`.execute(db);
+  return counts;
 }
