@@ -15,7 +15,8 @@ export const auditChangesMessages = {
 } as const;
 
 const m = auditChangesMessages;
-const CHANGES_PER_STATUS_MAX_VALUE = 500;
+/** At most this many changes of each status in one answer. */
+const CHANGES_PER_STATUS_MAX = 500;
 
 export const changeStatuses = ['new', 'worse', 'fixed', 'better', 'open'] as const;
 export type ChangeStatus = (typeof changeStatuses)[number];
@@ -67,7 +68,7 @@ export const AuditChangesQuerySchema = v.object({
   from: v.optional(UuidSchema),
   to: v.optional(UuidSchema),
   per_status: v.optional(
-    v.pipe(v.unknown(), v.transform(Number), v.number(m.perStatusInvalid), v.integer(m.perStatusInvalid), v.minValue(1, m.perStatusInvalid), v.maxValue(CHANGES_PER_STATUS_MAX_VALUE, m.perStatusInvalid)),
+    v.pipe(v.unknown(), v.transform(Number), v.number(m.perStatusInvalid), v.integer(m.perStatusInvalid), v.minValue(1, m.perStatusInvalid), v.maxValue(CHANGES_PER_STATUS_MAX, m.perStatusInvalid)),
   ),
 });
 
@@ -81,9 +82,8 @@ export type AuditTrendPoint = v.InferOutput<typeof AuditTrendPointSchema>;
 export const AuditTrendSchema = v.object({ audits: v.array(AuditTrendPointSchema) });
 export type AuditTrend = v.InferOutput<typeof AuditTrendSchema>;
 
-/** At most this many changes of each status in one answer (the counts say how many there are). */
+/** Changes of each status in one answer unless `per_status` says otherwise (the counts say how many there are). */
 export const CHANGES_PER_STATUS_DEFAULT = 100;
-export const CHANGES_PER_STATUS_MAX = CHANGES_PER_STATUS_MAX_VALUE;
 
 // ------------------------------------------------------------------------------------- the agency board
 

@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { Timestamp } from './columns.js';
 
 /** An audit's changes against the audit before it, counted (migration 0135, server/monitoring/audit-changes.ts). */
 export interface AuditChangeCountsTable {
@@ -10,7 +10,7 @@ export interface AuditChangeCountsTable {
   better_count: number;
   open_count: number;
   new_money_per_month: number;
-  computed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  computed_at: Timestamp;
 }
 
 export interface AuditChangeTables {
