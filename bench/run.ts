@@ -22,6 +22,7 @@ const registry: { name: string; file: string }[] = [
   { name: 'auth-load', file: './auth-load.js' },
   { name: 'documents', file: './documents.js' },
   { name: 'audit-changes', file: './audit-changes.js' },
+  { name: 'monitoring-sweep', file: './monitoring-sweep.js' },
 ];
 
 /** The module's source next to this file (tsx runs .ts; a compiled copy would be .js). */
