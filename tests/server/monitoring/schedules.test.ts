@@ -156,6 +156,21 @@ describe('a schedule', () => {
     expect(new Date(state.body.schedule.next_run_at).getTime()).toBe(slot.getTime() + 7 * 24 * 60 * MINUTE);
   });
 
+  it('tells every member when a scheduled read fails, with the Direct API\'s reason, and charges nothing', async () => {
+    const saved = await saveSchedule(owner.token, projectId, { frequency: 'daily', hour: 6, time_zone: 'Europe/Moscow' });
+    const slot = new Date(saved.schedule.next_run_at);
+    const debitsBefore = (await debitsOf(owner.id)).length;
+    fake.failNext('campaigns', { error_code: 54, error_string: 'Нет прав' });
+    const run = await driveRun(slot);
+    fake.clearFailures();
+    expect(run).toMatchObject({ status: 'failed', analysis_id: null });
+    expect(run!.note).toMatch(/^Не удалось прочитать кабинет через API Директа: /);
+    expect(await debitsOf(owner.id)).toHaveLength(debitsBefore);
+    const bell = await call(t.app, 'GET', '/api/v1/notifications', { token: poorColleague.token });
+    const failure = bell.body.items.find((item: { kind: string }) => item.kind === 'run_failed');
+    expect(failure).toMatchObject({ title: 'Проверка проекта «Теплодом» по расписанию не удалась', link: `/projects/${projectId}`, message: run!.note });
+  }, 60_000);
+
   it('reminds a file project to upload fresh files instead of auditing it', async () => {
     const fileProject = await createProjectRow(t.app, owner, { name: 'Окна из файлов' });
     const saved = await saveSchedule(owner.token, fileProject, { frequency: 'monthly', month_day: 5, hour: 9 });
