@@ -152,3 +152,22 @@ export async function recordAuditChanges(db: DB, analysisId: string): Promise<Re
   await sql`SELECT pg_notify(${AUDIT_CHANGES_CHANNEL}, ${analysisId})`.execute(db);
   return counts;
 }
+
+/**
+ * What the worker calls when an audit completes: its changes, and those of a newer audit of the project
+ * that completed first (started later, finished sooner), which were counted against an older one.
+ */
+export async function recordCompletedAudit(db: DB, analysisId: string): Promise<void> {
+  await recordAuditChanges(db, analysisId);
+  const newer = await db
+    .selectFrom('analyses as a')
+    .innerJoin('analyses as done', 'done.project_id', 'a.project_id')
+    .select('done.id')
+    .where('a.id', '=', analysisId)
+    .where('done.status', '=', 'completed')
+    .where('done.created_at', '>', sql<Date>`a.created_at`)
+    .orderBy('done.created_at')
+    .limit(1)
+    .executeTakeFirst();
+  if (newer) await recordAuditChanges(db, newer.id);
+}
