@@ -128,6 +128,9 @@ describe('a schedule', () => {
     const state = await call(t.app, 'GET', `/api/v1/projects/${projectId}/schedule`, { token: owner.token });
     expect(new Date(state.body.schedule.next_run_at).getTime()).toBe(slot.getTime() + 24 * 60 * MINUTE);
     expect(state.body.runs[0]).toMatchObject({ status: 'completed', analysis_id: finished!.analysis_id });
+    // The agency board shows the next run beside the last one.
+    const board = await call(t.app, 'GET', '/api/v1/agency-board', { token: owner.token });
+    expect(board.body.projects.find((project: { id: string }) => project.id === projectId)).toMatchObject({ next_run_at: state.body.schedule.next_run_at, last_run: { id: finished!.analysis_id, status: 'completed' } });
   }, 120_000);
 
   it('is skipped with a notice, nothing read and nothing charged, when its payer has too few tokens', async () => {
