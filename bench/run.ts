@@ -23,6 +23,7 @@ const registry: { name: string; file: string }[] = [
   { name: 'documents', file: './documents.js' },
   { name: 'settings-checks', file: './settings-checks.js' },
   { name: 'audit-changes', file: './audit-changes.js' },
+  { name: 'monitoring-sweep', file: './monitoring-sweep.js' },
 ];
 
 /** The module's source next to this file (tsx runs .ts; a compiled copy would be .js). */

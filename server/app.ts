@@ -33,6 +33,7 @@ import { aiPlanRoutes } from './ai-plan/routes.js';
 import { directConnectionRoutes } from './direct/routes.js';
 import { auditChangeRoutes } from './monitoring/audit-changes-routes.js';
 import { adminInvoiceRoutes, paymentRoutes } from './payments/routes.js';
+import { monitoringRoutes } from './monitoring/routes.js';
 import type { JobQueue } from './jobs/queue.js';
 import { isClientRouteNavigation } from './web/spa-fallback.js';
 
@@ -298,6 +299,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(relevanceRoutes, { prefix: '/api/v1' });
   await app.register(aiPlanRoutes, { prefix: '/api/v1' });
   await app.register(directConnectionRoutes, { prefix: '/api/v1/direct/connections' });
+  await app.register(monitoringRoutes, { prefix: '/api/v1' });
   await app.register(auditChangeRoutes, { prefix: '/api/v1' });
   // Paths that moved answer 308 to their new place: the method and the body are kept.
   for (const moved of movedRoutes) {
