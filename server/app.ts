@@ -30,6 +30,7 @@ import { adminRoutes } from './admin/routes.js';
 import { relevanceRoutes } from './relevance/routes.js';
 import { aiPlanRoutes } from './ai-plan/routes.js';
 import { directConnectionRoutes } from './direct/routes.js';
+import { changeRoutes } from './changes/routes.js';
 import { adminInvoiceRoutes, paymentRoutes } from './payments/routes.js';
 import type { JobQueue } from './jobs/queue.js';
 import { isClientRouteNavigation } from './web/spa-fallback.js';
@@ -293,6 +294,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(relevanceRoutes, { prefix: '/api/v1' });
   await app.register(aiPlanRoutes, { prefix: '/api/v1' });
   await app.register(directConnectionRoutes, { prefix: '/api/v1/direct/connections' });
+  await app.register(changeRoutes, { prefix: '/api/v1' });
 
   if (servesWeb) {
     await app.register(fastifyStatic, {

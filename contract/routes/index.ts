@@ -7,6 +7,7 @@ import { adminRoutes } from './admin.js';
 import { aiPlanRoutes } from './ai-plan.js';
 import { analysisRoutes } from './analyses.js';
 import { authRoutes } from './auth.js';
+import { changeRoutes } from './changes.js';
 import { directConnectionRoutes } from './direct-connections.js';
 import { organizationRoutes } from './organizations.js';
 import { paymentRoutes } from './payments.js';
@@ -22,6 +23,7 @@ export const routes = {
   analyses: analysisRoutes,
   projects: projectRoutes,
   directConnections: directConnectionRoutes,
+  changes: changeRoutes,
   tokens: tokenRoutes,
   payments: paymentRoutes,
   admin: adminRoutes,

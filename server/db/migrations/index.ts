@@ -18,6 +18,7 @@ import * as resultDocumentsJson from './0100_result_documents_json.js';
 import * as entityNames from './0105_entity_names.js';
 import * as resultsPageIndexes from './0107_results_page_indexes.js';
 import * as importRowsJson from './0109_import_rows_json.js';
+import * as changeSetsMigration from './0140_change_sets.js';
 import * as decisionCountsMigration from './0110_decision_counts.js';
 import * as resultRowsWithoutForeignKeysMigration from './0111_result_rows_without_foreign_keys.js';
 import * as decidedPositionsMigration from './0112_decided_positions.js';
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '0112_decided_positions': decidedPositionsMigration,
   '0113_token_sources': tokenSourcesMigration,
   '0117_direct_connections': directConnectionsMigration,
+  '0140_change_sets': changeSetsMigration,
 };
