@@ -41,6 +41,7 @@ import { Route as AppAdminProjectsIdIndexRouteImport } from './routes/_app/admin
 import { Route as AppAdminProjectsIdAnalysesRouteImport } from './routes/_app/admin/projects/$id/analyses'
 import { Route as AppProjectsIdAnalysisHistoryRouteImport } from './routes/_app/projects/$id/analysis/history'
 import { Route as AppProjectsIdAnalysisNewRouteImport } from './routes/_app/projects/$id/analysis/new'
+import { Route as AppProjectsIdChangesChangeSetIdRouteImport } from './routes/_app/projects/$id/changes/$changeSetId'
 import { Route as AppProjectsIdPageRelevanceNewRouteImport } from './routes/_app/projects/$id/page-relevance/new'
 import { Route as AppProjectsIdAnalysisAnalysisIdResultsRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/results'
 import { Route as AppProjectsIdAnalysisAnalysisIdScoringProgressRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/scoring-progress'
@@ -216,6 +217,12 @@ const AppProjectsIdAnalysisNewRoute =
     path: '/projects/$id/analysis/new',
     getParentRoute: () => AppRoute,
   } as any)
+const AppProjectsIdChangesChangeSetIdRoute =
+  AppProjectsIdChangesChangeSetIdRouteImport.update({
+    id: '/projects/$id/changes/$changeSetId',
+    path: '/projects/$id/changes/$changeSetId',
+    getParentRoute: () => AppRoute,
+  } as any)
 const AppProjectsIdPageRelevanceNewRoute =
   AppProjectsIdPageRelevanceNewRouteImport.update({
     id: '/projects/$id/page-relevance/new',
@@ -289,6 +296,7 @@ export interface FileRoutesByFullPath {
   '/admin/projects/$id/analyses': typeof AppAdminProjectsIdAnalysesRoute
   '/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
   '/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
+  '/projects/$id/changes/$changeSetId': typeof AppProjectsIdChangesChangeSetIdRoute
   '/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/admin/analyses/$analysisId/': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/admin/projects/$id/': typeof AppAdminProjectsIdIndexRoute
@@ -327,6 +335,7 @@ export interface FileRoutesByTo {
   '/admin/projects/$id/analyses': typeof AppAdminProjectsIdAnalysesRoute
   '/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
   '/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
+  '/projects/$id/changes/$changeSetId': typeof AppProjectsIdChangesChangeSetIdRoute
   '/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/admin/analyses/$analysisId': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/admin/projects/$id': typeof AppAdminProjectsIdIndexRoute
@@ -369,6 +378,7 @@ export interface FileRoutesById {
   '/_app/admin/projects/$id/analyses': typeof AppAdminProjectsIdAnalysesRoute
   '/_app/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
   '/_app/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
+  '/_app/projects/$id/changes/$changeSetId': typeof AppProjectsIdChangesChangeSetIdRoute
   '/_app/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/_app/admin/analyses/$analysisId/': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/_app/admin/projects/$id/': typeof AppAdminProjectsIdIndexRoute
@@ -411,6 +421,7 @@ export interface FileRouteTypes {
     | '/admin/projects/$id/analyses'
     | '/projects/$id/analysis/history'
     | '/projects/$id/analysis/new'
+    | '/projects/$id/changes/$changeSetId'
     | '/projects/$id/page-relevance/new'
     | '/admin/analyses/$analysisId/'
     | '/admin/projects/$id/'
@@ -449,6 +460,7 @@ export interface FileRouteTypes {
     | '/admin/projects/$id/analyses'
     | '/projects/$id/analysis/history'
     | '/projects/$id/analysis/new'
+    | '/projects/$id/changes/$changeSetId'
     | '/projects/$id/page-relevance/new'
     | '/admin/analyses/$analysisId'
     | '/admin/projects/$id'
@@ -490,6 +502,7 @@ export interface FileRouteTypes {
     | '/_app/admin/projects/$id/analyses'
     | '/_app/projects/$id/analysis/history'
     | '/_app/projects/$id/analysis/new'
+    | '/_app/projects/$id/changes/$changeSetId'
     | '/_app/projects/$id/page-relevance/new'
     | '/_app/admin/analyses/$analysisId/'
     | '/_app/admin/projects/$id/'
@@ -738,6 +751,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProjectsIdAnalysisNewRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/projects/$id/changes/$changeSetId': {
+      id: '/_app/projects/$id/changes/$changeSetId'
+      path: '/projects/$id/changes/$changeSetId'
+      fullPath: '/projects/$id/changes/$changeSetId'
+      preLoaderRoute: typeof AppProjectsIdChangesChangeSetIdRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/projects/$id/page-relevance/new': {
       id: '/_app/projects/$id/page-relevance/new'
       path: '/projects/$id/page-relevance/new'
@@ -848,6 +868,7 @@ interface AppRouteChildren {
   AppProjectsCreateIndexRoute: typeof AppProjectsCreateIndexRoute
   AppProjectsIdAnalysisHistoryRoute: typeof AppProjectsIdAnalysisHistoryRoute
   AppProjectsIdAnalysisNewRoute: typeof AppProjectsIdAnalysisNewRoute
+  AppProjectsIdChangesChangeSetIdRoute: typeof AppProjectsIdChangesChangeSetIdRoute
   AppProjectsIdPageRelevanceNewRoute: typeof AppProjectsIdPageRelevanceNewRoute
   AppProjectsIdAnalysisAnalysisIdResultsRoute: typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   AppProjectsIdAnalysisAnalysisIdScoringProgressRoute: typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
@@ -869,6 +890,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppProjectsCreateIndexRoute: AppProjectsCreateIndexRoute,
   AppProjectsIdAnalysisHistoryRoute: AppProjectsIdAnalysisHistoryRoute,
   AppProjectsIdAnalysisNewRoute: AppProjectsIdAnalysisNewRoute,
+  AppProjectsIdChangesChangeSetIdRoute: AppProjectsIdChangesChangeSetIdRoute,
   AppProjectsIdPageRelevanceNewRoute: AppProjectsIdPageRelevanceNewRoute,
   AppProjectsIdAnalysisAnalysisIdResultsRoute:
     AppProjectsIdAnalysisAnalysisIdResultsRoute,

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeSet } from '../../../contract/changes.js';
 import { changeMessages } from '../../../contract/messages.js';
 import { CHANGE_SETS_CHANNEL } from '../../../server/changes/service.js';
-import { startFakeDirect, type FakeDirect } from '../../fakes/yandex-direct-fake.js';
+import { startFakeDirect, teplodomApplyAccount, type FakeDirect } from '../../fakes/yandex-direct-fake.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { waitForNotifiedRow } from '../helpers/database.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
-import { applyTestAccount, auditedApiProject } from './helpers.js';
+import { auditedApiProject } from './helpers.js';
 
 /**
  * Applying an audit's accepted suggestions to a Direct account through the API (the fake records every
@@ -30,7 +30,7 @@ const ORIGINAL_CAMPAIGN_NEGATIVES = ['бесплатно', 'своими рук�
 const ACCEPTED_NEGATIVES = ['скачать', 'схема', 'как сделать', 'торрент', 'инструкция'];
 
 beforeAll(async () => {
-  fake = await startFakeDirect(applyTestAccount(), { token: DIRECT_TOKEN });
+  fake = await startFakeDirect(teplodomApplyAccount(), { token: DIRECT_TOKEN });
   t = await createTestApp({ config: { yandexDirectApiUrl: fake.url }, jobQueue: { runWorkers: true } });
   owner = await createUser(t.app, { balance: 100_000 });
   ({ analysisId, projectId } = await auditedApiProject(t.app, owner.token, DIRECT_TOKEN));

@@ -1,35 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { FakeDirectAccount } from '../../fakes/yandex-direct-fake.js';
-import { teplodomAccount } from '../../fakes/yandex-direct-fake.js';
 import { eventsUntilDone } from '../analysis/helpers.js';
 import { call } from '../helpers/app.js';
 import { createProject, runDirectImport } from '../projects/helpers.js';
-
-/**
- * «ТеплоДом» with what an audit turns into suggestions the API can carry: a broad keyword that narrower ones
- * of its group overlap (cross-minus), an ad title over Direct's limit (an ad fix), and search queries for
- * free-of-charge and DIY intents (negatives).
- */
-export function applyTestAccount(): FakeDirectAccount {
-  const account = teplodomAccount();
-  account.keywords.push(
-    { Id: 10011, Keyword: 'тёплый пол', AdGroupId: 8001, CampaignId: 701, Bid: 15_000_000, ContextBid: 0, State: 'ON', Status: 'ACCEPTED' },
-    { Id: 10012, Keyword: 'тёплый пол электрический купить', AdGroupId: 8001, CampaignId: 701, Bid: 15_000_000, ContextBid: 0, State: 'ON', Status: 'ACCEPTED' },
-  );
-  const ad = account.ads.find((item) => item.Id === 9002)!;
-  (ad.TextAd as Record<string, unknown>).Title = 'Тёплый пол в квартиру и частный дом с монтажом под ключ недорого';
-  const rows = account.reportRows.SEARCH_QUERY_PERFORMANCE_REPORT!;
-  for (const [query, clicks] of [
-    ['тёплый пол скачать схему укладки', 14],
-    ['тёплый пол торрент инструкция скачать', 9],
-    ['тёплый пол вакансии монтажник', 8],
-    ['как сделать тёплый пол самому', 12],
-  ] as const) {
-    rows.push({ CampaignId: 701, CampaignName: 'Тёплый пол — Поиск', AdGroupName: 'Электрический тёплый пол', Criterion: 'тёплый пол', Query: query, Impressions: 300, Clicks: clicks, Cost: `${clicks * 40}.00`, Conversions: 0 });
-  }
-  return account;
-}
 
 /** Imports the fake account through the API into a project and runs an audit of it; answers the ids. */
 export async function auditedApiProject(app: FastifyInstance, token: string, directToken: string) {
