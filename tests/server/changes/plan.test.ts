@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Suggestion } from '../../../contract/analysis-results.js';
+import type { EntityRef, Suggestion } from '../../../contract/analysis-results.js';
 import { directFieldLabels } from '../../../contract/changes.js';
 import { changeMessages } from '../../../contract/messages.js';
 import { batches, changedSince, limitProblem, mergeNegatives, planChanges, unitsFor, valuesAfter, withMinusWords } from '../../../server/engines/changes/plan.js';
 
-const campaignRef = { level: 'campaign' as const, key: 'c0', campaignIndex: 0, campaignName: 'Поиск', externalId: '701' };
-const negative = (text: string, ref = campaignRef): Suggestion => ({
+const campaignRef: EntityRef = { level: 'campaign', key: 'c0', campaignIndex: 0, campaignName: 'Поиск', externalId: '701' };
+const negative = (text: string, ref: EntityRef = campaignRef): Suggestion => ({
   id: `neg:${ref.key}|${text}`,
   kind: 'negative_keyword',
   level: ref.level === 'campaign' ? 'campaign' : 'group',
@@ -29,8 +29,8 @@ describe('the change plan', () => {
   });
 
   it('makes one item per object and says what the API cannot carry', () => {
-    const groupRef = { level: 'group' as const, key: 'c0g0', campaignIndex: 0, groupIndex: 0, groupName: 'Группа', externalId: '8001' };
-    const noId = { ...campaignRef, key: 'c1', externalId: undefined };
+    const groupRef: EntityRef = { level: 'group', key: 'c0g0', campaignIndex: 0, groupIndex: 0, groupName: 'Группа', externalId: '8001' };
+    const noId: EntityRef = { level: 'campaign', key: 'c1', campaignIndex: 1, campaignName: 'Без id' };
     const plan = planChanges(
       [
         { suggestion: negative('скачать'), value: null },
