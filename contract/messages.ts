@@ -291,6 +291,7 @@ export const changeMessages = {
   notSupported: 'Через API не применяется: {what}. Выгрузите файлом и загрузите в Коммандер',
   noExternalId: 'У объекта нет id Директа (импорт из файла): применить через API нельзя',
   batchFailed: 'Директ не принял запрос: {reason}',
+  internalFailure: 'Применение прервалось из-за ошибки на нашей стороне. Неприменённые изменения можно применить ещё раз',
 } as const;
 
 /** Landing-page relevance: API answers and the fetcher's per-page errors (shown in the results table). */

@@ -309,7 +309,10 @@ export async function startApply(db: DB, jobs: JobQueue | null, caller: Caller, 
   if (!jobs) throw new HttpError(503, 'JOBS_UNAVAILABLE', m.queueUnavailable);
   await findSet(db, caller.organizationId, id);
   await requireMayApply(db, caller);
-  await enqueue(db, jobs, id, ['preview', 'failed'], 'applying', { action: 'apply', userId: caller.userId }, m.alreadyApplied);
+  // Applying again continues what is still pending (after a failure); what was applied is never written twice.
+  const pending = await db.selectFrom('change_items').select('id').where('change_set_id', '=', id).where('status', '=', 'pending').executeTakeFirst();
+  if (!pending) throw new HttpError(409, 'CHANGE_SET_BUSY', m.alreadyApplied);
+  await enqueue(db, jobs, id, ['preview', 'failed', 'partly_applied'], 'applying', { action: 'apply', userId: caller.userId }, m.alreadyApplied);
   return getChangeSet(db, caller, id);
 }
 

@@ -168,7 +168,7 @@ async function finish(db: DB, changeSetId: string, run: { action: 'apply' | 'und
   await sql`SELECT pg_notify(${CHANGE_SETS_CHANNEL}, ${changeSetId})`.execute(db);
 }
 
-export async function runApplyJob(db: DB, config: DirectConfig, job: QueuedJob<ApplyJobData>): Promise<void> {
+export async function runApplyJob(db: DB, config: DirectConfig, job: QueuedJob<ApplyJobData>, log?: { error: (obj: object, msg: string) => void }): Promise<void> {
   const set = await db.selectFrom('change_sets').select(['id', 'organization_id', 'project_id', 'status', 'job_data']).where('id', '=', job.data.changeSetId).executeTakeFirst();
   if (!set || !set.job_data || (set.status !== 'applying' && set.status !== 'undoing')) return;
   const { action, userId, itemIds } = set.job_data;
@@ -182,9 +182,10 @@ export async function runApplyJob(db: DB, config: DirectConfig, job: QueuedJob<A
       for (const batch of batches(items.filter((item) => item.kind === kind), KIND_API[kind].perUpdate)) await runBatch(run, kind, batch);
     }
   } catch (failure) {
-    // The token or the account is gone: what is still pending stays pending (applying again continues it).
-    if (!(failure instanceof DirectApiError || failure instanceof HttpError)) throw failure;
-    error = failure.message;
+    // The token or the account is gone, or our side failed: what is still pending stays pending (applying
+    // again continues it), and the set is never left «applying» for ever.
+    error = failure instanceof DirectApiError || failure instanceof HttpError ? failure.message : m.internalFailure;
+    if (!(failure instanceof DirectApiError || failure instanceof HttpError)) log?.error({ err: failure, changeSetId: set.id }, 'change set job failed');
   }
   await finish(db, set.id, { action, userId, unitsSpent: client?.units.spent ?? 0, error });
 }
@@ -192,6 +193,7 @@ export async function runApplyJob(db: DB, config: DirectConfig, job: QueuedJob<A
 export const applyChangesJobWorker: JobWorker = {
   queue: APPLY_CHANGES_QUEUE,
   start: async (queue, { db, config }) => {
-    await queue.work<ApplyJobData>(APPLY_CHANGES_QUEUE, (job) => runApplyJob(db, config, job), { concurrency: 1 });
+    const log = { error: (obj: object, msg: string) => (config.logLevel === 'silent' ? undefined : console.error(msg, obj)) };
+    await queue.work<ApplyJobData>(APPLY_CHANGES_QUEUE, (job) => runApplyJob(db, config, job, log), { concurrency: 1 });
   },
 };

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeSet } from '../../../contract/changes.js';
-import { changeMessages } from '../../../contract/messages.js';
+import { changeMessages, directApiMessages } from '../../../contract/messages.js';
 import { CHANGE_SETS_CHANNEL } from '../../../server/changes/service.js';
 import { startFakeDirect, teplodomApplyAccount, type FakeDirect } from '../../fakes/yandex-direct-fake.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
@@ -157,6 +157,27 @@ describe('failures and refusals', () => {
     expect(group(8001).NegativeKeywords).toEqual({ Items: ['ремонт', 'теплый пол санкт петербург', 'укладка плитки'] });
     expect(itemOf(undone, '10011').status).toBe('undone');
     expect(keyword(10011).Keyword).toBe('тёплый пол');
+  });
+
+  it('a token refused mid-way leaves the rest pending and recorded; applying again continues without writing anything twice', async () => {
+    const set = (await preview()).body;
+    const before = fake.writes().length;
+    fake.failNext('adgroups', { error_code: 53, error_string: 'Ошибка авторизации', error_detail: 'OAuth-токен отозван' });
+    await call(t.app, 'POST', `/api/v1/change-sets/${set.id}/apply`, { token: owner.token });
+    const stopped = await settled(set.id);
+    expect(stopped).toMatchObject({ status: 'partly_applied', error: directApiMessages.invalidToken });
+    expect(stopped.items.map((item) => item.status)).toEqual(['applied', 'failed', 'pending', 'pending']);
+    expect(itemOf(stopped, '8001').message).toBe(changeMessages.batchFailed.replace('{reason}', directApiMessages.invalidToken));
+
+    expect((await call(t.app, 'POST', `/api/v1/change-sets/${set.id}/apply`, { token: owner.token })).status).toBe(202);
+    const resumed = await settled(set.id);
+    expect(resumed.items.map((item) => item.status)).toEqual(['applied', 'failed', 'applied', 'applied']);
+    expect(fake.writes().slice(before).map((write) => `${write.service}.${write.method}`)).toEqual(['campaigns.update', 'keywords.update', 'ads.update']);
+    // Nothing is left to apply.
+    expect((await call(t.app, 'POST', `/api/v1/change-sets/${set.id}/apply`, { token: owner.token })).status).toBe(409);
+    // Back to the account as it was, for the tests after this one.
+    await call(t.app, 'POST', `/api/v1/change-sets/${set.id}/undo`, { token: owner.token, body: {} });
+    await settled(set.id);
   });
 
   it('only the roles the organization allows may apply; the owner sets it', async () => {

@@ -78,9 +78,9 @@ function ChangeSetScreen({ projectId, set }: { projectId: string; set: ChangeSet
         )}
         {!set.can_apply && <p className="muted">Применять и отменять изменения в рекламном аккаунте может не каждый участник: это настройка организации.</p>}
         <div className="analysis-actions">
-          {(set.status === 'preview' || set.status === 'failed') && (
+          {!running && set.items.some((item) => item.status === 'pending') && (
             <button type="button" className="btn btn--primary" disabled={!set.can_apply || apply.isPending} onClick={() => apply.mutate()}>
-              Применить в Директе
+              {set.status === 'preview' ? 'Применить в Директе' : 'Применить оставшиеся'}
             </button>
           )}
           {undoable.length > 0 && (
