@@ -5,8 +5,8 @@ import { OrganizationRoleSchema } from './organizations.js';
 
 // Applying an audit's accepted suggestions to the Yandex Direct account through its API, the journal and undo.
 
-/** What one item writes: a campaign's or a group's whole negative list, a keyword's text, an ad's texts. */
-export const changeKinds = ['campaign_negatives', 'group_negatives', 'keyword_phrase', 'ad_texts'] as const;
+/** What one item writes: a campaign's or a group's whole negative list, a keyword's text, a keyword paused, an ad's texts. */
+export const changeKinds = ['campaign_negatives', 'group_negatives', 'keyword_phrase', 'keyword_state', 'ad_texts'] as const;
 export type ChangeKind = (typeof changeKinds)[number];
 
 export const changeSetStatuses = ['preview', 'applying', 'applied', 'partly_applied', 'failed', 'undoing'] as const;
@@ -110,6 +110,11 @@ export type ChangeSetList = v.InferOutput<typeof ChangeSetListSchema>;
 export const JournalSchema = v.object({ entries: v.array(JournalEntrySchema) });
 export type Journal = v.InferOutput<typeof JournalSchema>;
 
+/** POST /analyses/:id/change-sets: besides the accepted suggestions, pause the keywords the audit says to stop. */
+export const PreviewChangesSchema = v.object({
+  pause_keywords: v.optional(v.boolean(), false),
+});
+
 /** POST /change-sets/:id/undo: every undoable item, or only these. */
 export const UndoSchema = v.object({
   item_ids: v.optional(v.pipe(v.array(UuidSchema, m.itemsInvalid), v.minLength(1, m.itemsInvalid), v.maxLength(10_000, m.itemsInvalid))),
@@ -128,6 +133,7 @@ export const UNDO_DAYS = 30;
 export const directFieldLabels: Record<string, string> = {
   NegativeKeywords: 'Минус-фразы',
   Keyword: 'Фраза',
+  State: 'Показы',
   Title: 'Заголовок 1',
   Title2: 'Заголовок 2',
   Text: 'Текст',
@@ -135,10 +141,14 @@ export const directFieldLabels: Record<string, string> = {
   DisplayUrlPath: 'Отображаемая ссылка',
 };
 
+/** A keyword's `State` as the interface says it. */
+export const directStateLabels: Record<string, string> = { ON: 'идут', SUSPENDED: 'остановлены', OFF: 'выключены' };
+
 export const changeKindLabels: Record<ChangeKind, string> = {
   campaign_negatives: 'Минус-фразы кампании',
   group_negatives: 'Минус-фразы группы',
   keyword_phrase: 'Ключевая фраза',
+  keyword_state: 'Остановить фразу',
   ad_texts: 'Объявление',
 };
 

@@ -1,6 +1,6 @@
 /** Applying an audit's accepted suggestions through the Yandex Direct API: preview, apply, journal, undo. */
 import { ErrorBodySchema, IdParamsSchema } from '../common.js';
-import { ApplySettingsSchema, ChangeSetListSchema, ChangeSetSchema, JournalSchema, UndoSchema } from '../changes.js';
+import { ApplySettingsSchema, ChangeSetListSchema, ChangeSetSchema, JournalSchema, PreviewChangesSchema, UndoSchema } from '../changes.js';
 import { defineRoute } from './route.js';
 
 const tags = ['changes'];
@@ -10,9 +10,10 @@ export const changeRoutes = {
     method: 'POST',
     path: '/api/v1/analyses/:id/change-sets',
     params: IdParamsSchema,
+    body: PreviewChangesSchema,
     response: { 201: ChangeSetSchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema, 502: ErrorBodySchema },
     tags,
-    summary: "The accepted suggestions as writes to the project's Direct account: each object read now, before → after, and the API points it will spend (nothing written yet)",
+    summary: "The accepted suggestions (and, asked for, pauses of the keywords the audit says to stop) as writes to the project's Direct account: each object read now, before → after, and the API points it will spend (nothing written yet)",
     auth: true,
   }),
   get: defineRoute({

@@ -10,12 +10,14 @@ interface ApiObject {
   Id: number;
   NegativeKeywords?: { Items?: string[] } | null;
   Keyword?: string;
+  State?: string;
   TextAd?: Record<string, string | null> | null;
 }
 
 function valuesOf(kind: ChangeKind, object: ApiObject): DirectValues {
   if (kind === 'campaign_negatives' || kind === 'group_negatives') return { NegativeKeywords: object.NegativeKeywords?.Items ?? [] };
   if (kind === 'keyword_phrase') return { Keyword: object.Keyword ?? '' };
+  if (kind === 'keyword_state') return { State: object.State ?? null };
   const textAd = object.TextAd ?? {};
   return { Title: textAd.Title ?? null, Title2: textAd.Title2 ?? null, Text: textAd.Text ?? null, Href: textAd.Href ?? null, DisplayUrlPath: textAd.DisplayUrlPath ?? null };
 }
@@ -43,8 +45,21 @@ function updateObject(kind: ChangeKind, id: string, values: DirectValues): Recor
 
 /** Writes one batch (at most the method's objects per call); the results come back in the batch's order. */
 export async function writeBatch(client: DirectClient, kind: ChangeKind, writes: readonly { id: string; values: DirectValues }[]): Promise<DirectActionResult[]> {
+  if (kind === 'keyword_state') return writeStates(client, writes);
   const api = KIND_API[kind];
   return client.write(api.service, 'update', { [api.objects]: writes.map((write) => updateObject(kind, write.id, write.values)) });
+}
+
+/** Keywords paused (`keywords.suspend`) or resumed (`keywords.resume`, an undo), the results put back in the batch's order. */
+async function writeStates(client: DirectClient, writes: readonly { id: string; values: DirectValues }[]): Promise<DirectActionResult[]> {
+  const results: DirectActionResult[] = new Array<DirectActionResult>(writes.length);
+  for (const method of ['suspend', 'resume'] as const) {
+    const positions = writes.map((write, i) => ((write.values.State === 'SUSPENDED') === (method === 'suspend') ? i : -1)).filter((i) => i >= 0);
+    if (positions.length === 0) continue;
+    const answers = await client.write('keywords', method, { SelectionCriteria: { Ids: positions.map((i) => Number(writes[i]!.id)) } });
+    positions.forEach((position, n) => (results[position] = answers[n]!));
+  }
+  return results;
 }
 
 /** Yandex's words for a failed object («Code: Message. Details»), or null when it succeeded. */

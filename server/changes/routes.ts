@@ -8,7 +8,7 @@ import { createChangeSet, getApplySettings, getChangeSet, getJournal, listChange
 /** Change sets: any member previews and reads the journal; applying and undoing follow the organization's setting. */
 export const changeRoutes: FastifyPluginAsync = async (app) => {
   addRoute(app, routes.preview, async (request, reply) => {
-    const set = await createChangeSet(app.db, app.config, callerOf(request), request.params.id);
+    const set = await createChangeSet(app.db, app.config, callerOf(request), request.params.id, { pauseKeywords: request.body.pause_keywords });
     reply.status(201);
     return set;
   });

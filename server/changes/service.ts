@@ -4,7 +4,7 @@
  * setting `apply_changes_role` (owner only by default).
  */
 import { sql } from 'kysely';
-import type { Suggestion } from '../../contract/analysis-results.js';
+import type { KeywordVerdict, Suggestion } from '../../contract/analysis-results.js';
 import { UNDO_DAYS, type ApplySettings, type ChangeKind, type ChangeSet, type ChangeSetList, type DirectValues, type Journal } from '../../contract/changes.js';
 import { changeMessages as m } from '../../contract/messages.js';
 import type { OrganizationRole } from '../../contract/organizations.js';
@@ -14,7 +14,7 @@ import type { DB } from '../db/database.js';
 import { expandStoredRefs } from '../analysis/entity-names.js';
 import { createDirectClient, type DirectClient } from '../direct/api/client.js';
 import { DirectApiError } from '../direct/api/errors.js';
-import { limitProblem, planChanges, unitsFor, valuesAfter, type AcceptedChoice, type PlannedItem } from '../engines/changes/plan.js';
+import { inApplyOrder, limitProblem, pauseItem, planChanges, unitsFor, valuesAfter, type AcceptedChoice, type PlannedItem } from '../engines/changes/plan.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { fullName, iso } from '../lib/api-values.js';
 import { forbidden, HttpError, notFound } from '../lib/errors.js';
@@ -93,6 +93,14 @@ async function acceptedSuggestions(db: DB, analysisId: string): Promise<Accepted
   return documents.map((suggestion, i) => ({ suggestion, value: rows[i]!.value }));
 }
 
+/** The keywords the audit says to stop (keyword verdict `stop`), each as a pause of the keyword. */
+async function keywordsToStop(db: DB, analysisId: string): Promise<PlannedItem[]> {
+  const rows = await db.selectFrom('analysis_semantic').select('document').where('analysis_id', '=', analysisId).where('section', '=', 'keyword_verdicts').orderBy('position').execute();
+  const verdicts = rows.flatMap((row) => (Array.isArray(row.document) ? row.document : [row.document]) as KeywordVerdict[]).filter((verdict) => verdict.action === 'stop');
+  const expanded = await expandStoredRefs(db, analysisId, verdicts);
+  return expanded.map((verdict) => pauseItem(verdict.target)).filter((item): item is PlannedItem => item !== null);
+}
+
 /** Turns a Direct failure into the Russian answer the screen shows (never a 5xx for Yandex's refusal). */
 export function directFailure(error: unknown): never {
   if (error instanceof DirectApiError) throw new HttpError(502, 'DIRECT_API_ERROR', error.message);
@@ -103,12 +111,16 @@ export function directFailure(error: unknown): never {
  * The preview: reads every touched object from the API, merges, and stores the change set with each item's
  * before and after and the points the apply will spend. Nothing is written to Direct here.
  */
-export async function createChangeSet(db: DB, config: DirectConfig, caller: Caller, analysisId: string): Promise<ChangeSet> {
+export async function createChangeSet(db: DB, config: DirectConfig, caller: Caller, analysisId: string, options: { pauseKeywords?: boolean } = {}): Promise<ChangeSet> {
   const analysis = await db.selectFrom('analyses').select(['project_id', 'status']).where('id', '=', analysisId).where('organization_id', '=', caller.organizationId).executeTakeFirst();
   if (!analysis) throw notFound(m.notFound, 'ANALYSIS_NOT_FOUND');
   if (analysis.status !== 'completed') throw new HttpError(409, 'ANALYSIS_NOT_READY', m.analysisNotReady);
   const client = await projectDirectClient(db, config, caller.organizationId, analysis.project_id);
   const { items, skipped } = planChanges(await acceptedSuggestions(db, analysisId), m);
+  if (options.pauseKeywords) {
+    items.push(...(await keywordsToStop(db, analysisId)));
+    inApplyOrder(items);
+  }
   if (items.length === 0) throw new HttpError(422, 'NOTHING_TO_APPLY', m.nothingAccepted);
 
   const previews: { item: PlannedItem; before: DirectValues; after: DirectValues }[] = [];
@@ -119,6 +131,10 @@ export async function createChangeSet(db: DB, config: DirectConfig, caller: Call
       const before = current.get(item.objectId);
       if (!before) {
         skipped.push(...item.suggestionIds.map((id) => ({ suggestion_id: id, label: item.label, reason: m.objectGone })));
+        continue;
+      }
+      if (kind === 'keyword_state' && before.State !== 'ON') {
+        skipped.push({ suggestion_id: item.suggestionIds[0]!, label: item.label, reason: m.alreadyPaused });
         continue;
       }
       const after = valuesAfter(kind, before, item.change);

@@ -9,7 +9,7 @@
  * A retried job (the process died) picks up only what is still pending, or still applied for an undo.
  */
 import { sql } from 'kysely';
-import { directFieldLabels, type ChangeKind, type DirectValues, type PlannedChange } from '../../contract/changes.js';
+import { directFieldLabels, directStateLabels, type ChangeKind, type DirectValues, type PlannedChange } from '../../contract/changes.js';
 import { changeMessages as m } from '../../contract/messages.js';
 import type { DB } from '../db/database.js';
 import type { DirectActionResult, DirectClient } from '../direct/api/client.js';
@@ -97,7 +97,7 @@ function prepare(run: Run, item: ItemRow, current: DirectValues | undefined): { 
     return { write: after, replaced: touchedValues(item.kind, current, item.change) };
   }
   const now = touchedValues(item.kind, current, item.change);
-  const changed = changedSince(item.written ?? {}, now, directFieldLabels);
+  const changed = changedSince(item.written ?? {}, now, directFieldLabels, directStateLabels);
   if (changed) return { item, status: 'undo_refused', outcome: 'refused', replaced: null, written: null, message: m.changedSince.replace('{what}', changed) };
   return { write: item.replaced ?? {}, replaced: now };
 }

@@ -567,8 +567,8 @@ export function teplodomAccount(): FakeDirectAccount {
 
 /**
  * «ТеплоДом» with what an audit turns into suggestions the API can carry: a broad keyword that narrower ones
- * of its group overlap (cross-minus), an ad title over Direct's limit (an ad fix), and search queries for
- * free-of-charge and DIY intents (negatives).
+ * of its group overlap (cross-minus), an ad title over Direct's limit (an ad fix), search queries for
+ * free-of-charge and DIY intents (negatives), and a keyword spending without conversions (verdict «stop»).
  */
 export function teplodomApplyAccount(): FakeDirectAccount {
   const account = teplodomAccount();
@@ -578,6 +578,8 @@ export function teplodomApplyAccount(): FakeDirectAccount {
   );
   const ad = account.ads.find((item) => item.Id === 9002)!;
   (ad.TextAd as Record<string, unknown>).Title = 'Тёплый пол в квартиру и частный дом с монтажом под ключ недорого';
+  // «тёплый пол» spent 2 500 ₽ on 45 clicks without a conversion: the audit says to stop it.
+  account.reportRows.CUSTOM_REPORT!.push({ CampaignId: 701, AdGroupId: 8001, AdId: 9001, CriterionId: 10011, CriterionType: 'KEYWORD', Impressions: 900, Clicks: 45, Cost: '2500.00', Conversions: 0 });
   const rows = account.reportRows.SEARCH_QUERY_PERFORMANCE_REPORT!;
   for (const [query, clicks] of [
     ['тёплый пол скачать схему укладки', 14],

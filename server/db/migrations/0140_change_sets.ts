@@ -35,7 +35,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
       change_set_id uuid NOT NULL REFERENCES change_sets(id) ON DELETE CASCADE,
       position integer NOT NULL,
-      kind text NOT NULL CHECK (kind IN ('campaign_negatives', 'group_negatives', 'keyword_phrase', 'ad_texts')),
+      kind text NOT NULL CHECK (kind IN ('campaign_negatives', 'group_negatives', 'keyword_phrase', 'keyword_state', 'ad_texts')),
       object_id bigint NOT NULL,
       label text NOT NULL,
       suggestion_ids text[] NOT NULL,

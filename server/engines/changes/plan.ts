@@ -77,7 +77,7 @@ export function withMinusWords(keyword: string, words: readonly string[]): strin
 /** Characters a negative list counts against its limit. */
 export const negativesLength = (list: readonly string[]) => list.reduce((sum, text) => sum + text.replace(/\s+/g, '').length, 0);
 
-const KIND_ORDER: readonly ChangeKind[] = ['campaign_negatives', 'group_negatives', 'keyword_phrase', 'ad_texts'];
+const KIND_ORDER: readonly ChangeKind[] = ['campaign_negatives', 'group_negatives', 'keyword_phrase', 'keyword_state', 'ad_texts'];
 
 interface Collected {
   items: Map<string, PlannedItem>;
@@ -125,9 +125,16 @@ export function planChanges(accepted: readonly AcceptedChoice[], messages: { not
       item.suggestionIds.push(suggestion.id);
     }
   }
-  // Lists first, then keywords, then ads (the ads go to moderation: last, once the rest is in).
-  const items = [...collected.items.values()].sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
-  return { items, skipped: collected.skipped };
+  return { items: inApplyOrder([...collected.items.values()]), skipped: collected.skipped };
+}
+
+/** Lists first, then keywords, then ads (the ads go to moderation: last, once the rest is in). */
+export const inApplyOrder = (items: PlannedItem[]) => items.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
+
+/** A keyword the audit says to stop (verdict `stop`): paused with `keywords.suspend`, resumed by an undo. */
+export function pauseItem(target: { key: string; label?: string; externalId?: string }): PlannedItem | null {
+  if (!target.externalId) return null;
+  return { kind: 'keyword_state', objectId: target.externalId, label: target.label ?? target.externalId, suggestionIds: [`verdict:${target.key}`], change: { set: { State: 'SUSPENDED' } } };
 }
 
 function labelOf(suggestion: Suggestion): string {
@@ -169,7 +176,7 @@ const listOf = (value: DirectValues[string] | undefined): string[] => (Array.isA
  * What differs between the values we wrote and the object as it is now, in words («добавлено «x»; удалено
  * «y»» for lists, «Заголовок 1: «было» → «стало»» for fields); null when nothing did.
  */
-export function changedSince(written: DirectValues, current: DirectValues, labels: Record<string, string>): string | null {
+export function changedSince(written: DirectValues, current: DirectValues, labels: Record<string, string>, valueLabels: Record<string, string> = {}): string | null {
   const parts: string[] = [];
   for (const [field, value] of Object.entries(written)) {
     const now = current[field] ?? null;
@@ -181,7 +188,8 @@ export function changedSince(written: DirectValues, current: DirectValues, label
       if (added.length > 0) parts.push(`${labels[field] ?? field}: добавлено ${quoteList(added)}`);
       if (removed.length > 0) parts.push(`${labels[field] ?? field}: удалено ${quoteList(removed)}`);
     } else if ((value ?? '') !== (now ?? '')) {
-      parts.push(`${labels[field] ?? field}: «${String(value ?? '')}» → «${String(now ?? '')}»`);
+      const shown = (text: string | null) => valueLabels[text ?? ''] ?? text ?? '';
+      parts.push(`${labels[field] ?? field}: «${shown(value)}» → «${shown(now)}»`);
     }
   }
   return parts.length > 0 ? parts.join('; ') : null;
@@ -196,13 +204,14 @@ function quoteList(texts: string[]): string {
  * How each kind is read and written through the API: the service, the field names, the objects one
  * request may carry (official «Ограничения» of each method: campaigns.update 10 campaigns; adgroups.update
  * 1 000 groups; keywords.update 10 000 keywords; ads.update 1 000 ads; get: 10 000 ids per request,
- * campaigns.get 1 000), and the points it costs (Direct's points table «Баллы»: per call and per object;
+ * campaigns.get 1 000; keywords.suspend/resume 10 000 ids), and the points it costs (Direct's points table «Баллы»: per call and per object;
  * the figures are our reading of it and are checked against the `Units` header after a real run).
  */
 export const KIND_API: Record<ChangeKind, { service: string; objects: string; getFields: Record<string, unknown>; perUpdate: number; perGet: number; units: { getCall: number; getObject: number; updateCall: number; updateObject: number } }> = {
   campaign_negatives: { service: 'campaigns', objects: 'Campaigns', getFields: { FieldNames: ['Id', 'NegativeKeywords'] }, perUpdate: 10, perGet: 1_000, units: { getCall: 10, getObject: 1, updateCall: 10, updateObject: 3 } },
   group_negatives: { service: 'adgroups', objects: 'AdGroups', getFields: { FieldNames: ['Id', 'NegativeKeywords'] }, perUpdate: 1_000, perGet: 10_000, units: { getCall: 15, getObject: 1, updateCall: 20, updateObject: 20 } },
   keyword_phrase: { service: 'keywords', objects: 'Keywords', getFields: { FieldNames: ['Id', 'Keyword'] }, perUpdate: 10_000, perGet: 10_000, units: { getCall: 15, getObject: 1, updateCall: 20, updateObject: 2 } },
+  keyword_state: { service: 'keywords', objects: 'Ids', getFields: { FieldNames: ['Id', 'State'] }, perUpdate: 10_000, perGet: 10_000, units: { getCall: 15, getObject: 1, updateCall: 15, updateObject: 0 } },
   ad_texts: { service: 'ads', objects: 'Ads', getFields: { FieldNames: ['Id'], TextAdFieldNames: ['Title', 'Title2', 'Text', 'Href', 'DisplayUrlPath'] }, perUpdate: 1_000, perGet: 10_000, units: { getCall: 15, getObject: 1, updateCall: 20, updateObject: 20 } },
 };
 

@@ -100,4 +100,4 @@ export async function downloadExport(analysisId: string, platform: ExportPlatfor
 }
 
 /** The accepted suggestions as a change set of the project's Direct account (read through the API; nothing written yet). */
-export const previewDirectChanges = (analysisId: string) => callApi(changeRoutes.preview, { params: { id: analysisId } });
+export const previewDirectChanges = (analysisId: string, pauseKeywords: boolean) => callApi(changeRoutes.preview, { params: { id: analysisId }, body: { pause_keywords: pauseKeywords } });

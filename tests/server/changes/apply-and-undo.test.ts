@@ -43,7 +43,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-const preview = () => call<ChangeSet>(t.app, 'POST', `/api/v1/analyses/${analysisId}/change-sets`, { token: owner.token });
+const preview = (body: { pause_keywords?: boolean } = {}) => call<ChangeSet>(t.app, 'POST', `/api/v1/analyses/${analysisId}/change-sets`, { token: owner.token, body });
 
 /** Waits (on the job's NOTIFY, no polling) until the set's job has ended, then reads it through the API. */
 async function settled(id: string, token = owner.token): Promise<ChangeSet> {
@@ -52,6 +52,7 @@ async function settled(id: string, token = owner.token): Promise<ChangeSet> {
 }
 
 const itemOf = (set: ChangeSet, objectId: string) => set.items.find((item) => item.object_id === objectId)!;
+const pauseOf = (set: ChangeSet) => set.items.find((item) => item.kind === 'keyword_state')!;
 
 describe('preview, apply, journal, undo', () => {
   let set: ChangeSet;
@@ -180,6 +181,37 @@ describe('failures and refusals', () => {
     await settled(set.id);
   });
 
+  it('pauses the keywords the audit says to stop when asked, and an undo resumes them unless resumed in Direct already', async () => {
+    const set = (await preview({ pause_keywords: true })).body;
+    const pause = pauseOf(set);
+    expect(set.items.filter((item) => item.kind === 'keyword_state')).toHaveLength(1);
+    expect(pause).toMatchObject({ kind: 'keyword_state', label: 'тёплый пол', before: { State: 'ON' }, after: { State: 'SUSPENDED' } });
+    const before = fake.writes().length;
+    await call(t.app, 'POST', `/api/v1/change-sets/${set.id}/apply`, { token: owner.token });
+    await settled(set.id);
+    expect(fake.writes().slice(before)).toContainEqual({ service: 'keywords', method: 'suspend', params: { SelectionCriteria: { Ids: [10011] } } });
+    expect(keyword(10011).State).toBe('SUSPENDED');
+
+    // Resumed by someone in Direct: the undo leaves it and says so; the rest is undone.
+    keyword(10011).State = 'ON';
+    await call(t.app, 'POST', `/api/v1/change-sets/${set.id}/undo`, { token: owner.token, body: {} });
+    const undone = await settled(set.id);
+    expect(pauseOf(undone)).toMatchObject({ status: 'undo_refused', message: changeMessages.changedSince.replace('{what}', 'Показы: «остановлены» → «идут»') });
+    expect(fake.writes().slice(before).some((write) => write.method === 'resume')).toBe(false);
+
+    // A clean round trip: paused, then resumed by the undo.
+    const again = (await preview({ pause_keywords: true })).body;
+    await call(t.app, 'POST', `/api/v1/change-sets/${again.id}/apply`, { token: owner.token });
+    await settled(again.id);
+    await call(t.app, 'POST', `/api/v1/change-sets/${again.id}/undo`, { token: owner.token, body: { item_ids: [pauseOf(again).id] } });
+    const resumed = await settled(again.id);
+    expect(pauseOf(resumed).status).toBe('undone');
+    expect(fake.writes().at(-1)).toEqual({ service: 'keywords', method: 'resume', params: { SelectionCriteria: { Ids: [10011] } } });
+    expect(keyword(10011).State).toBe('ON');
+    await call(t.app, 'POST', `/api/v1/change-sets/${again.id}/undo`, { token: owner.token, body: {} });
+    await settled(again.id);
+  });
+
   it('only the roles the organization allows may apply; the owner sets it', async () => {
     const member = await createUser(t.app, { organizationId: owner.organizationId, firstName: 'Мария', lastName: 'Сидорова' });
     const set = (await preview()).body;
@@ -210,6 +242,6 @@ describe('failures and refusals', () => {
     const someId = list.body.change_sets[0].id as string;
     expect((await call(t.app, 'GET', `/api/v1/change-sets/${someId}`, { token: stranger.token })).status).toBe(404);
     expect((await call(t.app, 'POST', `/api/v1/change-sets/${someId}/undo`, { token: stranger.token, body: {} })).status).toBe(404);
-    expect((await call(t.app, 'POST', `/api/v1/analyses/${analysisId}/change-sets`, { token: stranger.token })).status).toBe(404);
+    expect((await call(t.app, 'POST', `/api/v1/analyses/${analysisId}/change-sets`, { token: stranger.token, body: {} })).status).toBe(404);
   });
 });

@@ -357,15 +357,19 @@ function ExportButtons({ analysisId, disabled }: { analysisId: string; disabled:
 /** Builds the change set of the accepted suggestions (the preview reads the account through the API) and opens it. */
 function ApplyThroughApiButton({ projectId, analysisId, disabled }: { projectId: string; analysisId: string; disabled: boolean }) {
   const navigate = useNavigate();
+  const [pauseKeywords, setPauseKeywords] = useState(false);
   const preview = useMutation({
-    mutationFn: () => previewDirectChanges(analysisId),
+    mutationFn: () => previewDirectChanges(analysisId, pauseKeywords),
     onSuccess: (set) => void navigate({ to: '/projects/$id/changes/$changeSetId', params: { id: projectId, changeSetId: set.id } }),
   });
   return (
     <div className="analysis-export__apply">
-      <button type="button" className="btn btn--primary" disabled={disabled || preview.isPending} onClick={() => preview.mutate()}>
+      <button type="button" className="btn btn--primary" disabled={(disabled && !pauseKeywords) || preview.isPending} onClick={() => preview.mutate()}>
         {preview.isPending ? 'Читаем аккаунт…' : 'Применить через API Директа'}
       </button>
+      <label className="checkbox">
+        <input type="checkbox" checked={pauseKeywords} onChange={(event) => setPauseKeywords(event.target.checked)} /> Остановить и фразы, которые аудит советует остановить
+      </label>
       <p className="muted">Без файла: минус-фразы, кросс-минусовка и тексты объявлений запишутся прямо в аккаунт. Сначала покажем, что изменится.</p>
       {preview.isError && (
         <p className="form-error" role="alert">

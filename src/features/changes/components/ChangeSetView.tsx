@@ -6,6 +6,7 @@ import {
   changeKindLabels,
   changeSetStatusLabels,
   directFieldLabels,
+  directStateLabels,
   UNDO_DAYS,
   type ChangeItem,
   type ChangeItemStatus,
@@ -151,6 +152,8 @@ function ChangeItemRow({ item, canUndo, onUndo }: { item: ChangeItem; canUndo: b
   );
 }
 
+const shown = (field: string, value: DirectValues[string]) => (value === null ? '—' : Array.isArray(value) ? value.join(', ') : field === 'State' ? (directStateLabels[value] ?? value) : value);
+
 /** Before → after of each field; of a list, what it gains (its whole length said). */
 function ValuesDiff({ before, after }: { before: DirectValues; after: DirectValues }) {
   return (
@@ -177,7 +180,7 @@ function ValuesDiff({ before, after }: { before: DirectValues; after: DirectValu
           <div key={field}>
             <dt>{label}</dt>
             <dd>
-              <del>{String(was ?? '—')}</del> → <ins>{String(value ?? '—')}</ins>
+              <del>{shown(field, was)}</del> → <ins>{shown(field, value)}</ins>
             </dd>
           </div>
         );
