@@ -41,7 +41,7 @@ describe('applying accepted suggestions through the Direct API in Chromium', () 
     await buttons.getByRole('button', { name: 'Принять', pressed: true }).waitFor();
   }
 
-  it('accepts suggestions, previews, applies against the fake API, shows the journal and undoes', async () => {
+  it('accepts suggestions, previews (with the keywords to stop), applies against the fake API, shows the journal and undoes', async () => {
     // A project read through the API (a pasted token).
     await page.goto('/projects/create/step1');
     const step1 = page.getByRole('form', { name: 'Новый проект: шаг 1' });
@@ -71,15 +71,20 @@ describe('applying accepted suggestions through the Direct API in Chromium', () 
     await page.waitForURL(`**/projects/${projectId}/analysis/${analysisId}/results`);
 
     // The preview: every change, before → after, and the API points; nothing written yet.
-    await page.getByRole('region', { name: 'Выгрузка изменений' }).getByRole('button', { name: 'Применить через API Директа' }).click();
+    const exportCard = page.getByRole('region', { name: 'Выгрузка изменений' });
+    await exportCard.getByLabel('Остановить и фразы, которые аудит советует остановить').check();
+    await exportCard.getByRole('button', { name: 'Применить через API Директа' }).click();
     await page.waitForURL(/\/changes\/[0-9a-f-]{36}$/);
     await page.getByRole('heading', { level: 1, name: 'Изменения в Яндекс Директе' }).waitFor();
     const items = page.getByTestId('change-item');
     await items.first().waitFor();
-    expect(await items.count()).toBe(2);
+    expect(await items.count()).toBe(3);
     const negatives = items.filter({ hasText: 'Минус-фразы кампании: Тёплый пол — Поиск' });
     expect(await negatives.innerText()).toContain('+ скачать');
     expect(await negatives.innerText()).toContain('(было 3, станет 4)');
+    const pause = items.filter({ hasText: 'Остановить фразу: тёплый пол' });
+    expect(await pause.locator('del').innerText()).toBe('идут');
+    expect(await pause.locator('ins').innerText()).toBe('остановлены');
     const adItem = items.filter({ hasText: 'Объявление:' });
     expect(await adItem.locator('del').innerText()).toBe(LONG_TITLE);
     expect(await adItem.locator('ins').innerText()).toBe(SHORT_TITLE);
@@ -90,7 +95,8 @@ describe('applying accepted suggestions through the Direct API in Chromium', () 
     // Apply: the job writes the whole merged list and the ad; the journal says who and when.
     await page.getByRole('button', { name: 'Применить в Директе' }).click();
     await page.getByTestId('change-set-status').filter({ hasText: /^Применено$/ }).waitFor();
-    expect(direct.writes().map((write) => `${write.service}.${write.method}`)).toEqual(['campaigns.update', 'ads.update']);
+    expect(direct.writes().map((write) => `${write.service}.${write.method}`)).toEqual(['campaigns.update', 'keywords.suspend', 'ads.update']);
+    expect(direct.account.keywords.find((keyword) => keyword.Id === 10011)!.State).toBe('SUSPENDED');
     expect(direct.account.campaigns.find((campaign) => campaign.Id === 701)!.NegativeKeywords).toEqual({ Items: [...ORIGINAL_NEGATIVES, 'скачать'] });
     const journal = page.getByTestId('journal');
     await journal.getByText(/применение «Тёплый пол — Поиск»: выполнено/).waitFor();
@@ -98,10 +104,11 @@ describe('applying accepted suggestions through the Direct API in Chromium', () 
 
     // Undo everything: the old values are back in the account and in the journal.
     await page.getByRole('button', { name: 'Отменить все изменения' }).click();
-    await page.getByTestId('change-item').filter({ hasText: 'Отменено' }).nth(1).waitFor();
+    await page.getByTestId('change-item').filter({ hasText: 'Отменено' }).nth(2).waitFor();
     await journal.getByText(/отмена «Тёплый пол — Поиск»: выполнено/).waitFor();
     expect(direct.account.campaigns.find((campaign) => campaign.Id === 701)!.NegativeKeywords).toEqual({ Items: ORIGINAL_NEGATIVES });
     expect((direct.account.ads.find((ad) => ad.Id === 9002)!.TextAd as Record<string, unknown>).Title).toBe(LONG_TITLE);
+    expect(direct.account.keywords.find((keyword) => keyword.Id === 10011)!.State).toBe('ON');
     expect(await page.getByRole('button', { name: 'Отменить все изменения' }).count()).toBe(0);
   });
 });
