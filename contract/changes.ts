@@ -96,6 +96,7 @@ export const ChangeSetListSchema = v.object({
       analysis_id: v.string(),
       status: v.picklist(changeSetStatuses),
       items: v.number(),
+      /** Items in effect now (applied and not undone). */
       applied: v.number(),
       failed: v.number(),
       undone: v.number(),

@@ -41,6 +41,7 @@ import { Route as AppAdminProjectsIdIndexRouteImport } from './routes/_app/admin
 import { Route as AppAdminProjectsIdAnalysesRouteImport } from './routes/_app/admin/projects/$id/analyses'
 import { Route as AppProjectsIdAnalysisHistoryRouteImport } from './routes/_app/projects/$id/analysis/history'
 import { Route as AppProjectsIdAnalysisNewRouteImport } from './routes/_app/projects/$id/analysis/new'
+import { Route as AppProjectsIdChangesIndexRouteImport } from './routes/_app/projects/$id/changes/index'
 import { Route as AppProjectsIdChangesChangeSetIdRouteImport } from './routes/_app/projects/$id/changes/$changeSetId'
 import { Route as AppProjectsIdPageRelevanceNewRouteImport } from './routes/_app/projects/$id/page-relevance/new'
 import { Route as AppProjectsIdAnalysisAnalysisIdResultsRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/results'
@@ -217,6 +218,12 @@ const AppProjectsIdAnalysisNewRoute =
     path: '/projects/$id/analysis/new',
     getParentRoute: () => AppRoute,
   } as any)
+const AppProjectsIdChangesIndexRoute =
+  AppProjectsIdChangesIndexRouteImport.update({
+    id: '/projects/$id/changes/',
+    path: '/projects/$id/changes/',
+    getParentRoute: () => AppRoute,
+  } as any)
 const AppProjectsIdChangesChangeSetIdRoute =
   AppProjectsIdChangesChangeSetIdRouteImport.update({
     id: '/projects/$id/changes/$changeSetId',
@@ -300,6 +307,7 @@ export interface FileRoutesByFullPath {
   '/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/admin/analyses/$analysisId/': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/admin/projects/$id/': typeof AppAdminProjectsIdIndexRoute
+  '/projects/$id/changes/': typeof AppProjectsIdChangesIndexRoute
   '/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   '/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   '/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
@@ -339,6 +347,7 @@ export interface FileRoutesByTo {
   '/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/admin/analyses/$analysisId': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/admin/projects/$id': typeof AppAdminProjectsIdIndexRoute
+  '/projects/$id/changes': typeof AppProjectsIdChangesIndexRoute
   '/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   '/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   '/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
@@ -382,6 +391,7 @@ export interface FileRoutesById {
   '/_app/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/_app/admin/analyses/$analysisId/': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/_app/admin/projects/$id/': typeof AppAdminProjectsIdIndexRoute
+  '/_app/projects/$id/changes/': typeof AppProjectsIdChangesIndexRoute
   '/_app/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   '/_app/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   '/_app/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
@@ -425,6 +435,7 @@ export interface FileRouteTypes {
     | '/projects/$id/page-relevance/new'
     | '/admin/analyses/$analysisId/'
     | '/admin/projects/$id/'
+    | '/projects/$id/changes/'
     | '/projects/$id/analysis/$analysisId/results'
     | '/projects/$id/analysis/$analysisId/scoring-progress'
     | '/projects/$id/analysis/$analysisId/semantic'
@@ -464,6 +475,7 @@ export interface FileRouteTypes {
     | '/projects/$id/page-relevance/new'
     | '/admin/analyses/$analysisId'
     | '/admin/projects/$id'
+    | '/projects/$id/changes'
     | '/projects/$id/analysis/$analysisId/results'
     | '/projects/$id/analysis/$analysisId/scoring-progress'
     | '/projects/$id/analysis/$analysisId/semantic'
@@ -506,6 +518,7 @@ export interface FileRouteTypes {
     | '/_app/projects/$id/page-relevance/new'
     | '/_app/admin/analyses/$analysisId/'
     | '/_app/admin/projects/$id/'
+    | '/_app/projects/$id/changes/'
     | '/_app/projects/$id/analysis/$analysisId/results'
     | '/_app/projects/$id/analysis/$analysisId/scoring-progress'
     | '/_app/projects/$id/analysis/$analysisId/semantic'
@@ -751,6 +764,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProjectsIdAnalysisNewRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/projects/$id/changes/': {
+      id: '/_app/projects/$id/changes/'
+      path: '/projects/$id/changes'
+      fullPath: '/projects/$id/changes/'
+      preLoaderRoute: typeof AppProjectsIdChangesIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/projects/$id/changes/$changeSetId': {
       id: '/_app/projects/$id/changes/$changeSetId'
       path: '/projects/$id/changes/$changeSetId'
@@ -870,6 +890,7 @@ interface AppRouteChildren {
   AppProjectsIdAnalysisNewRoute: typeof AppProjectsIdAnalysisNewRoute
   AppProjectsIdChangesChangeSetIdRoute: typeof AppProjectsIdChangesChangeSetIdRoute
   AppProjectsIdPageRelevanceNewRoute: typeof AppProjectsIdPageRelevanceNewRoute
+  AppProjectsIdChangesIndexRoute: typeof AppProjectsIdChangesIndexRoute
   AppProjectsIdAnalysisAnalysisIdResultsRoute: typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   AppProjectsIdAnalysisAnalysisIdScoringProgressRoute: typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   AppProjectsIdAnalysisAnalysisIdSemanticRoute: typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
@@ -892,6 +913,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppProjectsIdAnalysisNewRoute: AppProjectsIdAnalysisNewRoute,
   AppProjectsIdChangesChangeSetIdRoute: AppProjectsIdChangesChangeSetIdRoute,
   AppProjectsIdPageRelevanceNewRoute: AppProjectsIdPageRelevanceNewRoute,
+  AppProjectsIdChangesIndexRoute: AppProjectsIdChangesIndexRoute,
   AppProjectsIdAnalysisAnalysisIdResultsRoute:
     AppProjectsIdAnalysisAnalysisIdResultsRoute,
   AppProjectsIdAnalysisAnalysisIdScoringProgressRoute:

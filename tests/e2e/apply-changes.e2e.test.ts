@@ -110,5 +110,14 @@ describe('applying accepted suggestions through the Direct API in Chromium', () 
     expect((direct.account.ads.find((ad) => ad.Id === 9002)!.TextAd as Record<string, unknown>).Title).toBe(LONG_TITLE);
     expect(direct.account.keywords.find((keyword) => keyword.Id === 10011)!.State).toBe('ON');
     expect(await page.getByRole('button', { name: 'Отменить все изменения' }).count()).toBe(0);
+
+    // The project page leads back to it: the project's change sets.
+    await page.goto(`/projects/${projectId}`);
+    await page.getByRole('link', { name: 'Изменения в Директе' }).click();
+    await page.waitForURL(`**/projects/${projectId}/changes`);
+    const sets = page.getByRole('list', { name: 'Наборы изменений' }).getByRole('listitem');
+    await sets.first().waitFor();
+    expect(await sets.count()).toBe(1);
+    expect(await sets.first().innerText()).toContain('Объектов: 3; применено сейчас 0, отменено 3, ошибок 0');
   });
 });

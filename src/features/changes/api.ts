@@ -28,3 +28,9 @@ export const journalQueryOptions = (id: string) =>
 
 export const applyChangeSet = (id: string) => callApi(changeRoutes.apply, { params: { id } });
 export const undoChanges = (id: string, itemIds?: string[]) => callApi(changeRoutes.undo, { params: { id }, body: itemIds ? { item_ids: itemIds } : {} });
+
+export const projectChangeSetsQueryOptions = (projectId: string) =>
+  queryOptions({
+    queryKey: ['change-sets', 'project', projectId] as const,
+    queryFn: ({ signal }) => callApi(changeRoutes.projectChangeSets, { params: { id: projectId }, signal }),
+  });
