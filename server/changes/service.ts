@@ -14,7 +14,7 @@ import type { DB } from '../db/database.js';
 import { expandStoredRefs } from '../analysis/entity-names.js';
 import { createDirectClient, type DirectClient } from '../direct/api/client.js';
 import { DirectApiError } from '../direct/api/errors.js';
-import { inApplyOrder, limitProblem, pauseItem, planChanges, unitsFor, valuesAfter, type AcceptedChoice, type PlannedItem } from '../engines/changes/plan.js';
+import { batches, inApplyOrder, limitProblem, pauseItem, planChanges, unitsFor, valuesAfter, type AcceptedChoice, type PlannedItem } from '../engines/changes/plan.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { fullName, iso } from '../lib/api-values.js';
 import { forbidden, HttpError, notFound } from '../lib/errors.js';
@@ -157,23 +157,20 @@ export async function createChangeSet(db: DB, config: DirectConfig, caller: Call
       .values({ organization_id: caller.organizationId, project_id: analysis.project_id, analysis_id: analysisId, created_by: caller.userId, units_estimate: unitsEstimate, skipped: JSON.stringify(skipped) })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('change_items')
-      .values(
-        previews.map(({ item, before, after }, position) => ({
-          change_set_id: row.id,
-          position,
-          kind: item.kind,
-          object_id: item.objectId,
-          label: item.label,
-          suggestion_ids: item.suggestionIds,
-          change: JSON.stringify(item.change),
-          preview_before: JSON.stringify(before),
-          preview_after: JSON.stringify(after),
-          warning: item.kind === 'ad_texts' ? m.moderationWarning : null,
-        })),
-      )
-      .execute();
+    const rows = previews.map(({ item, before, after }, position) => ({
+      change_set_id: row.id,
+      position,
+      kind: item.kind,
+      object_id: item.objectId,
+      label: item.label,
+      suggestion_ids: item.suggestionIds,
+      change: JSON.stringify(item.change),
+      preview_before: JSON.stringify(before),
+      preview_after: JSON.stringify(after),
+      warning: item.kind === 'ad_texts' ? m.moderationWarning : null,
+    }));
+    // In pieces: one INSERT carries at most 65 535 parameters (10 a row), and a big account's pauses run to thousands.
+    for (const piece of batches(rows, 1_000)) await trx.insertInto('change_items').values(piece).execute();
     return row.id;
   });
   return getChangeSet(db, caller, id);
