@@ -32,6 +32,7 @@ import { relevanceRoutes } from './relevance/routes.js';
 import { aiPlanRoutes } from './ai-plan/routes.js';
 import { directConnectionRoutes } from './direct/routes.js';
 import { auditChangeRoutes } from './monitoring/audit-changes-routes.js';
+import { changeRoutes } from './changes/routes.js';
 import { adminInvoiceRoutes, paymentRoutes } from './payments/routes.js';
 import { monitoringRoutes } from './monitoring/routes.js';
 import type { JobQueue } from './jobs/queue.js';
@@ -310,6 +311,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       handler: (_request, reply) => reply.redirect(moved.to.path, 308),
     });
   }
+  await app.register(changeRoutes, { prefix: '/api/v1' });
 
   if (servesWeb) {
     await app.register(fastifyStatic, {

@@ -42,6 +42,8 @@ import { Route as AppAdminProjectsIdIndexRouteImport } from './routes/_app/admin
 import { Route as AppAdminProjectsIdAnalysesRouteImport } from './routes/_app/admin/projects/$id/analyses'
 import { Route as AppProjectsIdAnalysisHistoryRouteImport } from './routes/_app/projects/$id/analysis/history'
 import { Route as AppProjectsIdAnalysisNewRouteImport } from './routes/_app/projects/$id/analysis/new'
+import { Route as AppProjectsIdChangesIndexRouteImport } from './routes/_app/projects/$id/changes/index'
+import { Route as AppProjectsIdChangesChangeSetIdRouteImport } from './routes/_app/projects/$id/changes/$changeSetId'
 import { Route as AppProjectsIdPageRelevanceNewRouteImport } from './routes/_app/projects/$id/page-relevance/new'
 import { Route as AppProjectsIdAnalysisAnalysisIdResultsRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/results'
 import { Route as AppProjectsIdAnalysisAnalysisIdScoringProgressRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/scoring-progress'
@@ -222,6 +224,18 @@ const AppProjectsIdAnalysisNewRoute =
     path: '/projects/$id/analysis/new',
     getParentRoute: () => AppRoute,
   } as any)
+const AppProjectsIdChangesIndexRoute =
+  AppProjectsIdChangesIndexRouteImport.update({
+    id: '/projects/$id/changes/',
+    path: '/projects/$id/changes/',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProjectsIdChangesChangeSetIdRoute =
+  AppProjectsIdChangesChangeSetIdRouteImport.update({
+    id: '/projects/$id/changes/$changeSetId',
+    path: '/projects/$id/changes/$changeSetId',
+    getParentRoute: () => AppRoute,
+  } as any)
 const AppProjectsIdPageRelevanceNewRoute =
   AppProjectsIdPageRelevanceNewRouteImport.update({
     id: '/projects/$id/page-relevance/new',
@@ -296,9 +310,11 @@ export interface FileRoutesByFullPath {
   '/admin/projects/$id/analyses': typeof AppAdminProjectsIdAnalysesRoute
   '/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
   '/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
+  '/projects/$id/changes/$changeSetId': typeof AppProjectsIdChangesChangeSetIdRoute
   '/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/admin/analyses/$analysisId/': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/admin/projects/$id/': typeof AppAdminProjectsIdIndexRoute
+  '/projects/$id/changes/': typeof AppProjectsIdChangesIndexRoute
   '/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   '/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   '/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
@@ -335,9 +351,11 @@ export interface FileRoutesByTo {
   '/admin/projects/$id/analyses': typeof AppAdminProjectsIdAnalysesRoute
   '/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
   '/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
+  '/projects/$id/changes/$changeSetId': typeof AppProjectsIdChangesChangeSetIdRoute
   '/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/admin/analyses/$analysisId': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/admin/projects/$id': typeof AppAdminProjectsIdIndexRoute
+  '/projects/$id/changes': typeof AppProjectsIdChangesIndexRoute
   '/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   '/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   '/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
@@ -378,9 +396,11 @@ export interface FileRoutesById {
   '/_app/admin/projects/$id/analyses': typeof AppAdminProjectsIdAnalysesRoute
   '/_app/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
   '/_app/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
+  '/_app/projects/$id/changes/$changeSetId': typeof AppProjectsIdChangesChangeSetIdRoute
   '/_app/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/_app/admin/analyses/$analysisId/': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/_app/admin/projects/$id/': typeof AppAdminProjectsIdIndexRoute
+  '/_app/projects/$id/changes/': typeof AppProjectsIdChangesIndexRoute
   '/_app/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   '/_app/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   '/_app/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
@@ -421,9 +441,11 @@ export interface FileRouteTypes {
     | '/admin/projects/$id/analyses'
     | '/projects/$id/analysis/history'
     | '/projects/$id/analysis/new'
+    | '/projects/$id/changes/$changeSetId'
     | '/projects/$id/page-relevance/new'
     | '/admin/analyses/$analysisId/'
     | '/admin/projects/$id/'
+    | '/projects/$id/changes/'
     | '/projects/$id/analysis/$analysisId/results'
     | '/projects/$id/analysis/$analysisId/scoring-progress'
     | '/projects/$id/analysis/$analysisId/semantic'
@@ -460,9 +482,11 @@ export interface FileRouteTypes {
     | '/admin/projects/$id/analyses'
     | '/projects/$id/analysis/history'
     | '/projects/$id/analysis/new'
+    | '/projects/$id/changes/$changeSetId'
     | '/projects/$id/page-relevance/new'
     | '/admin/analyses/$analysisId'
     | '/admin/projects/$id'
+    | '/projects/$id/changes'
     | '/projects/$id/analysis/$analysisId/results'
     | '/projects/$id/analysis/$analysisId/scoring-progress'
     | '/projects/$id/analysis/$analysisId/semantic'
@@ -502,9 +526,11 @@ export interface FileRouteTypes {
     | '/_app/admin/projects/$id/analyses'
     | '/_app/projects/$id/analysis/history'
     | '/_app/projects/$id/analysis/new'
+    | '/_app/projects/$id/changes/$changeSetId'
     | '/_app/projects/$id/page-relevance/new'
     | '/_app/admin/analyses/$analysisId/'
     | '/_app/admin/projects/$id/'
+    | '/_app/projects/$id/changes/'
     | '/_app/projects/$id/analysis/$analysisId/results'
     | '/_app/projects/$id/analysis/$analysisId/scoring-progress'
     | '/_app/projects/$id/analysis/$analysisId/semantic'
@@ -757,6 +783,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProjectsIdAnalysisNewRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/projects/$id/changes/': {
+      id: '/_app/projects/$id/changes/'
+      path: '/projects/$id/changes'
+      fullPath: '/projects/$id/changes/'
+      preLoaderRoute: typeof AppProjectsIdChangesIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/changes/$changeSetId': {
+      id: '/_app/projects/$id/changes/$changeSetId'
+      path: '/projects/$id/changes/$changeSetId'
+      fullPath: '/projects/$id/changes/$changeSetId'
+      preLoaderRoute: typeof AppProjectsIdChangesChangeSetIdRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/projects/$id/page-relevance/new': {
       id: '/_app/projects/$id/page-relevance/new'
       path: '/projects/$id/page-relevance/new'
@@ -868,7 +908,9 @@ interface AppRouteChildren {
   AppProjectsCreateIndexRoute: typeof AppProjectsCreateIndexRoute
   AppProjectsIdAnalysisHistoryRoute: typeof AppProjectsIdAnalysisHistoryRoute
   AppProjectsIdAnalysisNewRoute: typeof AppProjectsIdAnalysisNewRoute
+  AppProjectsIdChangesChangeSetIdRoute: typeof AppProjectsIdChangesChangeSetIdRoute
   AppProjectsIdPageRelevanceNewRoute: typeof AppProjectsIdPageRelevanceNewRoute
+  AppProjectsIdChangesIndexRoute: typeof AppProjectsIdChangesIndexRoute
   AppProjectsIdAnalysisAnalysisIdResultsRoute: typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   AppProjectsIdAnalysisAnalysisIdScoringProgressRoute: typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   AppProjectsIdAnalysisAnalysisIdSemanticRoute: typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
@@ -890,7 +932,9 @@ const AppRouteChildren: AppRouteChildren = {
   AppProjectsCreateIndexRoute: AppProjectsCreateIndexRoute,
   AppProjectsIdAnalysisHistoryRoute: AppProjectsIdAnalysisHistoryRoute,
   AppProjectsIdAnalysisNewRoute: AppProjectsIdAnalysisNewRoute,
+  AppProjectsIdChangesChangeSetIdRoute: AppProjectsIdChangesChangeSetIdRoute,
   AppProjectsIdPageRelevanceNewRoute: AppProjectsIdPageRelevanceNewRoute,
+  AppProjectsIdChangesIndexRoute: AppProjectsIdChangesIndexRoute,
   AppProjectsIdAnalysisAnalysisIdResultsRoute:
     AppProjectsIdAnalysisAnalysisIdResultsRoute,
   AppProjectsIdAnalysisAnalysisIdScoringProgressRoute:

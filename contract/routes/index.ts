@@ -8,6 +8,7 @@ import { aiPlanRoutes } from './ai-plan.js';
 import { analysisRoutes } from './analyses.js';
 import { auditChangeRoutes } from './audit-changes.js';
 import { authRoutes } from './auth.js';
+import { changeRoutes } from './changes.js';
 import { directConnectionRoutes } from './direct-connections.js';
 import { monitoringRoutes } from './monitoring.js';
 import { organizationRoutes } from './organizations.js';
@@ -24,6 +25,7 @@ export const routes = {
   analyses: analysisRoutes,
   projects: projectRoutes,
   directConnections: directConnectionRoutes,
+  changes: changeRoutes,
   tokens: tokenRoutes,
   payments: paymentRoutes,
   admin: adminRoutes,

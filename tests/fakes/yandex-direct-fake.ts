@@ -16,6 +16,13 @@ import type { AddressInfo } from 'node:net';
  * - `reports`: 201/202 with `retryIn` as configured, then 200 with TSV (title and `Total rows` lines
  *   unless the request skips them); `CampaignId IN` and `AdNetworkType EQUALS` filters are applied, and a
  *   report that asks for `Placement` is answered from `placementRows`.
+ * - the change methods the apply-and-undo flow uses, changing `account` as Direct would: `campaigns.update`
+ *   (`NegativeKeywords`, `ExcludedSites` up to 1 000 sites, at most 10 campaigns a call), `adgroups.update`
+ *   (`NegativeKeywords`, 1 000 groups), `keywords.update` (`Keyword`, 10 000), `ads.update` (`TextAd` fields,
+ *   1 000; the ad goes to moderation again), `keywords.suspend`/`resume` (`SelectionCriteria.Ids`, 10 000),
+ *   `keywordbids.set` (`KeywordBids: [{KeywordId, SearchBid, NetworkBid}]`, 10 000). Each answers one result
+ *   per object (`{Id}` or `{Errors: [{Code, Message, Details}]}`, `Warnings` likewise), so a call can half
+ *   succeed (`failItems`); too many objects is a request error (4001). `writes()` lists the change calls made.
  */
 
 export type ApiObject = Record<string, unknown> & { Id: number };
@@ -91,6 +98,10 @@ export interface FakeDirect {
   failNext(service: string, failure: FakeFailure): void;
   /** Forgets failures not yet used. */
   clearFailures(): void;
+  /** The next writes of these objects of `service` answer this error for the object (the rest of the call succeeds). */
+  failItems(service: string, ids: number[], error: { Code: number; Message: string; Details?: string }): void;
+  /** The change calls made so far (every method but `get`), in order. */
+  writes(): { service: string; method: string; params: any }[];
   /**
    * Holds every answer of `service` until `release()` (a slow account, frozen where a test wants to
    * look at the progress); `arrived` resolves once the first such request is being held.
@@ -169,6 +180,71 @@ const RESULT_NAME: Record<string, string> = {
   bidmodifiers: 'BidModifiers',
 };
 
+
+type Notice = { Code: number; Message: string; Details?: string };
+
+/** The change methods (official pages of each): where the objects are, how many a call takes, what they change. */
+const WRITES: Record<string, { table: string; objects: string; idField: string; results: string; max: number; apply: (target: Record<string, any>, object: any) => Notice | null }> = {
+  'campaigns.update': {
+    table: 'campaigns', objects: 'Campaigns', idField: 'Id', results: 'UpdateResults', max: 10,
+    apply(target, object) {
+      if (object.ExcludedSites && (object.ExcludedSites.Items ?? []).length > 1000) return { Code: 4001, Message: 'Неверно задан параметр', Details: 'В списке ExcludedSites не более 1000 элементов' };
+      if ('NegativeKeywords' in object) target.NegativeKeywords = object.NegativeKeywords;
+      if ('ExcludedSites' in object) target.ExcludedSites = object.ExcludedSites;
+      return null;
+    },
+  },
+  'adgroups.update': {
+    table: 'adgroups', objects: 'AdGroups', idField: 'Id', results: 'UpdateResults', max: 1000,
+    apply(target, object) {
+      if ('NegativeKeywords' in object) target.NegativeKeywords = object.NegativeKeywords;
+      return null;
+    },
+  },
+  'keywords.update': {
+    table: 'keywords', objects: 'Keywords', idField: 'Id', results: 'UpdateResults', max: 10_000,
+    apply(target, object) {
+      if (typeof object.Keyword === 'string' && object.Keyword.length > 4096) return { Code: 5001, Message: 'Превышена длина ключевой фразы', Details: 'Не более 4096 символов' };
+      if ('Keyword' in object) target.Keyword = object.Keyword;
+      return null;
+    },
+  },
+  'ads.update': {
+    table: 'ads', objects: 'Ads', idField: 'Id', results: 'UpdateResults', max: 1000,
+    apply(target, object) {
+      if (object.TextAd && !target.TextAd) return { Code: 5005, Message: 'Тип объявления не соответствует', Details: 'Объявление не является текстовым' };
+      if (object.TextAd) {
+        target.TextAd = { ...target.TextAd, ...object.TextAd };
+        // A changed text goes to moderation again.
+        target.Status = 'MODERATION';
+      }
+      return null;
+    },
+  },
+  'keywords.suspend': {
+    table: 'keywords', objects: 'Ids', idField: 'Id', results: 'SuspendResults', max: 10_000,
+    apply(target) {
+      target.State = 'SUSPENDED';
+      return null;
+    },
+  },
+  'keywords.resume': {
+    table: 'keywords', objects: 'Ids', idField: 'Id', results: 'ResumeResults', max: 10_000,
+    apply(target) {
+      target.State = 'ON';
+      return null;
+    },
+  },
+  'keywordbids.set': {
+    table: 'keywords', objects: 'KeywordBids', idField: 'KeywordId', results: 'SetResults', max: 10_000,
+    apply(target, object) {
+      if ('SearchBid' in object) target.Bid = object.SearchBid;
+      if ('NetworkBid' in object) target.ContextBid = object.NetworkBid;
+      return null;
+    },
+  },
+};
+
 export async function startFakeDirect(account: FakeDirectAccount, options: FakeDirectOptions = {}): Promise<FakeDirect> {
   const token = options.token ?? 'fake-token';
   const acceptsToken = options.acceptsToken ?? ((given: string) => given === token);
@@ -178,6 +254,7 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
   const reportPolls = new Map<string, number>();
   const requests: RecordedRequest[] = [];
   const holds = new Map<string, { arrived: () => void; released: Promise<void> }>();
+  const itemFailures = new Map<string, { Code: number; Message: string; Details?: string }>();
   let inFlight = 0;
   let maxInFlight = 0;
 
@@ -243,8 +320,9 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
 
     if (body === undefined) return error(8000, 'Неверный запрос', 'Тело запроса не является JSON');
     if (isReport) return answerReport(req, body, send, error);
+    if (body.method !== 'get' && `${service}.${String(body.method)}` in WRITES) return answerWrite(service, body.method, body.params ?? {}, send, error);
     if (!(service in FIELDS)) return send(404, 'Not Found');
-    if (body.method !== 'get') return error(8000, 'Неверный запрос', `Фейк поддерживает только get, получен ${String(body.method)}`);
+    if (body.method !== 'get') return error(8000, 'Неверный запрос', `Фейк не поддерживает метод ${String(body.method)}`);
     return answerGet(service, body.params ?? {}, send, error);
   }
 
@@ -289,6 +367,31 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
     send(200, { result });
   }
 
+
+  /** A change method: per-object results, the account changed for the objects that succeed. */
+  function answerWrite(service: string, method: string, params: any, send: (s: number, p: unknown) => void, error: (c: number, s: string, d?: string) => void) {
+    const spec = WRITES[`${service}.${method}`];
+    if (!spec) return error(8000, 'Неверный запрос', `Метод ${service}.${method} не поддерживается фейком`);
+    const objects: any[] = spec.objects === 'Ids' ? (params.SelectionCriteria?.Ids ?? []) : (params[spec.objects] ?? []);
+    if (!Array.isArray(objects) || objects.length === 0) return error(8000, 'Неверный запрос', `Не указан параметр ${spec.objects}`);
+    if (objects.length > spec.max) return error(4001, 'Неверно задан параметр', `В массиве ${spec.objects} не более ${spec.max} элементов`);
+    const list = (account[RESULT_KEY[spec.table]!] ?? []) as Record<string, any>[];
+    const results = objects.map((object) => {
+      const id = spec.objects === 'Ids' ? Number(object) : Number(object[spec.idField]);
+      const failure = itemFailures.get(`${service}:${id}`);
+      if (failure) {
+        itemFailures.delete(`${service}:${id}`);
+        return { Errors: [failure] };
+      }
+      const target = list.find((item) => item.Id === id);
+      if (!target) return { Errors: [{ Code: 8800, Message: 'Объект не найден', Details: `Объект с Id ${id} не найден` }] };
+      const refused = spec.apply(target, object);
+      if (refused) return { Errors: [refused] };
+      return { [spec.idField]: id };
+    });
+    send(200, { result: { [spec.results]: results } });
+  }
+
   function answerReport(req: IncomingMessage, body: any, send: (s: number, p: unknown, h?: Record<string, string>) => void, error: (c: number, s: string, d?: string, st?: number) => void) {
     const definition = body.params;
     if (!definition?.ReportName || !definition.ReportType || !Array.isArray(definition.FieldNames)) {
@@ -327,6 +430,10 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
       failures.set(service, list);
     },
     clearFailures: () => failures.clear(),
+    failItems(service, ids, failure) {
+      for (const id of ids) itemFailures.set(`${service}:${id}`, failure);
+    },
+    writes: () => requests.filter((request) => request.method && request.method !== 'get' && request.service !== 'reports').map((request) => ({ service: request.service, method: request.method!, params: request.body?.params })),
     hold(service) {
       let arrived!: () => void;
       let release!: () => void;
@@ -484,4 +591,31 @@ export function teplodomAccount(): FakeDirectAccount {
       ],
     },
   };
+}
+
+/**
+ * «ТеплоДом» with what an audit turns into suggestions the API can carry: a broad keyword that narrower ones
+ * of its group overlap (cross-minus), an ad title over Direct's limit (an ad fix), search queries for
+ * free-of-charge and DIY intents (negatives), and a keyword spending without conversions (verdict «stop»).
+ */
+export function teplodomApplyAccount(): FakeDirectAccount {
+  const account = teplodomAccount();
+  account.keywords.push(
+    { Id: 10011, Keyword: 'тёплый пол', AdGroupId: 8001, CampaignId: 701, Bid: 15_000_000, ContextBid: 0, State: 'ON', Status: 'ACCEPTED' },
+    { Id: 10012, Keyword: 'тёплый пол электрический купить', AdGroupId: 8001, CampaignId: 701, Bid: 15_000_000, ContextBid: 0, State: 'ON', Status: 'ACCEPTED' },
+  );
+  const ad = account.ads.find((item) => item.Id === 9002)!;
+  (ad.TextAd as Record<string, unknown>).Title = 'Тёплый пол в квартиру и частный дом с монтажом под ключ недорого';
+  // «тёплый пол» spent 2 500 ₽ on 45 clicks without a conversion: the audit says to stop it.
+  account.reportRows.CUSTOM_REPORT!.push({ CampaignId: 701, AdGroupId: 8001, AdId: 9001, CriterionId: 10011, CriterionType: 'KEYWORD', Impressions: 900, Clicks: 45, Cost: '2500.00', Conversions: 0 });
+  const rows = account.reportRows.SEARCH_QUERY_PERFORMANCE_REPORT!;
+  for (const [query, clicks] of [
+    ['тёплый пол скачать схему укладки', 14],
+    ['тёплый пол торрент инструкция скачать', 9],
+    ['тёплый пол вакансии монтажник', 8],
+    ['как сделать тёплый пол самому', 12],
+  ] as const) {
+    rows.push({ CampaignId: 701, CampaignName: 'Тёплый пол — Поиск', AdGroupName: 'Электрический тёплый пол', Criterion: 'тёплый пол', Query: query, Impressions: 300, Clicks: clicks, Cost: `${clicks * 40}.00`, Conversions: 0 });
+  }
+  return account;
 }

@@ -18,6 +18,7 @@ import * as resultDocumentsJson from './0100_result_documents_json.js';
 import * as entityNames from './0105_entity_names.js';
 import * as resultsPageIndexes from './0107_results_page_indexes.js';
 import * as importRowsJson from './0109_import_rows_json.js';
+import * as changeSetsMigration from './0140_change_sets.js';
 import * as decisionCountsMigration from './0110_decision_counts.js';
 import * as resultRowsWithoutForeignKeysMigration from './0111_result_rows_without_foreign_keys.js';
 import * as decidedPositionsMigration from './0112_decided_positions.js';
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '0118_analysis_legacy_results': analysisLegacyResultsMigration,
   '0130_monitoring': monitoringMigration,
   '0135_audit_change_counts': auditChangeCountsMigration,
+  '0140_change_sets': changeSetsMigration,
 };

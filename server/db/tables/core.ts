@@ -28,6 +28,8 @@ export interface OrganizationsTable {
   name: string;
   plan_type: ColumnType<string, string | undefined, string>;
   invitation_code: string;
+  /** The lowest role that may apply changes to an ad account and undo them (migration 0140). */
+  apply_changes_role: ColumnType<OrganizationRole, OrganizationRole | undefined, OrganizationRole>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

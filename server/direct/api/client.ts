@@ -12,8 +12,9 @@ import { createUnitsAccount, type DirectUnits } from './units.js';
 
 /**
  * A small client of the Yandex Direct API v5 (JSON): `get` on any service with automatic paging,
- * and the Reports service with its queued/building answers. It is read-only on purpose: the
- * product audits accounts, it never changes them.
+ * the Reports service with its queued/building answers, and `write` for the change methods the
+ * apply-and-undo flow uses (server/changes): `update`, `suspend`, `resume`, `set`, each answering one
+ * result per object (`Id`, `Warnings`, `Errors`), so a call can half succeed.
  *
  * Protocol facts (official pages «Формат запросов», «get», «Отчёты»):
  * - `POST {base}/{service}` with `{method, params}`; headers `Authorization: Bearer`, `Client-Login`
@@ -93,8 +94,26 @@ export interface ReportOptions {
   signal?: AbortSignal;
 }
 
+/** One object's outcome in a change method's answer (official «Формат ответа»: `ActionResult`). */
+export interface DirectActionResult {
+  Id?: number;
+  Warnings?: DirectNotice[];
+  Errors?: DirectNotice[];
+}
+
+export interface DirectNotice {
+  Code: number;
+  Message: string;
+  Details?: string;
+}
+
 export interface DirectClient {
   readonly baseUrl: string;
+  /**
+   * A change method (`campaigns.update`, `keywords.suspend`…): the per-object results (`UpdateResults`,
+   * `SuspendResults`…), in the order of the request's objects. A request-level error throws.
+   */
+  write(service: string, method: string, params: Record<string, unknown>): Promise<DirectActionResult[]>;
   /** Every object the `get` method of `service` returns for `params`, all pages collected. */
   get<T = Record<string, unknown>>(service: string, params: Record<string, unknown>): Promise<T[]>;
   /** Builds a report (waiting through 201/202) and returns its rows keyed by column name. */
@@ -209,9 +228,15 @@ export function createDirectClient(options: DirectClientOptions): DirectClient {
     }
   }
 
+  async function write(service: string, method: string, params: Record<string, unknown>): Promise<DirectActionResult[]> {
+    const result = await call(service, { method, params }, {}, readJsonResult);
+    return readGetResult<DirectActionResult>(result.value, result.requestId).items;
+  }
+
   return {
     baseUrl,
     get,
+    write,
     reports,
     get units() {
       return units.snapshot();

@@ -10,6 +10,7 @@ import { callApi } from '@/lib/call-api';
 import { saveDownloadedFile } from '@/lib/download';
 import { auditAnalysisKinds, decodeExportNotes, EXPORT_NOTES_HEADER, type Analysis, type AnalysisStatus, type exportFormats, type exportPlatforms, type InsufficientTokensBody, type StartAnalysisRequest } from '@contract/analysis.js';
 import { analysisRoutes } from '@contract/routes/analyses.js';
+import { changeRoutes } from '@contract/routes/changes.js';
 
 export type ExportPlatform = (typeof exportPlatforms)[number];
 export type ExportFormat = (typeof exportFormats)[number];
@@ -102,3 +103,6 @@ export async function downloadExport(analysisId: string, platform: ExportPlatfor
   const file = await callApi(analysisRoutes.export, { params: { id: analysisId }, query: { platform, format }, mode: 'download' });
   return { fileName: saveDownloadedFile(file, fallback), notes: decodeExportNotes(file.headers.get(EXPORT_NOTES_HEADER)) };
 }
+
+/** The accepted suggestions as a change set of the project's Direct account (read through the API; nothing written yet). */
+export const previewDirectChanges = (analysisId: string, pauseKeywords: boolean) => callApi(changeRoutes.preview, { params: { id: analysisId }, body: { pause_keywords: pauseKeywords } });

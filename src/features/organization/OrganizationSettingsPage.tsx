@@ -12,6 +12,7 @@ import { QueryError } from '@/components/ui/QueryError';
 import './organization.css';
 import { planLabel } from '@contract/labels';
 import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
+import { ApplyChangesSetting } from './components/ApplyChangesSetting';
 
 export const SETTINGS_SAVED = 'Настройки организации сохранены';
 
@@ -94,6 +95,7 @@ export function OrganizationSettingsPage() {
           </button>
         </form>
       )}
+      <ApplyChangesSetting />
     </section>
   );
 }

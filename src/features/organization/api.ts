@@ -8,6 +8,8 @@ import type { Organization } from '@contract/auth.js';
 import { fallbackMessages } from '@contract/messages.js';
 import { DEFAULT_PLAN_TYPE, type UpdateOrganization } from '@contract/organizations.js';
 import { organizationRoutes } from '@contract/routes/organizations.js';
+import { changeRoutes } from '@contract/routes/changes.js';
+import type { ApplySettings } from '@contract/changes.js';
 import { ApiError, isAbortError } from '@/lib/api-client';
 import { callApi } from '@/lib/call-api';
 import { messageOf } from '@/app/session';
@@ -71,3 +73,12 @@ export const regenerateInvitationCode = () =>
 
 export const removeMember = (userId: string) =>
   withFallback(() => callApi(organizationRoutes.removeMember, { params: { userId } }), fallbackMessages.removeMember);
+
+/** Who may apply changes to ad accounts through the API (the lowest role allowed). */
+export const applySettingsQueryOptions = () =>
+  queryOptions({
+    queryKey: [...organizationKeys.all, 'apply-settings'] as const,
+    queryFn: ({ signal }) => callApi(changeRoutes.settings, { signal }),
+  });
+
+export const updateApplySettings = (settings: ApplySettings) => callApi(changeRoutes.updateSettings, { body: settings });

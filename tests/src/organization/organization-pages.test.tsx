@@ -29,6 +29,7 @@ beforeEach(() => {
     http.get(`${API}/current`, () => HttpResponse.json({ id: 'org-1', name: 'Ромашка', plan_type: 'pro', role: 'owner' })),
     http.get(`${API}/invitation-code`, () => HttpResponse.json({ invitation_code: 'JOIN-12345' })),
     http.get(`${API}/members`, () => HttpResponse.json({ members: [owner, boris, vera] })),
+    http.get(`${API}/current/apply-settings`, () => HttpResponse.json({ apply_changes_role: 'owner' })),
   );
 });
 
@@ -252,6 +253,25 @@ describe('/organization/settings', () => {
       pages: { '/organization': OrganizationPage, '/organization/settings': OrganizationSettingsPage },
     });
   }
+
+  it('sets who may apply changes to the ad accounts (owner only by default)', async () => {
+    const bodies: unknown[] = [];
+    server.use(
+      http.put(`${API}/current/apply-settings`, async ({ request }) => {
+        const body = (await request.json()) as { apply_changes_role: string };
+        bodies.push(body);
+        return HttpResponse.json(body);
+      }),
+    );
+    const user = userEvent.setup();
+    renderSettings();
+    const select = await screen.findByLabelText('Кто может применять изменения через API Директа и отменять их');
+    expect(select).toHaveValue('owner');
+    await user.selectOptions(select, 'Владелец и администраторы');
+    expect(await screen.findByText('Настройка сохранена')).toBeInTheDocument();
+    expect(bodies).toEqual([{ apply_changes_role: 'admin' }]);
+    expect(select).toHaveValue('admin');
+  });
 
   it('renames the organization, and the session shows the new name', async () => {
     const bodies: unknown[] = [];

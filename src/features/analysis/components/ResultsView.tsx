@@ -7,7 +7,7 @@ import { readMoneyStory, severityLabels, type Finding, type Severity } from '@co
 import { adPlatformLabels } from '@contract/campaigns.js';
 import { BackToProjectLink } from '@/components/ui/BackToProjectLink';
 import { aiPlanOverviewQueryOptions } from '@/features/analysis/ai-plan/api';
-import { downloadExport, exportOptions, type ExportFormat, type ExportPlatform } from '@/features/analysis/api';
+import { downloadExport, exportOptions, previewDirectChanges, type ExportFormat, type ExportPlatform } from '@/features/analysis/api';
 import { formatCount, formatPeriod, formatRubPerMonth, formatTokens, pluralRu } from '@/lib/analysis-format';
 import { findingsFilterOf, type FindingsSearch } from '@/features/analysis/list-search';
 import { findingsQueryOptions, isEmptyFilter, totalLabelOf } from '@/features/analysis/pages-api';
@@ -160,6 +160,7 @@ function ResultsScreen({ projectId, analysisId, data, search }: { projectId: str
           <p className="muted">Пока не принято ни одного предложения: выгружать нечего.</p>
         )}
         <ExportButtons analysisId={analysisId} disabled={decisions.accepted === 0} />
+        {summary.platform === 'yandex_direct' && <ApplyThroughApiButton projectId={projectId} analysisId={analysisId} disabled={decisions.accepted === 0} />}
         <ExportUploadHelp notices={summary.notices} />
         <div className="analysis-actions">
           <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} className="btn btn--secondary">
@@ -360,5 +361,31 @@ function ExportButtons({ analysisId, disabled }: { analysisId: string; disabled:
         </div>
       )}
     </>
+  );
+}
+
+/** Builds the change set of the accepted suggestions (the preview reads the account through the API) and opens it. */
+function ApplyThroughApiButton({ projectId, analysisId, disabled }: { projectId: string; analysisId: string; disabled: boolean }) {
+  const navigate = useNavigate();
+  const [pauseKeywords, setPauseKeywords] = useState(false);
+  const preview = useMutation({
+    mutationFn: () => previewDirectChanges(analysisId, pauseKeywords),
+    onSuccess: (set) => void navigate({ to: '/projects/$id/changes/$changeSetId', params: { id: projectId, changeSetId: set.id } }),
+  });
+  return (
+    <div className="analysis-export__apply">
+      <button type="button" className="btn btn--primary" disabled={(disabled && !pauseKeywords) || preview.isPending} onClick={() => preview.mutate()}>
+        {preview.isPending ? 'Читаем аккаунт…' : 'Применить через API Директа'}
+      </button>
+      <label className="checkbox">
+        <input type="checkbox" checked={pauseKeywords} onChange={(event) => setPauseKeywords(event.target.checked)} /> Остановить и фразы, которые аудит советует остановить
+      </label>
+      <p className="muted">Без файла: минус-фразы, кросс-минусовка и тексты объявлений запишутся прямо в аккаунт. Сначала покажем, что изменится.</p>
+      {preview.isError && (
+        <p className="form-error" role="alert">
+          {preview.error.message}
+        </p>
+      )}
+    </div>
   );
 }

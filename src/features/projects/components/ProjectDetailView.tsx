@@ -64,6 +64,11 @@ export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, 
           <Link to={'/projects/$id/analysis/history' as never} params={{ id: project.id } as never} className="btn btn--secondary">
             История анализов
           </Link>
+          {project.connection && (
+            <Link to="/projects/$id/changes" params={{ id: project.id }} className="btn btn--secondary">
+              Изменения в Директе
+            </Link>
+          )}
         </div>
       </header>
 

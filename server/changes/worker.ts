@@ -1,0 +1,199 @@
+/**
+ * The `changes.apply` job: applies a change set's pending items, or undoes the items its undo named, batch
+ * by batch within the methods' limits. Before every write the batch's objects are read again, so a list
+ * is merged with what it holds at that moment (nothing added on Yandex's side since the preview is lost),
+ * and an undo sees whether the object still holds what we wrote. Each batch's outcomes (the item's status,
+ * Yandex's error, the values replaced and written) and their journal rows are written in one transaction,
+ * so no item is ever written to Direct and left unrecorded in between two of our rows.
+ *
+ * A retried job (the process died) picks up only what is still pending, or still applied for an undo.
+ */
+import { sql } from 'kysely';
+import { directFieldLabels, directStateLabels, type ChangeKind, type DirectValues, type PlannedChange } from '../../contract/changes.js';
+import { changeMessages as m } from '../../contract/messages.js';
+import type { DB } from '../db/database.js';
+import type { DirectActionResult, DirectClient } from '../direct/api/client.js';
+import { DirectApiError } from '../direct/api/errors.js';
+import { batches, changedSince, KIND_API, limitProblem, touchedValues, valuesAfter } from '../engines/changes/plan.js';
+import type { QueuedJob } from '../jobs/queue.js';
+import type { JobWorker } from '../jobs/workers.js';
+import { HttpError } from '../lib/errors.js';
+import { APPLY_CHANGES_QUEUE, CHANGE_SETS_CHANNEL, projectDirectClient, type ApplyJobData, type DirectConfig } from './service.js';
+import { errorText, readCurrent, writeBatch } from './direct-io.js';
+
+interface ItemRow {
+  id: string;
+  kind: ChangeKind;
+  object_id: string;
+  change: PlannedChange;
+  replaced: DirectValues | null;
+  written: DirectValues | null;
+}
+
+/** One item's outcome, recorded with its journal row. */
+interface Outcome {
+  item: ItemRow;
+  status: 'applied' | 'failed' | 'undone' | 'undo_refused' | 'undo_failed';
+  outcome: 'done' | 'failed' | 'refused';
+  replaced: DirectValues | null;
+  written: DirectValues | null;
+  message: string | null;
+}
+
+interface Run {
+  db: DB;
+  changeSetId: string;
+  userId: string;
+  action: 'apply' | 'undo';
+  client: DirectClient;
+}
+
+async function record(run: Run, outcomes: Outcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  await run.db.transaction().execute(async (trx) => {
+    for (const o of outcomes) {
+      const applying = run.action === 'apply';
+      await trx
+        .updateTable('change_items')
+        .set({
+          status: o.status,
+          message: o.message,
+          ...(applying && o.status === 'applied' ? { replaced: JSON.stringify(o.replaced), written: JSON.stringify(o.written), applied_at: sql`now()` } : {}),
+          ...(o.status === 'undone' ? { undone_at: sql`now()` } : {}),
+        })
+        .where('id', '=', o.item.id)
+        .execute();
+    }
+    await trx
+      .insertInto('change_journal')
+      .values(
+        outcomes.map((o) => ({
+          change_set_id: run.changeSetId,
+          item_id: o.item.id,
+          action: run.action,
+          outcome: o.outcome,
+          user_id: run.userId,
+          replaced: o.replaced === null ? null : JSON.stringify(o.replaced),
+          written: o.written === null ? null : JSON.stringify(o.written),
+          message: o.message,
+        })),
+      )
+      .execute();
+  });
+}
+
+const warningsOf = (result: DirectActionResult | undefined) => (result?.Warnings ?? []).map((warning) => [warning.Message, warning.Details].filter(Boolean).join('. ')).join('; ') || null;
+
+const failureMessage = (error: unknown) => m.batchFailed.replace('{reason}', error instanceof DirectApiError || error instanceof HttpError ? error.message : 'нет ответа');
+
+/** What one item writes now: its change over the current values (apply), or the values it replaced (undo); else its outcome. */
+function prepare(run: Run, item: ItemRow, current: DirectValues | undefined): { write: DirectValues; replaced: DirectValues } | Outcome {
+  const failed = run.action === 'apply' ? 'failed' : 'undo_failed';
+  if (!current) return { item, status: failed, outcome: 'failed', replaced: null, written: null, message: m.objectGone };
+  if (run.action === 'apply') {
+    const after = valuesAfter(item.kind, current, item.change);
+    const problem = limitProblem(item.kind, after);
+    if (problem) return { item, status: 'failed', outcome: 'failed', replaced: null, written: null, message: m.overLimit.replace('{limit}', String(problem.limit)).replace('{length}', String(problem.length)) };
+    return { write: after, replaced: touchedValues(item.kind, current, item.change) };
+  }
+  const now = touchedValues(item.kind, current, item.change);
+  const changed = changedSince(item.written ?? {}, now, directFieldLabels, directStateLabels);
+  if (changed) return { item, status: 'undo_refused', outcome: 'refused', replaced: null, written: null, message: m.changedSince.replace('{what}', changed) };
+  return { write: item.replaced ?? {}, replaced: now };
+}
+
+/** One batch: read, decide, write, record. */
+async function runBatch(run: Run, kind: ChangeKind, items: ItemRow[]): Promise<void> {
+  const failed = run.action === 'apply' ? 'failed' : 'undo_failed';
+  let current: Map<string, DirectValues>;
+  try {
+    current = await readCurrent(run.client, kind, items.map((item) => item.object_id));
+  } catch (error) {
+    await record(run, items.map((item) => ({ item, status: failed, outcome: 'failed', replaced: null, written: null, message: failureMessage(error) })));
+    if (error instanceof DirectApiError && error.category === 'auth') throw error;
+    return;
+  }
+  const outcomes: Outcome[] = [];
+  const writes: { item: ItemRow; write: DirectValues; replaced: DirectValues }[] = [];
+  for (const item of items) {
+    const prepared = prepare(run, item, current.get(item.object_id));
+    if ('status' in prepared) outcomes.push(prepared);
+    else writes.push({ item, ...prepared });
+  }
+  if (writes.length > 0) {
+    try {
+      const results = await writeBatch(run.client, kind, writes.map((w) => ({ id: w.item.object_id, values: w.write })));
+      writes.forEach((w, i) => {
+        const error = errorText(results[i]);
+        if (error) outcomes.push({ item: w.item, status: failed, outcome: 'failed', replaced: null, written: null, message: error });
+        else outcomes.push({ item: w.item, status: run.action === 'apply' ? 'applied' : 'undone', outcome: 'done', replaced: w.replaced, written: w.write, message: warningsOf(results[i]) });
+      });
+    } catch (error) {
+      outcomes.push(...writes.map((w): Outcome => ({ item: w.item, status: failed, outcome: 'failed', replaced: null, written: null, message: failureMessage(error) })));
+    }
+  }
+  await record(run, outcomes);
+}
+
+async function itemsToRun(db: DB, changeSetId: string, action: 'apply' | 'undo', itemIds?: string[]): Promise<ItemRow[]> {
+  let query = db.selectFrom('change_items').select(['id', 'kind', 'object_id', 'change', 'replaced', 'written']).where('change_set_id', '=', changeSetId).orderBy('position');
+  query = action === 'apply' ? query.where('status', '=', 'pending') : query.where('status', '=', 'applied').where('id', 'in', itemIds && itemIds.length > 0 ? itemIds : ['00000000-0000-0000-0000-000000000000']);
+  return (await query.execute()).map((row) => ({ ...row, object_id: String(row.object_id) }));
+}
+
+/** The set's status from its items once the job is done. */
+async function finish(db: DB, changeSetId: string, run: { action: 'apply' | 'undo'; userId: string; unitsSpent: number; error: string | null }): Promise<void> {
+  const counts = await db
+    .selectFrom('change_items')
+    .select(['status', sql<number>`count(*)::int`.as('n')])
+    .where('change_set_id', '=', changeSetId)
+    .groupBy('status')
+    .execute();
+  const count = (...statuses: string[]) => counts.filter((row) => statuses.includes(row.status)).reduce((sum, row) => sum + row.n, 0);
+  const succeeded = count('applied', 'undone', 'undo_refused', 'undo_failed');
+  const status = succeeded === 0 ? 'failed' : count('failed', 'pending') > 0 ? 'partly_applied' : 'applied';
+  await db
+    .updateTable('change_sets')
+    .set({
+      status,
+      error: run.error,
+      job_data: null,
+      units_spent: sql`units_spent + ${run.unitsSpent}`,
+      updated_at: sql`now()`,
+      ...(run.action === 'apply' ? { applied_by: run.userId, applied_at: sql`now()` } : {}),
+    })
+    .where('id', '=', changeSetId)
+    .execute();
+  // Screens and tests waiting for the end hear it at once.
+  await sql`SELECT pg_notify(${CHANGE_SETS_CHANNEL}, ${changeSetId})`.execute(db);
+}
+
+export async function runApplyJob(db: DB, config: DirectConfig, job: QueuedJob<ApplyJobData>, log?: { error: (obj: object, msg: string) => void }): Promise<void> {
+  const set = await db.selectFrom('change_sets').select(['id', 'organization_id', 'project_id', 'status', 'job_data']).where('id', '=', job.data.changeSetId).executeTakeFirst();
+  if (!set || !set.job_data || (set.status !== 'applying' && set.status !== 'undoing')) return;
+  const { action, userId, itemIds } = set.job_data;
+  let client: DirectClient | null = null;
+  let error: string | null = null;
+  try {
+    client = await projectDirectClient(db, config, set.organization_id, set.project_id);
+    const run: Run = { db, changeSetId: set.id, userId, action, client };
+    const items = await itemsToRun(db, set.id, action, itemIds);
+    for (const kind of new Set(items.map((item) => item.kind))) {
+      for (const batch of batches(items.filter((item) => item.kind === kind), KIND_API[kind].perUpdate)) await runBatch(run, kind, batch);
+    }
+  } catch (failure) {
+    // The token or the account is gone, or our side failed: what is still pending stays pending (applying
+    // again continues it), and the set is never left «applying» for ever.
+    error = failure instanceof DirectApiError || failure instanceof HttpError ? failure.message : m.internalFailure;
+    if (!(failure instanceof DirectApiError || failure instanceof HttpError)) log?.error({ err: failure, changeSetId: set.id }, 'change set job failed');
+  }
+  await finish(db, set.id, { action, userId, unitsSpent: client?.units.spent ?? 0, error });
+}
+
+export const applyChangesJobWorker: JobWorker = {
+  queue: APPLY_CHANGES_QUEUE,
+  start: async (queue, { db, config }) => {
+    const log = { error: (obj: object, msg: string) => (config.logLevel === 'silent' ? undefined : console.error(msg, obj)) };
+    await queue.work<ApplyJobData>(APPLY_CHANGES_QUEUE, (job) => runApplyJob(db, config, job, log), { concurrency: 1 });
+  },
+};

@@ -1,0 +1,14 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { changeSetQueryOptions, journalQueryOptions } from '@/features/changes/api';
+import { ChangeSetView } from '@/features/changes/components/ChangeSetView';
+import { loadFirstData } from '@/lib/route-data';
+
+export const Route = createFileRoute('/_app/projects/$id/changes/$changeSetId')({
+  loader: ({ context, params }) => loadFirstData(context.queryClient, changeSetQueryOptions(params.changeSetId), journalQueryOptions(params.changeSetId)),
+  component: ChangeSetPage,
+});
+
+function ChangeSetPage() {
+  const { id, changeSetId } = Route.useParams();
+  return <ChangeSetView key={changeSetId} projectId={id} changeSetId={changeSetId} />;
+}
