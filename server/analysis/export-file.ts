@@ -18,6 +18,7 @@ import { finished } from 'node:stream/promises';
 import type { MessagePort } from 'node:worker_threads';
 import type { Suggestion } from '../../contract/analysis-results.js';
 import type { AdPlatform, Campaign } from '../../contract/campaigns.js';
+import { PortStreamSender, requestsOver } from '../lib/port-stream.js';
 import { expandInPlace } from './entity-refs.js';
 import { applyCampaignChanges, ChangeCollector, changesByCampaign, type AcceptedSuggestion, type ChangeSet } from '../engines/export/changes.js';
 import { exportFileOf, exportNotes } from '../engines/export/export-changes.js';
@@ -50,34 +51,19 @@ export interface AcceptedBatch {
 /** The route's answer to a read: the batch, or the campaign's JSON text. */
 export type ExportReadResult = AcceptedBatch | string;
 
-/** Messages of the export thread: reads, the file's name and type before its first piece, then the pieces. */
-export type ExportStreamMessage =
-  | { type: 'read'; id: number; read: ExportRead }
-  | { type: 'head'; fileName: string; contentType: string; notes: string[] }
-  | { type: 'piece'; piece: Uint8Array };
-/** The route's messages: a piece passed on to the reply (send more), or the answer to a read. */
-export type ExportStreamAck = { type: 'ack' } | { type: 'answer'; id: number; result: ExportReadResult } | { type: 'failed'; id: number; message: string };
+/**
+ * The file as the thread streams it (server/lib/port-stream.ts): its name and type before its first piece,
+ * then the pieces; each is acknowledged once the reply has taken it. The reads go over the same port as
+ * requests (`requestsOver`).
+ */
+export type ExportStreamMessage = { type: 'head'; fileName: string; contentType: string; notes: string[] } | { type: 'piece'; piece: Uint8Array };
 
 /** Pieces posted and not yet taken by the reply. */
 const PIECES_IN_FLIGHT = 4;
 
 /** The port's reads as promises. */
 function readerOver(port: MessagePort) {
-  let nextId = 0;
-  const pending = new Map<number, { resolve: (result: ExportReadResult) => void; reject: (error: Error) => void }>();
-  port.on('message', (message: ExportStreamAck) => {
-    if (message.type === 'ack') return;
-    const waiting = pending.get(message.id);
-    pending.delete(message.id);
-    if (message.type === 'answer') waiting?.resolve(message.result);
-    else waiting?.reject(new Error(message.message));
-  });
-  const read = (request: ExportRead) =>
-    new Promise<ExportReadResult>((resolve, reject) => {
-      const id = nextId++;
-      pending.set(id, { resolve, reject });
-      port.postMessage({ type: 'read', id, read: request } satisfies ExportStreamMessage);
-    });
+  const read = requestsOver<ExportRead, ExportReadResult>(port);
   return {
     suggestions: (from: number) => read({ what: 'suggestions', from }) as Promise<AcceptedBatch>,
     campaign: (index: number) => read({ what: 'campaign', index }) as Promise<string>,
@@ -129,27 +115,14 @@ export async function streamExportFile(input: ExportFileInput, port: MessagePort
     // Known before the first piece, so the reply's headers can carry them (for Editor: a pass over the campaigns of its own).
     const notes = await exportNotes(input.platform, campaigns, input.source, changes);
 
-    let inFlight = 0;
-    let acknowledged: (() => void) | null = null;
-    port.on('message', (message: ExportStreamAck) => {
-      if (message.type !== 'ack') return;
-      inFlight--;
-      acknowledged?.();
-    });
-    const waitForAck = () => new Promise<void>((resolve) => (acknowledged = resolve));
-    port.postMessage({ type: 'head', fileName: file.fileName, contentType: file.contentType, notes } satisfies ExportStreamMessage);
+    const pieces = new PortStreamSender<ExportStreamMessage>(port, { inFlight: PIECES_IN_FLIGHT });
+    await pieces.send({ type: 'head', fileName: file.fileName, contentType: file.contentType, notes });
     let bytes = 0;
     const output = new Writable({
       write(chunk: Buffer | string, _encoding, done) {
         const piece = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
         bytes += piece.byteLength;
-        port.postMessage({ type: 'piece', piece } satisfies ExportStreamMessage);
-        inFlight++;
-        if (inFlight < PIECES_IN_FLIGHT) return done();
-        void (async () => {
-          while (inFlight >= PIECES_IN_FLIGHT) await waitForAck();
-          done();
-        })();
+        pieces.send({ type: 'piece', piece }).then(() => done(), done);
       },
     });
     await file.write(output);
@@ -157,7 +130,7 @@ export async function streamExportFile(input: ExportFileInput, port: MessagePort
     if (!output.writableEnded) output.end();
     await finished(output);
     // Returning once every piece is taken: the reply ends after the last of them.
-    while (inFlight > 0) await waitForAck();
+    await pieces.drain();
     return { kind: 'file', fileName: file.fileName, contentType: file.contentType, notes, bytes };
   } finally {
     port.close();

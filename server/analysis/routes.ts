@@ -5,7 +5,7 @@
  * An analysis (or project) of another organization is 404.
  */
 import type { OutgoingHttpHeaders } from 'node:http';
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -14,10 +14,11 @@ import { analysisMessages as m } from '../../contract/messages.js';
 import { analysisRoutes as routes } from '../../contract/routes/analyses.js';
 import { callerOf } from '../auth/authenticate.js';
 import { conflict, HttpError } from '../lib/errors.js';
+import { answerRequests, receivePortStream } from '../lib/port-stream.js';
 import { addRoute } from '../lib/routes.js';
 import { exportPool, WorkerLimitError } from '../lib/worker-pool.js';
 import { findProject } from '../projects/service.js';
-import type { ExportFileInput, ExportFileOutcome, ExportStreamAck, ExportStreamMessage } from './export-file.js';
+import type { ExportFileInput, ExportFileOutcome, ExportRead, ExportReadResult, ExportStreamMessage } from './export-file.js';
 import { createAnalysisEvents } from './progress-events.js';
 import { changeDecisions, findCompletedAnalysis, replaceDecisions } from './results-pages.js';
 import { resultRoutes } from './results-routes.js';
@@ -32,6 +33,8 @@ const SSE_HEARTBEAT_MS = 15_000;
  * `done`, a client disconnect or a server shutdown) with its subscription and timers released.
  */
 export const analysisStreams = Object.assign(new EventEmitter(), { open: 0 });
+
+type ExportHead = Extract<ExportStreamMessage, { type: 'head' }>;
 
 /** RFC 6266 file name: an ASCII fallback plus the UTF-8 form. */
 const attachment = (fileName: string) => `attachment; filename="${fileName.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
@@ -94,27 +97,22 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
     const { port1, port2 } = new MessageChannel();
     const body = new PassThrough();
     const stopped = new AbortController();
-    let head: (message: Extract<ExportStreamMessage, { type: 'head' }>) => void = () => undefined;
-    const headed = new Promise<Extract<ExportStreamMessage, { type: 'head' }>>((resolve) => (head = resolve));
-    const answer = (message: ExportStreamAck) => port1.postMessage(message);
+    let head: (message: ExportHead) => void = () => undefined;
+    const headed = new Promise<ExportHead>((resolve) => (head = resolve));
     // A read that failed fails the thread; the route answers with that error (a 409 when the campaigns went meanwhile), not the thread's echo of it.
     let readFailure: unknown = null;
-    port1.on('message', (message: ExportStreamMessage) => {
-      if (message.type === 'read') {
-        const { id } = message;
-        return void readExport(app.db, source, message.read).then(
-          (result) => answer({ type: 'answer', id, result }),
-          (error: unknown) => {
-            readFailure ??= error;
-            answer({ type: 'failed', id, message: error instanceof Error ? error.message : String(error) });
-          },
-        );
-      }
-      if (message.type === 'head') return head(message);
-      const piece = Buffer.from(message.piece.buffer, message.piece.byteOffset, message.piece.byteLength);
-      const ack = () => answer({ type: 'ack' });
-      if (body.write(piece)) ack();
-      else body.once('drain', ack);
+    answerRequests<ExportRead, ExportReadResult>(port1, (read) =>
+      readExport(app.db, source, read).catch((error: unknown) => {
+        readFailure ??= error;
+        throw error;
+      }),
+    );
+    // Each piece is acknowledged once the reply has taken it (at once, or when the body drains).
+    receivePortStream<ExportStreamMessage>(port1, {
+      handle: (message) => {
+        if (message.type === 'head') return head(message);
+        if (!body.write(Buffer.from(message.piece.buffer, message.piece.byteOffset, message.piece.byteLength))) return once(body, 'drain').then(() => undefined);
+      },
     });
     // A client that goes away stops the thread.
     reply.raw.once('close', () => {

@@ -14,6 +14,7 @@ import type { AnalysisSummary, AuditResult } from '../../contract/analysis.js';
 import type { AdPlatform, CampaignData, Campaign, Keyword, SearchQuery, StatsPeriod } from '../../contract/campaigns.js';
 import type { ProjectSettings } from '../../contract/projects.js';
 import { collectGarbageIfLarge, garbageCeiling } from '../lib/collect-garbage.js';
+import { PortStreamSender } from '../lib/port-stream.js';
 import { buildResultsSummary, defaultStorageLimits, resultRowBatches, type ResultRowBatch, type StorageLimits } from './result-rows.js';
 import { runCampaignAnalysis } from '../engines/scoring/run-analysis.js';
 
@@ -202,10 +203,18 @@ export interface AuditOutput {
   engineMemory?: { peakHeapUsed: number; heapTotal: number };
 }
 
+/** The engine thread's progress, posted as it goes (not acknowledged). */
+export interface AuditProgressMessage {
+  type: 'progress';
+  progress: AnalysisProgress;
+}
+/** One batch of the result's rows, acknowledged once written (server/lib/port-stream.ts). */
+export interface AuditRowsMessage {
+  type: 'batch';
+  batch: ResultRowBatch;
+}
 /** Messages of the engine thread to the worker: progress, then the result's rows batch by batch. */
-export type AuditThreadMessage = { type: 'progress'; progress: AnalysisProgress } | { type: 'batch'; batch: ResultRowBatch };
-/** The worker's answer to a batch: written, ask for the next one. */
-export type AuditThreadAck = { type: 'ack' };
+export type AuditThreadMessage = AuditProgressMessage | AuditRowsMessage;
 
 type RawAccount = Pick<RawAuditInput, 'platform' | 'currency' | 'period' | 'campaigns' | 'searchQueries'>;
 
@@ -292,25 +301,19 @@ const ENCODING_HEAP_SLACK_BYTES = 512 * 1024 * 1024;
 const BATCHES_IN_FLIGHT = 4;
 
 /**
- * Thread entry: runs the audit, posts engine progress on `port`, then posts the result's rows in
- * batches, at most BATCHES_IN_FLIGHT ahead of what the worker has written (acknowledged), so the
- * batches never pile up in the worker's memory. Answers with the summaries.
+ * Thread entry: runs the audit, posts engine progress on `port`, then sends the result's rows in
+ * batches (a PortStreamSender), at most BATCHES_IN_FLIGHT ahead of what the worker has written
+ * (acknowledged), so the batches never pile up in the worker's memory. A failed write rejects. Answers
+ * with the summaries.
  */
 export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, limits: StorageLimits = defaultStorageLimits): Promise<AuditOutput> {
-  // Batches posted and not yet written (BATCHES_IN_FLIGHT).
-  let inFlight = 0;
-  let acknowledge: (() => void) | null = null;
-  port.on('message', (message: AuditThreadAck) => {
-    if (message.type !== 'ack') return;
-    inFlight--;
-    acknowledge?.();
-  });
+  const rows = new PortStreamSender<AuditRowsMessage, AuditProgressMessage>(port, { inFlight: BATCHES_IN_FLIGHT });
   let peakHeapUsed = 0;
   const sampleHeap = () => (peakHeapUsed = Math.max(peakHeapUsed, process.memoryUsage().heapUsed));
   try {
     const result = await runAudit({ data: takeCampaignData(raw), settings: raw.settings, targetCpa: raw.targetCpa, region: raw.region }, (progress) => {
       sampleHeap();
-      port.postMessage({ type: 'progress', progress } satisfies AuditThreadMessage);
+      rows.notify({ type: 'progress', progress });
     });
     sampleHeap();
     // The account and everything the engines derived from it (at 1 000 000 keywords ~0.9 GB of the
@@ -329,15 +332,14 @@ export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, li
     const heapCeiling = garbageCeiling(v8.getHeapStatistics().heap_size_limit * ENCODING_HEAP_SHARE, ENCODING_HEAP_SLACK_BYTES);
     let next = batches.next();
     while (!next.done) {
-      // A copy batch's buffer moves to the worker rather than being copied.
-      port.postMessage({ type: 'batch', batch: next.value } satisfies AuditThreadMessage, next.value.kind === 'copy' ? [next.value.bytes.buffer as ArrayBuffer] : []);
-      inFlight++;
+      // A copy batch's buffer moves to the worker rather than being copied. The next batch is encoded
+      // while the worker writes this one; it waits there (`send`) while BATCHES_IN_FLIGHT are unwritten.
+      await rows.send({ type: 'batch', batch: next.value }, next.value.kind === 'copy' ? [next.value.bytes.buffer as ArrayBuffer] : []);
       sampleHeap();
       heapCeiling();
       next = batches.next();
-      while (inFlight >= BATCHES_IN_FLIGHT) await new Promise<void>((resolve) => (acknowledge = resolve));
     }
-    while (inFlight > 0) await new Promise<void>((resolve) => (acknowledge = resolve));
+    await rows.drain();
     return { summary, report, rows: next.value, engineMemory: { peakHeapUsed: sampleHeap(), heapTotal: process.memoryUsage().heapTotal } };
   } finally {
     port.close();

@@ -20,10 +20,11 @@ import { createLogger, type Logger } from '../lib/logger.js';
 import type { QueuedJob } from '../jobs/queue.js';
 import { createProgressWriter } from '../jobs/progress-writer.js';
 import type { JobWorker } from '../jobs/workers.js';
+import { receivePortStream } from '../lib/port-stream.js';
 import { analysisPool, WorkerLimitError } from '../lib/worker-pool.js';
 import { claimRun, failRun, ownedUpdate, startHeartbeat, type ClaimedRun as ClaimedPaidRun } from '../runs/paid-run.js';
 import { ANALYSIS_QUEUE, analysisJobOptions, auditRun, type AnalysisJobData } from './lifecycle.js';
-import { progressPercent, type AuditOutput, type AuditThreadAck, type AuditThreadMessage, type RawAuditInput } from './run-audit.js';
+import { progressPercent, type AuditOutput, type AuditProgressMessage, type AuditRowsMessage, type RawAuditInput } from './run-audit.js';
 import { defaultStorageLimits, ResultTooLargeError, type ResultRowBatch, type StorageLimits } from './result-rows.js';
 import { clearResultRows, openResultSaving } from './result-saving.js';
 import { recordCompletedAudit } from '../monitoring/audit-changes.js';
@@ -42,25 +43,18 @@ export const analysisStorageLimits: StorageLimits = { ...defaultStorageLimits };
 
 /**
  * Runs `runAuditInThread` of run-audit.ts in a thread of the analysis pool (`analysisPool()`). Progress and the result's row batches
- * come back over a MessagePort; each batch is handed to `sink` as it arrives and acknowledged once
- * written, the thread staying a few batches ahead. A failed write stops the thread and rejects with it.
+ * come back over a MessagePort (server/lib/port-stream.ts); each batch is handed to `sink` as it arrives
+ * and acknowledged once written, the thread staying a few batches ahead. A failed write stops the thread and rejects with it.
  */
 export const runAuditInWorkerThread: AuditRunner = async (input, onProgress, signal, sink) => {
   const { port1, port2 } = new MessageChannel();
   const sinkFailed = new AbortController();
-  let sinkError: unknown = null;
   // Each batch goes to the sink as it comes: the sink writes on several connections at once and keeps
   // the order that matters (result-saving.ts); each is acknowledged once written.
-  port1.on('message', (message: AuditThreadMessage) => {
-    if (message.type === 'progress') return onProgress(message.progress);
-    if (sinkError) return;
-    sink(message.batch).then(
-      () => port1.postMessage({ type: 'ack' } satisfies AuditThreadAck),
-      (error: unknown) => {
-        sinkError ??= error;
-        sinkFailed.abort(error);
-      },
-    );
+  const rows = receivePortStream<AuditRowsMessage, AuditProgressMessage>(port1, {
+    handle: (message) => sink(message.batch),
+    notice: (message) => onProgress(message.progress),
+    onFailure: (error) => sinkFailed.abort(error),
   });
   try {
     return await analysisPool().run<AuditOutput>(auditModule, 'runAuditInThread', [input, port2, analysisStorageLimits], {
@@ -69,7 +63,7 @@ export const runAuditInWorkerThread: AuditRunner = async (input, onProgress, sig
       timeoutMs: RUN_TIMEOUT_MS,
     });
   } catch (error) {
-    throw sinkError ?? error;
+    throw rows.failure ?? error;
   } finally {
     port1.close();
   }

@@ -7,7 +7,7 @@
  *
  * Campaigns go a few at a time (a batch of ≤ 4 MB of JSON, one campaign alone when it is bigger), search
  * queries in chunks of `SEARCH_QUERY_CHUNK`. Each message is acknowledged once its rows are in the database,
- * and the thread keeps at most `IN_FLIGHT` messages unacknowledged, so the main thread never holds more
+ * and the thread keeps at most `IN_FLIGHT` messages unacknowledged (server/lib/port-stream.ts), so the main thread never holds more
  * than a few batches however fast the thread serialises. Those few are written at the same time, on their
  * own connections (rows carry their positions, so the order of writes is free). The documents are stored as
  * `json` (migration 0109): PostgreSQL only checks the text, where building jsonb took it ~150 ms per 2 MB
@@ -18,6 +18,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { sql, type Kysely } from 'kysely';
 import type { CampaignData } from '../../contract/campaigns.js';
 import type { Database } from '../db/schema.js';
+import { PortStreamSender, receivePortStream, type PortStreamReceiver } from '../lib/port-stream.js';
 import { campaignRowSummary } from './campaign-row.js';
 
 /** Search queries per stored row (draft and project): ~2–3 MB of JSON each. */
@@ -32,10 +33,6 @@ export type DraftRowMessage =
   | { kind: 'campaigns'; first: number; json: string; summaries: string }
   /** `json` is a SearchQuery[] of `rows` queries, the chunk number `position`. */
   | { kind: 'queries'; position: number; rows: number; json: string };
-
-/** A message on the port: its number, so the acknowledgements (which may come in any order) find it. */
-type Sent = DraftRowMessage & { seq: number };
-type DraftRowAck = { seq: number } & ({ ok: true } | { ok: false; message: string });
 
 type Replacer = (key: string, value: unknown) => unknown;
 
@@ -85,50 +82,14 @@ export async function writeDraftRow(db: Kysely<Database>, draftId: string, messa
   }
 }
 
-/** The thread's side: sends messages and waits for their acknowledgements, at most IN_FLIGHT ahead. */
-export class DraftRowSender {
-  readonly #port: MessagePort;
-  readonly #waiting = new Map<number, { settle: (ack: DraftRowAck) => void; stored: Promise<void> }>();
-  #seq = 0;
-
-  constructor(port: MessagePort) {
-    this.#port = port;
-    port.on('message', (ack: DraftRowAck) => {
-      this.#waiting.get(ack.seq)?.settle(ack);
-      this.#waiting.delete(ack.seq);
-    });
-  }
-
-  async send(message: DraftRowMessage): Promise<void> {
-    while (this.#waiting.size >= IN_FLIGHT) await Promise.race([...this.#waiting.values()].map((entry) => entry.stored));
-    let settle!: (ack: DraftRowAck) => void;
-    const stored = new Promise<void>((resolve, reject) => {
-      settle = (ack) => (ack.ok ? resolve() : reject(new Error(`The import draft could not be stored: ${ack.message}`)));
-    });
-    // Observed when awaited; a failure of a later one must not be an unhandled rejection meanwhile.
-    stored.catch(() => undefined);
-    const seq = this.#seq++;
-    this.#waiting.set(seq, { settle, stored });
-    this.#port.postMessage({ ...message, seq } satisfies Sent);
-  }
-
-  /** Waits until everything sent is stored, then lets the port go. */
-  async close(): Promise<void> {
-    try {
-      await Promise.all([...this.#waiting.values()].map((entry) => entry.stored));
-    } finally {
-      this.#port.close();
-    }
-  }
-}
-
 /** Sends a whole CampaignData into the draft, piece by piece. */
 export async function sendDraftRows(data: Pick<CampaignData, 'campaigns' | 'searchQueries'>, port: MessagePort, replacer?: Replacer): Promise<void> {
-  const sender = new DraftRowSender(port);
+  const sender = new PortStreamSender<DraftRowMessage>(port, { inFlight: IN_FLIGHT, failureError: (message) => new Error(`The import draft could not be stored: ${message}`) });
   try {
     for (const message of draftRowMessages(data, replacer)) await sender.send(message);
+    await sender.drain();
   } finally {
-    await sender.close();
+    port.close();
   }
 }
 
@@ -137,27 +98,6 @@ export async function sendDraftRows(data: Pick<CampaignData, 'campaigns' | 'sear
  * once) and acknowledges it. `finished()` resolves once every message received so far is written, or
  * rejects with the first failure; after a failure the rest are refused.
  */
-export function receiveDraftRows(db: Kysely<Database>, draftId: string, port: MessagePort): { finished: () => Promise<void> } {
-  const writing = new Set<Promise<void>>();
-  let failure: unknown = null;
-  port.on('message', ({ seq, ...message }: Sent) => {
-    const write = (async () => {
-      if (failure) return port.postMessage({ seq, ok: false, message: 'an earlier part failed' } satisfies DraftRowAck);
-      try {
-        await writeDraftRow(db, draftId, message as DraftRowMessage);
-        port.postMessage({ seq, ok: true } satisfies DraftRowAck);
-      } catch (error) {
-        failure ??= error;
-        port.postMessage({ seq, ok: false, message: (error as Error).message } satisfies DraftRowAck);
-      }
-    })();
-    writing.add(write);
-    void write.finally(() => writing.delete(write));
-  });
-  return {
-    finished: async () => {
-      await Promise.all(writing);
-      if (failure) throw failure;
-    },
-  };
+export function receiveDraftRows(db: Kysely<Database>, draftId: string, port: MessagePort): PortStreamReceiver {
+  return receivePortStream<DraftRowMessage>(port, { handle: (message) => writeDraftRow(db, draftId, message) });
 }
