@@ -24,6 +24,7 @@ import * as decidedPositionsMigration from './0112_decided_positions.js';
 import * as tokenSourcesMigration from './0113_token_sources.js';
 import * as directConnectionsMigration from './0117_direct_connections.js';
 import * as analysisLegacyResultsMigration from './0118_analysis_legacy_results.js';
+import * as agencyClientImportsMigration from './0156_agency_client_imports.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '0113_token_sources': tokenSourcesMigration,
   '0117_direct_connections': directConnectionsMigration,
   '0118_analysis_legacy_results': analysisLegacyResultsMigration,
+  '0156_agency_client_imports': agencyClientImportsMigration,
 };
