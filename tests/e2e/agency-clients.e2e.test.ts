@@ -67,6 +67,8 @@ describe('an agency picks its clients in Chromium and audits one of them', () =>
     await page.waitForURL('**/projects/create/step2');
     await page.getByRole('tab', { name: 'API Яндекс Директа' }).click();
     await page.getByRole('button', { name: 'Подключить Яндекс Директ' }).click();
+    // Yandex ID's consent (the fake consents at once) sends the browser back to the app, which returns to step 2.
+    await page.waitForURL('**/connections/yandex/callback?**');
     await page.waitForURL('**/projects/create/step2');
     await page.getByRole('tab', { name: 'API Яндекс Директа' }).click();
 
@@ -95,8 +97,11 @@ describe('an agency picks its clients in Chromium and audits one of them', () =>
 
     await runAnalysisToCompletion(page, projectId);
     // The settings finding: the search campaign has no negatives; the networks campaign's group uses a shared set.
-    await page.getByText('Нет минус-слов на кампанию').first().waitFor();
-    const findingTexts = (await page.getByTestId('finding').allInnerTexts()).join('\n');
+    await page.getByRole('combobox', { name: 'Проверка' }).selectOption('campaign.no_negatives');
+    await page.waitForURL((url) => url.searchParams.has('check'));
+    const findings = page.getByRole('list', { name: 'Список замечаний' });
+    await findings.getByTestId('finding').first().waitFor();
+    const findingTexts = (await findings.getByTestId('finding').allInnerTexts()).join('\n');
     expect(findingTexts).toContain('У кампании «Тёплый пол — Поиск» нет минус-слов на кампанию.');
     expect(findingTexts).not.toContain('У кампании «Тёплый пол — РСЯ» нет минус-слов на кампанию.');
   });
