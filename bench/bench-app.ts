@@ -75,6 +75,8 @@ export interface BenchAppOptions {
   jobs?: boolean;
   /** Tokens on the user's balance (default: the welcome credit of 100). */
   balance?: number;
+  /** More configuration (environment variables the app reads), e.g. the Direct API address of a fake. */
+  env?: Record<string, string>;
 }
 
 export async function startBenchApp(options: BenchAppOptions = {}): Promise<BenchApp> {
@@ -105,7 +107,7 @@ export async function startBenchApp(options: BenchAppOptions = {}): Promise<Benc
     started.unshift(database.close);
     const config = server.loadConfig(
       // Real-looking seller requisites: invoices are refused while the seller is the placeholder.
-      { NODE_ENV: 'production', LOG_LEVEL: 'warn', SELLER_REQUISITES_JSON: JSON.stringify(TEST_SELLER) },
+      { NODE_ENV: 'production', LOG_LEVEL: 'warn', SELLER_REQUISITES_JSON: JSON.stringify(TEST_SELLER), ...options.env },
       { dataDir, host: '127.0.0.1', rateLimit: { max: 1_000_000_000, timeWindowMs: 60_000 }, webRoot: options.webRoot, inProcessWorkers: false },
     );
     const jobs = options.jobs ? await server.startJobQueue({ db: database.db, connectionString: database.url, config, workers: server.jobWorkers, runWorkers: true }) : null;
