@@ -118,8 +118,15 @@ describe("many agency clients at once", () => {
   it('refreshes the project a client already has instead of making a second one, and says why a client with no points failed', async () => {
     const before = await t.app.db.selectFrom('projects').select(['id', 'name']).where('organization_id', '=', user.organizationId).execute();
     direct.failNext('campaigns', { error_code: 152, error_string: 'Недостаточно баллов', error_detail: 'Недостаточно баллов для выполнения операции' }, 'okna-perm');
-    const started = await call<AgencyClientImportList>(t.app, 'POST', importsPath(), { token: user.token, body: { logins: ['teplodom', 'TEPLODOM', 'okna-perm'] } });
-    expect(started.status).toBe(202);
+    const turnsBefore = await t.app.db.selectFrom('agency_client_imports').select('id').where('client_login', '=', 'teplodom').execute();
+    // Picked twice at the same moment (and once more in capitals): one turn, one read.
+    const [started, again] = await Promise.all([
+      call<AgencyClientImportList>(t.app, 'POST', importsPath(), { token: user.token, body: { logins: ['teplodom', 'TEPLODOM', 'okna-perm'] } }),
+      call<AgencyClientImportList>(t.app, 'POST', importsPath(), { token: user.token, body: { logins: ['teplodom'] } }),
+    ]);
+    expect([started.status, again.status]).toEqual([202, 202]);
+    const turnsAfter = await t.app.db.selectFrom('agency_client_imports').select('id').where('client_login', '=', 'teplodom').execute();
+    expect(turnsAfter.length).toBe(turnsBefore.length + 1);
     const done = await waitForImports((list) => list.imports.every((turn) => turn.created_at >= started.body.imports[0]!.created_at || turn.client_login === 'closed-client') && allFinished(list));
     const byLogin = Object.fromEntries(done.imports.map((turn) => [turn.client_login, turn]));
     const teplodomProject = before.find((project) => project.name === 'ООО «Теплодом»')!;
