@@ -18,6 +18,7 @@ const registry: { name: string; file: string }[] = [
   { name: 'compression', file: './compression.js' },
   { name: 'hostile-uploads', file: './hostile-uploads.js' },
   { name: 'end-to-end', file: './end-to-end.js' },
+  { name: 'direct-api-import', file: './direct-api-import.js' },
   { name: 'results-at-scale', file: './results-at-scale.js' },
   { name: 'auth-load', file: './auth-load.js' },
   { name: 'documents', file: './documents.js' },

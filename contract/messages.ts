@@ -270,6 +270,12 @@ export const directConnectionMessages = {
   expired: 'Доступ к аккаунту {login} истёк или отозван в Яндекс ID. Подключите аккаунт заново',
   notFound: 'Подключение не найдено',
   forbidden: 'Отключить аккаунт может тот, кто его подключил, или владелец организации',
+  clientsRequired: 'Выберите хотя бы одного клиента',
+  clientsTooMany: 'За один раз можно загрузить не больше 1000 клиентов',
+  clientLoginInvalid: 'Некорректный логин клиента',
+  notAgency: 'Это не агентский аккаунт: у него нет клиентов. Загрузите его кампании кнопкой «Загрузить кампании»',
+  notAgencyClient: 'Клиента {login} нет среди клиентов агентства (или он в архиве)',
+  clientImportFailed: 'Не удалось загрузить кампании клиента',
 } as const;
 
 /** Applying accepted suggestions through the Direct API, the journal and undo (issue 24). */

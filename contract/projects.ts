@@ -308,6 +308,8 @@ export const ImportRecordSchema = v.object({
   problems: v.array(ImportProblemSchema),
   created_by: v.nullable(PersonSchema),
   created_at: v.string(),
+  /** Direct API points («баллы») the import spent; null for files. */
+  units_spent: v.nullable(v.number()),
 });
 export type ImportRecord = v.InferOutput<typeof ImportRecordSchema>;
 

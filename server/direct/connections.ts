@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { AgencyClientList, DirectConnection, DirectConnectionList, OAuthCallback } from '../../contract/direct-connections.js';
+import type { DirectConnection, DirectConnectionList, OAuthCallback } from '../../contract/direct-connections.js';
 import { directConnectionMessages as m } from '../../contract/messages.js';
 import type { Caller } from '../auth/authenticate.js';
 import type { AppConfig, YandexOAuthConfig } from '../config.js';
@@ -167,6 +167,12 @@ export async function connectionAccessToken(db: DB, config: YandexOAuthConfig | 
   });
 }
 
+/** An agency's clients as agencyclients.get names them (the routes add each one's project). */
+export interface AgencyClientNames {
+  agency: boolean;
+  clients: { login: string; name: string }[];
+}
+
 /** What `agencyclients.get` answers per client (official page «AgencyClients: get»). */
 interface ApiAgencyClient {
   Login: string;
@@ -182,7 +188,7 @@ export async function agencyClients(
   config: Pick<AppConfig, 'yandexOAuth' | 'secretsKey' | 'yandexDirectApiUrl'>,
   organizationId: string,
   id: string,
-): Promise<AgencyClientList> {
+): Promise<AgencyClientNames> {
   const { token } = await connectionAccessToken(db, config.yandexOAuth, config.secretsKey, organizationId, id);
   const client = createDirectClient({ token, baseUrl: config.yandexDirectApiUrl, maxRetries: 1 });
   try {

@@ -152,7 +152,7 @@ export async function discardDraft(db: Executor, draftId: string): Promise<void>
 }
 
 /** The caller's own live, ready draft, locked so two saves of one preview cannot both apply it. */
-export async function lockDraft(trx: Transaction<Database>, caller: Caller, draftId: string): Promise<void> {
+export async function lockDraft(trx: Transaction<Database>, caller: Pick<Caller, 'organizationId' | 'userId'>, draftId: string): Promise<void> {
   const draft = await trx
     .selectFrom('import_drafts')
     .select('id')
@@ -173,12 +173,12 @@ export async function lockDraft(trx: Transaction<Database>, caller: Caller, draf
  * rows in one INSERT … SELECT, with the counts and group summaries the import thread computed
  * (campaign-row.ts), and the query chunks are copied as they are: no document is parsed.
  */
-export async function applyDraft(trx: Transaction<Database>, caller: Caller, projectId: string, draftId: string, mode: ImportMode): Promise<string> {
+export async function applyDraft(trx: Transaction<Database>, caller: Pick<Caller, 'organizationId' | 'userId'>, projectId: string, draftId: string, mode: ImportMode): Promise<string> {
   await lockDraft(trx, caller, draftId);
   const imported = await sql<{ id: string }>`
-    INSERT INTO project_imports (project_id, source, mode, status, file_names, counts, problems, detected, period, created_by)
+    INSERT INTO project_imports (project_id, source, mode, status, file_names, counts, problems, detected, period, created_by, units_spent)
     SELECT ${projectId}, d.source, ${mode}, 'completed', d.file_names, d.counts, d.problems, d.detected,
-           nullif(d.period, 'null'::jsonb), ${caller.userId}
+           nullif(d.period, 'null'::jsonb), ${caller.userId}, d.units_spent
       FROM import_drafts d WHERE d.id = ${draftId}
     RETURNING id`.execute(trx);
   const importId = imported.rows[0]!.id;

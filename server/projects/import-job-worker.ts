@@ -16,7 +16,8 @@ import type { ImportPreview } from '../../contract/projects.js';
 import type { AppConfig } from '../config.js';
 import type { DB } from '../db/database.js';
 import type { SealedDirectConnection } from '../db/tables/import-jobs.js';
-import type { QueuedJob } from '../jobs/queue.js';
+import type { JobQueue, QueuedJob } from '../jobs/queue.js';
+import { completeAgencyClientImport, dispatchAgencyImports } from './agency-imports.js';
 import { createProgressWriter } from '../jobs/progress-writer.js';
 import type { JobWorker } from '../jobs/workers.js';
 import { importPool, WorkerTaskError } from '../lib/worker-pool.js';
@@ -114,7 +115,22 @@ function failureOf(error: unknown): ImportFailure {
   return new ImportFailure(m.directApiFailed, 'DIRECT_API_ERROR');
 }
 
-export async function runDirectImportJob(db: DB, config: AppConfig, job: QueuedJob<DirectImportJobData>, log?: { error: (obj: object, msg: string) => void }): Promise<void> {
+export async function runDirectImportJob(db: DB, config: AppConfig, job: QueuedJob<DirectImportJobData>, log?: { error: (obj: object, msg: string) => void }, queue?: JobQueue): Promise<void> {
+  await readDirectAccount(db, config, job, log);
+  // An agency client's turn ended (whatever happened): the next waiting client of its connection may start.
+  if (queue) await dispatchAfter(db, queue, config, job.data.importJobId).catch((error: unknown) => log?.error({ err: error }, 'agency imports not dispatched'));
+}
+
+async function dispatchAfter(db: DB, queue: JobQueue, config: AppConfig, importJobId: string): Promise<void> {
+  const turn = await db
+    .selectFrom('agency_client_imports')
+    .select(['organization_id', 'direct_connection_id'])
+    .where('import_job_id', '=', importJobId)
+    .executeTakeFirst();
+  if (turn) await dispatchAgencyImports(db, queue, config, turn.organization_id, turn.direct_connection_id);
+}
+
+async function readDirectAccount(db: DB, config: AppConfig, job: QueuedJob<DirectImportJobData>, log?: { error: (obj: object, msg: string) => void }): Promise<void> {
   const run = await claim(db, job);
   if (!run) return;
   importJobEvents.emit('changed', run.id);
@@ -162,16 +178,20 @@ export async function runDirectImportJob(db: DB, config: AppConfig, job: QueuedJ
 
     const finalProgress = seen.last ? progressOf(seen.last.stages, seen.last.units) : progressOf([]);
     const filledDraft = draftId;
+    let agencyTurn: Awaited<ReturnType<typeof completeAgencyClientImport>> = null;
     // The draft made ready and the completed job together, or neither: a job the recovery failed meanwhile keeps no draft.
     await db.transaction().execute(async (trx) => {
       const preview: ImportPreview = await finishDraft(trx, filledDraft, parsed, 'direct_api', [], 'yandex_direct');
+      await trx.updateTable('import_drafts').set({ units_spent: finalProgress.units.spent }).where('id', '=', filledDraft).execute();
+      // A client of an agency's many-clients import: the draft becomes the client's project here and now.
+      agencyTurn = await completeAgencyClientImport(trx, run.id, filledDraft, finalProgress.units.spent);
       const completed = await trx
         .updateTable('import_jobs')
         .set({
           status: 'completed',
           progress: JSON.stringify({ ...finalProgress, stage: 'done', done: 0, total: null }),
           preview: JSON.stringify(preview),
-          draft_id: preview.draft_id,
+          draft_id: agencyTurn ? null : preview.draft_id,
           // The draft keeps the sealed token for the project; the job needs it no more.
           connection: JSON.stringify(null),
           heartbeat_at: null,
@@ -207,6 +227,6 @@ export const directImportJobWorker: JobWorker = {
     // Jobs a dead process left behind are failed (with a message) before new work is taken.
     await recoverInterruptedImportJobs(db);
     // Two runs per process, like the analysis: each is a worker thread beside the API on shared cores.
-    await queue.work<DirectImportJobData>(DIRECT_IMPORT_QUEUE, (job) => runDirectImportJob(db, config, job, log), { concurrency: 2 });
+    await queue.work<DirectImportJobData>(DIRECT_IMPORT_QUEUE, (job) => runDirectImportJob(db, config, job, log, queue), { concurrency: 2 });
   },
 };

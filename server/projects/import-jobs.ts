@@ -128,27 +128,41 @@ export async function startDirectImport(db: DB, jobs: JobQueue | null, caller: C
     .execute();
   let id: string;
   try {
-    id = await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('import_jobs')
-        .values({
-          organization_id: caller.organizationId,
-          user_id: caller.userId,
-          project_id: projectId,
-          connection: JSON.stringify(connection),
-          progress: JSON.stringify(queuedProgress()),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const jobId = await jobs.send(DIRECT_IMPORT_QUEUE, { importJobId: row.id } satisfies DirectImportJobData, { transaction: trx, ...directImportJobOptions });
-      await trx.updateTable('import_jobs').set({ job_id: jobId }).where('id', '=', row.id).execute();
-      return row.id;
-    });
+    id = await db.transaction().execute((trx) => enqueueDirectImportJob(trx, jobs, caller, connection, projectId));
   } catch (error) {
     if (isUniqueViolation(error)) throw new HttpError(429, 'IMPORT_ALREADY_RUNNING', m.directImportRunning);
     throw error;
   }
   return getImportJob(db, caller, id);
+}
+
+/**
+ * The import job row and its pg-boss job, in the caller's transaction. `agency`: one client of an agency's
+ * many-clients import (agency-imports.ts), which bounds its own jobs, so the one-import-per-user rule skips it.
+ */
+export async function enqueueDirectImportJob(
+  trx: Transaction<Database>,
+  jobs: JobQueue,
+  owner: Pick<Caller, 'organizationId' | 'userId'>,
+  connection: SealedDirectConnection,
+  projectId: string | null,
+  agency = false,
+): Promise<string> {
+  const row = await trx
+    .insertInto('import_jobs')
+    .values({
+      organization_id: owner.organizationId,
+      user_id: owner.userId,
+      project_id: projectId,
+      connection: JSON.stringify(connection),
+      progress: JSON.stringify(queuedProgress()),
+      agency,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const jobId = await jobs.send(DIRECT_IMPORT_QUEUE, { importJobId: row.id } satisfies DirectImportJobData, { transaction: trx, ...directImportJobOptions });
+  await trx.updateTable('import_jobs').set({ job_id: jobId }).where('id', '=', row.id).execute();
+  return row.id;
 }
 
 // ------------------------------------------------------------------------------------------ ending

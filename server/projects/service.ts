@@ -185,7 +185,7 @@ async function importHistory(db: Executor, projectId: string): Promise<ImportRec
   const rows = await db
     .selectFrom('project_imports as i')
     .leftJoin('users as u', 'u.id', 'i.created_by')
-    .select(['i.id', 'i.source', 'i.mode', 'i.status', 'i.file_names', 'i.counts', 'i.problems', 'i.created_by', 'i.created_at', 'u.first_name', 'u.last_name'])
+    .select(['i.id', 'i.source', 'i.mode', 'i.status', 'i.file_names', 'i.counts', 'i.problems', 'i.created_by', 'i.created_at', 'i.units_spent', 'u.first_name', 'u.last_name'])
     .where('i.project_id', '=', projectId)
     .orderBy('i.created_at', 'desc')
     .limit(50)
@@ -201,6 +201,7 @@ async function importHistory(db: Executor, projectId: string): Promise<ImportRec
     problems: row.problems as ImportRecord['problems'],
     created_by: row.created_by ? { id: row.created_by, full_name: fullName(row.first_name, row.last_name) } : null,
     created_at: iso(row.created_at),
+    units_spent: row.units_spent,
   }));
 }
 

@@ -50,3 +50,15 @@ export const disconnectDirectAccount = (id: string) => callApi(routes.disconnect
 /** Reads the campaigns of a connected account as an import job (an agency names its client's login). */
 export const startConnectionImport = (connectionId: string, clientLogin: string) =>
   callApi(projectRoutes.previewFromConnection, { params: { id: connectionId }, body: clientLogin ? { client_login: clientLogin } : {} });
+
+/** An agency's clients → a project each, read in the background (a few at a time). */
+export const startAgencyClientImports = (connectionId: string, logins: string[]) =>
+  callApi(routes.startClientImports, { params: { id: connectionId }, body: { logins } });
+
+/** The latest import of each client of the connection; polled while any is waiting or importing. */
+export const agencyClientImportsQueryOptions = (connectionId: string) =>
+  queryOptions({
+    queryKey: [...directConnectionKeys.all, connectionId, 'client-imports'] as const,
+    queryFn: ({ signal }) => callApi(routes.clientImports, { params: { id: connectionId }, signal }),
+    refetchInterval: (query) => (query.state.data?.imports.some((turn) => turn.status === 'waiting' || turn.status === 'importing') ? 1500 : false),
+  });

@@ -52,8 +52,8 @@ describe('connecting Yandex Direct through Yandex ID in Chromium', () => {
     await accounts.getByText('agency-one', { exact: true }).waitFor();
     expect(yandexId.tokenRequests.map((form) => form.grant_type)).toEqual(['authorization_code']);
 
-    await accounts.getByLabel('Клиент агентства').selectOption({ label: 'ООО «Теплодом» (teplodom)' });
-    await accounts.getByRole('button', { name: 'Загрузить кампании agency-one' }).click();
+    await accounts.getByRole('checkbox', { name: 'ООО «Теплодом» (teplodom)' }).check();
+    await accounts.getByRole('button', { name: 'Загрузить выбранного клиента в этот проект' }).click();
     await page.getByRole('region', { name: 'Что будет импортировано' }).waitFor();
     expect(direct.requests.at(-1)!.headers['client-login']).toBe('teplodom');
     await page.getByRole('button', { name: 'Сохранить проект' }).click();

@@ -82,6 +82,11 @@ export interface FakeDirectOptions {
   reportProgress?: Record<string, number[]>;
   /** `retryIn` header sent with 201/202, seconds. */
   retryIn?: number;
+  /**
+   * An agency's clients' own accounts, by `Client-Login`: a request naming one reads it (and a failure queued
+   * with that login fails only its requests); a request without the header reads the main account.
+   */
+  clientAccounts?: Record<string, FakeDirectAccount>;
 }
 
 export interface HeldService {
@@ -94,8 +99,8 @@ export interface FakeDirect {
   url: string;
   requests: RecordedRequest[];
   account: FakeDirectAccount;
-  /** The next answer(s) of `service` fail as described. */
-  failNext(service: string, failure: FakeFailure): void;
+  /** The next answer(s) of `service` fail as described; with `clientLogin`, only that client's answers. */
+  failNext(service: string, failure: FakeFailure, clientLogin?: string): void;
   /** Forgets failures not yet used. */
   clearFailures(): void;
   /** The next writes of these objects of `service` answer this error for the object (the rest of the call succeeds). */
@@ -309,7 +314,9 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
     if (req.method !== 'POST') return send(405, 'Method Not Allowed');
     if (!acceptsToken(/^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1] ?? '')) return error(53, 'Ошибка авторизации', 'OAuth-токен не найден или недействителен');
 
-    const queued = failures.get(service);
+    const clientLogin = req.headers['client-login']?.toString();
+    const forClient = clientLogin ? failures.get(`${service}@${clientLogin}`) : undefined;
+    const queued = forClient && forClient.length > 0 ? forClient : failures.get(service);
     if (queued && queued.length > 0) {
       const failure = queued[0]!;
       failure.times = (failure.times ?? 1) - 1;
@@ -319,14 +326,15 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
     }
 
     if (body === undefined) return error(8000, 'Неверный запрос', 'Тело запроса не является JSON');
-    if (isReport) return answerReport(req, body, send, error);
+    const read = (clientLogin && options.clientAccounts?.[clientLogin]) || account;
+    if (isReport) return answerReport(req, read, body, send, error);
     if (body.method !== 'get' && `${service}.${String(body.method)}` in WRITES) return answerWrite(service, body.method, body.params ?? {}, send, error);
     if (!(service in FIELDS)) return send(404, 'Not Found');
     if (body.method !== 'get') return error(8000, 'Неверный запрос', `Фейк не поддерживает метод ${String(body.method)}`);
-    return answerGet(service, body.params ?? {}, send, error);
+    return answerGet(read, service, body.params ?? {}, send, error);
   }
 
-  function answerGet(service: string, params: any, send: (s: number, p: unknown) => void, error: (c: number, s: string, d?: string) => void) {
+  function answerGet(account: FakeDirectAccount, service: string, params: any, send: (s: number, p: unknown) => void, error: (c: number, s: string, d?: string) => void) {
     const spec = FIELDS[service]!;
     const fieldNames: string[] = params.FieldNames ?? [];
     if (fieldNames.length === 0) return error(8000, 'Неверный запрос', 'Не указан параметр FieldNames');
@@ -392,7 +400,7 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
     send(200, { result: { [spec.results]: results } });
   }
 
-  function answerReport(req: IncomingMessage, body: any, send: (s: number, p: unknown, h?: Record<string, string>) => void, error: (c: number, s: string, d?: string, st?: number) => void) {
+  function answerReport(req: IncomingMessage, account: FakeDirectAccount, body: any, send: (s: number, p: unknown, h?: Record<string, string>) => void, error: (c: number, s: string, d?: string, st?: number) => void) {
     const definition = body.params;
     if (!definition?.ReportName || !definition.ReportType || !Array.isArray(definition.FieldNames)) {
       return error(8000, 'Неверный запрос', 'Не указаны обязательные параметры отчёта');
@@ -424,10 +432,11 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
     url: `http://127.0.0.1:${port}/json/v5`,
     requests,
     account,
-    failNext(service, failure) {
-      const list = failures.get(service) ?? [];
+    failNext(service, failure, clientLogin) {
+      const key = clientLogin ? `${service}@${clientLogin}` : service;
+      const list = failures.get(key) ?? [];
       list.push({ ...failure });
-      failures.set(service, list);
+      failures.set(key, list);
     },
     clearFailures: () => failures.clear(),
     failItems(service, ids, failure) {

@@ -27,6 +27,7 @@ import * as directConnectionsMigration from './0117_direct_connections.js';
 import * as analysisLegacyResultsMigration from './0118_analysis_legacy_results.js';
 import * as monitoringMigration from './0130_monitoring.js';
 import * as auditChangeCountsMigration from './0135_audit_change_counts.js';
+import * as agencyClientImportsMigration from './0156_agency_client_imports.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '0130_monitoring': monitoringMigration,
   '0135_audit_change_counts': auditChangeCountsMigration,
   '0140_change_sets': changeSetsMigration,
+  '0156_agency_client_imports': agencyClientImportsMigration,
 };

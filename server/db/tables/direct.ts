@@ -24,7 +24,31 @@ export interface DirectConnectionsTable {
   updated_at: Generated<Date>;
 }
 
+export type AgencyClientImportStatus = 'waiting' | 'importing' | 'completed' | 'failed';
+
+/** One agency client's turn in a many-clients import (migration 0156): waits, imports through a job, ends with a project or an error. */
+export interface AgencyClientImportsTable {
+  id: Generated<string>;
+  organization_id: string;
+  user_id: string;
+  direct_connection_id: string;
+  client_login: string;
+  client_name: string;
+  status: ColumnType<AgencyClientImportStatus, AgencyClientImportStatus | undefined, AgencyClientImportStatus>;
+  import_job_id: string | null;
+  project_id: string | null;
+  /** True when the client's project existed and was read again instead of created. */
+  refreshed: ColumnType<boolean, boolean | undefined, boolean>;
+  units_spent: number | null;
+  error: string | null;
+  error_code: string | null;
+  created_at: Generated<Date>;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
 export interface DirectTables {
+  agency_client_imports: AgencyClientImportsTable;
   direct_oauth_states: DirectOAuthStatesTable;
   direct_connections: DirectConnectionsTable;
 }

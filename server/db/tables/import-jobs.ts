@@ -27,6 +27,8 @@ export interface ImportJobsTable {
   error: string | null;
   error_code: string | null;
   job_id: string | null;
+  /** Part of an agency's many-clients import: the batch bounds these, not the one-import-per-user rule. */
+  agency: ColumnType<boolean, boolean | undefined, boolean>;
   heartbeat_at: NullableTimestamp;
   created_at: Timestamp;
   started_at: NullableTimestamp;

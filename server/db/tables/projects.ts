@@ -51,6 +51,8 @@ export interface ProjectImportsTable {
   /** Statistics period of the import (CampaignData.period). */
   period: Json<{ from: string; to: string } | null>;
   created_by: string | null;
+  /** Direct API points the import spent (the `Units` headers summed); null for files. */
+  units_spent: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
 }
 
@@ -104,6 +106,8 @@ export interface ImportDraftsTable {
   /** Direct API access, the token sealed with secret-box; copied to project_connections on save. */
   connection: Json<{ encrypted_token: string; client_login: string | null; sandbox: boolean; direct_connection_id?: string | null } | null>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
+  /** Direct API points the read spent, set when a Direct import finishes the draft. */
+  units_spent: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
 }
 

@@ -210,7 +210,7 @@ describe("an agency's clients", () => {
       const agency = await call(t.app, 'GET', `/api/v1/direct/connections/${connected.body.id}/clients`, { token: user.token });
       expect(agency.status).toBe(200);
       // By name in Russian collation (Cyrillic first); the archived client is left out.
-      expect(agency.body).toEqual({ agency: true, clients: [{ login: 'teplodom', name: 'ООО «Теплодом»' }, { login: 'okna-perm', name: 'okna-perm' }] });
+      expect(agency.body).toEqual({ agency: true, clients: [{ login: 'teplodom', name: 'ООО «Теплодом»', project: null }, { login: 'okna-perm', name: 'okna-perm', project: null }] });
       expect(agencyDirect.requests.at(-1)).toMatchObject({ service: 'agencyclients', method: 'get', body: { params: { SelectionCriteria: { Archived: 'NO' } } } });
 
       t.config.yandexDirectApiUrl = advertiserDirect.url;

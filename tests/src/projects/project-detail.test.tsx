@@ -58,6 +58,7 @@ const detail: ProjectDetail = {
       problems: [],
       created_by: { id: verifiedUser.id, full_name: 'Анна Петрова' },
       created_at: '2025-02-01T10:00:00.000Z',
+      units_spent: null,
     },
   ],
   connection: null,

@@ -4,6 +4,7 @@ import type { DirectConnection } from '@contract/direct-connections.js';
 import type { ImportJob } from '@contract/projects.js';
 import { agencyClientsQueryOptions, directConnectionKeys, directConnectionsQueryOptions, disconnectDirectAccount, startConnectionImport, startDirectConnection } from '@/lib/direct-connections-api';
 import { formatDate } from '@contract/format';
+import { AgencyClientPicker } from './AgencyClientPicker';
 import { importErrorOf, type ImportErrorState } from './ImportErrors';
 
 interface Props {
@@ -52,8 +53,10 @@ export function DirectConnections({ onStarted, onError }: Props) {
 function ConnectedAccount({ connection, onStarted, onError }: { connection: DirectConnection } & Props) {
   const queryClient = useQueryClient();
   const clients = useQuery(agencyClientsQueryOptions(connection.id));
-  const [clientLogin, setClientLogin] = useState('');
+  const [picked, setPicked] = useState<Set<string>>(new Set());
   const agency = clients.data?.agency === true;
+  // One picked client can be read into the project being created; several get a project each (the picker's button).
+  const clientLogin = picked.size === 1 ? [...picked][0]! : '';
   const load = useMutation({
     mutationFn: () => startConnectionImport(connection.id, clientLogin.trim()),
     onMutate: () => onError(null),
@@ -65,7 +68,6 @@ function ConnectedAccount({ connection, onStarted, onError }: { connection: Dire
     onSuccess: () => queryClient.invalidateQueries({ queryKey: directConnectionKeys.all }),
     onError: (error) => onError(importErrorOf(error)),
   });
-  const loginFieldId = `client-login-${connection.id}`;
   return (
     <li className="direct-connections__item">
       <div>
@@ -75,25 +77,11 @@ function ConnectedAccount({ connection, onStarted, onError }: { connection: Dire
           {connection.connected_by && `, ${connection.connected_by}`} · доступ до {formatDate(connection.expires_at)}
         </p>
       </div>
-      {agency && (
-        <div className="field">
-          <label className="field__label" htmlFor={loginFieldId}>
-            Клиент агентства
-          </label>
-          <select id={loginFieldId} className="input" value={clientLogin} onChange={(event) => setClientLogin(event.target.value)}>
-            <option value="">Выберите клиента</option>
-            {clients.data!.clients.map((client) => (
-              <option key={client.login} value={client.login}>
-                {client.name === client.login ? client.login : `${client.name} (${client.login})`}
-              </option>
-            ))}
-          </select>
-        </div>
-      )}
+      {agency && <AgencyClientPicker connectionId={connection.id} clients={clients.data!.clients} picked={picked} onPickedChange={setPicked} onError={onError} />}
       <div className="form__row">
         <button type="button" className="btn btn--primary" disabled={load.isPending || (agency && !clientLogin)} aria-busy={load.isPending} onClick={() => load.mutate()}>
           {load.isPending && <span className="spinner" role="status" aria-label="Загрузка" />}
-          Загрузить кампании {connection.login}
+          {agency ? 'Загрузить выбранного клиента в этот проект' : `Загрузить кампании ${connection.login}`}
         </button>
         <button type="button" className="btn btn--ghost" disabled={disconnect.isPending} onClick={() => disconnect.mutate()}>
           Отключить

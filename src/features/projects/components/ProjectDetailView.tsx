@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { adPlatformLabels } from '@contract/campaigns.js';
+import { pluralRu } from '@contract/format';
 import type { ImportPreview, ImportRecord, ProjectDetail } from '@contract/projects.js';
 import { readDirectJobId, reimportDirectJobKey } from '@/features/projects/direct-import-job';
 import { formatCount, formatDate, formatDateTime, formatMoney, formatPercent } from '@/features/projects/format';
@@ -247,6 +248,12 @@ function ImportHistory({ imports }: { imports: ImportRecord[] }) {
               <td data-label="Источник" title={record.file_names.join(', ')}>
                 {SOURCE_LABELS[record.source]}
                 {record.file_names.length > 0 && <span className="muted"> ({record.file_names.join(', ')})</span>}
+                {record.units_spent !== null && (
+                  <span className="muted">
+                    {' '}
+                    · {formatCount(record.units_spent)} {pluralRu(record.units_spent, ['балл', 'балла', 'баллов'])} API
+                  </span>
+                )}
               </td>
               <td data-label="Режим">{MODE_LABELS[record.mode]}</td>
               <td data-label="Кампании">{formatCount(record.counts.campaigns)}</td>
