@@ -31,8 +31,9 @@ import { relevanceRoutes } from './relevance/routes.js';
 import { aiPlanRoutes } from './ai-plan/routes.js';
 import { directConnectionRoutes } from './direct/routes.js';
 import { adminInvoiceRoutes, paymentRoutes } from './payments/routes.js';
+import { reportApiRoutes } from './reports/routes.js';
 import type { JobQueue } from './jobs/queue.js';
-import { isClientRouteNavigation } from './web/spa-fallback.js';
+import { isClientRouteNavigation, isSharedReportPage } from './web/spa-fallback.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -195,6 +196,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // The reply is not returned: returning it makes fastify await it (one more stream listener per hop of
     // the static plugin's lookup, enough for a MaxListeners warning on a fallback).
     if (servesWeb && isClientRouteNavigation({ method: request.method, url: request.url, accept: request.headers.accept })) {
+      // A shared report's page (/r/<token>) stays out of search engines and never sends its address on.
+      if (isSharedReportPage(request.url)) reply.header('x-robots-tag', 'noindex, nofollow').header('referrer-policy', 'no-referrer');
       reply.sendFile('index.html');
       return;
     }
@@ -293,6 +296,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(relevanceRoutes, { prefix: '/api/v1' });
   await app.register(aiPlanRoutes, { prefix: '/api/v1' });
   await app.register(directConnectionRoutes, { prefix: '/api/v1/direct/connections' });
+  await app.register(reportApiRoutes, { prefix: '/api/v1' });
 
   if (servesWeb) {
     await app.register(fastifyStatic, {

@@ -12,6 +12,7 @@ import { organizationRoutes } from './organizations.js';
 import { paymentRoutes } from './payments.js';
 import { projectRoutes } from './projects.js';
 import { relevanceRoutes } from './relevance.js';
+import { reportRoutes } from './reports.js';
 import { tokenRoutes } from './tokens.js';
 
 export const routes = {
@@ -25,6 +26,7 @@ export const routes = {
   tokens: tokenRoutes,
   payments: paymentRoutes,
   admin: adminRoutes,
+  reports: reportRoutes,
 };
 
 export type { ApiRoute, ApiResponse, ApiCallParts } from './route.js';

@@ -6,6 +6,7 @@ import type { AiPlanTables } from './tables/ai-plans.js';
 import type { ImportJobTables } from './tables/import-jobs.js';
 import type { PaymentTables } from './tables/payments.js';
 import type { DirectTables } from './tables/direct.js';
+import type { ReportTables } from './tables/reports.js';
 
 /** The whole database as Kysely sees it: each domain declares its own tables in `tables/`. */
-export interface Database extends CoreTables, ProjectTables, AnalysisTables, RelevanceTables, AiPlanTables, ImportJobTables, PaymentTables, DirectTables {}
+export interface Database extends CoreTables, ProjectTables, AnalysisTables, RelevanceTables, AiPlanTables, ImportJobTables, PaymentTables, DirectTables, ReportTables {}
