@@ -21,6 +21,7 @@ const registry: { name: string; file: string }[] = [
   { name: 'results-at-scale', file: './results-at-scale.js' },
   { name: 'auth-load', file: './auth-load.js' },
   { name: 'documents', file: './documents.js' },
+  { name: 'client-report', file: './client-report.js' },
 ];
 
 /** The module's source next to this file (tsx runs .ts; a compiled copy would be .js). */
