@@ -264,13 +264,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     const mode = authModeOf(route.schema);
     if (!mode) return;
     const check = mode === 'optional' ? app.authenticateIfPresent : app.authenticate;
-    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    route.onRequest = [check, ...own];
+    route.onRequest = [check, ...hookList(route.onRequest)];
     // A verified e-mail (the table's `verifiedEmail`) is checked first among the preValidation checks, like roles.
-    if (apiRouteOf(route.schema)?.verifiedEmail) {
-      const ownChecks = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
-      route.preValidation = [requireVerifiedEmail, ...ownChecks];
-    }
+    if (apiRouteOf(route.schema)?.verifiedEmail) route.preValidation = [requireVerifiedEmail, ...hookList(route.preValidation)];
   });
 
   app.get('/api/health', { schema: { tags: ['ops'], summary: 'Liveness and database check' } }, async (_request, reply) => {
@@ -317,4 +313,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     });
   }
   return app;
+}
+
+/** A route option that takes one hook or several, as a list. */
+function hookList<Hook>(hooks: Hook | Hook[] | undefined): Hook[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
 }

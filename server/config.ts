@@ -3,9 +3,9 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { paymentsConfigFromEnv, type PaymentsConfig } from './payments/config.js';
+import { paymentsConfigFromEnv, type PaymentsConfig } from './config/payments.js';
 import { StartupError } from './startup-error.js';
-import { loadPricingTable } from './tokens/pricing.js';
+import { loadPricingTable } from './config/pricing-table.js';
 
 /** Everything the server reads from the environment, parsed once. */
 export interface AppConfig {
@@ -196,7 +196,7 @@ function checkPricingOverride(json: string | undefined): void {
   try {
     loadPricingTable(json);
   } catch (error) {
-    throw new StartupError((error as Error).message, 'fix or unset PRICING_JSON; it overrides the default prices, e.g. PRICING_JSON=\'{"perCampaign":3,"aiPlan":15}\' (see server/tokens/pricing.ts for every key)');
+    throw new StartupError((error as Error).message, 'fix or unset PRICING_JSON; it overrides the default prices, e.g. PRICING_JSON=\'{"perCampaign":3,"aiPlan":15}\' (see server/config/pricing-table.ts for every key)');
   }
 }
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { convertLegacyResults } from './analysis/legacy-results.js';
 import { openDatabase } from './db/connect.js';
 import { takeOverShutdownSignals } from './db/embedded.js';
 import { surviveDroppedConnectionErrors } from './db/availability.js';
@@ -29,6 +30,8 @@ async function main() {
     openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: embeddedPostgresLog }),
   );
   startedSoFar.unshift(database);
+  // Results stored before migration 0060 become rows with today's writer, now that the schema is today's.
+  await startupStep('converting results stored before version 0060', () => convertLegacyResults(database.db));
   const jobs = await startupStep('starting the job queue (pg-boss)', () =>
     startJobQueue({ db: database.db, connectionString: database.url, config, workers: jobWorkers, runWorkers: config.inProcessWorkers, log: console as never }),
   );

@@ -96,29 +96,31 @@ export async function finishAuthorization(db: DB, config: YandexOAuthConfig | nu
     .onConflict((conflict) => conflict.columns(['organization_id', 'login']).doUpdateSet({ ...sealed, connected_by: caller.userId, updated_at: sql<Date>`now()` }))
     .returning('id')
     .executeTakeFirstOrThrow();
-  const connection = (await listConnections(db, config, caller)).connections.find((item) => item.id === row.id);
+  const [connection] = await readConnections(db, caller.organizationId, row.id);
   if (!connection) throw new Error('the connection just written is gone');
   return connection;
 }
 
 export async function listConnections(db: DB, config: YandexOAuthConfig | null, caller: Caller): Promise<DirectConnectionList> {
-  const rows = await db
+  return { oauth_available: config !== null, connections: await readConnections(db, caller.organizationId) };
+}
+
+/** The organization's connections as the API shows them (no token ever): all of them, or the one asked for. */
+async function readConnections(db: DB, organizationId: string, id?: string): Promise<DirectConnection[]> {
+  let query = db
     .selectFrom('direct_connections as c')
     .leftJoin('users as u', 'u.id', 'c.connected_by')
     .select(['c.id', 'c.login', 'c.expires_at', 'c.created_at', 'u.first_name', 'u.last_name'])
-    .where('c.organization_id', '=', caller.organizationId)
-    .orderBy('c.login')
-    .execute();
-  return {
-    oauth_available: config !== null,
-    connections: rows.map((row) => ({
-      id: row.id,
-      login: row.login,
-      expires_at: iso(row.expires_at),
-      connected_at: iso(row.created_at),
-      connected_by: row.first_name === null ? null : fullName(row.first_name, row.last_name),
-    })),
-  };
+    .where('c.organization_id', '=', organizationId);
+  if (id !== undefined) query = query.where('c.id', '=', id);
+  const rows = await query.orderBy('c.login').execute();
+  return rows.map((row) => ({
+    id: row.id,
+    login: row.login,
+    expires_at: iso(row.expires_at),
+    connected_at: iso(row.created_at),
+    connected_by: row.first_name === null ? null : fullName(row.first_name, row.last_name),
+  }));
 }
 
 /** Forgets a connection and its tokens: who connected it, or the organization's owner or admin. */

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import type { Requisites } from '../../contract/payments.js';
 import { amountInWords, formatRoubles } from './amount-in-words.js';
-import type { SellerRequisites } from './config.js';
+import type { SellerRequisites } from '../config/payments.js';
 import { formatCountOf } from '../../contract/format.js';
 
 // The font ships in an npm package (nothing is downloaded at run time); DejaVu covers Cyrillic.

@@ -5,7 +5,7 @@ import { paymentMessages as m } from '../../contract/messages.js';
 import { HttpError, notFound } from '../lib/errors.js';
 import { addRoute } from '../lib/routes.js';
 import { buildDocument } from '../lib/documents.js';
-import { sellerPlaceholders } from './config.js';
+import { sellerPlaceholders } from '../config/payments.js';
 import type { InvoiceDocument } from './invoice-pdf.js';
 import { acceptNotification } from './notification-check.js';
 import {

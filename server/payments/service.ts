@@ -9,7 +9,7 @@ import { fullName, iso } from '../lib/api-values.js';
 import { conflict, forbidden, HttpError, notFound } from '../lib/errors.js';
 import { applyLedgerEntry, getOwnBalance } from '../tokens/ledger.js';
 import { formatCountOf } from '../../contract/format.js';
-import { sellerPlaceholders, type PaymentsConfig } from './config.js';
+import { sellerPlaceholders, type PaymentsConfig } from '../config/payments.js';
 import { YookassaError, valueToKopecks, type YookassaClient, type YookassaPayment } from './yookassa.js';
 
 type PaymentRow = Selectable<TokenPaymentsTable>;

@@ -1,4 +1,4 @@
-import type { YookassaConfig } from './config.js';
+import type { YookassaConfig } from '../config/payments.js';
 
 /**
  * The few calls of YooKassa's payments API v3 we make (https://yookassa.ru/developers/api): basic auth

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FindingsPage } from '../../contract/analysis-pages.js';
 import type { Finding } from '../../contract/analysis-results.js';
 import { rankFindings } from '../../server/ai-plan/prompt.js';
-import { defaultPricingTable } from '../../server/tokens/pricing.js';
+import { defaultPricingTable } from '../../server/config/pricing-table.js';
 import { startFakeOpenAi, type FakeChatRequest, type FakeOpenAi, type FakeReply } from '../fakes/openai-fake.js';
 import { promptCodes } from '../server/ai-plan/helpers.js';
 import { startAdminSession, type AdminSession } from './helpers/admin-session.js';

@@ -1,7 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import type { AuditResult } from '../../../contract/analysis.js';
-import { buildResultsSummary, resultRowBatches } from '../../analysis/result-rows.js';
-import { insertRowBatch } from '../../analysis/row-writer.js';
 
 /**
  * Results as rows (issue 9): findings, their items, suggestions, decisions, per-entity scores and the
@@ -9,9 +6,9 @@ import { insertRowBatch } from '../../analysis/row-writer.js';
  * cascades); the analysis keeps a small summary document (`report`) and a failure reason code.
  *
  * Analyses stored before this migration (the whole result in `analyses.result`, decisions in
- * `analyses.decisions`) are converted here, one at a time, by the same code the worker stores new
- * results with; then both columns are dropped. Such a blob is at most 256 MB (PostgreSQL's jsonb
- * limit), so one at a time fits in memory.
+ * `analyses.decisions`) are set aside in `analysis_legacy_results` and both columns are dropped. A
+ * migration runs no live code (the writer of today writes today's schema, not this one's): the server
+ * converts what is set aside once the schema is up to date (`server/analysis/legacy-results.ts`).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE analyses ADD COLUMN report jsonb, ADD COLUMN error_code text, ADD COLUMN result_rows integer`.execute(db);
@@ -115,39 +112,19 @@ export async function up(db: Kysely<any>): Promise<void> {
       PRIMARY KEY (analysis_id, section, position)
     )`.execute(db);
 
-  await convertStoredResults(db);
+  await sql`
+    CREATE TABLE analysis_legacy_results AS
+      SELECT id AS analysis_id, result, decisions FROM analyses WHERE result IS NOT NULL`.execute(db);
+  await sql`ALTER TABLE analysis_legacy_results ADD PRIMARY KEY (analysis_id)`.execute(db);
   await sql`ALTER TABLE analyses DROP COLUMN result, DROP COLUMN decisions`.execute(db);
-}
-
-/** Old blobs → rows, one analysis at a time, with their decisions. */
-async function convertStoredResults(db: Kysely<any>): Promise<void> {
-  const stored = await sql<{ id: string }>`SELECT id FROM analyses WHERE result IS NOT NULL ORDER BY created_at`.execute(db);
-  for (const { id } of stored.rows) {
-    const row = await sql<{ result: string; decisions: { accepted?: string[]; rejected?: string[]; values?: Record<string, string> } }>`
-      SELECT result::text AS result, decisions FROM analyses WHERE id = ${id}`.execute(db);
-    const result = JSON.parse(row.rows[0]!.result) as AuditResult;
-    const batches = resultRowBatches(result);
-    let rows = 0;
-    for (let next = batches.next(); !next.done; next = batches.next()) {
-      await insertRowBatch(db, id, next.value);
-      rows += next.value.rows;
-    }
-    const decisions = row.rows[0]!.decisions ?? {};
-    await sql`
-      INSERT INTO analysis_decisions (analysis_id, suggestion_id, decision, value, decided_at)
-      SELECT ${id}::uuid, d.id, d.decision, ${JSON.stringify(decisions.values ?? {})}::jsonb ->> d.id, a.updated_at
-        FROM (SELECT jsonb_array_elements_text(${JSON.stringify(decisions.accepted ?? [])}::jsonb) AS id, 'accepted' AS decision
-              UNION ALL
-              SELECT jsonb_array_elements_text(${JSON.stringify(decisions.rejected ?? [])}::jsonb), 'rejected') d
-        JOIN analyses a ON a.id = ${id}::uuid
-        JOIN analysis_suggestions s ON s.analysis_id = a.id AND s.id = d.id
-      ON CONFLICT DO NOTHING`.execute(db);
-    await sql`UPDATE analyses SET report = ${JSON.stringify(buildResultsSummary(result))}::jsonb, result_rows = ${rows} WHERE id = ${id}`.execute(db);
-  }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE analyses ADD COLUMN result jsonb, ADD COLUMN decisions jsonb NOT NULL DEFAULT '{"accepted": [], "rejected": []}'::jsonb`.execute(db);
+  await sql`
+    UPDATE analyses a SET result = l.result, decisions = COALESCE(l.decisions, a.decisions)
+      FROM analysis_legacy_results l WHERE l.analysis_id = a.id`.execute(db);
+  await sql`DROP TABLE analysis_legacy_results`.execute(db);
   for (const table of ['analysis_decisions', 'analysis_finding_items', 'analysis_findings', 'analysis_suggestions', 'analysis_scores', 'analysis_semantic']) {
     await sql`DROP TABLE IF EXISTS ${sql.table(table)}`.execute(db);
   }

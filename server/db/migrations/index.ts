@@ -23,6 +23,7 @@ import * as resultRowsWithoutForeignKeysMigration from './0111_result_rows_witho
 import * as decidedPositionsMigration from './0112_decided_positions.js';
 import * as tokenSourcesMigration from './0113_token_sources.js';
 import * as directConnectionsMigration from './0117_direct_connections.js';
+import * as analysisLegacyResultsMigration from './0118_analysis_legacy_results.js';
 import * as clientReportsMigration from './0145_client_reports.js';
 
 /**
@@ -54,5 +55,6 @@ export const migrations: Record<string, Migration> = {
   '0112_decided_positions': decidedPositionsMigration,
   '0113_token_sources': tokenSourcesMigration,
   '0117_direct_connections': directConnectionsMigration,
+  '0118_analysis_legacy_results': analysisLegacyResultsMigration,
   '0145_client_reports': clientReportsMigration,
 };

@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { CreatedAt } from './columns.js';
 
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 export type PlatformRole = 'user' | 'admin';

@@ -1,6 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+import type { Timestamp } from './columns.js';
 
 /** An OAuth authorization under way (migration 0117): bound to its user, used once, short-lived. */
 export interface DirectOAuthStatesTable {

@@ -1,10 +1,8 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { ImportJobProgress, ImportJobStatus, ImportPreview } from '../../../contract/projects.js';
+import type { Json, NullableTimestamp, Timestamp } from './columns.js';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** jsonb written as a serialised string. */
-type Json<T> = ColumnType<T, string, string>;
 
 /** What a Direct import reads with: the token sealed by secret-box (context `yandex-direct-token`). */
 export interface SealedDirectConnection {

@@ -1,8 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { PaymentMethod, PaymentStatus, Requisites } from '../../../contract/payments.js';
+import type { CreatedAt, Timestamp } from './columns.js';
 
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
-type Touched = ColumnType<Date, Date | string | undefined, Date | string>;
 /** bigint columns come back as strings from pg; kopecks fit a JS number comfortably. */
 type Kopecks = ColumnType<string | number, number | undefined, number>;
 
@@ -25,7 +24,7 @@ export interface TokenPaymentsTable {
   cancel_reason: string | null;
   decided_by: string | null;
   created_at: CreatedAt;
-  updated_at: Touched;
+  updated_at: Timestamp;
   paid_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
@@ -43,7 +42,7 @@ export interface OrganizationRequisitesTable {
   inn: string;
   kpp: ColumnType<string, string | undefined, string>;
   address: string;
-  updated_at: Touched;
+  updated_at: Timestamp;
 }
 
 export interface PaymentTables {

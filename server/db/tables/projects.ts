@@ -1,11 +1,9 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 import type { AdPlatform, Stats } from '../../../contract/campaigns.js';
 import type { GroupSummary } from '../../../contract/projects.js';
+import type { CreatedAt, Json, Timestamp } from './columns.js';
 
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
-type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
 /** json or jsonb written as an already-serialised string (big payloads are stringified off the event loop). */
-type Json<T> = ColumnType<T, string, string>;
 
 export type ImportSource = 'files' | 'direct_api';
 export type ImportMode = 'create' | 'replace' | 'append';
@@ -34,7 +32,7 @@ export interface ProjectsTable {
   settings: JSONColumnType<Record<string, unknown>, string | undefined, string>;
   author_id: string | null;
   created_at: CreatedAt;
-  updated_at: UpdatedAt;
+  updated_at: Timestamp;
   deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
@@ -145,7 +143,7 @@ export interface ProjectConnectionsTable {
   /** The OAuth connection the project reads with (its token renewed there); null: the pasted token above. */
   direct_connection_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
-  updated_at: UpdatedAt;
+  updated_at: Timestamp;
 }
 
 /** Tables of projects, campaigns and imports (filled by the projects domain). */

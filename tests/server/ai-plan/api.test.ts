@@ -10,7 +10,7 @@ import { aiPlanRuns } from '../../../server/ai-plan/worker.js';
 import { runTiming } from '../../../server/runs/paid-run.js';
 import { buildApp } from '../../../server/app.js';
 import { applyLedgerEntry } from '../../../server/tokens/ledger.js';
-import { defaultPricingTable } from '../../../server/tokens/pricing.js';
+import { defaultPricingTable } from '../../../server/config/pricing-table.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai-fake.js';
 import { analysisSampleData, balanceOf, eventsUntilDone, ledgerOf, projectWithCampaigns } from '../analysis/helpers.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../../server/db/database.js';
+import { convertLegacyResults } from '../../../server/analysis/legacy-results.js';
 import { suggestionsOf, summarizeAudit } from '../../../server/analysis/run-audit.js';
 import { migrateToJustBefore } from '../helpers/database.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 import { analysisSampleData, auditOf, projectWithCampaigns } from './helpers.js';
 
-/** Migration 0060: results stored as one blob before it become rows, decisions included; the blob columns go. */
+/** Migration 0060: results stored as one blob before it are set aside, the blob columns go, and the server turns them into rows, decisions included. */
 describe('migration 0060_analysis_rows converts stored results', () => {
   let t: TestApp;
   let user: FixtureUser;
@@ -37,6 +38,9 @@ describe('migration 0060_analysis_rows converts stored results', () => {
               ${JSON.stringify({ accepted: [suggestions[0]!.id], rejected: [suggestions[1]!.id, 'gone-suggestion'] })}::jsonb, now())`.execute(t.app.db);
 
     await migrateToLatest(t.app.db);
+    // What `npm start` does once the schema is up to date.
+    expect(await convertLegacyResults(t.app.db)).toBe(1);
+    expect(await convertLegacyResults(t.app.db)).toBe(0);
 
     const columns = await sql<{ column_name: string }>`SELECT column_name FROM information_schema.columns WHERE table_name = 'analyses'`.execute(t.app.db);
     expect(columns.rows.map((c) => c.column_name)).not.toContain('result');

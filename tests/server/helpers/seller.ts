@@ -1,4 +1,4 @@
-import type { SellerRequisites } from '../../../server/payments/config.js';
+import type { SellerRequisites } from '../../../server/config/payments.js';
 
 /** A seller with real-looking requisites (valid ИНН, no placeholders): the test apps issue invoices with it. */
 export const TEST_SELLER: SellerRequisites = {

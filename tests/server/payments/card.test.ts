@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PACKAGES } from '../../../server/payments/config.js';
+import { DEFAULT_PACKAGES } from '../../../server/config/payments.js';
 import { TEST_SELLER } from '../helpers/seller.js';
 import { startFakeYookassa, type FakeYookassa } from '../../fakes/yookassa-fake.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PACKAGES, DEFAULT_SELLER, paymentsConfigFromEnv, sellerPlaceholders } from '../../../server/payments/config.js';
+import { DEFAULT_PACKAGES, DEFAULT_SELLER, paymentsConfigFromEnv, sellerPlaceholders } from '../../../server/config/payments.js';
 import { TEST_SELLER } from '../helpers/seller.js';
 import { StartupError } from '../../../server/startup-error.js';
 

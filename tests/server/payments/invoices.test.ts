@@ -1,7 +1,7 @@
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amountInWords } from '../../../server/payments/amount-in-words.js';
-import { DEFAULT_SELLER } from '../../../server/payments/config.js';
+import { DEFAULT_SELLER } from '../../../server/config/payments.js';
 import { formatTokens } from '../../../contract/format.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPricingTable, loadPricingTable, priceLandingPages } from '../../../server/tokens/pricing.js';
+import { defaultPricingTable, loadPricingTable } from '../../../server/config/pricing-table.js';
+import { priceLandingPages } from '../../../server/tokens/pricing.js';
 
 describe('landing-page relevance price', () => {
   it('costs perLandingPage tokens a page, overridable by PRICING_JSON', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/config.js';
 import { describeStartupFailure, StartupError } from '../../../server/startup-error.js';
-import { defaultPricingTable, loadPricingTable, priceAiPlan, priceCampaigns, priceLandingPages } from '../../../server/tokens/pricing.js';
+import { defaultPricingTable, loadPricingTable } from '../../../server/config/pricing-table.js';
+import { priceAiPlan, priceCampaigns, priceLandingPages } from '../../../server/tokens/pricing.js';
 
 // The pricing engine is pure: the same counts always give the same price.
 
