@@ -1,7 +1,5 @@
-import type { ColumnType, Generated } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+import type { Generated } from 'kysely';
+import type { NullableTimestamp, Timestamp } from './columns.js';
 
 /** White-label branding of an organization's client reports (migration 0145). */
 export interface OrganizationReportBrandingTable {
