@@ -208,39 +208,58 @@ function drawTrend(layout: Layout, trend: ClientReport['trend']): void {
   paragraph(layout, 'Столбцы — потери в месяц по каждому аудиту, под ними — оценка аккаунта.', { size: 8.5, color: MUTED });
 }
 
+interface FindingBlock {
+  title: string;
+  meta: string;
+  fix: string;
+  height: number;
+}
+
+function findingBlock(layout: Layout, finding: ClientReport['findings'][number], index: number): FindingBlock {
+  const meta = [severityLabels[finding.severity], finding.place, finding.count ? `мест: ${finding.count.toLocaleString('ru-RU')}` : null, finding.moneyPerMonth ? formatRubPerMonth(finding.moneyPerMonth) : null].filter(Boolean).join(' · ');
+  const title = `${index + 1}. ${finding.title}`;
+  const fix = `${w.fix}: ${finding.fix}`;
+  const height = textHeight(layout, title, 'bold', 10.5) + textHeight(layout, meta, 'regular', 9) + textHeight(layout, fix, 'regular', 9.5, layout.width - 10) + 14;
+  return { title, meta, fix, height };
+}
+
 function drawFindings(layout: Layout, report: ClientReport): void {
   const { doc, left, width } = layout;
-  heading(layout, w.findings);
-  if (report.findings.length === 0) return paragraph(layout, w.noFindings, { color: MUTED });
-  report.findings.forEach((finding, index) => {
-    const meta = [severityLabels[finding.severity], finding.place, finding.count ? `мест: ${finding.count.toLocaleString('ru-RU')}` : null, finding.moneyPerMonth ? formatRubPerMonth(finding.moneyPerMonth) : null].filter(Boolean).join(' · ');
-    const title = `${index + 1}. ${finding.title}`;
-    const fix = `${w.fix}: ${finding.fix}`;
-    const height = textHeight(layout, title, 'bold', 10.5) + textHeight(layout, meta, 'regular', 9) + textHeight(layout, fix, 'regular', 9.5, width - 10) + 14;
-    keepTogether(layout, Math.min(height, 200));
+  const blocks = report.findings.map((finding, index) => findingBlock(layout, finding, index));
+  // The heading goes with its first finding (a long one: with its first lines at least).
+  heading(layout, w.findings, Math.min(blocks[0]?.height ?? 20, 200));
+  if (blocks.length === 0) return paragraph(layout, w.noFindings, { color: MUTED });
+  for (const block of blocks) {
+    keepTogether(layout, Math.min(block.height, 200));
     doc.moveDown(0.4);
-    doc.font('bold').fontSize(10.5).fillColor(INK).text(title, left, doc.y, { width });
-    doc.font('regular').fontSize(9).fillColor(MUTED).text(meta, { width });
+    doc.font('bold').fontSize(10.5).fillColor(INK).text(block.title, left, doc.y, { width });
+    doc.font('regular').fontSize(9).fillColor(MUTED).text(block.meta, { width });
     const fixTop = doc.y + 3;
-    doc.font('regular').fontSize(9.5).fillColor(INK).text(fix, left + 10, fixTop, { width: width - 10 });
-    doc.moveTo(left + 2, fixTop).lineTo(left + 2, doc.y).lineWidth(2).strokeColor(layout.accent).stroke();
+    doc.font('regular').fontSize(9.5).fillColor(INK).text(block.fix, left + 10, fixTop, { width: width - 10 });
+    // The rule beside the fix, on the page where the fix ended (a fix longer than a page starts its rule at the top).
+    const ruleTop = doc.y < fixTop ? doc.page.margins.top : fixTop;
+    doc.moveTo(left + 2, ruleTop).lineTo(left + 2, doc.y).lineWidth(2).strokeColor(layout.accent).stroke();
     doc.x = left;
-  });
+  }
 }
 
 function drawPlan(layout: Layout, report: ClientReport): void {
   const { doc, left, width } = layout;
-  heading(layout, report.plan.source === 'ai' ? w.aiPlan : w.plan);
-  if (report.plan.summary) paragraph(layout, report.plan.summary);
-  if (report.plan.steps.length === 0) return paragraph(layout, 'Действовать не нужно: аудит не нашёл замечаний.', { color: MUTED });
-  report.plan.steps.forEach((step, index) => {
+  const steps = report.plan.steps.map((step, index) => {
     const title = `${index + 1}. ${step.title}${step.moneyPerMonth ? ` — ${formatRubPerMonth(step.moneyPerMonth)}` : ''}`;
-    keepTogether(layout, Math.min(textHeight(layout, title, 'bold', 10.5) + textHeight(layout, step.detail, 'regular', 9.5, width - 14) + 8, 200));
+    return { title, detail: step.detail, height: textHeight(layout, title, 'bold', 10.5) + (step.detail ? textHeight(layout, step.detail, 'regular', 9.5, width - 14) : 0) + 8 };
+  });
+  const summaryHeight = report.plan.summary ? textHeight(layout, report.plan.summary, 'regular', 10) : 0;
+  heading(layout, report.plan.source === 'ai' ? w.aiPlan : w.plan, Math.min(summaryHeight + (steps[0]?.height ?? 20), 200));
+  if (report.plan.summary) paragraph(layout, report.plan.summary);
+  if (steps.length === 0) return paragraph(layout, 'Действовать не нужно: аудит не нашёл замечаний.', { color: MUTED });
+  for (const step of steps) {
+    keepTogether(layout, Math.min(step.height, 200));
     doc.moveDown(0.4);
-    doc.font('bold').fontSize(10.5).fillColor(INK).text(title, left, doc.y, { width });
+    doc.font('bold').fontSize(10.5).fillColor(INK).text(step.title, left, doc.y, { width });
     if (step.detail) doc.font('regular').fontSize(9.5).text(step.detail, left + 14, doc.y + 1, { width: width - 14 });
     doc.x = left;
-  });
+  }
 }
 
 /** «Name · page N of M» on every page, inside the bottom margin (drawn last, when the page count is known). */
