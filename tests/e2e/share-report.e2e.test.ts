@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdminSession, type AdminSession } from './helpers/admin-session.js';
 import { newContext } from './helpers/browser.js';
-import { createProjectFromFiles, runAnalysisToCompletion } from './helpers/flows.js';
+import { createProjectFromFiles, login, runAnalysisToCompletion } from './helpers/flows.js';
 import { cutMoneyFigures, layersOverControls, seriousAxeViolations, sidewaysOverflow } from './helpers/screen-checks.js';
 import { pngLogo } from '../server/reports/helpers.js';
 
@@ -24,6 +24,7 @@ describe('the client report: PDF and a share link opened on a phone', () => {
   let session: AdminSession;
   let page: Page;
   let shareUrl: string;
+  let resultsPath: string;
 
   beforeAll(async () => {
     session = await startAdminSession({ admin: ADMIN });
@@ -42,6 +43,7 @@ describe('the client report: PDF and a share link opened on a phone', () => {
       files: [path.join(fixtures, 'direct-export-utf8-bom.csv')],
     });
     await runAnalysisToCompletion(page, projectId);
+    resultsPath = new URL(page.url()).pathname;
   }, 240_000);
   afterAll(async () => {
     await session?.close();
@@ -79,6 +81,19 @@ describe('the client report: PDF and a share link opened on a phone', () => {
     expect(await layersOverControls(guest)).toEqual([]);
     expect(await seriousAxeViolations(guest)).toEqual([]);
     await guest.context().close();
+  }, 90_000);
+
+  it("fits the owner's new cards on a phone: branding on /organization, «Отчёт для клиента» on the results", async () => {
+    const phone = await (await newContext(session.browser, session.server.url, PHONE)).newPage();
+    await login(phone, ADMIN);
+    for (const screen of ['/organization', resultsPath]) {
+      await phone.goto(screen);
+      await phone.getByRole('heading', { level: 2, name: screen === '/organization' ? 'Оформление отчётов для клиентов' : 'Отчёт для клиента' }).waitFor();
+      await phone.locator('.spinner, [aria-busy="true"]').first().waitFor({ state: 'detached' });
+      expect(await sidewaysOverflow(phone), screen).toBe(0);
+      expect(await seriousAxeViolations(phone), screen).toEqual([]);
+    }
+    await phone.context().close();
   }, 90_000);
 
   it('no longer opens once revoked', async () => {
