@@ -84,10 +84,12 @@ function MoneySection({ report }: { report: ClientReport }) {
   const lines = reportMoneyLines(report);
   const lost = report.money ? reportCausesOf(report.money, 'lost') : [];
   const saving = report.money ? reportCausesOf(report.money, 'saving') : [];
+  const hasLoss = Math.round(report.money ? report.money.perMonth : report.wastedPerMonth) > 0;
   return (
     <section className="shared-report__section" aria-labelledby="report-money">
       <h2 id="report-money">{w.money}</h2>
-      <p className="shared-report__money" data-testid="report-money">
+      {/* «No losses» is good news: not in the alarm colour of a loss (as on the results screen). */}
+      <p className={hasLoss ? 'shared-report__money' : 'shared-report__money shared-report__money--none'} data-testid="report-money">
         {lines.headline}
       </p>
       {lines.note && <p className="muted">{lines.note}</p>}

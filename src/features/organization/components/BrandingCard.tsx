@@ -89,12 +89,18 @@ export function BrandingCard() {
               Логотип (PNG или JPEG, до 256 КБ)
             </label>
             {logo && <img src={logo} alt="Логотип в отчёте" className="branding__logo" />}
-            <input id="report-logo" type="file" accept={reportLogoMediaTypes.join(',')} onChange={(event) => void pickLogo(event)} />
-            {logo && (
-              <button type="button" className="btn btn--ghost btn--small" onClick={() => setLogo(null)}>
-                Убрать логотип
-              </button>
-            )}
+            {/* The browser's own file button speaks the browser's language; this one speaks Russian. */}
+            <input id="report-logo" type="file" className="visually-hidden branding__file" accept={reportLogoMediaTypes.join(',')} onChange={(event) => void pickLogo(event)} />
+            <div className="branding__logo-actions">
+              <label htmlFor="report-logo" className="btn btn--secondary btn--small">
+                {logo ? 'Заменить файл' : 'Выбрать файл'}
+              </label>
+              {logo && (
+                <button type="button" className="btn btn--ghost btn--small" onClick={() => setLogo(null)}>
+                  Убрать логотип
+                </button>
+              )}
+            </div>
             {logoError && (
               <p className="field__error" role="alert">
                 {logoError}
