@@ -99,10 +99,14 @@ function drawHeader(layout: Layout, report: ClientReport): void {
   let nameLeft = left;
   if (report.brand.logo) {
     const bytes = Buffer.from(report.brand.logo.slice(report.brand.logo.indexOf(',') + 1), 'base64');
-    doc.image(bytes, left, top, { fit: [120, 44], valign: 'center' });
-    nameLeft = left + 132;
+    try {
+      doc.image(bytes, left, top, { fit: [120, 44], valign: 'center' });
+      nameLeft = left + 132;
+    } catch {
+      // Logos are checked when uploaded (logo.ts); one pdfkit still cannot read leaves the report without it, not unsent.
+    }
   }
-  doc.font('bold').fontSize(13).fillColor(accent).text(report.brand.name, nameLeft, top + 12, { width: left + width - nameLeft, align: report.brand.logo ? 'right' : 'left' });
+  doc.font('bold').fontSize(13).fillColor(accent).text(report.brand.name, nameLeft, top + 12, { width: left + width - nameLeft, align: nameLeft > left ? 'right' : 'left' });
   doc.y = Math.max(doc.y, top + 48);
   doc.rect(left, doc.y, width, 3).fill(accent);
   doc.y += 18;

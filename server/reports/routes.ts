@@ -9,6 +9,12 @@ import { createShareLink, listShareLinks, publicReport, revokeShareLink } from '
 
 const reportPdf = new URL('./report-pdf.js', import.meta.url);
 
+/**
+ * The public page's call, per client address: generous for people (a page asks once per opening), a wall
+ * for a script hammering the database. Tokens are 256 random bits: the limit is not what stops guessing.
+ */
+const publicReportLimit = { rateLimit: { max: 120, timeWindow: 60_000 } };
+
 /** A file name of ASCII letters, digits and dashes (the project's name may be anything). */
 const pdfFileName = (auditedAt: string) => `audit-report-${auditedAt.slice(0, 10)}.pdf`;
 
@@ -42,7 +48,7 @@ export const reportApiRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // No account: the token is the key. Kept out of search engines and caches, and no referrer leaks it on.
-  addRoute(app, routes.publicReport, async (request, reply) => {
+  addRoute(app, routes.publicReport, { config: publicReportLimit }, async (request, reply) => {
     reply.header('x-robots-tag', 'noindex, nofollow').header('cache-control', 'private, no-store').header('referrer-policy', 'no-referrer');
     return publicReport(app.db, request.params.token);
   });
