@@ -77,7 +77,7 @@ export const AdminAnalysisResponseSchema = v.object({ analysis: AnalysisSchema, 
 export type AdminAnalysisResponse = { analysis: Analysis; project: { id: string; name: string }; organization: { id: string; name: string } };
 
 // ------------------------------------------------------------------------------- the operator's screens
-// Issue 12: users (block/unblock), organizations (plan), crediting (`POST /tokens/admin/credit`, in
+// Issue 12: users (block/unblock), organizations (plan), crediting (`POST /admin/tokens/credit`, in
 // tokens.ts), failed and stuck runs (retry/cancel), job queues, the audit log and the overview charts.
 
 const PagedQuery = {

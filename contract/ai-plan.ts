@@ -63,10 +63,17 @@ export const AiPlanResultSchema = v.object({
   summary: v.nullable(v.string()),
   steps: v.array(AiPlanStepSchema),
   /**
-   * Every priced finding referred to by the plan, each counted once; null when none is priced. Not the
-   * non-target queries: they are part of the keywords' spend the findings price, never added to it.
+   * The part of the audit's money headline (money lost per month, «Теряете ≈ X ₽») the plan's steps cover,
+   * never more than it and never with the money that could be saved; null when they cover none. Plans of
+   * results stored before the money story: every priced finding referred to, each counted once.
    */
   money_per_month_total: v.nullable(v.number()),
+  /**
+   * The total in words: «План охватывает 12 400 ₽ из 29 100 ₽ потерь в месяц. Не вошли: …», or that it
+   * covers all of them, and the money that could be saved apart. Null (or absent, plans stored before it)
+   * without a money story.
+   */
+  money_note: v.optional(v.nullable(v.string())),
 });
 export type AiPlanResult = v.InferOutput<typeof AiPlanResultSchema>;
 

@@ -265,6 +265,23 @@ export const ExportQuerySchema = v.object({
 export type ExportQuery = v.InferInput<typeof ExportQuerySchema>;
 
 /**
+ * The export's notes for a person (duplicates to delete by hand, ads an Editor file leaves out and why),
+ * sent with the file in this header: a JSON list of Russian lines, percent-encoded (a header is ASCII).
+ */
+export const EXPORT_NOTES_HEADER = 'x-export-notes';
+export const encodeExportNotes = (notes: string[]) => encodeURIComponent(JSON.stringify(notes));
+/** The notes of an export reply's header; none when it is missing or not what the server writes. */
+export function decodeExportNotes(header: string | null): string[] {
+  if (!header) return [];
+  try {
+    const notes: unknown = JSON.parse(decodeURIComponent(header));
+    return Array.isArray(notes) ? notes.filter((note): note is string => typeof note === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
  * GET /analyses/:id/events (text/event-stream, bearer header): `event: progress` with `{analysis}` on
  * connect and on every change, then `event: done` with `{analysis}` (completed, failed or cancelled)
  * and the stream ends. Comment lines (`: ping`) keep the connection alive every 15 s.

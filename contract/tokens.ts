@@ -153,7 +153,7 @@ export const CostResponseSchema = v.object({
 });
 export type CostResponse = v.InferOutput<typeof CostResponseSchema>;
 
-/** POST /tokens/admin/credit (platform admin): the recipient by id or by email. */
+/** POST /admin/tokens/credit (platform admin): the recipient by id or by email. */
 export const AdminCreditSchema = v.pipe(
   v.object({
     user_id: v.optional(UuidSchema),

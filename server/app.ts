@@ -19,7 +19,8 @@ import { DocumentsBusyError } from './lib/documents.js';
 import { authModeOf, valibotValidatorCompiler } from './lib/schema.js';
 import { apiRouteOf, checkAnswerAgainstRoute } from './lib/routes.js';
 import { lazyRequestLogger } from './lib/logger.js';
-import { authenticatePlugin, requireVerifiedEmail } from './auth/authenticate.js';
+import { movedRoutes } from '../contract/routes/admin.js';
+import { authenticatePlugin, requireVerifiedEmail, accessChecks } from './auth/authenticate.js';
 import { createRateLimitStorage, type RateLimitCounter } from './lib/rate-limit-store.js';
 import { authRoutes } from './auth/routes.js';
 import { organizationRoutes } from './orgs/routes.js';
@@ -265,8 +266,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     if (!mode) return;
     const check = mode === 'optional' ? app.authenticateIfPresent : app.authenticate;
     route.onRequest = [check, ...hookList(route.onRequest)];
-    // A verified e-mail (the table's `verifiedEmail`) is checked first among the preValidation checks, like roles.
-    if (apiRouteOf(route.schema)?.verifiedEmail) route.preValidation = [requireVerifiedEmail, ...hookList(route.preValidation)];
+    // Who may call it (the table's `access`), then a verified e-mail (`verifiedEmail`): the first preValidation checks.
+    const entry = apiRouteOf(route.schema);
+    const checks = [...(entry?.access ? [accessChecks[entry.access]] : []), ...(entry?.verifiedEmail ? [requireVerifiedEmail] : [])];
+    if (checks.length > 0) route.preValidation = [...checks, ...hookList(route.preValidation)];
   });
 
   app.get('/api/health', { schema: { tags: ['ops'], summary: 'Liveness and database check' } }, async (_request, reply) => {
@@ -293,6 +296,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(aiPlanRoutes, { prefix: '/api/v1' });
   await app.register(directConnectionRoutes, { prefix: '/api/v1/direct/connections' });
   await app.register(reportApiRoutes, { prefix: '/api/v1' });
+  // Paths that moved answer 308 to their new place: the method and the body are kept.
+  for (const moved of movedRoutes) {
+    app.route({
+      method: moved.method,
+      url: moved.from,
+      schema: { summary: `Moved to ${moved.to.method} ${moved.to.path} (308, method and body kept)`, tags: moved.to.tags, deprecated: true, response: { 308: { description: 'Moved' } } },
+      handler: (_request, reply) => reply.redirect(moved.to.path, 308),
+    });
+  }
 
   if (servesWeb) {
     await app.register(fastifyStatic, {

@@ -1,9 +1,9 @@
 /**
  * /api/v1/admin: the platform administrator's area (role 'admin' only; anyone else 403). The overview and
  * its charts, any project and analysis of any organization, users (block/unblock), organizations (plan),
- * failed and stuck runs (cancel/retry), job queues and the audit log. Crediting tokens is
- * `tokenRoutes.adminCredit`, the invoices are in `paymentRoutes`; the read-only results of any analysis
- * are served by the analyses' own routes (server/analysis/results-routes.ts).
+ * failed and stuck runs (cancel/retry), job queues, the audit log and crediting tokens. The invoices are
+ * in `paymentRoutes`; the read-only results of any analysis are served by the analyses' own routes
+ * (server/analysis/results-routes.ts). Every route here is `access: 'platform-admin'`.
  */
 import {
   AdminAnalysisResponseSchema,
@@ -31,6 +31,7 @@ import {
 } from '../admin.js';
 import { AnalysisHistoryPageSchema, AnalysisHistoryQuerySchema, AnalysisParamsSchema } from '../analysis.js';
 import { ErrorBodySchema, IdParamsSchema } from '../common.js';
+import { AdminCreditResponseSchema, AdminCreditSchema } from '../tokens.js';
 import { defineRoute } from './route.js';
 
 const tags = ['admin'];
@@ -45,6 +46,7 @@ export const adminRoutes = {
     query: AdminOverviewQuerySchema,
     response: { 200: AdminOverviewSchema, ...errors },
     tags,
+    access: 'platform-admin',
     summary: 'Platform counts, the newest analyses and the projects of every organization (paged, search by name)',
     auth: true,
   }),
@@ -54,6 +56,7 @@ export const adminRoutes = {
     query: AdminStatsQuerySchema,
     response: { 200: AdminStatsSchema, ...errors },
     tags,
+    access: 'platform-admin',
     summary: 'Sign-ups, tokens credited and spent per day, runs by kind and status (the overview charts)',
     auth: true,
   }),
@@ -63,6 +66,7 @@ export const adminRoutes = {
     query: AdminUsersQuerySchema,
     response: { 200: AdminUserPageSchema, ...errors },
     tags,
+    access: 'platform-admin',
     summary: 'Users of the platform: search by email or name, balance, organizations, last login',
     auth: true,
   }),
@@ -72,6 +76,7 @@ export const adminRoutes = {
     params: IdParamsSchema,
     response: { 200: AdminUserSchema, ...notFound, ...errors },
     tags,
+    access: 'platform-admin',
     summary: 'One user',
     auth: true,
   }),
@@ -82,6 +87,7 @@ export const adminRoutes = {
     body: BlockUserSchema,
     response: { 200: AdminUserSchema, 409: ErrorBodySchema, ...notFound, ...errors },
     tags,
+    access: 'platform-admin',
     summary: 'Block a user: no login or refresh, every session revoked (audit-logged; blocking twice changes nothing)',
     auth: true,
   }),
@@ -91,6 +97,7 @@ export const adminRoutes = {
     params: IdParamsSchema,
     response: { 200: AdminUserSchema, ...notFound, ...errors },
     tags,
+    access: 'platform-admin',
     summary: 'Unblock a user (audit-logged)',
     auth: true,
   }),
@@ -100,6 +107,7 @@ export const adminRoutes = {
     query: AdminOrganizationsQuerySchema,
     response: { 200: AdminOrganizationPageSchema, ...errors },
     tags,
+    access: 'platform-admin',
     summary: 'Organizations: plan, members, balances',
     auth: true,
   }),
@@ -109,6 +117,7 @@ export const adminRoutes = {
     params: IdParamsSchema,
     response: { 200: AdminOrganizationDetailSchema, ...notFound, ...errors },
     tags,
+    access: 'platform-admin',
     summary: 'An organization with its members and their balances',
     auth: true,
   }),
@@ -119,6 +128,7 @@ export const adminRoutes = {
     body: ChangePlanSchema,
     response: { 200: AdminOrganizationDetailSchema, ...notFound, ...errors },
     tags,
+    access: 'platform-admin',
     summary: "Change an organization's plan (audit-logged)",
     auth: true,
   }),
@@ -128,6 +138,7 @@ export const adminRoutes = {
     query: AdminRunsQuerySchema,
     response: { 200: AdminRunPageSchema, ...errors },
     tags,
+    access: 'platform-admin',
     summary: 'Failed or stuck audits, page checks and AI plans with their reason',
     auth: true,
   }),
@@ -137,6 +148,7 @@ export const adminRoutes = {
     params: RunParamsSchema,
     response: { 200: AdminRunSchema, 409: ErrorBodySchema, ...notFound, ...errors },
     tags,
+    access: 'platform-admin',
     summary: "Cancel a queued or running run of any organization; its author's tokens are refunded (audit-logged)",
     auth: true,
   }),
@@ -146,6 +158,7 @@ export const adminRoutes = {
     params: RunParamsSchema,
     response: { 200: AdminRetryResponseSchema, 402: ErrorBodySchema, 409: ErrorBodySchema, 503: ErrorBodySchema, ...notFound, ...errors },
     tags,
+    access: 'platform-admin',
     summary: 'Run a failed, cancelled or stuck run again for its author, charged like their own start (audit-logged; idempotent)',
     auth: true,
   }),
@@ -154,6 +167,7 @@ export const adminRoutes = {
     path: '/api/v1/admin/queues',
     response: { 200: AdminQueuesSchema, 401: ErrorBodySchema, 403: ErrorBodySchema },
     tags,
+    access: 'platform-admin',
     summary: 'Jobs per queue: waiting, active, failed, completed (pg-boss)',
     auth: true,
   }),
@@ -163,6 +177,7 @@ export const adminRoutes = {
     query: AdminAuditQuerySchema,
     response: { 200: AuditPageSchema, ...errors },
     tags,
+    access: 'platform-admin',
     summary: 'The audit log of admin actions, newest first',
     auth: true,
   }),
@@ -172,6 +187,7 @@ export const adminRoutes = {
     params: IdParamsSchema,
     response: { 200: AdminProjectDetailSchema, ...notFound, ...errors },
     tags,
+    access: 'platform-admin',
     summary: 'A project of any organization',
     auth: true,
   }),
@@ -182,6 +198,7 @@ export const adminRoutes = {
     query: AnalysisHistoryQuerySchema,
     response: { 200: AnalysisHistoryPageSchema, ...notFound, ...errors },
     tags,
+    access: 'platform-admin',
     summary: 'Analyses of a project of any organization',
     auth: true,
   }),
@@ -191,7 +208,21 @@ export const adminRoutes = {
     params: AnalysisParamsSchema,
     response: { 200: AdminAnalysisResponseSchema, ...notFound, ...errors },
     tags,
+    access: 'platform-admin',
     summary: 'An analysis of any organization',
     auth: true,
   }),
+  creditTokens: defineRoute({
+    method: 'POST',
+    path: '/api/v1/admin/tokens/credit',
+    body: AdminCreditSchema,
+    response: { 200: AdminCreditResponseSchema, ...errors, ...notFound, 409: ErrorBodySchema },
+    tags: ['admin', 'tokens'],
+    access: 'platform-admin',
+    summary: 'Credit tokens to a user (audit-logged; idempotent with idempotency_key). Formerly POST /api/v1/tokens/admin/credit, which answers 308 here',
+    auth: true,
+  }),
 };
+
+/** Paths that moved: the old one answers 308 (method and body kept) with the new one as `Location`. */
+export const movedRoutes = [{ method: 'POST', from: '/api/v1/tokens/admin/credit', to: adminRoutes.creditTokens }] as const;

@@ -60,6 +60,7 @@ function resultRoutesUnder(base: '/api/v1' | '/api/v1/admin', routeTags: string[
       tags: routeTags,
       summary: `Results of a completed analysis${who}: {analysis, summary (< 100 KB), findings (first page by money), decisions (counts)}`,
       auth: true,
+      ...(base === '/api/v1/admin' ? { access: 'platform-admin' as const } : {}),
     }),
     findings: defineRoute({
       method: 'GET',
@@ -70,6 +71,7 @@ function resultRoutesUnder(base: '/api/v1' | '/api/v1/admin', routeTags: string[
       tags: routeTags,
       summary: `Findings${who}, paged (page_size ≤ 500), filtered by severity, check, campaign, group, text; by money or severity`,
       auth: true,
+      ...(base === '/api/v1/admin' ? { access: 'platform-admin' as const } : {}),
     }),
     findingItems: defineRoute({
       method: 'GET',
@@ -80,6 +82,7 @@ function resultRoutesUnder(base: '/api/v1' | '/api/v1/admin', routeTags: string[
       tags: routeTags,
       summary: `Every entity of an aggregated finding${who}, worst first, paged`,
       auth: true,
+      ...(base === '/api/v1/admin' ? { access: 'platform-admin' as const } : {}),
     }),
     suggestions: defineRoute({
       method: 'GET',
@@ -90,6 +93,7 @@ function resultRoutesUnder(base: '/api/v1' | '/api/v1/admin', routeTags: string[
       tags: routeTags,
       summary: `Suggestions with their decisions${who}, by money, filtered by kind, category, status, campaign, group, decision, text`,
       auth: true,
+      ...(base === '/api/v1/admin' ? { access: 'platform-admin' as const } : {}),
     }),
     semantic: defineRoute({
       method: 'GET',
@@ -100,6 +104,7 @@ function resultRoutesUnder(base: '/api/v1' | '/api/v1/admin', routeTags: string[
       tags: routeTags,
       summary: `A semantic section${who} (clusters, duplicates, intersections, relevance, collect_data, dropped_negatives, keyword_verdicts), paged`,
       auth: true,
+      ...(base === '/api/v1/admin' ? { access: 'platform-admin' as const } : {}),
     }),
     scores: defineRoute({
       method: 'GET',
@@ -110,6 +115,7 @@ function resultRoutesUnder(base: '/api/v1' | '/api/v1/admin', routeTags: string[
       tags: routeTags,
       summary: `Scores of campaigns, groups, ads or keywords${who}, worst first or by money, paged; an ad or keyword with nothing found on it (score 100, no money) is not listed`,
       auth: true,
+      ...(base === '/api/v1/admin' ? { access: 'platform-admin' as const } : {}),
     }),
   };
 }
@@ -202,7 +208,12 @@ export const analysisRoutes = {
     path: '/api/v1/analyses/:id/export',
     params: AnalysisParamsSchema,
     query: ExportQuerySchema,
-    response: { 200: notJson('The file (CSV or XLSX) as an attachment, its name in content-disposition'), ...resultErrors },
+    response: {
+      200: notJson(
+        'The file (CSV or XLSX; for Direct XLSX one campaign per file, a ZIP of them for several campaigns) as an attachment, its name in content-disposition; x-export-notes: what the file leaves for a person (a percent-encoded JSON list of Russian lines)',
+      ),
+      ...resultErrors,
+    },
     tags,
     summary: 'Download the accepted changes as a bulk-upload file (Yandex Direct CSV/XLSX, Google Ads Editor CSV)',
     auth: true,

@@ -38,6 +38,7 @@ export const organizationRoutes = {
     response: { 200: CurrentOrganizationSchema, 403: ErrorBodySchema, 422: ErrorBodySchema },
     tags,
     summary: 'Rename the organization (owner or admin); plan_type only by a platform admin',
+    access: 'organization-manager',
     auth: true,
   }),
   userRole: defineRoute({
@@ -54,6 +55,7 @@ export const organizationRoutes = {
     response: { 200: InvitationCodeResponseSchema, 403: ErrorBodySchema },
     tags,
     summary: 'The invitation code (owner or admin)',
+    access: 'organization-manager',
     auth: true,
   }),
   regenerateInvitationCode: defineRoute({
@@ -62,6 +64,7 @@ export const organizationRoutes = {
     response: { 200: InvitationCodeResponseSchema, 403: ErrorBodySchema },
     tags,
     summary: 'Replace the invitation code with a new one (owner or admin)',
+    access: 'organization-manager',
     auth: true,
   }),
   members: defineRoute({
@@ -70,6 +73,7 @@ export const organizationRoutes = {
     response: { 200: MemberListSchema, 403: ErrorBodySchema },
     tags,
     summary: 'Members of the current organization (owner or admin)',
+    access: 'organization-manager',
     auth: true,
   }),
   transfer: defineRoute({
@@ -90,6 +94,7 @@ export const organizationRoutes = {
     response: { 204: NoContentSchema, 403: ErrorBodySchema, 404: ErrorBodySchema },
     tags,
     summary: "Remove a member (owner or admin; never the owner or oneself; only the owner removes admins); revokes the member's sessions here",
+    access: 'organization-manager',
     auth: true,
   }),
 };

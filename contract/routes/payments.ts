@@ -120,6 +120,7 @@ export const paymentRoutes = {
     response: { 200: AdminInvoiceListSchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 422: ErrorBodySchema },
     tags: adminTags,
     summary: 'Invoices of every user, newest first; filter by status (platform admin)',
+    access: 'platform-admin',
     auth: true,
   }),
   markInvoicePaid: defineRoute({
@@ -129,6 +130,7 @@ export const paymentRoutes = {
     response: { 200: AdminInvoiceSchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema },
     tags: adminTags,
     summary: 'Mark an invoice paid: its tokens are credited once (platform admin; audit-logged)',
+    access: 'platform-admin',
     auth: true,
   }),
   cancelInvoiceAsAdmin: defineRoute({
@@ -138,6 +140,7 @@ export const paymentRoutes = {
     response: { 200: AdminInvoiceSchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema },
     tags: adminTags,
     summary: 'Cancel an unpaid invoice (platform admin; audit-logged)',
+    access: 'platform-admin',
     auth: true,
   }),
 };

@@ -34,6 +34,7 @@ export const reportRoutes = {
     tags,
     summary: 'Change the branding of client reports (owner or admin); the logo is a PNG or JPEG data URL up to 256 KB',
     auth: true,
+    access: 'organization-manager',
   }),
   pdf: defineRoute({
     method: 'GET',

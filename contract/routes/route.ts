@@ -30,6 +30,12 @@ export interface ApiRoute {
    * tokens or buys them, so a throwaway address neither pays with its welcome credit nor passes tokens on.
    */
   verifiedEmail?: true;
+  /**
+   * Who may call it beyond being signed in (403 otherwise, before the body is validated):
+   * `platform-admin`, a platform administrator (every route under /api/v1/admin and nothing else);
+   * `organization-manager`, the owner or an admin of the caller's current organization.
+   */
+  access?: 'platform-admin' | 'organization-manager';
   tags: string[];
   summary: string;
 }

@@ -1,6 +1,6 @@
-/** /api/v1/tokens: the caller's balance and ledger, the price of an analysis, and the platform admin's credit. */
+/** /api/v1/tokens: the caller's balance and ledger, and the price of an analysis (the platform admin's credit is `adminRoutes.creditTokens`). */
 import { ErrorBodySchema } from '../common.js';
-import { AdminCreditResponseSchema, AdminCreditSchema, BalanceSchema, CalculateCostSchema, CostResponseSchema, HistoryPageSchema, HistoryQuerySchema } from '../tokens.js';
+import { BalanceSchema, CalculateCostSchema, CostResponseSchema, HistoryPageSchema, HistoryQuerySchema } from '../tokens.js';
 import { defineRoute } from './route.js';
 
 const tags = ['tokens'];
@@ -30,15 +30,6 @@ export const tokenRoutes = {
     response: { 200: CostResponseSchema, 401: ErrorBodySchema, 422: ErrorBodySchema },
     tags,
     summary: 'Price of analysing these campaigns (the amount the analysis start charges; without analysis_kinds: scoring + semantic, as a start)',
-    auth: true,
-  }),
-  adminCredit: defineRoute({
-    method: 'POST',
-    path: '/api/v1/tokens/admin/credit',
-    body: AdminCreditSchema,
-    response: { 200: AdminCreditResponseSchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema },
-    tags: ['tokens', 'admin'],
-    summary: 'Credit tokens to a user (platform admin; audit-logged; idempotent with idempotency_key)',
     auth: true,
   }),
 };

@@ -2,8 +2,8 @@
  * /api/v1/admin: the platform administrator's area (users with role 'admin' only; everyone else 403).
  * Reads across every organization: the overview, any project with its analyses, any analysis and its
  * results; the operator's work: users (block/unblock), organizations (plan), failed and stuck runs
- * (cancel/retry), job queues, the audit log and the overview's charts. Crediting tokens is
- * `POST /api/v1/tokens/admin/credit` (server/tokens/routes.ts).
+ * (cancel/retry), job queues, the audit log, the overview's charts and crediting tokens. Who may call
+ * them is the contract's `access: 'platform-admin'` on every route, checked by the one onRoute hook.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { adminRoutes as routes } from '../../contract/routes/admin.js';
@@ -19,12 +19,10 @@ import { cancelRun, listRuns, retryRun } from './runs.js';
 import { adminAnalysis, adminFindProject, adminOverview, adminProjectDetail } from './service.js';
 import { adminStats } from './stats.js';
 import { blockUser, getAdminUser, listUsers, unblockUser } from './users.js';
+import { creditTokens } from '../tokens/service.js';
 
 
 export const adminRoutes: FastifyPluginAsync = async (app) => {
-  // Every route here: a valid token first (401, from the contracts' auth), then the platform role (403), before validation.
-  app.addHook('preValidation', app.requirePlatformAdmin);
-
   addRoute(app, routes.overview, async (request) => {
     const { page, page_size, search } = request.query;
     return adminOverview(app.db, { page, pageSize: page_size, search });
@@ -73,4 +71,17 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
 
   // The results of any organization's analysis, read-only: the same paged endpoints as the user's.
   await app.register(resultRoutes, { routes: adminAnalysisResultRoutes, organizationOf: () => null });
+
+  addRoute(app, routes.creditTokens, async (request) => {
+    const body = request.body;
+    const { balance, entry } = await creditTokens(app.db, {
+      actorUserId: callerOf(request).userId,
+      recipient: body.user_id ? { userId: body.user_id } : { email: body.email! },
+      amount: body.amount,
+      reason: body.reason,
+      idempotencyKey: body.idempotency_key,
+      source: 'api',
+    });
+    return { balance, entry };
+  });
 };

@@ -2,12 +2,16 @@
  * The model's answer turned into the stored plan. The text must be one JSON object of the shape the
  * system prompt asks for (checked with valibot); every finding code must be one the prompt listed.
  * Money comes from the audit, never from the model: a step is worth the priced findings it cites, and
- * code N (the automatic negatives) is worth the non-target queries' cost, each query once.
+ * code N (the automatic negatives) is worth the non-target queries' cost, each query once. The plan's
+ * total is the part of the audit's headline (money lost) its steps cover, with a note saying what it
+ * leaves out and why (plan-money.ts); results stored before the money story keep the sum of the findings.
  */
 import * as v from 'valibot';
 import type { AiPlanFinding, AiPlanResult } from '../../contract/ai-plan.js';
+import type { Finding, MoneyStory } from '../../contract/analysis-results.js';
 import { aiPlanMessages as m } from '../../contract/messages.js';
 import { LlmError } from './provider.js';
+import { planMoney } from './plan-money.js';
 import { describeTarget, NEGATIVES_REF, type PromptFinding, type PromptNegatives } from './prompt.js';
 
 const text = (max: number) => v.pipe(v.string('ожидается строка'), v.trim(), v.minLength(1, 'пустая строка'), v.maxLength(max, `длиннее ${max} символов`));
@@ -64,11 +68,11 @@ function negativesItem(negatives: PromptNegatives): AiPlanFinding {
 }
 
 /**
- * `negatives`: code N of the prompt, when it had one. Its money stands on the steps citing it but not in
- * `money_per_month_total`: the non-target queries are part of the keywords' spend the findings price
- * (the contract of `NonTargetQueries`: never added to it).
+ * `negatives`: code N of the prompt, when it had one. `story`: the audit's money story (`readMoneyStory`),
+ * null for results stored before it: then `money_per_month_total` is the sum of the priced findings the
+ * plan cites, without code N (the non-target queries are part of the keywords' spend the findings price).
  */
-export function parsePlanAnswer(content: string, findings: readonly PromptFinding[], negatives: PromptNegatives | null = null): AiPlanResult {
+export function parsePlanAnswer(content: string, findings: readonly PromptFinding[], negatives: PromptNegatives | null = null, story: MoneyStory | null = null): AiPlanResult {
   let raw: unknown;
   try {
     raw = JSON.parse(unfence(content));
@@ -90,10 +94,12 @@ export function parsePlanAnswer(content: string, findings: readonly PromptFindin
   if (unknown.length > 0) throw new LlmError(m.unknownFindings.replace('{refs}', unknown.slice(0, 10).join(', ')));
 
   const priced = new Map<string, number>();
+  const citedFindings = new Map<string, Finding>();
   const steps = parsed.output.steps.map((step, index) => {
     const cited: AiPlanFinding[] = [...new Set(step.findings)].map((ref) => {
       if (ref === NEGATIVES_REF && negatives) return negativesItem(negatives);
       const finding = byRef.get(ref)!;
+      citedFindings.set(finding.id, finding);
       const perMonth = finding.moneyPerMonth && finding.moneyPerMonth > 0 ? round(finding.moneyPerMonth) : null;
       if (perMonth !== null) priced.set(finding.id, perMonth);
       return { id: finding.id, check_id: finding.checkId, title: finding.title, severity: finding.severity, target: describeTarget(finding.target), money_per_month: perMonth };
@@ -108,9 +114,13 @@ export function parsePlanAnswer(content: string, findings: readonly PromptFindin
       findings: cited,
     };
   });
+  const citesNegatives = parsed.output.steps.some((step) => step.findings.includes(NEGATIVES_REF));
+  const money = story ? planMoney(story, [...citedFindings.values()], [...byRef.values()], citesNegatives) : null;
+  const findingsTotal = priced.size > 0 ? round([...priced.values()].reduce((sum, value) => sum + value, 0)) : null;
   return {
     summary: parsed.output.summary || null,
     steps,
-    money_per_month_total: priced.size > 0 ? round([...priced.values()].reduce((sum, value) => sum + value, 0)) : null,
+    money_per_month_total: money ? (money.lostCovered > 0 ? money.lostCovered : null) : findingsTotal,
+    money_note: money?.note ?? null,
   };
 }

@@ -97,6 +97,8 @@ export interface AiPlanPrompt {
   findings: PromptFinding[];
   /** Code N when the prompt gives the non-target queries (results stored before the figure have none). */
   negatives: PromptNegatives | null;
+  /** The audit's money story the prompt quotes (null for results stored before it): what the plan's total is measured against. */
+  money: MoneyStory | null;
 }
 
 const severityRank: Record<Severity, number> = { high: 0, medium: 1, low: 2 };
@@ -312,5 +314,5 @@ export function buildAiPlanPrompt(input: PromptInput, limits: PromptLimits = def
     { role: 'system', content: SYSTEM_PROMPT },
     { role: 'user', content: user },
   ];
-  return { messages, chars: messages.reduce((sum, message) => sum + message.content.length, 0), findings, negatives };
+  return { messages, chars: messages.reduce((sum, message) => sum + message.content.length, 0), findings, negatives, money: story };
 }

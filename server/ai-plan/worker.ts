@@ -148,7 +148,7 @@ async function runClaimed(db: DB, config: AppConfig, job: QueuedJob<AiPlanJobDat
     const completion = await requestChatCompletion(config.llm, prompt.messages);
     // Spent whatever the answer turns out to be: recorded before it is judged.
     if (completion.usage) await ownedUpdate(db, aiPlanRun, run, { ...completion.usage }, false);
-    const plan = parsePlanAnswer(completion.content, prompt.findings, prompt.negatives);
+    const plan = parsePlanAnswer(completion.content, prompt.findings, prompt.negatives, prompt.money);
     await ownedUpdate(db, aiPlanRun, run, { status: 'completed', plan: JSON.stringify(plan), finished_at: sql`now()`, heartbeat_at: null });
   } catch (error) {
     await failRun(db, aiPlanRun, run, error instanceof LlmError ? error.message : m.failed);

@@ -20,7 +20,7 @@ import type { Suggestion } from '../../contract/analysis-results.js';
 import type { AdPlatform, Campaign } from '../../contract/campaigns.js';
 import { expandInPlace } from './entity-refs.js';
 import { applyCampaignChanges, ChangeCollector, changesByCampaign, type AcceptedSuggestion, type ChangeSet } from '../engines/export/changes.js';
-import { exportFileOf, removalNotes } from '../engines/export/export-changes.js';
+import { exportFileOf, exportNotes } from '../engines/export/export-changes.js';
 
 export interface ExportFileInput {
   /** The platform the file is for. */
@@ -53,7 +53,7 @@ export type ExportReadResult = AcceptedBatch | string;
 /** Messages of the export thread: reads, the file's name and type before its first piece, then the pieces. */
 export type ExportStreamMessage =
   | { type: 'read'; id: number; read: ExportRead }
-  | { type: 'head'; fileName: string; contentType: string }
+  | { type: 'head'; fileName: string; contentType: string; notes: string[] }
   | { type: 'piece'; piece: Uint8Array };
 /** The route's messages: a piece passed on to the reply (send more), or the answer to a read. */
 export type ExportStreamAck = { type: 'ack' } | { type: 'answer'; id: number; result: ExportReadResult } | { type: 'failed'; id: number; message: string };
@@ -122,9 +122,12 @@ export async function streamExportFile(input: ExportFileInput, port: MessagePort
     const reader = readerOver(port);
     const changes = await collectAccepted(reader);
     if (changes.campaignIndexes.length === 0) return { kind: 'empty' };
+    const campaigns = () => readChangedCampaigns(reader, changes);
     // Only the asked format is written: an XLSX of a big account takes far longer than its CSV.
-    const file = exportFileOf(input.platform, input.format, () => readChangedCampaigns(reader, changes), input.source);
+    const file = exportFileOf(input.platform, input.format, campaigns, input.source, changes.campaignIndexes.length);
     if (!file) return { kind: 'format_unavailable' };
+    // Known before the first piece, so the reply's headers can carry them (for Editor: a pass over the campaigns of its own).
+    const notes = await exportNotes(input.platform, campaigns, input.source, changes);
 
     let inFlight = 0;
     let acknowledged: (() => void) | null = null;
@@ -134,7 +137,7 @@ export async function streamExportFile(input: ExportFileInput, port: MessagePort
       acknowledged?.();
     });
     const waitForAck = () => new Promise<void>((resolve) => (acknowledged = resolve));
-    port.postMessage({ type: 'head', fileName: file.fileName, contentType: file.contentType } satisfies ExportStreamMessage);
+    port.postMessage({ type: 'head', fileName: file.fileName, contentType: file.contentType, notes } satisfies ExportStreamMessage);
     let bytes = 0;
     const output = new Writable({
       write(chunk: Buffer | string, _encoding, done) {
@@ -155,7 +158,7 @@ export async function streamExportFile(input: ExportFileInput, port: MessagePort
     await finished(output);
     // Returning once every piece is taken: the reply ends after the last of them.
     while (inFlight > 0) await waitForAck();
-    return { kind: 'file', fileName: file.fileName, contentType: file.contentType, notes: removalNotes(changes), bytes };
+    return { kind: 'file', fileName: file.fileName, contentType: file.contentType, notes, bytes };
   } finally {
     port.close();
   }

@@ -8,8 +8,8 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
-import type { FastifyPluginAsync } from 'fastify';
-import { finishedStatuses, type Analysis } from '../../contract/analysis.js';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { encodeExportNotes, EXPORT_NOTES_HEADER, finishedStatuses, type Analysis } from '../../contract/analysis.js';
 import { analysisMessages as m } from '../../contract/messages.js';
 import { analysisRoutes as routes } from '../../contract/routes/analyses.js';
 import { callerOf } from '../auth/authenticate.js';
@@ -63,79 +63,9 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
   }));
 
   addRoute(app, routes.events, async (request, reply) => {
-    const organizationId = callerOf(request).organizationId;
-    const analysisId = request.params.id;
     // 404 as an ordinary JSON answer, before the stream starts.
-    await getAnalysis(app.db, organizationId, analysisId);
-
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      // The headers set so far (the security headers of server/app.ts): a hijacked answer writes its own.
-      ...(reply.getHeaders() as OutgoingHttpHeaders),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      // nginx and similar proxies would otherwise buffer the stream.
-      'x-accel-buffering': 'no',
-    });
-    raw.write('retry: 3000\n\n');
-
-    let ended = false;
-    let lastSent = '';
-    let reading = false;
-    let readAgain = false;
-    const write = (event: 'progress' | 'done', analysis: Analysis) => raw.write(`event: ${event}\ndata: ${JSON.stringify({ analysis })}\n\n`);
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      unsubscribe();
-      clearInterval(ping);
-      openStreams.delete(end);
-      raw.end();
-      analysisStreams.open--;
-      analysisStreams.emit('closed', analysisId);
-    };
-    // One read at a time; notifications during a read ask for one more read, not one each.
-    const refresh = async () => {
-      if (reading) {
-        readAgain = true;
-        return;
-      }
-      reading = true;
-      try {
-        do {
-          readAgain = false;
-          const analysis = await getAnalysis(app.db, organizationId, analysisId).catch(() => null);
-          if (ended) return;
-          if (!analysis) return end();
-          const state = JSON.stringify(analysis);
-          if (state !== lastSent) {
-            lastSent = state;
-            write('progress', analysis);
-          }
-          if (finishedStatuses.includes(analysis.status)) {
-            write('done', analysis);
-            return end();
-          }
-        } while (readAgain);
-      } finally {
-        reading = false;
-      }
-    };
-
-    // A failed read or write ends this stream; it must never become an unhandled rejection.
-    const refreshOrEnd = () =>
-      refresh().catch((error: unknown) => {
-        request.log.warn({ err: error, analysisId }, 'progress stream failed');
-        end();
-      });
-    const unsubscribe = progressEvents.subscribe(analysisId, () => void refreshOrEnd());
-    const ping = setInterval(() => raw.write(': ping\n\n'), SSE_HEARTBEAT_MS);
-    openStreams.add(end);
-    analysisStreams.open++;
-    raw.on('close', end);
-    await refreshOrEnd();
+    await getAnalysis(app.db, callerOf(request).organizationId, request.params.id);
+    await streamAnalysisProgress(app, request, reply, { progressEvents, openStreams });
   });
 
   addRoute(app, routes.cancel, async (request) => ({
@@ -204,7 +134,7 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
       if (first.kind === 'empty') throw conflict(m.nothingToExport, 'NOTHING_TO_EXPORT');
       if (first.kind === 'format_unavailable') throw new HttpError(422, 'EXPORT_FORMAT_UNAVAILABLE', m.exportFormatUnavailable, [{ loc: ['querystring', 'format'], msg: m.exportFormatUnavailable }]);
     }
-    const { fileName, contentType } = 'type' in first ? first : { fileName: first.fileName, contentType: first.contentType };
+    const { fileName, contentType, notes } = first;
     // Headers are out once the first piece is: a failure after that cuts the download short.
     running.then(
       () => body.end(),
@@ -214,6 +144,90 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
       .header('content-type', contentType)
       .header('content-disposition', attachment(`analysis-${source.analysis.id.slice(0, 8)}-${fileName}`))
       .header('cache-control', 'no-store')
+      .header(EXPORT_NOTES_HEADER, encodeExportNotes(notes))
       .send(body);
   });
 };
+
+/**
+ * The progress of one analysis as Server-Sent Events: a `progress` event whenever its state changes (woken
+ * by the LISTEN channel, read again from the row), `done` when it finishes, a comment line as a heartbeat.
+ * The stream ends itself on `done`, on a client disconnect or when the server closes (`openStreams`).
+ */
+async function streamAnalysisProgress(
+  app: FastifyInstance,
+  request: FastifyRequest<{ Params: { id: string } }>,
+  reply: FastifyReply,
+  { progressEvents, openStreams }: { progressEvents: ReturnType<typeof createAnalysisEvents>; openStreams: Set<() => void> },
+): Promise<void> {
+  const organizationId = callerOf(request).organizationId;
+  const analysisId = request.params.id;
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    // The headers set so far (the security headers of server/app.ts): a hijacked answer writes its own.
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    // nginx and similar proxies would otherwise buffer the stream.
+    'x-accel-buffering': 'no',
+  });
+  raw.write('retry: 3000\n\n');
+
+  let ended = false;
+  let lastSent = '';
+  let reading = false;
+  let readAgain = false;
+  const write = (event: 'progress' | 'done', analysis: Analysis) => raw.write(`event: ${event}\ndata: ${JSON.stringify({ analysis })}\n\n`);
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    unsubscribe();
+    clearInterval(ping);
+    openStreams.delete(end);
+    raw.end();
+    analysisStreams.open--;
+    analysisStreams.emit('closed', analysisId);
+  };
+  // One read at a time; notifications during a read ask for one more read, not one each.
+  const refresh = async () => {
+    if (reading) {
+      readAgain = true;
+      return;
+    }
+    reading = true;
+    try {
+      do {
+        readAgain = false;
+        const analysis = await getAnalysis(app.db, organizationId, analysisId).catch(() => null);
+        if (ended) return;
+        if (!analysis) return end();
+        const state = JSON.stringify(analysis);
+        if (state !== lastSent) {
+          lastSent = state;
+          write('progress', analysis);
+        }
+        if (finishedStatuses.includes(analysis.status)) {
+          write('done', analysis);
+          return end();
+        }
+      } while (readAgain);
+    } finally {
+      reading = false;
+    }
+  };
+
+  // A failed read or write ends this stream; it must never become an unhandled rejection.
+  const refreshOrEnd = () =>
+    refresh().catch((error: unknown) => {
+      request.log.warn({ err: error, analysisId }, 'progress stream failed');
+      end();
+    });
+  const unsubscribe = progressEvents.subscribe(analysisId, () => void refreshOrEnd());
+  const ping = setInterval(() => raw.write(': ping\n\n'), SSE_HEARTBEAT_MS);
+  openStreams.add(end);
+  analysisStreams.open++;
+  raw.on('close', end);
+  await refreshOrEnd();
+}

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiMessages } from '../../contract/messages.js';
+import type { ApiRoute } from '../../contract/routes/route.js';
 import type { OrganizationRole, PlatformRole } from '../db/tables/core.js';
 import { forbidden, unauthorized } from '../lib/errors.js';
 import type { DB } from '../db/database.js';
@@ -36,10 +37,6 @@ declare module 'fastify' {
     authenticate: (request: FastifyRequest, reply: FastifyReply, done: HookDone) => void;
     /** onRequest: like `authenticate` when a bearer token is sent (a bad one is refused); lets the request through without one. */
     authenticateIfPresent: (request: FastifyRequest, reply: FastifyReply, done: HookDone) => void;
-    /** preValidation factory: requires one of these organization roles (after the contract's authentication). */
-    requireOrganizationRole: (...roles: OrganizationRole[]) => (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    /** preValidation: requires a platform administrator (after the contract's authentication). */
-    requirePlatformAdmin: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     accessTokens: ReturnType<typeof createAccessTokens>;
     /** Verified sessions of this process, dropped on every session change any process commits. */
     sessionCache: SessionCache<Caller>;
@@ -47,6 +44,20 @@ declare module 'fastify' {
 }
 
 /** The caller of an authenticated route (the preHandler has already refused everyone else). */
+/**
+ * The checks of a route's `access` in the route table (the onRoute hook of server/app.ts adds them, at
+ * preValidation: after authentication, before the body is validated).
+ */
+export const accessChecks: Record<NonNullable<ApiRoute['access']>, (request: FastifyRequest) => Promise<void>> = {
+  'platform-admin': async (request) => {
+    if (callerOf(request).role !== 'admin') throw forbidden(apiMessages.forbidden);
+  },
+  'organization-manager': async (request) => {
+    const role = callerOf(request).organizationRole;
+    if (role !== 'owner' && role !== 'admin') throw forbidden(apiMessages.forbidden);
+  },
+};
+
 /** The check of routes marked `verifiedEmail` in the route table (the onRoute hook of server/app.ts adds it). */
 export async function requireVerifiedEmail(request: FastifyRequest): Promise<void> {
   if (!callerOf(request).isVerified) throw forbidden(apiMessages.emailNotVerified, 'EMAIL_NOT_VERIFIED');
@@ -151,14 +162,6 @@ export const authenticatePlugin = fp(
     app.decorate('authenticateIfPresent', (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
       if (request.headers.authorization) app.authenticate(request, reply, done);
       else done();
-    });
-
-    app.decorate('requireOrganizationRole', (...roles: OrganizationRole[]) => async (request: FastifyRequest) => {
-      if (!roles.includes(callerOf(request).organizationRole)) throw forbidden(apiMessages.forbidden);
-    });
-
-    app.decorate('requirePlatformAdmin', async (request: FastifyRequest) => {
-      if (callerOf(request).role !== 'admin') throw forbidden(apiMessages.forbidden);
     });
   },
   { name: 'authenticate', dependencies: ['config', 'db'] },

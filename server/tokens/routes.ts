@@ -3,7 +3,7 @@ import { tokenRoutes as routes } from '../../contract/routes/tokens.js';
 import { callerOf } from '../auth/authenticate.js';
 import { addRoute } from '../lib/routes.js';
 import { getBalance } from './ledger.js';
-import { calculateCost, creditTokens, listHistory } from './service.js';
+import { calculateCost, listHistory } from './service.js';
 
 /** Under /api/v1/tokens, beside the payments (server/payments/routes.ts). */
 export const tokenRoutes: FastifyPluginAsync = async (app) => {
@@ -17,17 +17,4 @@ export const tokenRoutes: FastifyPluginAsync = async (app) => {
   });
 
   addRoute(app, routes.calculateCost, async (request) => calculateCost(app.db, callerOf(request).userId, request.body.campaigns, request.body.analysis_kinds));
-
-  addRoute(app, routes.adminCredit, { preValidation: [app.requirePlatformAdmin] }, async (request) => {
-    const body = request.body;
-    const { balance: newBalance, entry } = await creditTokens(app.db, {
-      actorUserId: callerOf(request).userId,
-      recipient: body.user_id ? { userId: body.user_id } : { email: body.email! },
-      amount: body.amount,
-      reason: body.reason,
-      idempotencyKey: body.idempotency_key,
-      source: 'api',
-    });
-    return { balance: newBalance, entry };
-  });
 };

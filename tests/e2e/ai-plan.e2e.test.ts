@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FindingsPage } from '../../contract/analysis-pages.js';
-import type { Finding } from '../../contract/analysis-results.js';
+import { readMoneyStory, type Finding, type MoneyStory, type StoredMoneyStory } from '../../contract/analysis-results.js';
 import { rankFindings } from '../../server/ai-plan/prompt.js';
 import { defaultPricingTable } from '../../server/config/pricing-table.js';
 import { startFakeOpenAi, type FakeChatRequest, type FakeOpenAi, type FakeReply } from '../fakes/openai-fake.js';
@@ -43,6 +43,18 @@ const rubPerMonth = (value: number) => `${ruNumberPattern(Math.round(value))}\\s
 function moneyOf(findings: Finding[]): number | null {
   const priced = findings.filter((finding) => (finding.moneyPerMonth ?? 0) > 0);
   return priced.length === 0 ? null : priced.reduce((sum, finding) => sum + finding.moneyPerMonth!, 0);
+}
+
+/** A pattern of a rouble amount as the screen writes it («29 100 ₽», any space between the thousands). */
+const rubText = (value: number) => `${ruNumberPattern(Math.round(value))}\\s₽`;
+
+/** The audit's money story (the headline and the money to save apart) as the results API gives it. */
+async function moneyStoryOf(page: Page, baseUrl: string, analysisId: string): Promise<MoneyStory> {
+  const token = await page.evaluate(() => localStorage.getItem('access_token'));
+  const response = await fetch(`${baseUrl}/api/v1/analyses/${analysisId}/results`, { headers: { authorization: `Bearer ${token}` } });
+  expect(response.status).toBe(200);
+  const { summary } = (await response.json()) as { summary: { money: StoredMoneyStory; settings: { targetCpa: number | null } } };
+  return readMoneyStory(summary.money, summary.settings.targetCpa);
 }
 
 /** Every finding of the audit as the paged API gives them to the page's signed-in user. */
@@ -125,9 +137,15 @@ describe('an AI plan of a finished audit in Chromium, written by a language mode
       if (money === null) expect(await step.innerText()).not.toContain('₽ в месяц');
       else expect(await step.getByText('по оценке аудита').innerText()).toMatch(new RegExp(`^${rubPerMonth(money)} по оценке аудита$`));
     }
-    // The overpay priced the two costliest findings, so the first step has roubles; the plan's total counts each finding once.
+    // The overpay priced the two costliest findings, so the first step has roubles; the plan's total is measured
+    // against the audit's headline (money lost), the money to save named apart.
     expect(moneyOf(citedByStep[0]!)).toBeGreaterThan(0);
-    expect(await page.getByTestId('ai-plan-total').innerText()).toMatch(new RegExp(`аудит оценил в ${rubPerMonth(moneyOf(citedByStep.flat())!)}\\.$`));
+    const story = await moneyStoryOf(page, session.server.url, analysisId);
+    const total = await page.getByTestId('ai-plan-total').innerText();
+    // This account's money is all to save (conversions dearer than the target): no loss for the plan to cover.
+    const lost = story.perMonth >= 1 ? `План охватывает (все потери, которые нашёл аудит: ${rubText(story.perMonth)}|[\\d\\s]+₽ из ${rubText(story.perMonth)} потерь)` : 'Потерь — расхода без конверсий — аудит не нашёл\\.';
+    expect(total).toMatch(new RegExp(`^${lost}`));
+    if (story.saving.perMonth >= 1) expect(total).toMatch(new RegExp(`Отдельно от потерь можно сэкономить ${rubText(story.saving.perMonth)} в месяц`));
 
     // The balance stays down by exactly the plan's price (charged once, not refunded).
     await page.reload();

@@ -51,6 +51,27 @@ describe('the route table in the running app', () => {
     expect(operation(adminAnalysisResultRoutes.findings.path)).toContain('Finding');
   });
 
+  it('gives the platform-admin access to every route under /api/v1/admin and to no other', () => {
+    for (const { name, route } of entries) {
+      expect(route.access === 'platform-admin', name).toBe(route.path.startsWith('/api/v1/admin/'));
+    }
+  });
+
+  it('refuses a member a route of the platform admin or of the organization managers before validating it, and lets them through', async () => {
+    const member = await createUser(t.app, { organizationRole: 'member' });
+    const admin = await createUser(t.app, { role: 'admin' });
+    expect((await call(t.app, 'POST', routes.admin.creditTokens.path, { token: member.token, body: { amount: 'x' } })).status).toBe(403);
+    expect((await call(t.app, 'POST', routes.admin.creditTokens.path, { token: admin.token, body: { amount: 'x' } })).status).toBe(422);
+    expect((await call(t.app, 'GET', routes.organizations.members.path, { token: member.token })).status).toBe(403);
+    expect((await call(t.app, 'PUT', routes.organizations.update.path, { token: member.token, body: { name: 1 } })).status).toBe(403);
+  });
+
+  it('answers a moved path with 308 and its new place, keeping the method', async () => {
+    const res = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { body: { amount: 1 } });
+    expect(res.status).toBe(308);
+    expect(res.headers.location).toBe(routes.admin.creditTokens.path);
+  });
+
   it('refuses an anonymous call of an entry with auth: true before validating it (401)', async () => {
     const res = await call(t.app, 'DELETE', '/api/v1/organizations/members/not-a-uuid');
     expect(res.status).toBe(401);

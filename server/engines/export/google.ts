@@ -2,7 +2,8 @@
  * Google Ads Editor CSV for the campaigns the accepted changes touch, written after the changes.
  * English headers; keywords with their match type in «Criterion Type»; negatives as Negative
  * Broad/Phrase/Exact (group level, Ad group filled) and Campaign Negative Broad/Phrase/Exact (campaign
- * level); responsive search ads with Headline 1…15, Description 1…4, Path 1/2, Final URL.
+ * level); responsive search ads with Headline 1…15, Description 1…4, Path 1/2, Final URL, built so that
+ * Editor accepts them (google-rsa.ts: an ad that cannot make one is left out and counted).
  * UTF-8 with a BOM, tab separated (Editor reads both this and its own UTF-16 export).
  *
  * Editor finds existing campaigns, ad groups and keywords by their names and texts (its CSV has no ID
@@ -21,6 +22,7 @@
 import type { AdGroup, AdPlatform, Campaign, CampaignData, MatchType } from '../../../contract/campaigns.js';
 import { csvPieces } from '../../lib/csv.js';
 import { changedCampaigns, type ChangeSet } from './changes.js';
+import { responsiveSearchAd, SkippedAds } from './google-rsa.js';
 
 const headlineColumns = Array.from({ length: 15 }, (_, i) => `Headline ${i + 1}`);
 const descriptionColumns = Array.from({ length: 4 }, (_, i) => `Description ${i + 1}`);
@@ -127,8 +129,11 @@ function groupNegatives(group: AdGroup, notation: AdPlatform): string[] {
   return result;
 }
 
-/** Rows of a campaign (already changed), one at a time; `notation`: the platform its texts are written for when the campaign does not say. */
-function* googleRows(campaign: Campaign, fallbackNotation: AdPlatform): Generator<Record<string, string>> {
+/**
+ * Rows of a campaign (already changed), one at a time; `notation`: the platform its texts are written for
+ * when the campaign does not say. Ads that make no valid RSA are counted in `skipped` instead of written.
+ */
+function* googleRows(campaign: Campaign, fallbackNotation: AdPlatform, skipped: SkippedAds): Generator<Record<string, string>> {
   const notation = campaign.platform ?? fallbackNotation;
   const fromDirect = notation !== 'google_ads';
   for (const negative of campaign.negativeKeywords) {
@@ -145,13 +150,19 @@ function* googleRows(campaign: Campaign, fallbackNotation: AdPlatform): Generato
       const { keyword, match } = googleNegative(negative);
       yield { Campaign: campaign.name, 'Ad group': group.name, Keyword: keyword, 'Criterion Type': `Negative ${matchLabel[match]}` };
     }
+    const keywords = fromDirect ? group.keywords.filter((keyword) => !keyword.isAutotargeting).map((keyword) => withoutDirectOperators(keyword.phrase)) : [];
     for (const ad of group.ads) {
       const finalUrl = ad.finalUrl && fromDirect ? googleFinalUrl(ad.finalUrl) : (ad.finalUrl ?? '');
-      const row: Record<string, string> = { Campaign: campaign.name, 'Ad group': group.name, 'Ad type': 'Responsive search ad', 'Final URL': finalUrl };
-      ad.headlines.slice(0, 15).forEach((text, i) => (row[headlineColumns[i]] = text));
-      ad.texts.slice(0, 4).forEach((text, i) => (row[descriptionColumns[i]] = text));
-      row['Path 1'] = ad.paths?.[0] ?? '';
-      row['Path 2'] = ad.paths?.[1] ?? '';
+      const rsa = responsiveSearchAd(ad, keywords, finalUrl, fromDirect);
+      if (!rsa.ok) {
+        skipped.add(rsa.reason, { campaign: campaign.name, group: group.name, headline: ad.headlines[0] });
+        continue;
+      }
+      const row: Record<string, string> = { Campaign: campaign.name, 'Ad group': group.name, 'Ad type': 'Responsive search ad', 'Final URL': rsa.ad.finalUrl };
+      rsa.ad.headlines.forEach((text, i) => (row[headlineColumns[i]] = text));
+      rsa.ad.descriptions.forEach((text, i) => (row[descriptionColumns[i]] = text));
+      row['Path 1'] = rsa.ad.paths[0] ?? '';
+      row['Path 2'] = rsa.ad.paths[1] ?? '';
       yield row;
     }
   }
@@ -160,13 +171,25 @@ function* googleRows(campaign: Campaign, fallbackNotation: AdPlatform): Generato
 /**
  * The Editor CSV of these (changed) campaigns in pieces. Cells a spreadsheet would run as formulas get a
  * leading `'` (server/lib/csv.ts). `notation`: the platform of the analysed account (campaigns imported
- * before the importers marked each campaign's platform say nothing themselves).
+ * before the importers marked each campaign's platform say nothing themselves); `skipped` counts the ads
+ * left out (google-rsa.ts).
  */
-export function googleCsvPieces(campaigns: Iterable<Campaign> | AsyncIterable<Campaign>, notation: AdPlatform): AsyncGenerator<string> {
+export function googleCsvPieces(campaigns: Iterable<Campaign> | AsyncIterable<Campaign>, notation: AdPlatform, skipped: SkippedAds = new SkippedAds()): AsyncGenerator<string> {
   const lines = (async function* () {
-    for await (const campaign of campaigns) for (const row of googleRows(campaign, notation)) yield googleColumns.map((column) => row[column] ?? '');
+    for await (const campaign of campaigns) for (const row of googleRows(campaign, notation, skipped)) yield googleColumns.map((column) => row[column] ?? '');
   })();
   return csvPieces(googleColumns, lines, '\t');
+}
+
+/** The ads of these (changed) campaigns that the Editor file leaves out, counted without writing it. */
+export async function skippedEditorAds(campaigns: Iterable<Campaign> | AsyncIterable<Campaign>, notation: AdPlatform): Promise<SkippedAds> {
+  const skipped = new SkippedAds();
+  for await (const campaign of campaigns) {
+    const rows = googleRows(campaign, notation, skipped);
+    // Only the counting matters: the rows are made and dropped one by one.
+    while (!rows.next().done) continue;
+  }
+  return skipped;
 }
 
 /** The whole CSV of the changes in memory (tests). */

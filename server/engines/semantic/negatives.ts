@@ -68,6 +68,23 @@ export interface NegativeSuggestionsResult {
 const phraseText = (parsed: ParsedPhrase) => parsed.words.map((word) => `${word.fixed ? '!' : word.forced ? '+' : ''}${word.form}`).join(' ');
 
 export function suggestNegatives(account: PreparedAccount, settings: AnalysisSettings, hasConversions: boolean, monthFactor: number): NegativeSuggestionsResult {
+  const ctx = negativeContext(account, settings);
+  const { candidates, collectData, covered } = collectCandidates(ctx, account, settings, hasConversions);
+  const own = ownDemandIndex(account);
+  const { kept, droppedCandidates } = splitByOwnDemand(candidates, own.blockedBy);
+  const alternativeKeys = addAlternatives(account, ctx, own, kept, droppedCandidates);
+  const { negatives, blocking } = toSuggestions(kept, settings, monthFactor);
+  const dropped = droppedCandidates.map(({ dropped }) => {
+    const ids = [...(alternativeKeys.get(dropped) ?? [])].map((key) => `neg:${key}`);
+    return ids.length ? { ...dropped, alternativeIds: ids } : dropped;
+  });
+  return { negatives, dropped, covered, collectData, blocking };
+}
+
+/** What every phase of the suggestions looks things up in, made once per account. */
+type NegativeContext = ReturnType<typeof negativeContext>;
+
+function negativeContext(account: PreparedAccount, settings: AnalysisSettings) {
   const { lemmatizer, platform } = account;
   const lexicon: LexiconItem[] = [
     ...nonCommercialLexicon.map((entry: LexiconEntry) => ({ ...entry, parsed: parsePhrase(entry.text, lemmatizer) })),
@@ -111,18 +128,6 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     return language;
   };
 
-  const candidates = new Map<string, Candidate>();
-  const add = (key: string, make: () => Candidate, query?: PreparedQuery) => {
-    let candidate = candidates.get(key);
-    if (!candidate) {
-      candidate = make();
-      candidates.set(key, candidate);
-    }
-    // Queries are added one query at a time (the loop below), so a query the candidate already has is its last one.
-    if (query && candidate.queries[candidate.queries.length - 1] !== query) candidate.queries.push(query);
-  };
-  const collectData: SemanticResult['collectData'] = [];
-  const covered: CoveredQuery[] = [];
   /** Google negatives do not cover other forms, so a one-word negative is the form people typed, a longer one a phrase. */
   const googleNegative = (text: string, typed: string, wordCount: number) => {
     const chosen = wordCount > 1 ? `"${typed}"` : typed;
@@ -144,6 +149,27 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
 
   const alreadyNegative = (campaign: PreparedCampaign, parsed: ParsedPhrase) => campaign.negatives.some((negative) => negativeBlocks(negative, parsed.words, platform));
 
+  return { lemmatizer, platform, lexicon, lexiconByWord, gazetteer, campaignHome, campaignLanguage, googleNegative, campaignKeyword, alreadyNegative };
+}
+
+/**
+ * The candidates the query report names (category words, foreign places, wasteful queries) or, without a
+ * report, the safest curated words; with the queries left to collect data on and those already covered.
+ */
+function collectCandidates(ctx: NegativeContext, account: PreparedAccount, settings: AnalysisSettings, hasConversions: boolean) {
+  const { lemmatizer, platform, lexicon, lexiconByWord, gazetteer, campaignHome, campaignLanguage, googleNegative, campaignKeyword, alreadyNegative } = ctx;
+  const candidates = new Map<string, Candidate>();
+  const add = (key: string, make: () => Candidate, query?: PreparedQuery) => {
+    let candidate = candidates.get(key);
+    if (!candidate) {
+      candidate = make();
+      candidates.set(key, candidate);
+    }
+    // Queries are added one query at a time (the loop below), so a query the candidate already has is its last one.
+    if (query && candidate.queries[candidate.queries.length - 1] !== query) candidate.queries.push(query);
+  };
+  const collectData: SemanticResult['collectData'] = [];
+  const covered: CoveredQuery[] = [];
   for (const query of account.queries) {
     const campaign = query.campaign;
     if (!campaign) continue;
@@ -221,6 +247,14 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     }
   }
 
+  return { candidates, collectData, covered };
+}
+
+type CandidateBlockedBy = ReturnType<typeof ownDemandIndex>['blockedBy'];
+
+/** Which of the campaign's own keywords and converting queries a candidate would block, by word indexes. */
+function ownDemandIndex(account: PreparedAccount) {
+  const { platform } = account;
   const convertingByCampaign = new Map<PreparedCampaign, PreparedQuery[]>();
   for (const query of account.queries) {
     if (!query.campaign || query.query.stats.conversions <= 0) continue;
@@ -250,6 +284,11 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     return { keywords, queries: converting.blockedBy(parsed, platform) };
   };
 
+  return { blockedBy, convertingByCampaign };
+}
+
+/** The candidates that may go in, and those that would cut the account's own demand (with the reason). */
+function splitByOwnDemand(candidates: Map<string, Candidate>, blockedBy: CandidateBlockedBy) {
   // Split the candidates into the ones that may go in and the ones that would cut the account's own demand.
   const kept: [string, Candidate][] = [];
   const droppedCandidates: { candidate: Candidate; dropped: DroppedNegative }[] = [];
@@ -275,7 +314,22 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     kept.push([key, candidate]);
   }
 
-  // A dropped negative must not leave its queries uncovered: the narrowest safe alternative per query.
+  return { kept, droppedCandidates };
+}
+
+/**
+ * A dropped negative must not leave its queries uncovered: the narrowest safe alternative per query joins
+ * `kept` (or a kept candidate with the same text). Answers the alternatives' keys per dropped negative.
+ */
+function addAlternatives(
+  account: PreparedAccount,
+  ctx: NegativeContext,
+  own: ReturnType<typeof ownDemandIndex>,
+  kept: [string, Candidate][],
+  droppedCandidates: { candidate: Candidate; dropped: DroppedNegative }[],
+): Map<DroppedNegative, Set<string>> {
+  const { campaignHome } = ctx;
+  const { blockedBy, convertingByCampaign } = own;
   const coveredByKept = new Set<PreparedQuery>();
   for (const [, candidate] of kept) if (!candidate.handCheck) for (const query of candidate.queries) coveredByKept.add(query);
   const keptByKey = new Map(kept);
@@ -313,6 +367,11 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     alternativeKeys.set(dropped, keys);
   }
 
+  return alternativeKeys;
+}
+
+/** The kept candidates as suggestions, dearest first, with every query row each automatic one blocks. */
+function toSuggestions(kept: [string, Candidate][], settings: AnalysisSettings, monthFactor: number) {
   const negatives: NegativeKeywordSuggestion[] = [];
   const blocking: SuggestionBlocking[] = [];
   for (const [key, candidate] of kept) {
@@ -348,11 +407,7 @@ export function suggestNegatives(account: PreparedAccount, settings: AnalysisSet
     });
   }
   negatives.sort((a, b) => b.cost - a.cost);
-  const dropped = droppedCandidates.map(({ dropped }) => {
-    const ids = [...(alternativeKeys.get(dropped) ?? [])].map((key) => `neg:${key}`);
-    return ids.length ? { ...dropped, alternativeIds: ids } : dropped;
-  });
-  return { negatives, dropped, covered, collectData, blocking };
+  return { negatives, blocking };
 }
 
 function sharesLemma(a: PhraseWord, b: PhraseWord): boolean {

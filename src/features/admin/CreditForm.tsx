@@ -10,7 +10,7 @@ import { useTokensMoved } from '@/lib/paid-runs';
 import { adminKeys, creditTokens } from './api';
 
 /**
- * Credits tokens to one user with a reason (`POST /tokens/admin/credit`). The idempotency key is made
+ * Credits tokens to one user with a reason (`POST /admin/tokens/credit`). The idempotency key is made
  * when the form opens and kept for its retries, so a double click or a retried request credits once.
  */
 export function CreditForm({ user, onDone }: { user: { id: string; email: string; full_name: string }; onDone: () => void }) {

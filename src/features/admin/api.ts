@@ -6,7 +6,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { RunKind } from '@contract/admin.js';
 import { adminRoutes } from '@contract/routes/admin.js';
-import { tokenRoutes } from '@contract/routes/tokens.js';
 import type { AdminCreditRequest } from '@contract/tokens.js';
 import { adminAnalysisResultRoutes } from '@contract/routes/analyses.js';
 import { callApi } from '@/lib/call-api';
@@ -123,6 +122,6 @@ export const blockUser = (userId: string, reason?: string) => callApi(adminRoute
 export const unblockUser = (userId: string) => callApi(adminRoutes.unblockUser, { params: { id: userId } });
 export const changePlan = (organizationId: string, planType: string) => callApi(adminRoutes.changePlan, { params: { id: organizationId }, body: { plan_type: planType } });
 /** The key is made once per opened form, so a retried submit credits once. */
-export const creditTokens = (request: AdminCreditRequest) => callApi(tokenRoutes.adminCredit, { body: request });
+export const creditTokens = (request: AdminCreditRequest) => callApi(adminRoutes.creditTokens, { body: request });
 export const cancelRun = (kind: RunKind, id: string) => callApi(adminRoutes.cancelRun, { params: { kind, id } });
 export const retryRun = (kind: RunKind, id: string) => callApi(adminRoutes.retryRun, { params: { kind, id } });

@@ -8,7 +8,7 @@ import type { CalculateCostRequest, CostResponse } from '@contract/tokens.js';
 import { ApiError, apiClient } from '@/lib/api-client';
 import { callApi } from '@/lib/call-api';
 import { saveDownloadedFile } from '@/lib/download';
-import { auditAnalysisKinds, type Analysis, type AnalysisStatus, type exportFormats, type exportPlatforms, type InsufficientTokensBody, type StartAnalysisRequest } from '@contract/analysis.js';
+import { auditAnalysisKinds, decodeExportNotes, EXPORT_NOTES_HEADER, type Analysis, type AnalysisStatus, type exportFormats, type exportPlatforms, type InsufficientTokensBody, type StartAnalysisRequest } from '@contract/analysis.js';
 import { analysisRoutes } from '@contract/routes/analyses.js';
 
 export type ExportPlatform = (typeof exportPlatforms)[number];
@@ -87,13 +87,18 @@ export function insufficientBalanceOf(error: unknown): { required: number | null
 
 /** The exports the server writes (Google Ads Editor takes CSV only), with their default file names. */
 export const exportOptions: { platform: ExportPlatform; format: ExportFormat; label: string; fileName: string }[] = [
-  { platform: 'yandex_direct', format: 'xlsx', label: 'Яндекс Директ, XLSX', fileName: 'direct-changes.xlsx' },
+  // One campaign per XLSX (the Direct web interface takes no more); several campaigns come as a ZIP of them.
+  { platform: 'yandex_direct', format: 'xlsx', label: 'Яндекс Директ, XLSX (файл на кампанию)', fileName: 'direct-changes.xlsx' },
   { platform: 'yandex_direct', format: 'csv', label: 'Яндекс Директ, CSV', fileName: 'direct-changes.csv' },
   { platform: 'google_ads', format: 'csv', label: 'Google Ads Editor, CSV', fileName: 'google-ads-editor-changes.csv' },
 ];
 
-/** Downloads the export of the accepted changes (saved through src/lib/download.ts). */
-export async function downloadExport(analysisId: string, platform: ExportPlatform, format: ExportFormat): Promise<string> {
+/**
+ * Downloads the export of the accepted changes (saved through src/lib/download.ts): the name it was saved
+ * under and the server's notes on what the file leaves for a person.
+ */
+export async function downloadExport(analysisId: string, platform: ExportPlatform, format: ExportFormat): Promise<{ fileName: string; notes: string[] }> {
   const fallback = exportOptions.find((option) => option.platform === platform && option.format === format)?.fileName ?? `export.${format}`;
-  return saveDownloadedFile(await callApi(analysisRoutes.export, { params: { id: analysisId }, query: { platform, format }, mode: 'download' }), fallback);
+  const file = await callApi(analysisRoutes.export, { params: { id: analysisId }, query: { platform, format }, mode: 'download' });
+  return { fileName: saveDownloadedFile(file, fallback), notes: decodeExportNotes(file.headers.get(EXPORT_NOTES_HEADER)) };
 }

@@ -61,7 +61,7 @@ describe('admin operations API', () => {
     ['POST', `/api/v1/admin/runs/audit/${uuid}/retry`],
     ['GET', '/api/v1/admin/queues'],
     ['GET', '/api/v1/admin/audit-log'],
-    ['POST', '/api/v1/tokens/admin/credit', { user_id: uuid, amount: 5, reason: 'тест' }],
+    ['POST', '/api/v1/admin/tokens/credit', { user_id: uuid, amount: 5, reason: 'тест' }],
   ];
 
   it('answers 401 to guests and 403 to organization owners and members, on every endpoint', async () => {
@@ -163,7 +163,7 @@ describe('admin operations API', () => {
     const before = await balanceOf(member);
     const key = randomUUID();
     const body = { user_id: member.id, amount: 120, reason: 'Оплата по счёту 42', idempotency_key: key };
-    const credits = await Promise.all([1, 2, 3].map(() => call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body })));
+    const credits = await Promise.all([1, 2, 3].map(() => call(t.app, 'POST', '/api/v1/admin/tokens/credit', { token: admin.token, body })));
     expect(credits.map((c) => c.status)).toEqual([200, 200, 200]);
     expect(await balanceOf(member)).toBe(before + 120);
     const log = await call(t.app, 'GET', '/api/v1/admin/audit-log?action=tokens.admin_credit', { token: admin.token });

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditResult } from '../../../contract/analysis.js';
+import { readMoneyStory } from '../../../contract/analysis-results.js';
+import { formatRub } from '../../../contract/format.js';
 import { aiPlanMessages, apiMessages } from '../../../contract/messages.js';
 import { rankFindings } from '../../../server/ai-plan/prompt.js';
 import { llmRetrySettings } from '../../../server/ai-plan/provider.js';
@@ -169,8 +171,49 @@ describe('AI plan API: a language model (a fake OpenAI-compatible server) writes
       const [negativesStep, findingsStep] = plan.plan.steps;
       expect(negativesStep).toMatchObject({ title: 'Добавьте минус-слова', money_per_month: 677.42 });
       expect(negativesStep.findings).toEqual([expect.objectContaining({ id: 'non-target-queries', money_per_month: 677.42 })]);
-      // The findings' total stays theirs: the queries are part of the same keywords' spend.
-      expect(plan.plan.money_per_month_total).toBe(findingsStep.money_per_month);
+      // The total is the part of the audit's headline the steps cover, never more, and the note says what is left out.
+      const story = readMoneyStory(queriesSummary.money, queriesSummary.settings.targetCpa);
+      expect(plan.plan.money_per_month_total).toBeLessThanOrEqual(story.perMonth);
+      expect(plan.plan.money_note).toMatch(/^План охватывает /);
+    } finally {
+      fake.respond(planReply);
+    }
+  });
+
+  it('gives a plan whose steps cite every finding and code N the audit’s headline as its total, and one citing less a note «План охватывает X из Y»', async () => {
+    const data = analysisSampleData();
+    data.searchQueries.push({ query: 'вакансии монтажник окон', campaignName: 'Окна — поиск', stats: { impressions: 60, clicks: 6, cost: 300, conversions: 0 } });
+    // A keyword that spent 9 000 ₽ and brought nothing: money lost beside the queries.
+    data.campaigns[0]!.groups[1]!.keywords[0]!.stats = { impressions: 3000, clicks: 150, cost: 9000, conversions: 0 };
+    const project = await projectWithCampaigns(t.app, user, data);
+    const run = await call(t.app, 'POST', `/api/v1/projects/${project.projectId}/analyses`, { token: user.token, body: { campaign_ids: project.campaignIds, idempotency_key: randomUUID() } });
+    const id = run.body.analysis.id as string;
+    expect((await eventsUntilDone(t.app, user.token, id)).at(-1)!.analysis.status).toBe('completed');
+    const summary = (await call(t.app, 'GET', `/api/v1/analyses/${id}/results`, { token: user.token })).body.summary;
+    const story = readMoneyStory(summary.money, summary.settings.targetCpa);
+    expect(story.causes.filter((cause) => cause.perMonth > 0).map((cause) => cause.cause)).toEqual(expect.arrayContaining(['wasted_keywords', 'non_target_queries']));
+
+    const planCiting = async (cite: (codes: string[]) => string[]) => {
+      fake.respond((request) => {
+        const user_message = request.body.messages!.find((message) => message.role === 'user')!.content;
+        const codes = [...promptCodes(request), ...(user_message.includes('(код N)') ? ['N'] : [])];
+        return { content: JSON.stringify({ steps: [{ title: 'Исправьте найденное', why: 'По аудиту', findings: cite(codes) }] }) };
+      });
+      const started = await start(randomUUID(), user.token, id);
+      expect(started.status).toBe(201);
+      await settle(started.body.ai_plan.id);
+      return (await getPlan(started.body.ai_plan.id)).body.ai_plan.plan;
+    };
+    try {
+      const whole = await planCiting((codes) => codes);
+      expect(whole.money_per_month_total).toBe(story.perMonth);
+      expect(whole.money_note).toContain(`План охватывает все потери, которые нашёл аудит: ${formatRub(story.perMonth)} в месяц.`);
+      // Only the non-target queries: the rest of the headline is named, with its money and why.
+      const part = await planCiting((codes) => codes.filter((code) => code === 'N'));
+      const queries = story.causes.find((cause) => cause.cause === 'non_target_queries')!;
+      expect(part.money_per_month_total).toBe(queries.perMonth);
+      expect(part.money_note).toContain(`План охватывает ${formatRub(queries.perMonth)} из ${formatRub(story.perMonth)} потерь в месяц. Не вошли: «Фразы без конверсий»`);
+      expect(part.money_note).toContain('ни один шаг плана на эти замечания не ссылается');
     } finally {
       fake.respond(planReply);
     }

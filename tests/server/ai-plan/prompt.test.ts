@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parsePlanAnswer } from '../../../server/ai-plan/answer.js';
 import { buildAiPlanPrompt, defaultPromptLimits, rankFindings, SYSTEM_PROMPT } from '../../../server/ai-plan/prompt.js';
 import { LlmError } from '../../../server/ai-plan/provider.js';
+import type { MoneyStory } from '../../../contract/analysis-results.js';
+import { formatRub } from '../../../contract/format.js';
 import { acceptedNegative, cpcFinding, ctrFinding, largeAudit, lengthFinding, makeAudit, negative, wasteFinding, withNonTargetQueries } from './fixtures.js';
 
 const decisions = { accepted: ['s-free'], rejected: ['s-other'] };
@@ -132,7 +134,7 @@ describe('parsePlanAnswer', () => {
 
   it('accepts JSON wrapped in a Markdown fence', () => {
     const plan = parsePlanAnswer('```json\n{"steps":[{"title":"Шаг","why":"Потому что","findings":[]}]}\n```', prompt.findings);
-    expect(plan).toEqual({ summary: null, steps: [{ position: 1, title: 'Шаг', why: 'Потому что', expected_effect: null, money_per_month: null, findings: [] }], money_per_month_total: null });
+    expect(plan).toEqual({ summary: null, steps: [{ position: 1, title: 'Шаг', why: 'Потому что', expected_effect: null, money_per_month: null, findings: [] }], money_per_month_total: null, money_note: null });
   });
 
   it.each([
@@ -249,5 +251,67 @@ describe('non-target queries and the automatic negatives (code N)', () => {
     ]);
     // The queries are part of the keywords' spend the findings price: 3 290 + 1 200, not + 1 935,48.
     expect(plan.money_per_month_total).toBe(4490);
+  });
+});
+
+describe('the plan’s total against the audit’s money headline', () => {
+  /** Lost: the waste finding’s keywords and the non-target queries (and, in `withBrokenPages`, pages no finding of the prompt shows); to save apart: the dearer clicks. */
+  const story = (withBrokenPages = false): MoneyStory => {
+    const lost: MoneyStory['causes'] = [
+      { cause: 'wasted_keywords', perMonth: 3290, period: 3400, count: 1, list: { kind: 'findings', checks: ['stats.wasted_spend'] } },
+      { cause: 'non_target_queries', perMonth: 1935.48, period: 2000, count: 3, list: { kind: 'suggestions', suggestionKind: 'negative_keyword' } },
+      ...(withBrokenPages ? [{ cause: 'broken_pages' as const, perMonth: 800, period: 827, count: 2, list: { kind: 'findings' as const, checks: ['pages.broken'] } }] : []),
+    ];
+    const perMonth = lost.reduce((sum, cause) => sum + cause.perMonth, 0);
+    return {
+      perMonth,
+      period: perMonth,
+      saving: { perMonth: 1200, period: 1240, reference: 'target' },
+      spendPerMonth: 40_000,
+      causes: [...lost, { cause: 'overpaid_clicks', perMonth: 1200, period: 1240, count: 1, list: { kind: 'findings', checks: ['stats.expensive_cpc'] } }],
+    };
+  };
+  const withStory = (money: MoneyStory) => {
+    const audit = withNonTargetQueries(makeAudit(), [negative('n-free', 'бесплатно', 1935.48)]);
+    audit.money = money;
+    return audit;
+  };
+  const steps = (...cited: string[][]) => JSON.stringify({ steps: cited.map((findings, i) => ({ title: `Шаг ${i + 1}`, why: 'По аудиту', findings })) });
+
+  it('equals the headline when the steps cover every cause of it, the money to save named apart and never added', () => {
+    const money = story();
+    const prompt = buildAiPlanPrompt({ projectName: 'Окна', audit: withStory(money), decisions });
+    expect(prompt.money).toEqual(money);
+    // F1: the waste (3 290), F2: the dearer clicks (1 200, to save), N: the queries (1 935,48).
+    const plan = parsePlanAnswer(steps(['F1', 'F2'], ['N']), prompt.findings, prompt.negatives, prompt.money);
+    expect(plan.money_per_month_total).toBe(5225.48);
+    expect(plan.money_per_month_total).toBe(money.perMonth);
+    expect(plan.money_note).toBe(
+      `План охватывает все потери, которые нашёл аудит: ${formatRub(5225.48)} в месяц. Отдельно от потерь можно сэкономить ${formatRub(1200)} в месяц на конверсиях дороже целевой цены: шаги плана касаются ${formatRub(1200)} из них. К потерям эта сумма не прибавляется.`,
+    );
+    // The steps keep the money of what they cite; only the total is measured against the headline.
+    expect(plan.steps.map((step) => step.money_per_month)).toEqual([4490, 1935.48]);
+  });
+
+  it('says what of the headline it leaves out and why when it covers less: «План охватывает X из Y»', () => {
+    const money = story(true);
+    const prompt = buildAiPlanPrompt({ projectName: 'Окна', audit: withStory(money), decisions });
+    // Cites the dearer clicks and the queries; not the waste (listed as F1), and no finding shows the broken pages.
+    const plan = parsePlanAnswer(steps(['F2'], ['N']), prompt.findings, prompt.negatives, prompt.money);
+    expect(plan.money_per_month_total).toBe(1935.48);
+    expect(plan.money_note).toBe(
+      `План охватывает ${formatRub(1935.48)} из ${formatRub(6025.48)} потерь в месяц. Не вошли: «Фразы без конверсий» — ${formatRub(3290)}: ни один шаг плана на эти замечания не ссылается; «Неработающие страницы» — ${formatRub(800)}: этих замечаний не было среди главных, по которым составлялся план. Отдельно от потерь можно сэкономить ${formatRub(1200)} в месяц на конверсиях дороже целевой цены: шаги плана касаются ${formatRub(1200)} из них. К потерям эта сумма не прибавляется.`,
+    );
+  });
+
+  it('never counts more of a cause than the headline has of it, nor the money to save in the loss', () => {
+    const money = story();
+    // The cause counts 2 000 of the waste finding’s 3 290 (the rest is inside other causes).
+    money.causes[0]!.perMonth = 2000;
+    money.perMonth = 2000 + 1935.48;
+    const prompt = buildAiPlanPrompt({ projectName: 'Окна', audit: withStory(money), decisions });
+    const plan = parsePlanAnswer(steps(['F1'], ['F2']), prompt.findings, prompt.negatives, prompt.money);
+    expect(plan.money_per_month_total).toBe(2000);
+    expect(plan.money_note).toContain(`План охватывает ${formatRub(2000)} из ${formatRub(3935.48)} потерь в месяц. Не вошли: «Нецелевые запросы» — ${formatRub(1935.48)}: в плане нет шага с автоматическими минус-словами.`);
   });
 });

@@ -42,7 +42,8 @@ function hostileAccount(platform: CampaignData['platform']): CampaignData {
         group(at!, [kw('+в наличии шуба', { externalId: '11' }), kw('шуба норковая', { externalId: '12', negativeWords: platform === 'google_ads' ? [] : ['дешево'] })], [
           ad(discount!, {
             externalId: '21',
-            headlines: [discount!, phone!],
+            // An RSA Editor takes needs a third headline.
+            headlines: platform === 'google_ads' ? [discount!, phone!, 'Шубы в наличии'] : [discount!, phone!],
             // The Direct file has one text column.
             texts: platform === 'google_ads' ? ['=1+2 подарок', '-скидка до конца недели'] : ['=1+2 подарок'],
             finalUrl: 'https://example.ru/shuby',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { unzipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { NegativeKeywordSuggestion, Suggestion } from '../../../contract/analysis-results.js';
 import type { CampaignData } from '../../../contract/campaigns.js';
@@ -108,17 +109,28 @@ describe('export of 100 000 accepted changes, streamed from the rows', () => {
     expect(response.rawPayload.equals(whole.files[0]!.content)).toBe(true);
   }, 300_000);
 
-  for (const format of ['csv', 'xlsx'] as const) {
-    it(`streams the ${format.toUpperCase()} of the touched campaigns, which our importer reads back with every accepted negative`, async () => {
+  /** The files of an export reply: the file itself, or each XLSX of the ZIP the Direct XLSX of several campaigns is. */
+  const filesOf = (fileName: string, bytes: Buffer) => {
+    const whole = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return fileName.endsWith('.zip') ? Object.entries(unzipSync(whole)).map(([name, content]) => ({ name, bytes: content })) : [{ name: fileName, bytes: whole }];
+  };
+
+  for (const [format, fileName] of [
+    ['csv', 'direct-changes.csv'],
+    ['xlsx', 'direct-changes-xlsx.zip'],
+  ] as const) {
+    it(`streams the ${format.toUpperCase()} of the touched campaigns, which our importer reads back (file by file) with every accepted negative`, async () => {
       const response = await t.app.inject({ method: 'GET', url: `/api/v1/analyses/${analysisId}/export?format=${format}`, headers: { authorization: `Bearer ${user.token}` } });
       expect(response.statusCode).toBe(200);
       // Streamed: no length known up front.
       expect(response.headers['content-length']).toBeUndefined();
-      expect(response.headers['content-disposition']).toContain(`direct-changes.${format}`);
-      const bytes = response.rawPayload;
-      const imported = await importCampaignFiles([{ name: `direct-changes.${format}`, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) }], { platform: 'yandex_direct' });
-      expect(imported.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
-      const data = imported.data!;
+      expect(response.headers['content-disposition']).toContain(fileName);
+      const files = filesOf(fileName, response.rawPayload);
+      // The Direct web interface takes one campaign per XLSX: two campaigns, two files.
+      expect(files.map((file) => file.name)).toEqual(format === 'csv' ? [fileName] : ['01 Кампания 0.xlsx', '02 Кампания 1.xlsx']);
+      const parts = await Promise.all(files.map((file) => importCampaignFiles([file], { platform: 'yandex_direct' })));
+      expect(parts.flatMap((part) => part.problems.filter((problem) => problem.severity === 'error'))).toEqual([]);
+      const data: CampaignData = { ...parts[0]!.data!, campaigns: parts.flatMap((part) => part.data!.campaigns) };
       expect(data.campaigns.map((campaign) => campaign.name)).toEqual(['Кампания 0', 'Кампания 1']);
       expect(data.campaigns.reduce((sum, campaign) => sum + campaign.groups.length, 0)).toBe(CAMPAIGNS * GROUPS);
       const negatives = negativesOf(data);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { decodeExportNotes, EXPORT_NOTES_HEADER } from '../../../contract/analysis.js';
 import { analysisMessages } from '../../../contract/messages.js';
 import { auditRunner, runAuditInWorkerThread } from '../../../server/analysis/worker.js';
 import { runTiming } from '../../../server/runs/paid-run.js';
@@ -10,7 +11,7 @@ import { analysisStreams } from '../../../server/analysis/routes.js';
 import { closeWorkerPools, workerPoolSettings } from '../../../server/lib/worker-pool.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
-import { balanceOf, deferred, eventsUntilDone, ledgerOf, projectWithCampaigns, quotedCost, waitForAnalysisRow } from './helpers.js';
+import { analysisSampleData, balanceOf, deferred, eventsUntilDone, ledgerOf, projectWithCampaigns, quotedCost, waitForAnalysisRow } from './helpers.js';
 
 describe('analysis pipeline: start, run on the job queue, progress, results', () => {
   let t: TestApp;
@@ -149,6 +150,28 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
     const googleXlsx = await call(t.app, 'GET', `/api/v1/analyses/${id}/export?platform=google_ads&format=xlsx`, { token: user.token });
     expect(googleXlsx.status).toBe(422);
     expect(googleXlsx.body.code).toBe('EXPORT_FORMAT_UNAVAILABLE');
+  });
+
+  it('sends with the Editor export, in a header, what it leaves out: an ad with too little text for an RSA', async () => {
+    const rich = await createUser(t.app, { balance: 100_000 });
+    const data = analysisSampleData();
+    const firstGroup = data.campaigns[0]!.groups[0]!;
+    firstGroup.ads.push({ kind: 'text', headlines: ['Окна'], texts: ['Окна'], finalUrl: 'https://example.ru/', sitelinks: [], callouts: [] });
+    const own = await projectWithCampaigns(t.app, rich, data);
+    const started = await call(t.app, 'POST', `/api/v1/projects/${own.projectId}/analyses`, { token: rich.token, body: { campaign_ids: own.campaignIds, idempotency_key: randomUUID() } });
+    const id = started.body.analysis.id as string;
+    await eventsUntilDone(t.app, rich.token, id);
+    const bulk = await call(t.app, 'POST', `/api/v1/analyses/${id}/decisions/bulk`, { token: rich.token, body: { filter: {}, decision: 'accepted' } });
+    expect(bulk.status).toBe(200);
+
+    const google = await call(t.app, 'GET', `/api/v1/analyses/${id}/export?platform=google_ads&format=csv`, { token: rich.token });
+    expect(google.status).toBe(200);
+    const notes = decodeExportNotes(google.headers[EXPORT_NOTES_HEADER] as string);
+    expect(notes.filter((note) => note.startsWith('Объявлений не выгружено в файл Google Ads Editor: 1 — из их текстов'))).toHaveLength(1);
+    expect(notes.join(' ')).toContain(`«Окна» (кампания «${data.campaigns[0]!.name}», группа «${firstGroup.name}»)`);
+    // The Direct file carries every ad: no such note there.
+    const direct = await call(t.app, 'GET', `/api/v1/analyses/${id}/export?format=csv`, { token: rich.token });
+    expect(decodeExportNotes(direct.headers[EXPORT_NOTES_HEADER] as string).filter((note) => note.startsWith('Объявлений не выгружено'))).toEqual([]);
   });
 
   it('20 concurrent identical start requests make one analysis, one debit and one job', async () => {

@@ -76,7 +76,7 @@ describe('backup and restore', () => {
     // Accounts, organizations, refresh tokens, a credit in the ledger and the audit log.
     user = await register(t.app);
     const admin = await createUser(t.app, { role: 'admin' });
-    const credit = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body: { email: user.email, amount: 250, reason: 'Проверка резервной копии' } });
+    const credit = await call(t.app, 'POST', '/api/v1/admin/tokens/credit', { token: admin.token, body: { email: user.email, amount: 250, reason: 'Проверка резервной копии' } });
     expect(credit.status).toBe(200);
     await register(t.app);
   });
@@ -127,7 +127,7 @@ describe('backup and restore', () => {
     let credited = 0;
     const writer = (async () => {
       while (writing) {
-        const answer = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body: { email: payee.email, amount: 1, reason: 'Во время копирования' } });
+        const answer = await call(t.app, 'POST', '/api/v1/admin/tokens/credit', { token: admin.token, body: { email: payee.email, amount: 1, reason: 'Во время копирования' } });
         expect(answer.status).toBe(200);
         credited++;
       }

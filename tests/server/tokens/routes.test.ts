@@ -216,7 +216,7 @@ describe('POST /api/v1/tokens/calculate-cost', () => {
   });
 });
 
-describe('POST /api/v1/tokens/admin/credit', () => {
+describe('POST /api/v1/admin/tokens/credit', () => {
   let admin: FixtureUser;
   beforeAll(async () => {
     admin = await createUser(t.app, { role: 'admin' });
@@ -224,7 +224,7 @@ describe('POST /api/v1/tokens/admin/credit', () => {
 
   it('credits a user by id, writes the ledger entry and an audit-log row', async () => {
     const target = await createUser(t.app, { balance: 7 });
-    const res = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body: { user_id: target.id, amount: 50, reason: 'Компенсация за сбой' } });
+    const res = await call(t.app, 'POST', '/api/v1/admin/tokens/credit', { token: admin.token, body: { user_id: target.id, amount: 50, reason: 'Компенсация за сбой' } });
     expect(res.status).toBe(200);
     expect(res.body.balance).toBe(57);
     expect(res.body.entry).toMatchObject({ type: 'admin_credit', amount: 50, balance_after: 57, reason: 'Компенсация за сбой', reference_id: null });
@@ -242,7 +242,7 @@ describe('POST /api/v1/tokens/admin/credit', () => {
 
   it('credits by email, case-insensitively', async () => {
     const target = await createUser(t.app, { balance: 0, email: 'Credit.Me@Example.test' });
-    const res = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body: { email: 'credit.me@example.test', amount: 5, reason: 'Бонус' } });
+    const res = await call(t.app, 'POST', '/api/v1/admin/tokens/credit', { token: admin.token, body: { email: 'credit.me@example.test', amount: 5, reason: 'Бонус' } });
     expect(res.status).toBe(200);
     expect(res.body.balance).toBe(5);
     expect(res.body.entry.id).toBeTruthy();
@@ -253,39 +253,39 @@ describe('POST /api/v1/tokens/admin/credit', () => {
   it('credits once per idempotency key, with one audit row', async () => {
     const target = await createUser(t.app, { balance: 0 });
     const body = { user_id: target.id, amount: 30, reason: 'Оплата по счёту 17', idempotency_key: 'invoice-17' };
-    const results = await Promise.all(Array.from({ length: 5 }, () => call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body })));
+    const results = await Promise.all(Array.from({ length: 5 }, () => call(t.app, 'POST', '/api/v1/admin/tokens/credit', { token: admin.token, body })));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(new Set(results.map((r) => r.body.entry.id)).size).toBe(1);
     expect((await call(t.app, 'GET', '/api/v1/tokens/balance', { token: target.token })).body).toEqual({ balance: 30 });
     const audit = await t.app.db.selectFrom('audit_log').select('id').where('target_user_id', '=', target.id).execute();
     expect(audit).toHaveLength(1);
 
-    const changed = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body: { ...body, amount: 31 } });
+    const changed = await call(t.app, 'POST', '/api/v1/admin/tokens/credit', { token: admin.token, body: { ...body, amount: 31 } });
     expect(changed.status).toBe(409);
     expect(changed.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
   it('answers 404 for an unknown user', async () => {
-    const res = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body: { user_id: '00000000-0000-4000-8000-000000000000', amount: 5, reason: 'Бонус' } });
+    const res = await call(t.app, 'POST', '/api/v1/admin/tokens/credit', { token: admin.token, body: { user_id: '00000000-0000-4000-8000-000000000000', amount: 5, reason: 'Бонус' } });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'Пользователь не найден', code: 'USER_NOT_FOUND' });
   });
 
   it('answers 422 in the spec format for bad input', async () => {
     const target = await createUser(t.app);
-    const noReason = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body: { user_id: target.id, amount: 0, reason: '  ' } });
+    const noReason = await call(t.app, 'POST', '/api/v1/admin/tokens/credit', { token: admin.token, body: { user_id: target.id, amount: 0, reason: '  ' } });
     expect(noReason.status).toBe(422);
     expect(noReason.body.detail).toEqual([
       { loc: ['body', 'amount'], msg: 'Сумма начисления должна быть целым положительным числом' },
       { loc: ['body', 'reason'], msg: 'Укажите причину начисления' },
     ]);
-    const both = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body: { user_id: target.id, email: target.email, amount: 1, reason: 'x' } });
+    const both = await call(t.app, 'POST', '/api/v1/admin/tokens/credit', { token: admin.token, body: { user_id: target.id, email: target.email, amount: 1, reason: 'x' } });
     expect(both.status).toBe(422);
     expect(both.body.error).toBe('Укажите получателя: user_id или email');
-    const none = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body: { amount: 1, reason: 'x' } });
+    const none = await call(t.app, 'POST', '/api/v1/admin/tokens/credit', { token: admin.token, body: { amount: 1, reason: 'x' } });
     expect(none.status).toBe(422);
     expect(none.body.error).toBe('Укажите получателя: user_id или email');
-    const missing = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: admin.token, body: { user_id: target.id } });
+    const missing = await call(t.app, 'POST', '/api/v1/admin/tokens/credit', { token: admin.token, body: { user_id: target.id } });
     expect(missing.status).toBe(422);
     expect(missing.body.detail).toEqual([
       { loc: ['body', 'amount'], msg: 'Укажите сумму и причину начисления' },
@@ -296,10 +296,10 @@ describe('POST /api/v1/tokens/admin/credit', () => {
   it('is for platform admins only: an organization owner gets 403, a guest 401', async () => {
     const owner = await createUser(t.app, { organizationRole: 'owner' });
     const body = { user_id: owner.id, amount: 1000, reason: 'Себе' };
-    const res = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { token: owner.token, body });
+    const res = await call(t.app, 'POST', '/api/v1/admin/tokens/credit', { token: owner.token, body });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: 'Недостаточно прав', code: 'FORBIDDEN' });
     expect((await call(t.app, 'GET', '/api/v1/tokens/balance', { token: owner.token })).body).toEqual({ balance: 0 });
-    expect((await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { body })).status).toBe(401);
+    expect((await call(t.app, 'POST', '/api/v1/admin/tokens/credit', { body })).status).toBe(401);
   });
 });

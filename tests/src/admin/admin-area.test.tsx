@@ -69,7 +69,7 @@ describe('users screen', () => {
         const items = search && !'olga@example.ru ольга смирнова'.includes(search.toLowerCase()) ? [] : [{ ...olga, balance }];
         return HttpResponse.json(v.parse(AdminUserPageSchema, { items, total: items.length, page: 1, page_size: 20 }));
       }),
-      http.post('/api/v1/tokens/admin/credit', async ({ request }) => {
+      http.post('/api/v1/admin/tokens/credit', async ({ request }) => {
         const body = (await request.json()) as { amount: number };
         credits.push(body);
         balance += body.amount;

@@ -135,6 +135,16 @@ describe('AI analysis screen', () => {
     expect(polls).toBe(seen);
   });
 
+  it('shows the plan’s total against the audit’s headline in the server’s words, what it leaves out included', async () => {
+    const note =
+      'План охватывает 12 400 ₽ из 29 100 ₽ потерь в месяц. Не вошли: «Неработающие страницы» — 16 700 ₽: ни один шаг плана на эти замечания не ссылается. Отдельно от потерь можно сэкономить 11 900 ₽ в месяц на конверсиях дороже целевой цены: план этого не касается. К потерям эта сумма не прибавляется.';
+    const plan = { ...completed.plan!, money_per_month_total: 12_400, money_note: note };
+    server.use(http.get(`/api/v1/ai-plans/${planId}`, () => HttpResponse.json({ ai_plan: { ...completed, plan, finished_at: '2025-03-03T10:00:40.000Z' } })));
+    await renderAt(planPath(planId));
+    expect(await screen.findByTestId('ai-plan-total')).toHaveTextContent(note);
+    expect(screen.getByTestId('ai-plan-total')).not.toHaveTextContent('аудит оценил');
+  });
+
   it('shows a failed plan with the reason and offers another try', async () => {
     server.use(http.get(`/api/v1/ai-plans/${planId}`, () => HttpResponse.json({ ai_plan: aiPlan({ status: 'failed', error: `${aiPlanMessages.notJson}. ${aiPlanMessages.refundNote}`, finished_at: '2025-03-03T10:00:30.000Z' }) })));
     await renderAt(planPath(planId));

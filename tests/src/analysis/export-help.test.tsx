@@ -23,6 +23,9 @@ describe('export of the accepted changes: how to upload it', () => {
     expect(card.getByText(/«ID кампании», «ID группы», «ID фразы», «ID объявления» взяты из импорта/)).toBeInTheDocument();
     expect(card.getByText(/«Аккаунт» → «Импорт» → «Из файла…»/)).toBeInTheDocument();
     expect(card.getByText(/\{campaign_id\} → \{campaignid\}/)).toBeInTheDocument();
+    // One campaign per XLSX for the web interface; several come as a ZIP.
+    expect(card.getByText(/XLSX — отдельный файл на каждую кампанию; если кампаний несколько, они приходят ZIP-архивом/)).toBeInTheDocument();
+    expect(card.getByText(/не набрать 3 заголовка и 2 описания, в файл не попадает/)).toBeInTheDocument();
     expect(screen.queryByTestId('export-no-ids')).not.toBeInTheDocument();
   });
 

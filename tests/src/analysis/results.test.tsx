@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { encodeExportNotes, EXPORT_NOTES_HEADER } from '@contract/analysis.js';
 import type { Finding } from '@contract/analysis-results.js';
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer } from '../lib/test-server';
@@ -11,6 +12,8 @@ import { aggregatedWaste, allFindings, analysisId, fakePagedApi, makeAnalysis, m
 useTestServer();
 
 const resultsPath = `/projects/${projectId}/analysis/${analysisId}/results`;
+const editorNote =
+  'Объявлений не выгружено в файл Google Ads Editor: 1 — из их текстов, быстрых ссылок, уточнений и фраз группы не набралось 3 разных заголовков до 30 знаков и 2 описаний до 90 знаков. Например: «Окна» (кампания «Окна — поиск», группа «Окна»).';
 let api: ReturnType<typeof fakePagedApi>;
 
 beforeEach(() => {
@@ -184,10 +187,33 @@ describe('export', () => {
     expect(await blob.text()).toBe('Кампания;Минус-слова\n');
   });
 
+  it('lists after the download what the file leaves for a person (the server’s notes), e.g. ads the Editor file could not take', async () => {
+    server.use(
+      http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults({ decisions: { accepted: 2, rejected: 0, blockedQueries: null } }))),
+      http.get(`/api/v1/analyses/${analysisId}/export`, () =>
+        new HttpResponse('Campaign\tAd group\n', {
+          headers: {
+            'Content-Type': 'text/csv; charset=utf-8',
+            'Content-Disposition': "attachment; filename*=UTF-8''google-ads-editor-changes.csv",
+            [EXPORT_NOTES_HEADER]: encodeExportNotes([editorNote]),
+          },
+        }),
+      ),
+    );
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:export'), revokeObjectURL: vi.fn() });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const user = userEvent.setup();
+    await renderAt(resultsPath);
+    await user.click(await screen.findByRole('button', { name: 'Google Ads Editor, CSV' }));
+    const notes = await screen.findByTestId('export-notes');
+    expect(notes).toHaveTextContent('Обратите внимание на файл google-ads-editor-changes.csv:');
+    expect(within(notes).getByRole('listitem')).toHaveTextContent(editorNote);
+  });
+
   it('disables the export until something is accepted', async () => {
     await renderAt(resultsPath);
     expect(await screen.findByText('Пока не принято ни одного предложения: выгружать нечего.')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Яндекс Директ, XLSX' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Яндекс Директ, XLSX (файл на кампанию)' })).toBeDisabled();
   });
 });
 

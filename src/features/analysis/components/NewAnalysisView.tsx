@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useId, useMemo, useRef, useState } from 'react';
 import type { Analysis } from '@contract/analysis.js';
@@ -6,7 +6,7 @@ import type { ProjectDetail, ProjectSettings } from '@contract/projects.js';
 import { ThresholdFields } from '@/components/project-settings/ThresholdFields';
 import { useWaitsForNetwork } from '@/components/ui/PageStates';
 import { hasCustomThresholds, parseThresholds, thresholdTextsOf, type ThresholdErrors, type ThresholdTexts } from '@/components/project-settings/thresholds';
-import type { CalculateCostRequest } from '@contract/tokens.js';
+import type { CalculateCostRequest, CostResponse } from '@contract/tokens.js';
 import { projectKeys, updateProject } from '@/lib/projects-api';
 import { AUDIT_KINDS, costQueryOptions, insufficientBalanceOf, startAnalysis } from '@/features/analysis/api';
 import { formatCount, formatRub, formatTokens, pluralRu } from '@/lib/analysis-format';
@@ -123,88 +123,11 @@ export function NewAnalysisView({ project, onStarted }: Props) {
         </div>
       ) : (
         <form className="analysis-new__form" onSubmit={submit} noValidate>
-          <fieldset className="card analysis-fieldset">
-            <legend className="card__title">Кампании</legend>
-            <label className="checkbox analysis-campaign analysis-campaign--all">
-              <input type="checkbox" checked={allChosen} onChange={toggleAll} />
-              <span>Все кампании ({formatCount(project.campaigns.length)})</span>
-            </label>
-            <ul className="analysis-campaigns">
-              {project.campaigns.map((campaign) => (
-                <li key={campaign.id}>
-                  <label className="checkbox analysis-campaign">
-                    <input type="checkbox" checked={selected.has(campaign.id)} onChange={() => toggle(campaign.id)} />
-                    <span className="analysis-campaign__text">
-                      <span className="analysis-campaign__name">{campaign.name}</span>
-                      <span className="muted analysis-campaign__counts">
-                        {formatCount(campaign.groups_count)} {pluralRu(campaign.groups_count, ['группа', 'группы', 'групп'])} ·{' '}
-                        {formatCount(campaign.ads_count)} {pluralRu(campaign.ads_count, ['объявление', 'объявления', 'объявлений'])} ·{' '}
-                        {formatCount(campaign.keywords_count)} {pluralRu(campaign.keywords_count, ['фраза', 'фразы', 'фраз'])}
-                      </span>
-                    </span>
-                  </label>
-                </li>
-              ))}
-            </ul>
-            {chosen.length === 0 && (
-              <p className="field__error" role="alert">
-                Выберите хотя бы одну кампанию
-              </p>
-            )}
-          </fieldset>
+          <CampaignPicker campaigns={project.campaigns} selected={selected} allChosen={allChosen} onToggle={toggle} onToggleAll={toggleAll} />
 
-          <section className="card analysis-cost" aria-labelledby="analysis-cost-title" aria-live="polite">
-            <h2 id="analysis-cost-title" className="card__title">
-              Стоимость
-            </h2>
-            {chosen.length === 0 ? (
-              <p className="muted">Выберите кампании, чтобы увидеть стоимость.</p>
-            ) : cost.data ? (
-              <>
-                <p className="analysis-cost__total" data-testid="analysis-cost">
-                  {formatTokens(cost.data.total)}
-                </p>
-                <p className="muted">На балансе: {formatTokens(cost.data.balance)}</p>
-                <details className="analysis-cost__breakdown">
-                  <summary>Из чего складывается цена</summary>
-                  <ul>
-                    {cost.data.breakdown.map((line) => (
-                      <li key={line.index}>
-                        <strong>{line.name ?? `Кампания ${line.index + 1}`}</strong>: {formatTokens(line.cost)}
-                        <span className="muted"> ({line.items.map((item) => `${item.label} — ${item.amount}`).join('; ')})</span>
-                      </li>
-                    ))}
-                  </ul>
-                </details>
-              </>
-            ) : cost.isError ? (
-              <p className="form-error" role="alert">
-                Не удалось рассчитать стоимость: {cost.error.message}
-              </p>
-            ) : priceOffline ? (
-              <p className="muted" role="status" data-testid="needs-network">
-                Нет подключения к сети: стоимость посчитаем, когда связь появится.
-              </p>
-            ) : (
-              <p className="muted">
-                <span className="spinner" aria-hidden="true" /> Считаем стоимость…
-              </p>
-            )}
-          </section>
+          <AuditPrice nothingChosen={chosen.length === 0} cost={cost} offline={priceOffline} />
 
-          {shortBalance && (
-            <div className="form-error analysis-balance-error" role="alert">
-              <p>
-                <strong>{INSUFFICIENT_TITLE}.</strong>{' '}
-                {shortBalance.required !== null && shortBalance.balance !== null
-                  ? `Анализ стоит ${formatTokens(shortBalance.required)}, на балансе ${formatTokens(shortBalance.balance)}.`
-                  : 'Пополните баланс, чтобы запустить анализ.'}
-              </p>
-              <Link to="/tokens" className="link">
-                Пополнить баланс на странице «Токены»
-              </Link>
-            </div>
-          )}
+          {shortBalance && <ShortBalanceNotice required={shortBalance.required} balance={shortBalance.balance} />}
           {start.isError && !insufficientBalanceOf(start.error) && (
             <p className="form-error" role="alert">
               {isPriceChanged(start.error)
@@ -238,5 +161,99 @@ export function NewAnalysisView({ project, onStarted }: Props) {
         </form>
       )}
     </section>
+  );
+}
+
+function CampaignPicker({ campaigns, selected, allChosen, onToggle, onToggleAll }: { campaigns: ProjectDetail['campaigns']; selected: ReadonlySet<string>; allChosen: boolean; onToggle: (id: string) => void; onToggleAll: () => void }) {
+  return (
+    <fieldset className="card analysis-fieldset">
+      <legend className="card__title">Кампании</legend>
+      <label className="checkbox analysis-campaign analysis-campaign--all">
+        <input type="checkbox" checked={allChosen} onChange={onToggleAll} />
+        <span>Все кампании ({formatCount(campaigns.length)})</span>
+      </label>
+      <ul className="analysis-campaigns">
+        {campaigns.map((campaign) => (
+          <li key={campaign.id}>
+            <label className="checkbox analysis-campaign">
+              <input type="checkbox" checked={selected.has(campaign.id)} onChange={() => onToggle(campaign.id)} />
+              <span className="analysis-campaign__text">
+                <span className="analysis-campaign__name">{campaign.name}</span>
+                <span className="muted analysis-campaign__counts">
+                  {formatCount(campaign.groups_count)} {pluralRu(campaign.groups_count, ['группа', 'группы', 'групп'])} ·{' '}
+                  {formatCount(campaign.ads_count)} {pluralRu(campaign.ads_count, ['объявление', 'объявления', 'объявлений'])} ·{' '}
+                  {formatCount(campaign.keywords_count)} {pluralRu(campaign.keywords_count, ['фраза', 'фразы', 'фраз'])}
+                </span>
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+      {selected.size === 0 && (
+        <p className="field__error" role="alert">
+          Выберите хотя бы одну кампанию
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** The price of the chosen campaigns, or why there is none yet (nothing chosen, offline, an error, computing). */
+function AuditPrice({ nothingChosen, cost, offline }: { nothingChosen: boolean; cost: UseQueryResult<CostResponse, Error>; offline: boolean }) {
+  return (
+    <section className="card analysis-cost" aria-labelledby="analysis-cost-title" aria-live="polite">
+      <h2 id="analysis-cost-title" className="card__title">
+        Стоимость
+      </h2>
+      {nothingChosen ? (
+        <p className="muted">Выберите кампании, чтобы увидеть стоимость.</p>
+      ) : cost.data ? (
+        <>
+          <p className="analysis-cost__total" data-testid="analysis-cost">
+            {formatTokens(cost.data.total)}
+          </p>
+          <p className="muted">На балансе: {formatTokens(cost.data.balance)}</p>
+          <details className="analysis-cost__breakdown">
+            <summary>Из чего складывается цена</summary>
+            <ul>
+              {cost.data.breakdown.map((line) => (
+                <li key={line.index}>
+                  <strong>{line.name ?? `Кампания ${line.index + 1}`}</strong>: {formatTokens(line.cost)}
+                  <span className="muted"> ({line.items.map((item) => `${item.label} — ${item.amount}`).join('; ')})</span>
+                </li>
+              ))}
+            </ul>
+          </details>
+        </>
+      ) : cost.isError ? (
+        <p className="form-error" role="alert">
+          Не удалось рассчитать стоимость: {cost.error.message}
+        </p>
+      ) : offline ? (
+        <p className="muted" role="status" data-testid="needs-network">
+          Нет подключения к сети: стоимость посчитаем, когда связь появится.
+        </p>
+      ) : (
+        <p className="muted">
+          <span className="spinner" aria-hidden="true" /> Считаем стоимость…
+        </p>
+      )}
+    </section>
+  );
+}
+
+function ShortBalanceNotice({ required, balance }: { required: number | null; balance: number | null }) {
+  return (
+    <div className="form-error analysis-balance-error" role="alert">
+        <p>
+          <strong>{INSUFFICIENT_TITLE}.</strong>{' '}
+          {required !== null && balance !== null
+            ? `Анализ стоит ${formatTokens(required)}, на балансе ${formatTokens(balance)}.`
+            : 'Пополните баланс, чтобы запустить анализ.'}
+        </p>
+        <Link to="/tokens" className="link">
+          Пополнить баланс на странице «Токены»
+        </Link>
+      </div>
   );
 }

@@ -329,7 +329,7 @@ function FindingsSection({ projectId, analysisId, data, search }: { projectId: s
 function ExportButtons({ analysisId, disabled }: { analysisId: string; disabled: boolean }) {
   const download = useMutation({
     mutationFn: ({ platform, format }: { platform: ExportPlatform; format: ExportFormat }) => downloadExport(analysisId, platform, format),
-    onSuccess: (fileName) => toast.success(`Файл ${fileName} скачан`),
+    onSuccess: ({ fileName }) => toast.success(`Файл ${fileName} скачан`),
     onError: (error) => toast.error(error.message),
   });
   return (
@@ -351,6 +351,16 @@ function ExportButtons({ analysisId, disabled }: { analysisId: string; disabled:
         <p className="form-error" role="alert">
           {download.error.message}
         </p>
+      )}
+      {download.data && download.data.notes.length > 0 && (
+        <div className="analysis-export__notes" role="status" data-testid="export-notes">
+          <p>Обратите внимание на файл {download.data.fileName}:</p>
+          <ul>
+            {download.data.notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        </div>
       )}
     </>
   );

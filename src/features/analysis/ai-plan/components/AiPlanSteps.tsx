@@ -7,10 +7,17 @@ export function AiPlanSteps({ plan }: { plan: AiPlanResult }) {
   return (
     <>
       {plan.summary && <p className="ai-plan__summary">{plan.summary}</p>}
-      {plan.money_per_month_total !== null && (
+      {/* The total against the audit's headline, in the server's words; plans stored before it keep the findings' sum. */}
+      {plan.money_note ? (
         <p className="analysis-plan__total" data-testid="ai-plan-total">
-          Замечания, на которые опирается план, аудит оценил в <strong>{formatRubPerMonth(plan.money_per_month_total)}</strong>.
+          {plan.money_note}
         </p>
+      ) : (
+        plan.money_per_month_total !== null && (
+          <p className="analysis-plan__total" data-testid="ai-plan-total">
+            Замечания, на которые опирается план, аудит оценил в <strong>{formatRubPerMonth(plan.money_per_month_total)}</strong>.
+          </p>
+        )
       )}
       <ol className="plan-steps">
         {plan.steps.map((step) => (
