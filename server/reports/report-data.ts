@@ -24,8 +24,8 @@ const TREND_POINTS = 12;
 const severityRank: Record<Severity, number> = { high: 0, medium: 1, low: 2 };
 
 /**
- * The report of a completed audit of `organizationId` (404 for another organization's, 409 while it runs).
- * `organizationId` null reads any (a share link has already named its audit).
+ * The report of a completed audit of `organizationId` (404 for another organization's or a deleted
+ * project's, 409 while it runs). A share link passes the organization it was made in.
  */
 export async function readClientReport(db: DB, organizationId: string, analysisId: string): Promise<ClientReport> {
   const analysis = await findCompletedAnalysis(db, organizationId, analysisId);
