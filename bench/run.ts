@@ -21,6 +21,8 @@ const registry: { name: string; file: string }[] = [
   { name: 'results-at-scale', file: './results-at-scale.js' },
   { name: 'auth-load', file: './auth-load.js' },
   { name: 'documents', file: './documents.js' },
+  { name: 'settings-checks', file: './settings-checks.js' },
+  { name: 'audit-changes', file: './audit-changes.js' },
   { name: 'client-report', file: './client-report.js' },
 ];
 

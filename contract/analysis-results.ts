@@ -46,6 +46,27 @@ export interface AnalysisSettings {
   homeRegionWords: string[];
   /** Days in a "month" for money figures. */
   daysPerMonth: number;
+  // ---- campaign settings (read through the Direct API; server/engines/scoring/checks/settings-*.ts)
+  /** Conversions of a campaign in the period from which manual bids or «Максимум кликов» leave a conversion strategy unused. */
+  conversionStrategyMinConversions: number;
+  /** A conversion strategy's real CPA at or above this multiple of its target CPA: the strategy does not hold its target. */
+  strategyCpaOverTargetRatio: number;
+  /** A conversion strategy's weekly budget below this many target CPAs starves it (too few conversions a week to learn). */
+  weeklyBudgetMinTargetCpas: number;
+  /** A day's spend at or above this share of the daily budget counts as a day the budget ran out. */
+  dailyBudgetReachedShare: number;
+  /** Days the budget ran out, as a share of the days with spend, from which the daily budget is flagged. */
+  dailyBudgetLimitedDaysShare: number;
+  /** A campaign on search and in networks is flagged when its network CPA is at least this multiple of its search CPA (or the networks spent that many search CPAs without a conversion). */
+  mixedPlacementCpaRatio: number;
+  /** Share of the account's conversions on the weekdays a campaign's schedule leaves off from which they are flagged. */
+  scheduleOffConversionShare: number;
+  /** Bid adjustments above +this percent are extreme. */
+  bidAdjustmentMaxIncrease: number;
+  /** Bid adjustments of −this percent or lower (short of −100 %) are extreme. */
+  bidAdjustmentMaxDecrease: number;
+  /** Clicks a conversion strategy needs in the period before «no conversions» is a verdict. */
+  conversionStrategyMinClicks: number;
 }
 
 export const defaultAnalysisSettings: AnalysisSettings = {
@@ -66,6 +87,16 @@ export const defaultAnalysisSettings: AnalysisSettings = {
   competitors: [],
   homeRegionWords: [],
   daysPerMonth: 30,
+  conversionStrategyMinConversions: 10,
+  strategyCpaOverTargetRatio: 1.3,
+  weeklyBudgetMinTargetCpas: 10,
+  dailyBudgetReachedShare: 0.95,
+  dailyBudgetLimitedDaysShare: 0.3,
+  mixedPlacementCpaRatio: 1.5,
+  scheduleOffConversionShare: 0.1,
+  bidAdjustmentMaxIncrease: 500,
+  bidAdjustmentMaxDecrease: 90,
+  conversionStrategyMinClicks: 100,
 };
 
 /** Project overrides on top of the defaults (missing keys keep the default). */

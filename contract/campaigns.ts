@@ -44,6 +44,12 @@ export type Placement = 'search' | 'networks' | 'both';
 /** Statistics split by placement when a report gives one row per placement («Тип площадки», AdNetworkType, Network). */
 export type PlacementStats = Partial<Record<'search' | 'networks', Stats>>;
 
+/** A campaign's statistics of one day (ISO date). */
+export interface DailyStats {
+  date: string;
+  stats: Stats;
+}
+
 /** One network site or app of a campaign with its statistics over the period. */
 export interface SiteStats {
   site: string;
@@ -64,6 +70,11 @@ export interface Keyword {
   isAutotargeting?: boolean;
   /** Direct API `Keywords.ServingStatus`, lower case: `eligible`, or `rarely_served` («мало показов»). */
   servingStatus?: string;
+  /**
+   * The autotargeting categories switched on, for an autotargeting row read through the Direct API
+   * (`AutotargetingCategories`, lower case: `exact`, `narrow`, `alternative`, `accessory`, `broader`).
+   */
+  autotargetingCategories?: string[];
   /** All placements together (the sum of `placementStats` when that is present). */
   stats?: Stats;
   /** The same statistics split by placement, when the report had a placement column. */
@@ -131,6 +142,8 @@ export interface AdGroup {
   status?: string;
   /** Direct API `AdGroups.ServingStatus`, lower case: `eligible`, or `rarely_served` («мало показов»). */
   servingStatus?: string;
+  /** The group's own bid adjustments (Direct `bidmodifiers`, level `AD_GROUP`). */
+  bidAdjustments?: BidAdjustment[];
   /** Statistics a report gave for the group as a whole (not per keyword or ad). */
   stats?: Stats;
 }
@@ -174,6 +187,21 @@ export interface WeekSchedule {
   timeZone?: string;
 }
 
+/**
+ * One bid adjustment (Direct `bidmodifiers.get`): the percent applied to the bid (or, in conversion
+ * strategies, to the target price) when the condition holds. 100 = unchanged, 0 = no shows (−100 %),
+ * 150 = +50 %.
+ */
+export interface BidAdjustment {
+  /** Direct's type, lower case without `_adjustment`: `mobile`, `tablet`, `desktop`, `desktop_only`, `demographics`, `retargeting`, `regional`, `video`, … */
+  type: string;
+  percent: number;
+  /** What the adjustment is for, in Russian («женщины 18–24», «регион 213»); none for devices. */
+  condition?: string;
+  /** Regional adjustments: the Direct region id. */
+  regionId?: number;
+}
+
 /** A shared list of negative keywords groups refer to (Direct `negativekeywordsharedsets`). */
 export interface NegativeKeywordSet {
   externalId: string;
@@ -200,6 +228,10 @@ export interface Campaign {
   endDate?: string;
   /** Direct `State`, lower case: `on`, `off`, `suspended`, `ended`, `converted`, `archived`. */
   state?: string;
+  /** Campaign-level bid adjustments (Direct `bidmodifiers`, level `CAMPAIGN`), when the import reads them. */
+  bidAdjustments?: BidAdjustment[];
+  /** The campaign's statistics day by day over the period (Direct report with `Date`), when the import reads them. */
+  dailyStats?: DailyStats[];
   /** Campaign-level negative keywords (platform notation, no leading `-`). */
   negativeKeywords: string[];
   groups: AdGroup[];

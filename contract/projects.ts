@@ -101,6 +101,26 @@ export const ProjectSettingsSchema = v.object({
   single_group_min_keywords: v.optional(countSetting(1)),
   /** Share of a group's keyword words its ads must contain (0–1). */
   min_group_relevance: v.optional(shareSetting),
+  /** Conversions in the period from which manual bids or «Максимум кликов» leave a conversion strategy unused. */
+  conversion_strategy_min_conversions: v.optional(countSetting(1)),
+  /** A conversion strategy's real CPA at or above this multiple of its target: it does not hold the target. */
+  strategy_cpa_over_target_multiple: v.optional(multipleSetting),
+  /** A conversion strategy's weekly budget below this many target CPAs starves it. */
+  weekly_budget_min_target_cpas: v.optional(multipleSetting),
+  /** A day's spend at or above this share of the daily budget: the budget ran out that day (0–1). */
+  daily_budget_reached_share: v.optional(shareSetting),
+  /** Share of the days with spend on which the budget ran out, from which it is flagged (0–1). */
+  daily_budget_limited_days_share: v.optional(shareSetting),
+  /** Network CPA at or above this multiple of the same campaign's search CPA: split the campaign. */
+  mixed_placement_cpa_multiple: v.optional(multipleSetting),
+  /** Share of the account's conversions on weekdays a schedule leaves off, from which it is flagged (0–1). */
+  schedule_off_conversion_share: v.optional(shareSetting),
+  /** Bid adjustments above +this percent are extreme. */
+  bid_adjustment_max_increase: v.optional(countSetting(1)),
+  /** Bid adjustments of −this percent or lower (short of −100 %) are extreme. */
+  bid_adjustment_max_decrease: v.optional(v.pipe(countSetting(1), v.maxValue(99, sm.numberInvalid))),
+  /** Clicks a conversion strategy needs in the period before «no conversions» is a verdict. */
+  conversion_strategy_min_clicks: v.optional(countSetting(1)),
   /** Competitor brands: a query with one is a campaign-level negative (category «конкуренты»). */
   competitors: v.optional(
     v.pipe(
@@ -125,6 +145,16 @@ export const defaultProjectSettings: Required<ProjectSettings> = {
   same_ad_text_groups: defaultAnalysisSettings.sameAdTextGroups,
   single_group_min_keywords: defaultAnalysisSettings.singleGroupMinKeywords,
   min_group_relevance: defaultAnalysisSettings.minGroupRelevance,
+  conversion_strategy_min_conversions: defaultAnalysisSettings.conversionStrategyMinConversions,
+  strategy_cpa_over_target_multiple: defaultAnalysisSettings.strategyCpaOverTargetRatio,
+  weekly_budget_min_target_cpas: defaultAnalysisSettings.weeklyBudgetMinTargetCpas,
+  daily_budget_reached_share: defaultAnalysisSettings.dailyBudgetReachedShare,
+  daily_budget_limited_days_share: defaultAnalysisSettings.dailyBudgetLimitedDaysShare,
+  mixed_placement_cpa_multiple: defaultAnalysisSettings.mixedPlacementCpaRatio,
+  schedule_off_conversion_share: defaultAnalysisSettings.scheduleOffConversionShare,
+  bid_adjustment_max_increase: defaultAnalysisSettings.bidAdjustmentMaxIncrease,
+  bid_adjustment_max_decrease: defaultAnalysisSettings.bidAdjustmentMaxDecrease,
+  conversion_strategy_min_clicks: defaultAnalysisSettings.conversionStrategyMinClicks,
   competitors: defaultAnalysisSettings.competitors,
 };
 

@@ -31,6 +31,7 @@ import { adminRoutes } from './admin/routes.js';
 import { relevanceRoutes } from './relevance/routes.js';
 import { aiPlanRoutes } from './ai-plan/routes.js';
 import { directConnectionRoutes } from './direct/routes.js';
+import { auditChangeRoutes } from './monitoring/audit-changes-routes.js';
 import { adminInvoiceRoutes, paymentRoutes } from './payments/routes.js';
 import { reportApiRoutes } from './reports/routes.js';
 import type { JobQueue } from './jobs/queue.js';
@@ -295,6 +296,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(relevanceRoutes, { prefix: '/api/v1' });
   await app.register(aiPlanRoutes, { prefix: '/api/v1' });
   await app.register(directConnectionRoutes, { prefix: '/api/v1/direct/connections' });
+  await app.register(auditChangeRoutes, { prefix: '/api/v1' });
   await app.register(reportApiRoutes, { prefix: '/api/v1' });
   // Paths that moved answer 308 to their new place: the method and the body are kept.
   for (const moved of movedRoutes) {

@@ -13,6 +13,7 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as AboutRouteImport } from './routes/about'
 import { Route as AppAdminRouteRouteImport } from './routes/_app/admin/route'
+import { Route as AppBoardRouteImport } from './routes/_app/board'
 import { Route as AppOrganizationRouteRouteImport } from './routes/_app/organization/route'
 import { Route as AppTokensRouteImport } from './routes/_app/tokens'
 import { Route as AuthIndexRouteImport } from './routes/auth/index'
@@ -67,6 +68,11 @@ const AboutRoute = AboutRouteImport.update({
 const AppAdminRouteRoute = AppAdminRouteRouteImport.update({
   id: '/admin',
   path: '/admin',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppBoardRoute = AppBoardRouteImport.update({
+  id: '/board',
+  path: '/board',
   getParentRoute: () => AppRoute,
 } as any)
 const AppOrganizationRouteRoute = AppOrganizationRouteRouteImport.update({
@@ -270,6 +276,7 @@ export interface FileRoutesByFullPath {
   '/about': typeof AboutRoute
   '/admin': typeof AppAdminRouteRouteWithChildren
   '/organization': typeof AppOrganizationRouteRouteWithChildren
+  '/board': typeof AppBoardRoute
   '/tokens': typeof AppTokensRoute
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
@@ -309,6 +316,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/about': typeof AboutRoute
+  '/board': typeof AppBoardRoute
   '/tokens': typeof AppTokensRoute
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
@@ -352,6 +360,7 @@ export interface FileRoutesById {
   '/about': typeof AboutRoute
   '/_app/admin': typeof AppAdminRouteRouteWithChildren
   '/_app/organization': typeof AppOrganizationRouteRouteWithChildren
+  '/_app/board': typeof AppBoardRoute
   '/_app/tokens': typeof AppTokensRoute
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
@@ -395,6 +404,7 @@ export interface FileRouteTypes {
     | '/about'
     | '/admin'
     | '/organization'
+    | '/board'
     | '/tokens'
     | '/auth/verify-email'
     | '/auth/verify-email-required'
@@ -434,6 +444,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/about'
+    | '/board'
     | '/tokens'
     | '/auth/verify-email'
     | '/auth/verify-email-required'
@@ -476,6 +487,7 @@ export interface FileRouteTypes {
     | '/about'
     | '/_app/admin'
     | '/_app/organization'
+    | '/_app/board'
     | '/_app/tokens'
     | '/auth/verify-email'
     | '/auth/verify-email-required'
@@ -553,6 +565,13 @@ declare module '@tanstack/react-router' {
       path: '/admin'
       fullPath: '/admin'
       preLoaderRoute: typeof AppAdminRouteRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/board': {
+      id: '/_app/board'
+      path: '/board'
+      fullPath: '/board'
+      preLoaderRoute: typeof AppBoardRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/organization': {
@@ -859,6 +878,7 @@ const AppOrganizationRouteRouteWithChildren =
 interface AppRouteChildren {
   AppAdminRouteRoute: typeof AppAdminRouteRouteWithChildren
   AppOrganizationRouteRoute: typeof AppOrganizationRouteRouteWithChildren
+  AppBoardRoute: typeof AppBoardRoute
   AppTokensRoute: typeof AppTokensRoute
   AppProjectsIndexRoute: typeof AppProjectsIndexRoute
   AppConnectionsYandexCallbackRoute: typeof AppConnectionsYandexCallbackRoute
@@ -880,6 +900,7 @@ interface AppRouteChildren {
 const AppRouteChildren: AppRouteChildren = {
   AppAdminRouteRoute: AppAdminRouteRouteWithChildren,
   AppOrganizationRouteRoute: AppOrganizationRouteRouteWithChildren,
+  AppBoardRoute: AppBoardRoute,
   AppTokensRoute: AppTokensRoute,
   AppProjectsIndexRoute: AppProjectsIndexRoute,
   AppConnectionsYandexCallbackRoute: AppConnectionsYandexCallbackRoute,

@@ -6,6 +6,7 @@
 import { adminRoutes } from './admin.js';
 import { aiPlanRoutes } from './ai-plan.js';
 import { analysisRoutes } from './analyses.js';
+import { auditChangeRoutes } from './audit-changes.js';
 import { authRoutes } from './auth.js';
 import { directConnectionRoutes } from './direct-connections.js';
 import { organizationRoutes } from './organizations.js';
@@ -26,6 +27,7 @@ export const routes = {
   tokens: tokenRoutes,
   payments: paymentRoutes,
   admin: adminRoutes,
+  auditChanges: auditChangeRoutes,
   reports: reportRoutes,
 };
 

@@ -47,6 +47,16 @@ const settingNames = {
   same_ad_text_groups: 'sameAdTextGroups',
   single_group_min_keywords: 'singleGroupMinKeywords',
   min_group_relevance: 'minGroupRelevance',
+  conversion_strategy_min_conversions: 'conversionStrategyMinConversions',
+  strategy_cpa_over_target_multiple: 'strategyCpaOverTargetRatio',
+  weekly_budget_min_target_cpas: 'weeklyBudgetMinTargetCpas',
+  daily_budget_reached_share: 'dailyBudgetReachedShare',
+  daily_budget_limited_days_share: 'dailyBudgetLimitedDaysShare',
+  mixed_placement_cpa_multiple: 'mixedPlacementCpaRatio',
+  schedule_off_conversion_share: 'scheduleOffConversionShare',
+  bid_adjustment_max_increase: 'bidAdjustmentMaxIncrease',
+  bid_adjustment_max_decrease: 'bidAdjustmentMaxDecrease',
+  conversion_strategy_min_clicks: 'conversionStrategyMinClicks',
   competitors: 'competitors',
 } as const satisfies Record<keyof ProjectSettings, keyof AnalysisSettings>;
 

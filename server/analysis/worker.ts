@@ -26,6 +26,7 @@ import { ANALYSIS_QUEUE, analysisJobOptions, auditRun, type AnalysisJobData } fr
 import { progressPercent, type AuditOutput, type AuditThreadAck, type AuditThreadMessage, type RawAuditInput } from './run-audit.js';
 import { defaultStorageLimits, ResultTooLargeError, type ResultRowBatch, type StorageLimits } from './result-rows.js';
 import { clearResultRows, openResultSaving } from './result-saving.js';
+import { recordCompletedAudit } from '../monitoring/audit-changes.js';
 
 const auditModule = new URL('./run-audit.js', import.meta.url);
 /** The engines get this long; the job expires at 15 minutes, so a stuck run fails (and refunds) first. */
@@ -289,6 +290,8 @@ export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, lo
     );
     if (completed) {
       log?.info({ analysisId: run.id, rows: output.rows, engineMemory: output.engineMemory }, 'analysis completed');
+      // The board's «новых находок» against the audit before; the results are kept even if this fails.
+      await recordCompletedAudit(db, run.id).catch((error: unknown) => log?.warn({ err: error, analysisId: run.id }, 'audit changes not recorded'));
       // A big result changes the tables' statistics at once; without fresh ones the planner may
       // take the new rows for a handful and join them row by row. Autovacuum would come later.
       if (output.rows >= ANALYZE_AFTER_ROWS) await refreshRowStatistics(db).catch((error: unknown) => log?.warn({ err: error }, 'ANALYZE of the result tables failed'));

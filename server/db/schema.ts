@@ -6,7 +6,8 @@ import type { AiPlanTables } from './tables/ai-plans.js';
 import type { ImportJobTables } from './tables/import-jobs.js';
 import type { PaymentTables } from './tables/payments.js';
 import type { DirectTables } from './tables/direct.js';
+import type { AuditChangeTables } from './tables/audit-changes.js';
 import type { ReportTables } from './tables/reports.js';
 
 /** The whole database as Kysely sees it: each domain declares its own tables in `tables/`. */
-export interface Database extends CoreTables, ProjectTables, AnalysisTables, RelevanceTables, AiPlanTables, ImportJobTables, PaymentTables, DirectTables, ReportTables {}
+export interface Database extends CoreTables, ProjectTables, AnalysisTables, RelevanceTables, AiPlanTables, ImportJobTables, PaymentTables, DirectTables, AuditChangeTables, ReportTables {}

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for the Yandex Direct API v5 on 127.0.0.1, answering in the documented shapes:
  * - JSON services `campaigns`, `adgroups`, `ads`, `keywords`, `sitelinks`, `adextensions`, `adimages`,
- *   `negativekeywordsharedsets` (method `get`):
+ *   `negativekeywordsharedsets`, `bidmodifiers` (method `get`; `Levels` required):
  *   `{result: {<Objects>: [...], LimitedBy?}}` with `Page: {Limit, Offset}` honoured and a small page size
  *   of its own, so paging is exercised; unknown `FieldNames` and too many `CampaignIds` are refused the
  *   way the API refuses them (error 8000 / 4001); `adimages` selects by `AdImageHashes` (at most 10 000)
@@ -31,6 +31,8 @@ export interface FakeDirectAccount {
   adImages: ApiAdImage[];
   /** Shared negative sets (negativekeywordsharedsets.get: `Id`, `Name`, `NegativeKeywords` as an array of strings). */
   negativeKeywordSharedSets?: ApiObject[];
+  /** Bid adjustments (bidmodifiers.get: `Id`, `CampaignId`, `AdGroupId`, `Level`, `Type` and the type's structure, e.g. `MobileAdjustment: {BidModifier}`). */
+  bidModifiers?: ApiObject[];
   /** An agency's clients (agencyclients.get, by their `Login`); absent: not an agency, the service refuses (54). */
   agencyClients?: (Record<string, unknown> & { Login: string })[];
   /** Rows per ReportType; values are written as given (`--` for none). */
@@ -121,6 +123,19 @@ const FIELDS: Record<string, { top: string[]; sub?: Record<string, { param: stri
   adimages: { top: ['AdImageHash', 'OriginalUrl', 'PreviewUrl', 'Name', 'Type', 'Subtype', 'Associated'] },
   negativekeywordsharedsets: { top: ['Id', 'Name', 'NegativeKeywords', 'Associated'] },
   agencyclients: { top: ['Login', 'ClientId', 'ClientInfo', 'Archived', 'Currency', 'Type'] },
+  bidmodifiers: {
+    top: ['Id', 'CampaignId', 'AdGroupId', 'Level', 'Type'],
+    sub: {
+      MobileAdjustment: { param: 'MobileAdjustmentFieldNames', names: ['BidModifier', 'OperatingSystemType'] },
+      TabletAdjustment: { param: 'TabletAdjustmentFieldNames', names: ['BidModifier', 'OperatingSystemType'] },
+      DesktopAdjustment: { param: 'DesktopAdjustmentFieldNames', names: ['BidModifier'] },
+      DesktopOnlyAdjustment: { param: 'DesktopOnlyAdjustmentFieldNames', names: ['BidModifier'] },
+      DemographicsAdjustment: { param: 'DemographicsAdjustmentFieldNames', names: ['Gender', 'Age', 'BidModifier', 'Enabled'] },
+      RetargetingAdjustment: { param: 'RetargetingAdjustmentFieldNames', names: ['RetargetingConditionId', 'BidModifier', 'Accessible', 'Enabled'] },
+      RegionalAdjustment: { param: 'RegionalAdjustmentFieldNames', names: ['RegionId', 'BidModifier', 'Enabled'] },
+      VideoAdjustment: { param: 'VideoAdjustmentFieldNames', names: ['BidModifier'] },
+    },
+  },
 };
 
 const RESULT_KEY: Record<string, keyof FakeDirectAccount> = {
@@ -133,6 +148,7 @@ const RESULT_KEY: Record<string, keyof FakeDirectAccount> = {
   adimages: 'adImages',
   negativekeywordsharedsets: 'negativeKeywordSharedSets',
   agencyclients: 'agencyClients',
+  bidmodifiers: 'bidModifiers',
 };
 const RESULT_NAME: Record<string, string> = {
   campaigns: 'Campaigns',
@@ -144,6 +160,7 @@ const RESULT_NAME: Record<string, string> = {
   adimages: 'AdImages',
   negativekeywordsharedsets: 'NegativeKeywordSharedSets',
   agencyclients: 'Clients',
+  bidmodifiers: 'BidModifiers',
 };
 
 export async function startFakeDirect(account: FakeDirectAccount, options: FakeDirectOptions = {}): Promise<FakeDirect> {
@@ -237,7 +254,8 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
     if (Array.isArray(criteria.CampaignIds) && criteria.CampaignIds.length > 10 && service !== 'campaigns') {
       return error(4001, 'Неверно задан параметр', 'В массиве CampaignIds не более 10 элементов');
     }
-    if (['adgroups', 'ads', 'keywords'].includes(service) && !criteria.Ids && !criteria.CampaignIds && !criteria.AdGroupIds) {
+    if (service === 'bidmodifiers' && !Array.isArray(criteria.Levels)) return error(8000, 'Неверный запрос', 'Не указан параметр Levels');
+    if (['adgroups', 'ads', 'keywords', 'bidmodifiers'].includes(service) && !criteria.Ids && !criteria.CampaignIds && !criteria.AdGroupIds) {
       return error(4001, 'Неверно задан параметр', 'Должен быть указан один из параметров Ids, CampaignIds, AdGroupIds');
     }
     if (Array.isArray(criteria.AdImageHashes) && criteria.AdImageHashes.length > 10_000) {
@@ -250,6 +268,7 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
         (!criteria.CampaignIds || criteria.CampaignIds.includes(object.CampaignId)) &&
         (!criteria.AdGroupIds || criteria.AdGroupIds.includes(object.AdGroupId)) &&
         (!criteria.States || criteria.States.includes(object.State)) &&
+        (!criteria.Levels || criteria.Levels.includes(object.Level)) &&
         (!criteria.AdImageHashes || criteria.AdImageHashes.includes(object.AdImageHash)) &&
         (!criteria.Associated || criteria.Associated === object.Associated) &&
         (!criteria.Archived || service !== 'agencyclients' || criteria.Archived === (object.Archived ?? 'NO')),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Ad, AdGroup, AdKind, BiddingStrategy, Campaign, CampaignData, CampaignStrategy, Keyword, NegativeKeywordSet, Placement, PlacementStats, SearchQuery, Sitelink, Stats, StatsPeriod, WeekSchedule } from '../../../contract/campaigns.js';
+import type { Ad, AdGroup, AdKind, BidAdjustment, BiddingStrategy, Campaign, CampaignData, CampaignStrategy, DailyStats, Keyword, NegativeKeywordSet, Placement, PlacementStats, SearchQuery, Sitelink, Stats, StatsPeriod, WeekSchedule } from '../../../contract/campaigns.js';
 import { directApiMessages } from '../../../contract/messages.js';
 import type { DirectClient, ReportDefinition } from './client.js';
 import { DirectApiError } from './errors.js';
@@ -129,6 +129,28 @@ interface ApiKeyword {
   State?: string;
   Status?: string;
   ServingStatus?: string;
+  /** Autotargeting rows only: `{Items: [{Category, Value}]}` (a bare array tolerated). */
+  AutotargetingCategories?: { Items?: ApiAutotargetingCategory[] | null } | ApiAutotargetingCategory[] | null;
+}
+
+interface ApiAutotargetingCategory {
+  Category?: string;
+  Value?: string;
+}
+
+/**
+ * One bid adjustment of `bidmodifiers.get`: the level's ids and one structure named after the type
+ * (`MobileAdjustment`, `DemographicsAdjustment`, `RegionalAdjustment`, …) with `BidModifier` in percent.
+ */
+type ApiBidModifier = { Id?: number; CampaignId?: number | null; AdGroupId?: number | null; Level?: string; Type?: string } & Record<string, unknown>;
+
+interface ApiAdjustmentValues {
+  BidModifier?: number | null;
+  Enabled?: string | null;
+  Gender?: string | null;
+  Age?: string | null;
+  RegionId?: number | null;
+  RetargetingConditionId?: number | null;
 }
 
 interface ApiSitelinksSet {
@@ -164,7 +186,23 @@ export const AD_IMAGE_FIELDS = ['AdImageHash', 'Name'];
  * that a large account's lookups spread over the client's parallel slots and each answer stays small.
  */
 export const AD_IMAGE_HASHES_PER_REQUEST = IDS_PER_REQUEST;
-export const KEYWORD_FIELDS = ['Id', 'Keyword', 'AdGroupId', 'CampaignId', 'Bid', 'ContextBid', 'State', 'Status', 'ServingStatus'];
+export const KEYWORD_FIELDS = ['Id', 'Keyword', 'AdGroupId', 'CampaignId', 'Bid', 'ContextBid', 'State', 'Status', 'ServingStatus', 'AutotargetingCategories'];
+/**
+ * bidmodifiers.get (official page «get», BidModifiers): the campaign's and its groups' adjustments, each
+ * type's values asked by its own field list. `Levels` is required.
+ */
+export const BID_MODIFIER_FIELDS = {
+  FieldNames: ['Id', 'CampaignId', 'AdGroupId', 'Level', 'Type'],
+  MobileAdjustmentFieldNames: ['BidModifier'],
+  TabletAdjustmentFieldNames: ['BidModifier'],
+  DesktopAdjustmentFieldNames: ['BidModifier'],
+  DesktopOnlyAdjustmentFieldNames: ['BidModifier'],
+  DemographicsAdjustmentFieldNames: ['Gender', 'Age', 'BidModifier', 'Enabled'],
+  RetargetingAdjustmentFieldNames: ['RetargetingConditionId', 'BidModifier', 'Enabled'],
+  RegionalAdjustmentFieldNames: ['RegionId', 'BidModifier', 'Enabled'],
+  VideoAdjustmentFieldNames: ['BidModifier'],
+};
+export const DAILY_REPORT_FIELDS = ['Date', 'CampaignId', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
 export const STATS_REPORT_FIELDS = ['CampaignId', 'AdGroupId', 'AdId', 'CriterionId', 'CriterionType', 'AdNetworkType', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
 export const SEARCH_QUERY_REPORT_FIELDS = ['CampaignName', 'AdGroupName', 'Criterion', 'Query', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
 
@@ -183,12 +221,15 @@ export async function fetchAccount(client: DirectClient, options: FetchAccountOp
   const queriesTable = period
     ? trackReport(optionalReport(client.reports(searchQueryReport(period, named), reportOptions), directApiMessages.searchQueriesSkipped, options.warnings), progress, 'search_queries')
     : null;
+  // Day-by-day campaign totals (budget and schedule checks): small (campaigns × days); its failure costs only those checks.
+  const dailyTable = period ? optionalReport(client.reports(dailyReport(period, named), reportOptions), directApiMessages.dailyStatsSkipped, options.warnings) : null;
   // Keep a rejected report from surfacing as "unhandled" while the structure loads; it is awaited below.
   statsTable?.catch(() => undefined);
   queriesTable?.catch(() => undefined);
+  dailyTable?.catch(() => undefined);
 
   try {
-    return await fetchWithReports(client, options, named, statsTable, queriesTable, progress);
+    return await fetchWithReports(client, options, named, { stats: statsTable, queries: queriesTable, daily: dailyTable }, progress);
   } catch (error) {
     // No point polling for statistics of an import that has failed.
     stopReports.abort(error);
@@ -200,8 +241,7 @@ async function fetchWithReports(
   client: DirectClient,
   options: FetchAccountOptions,
   named: number[] | undefined,
-  statsTable: Promise<ReportTable | null> | null,
-  queriesTable: Promise<ReportTable | null> | null,
+  reports: Record<'stats' | 'queries' | 'daily', Promise<ReportTable | null> | null>,
   progress: ProgressTracker,
 ): Promise<CampaignData> {
   const period = options.statsPeriod;
@@ -233,26 +273,28 @@ async function fetchWithReports(
   const lookups = adLookupIds(liveAds);
   progress.update('extensions', { status: 'running', total: lookups.sitelinkChunks.length + lookups.calloutChunks.length + lookups.imageChunks.length });
   const onLookup = (_ids: unknown[], page: unknown[]) => progress.advance('extensions', 1, page.length);
-  const [sitelinks, callouts, images, negativeSets] = await Promise.all([
+  const [sitelinks, callouts, images, negativeSets, bidModifiers] = await Promise.all([
     fetchSitelinks(client, lookups.sitelinkChunks, onLookup),
     fetchCallouts(client, lookups.calloutChunks, onLookup),
     fetchImages(client, lookups.imageChunks, onLookup),
     fetchNegativeSets(client, groups),
+    fetchBidModifiers(client, campaignChunks),
   ]);
   progress.update('extensions', { status: 'done' });
 
   const data: CampaignData = {
     platform: 'yandex_direct',
-    campaigns: assemble(campaigns, groups, liveAds, keywords, { sitelinks, callouts, images }),
+    campaigns: assemble(campaigns, groups, liveAds, keywords, { sitelinks, callouts, images }, bidModifiers),
     searchQueries: [],
     ...(negativeSets.length > 0 ? { negativeSets } : {}),
     currency: campaigns.find((c) => c.Currency)?.Currency,
   };
 
   if (period) {
-    const [stats, queries] = await Promise.all([statsTable, queriesTable]);
+    const [stats, queries, daily] = await Promise.all([reports.stats, reports.queries, reports.daily]);
     if (stats) applyStats(data, stats);
     if (queries) data.searchQueries = searchQueriesFrom(queries);
+    if (daily) applyDailyStats(data, daily);
     if (stats || queries) data.period = { ...period };
   }
   return data;
@@ -330,6 +372,52 @@ async function fetchNegativeSets(client: DirectClient, groups: ApiAdGroup[]): Pr
 }
 
 /**
+ * The bid adjustments of the campaigns and their groups (bidmodifiers.get by `CampaignIds`, at most 10
+ * a request like the other per-campaign services), by campaign id and by group id. A refused request
+ * (an account whose campaign types have no adjustments, an old API answer) costs only the adjustments.
+ */
+async function fetchBidModifiers(client: DirectClient, campaignChunks: number[][]): Promise<{ byCampaign: Map<number, BidAdjustment[]>; byGroup: Map<number, BidAdjustment[]> }> {
+  const byCampaign = new Map<number, BidAdjustment[]>();
+  const byGroup = new Map<number, BidAdjustment[]>();
+  let modifiers: ApiBidModifier[] = [];
+  try {
+    modifiers = await getChunked<ApiBidModifier>(client, 'bidmodifiers', campaignChunks, (ids) => ({ SelectionCriteria: { CampaignIds: ids, Levels: ['CAMPAIGN', 'AD_GROUP'] }, ...BID_MODIFIER_FIELDS }));
+  } catch (error) {
+    if (!(error instanceof DirectApiError) || error.category !== 'request') throw error;
+  }
+  for (const modifier of modifiers) {
+    const adjustment = bidAdjustmentOf(modifier);
+    if (!adjustment) continue;
+    const [map, id] = modifier.Level === 'AD_GROUP' ? [byGroup, modifier.AdGroupId] : [byCampaign, modifier.CampaignId];
+    if (!isId(id)) continue;
+    const list = map.get(id);
+    if (list) list.push(adjustment);
+    else map.set(id, [adjustment]);
+  }
+  return { byCampaign, byGroup };
+}
+
+const ageNames: Record<string, string> = { AGE_0_17: 'до 18', AGE_18_24: '18–24', AGE_25_34: '25–34', AGE_35_44: '35–44', AGE_45: 'от 45', AGE_45_54: '45–54', AGE_55: 'от 55' };
+const genderNames: Record<string, string> = { GENDER_MALE: 'мужчины', GENDER_FEMALE: 'женщины' };
+
+/** `MOBILE_ADJUSTMENT` + `MobileAdjustment {BidModifier}` → `{type: 'mobile', percent}`; a switched-off one (`Enabled: NO`) is none. */
+function bidAdjustmentOf(modifier: ApiBidModifier): BidAdjustment | undefined {
+  const type = (modifier.Type ?? '').replace(/_ADJUSTMENT$/, '');
+  if (!type) return undefined;
+  const values = modifier[structureName(`${type}_ADJUSTMENT`)] as ApiAdjustmentValues | null | undefined;
+  const percent = values?.BidModifier;
+  if (!values || typeof percent !== 'number' || !Number.isFinite(percent) || values.Enabled === 'NO') return undefined;
+  const demographics = [values.Gender ? genderNames[values.Gender] : undefined, values.Age ? ageNames[values.Age] : undefined].filter(nonEmpty).join(' ');
+  const condition = demographics || (isId(values.RetargetingConditionId) ? `условие ${values.RetargetingConditionId}` : isId(values.RegionId) ? `регион ${values.RegionId}` : '');
+  return {
+    type: type.toLowerCase(),
+    percent,
+    ...(condition ? { condition } : {}),
+    ...(isId(values.RegionId) ? { regionId: values.RegionId } : {}),
+  };
+}
+
+/**
  * What `Ad.image` holds for each image hash of the ads: the image's name (from `adimages.get`), else the hash.
  *
  * Why the name: `Ad.image` is what the export writes back into «Изображение», and the file importer keeps
@@ -398,6 +486,7 @@ function assemble(
   ads: ApiAd[],
   keywords: ApiKeyword[],
   lookups: AdLookups,
+  bidModifiers: { byCampaign: Map<number, BidAdjustment[]>; byGroup: Map<number, BidAdjustment[]> },
 ): Campaign[] {
   const adsByGroup = groupBy(ads, (ad) => ad.AdGroupId);
   const keywordsByGroup = groupBy(keywords, (keyword) => keyword.AdGroupId);
@@ -407,6 +496,7 @@ function assemble(
     const dailyBudget = money(campaign.DailyBudget?.Amount);
     const strategy = strategyOf(campaign);
     const schedule = scheduleOf(campaign);
+    const adjustments = bidModifiers.byCampaign.get(campaign.Id);
     return {
       externalId: String(campaign.Id),
       name: campaign.Name,
@@ -420,10 +510,12 @@ function assemble(
       ...(nonEmpty(campaign.StartDate) ? { startDate: campaign.StartDate } : {}),
       ...(nonEmpty(campaign.EndDate) ? { endDate: campaign.EndDate } : {}),
       ...(campaign.State ? { state: campaign.State.toLowerCase() } : {}),
+      ...(adjustments ? { bidAdjustments: adjustments } : {}),
       ...(campaign.Status ? { status: campaign.Status.toLowerCase() } : {}),
       negativeKeywords: stringItems(campaign.NegativeKeywords),
       groups: (groupsByCampaign.get(campaign.Id) ?? []).map((group): AdGroup => {
         const setIds = idItems(group.NegativeKeywordSharedSetIds);
+        const groupAdjustments = bidModifiers.byGroup.get(group.Id);
         return {
           externalId: String(group.Id),
           name: group.Name,
@@ -433,6 +525,7 @@ function assemble(
           ...(group.RegionIds && group.RegionIds.length > 0 ? { region: group.RegionIds.join(', '), regionIds: group.RegionIds } : {}),
           ...(setIds.length > 0 ? { negativeSetIds: setIds.map(String) } : {}),
           ...(group.ServingStatus ? { servingStatus: group.ServingStatus.toLowerCase() } : {}),
+          ...(groupAdjustments ? { bidAdjustments: groupAdjustments } : {}),
         };
       }),
     };
@@ -444,6 +537,7 @@ function toKeyword(keyword: ApiKeyword): Keyword {
   const bid = money(keyword.Bid);
   const networkBid = money(keyword.ContextBid);
   const status = statusOf(keyword.State, keyword.Status);
+  const categories = split.isAutotargeting ? autotargetingCategoriesOf(keyword) : undefined;
   return {
     externalId: String(keyword.Id),
     phrase: split.phrase,
@@ -454,7 +548,16 @@ function toKeyword(keyword: ApiKeyword): Keyword {
     ...(status ? { status } : {}),
     ...(split.isAutotargeting ? { isAutotargeting: true } : {}),
     ...(keyword.ServingStatus ? { servingStatus: keyword.ServingStatus.toLowerCase() } : {}),
+    ...(categories ? { autotargetingCategories: categories } : {}),
   };
+}
+
+/** The categories switched on (`Value: YES`), lower case; none when the answer has no list. */
+function autotargetingCategoriesOf(keyword: ApiKeyword): string[] | undefined {
+  const value = keyword.AutotargetingCategories;
+  const items = Array.isArray(value) ? value : value?.Items;
+  if (!items?.length) return undefined;
+  return items.filter((item) => item.Value === 'YES' && nonEmpty(item.Category)).map((item) => item.Category!.toLowerCase());
 }
 
 /** What the ads refer to by id or hash, read by separate requests. */
@@ -528,6 +631,19 @@ export function searchQueryReport(period: StatsPeriod, campaignIds?: number[]): 
     IncludeVAT: 'YES' as const,
   };
   return { ...definition, ReportName: reportName('search-queries', definition) };
+}
+
+/** Day-by-day campaign totals: `Date` × `CampaignId` rows (small: campaigns × days of the period). */
+export function dailyReport(period: StatsPeriod, campaignIds?: number[]): ReportDefinition {
+  const definition = {
+    SelectionCriteria: periodCriteria(period, campaignIds),
+    FieldNames: DAILY_REPORT_FIELDS,
+    ReportType: 'CAMPAIGN_PERFORMANCE_REPORT',
+    DateRangeType: 'CUSTOM_DATE',
+    Format: 'TSV' as const,
+    IncludeVAT: 'YES' as const,
+  };
+  return { ...definition, ReportName: reportName('daily', definition) };
 }
 
 /** A report whose failure becomes a warning when the caller collects warnings (never for auth errors: those are fatal anyway). */
@@ -618,6 +734,25 @@ function applyStats(data: CampaignData, table: ReportTable): void {
         if (keywordSplit) keyword.placementStats = keywordSplit;
       }
     }
+  }
+}
+
+/** The daily report's rows onto their campaigns, in date order. */
+function applyDailyStats(data: CampaignData, table: ReportTable): void {
+  const byCampaign = new Map<string, Map<string, Stats>>();
+  for (const row of table.rows) {
+    const date = row.Date?.trim();
+    const campaignId = row.CampaignId ?? '';
+    if (!date || !isReportId(campaignId)) continue;
+    const days = byCampaign.get(campaignId) ?? new Map<string, Stats>();
+    days.set(date, addStats(days.get(date), statsOf(row)));
+    byCampaign.set(campaignId, days);
+  }
+  for (const campaign of data.campaigns) {
+    const days = byCampaign.get(campaign.externalId ?? '');
+    if (!days) continue;
+    const dailyStats: DailyStats[] = [...days].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([date, stats]) => ({ date, stats }));
+    campaign.dailyStats = dailyStats;
   }
 }
 

@@ -11,6 +11,7 @@ import { releaseKeywordPhrases, type PreparedAccount } from '../semantic/prepare
 import { headlinesWithoutKeywords, runAdChecks } from './checks/ads.js';
 import { runCampaignChecks } from './checks/campaign.js';
 import { runKeywordChecks } from './checks/keywords.js';
+import { runSettingsChecks } from './checks/settings.js';
 import { informationalSearchKeywords, runStatisticsChecks } from './checks/statistics.js';
 import { aggregateFindings, FindingCollector } from './aggregate.js';
 import type { ScoringContext } from './context.js';
@@ -39,6 +40,7 @@ export function runScoring(account: PreparedAccount, semantic: SemanticResult, s
   // one answer per ad or keyword is taken while the phrases are there.
   const campaignFindings = new FindingCollector(campaignRefs);
   runCampaignChecks({ ...context, findings: campaignFindings });
+  runSettingsChecks({ ...context, findings: campaignFindings });
   onProgress?.({ stage: 'scoring', done: 2, total });
   const headlineMisses = headlinesWithoutKeywords(context);
   const informational = informationalSearchKeywords(context);

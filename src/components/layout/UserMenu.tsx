@@ -50,6 +50,9 @@ export function UserMenu() {
             <span className="user-menu__name">{name}</span>
             <span className="user-menu__email">{user.email}</span>
           </div>
+          <Link to="/board" role="menuitem" className="user-menu__item" onClick={close}>
+            Сводка по проектам
+          </Link>
           {isOrganizationOwner && (
             <Link to="/organization" role="menuitem" className="user-menu__item" onClick={close}>
               {MENU_ORGANIZATION}

@@ -38,6 +38,17 @@ export const moreThresholds: ThresholdField[] = [
   { key: 'same_ad_text_groups', kind: 'count', min: 2, label: 'Один текст объявления в группах, от', hint: 'Одинаковое объявление в стольких группах и больше — замечание.' },
   { key: 'single_group_min_keywords', kind: 'count', min: 1, label: 'Фраз в единственной группе кампании, от', hint: 'Кампания с одной группой на столько фраз — «одна группа на всё».' },
   { key: 'min_group_relevance', kind: 'share', label: 'Минимальная релевантность объявлений группы, %', hint: 'Доля слов ключевых фраз, которые должны быть в объявлениях группы.' },
+  // Campaign settings read through the Direct API.
+  { key: 'conversion_strategy_min_conversions', kind: 'count', min: 1, label: 'Конверсий для перехода на конверсионную стратегию, от', hint: 'Кампания на ручных ставках или «Максимуме кликов» с таким числом конверсий за период может перейти на оптимизацию конверсий.' },
+  { key: 'strategy_cpa_over_target_multiple', kind: 'multiple', label: 'Стратегия не держит цель при CPA, × цели', hint: 'Фактическая цена конверсии во столько раз выше цели стратегии — стратегия не выдерживает цель.' },
+  { key: 'weekly_budget_min_target_cpas', kind: 'multiple', label: 'Недельный бюджет конверсионной стратегии, от × цели', hint: 'Недельный бюджет меньше стольких целевых цен конверсии не даёт стратегии обучиться.' },
+  { key: 'daily_budget_reached_share', kind: 'share', label: 'Дневной бюджет исчерпан при расходе дня, %', hint: 'День, когда расход достиг этой доли дневного бюджета, считается днём, когда бюджет закончился.' },
+  { key: 'daily_budget_limited_days_share', kind: 'share', label: 'Бюджет ограничивает показы, дней из периода, %', hint: 'Если бюджет заканчивается в такой доле дней с расходом, показы останавливаются раньше времени.' },
+  { key: 'mixed_placement_cpa_multiple', kind: 'multiple', label: 'Поиск и сети в одной кампании: CPA сетей, × поиска', hint: 'Цена конверсии в сетях во столько раз выше поисковой — кампанию стоит разделить.' },
+  { key: 'schedule_off_conversion_share', kind: 'share', label: 'Расписание выключено в дни с конверсиями, от %', hint: 'Доля конверсий аккаунта в дни недели, когда кампания не показывается.' },
+  { key: 'bid_adjustment_max_increase', kind: 'count', min: 1, label: 'Крайняя повышающая корректировка, от +%', hint: 'Корректировка ставок выше этого значения считается крайней.' },
+  { key: 'bid_adjustment_max_decrease', kind: 'count', min: 1, label: 'Крайняя понижающая корректировка, от −%', hint: 'Корректировка ставок ниже этого значения (кроме −100 %) считается крайней.' },
+  { key: 'conversion_strategy_min_clicks', kind: 'count', min: 1, label: 'Кликов конверсионной стратегии без конверсий, от', hint: 'С таким числом кликов за период конверсионная стратегия без конверсий — замечание.' },
 ];
 
 export const thresholdFields = [...mainThresholds, ...moreThresholds];

@@ -8,6 +8,8 @@ import { useWaitsForNetwork } from '@/components/ui/PageStates';
 import { QueryError } from '@/components/ui/QueryError';
 import { analysisKeys, cancelAnalysis } from '@/features/analysis/api';
 import { useTokensMoved, useTokensMovedWhenRunEnds } from '@/lib/paid-runs';
+import { projectKeys } from '@/lib/projects-api';
+import { auditChangeKeys } from '@/lib/audit-changes-api';
 import { formatCount, formatTokens } from '@/lib/analysis-format';
 import { failureMessage, REFUND_NOTE, reportOutcome, setOnScreen } from '@/features/analysis/outcome';
 import { useAnalysisProgress } from '@/features/analysis/useAnalysisProgress';
@@ -42,6 +44,12 @@ export function ProgressView({ projectId, analysisId }: { projectId: string; ana
   }, [analysis]);
 
   const completed = analysis?.status === 'completed';
+  useEffect(() => {
+    if (!completed) return;
+    // The project's last audit, its trend and «what changed», the list and the board all move with this one.
+    void queryClient.invalidateQueries({ queryKey: projectKeys.all });
+    void queryClient.invalidateQueries({ queryKey: auditChangeKeys.board });
+  }, [completed, queryClient]);
   useEffect(() => {
     if (!completed) return;
     const timer = setTimeout(() => {

@@ -20,10 +20,12 @@ interface Props {
   deleting: boolean;
   onApplyImport: (draftId: string, mode: 'replace' | 'append') => Promise<unknown>;
   applying: boolean;
+  /** «Что изменилось» between the project's audits (the monitoring feature's section), under the figures. */
+  changes?: ReactNode;
 }
 
 /** The project screen: what it holds, what was imported when, and where to go next. */
-export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, applying }: Props) {
+export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, applying, changes }: Props) {
   const [confirming, setConfirming] = useState(false);
   // A Direct import still running from an earlier visit reopens the import panel with its progress.
   const [reimporting, setReimporting] = useState(() => readDirectJobId(reimportDirectJobKey(project.id)) !== null);
@@ -73,6 +75,8 @@ export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, 
         {project.last_analysis && <Stat label="Последний анализ" value={project.last_analysis.score === null ? '—' : `${Math.round(project.last_analysis.score)} / 100`} />}
         {project.last_analysis && project.last_analysis.score !== null && <LastAnalysisMoney analysisId={project.last_analysis.id} given={project.last_analysis.money_per_month} />}
       </dl>
+
+      {changes}
 
       {project.stats && (
         <Card title={`Статистика${project.period ? ` за ${formatDate(project.period.from)} — ${formatDate(project.period.to)}` : ''}`}>

@@ -35,9 +35,14 @@ export function ProjectListView({ projects, loading, offline = false, error, sea
     <section className="page projects">
       <div className="projects__bar">
         <h1 className="projects__title">Проекты</h1>
-        <Link to="/projects/create/step1" className="btn btn--primary">
-          Новый проект
-        </Link>
+        <div className="projects__bar-actions">
+          <Link to="/board" className="btn btn--secondary">
+            Сводка
+          </Link>
+          <Link to="/projects/create/step1" className="btn btn--primary">
+            Новый проект
+          </Link>
+        </div>
       </div>
       <div className="projects__filters" role="search">
         <input

@@ -5,6 +5,7 @@ import { applyImport, deleteProject, projectKeys, projectQueryOptions } from '@/
 import { loadFirstData } from '@/lib/route-data';
 import { ProjectDetailView } from '@/features/projects/components/ProjectDetailView';
 import { ProjectLoader } from '@/features/projects/components/ProjectLoader';
+import { AuditChangesSection } from '@/features/monitoring/components/AuditChangesSection';
 import '@/features/projects/projects.css';
 
 export const Route = createFileRoute('/_app/projects/$id/')({
@@ -48,6 +49,7 @@ function ProjectPage() {
           deleting={remove.isPending}
           applying={reimport.isPending}
           onApplyImport={(draftId, mode) => reimport.mutateAsync({ draftId, mode })}
+          changes={project.last_analysis && <AuditChangesSection projectId={project.id} />}
         />
       )}
     </ProjectLoader>
