@@ -162,6 +162,7 @@ export const reportWording = {
   findings: 'Главные замечания и как их исправить',
   noFindings: 'Аудит не нашёл замечаний.',
   changes: 'Что исправлено с прошлого аудита',
+  nothingFixed: 'С прошлого аудита замечания не исправлены.',
   trend: 'Динамика',
   plan: 'План действий',
   aiPlan: 'План действий (составлен ИИ по результатам аудита)',
@@ -195,6 +196,10 @@ function savingLine(money: MoneyStory): string | null {
   const reference = money.saving.reference === 'target' ? 'целевой цены конверсии' : 'средней цены конверсии в аккаунте';
   return `Можно сэкономить ≈ ${formatRubPerMonth(money.saving.perMonth)}: эти клики принесли конверсии, но дороже ${reference}. Это не потери и не входит в сумму выше.`;
 }
+
+/** «Фразы без конверсий: 12 мест · 3 400 ₽ в месяц»: a line of what was fixed or appeared since the previous audit. */
+export const reportChangeLine = (item: { title: string; count: number; moneyPerMonth: number | null }) =>
+  `${item.title}: ${formatCountOf(item.count, ['место', 'места', 'мест'])}${item.moneyPerMonth ? ` · ${formatRubPerMonth(item.moneyPerMonth)}` : ''}`;
 
 /** «Яндекс Директ · 12 кампаний · 100 000 фраз · статистика за …». */
 export function reportSubtitle(report: Pick<ClientReport, 'platform' | 'counts' | 'period'>): string {

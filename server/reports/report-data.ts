@@ -4,6 +4,7 @@
  * newest AI plan of the audit and the project's earlier audits. Never the result rows, so building it takes
  * the same time for 100 keywords and for 100 000.
  */
+import { sql } from 'kysely';
 import type { ResultsSummary } from '../../contract/analysis-pages.js';
 import { readMoneyStory, type EntityRef, type Severity } from '../../contract/analysis-results.js';
 import type { AiPlanResult } from '../../contract/ai-plan.js';
@@ -13,11 +14,14 @@ import { findCompletedAnalysis } from '../analysis/results-pages.js';
 import { moneyLostPerMonth } from '../analysis/money-sql.js';
 import type { DB } from '../db/database.js';
 import { iso } from '../lib/api-values.js';
+import { readAuditChanges } from '../monitoring/audit-changes.js';
 import { reportBrandOf } from './branding.js';
 
 /** Findings and plan steps a client reads in one sitting; the rest stay on the results screen. */
 const REPORT_FINDINGS = 8;
 const REPORT_PLAN_STEPS = 8;
+/** Checks listed as fixed or new since the previous audit. */
+const REPORT_CHANGE_ROWS = 8;
 /** Audits on the trend: about a year of monthly audits. */
 const TREND_POINTS = 12;
 
@@ -34,7 +38,7 @@ export async function readClientReport(db: DB, organizationId: string, analysisI
     db.selectFrom('projects').select(['name', 'platform']).where('id', '=', analysis.project_id).executeTakeFirstOrThrow(),
     reportBrandOf(db, organizationId),
     newestAiPlan(db, organizationId, analysisId),
-    trendOf(db, analysis.project_id, analysis.finished_at ?? analysis.created_at),
+    trendOf(db, analysis.project_id, analysisId),
   ]);
   const summary = stored.report as ResultsSummary;
   return {
@@ -51,7 +55,7 @@ export async function readClientReport(db: DB, organizationId: string, analysisI
     findings: summary.top.findings.slice(0, REPORT_FINDINGS).map(reportFinding),
     plan: aiPlan ? { source: 'ai', summary: aiPlan.summary, steps: aiPlan.steps.slice(0, REPORT_PLAN_STEPS).map((step) => ({ title: step.title, detail: step.why, moneyPerMonth: step.money_per_month })) } : { source: 'audit', summary: null, steps: auditPlan(summary) },
     trend,
-    changes: await changesSincePrevious(),
+    changes: await changesSincePrevious(db, summary, { projectId: analysis.project_id, analysisId }),
   };
 }
 
@@ -112,14 +116,20 @@ async function newestAiPlan(db: DB, organizationId: string, analysisId: string):
   return row?.plan && row.plan.steps.length > 0 ? row.plan : null;
 }
 
+/**
+ * When the audit finished, compared in the database: a JS Date keeps milliseconds, PostgreSQL microseconds, so
+ * the audit's own time read back into JavaScript would come before itself.
+ */
+const finishedAtOf = (analysisId: string) => sql<Date>`(SELECT finished_at FROM analyses WHERE id = ${analysisId})`;
+
 /** The project's completed audits up to this one, oldest first (at most `TREND_POINTS`). */
-async function trendOf(db: DB, projectId: string, until: Date): Promise<ClientReportTrendPoint[]> {
+async function trendOf(db: DB, projectId: string, analysisId: string): Promise<ClientReportTrendPoint[]> {
   const rows = await db
     .selectFrom('analyses')
     .select(['finished_at', 'created_at', 'score', moneyLostPerMonth('summary').as('money_per_month')])
     .where('project_id', '=', projectId)
     .where('status', '=', 'completed')
-    .where('finished_at', '<=', until)
+    .where('finished_at', '<=', finishedAtOf(analysisId))
     .orderBy('finished_at', 'desc')
     .limit(TREND_POINTS)
     .execute();
@@ -131,10 +141,38 @@ async function trendOf(db: DB, projectId: string, until: Date): Promise<ClientRe
 }
 
 /**
- * What was fixed since the previous audit. The comparison of two audits (`readAuditChanges` of
- * server/monitoring/audit-changes.ts) is being written on another branch; until it lands the report
- * leaves this section out (null), and the PDF and the share page draw nothing for it.
+ * What was fixed since the previous audit, and what appeared: the comparison of the two audits
+ * (`readAuditChanges`, server/monitoring/audit-changes.ts: findings matched by check and entity), grouped
+ * by check for a client to read, the most money first. Null for a project's first audit.
  */
-async function changesSincePrevious(): Promise<ClientReportChanges | null> {
-  return null;
+async function changesSincePrevious(db: DB, summary: ResultsSummary, audit: { projectId: string; analysisId: string }): Promise<ClientReportChanges | null> {
+  const previous = await db
+    .selectFrom('analyses')
+    .select(['id', 'finished_at'])
+    .where('project_id', '=', audit.projectId)
+    .where('status', '=', 'completed')
+    .where('id', '!=', audit.analysisId)
+    .where('finished_at', '<=', finishedAtOf(audit.analysisId))
+    .orderBy('finished_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!previous?.finished_at) return null;
+  const { changes } = await readAuditChanges(db, { projectId: audit.projectId, fromAnalysisId: previous.id, toAnalysisId: audit.analysisId });
+  const checkTitle = (checkId: string, fallback: string) =>
+    summary.byCheck.find((check) => check.checkId === checkId)?.title ?? summary.checks.find((check) => check.id === checkId)?.title ?? fallback;
+  const byCheck = (status: 'fixed' | 'new', money: 'moneyBefore' | 'moneyAfter') => {
+    const rows = new Map<string, { title: string; count: number; moneyPerMonth: number }>();
+    for (const change of changes) {
+      if (change.status !== status) continue;
+      const row = rows.get(change.checkId) ?? { title: checkTitle(change.checkId, change.title), count: 0, moneyPerMonth: 0 };
+      row.count++;
+      row.moneyPerMonth += change[money];
+      rows.set(change.checkId, row);
+    }
+    return [...rows.values()]
+      .sort((a, b) => b.moneyPerMonth - a.moneyPerMonth || b.count - a.count)
+      .slice(0, REPORT_CHANGE_ROWS)
+      .map((row) => ({ ...row, moneyPerMonth: row.moneyPerMonth > 0 ? row.moneyPerMonth : null }));
+  };
+  return { previousDate: iso(previous.finished_at), fixed: byCheck('fixed', 'moneyBefore'), appeared: byCheck('new', 'moneyAfter') };
 }

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { severityLabels } from '../../contract/analysis-results.js';
 import { formatDate, formatRub, formatRubPerMonth } from '../../contract/format.js';
-import { reportCausesOf, reportMoneyLines, reportSubtitle, reportWording as w, type ClientReport } from '../../contract/reports.js';
+import { reportCausesOf, reportChangeLine, reportMoneyLines, reportSubtitle, reportWording as w, type ClientReport } from '../../contract/reports.js';
 
 const require = createRequire(import.meta.url);
 const REGULAR = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
@@ -177,8 +177,8 @@ function drawScore(layout: Layout, report: ClientReport): void {
 
 function drawChanges(layout: Layout, changes: NonNullable<ClientReport['changes']>): void {
   heading(layout, `${w.changes} (${formatDate(changes.previousDate)})`);
-  const line = (item: { title: string; count: number; moneyPerMonth: number | null }) => `${item.title}: ${item.count.toLocaleString('ru-RU')}${item.moneyPerMonth ? ` · ${formatRubPerMonth(item.moneyPerMonth)}` : ''}`;
-  if (changes.fixed.length === 0) paragraph(layout, 'С прошлого аудита замечания не исправлены.', { color: MUTED });
+  const line = (item: { title: string; count: number; moneyPerMonth: number | null }) => reportChangeLine(item);
+  if (changes.fixed.length === 0) paragraph(layout, w.nothingFixed, { color: MUTED });
   for (const item of changes.fixed) paragraph(layout, `✓ ${line(item)}`);
   if (changes.appeared.length > 0) {
     layout.doc.moveDown(0.4);

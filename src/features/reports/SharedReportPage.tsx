@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, type CSSProperties } from 'react';
 import { severityLabels } from '@contract/analysis-results.js';
 import { formatCount, formatDate, formatRub, formatRubPerMonth } from '@contract/format';
-import { reportCausesOf, reportMoneyLines, reportSubtitle, reportWording as w, type ClientReport } from '@contract/reports.js';
+import { reportCausesOf, reportChangeLine, reportMoneyLines, reportSubtitle, reportWording as w, type ClientReport } from '@contract/reports.js';
 import { ApiError } from '@/lib/api-client';
 import { sharedReportQueryOptions } from '@/lib/reports-api';
 import './reports.css';
@@ -122,12 +122,13 @@ function CauseBars({ label, causes, tone }: { label: string; causes: ReturnType<
 }
 
 function ChangesSection({ changes }: { changes: NonNullable<ClientReport['changes']> }) {
-  const line = (item: { title: string; count: number; moneyPerMonth: number | null }) => `${item.title}: ${formatCount(item.count)}${item.moneyPerMonth ? ` · ${formatRubPerMonth(item.moneyPerMonth)}` : ''}`;
+  const line = reportChangeLine;
   return (
     <section className="shared-report__section" aria-labelledby="report-changes">
       <h2 id="report-changes">
         {w.changes} ({formatDate(changes.previousDate)})
       </h2>
+      {changes.fixed.length === 0 && <p className="muted">{w.nothingFixed}</p>}
       <ul>
         {changes.fixed.map((item) => (
           <li key={item.title}>✓ {line(item)}</li>

@@ -51,14 +51,19 @@ export function reportSampleData(): CampaignData {
 }
 
 /** A completed audit of `reportSampleData` (money lost) in the user's organization. */
-export async function completedAudit(app: FastifyInstance, user: FixtureUser, data: CampaignData = reportSampleData()): Promise<{ projectId: string; analysisId: string }> {
+export async function completedAudit(app: FastifyInstance, user: FixtureUser, data: CampaignData = reportSampleData()): Promise<{ projectId: string; campaignIds: string[]; analysisId: string }> {
   const project = await projectWithCampaigns(app, user, data);
+  return { projectId: project.projectId, campaignIds: project.campaignIds, analysisId: await auditAgain(app, user, project) };
+}
+
+/** One more completed audit of the project's campaigns. */
+export async function auditAgain(app: FastifyInstance, user: FixtureUser, project: { projectId: string; campaignIds: string[] }): Promise<string> {
   const started = await call(app, 'POST', `/api/v1/projects/${project.projectId}/analyses`, { token: user.token, body: { campaign_ids: project.campaignIds, idempotency_key: randomUUID() } });
   expect(started.status).toBe(201);
   const analysisId = started.body.analysis.id as string;
   const events = await eventsUntilDone(app, user.token, analysisId);
   expect(events.at(-1)!.analysis.status).toBe('completed');
-  return { projectId: project.projectId, analysisId };
+  return analysisId;
 }
 
 /** The text of a PDF as a reader's copy-paste gives it, pages joined, whitespace runs as one space. */
