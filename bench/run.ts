@@ -23,6 +23,7 @@ const registry: { name: string; file: string }[] = [
   { name: 'documents', file: './documents.js' },
   { name: 'settings-checks', file: './settings-checks.js' },
   { name: 'audit-changes', file: './audit-changes.js' },
+  { name: 'monitoring-sweep', file: './monitoring-sweep.js' },
   { name: 'client-report', file: './client-report.js' },
 ];
 

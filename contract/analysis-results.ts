@@ -46,6 +46,10 @@ export interface AnalysisSettings {
   homeRegionWords: string[];
   /** Days in a "month" for money figures. */
   daysPerMonth: number;
+  /** An ad on moderation without a single impression over a statistics period of at least this many days is stuck. */
+  moderationStuckDays: number;
+  /** A suspended keyword with at least this many conversions in the period (at a CPA not above the reference) was worth keeping. */
+  suspendedKeywordMinConversions: number;
   // ---- campaign settings (read through the Direct API; server/engines/scoring/checks/settings-*.ts)
   /** Conversions of a campaign in the period from which manual bids or «Максимум кликов» leave a conversion strategy unused. */
   conversionStrategyMinConversions: number;
@@ -87,6 +91,8 @@ export const defaultAnalysisSettings: AnalysisSettings = {
   competitors: [],
   homeRegionWords: [],
   daysPerMonth: 30,
+  moderationStuckDays: 3,
+  suspendedKeywordMinConversions: 2,
   conversionStrategyMinConversions: 10,
   strategyCpaOverTargetRatio: 1.3,
   weeklyBudgetMinTargetCpas: 10,
@@ -220,6 +226,20 @@ export interface Finding {
   count?: number;
   /** Every entity of an aggregated finding, worst first (the screen shows the first few, the rest a click away). */
   items?: FindingItem[];
+  /**
+   * A ready file the fix asks for, offered for download beside it (the network sites to paste into Direct's
+   * «Запрещённые площадки»): CSV text made by the server's one CSV writer, so formulas are neutralised.
+   */
+  file?: FindingFile;
+}
+
+export interface FindingFile {
+  /** File name, ASCII. */
+  name: string;
+  /** The button's Russian text. */
+  label: string;
+  /** The whole file, UTF-8 with a BOM, CRLF lines. */
+  csv: string;
 }
 
 /** A check of the registry as the results screen can describe it. */

@@ -109,6 +109,8 @@ export const BoardProjectSchema = v.object({
   new_findings: v.nullable(v.number()),
   /** Their money, ₽/month. */
   new_findings_money: v.nullable(v.number()),
+  /** The next slot of the project's schedule of re-audits (null: none or switched off). */
+  next_run_at: v.optional(v.nullable(v.string())),
 });
 export type BoardProject = v.InferOutput<typeof BoardProjectSchema>;
 

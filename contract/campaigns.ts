@@ -70,6 +70,8 @@ export interface Keyword {
   isAutotargeting?: boolean;
   /** Direct API `Keywords.ServingStatus`, lower case: `eligible`, or `rarely_served` («мало показов»). */
   servingStatus?: string;
+  /** Direct API `Keywords.Status` (moderation), lower case: `accepted`, `draft`, `rejected`, `unknown`. */
+  moderation?: Moderation;
   /**
    * The autotargeting categories switched on, for an autotargeting row read through the Direct API
    * (`AutotargetingCategories`, lower case: `exact`, `narrow`, `alternative`, `accessory`, `broader`).
@@ -117,6 +119,12 @@ export interface Ad {
    * which says first whether the ad is on at all.
    */
   moderation?: Moderation;
+  /** Moderation of the ad's sitelinks set (Direct `TextAd.SitelinksModeration`), same statuses. */
+  sitelinksModeration?: Moderation;
+  /** Moderation of the ad's image (Direct `TextAd.AdImageModeration`), same statuses. */
+  imageModeration?: Moderation;
+  /** Moderation of the display link (Direct `TextAd.DisplayUrlPathModeration`), same statuses. */
+  displayUrlModeration?: Moderation;
   stats?: Stats;
 }
 
@@ -248,6 +256,8 @@ export interface Campaign {
   placementStats?: PlacementStats;
   /** Network sites and apps the campaign was shown on, from a placements report («Площадка», «Placement»). */
   sites?: SiteStats[];
+  /** Sites and apps the campaign already excludes (Direct `ExcludedSites`, at most 1 000), when the import reads them. */
+  excludedSites?: string[];
   /**
    * The platform whose notation this campaign's keywords use, when it differs from `CampaignData.platform`
    * (files of both platforms uploaded into one project). Set by the importers on every campaign.

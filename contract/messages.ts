@@ -271,6 +271,7 @@ export const directApiMessages = {
   reportNotReady: 'Отчёт Яндекс Директа не был готов вовремя. Попробуйте позже',
   statsSkipped: 'Статистика не загружена: {reason}',
   searchQueriesSkipped: 'Поисковые запросы не загружены: {reason}',
+  placementsSkipped: 'Отчёт по площадкам в сетях не загружен: {reason}',
   dailyStatsSkipped: 'Статистика по дням не загружена (проверки дневного бюджета и расписания пропущены): {reason}',
 } as const;
 

@@ -101,6 +101,10 @@ export const ProjectSettingsSchema = v.object({
   single_group_min_keywords: v.optional(countSetting(1)),
   /** Share of a group's keyword words its ads must contain (0–1). */
   min_group_relevance: v.optional(shareSetting),
+  /** An ad on moderation without an impression over a statistics period of this many days is stuck. */
+  moderation_stuck_days: v.optional(countSetting(1)),
+  /** A stopped keyword with this many conversions at a CPA within the reference was worth keeping. */
+  suspended_keyword_min_conversions: v.optional(countSetting(1)),
   /** Conversions in the period from which manual bids or «Максимум кликов» leave a conversion strategy unused. */
   conversion_strategy_min_conversions: v.optional(countSetting(1)),
   /** A conversion strategy's real CPA at or above this multiple of its target: it does not hold the target. */
@@ -145,6 +149,8 @@ export const defaultProjectSettings: Required<ProjectSettings> = {
   same_ad_text_groups: defaultAnalysisSettings.sameAdTextGroups,
   single_group_min_keywords: defaultAnalysisSettings.singleGroupMinKeywords,
   min_group_relevance: defaultAnalysisSettings.minGroupRelevance,
+  moderation_stuck_days: defaultAnalysisSettings.moderationStuckDays,
+  suspended_keyword_min_conversions: defaultAnalysisSettings.suspendedKeywordMinConversions,
   conversion_strategy_min_conversions: defaultAnalysisSettings.conversionStrategyMinConversions,
   strategy_cpa_over_target_multiple: defaultAnalysisSettings.strategyCpaOverTargetRatio,
   weekly_budget_min_target_cpas: defaultAnalysisSettings.weeklyBudgetMinTargetCpas,

@@ -33,6 +33,7 @@ import { aiPlanRoutes } from './ai-plan/routes.js';
 import { directConnectionRoutes } from './direct/routes.js';
 import { auditChangeRoutes } from './monitoring/audit-changes-routes.js';
 import { adminInvoiceRoutes, paymentRoutes } from './payments/routes.js';
+import { monitoringRoutes } from './monitoring/routes.js';
 import { reportApiRoutes } from './reports/routes.js';
 import type { JobQueue } from './jobs/queue.js';
 import { isClientRouteNavigation, isSharedReportPage } from './web/spa-fallback.js';
@@ -150,7 +151,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const unsubscribeFromDatabase = database.onChange((up) =>
     up ? app.log.info('database: connection is back') : app.log.warn('database: connection lost, the API answers 503 until it is back'),
   );
-  app.addHook('onClose', async () => unsubscribeFromDatabase());
+  // From the moment the app starts closing (not once it has closed): the database stopping with the
+  // server is no outage to report (the bench's end logged «connection lost» while its requests drained).
+  app.addHook('preClose', (done) => {
+    unsubscribeFromDatabase();
+    done();
+  });
 
   app.setErrorHandler(async (error: FastifyError | HttpError, request, reply) => {
     if (error instanceof RateLimitedError || error instanceof DocumentsBusyError) reply.header('retry-after', String(error.retryAfterSeconds));
@@ -296,6 +302,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(relevanceRoutes, { prefix: '/api/v1' });
   await app.register(aiPlanRoutes, { prefix: '/api/v1' });
   await app.register(directConnectionRoutes, { prefix: '/api/v1/direct/connections' });
+  await app.register(monitoringRoutes, { prefix: '/api/v1' });
   await app.register(auditChangeRoutes, { prefix: '/api/v1' });
   await app.register(reportApiRoutes, { prefix: '/api/v1' });
   // Paths that moved answer 308 to their new place: the method and the body are kept.

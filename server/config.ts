@@ -69,6 +69,8 @@ export interface AppConfig {
   yandexDirectSandboxApiUrl: string;
   /** «Подключить Яндекс Директ» through Yandex ID (OAuth); null: not configured, the pasted token only. */
   yandexOAuth: YandexOAuthConfig | null;
+  /** The Telegram bot alerts are sent by (`TELEGRAM_BOT_TOKEN`); null: no Telegram channel. */
+  telegram: TelegramConfig | null;
   logLevel: string;
   /**
    * Let the landing-page fetcher open loopback/private/link-local addresses (`ALLOW_PRIVATE_PAGE_HOSTS=true`).
@@ -128,6 +130,20 @@ export interface YandexOAuthConfig {
   oauthUrl: string;
   /** Where the connected account's login is read, https://login.yandex.ru (tests: the same fake). */
   loginUrl: string;
+}
+
+export interface TelegramConfig {
+  token: string;
+  /** The bot's @name without the @, for the t.me link (`TELEGRAM_BOT_USERNAME`). */
+  username: string | null;
+  /** Bot API base, `https://api.telegram.org` unless `TELEGRAM_API_URL` (tests point it at a local fake). */
+  apiUrl: string;
+}
+
+export function telegramConfigFromEnv(env: NodeJS.ProcessEnv): TelegramConfig | null {
+  const token = env.TELEGRAM_BOT_TOKEN?.trim();
+  if (!token) return null;
+  return { token, username: env.TELEGRAM_BOT_USERNAME?.trim().replace(/^@/, '') || null, apiUrl: env.TELEGRAM_API_URL?.trim() || 'https://api.telegram.org' };
 }
 
 export function yandexOAuthConfigFromEnv(env: NodeJS.ProcessEnv, publicUrl: string): YandexOAuthConfig | null {
@@ -241,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     llm: llmConfigFromEnv(env),
     payments: paymentsConfigFromEnv(env),
     yandexOAuth: yandexOAuthConfigFromEnv(env, env.PUBLIC_URL ?? `http://localhost:${port}`),
+    telegram: telegramConfigFromEnv(env),
     ...overrides,
   };
 }

@@ -10,6 +10,7 @@ import { startJobQueue } from './jobs/boss.js';
 import { jobWorkers } from './job-workers.js';
 import { recoverAllRuns, startRunRecoverySweep } from './runs/kinds.js';
 import { startImportJobRecoverySweep } from './projects/import-jobs.js';
+import { startMonitoring } from './monitoring/start.js';
 import { describeStartupFailure, StartupFailure, startupStep } from './startup-error.js';
 
 /** How long a SIGTERM/SIGINT may take before the process gives up waiting and exits. */
@@ -46,6 +47,9 @@ async function main() {
   startedSoFar.unshift({ close: async () => stopImportSweep() });
   const app = await startupStep('building the application', () => buildApp({ config, db: database.db, jobs, databaseUrl: database.url }));
   startedSoFar.unshift({ close: () => app.close() });
+  // Scheduled re-audits and alerts, where the workers run (server/monitoring/sweep.ts: exactly once per slot across processes).
+  const stopMonitoring = config.inProcessWorkers ? startMonitoring(database.db, { jobs, config, mailer: app.mailer, log: console }) : () => undefined;
+  startedSoFar.unshift({ close: async () => stopMonitoring() });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -63,6 +67,7 @@ async function main() {
       // Stop taking requests, let running ones finish (open SSE streams are ended), then stop the
       // workers (running jobs finish or are picked up again after the next start) and the database.
       await app.close();
+      stopMonitoring();
       stopRecoverySweep();
       stopImportSweep();
       await jobs.stop();

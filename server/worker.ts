@@ -6,6 +6,8 @@ import { startJobQueue } from './jobs/boss.js';
 import { jobWorkers } from './job-workers.js';
 import { recoverAllRuns, startRunRecoverySweep } from './runs/kinds.js';
 import { startImportJobRecoverySweep } from './projects/import-jobs.js';
+import { createMailer } from './email/mailer.js';
+import { startMonitoring } from './monitoring/start.js';
 
 /**
  * `npm run worker`: an extra process that only runs jobs, for scaling out. It needs the same database
@@ -24,10 +26,13 @@ async function main() {
   await recoverAllRuns(database.db, { jobs, log: console });
   const stopRecoverySweep = startRunRecoverySweep(database.db, { jobs, log: console });
   const stopImportSweep = startImportJobRecoverySweep(database.db, { log: console });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: console as never });
+  const stopMonitoring = startMonitoring(database.db, { jobs, config, mailer, log: console });
   console.log('Worker started');
   const shutdown = async () => {
     stopRecoverySweep();
     stopImportSweep();
+    stopMonitoring();
     await jobs.stop();
     await database.close();
     process.exit(0);

@@ -9,6 +9,7 @@ import { analysisRoutes } from './analyses.js';
 import { auditChangeRoutes } from './audit-changes.js';
 import { authRoutes } from './auth.js';
 import { directConnectionRoutes } from './direct-connections.js';
+import { monitoringRoutes } from './monitoring.js';
 import { organizationRoutes } from './organizations.js';
 import { paymentRoutes } from './payments.js';
 import { projectRoutes } from './projects.js';
@@ -27,6 +28,7 @@ export const routes = {
   tokens: tokenRoutes,
   payments: paymentRoutes,
   admin: adminRoutes,
+  monitoring: monitoringRoutes,
   auditChanges: auditChangeRoutes,
   reports: reportRoutes,
 };

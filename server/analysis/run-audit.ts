@@ -47,6 +47,8 @@ const settingNames = {
   same_ad_text_groups: 'sameAdTextGroups',
   single_group_min_keywords: 'singleGroupMinKeywords',
   min_group_relevance: 'minGroupRelevance',
+  moderation_stuck_days: 'moderationStuckDays',
+  suspended_keyword_min_conversions: 'suspendedKeywordMinConversions',
   conversion_strategy_min_conversions: 'conversionStrategyMinConversions',
   strategy_cpa_over_target_multiple: 'strategyCpaOverTargetRatio',
   weekly_budget_min_target_cpas: 'weeklyBudgetMinTargetCpas',

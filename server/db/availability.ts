@@ -49,16 +49,26 @@ export interface DatabaseAvailability {
   whenUp(signal?: AbortSignal): Promise<void>;
   /** Called with each change (false: lost, true: back). Returns the unsubscribe function. */
   onChange(listener: (up: boolean) => void): () => void;
+  /**
+   * Stands the watch down for good, when its pool's owner closes: no more outages reported (the
+   * database stopping with the server is no outage), no probes, and whoever waits in `whenUp` goes on.
+   */
+  close(): void;
 }
 
 export function watchAvailability(pool: pg.Pool): DatabaseAvailability {
   let up = true;
+  let closed = false;
   let probing: Promise<boolean> | null = null;
   let timer: NodeJS.Timeout | null = null;
   const listeners = new Set<(up: boolean) => void>();
+  /** `whenUp` callers still waiting: `close` lets them go. */
+  const waiting = new Set<() => void>();
+  /** Nothing more to watch: the watch was closed or the pool is ending. */
+  const standingDown = () => closed || pool.ending;
 
   const set = (next: boolean) => {
-    if (up === next) return;
+    if (up === next || closed) return;
     up = next;
     for (const listener of [...listeners]) listener(next);
   };
@@ -80,19 +90,19 @@ export function watchAvailability(pool: pg.Pool): DatabaseAvailability {
       }));
 
   const probeUntilUp = () => {
-    if (timer || pool.ending) return;
+    if (timer || standingDown()) return;
     const attempt = async () => {
       timer = null;
-      if (pool.ending) return;
+      if (standingDown()) return;
       if (await probe()) set(true);
-      else if (!up && !pool.ending) timer = setTimeout(attempt, PROBE_INTERVAL_MS).unref();
+      else if (!up && !standingDown()) timer = setTimeout(attempt, PROBE_INTERVAL_MS).unref();
     };
     // A placeholder until the first probe answers, so a second sign does not start a second loop.
     timer = setTimeout(attempt, 0).unref();
   };
 
   const markDown = () => {
-    if (pool.ending) return;
+    if (standingDown()) return;
     set(false);
     probeUntilUp();
   };
@@ -118,24 +128,36 @@ export function watchAvailability(pool: pg.Pool): DatabaseAvailability {
     async explain(error) {
       const loss = connectionLossOf(error);
       if (!loss) return false;
+      // After close the error is still the database's, but nobody is to wait for it to come back.
+      if (closed) return true;
       if (loss === 'socket' && up && (await probe())) return false;
       markDown();
       return true;
     },
     markDown,
     whenUp(signal) {
-      if (up || signal?.aborted) return Promise.resolve();
+      if (up || closed || signal?.aborted) return Promise.resolve();
       return new Promise((resolve) => {
         const done = () => {
           unsubscribe();
+          waiting.delete(done);
           signal?.removeEventListener('abort', done);
           resolve();
         };
         const unsubscribe = onChange((now) => now && done());
+        waiting.add(done);
         signal?.addEventListener('abort', done, { once: true });
       });
     },
     onChange,
+    close() {
+      if (closed) return;
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      listeners.clear();
+      for (const done of [...waiting]) done();
+    },
   };
 }
 

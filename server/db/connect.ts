@@ -14,6 +14,12 @@ export const APP_DATABASE = 'reklama';
 /** Pause between two attempts to start a killed embedded PostgreSQL again (its old backends may still be exiting). */
 const RESTART_RETRY_MS = 500;
 
+/** Closes the handle's pool, its outage watch first: a database that stops because the server stops is no outage. */
+function closeDatabase(db: DB): Promise<void> {
+  availabilityOf(db).close();
+  return db.destroy();
+}
+
 /**
  * `DATABASE_URL` when given (any PostgreSQL, nothing is started); otherwise the embedded PostgreSQL in
  * `<dataDir>/pg`. Either way the schema is migrated before the handle is returned.
@@ -34,7 +40,7 @@ export async function openDatabase(options: {
   if (options.databaseUrl) {
     const db = createDatabase(options.databaseUrl);
     await migrate(db);
-    return { db, url: options.databaseUrl, close: () => db.destroy() };
+    return { db, url: options.databaseUrl, close: () => closeDatabase(db) };
   }
   const running = options.shareRunning ? await attachRunningEmbeddedPostgres(options.dataDir) : null;
   if (running) {
@@ -42,7 +48,7 @@ export async function openDatabase(options: {
     const db = createDatabase(url);
     // The server migrated it at its start; a CLI newer than the server brings the schema up to date (kysely locks).
     await migrate(db);
-    return { db, url, close: () => db.destroy() };
+    return { db, url, close: () => closeDatabase(db) };
   }
   const embedded = await startEmbeddedPostgres(options.dataDir, options.log);
   try {
@@ -65,7 +71,7 @@ export async function openDatabase(options: {
       url,
       close: async () => {
         await supervisor.stop();
-        await db.destroy();
+        await closeDatabase(db);
         await embedded.stop();
       },
     };

@@ -26,6 +26,7 @@ interface BoardRow {
   audits: { id: string; created_at: string; score: number | null; money_per_month: number | null }[] | null;
   new_count: number | null;
   new_money_per_month: number | null;
+  next_run_at: Date | null;
 }
 
 const iso = (value: string | Date) => new Date(value).toISOString();
@@ -43,6 +44,7 @@ function boardProject(row: BoardRow): BoardProject {
     audits,
     new_findings: row.new_count,
     new_findings_money: row.new_money_per_month,
+    next_run_at: row.next_run_at ? iso(row.next_run_at) : null,
   };
 }
 
@@ -59,8 +61,9 @@ export async function readAgencyBoard(db: DB, organizationId: string): Promise<A
   const rows = await sql<BoardRow>`
     SELECT p.id, p.name, p.platform,
            run.id AS run_id, run.status AS run_status, run.created_at AS run_created_at, run.finished_at AS run_finished_at, run.error AS run_error,
-           audits.list AS audits, counts.new_count, counts.new_money_per_month
+           audits.list AS audits, counts.new_count, counts.new_money_per_month, schedule.next_run_at
       FROM projects p
+      LEFT JOIN project_schedules schedule ON schedule.project_id = p.id AND schedule.enabled
       LEFT JOIN LATERAL (
         SELECT a.id, a.status, a.created_at, a.finished_at, a.error FROM analyses a
          WHERE a.project_id = p.id ORDER BY a.created_at DESC LIMIT 1

@@ -14,7 +14,8 @@ import type { AddressInfo } from 'node:net';
  * - errors as `{"error": {request_id, error_code, error_string, error_detail}}` (HTTP 200 for JSON
  *   services, 400/500 for Reports), a wrong token answering 53;
  * - `reports`: 201/202 with `retryIn` as configured, then 200 with TSV (title and `Total rows` lines
- *   unless the request skips them).
+ *   unless the request skips them); `CampaignId IN` and `AdNetworkType EQUALS` filters are applied, and a
+ *   report that asks for `Placement` is answered from `placementRows`.
  */
 
 export type ApiObject = Record<string, unknown> & { Id: number };
@@ -37,6 +38,11 @@ export interface FakeDirectAccount {
   agencyClients?: (Record<string, unknown> & { Login: string })[];
   /** Rows per ReportType; values are written as given (`--` for none). */
   reportRows: Record<string, Record<string, string | number>[]>;
+  /**
+   * Rows of a report that asks for `Placement` (a CUSTOM_REPORT grouped by campaign and site): one per
+   * campaign, placement type and site, with `CampaignId`, `AdNetworkType`, `Placement` and the metrics.
+   */
+  placementRows?: Record<string, string | number>[];
 }
 
 export interface FakeFailure {
@@ -295,8 +301,11 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
     if (polls < progress.length) return send(progress[polls]!, '', { retryIn: String(options.retryIn ?? 2) });
 
     const columns: string[] = definition.FieldNames;
-    const filter = (definition.SelectionCriteria?.Filter ?? []).find((f: any) => f.Field === 'CampaignId' && f.Operator === 'IN');
-    const rows = (account.reportRows[definition.ReportType] ?? []).filter((row) => !filter || filter.Values.includes(String(row.CampaignId)));
+    const filters: any[] = definition.SelectionCriteria?.Filter ?? [];
+    const filter = filters.find((f) => f.Field === 'CampaignId' && f.Operator === 'IN');
+    const network = filters.find((f) => f.Field === 'AdNetworkType' && f.Operator === 'EQUALS');
+    const source = columns.includes('Placement') ? (account.placementRows ?? []) : (account.reportRows[definition.ReportType] ?? []);
+    const rows = source.filter((row) => (!filter || filter.Values.includes(String(row.CampaignId))) && (!network || network.Values.includes(String(row.AdNetworkType))));
     const lines: string[] = [];
     if (req.headers.skipreportheader !== 'true') lines.push(`"${definition.ReportName} (${definition.SelectionCriteria?.DateFrom} - ${definition.SelectionCriteria?.DateTo})"`);
     if (req.headers.skipcolumnheader !== 'true') lines.push(columns.join('\t'));

@@ -24,6 +24,7 @@ import * as decidedPositionsMigration from './0112_decided_positions.js';
 import * as tokenSourcesMigration from './0113_token_sources.js';
 import * as directConnectionsMigration from './0117_direct_connections.js';
 import * as analysisLegacyResultsMigration from './0118_analysis_legacy_results.js';
+import * as monitoringMigration from './0130_monitoring.js';
 import * as auditChangeCountsMigration from './0135_audit_change_counts.js';
 import * as clientReportsMigration from './0145_client_reports.js';
 
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '0113_token_sources': tokenSourcesMigration,
   '0117_direct_connections': directConnectionsMigration,
   '0118_analysis_legacy_results': analysisLegacyResultsMigration,
+  '0130_monitoring': monitoringMigration,
   '0135_audit_change_counts': auditChangeCountsMigration,
   '0145_client_reports': clientReportsMigration,
 };

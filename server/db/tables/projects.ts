@@ -30,6 +30,8 @@ export interface ProjectsTable {
   target_cpa: number | null;
   /** Analysis thresholds (ProjectSettings), only the ones the user changed. */
   settings: JSONColumnType<Record<string, unknown>, string | undefined, string>;
+  /** IANA zone of schedules, quiet hours and the morning digest (migration 0130). */
+  time_zone: ColumnType<string, string | undefined, string>;
   author_id: string | null;
   created_at: CreatedAt;
   updated_at: Timestamp;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Ad, AdGroup, AdKind, BidAdjustment, BiddingStrategy, Campaign, CampaignData, CampaignStrategy, DailyStats, Keyword, NegativeKeywordSet, Placement, PlacementStats, SearchQuery, Sitelink, Stats, StatsPeriod, WeekSchedule } from '../../../contract/campaigns.js';
+import type { Ad, AdGroup, AdKind, BidAdjustment, BiddingStrategy, Campaign, CampaignData, CampaignStrategy, DailyStats, Keyword, Moderation, NegativeKeywordSet, Placement, PlacementStats, SearchQuery, Sitelink, Stats, StatsPeriod, WeekSchedule } from '../../../contract/campaigns.js';
 import { directApiMessages } from '../../../contract/messages.js';
 import type { DirectClient, ReportDefinition } from './client.js';
 import { DirectApiError } from './errors.js';
@@ -53,6 +53,8 @@ interface ApiCampaign {
   TimeTargeting?: { Schedule?: ArrayOfString } | null;
   TimeZone?: string | null;
   NegativeKeywords?: ArrayOfString;
+  /** Sites and apps the campaign does not show on (up to 1 000; `null` when none). */
+  ExcludedSites?: ArrayOfString;
   TextCampaign?: ApiCampaignSettings | null;
   UnifiedCampaign?: ApiCampaignSettings | null;
 }
@@ -115,8 +117,17 @@ interface ApiAd {
     /** Older answers/clients name the callouts this way; read both. */
     AdExtensionIds?: number[] | null;
     AdImageHash?: string | null;
+    SitelinksModeration?: ApiExtensionModeration | null;
+    AdImageModeration?: ApiExtensionModeration | null;
+    DisplayUrlPathModeration?: ApiExtensionModeration | null;
   } | null;
   TextImageAd?: { Href?: string | null; AdImageHash?: string | null } | null;
+}
+
+/** `ExtensionModeration`: the moderation of one part of an ad (sitelinks, image, display link). */
+interface ApiExtensionModeration {
+  Status?: string | null;
+  StatusClarification?: string | null;
 }
 
 interface ApiKeyword {
@@ -172,13 +183,13 @@ interface ApiAdExtension {
 const CAMPAIGN_IDS_PER_REQUEST = 10;
 const IDS_PER_REQUEST = 1000;
 
-export const CAMPAIGN_FIELDS = ['Id', 'Name', 'Type', 'State', 'Status', 'Currency', 'DailyBudget', 'StartDate', 'EndDate', 'TimeTargeting', 'TimeZone', 'NegativeKeywords'];
+export const CAMPAIGN_FIELDS = ['Id', 'Name', 'Type', 'State', 'Status', 'Currency', 'DailyBudget', 'StartDate', 'EndDate', 'TimeTargeting', 'TimeZone', 'NegativeKeywords', 'ExcludedSites'];
 /** The strategy (with its parameters) says how bids are set and where a text or unified campaign shows (search / networks `SERVING_OFF`). */
 export const CAMPAIGN_STRATEGY_FIELDS = { TextCampaignFieldNames: ['BiddingStrategy'], UnifiedCampaignFieldNames: ['BiddingStrategy'] };
 export const ADGROUP_FIELDS = ['Id', 'Name', 'CampaignId', 'Type', 'Status', 'ServingStatus', 'RegionIds', 'NegativeKeywords', 'NegativeKeywordSharedSetIds'];
 export const AD_FIELDS = ['Id', 'AdGroupId', 'CampaignId', 'State', 'Status', 'StatusClarification', 'Type', 'Subtype'];
 export const NEGATIVE_SET_FIELDS = ['Id', 'Name', 'NegativeKeywords'];
-export const TEXT_AD_FIELDS = ['Title', 'Title2', 'Text', 'Href', 'DisplayUrlPath', 'Mobile', 'SitelinkSetId', 'AdExtensions', 'AdImageHash'];
+export const TEXT_AD_FIELDS = ['Title', 'Title2', 'Text', 'Href', 'DisplayUrlPath', 'Mobile', 'SitelinkSetId', 'AdExtensions', 'AdImageHash', 'SitelinksModeration', 'AdImageModeration', 'DisplayUrlPathModeration'];
 export const TEXT_IMAGE_AD_FIELDS = ['Href', 'AdImageHash'];
 export const AD_IMAGE_FIELDS = ['AdImageHash', 'Name'];
 /**
@@ -204,6 +215,8 @@ export const BID_MODIFIER_FIELDS = {
 };
 export const DAILY_REPORT_FIELDS = ['Date', 'CampaignId', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
 export const STATS_REPORT_FIELDS = ['CampaignId', 'AdGroupId', 'AdId', 'CriterionId', 'CriterionType', 'AdNetworkType', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
+/** Network sites and apps per campaign (Reports `Placement`; network rows only, by the `AdNetworkType` filter). */
+export const PLACEMENT_REPORT_FIELDS = ['CampaignId', 'AdNetworkType', 'Placement', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
 export const SEARCH_QUERY_REPORT_FIELDS = ['CampaignName', 'AdGroupName', 'Criterion', 'Query', 'Impressions', 'Clicks', 'Cost', 'Conversions'];
 
 export async function fetchAccount(client: DirectClient, options: FetchAccountOptions = {}): Promise<CampaignData> {
@@ -221,15 +234,18 @@ export async function fetchAccount(client: DirectClient, options: FetchAccountOp
   const queriesTable = period
     ? trackReport(optionalReport(client.reports(searchQueryReport(period, named), reportOptions), directApiMessages.searchQueriesSkipped, options.warnings), progress, 'search_queries')
     : null;
+  // The network sites travel with the statistics stage: a failure costs only the sites (a warning).
+  const placementsTable = period ? optionalReport(client.reports(placementReport(period, named), reportOptions), directApiMessages.placementsSkipped, options.warnings) : null;
   // Day-by-day campaign totals (budget and schedule checks): small (campaigns × days); its failure costs only those checks.
   const dailyTable = period ? optionalReport(client.reports(dailyReport(period, named), reportOptions), directApiMessages.dailyStatsSkipped, options.warnings) : null;
   // Keep a rejected report from surfacing as "unhandled" while the structure loads; it is awaited below.
   statsTable?.catch(() => undefined);
   queriesTable?.catch(() => undefined);
+  placementsTable?.catch(() => undefined);
   dailyTable?.catch(() => undefined);
 
   try {
-    return await fetchWithReports(client, options, named, { stats: statsTable, queries: queriesTable, daily: dailyTable }, progress);
+    return await fetchWithReports(client, options, named, { stats: statsTable, queries: queriesTable, placements: placementsTable, daily: dailyTable }, progress);
   } catch (error) {
     // No point polling for statistics of an import that has failed.
     stopReports.abort(error);
@@ -241,7 +257,7 @@ async function fetchWithReports(
   client: DirectClient,
   options: FetchAccountOptions,
   named: number[] | undefined,
-  reports: Record<'stats' | 'queries' | 'daily', Promise<ReportTable | null> | null>,
+  reports: Record<'stats' | 'queries' | 'placements' | 'daily', Promise<ReportTable | null> | null>,
   progress: ProgressTracker,
 ): Promise<CampaignData> {
   const period = options.statsPeriod;
@@ -291,11 +307,12 @@ async function fetchWithReports(
   };
 
   if (period) {
-    const [stats, queries, daily] = await Promise.all([reports.stats, reports.queries, reports.daily]);
+    const [stats, queries, placements, daily] = await Promise.all([reports.stats, reports.queries, reports.placements, reports.daily]);
     if (stats) applyStats(data, stats);
     if (queries) data.searchQueries = searchQueriesFrom(queries);
+    if (placements) applySites(data, placements);
     if (daily) applyDailyStats(data, daily);
-    if (stats || queries) data.period = { ...period };
+    if (stats || queries || placements) data.period = { ...period };
   }
   return data;
 }
@@ -513,6 +530,8 @@ function assemble(
       ...(adjustments ? { bidAdjustments: adjustments } : {}),
       ...(campaign.Status ? { status: campaign.Status.toLowerCase() } : {}),
       negativeKeywords: stringItems(campaign.NegativeKeywords),
+      // Asked for every campaign: `null` in the answer means an empty list, which is worth knowing too.
+      ...('ExcludedSites' in campaign ? { excludedSites: stringItems(campaign.ExcludedSites) } : {}),
       groups: (groupsByCampaign.get(campaign.Id) ?? []).map((group): AdGroup => {
         const setIds = idItems(group.NegativeKeywordSharedSetIds);
         const groupAdjustments = bidModifiers.byGroup.get(group.Id);
@@ -548,6 +567,7 @@ function toKeyword(keyword: ApiKeyword): Keyword {
     ...(status ? { status } : {}),
     ...(split.isAutotargeting ? { isAutotargeting: true } : {}),
     ...(keyword.ServingStatus ? { servingStatus: keyword.ServingStatus.toLowerCase() } : {}),
+    ...(nonEmpty(keyword.Status) ? { moderation: { status: keyword.Status.toLowerCase() } } : {}),
     ...(categories ? { autotargetingCategories: categories } : {}),
   };
 }
@@ -573,11 +593,17 @@ function toAd(ad: ApiAd, { sitelinks, callouts, images }: AdLookups): Ad {
   const status = statusOf(ad.State, ad.Status);
   const hash = imageHashOf(ad);
   const image = hash ? images.get(hash) : undefined;
-  const moderation = ad.Status ? { status: ad.Status.toLowerCase(), ...(nonEmpty(ad.StatusClarification) ? { clarification: ad.StatusClarification.trim() } : {}) } : undefined;
+  const moderation = moderationOf(ad);
   const base = { externalId: String(ad.Id), ...(status ? { status } : {}), ...(moderation ? { moderation } : {}), ...(image ? { image } : {}) };
   if (text) {
+    const sitelinksModeration = moderationOf(text.SitelinksModeration);
+    const imageModeration = moderationOf(text.AdImageModeration);
+    const displayUrlModeration = moderationOf(text.DisplayUrlPathModeration);
     return {
       ...base,
+      ...(sitelinksModeration ? { sitelinksModeration } : {}),
+      ...(imageModeration ? { imageModeration } : {}),
+      ...(displayUrlModeration ? { displayUrlModeration } : {}),
       kind: 'text',
       headlines: [text.Title, text.Title2].filter(nonEmpty),
       texts: [text.Text].filter(nonEmpty),
@@ -591,6 +617,12 @@ function toAd(ad: ApiAd, { sitelinks, callouts, images }: AdLookups): Ad {
   const kind: AdKind = ad.Type === 'IMAGE_AD' ? 'image' : 'other';
   const href = ad.TextImageAd?.Href;
   return { ...base, kind, headlines: [], texts: [], ...(href ? { finalUrl: href } : {}), sitelinks: [], callouts: [] };
+}
+
+/** `Status` with Yandex's `StatusClarification`, lower case; none when the answer has no status. */
+function moderationOf(source: ApiExtensionModeration | null | undefined): Moderation | undefined {
+  if (!source || !nonEmpty(source.Status)) return undefined;
+  return { status: source.Status.toLowerCase(), ...(nonEmpty(source.StatusClarification) ? { clarification: source.StatusClarification.trim() } : {}) };
 }
 
 /* ---------- statistics ---------- */
@@ -631,6 +663,26 @@ export function searchQueryReport(period: StatsPeriod, campaignIds?: number[]): 
     IncludeVAT: 'YES' as const,
   };
   return { ...definition, ReportName: reportName('search-queries', definition) };
+}
+
+/**
+ * Network sites and apps: Reports has no report type of its own for them (the placements report of Google
+ * Ads is `PLACEMENT_PERFORMANCE_REPORT`; Direct's types are account, campaign, group, ad, criteria, custom,
+ * search query and reach). `CUSTOM_REPORT` groups by the fields asked for, so `CampaignId` + `Placement`
+ * gives one row per campaign and site; the `AdNetworkType` filter keeps the network rows (search partners'
+ * rows name a site too, but are not what «Запрещённые площадки» is for).
+ */
+export function placementReport(period: StatsPeriod, campaignIds?: number[]): ReportDefinition {
+  const criteria = periodCriteria(period, campaignIds);
+  const definition = {
+    SelectionCriteria: { ...criteria, Filter: [...(criteria.Filter ?? []), { Field: 'AdNetworkType', Operator: 'EQUALS', Values: ['AD_NETWORK'] }] },
+    FieldNames: PLACEMENT_REPORT_FIELDS,
+    ReportType: 'CUSTOM_REPORT',
+    DateRangeType: 'CUSTOM_DATE',
+    Format: 'TSV' as const,
+    IncludeVAT: 'YES' as const,
+  };
+  return { ...definition, ReportName: reportName('placements', definition) };
 }
 
 /** Day-by-day campaign totals: `Date` × `CampaignId` rows (small: campaigns × days of the period). */
@@ -734,6 +786,22 @@ function applyStats(data: CampaignData, table: ReportTable): void {
         if (keywordSplit) keyword.placementStats = keywordSplit;
       }
     }
+  }
+}
+
+/** The placements report's rows onto their campaigns' `sites`, dearest first (a site named twice is summed). */
+function applySites(data: CampaignData, table: ReportTable): void {
+  const byCampaign = new Map<string, Map<string, Stats>>();
+  for (const row of table.rows) {
+    const site = row.Placement?.trim();
+    if (!present(site) || (row.AdNetworkType && row.AdNetworkType !== 'AD_NETWORK')) continue;
+    const sites = byCampaign.get(row.CampaignId ?? '') ?? new Map<string, Stats>();
+    sites.set(site, addStats(sites.get(site), statsOf(row)));
+    byCampaign.set(row.CampaignId ?? '', sites);
+  }
+  for (const campaign of data.campaigns) {
+    const sites = byCampaign.get(campaign.externalId ?? '');
+    if (sites) campaign.sites = [...sites].map(([site, stats]) => ({ site, stats })).sort((a, b) => b.stats.cost - a.stats.cost);
   }
 }
 

@@ -11,6 +11,9 @@ import { releaseKeywordPhrases, type PreparedAccount } from '../semantic/prepare
 import { headlinesWithoutKeywords, runAdChecks } from './checks/ads.js';
 import { runCampaignChecks } from './checks/campaign.js';
 import { runKeywordChecks } from './checks/keywords.js';
+import { runModerationChecks } from './checks/moderation.js';
+import { runServingChecks } from './checks/serving.js';
+import { runSharedNegativeChecks } from './checks/shared-negatives.js';
 import { runSettingsChecks } from './checks/settings.js';
 import { informationalSearchKeywords, runStatisticsChecks } from './checks/statistics.js';
 import { aggregateFindings, FindingCollector } from './aggregate.js';
@@ -40,12 +43,15 @@ export function runScoring(account: PreparedAccount, semantic: SemanticResult, s
   // one answer per ad or keyword is taken while the phrases are there.
   const campaignFindings = new FindingCollector(campaignRefs);
   runCampaignChecks({ ...context, findings: campaignFindings });
+  runSharedNegativeChecks({ ...context, findings: campaignFindings });
   runSettingsChecks({ ...context, findings: campaignFindings });
   onProgress?.({ stage: 'scoring', done: 2, total });
   const headlineMisses = headlinesWithoutKeywords(context);
   const informational = informationalSearchKeywords(context);
   releaseKeywordPhrases(account);
   runAdChecks(context, headlineMisses);
+  runModerationChecks(context);
+  runServingChecks(context);
   for (const finding of campaignFindings.take()) context.findings.push(finding);
   onProgress?.({ stage: 'scoring', done: 3, total });
   const { wastedSpend } = runStatisticsChecks(context, informational);

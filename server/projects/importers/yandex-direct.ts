@@ -14,6 +14,7 @@ import type { Ad, AdKind, Campaign, Keyword, Sitelink } from '../../../contract/
 import { pushUnique, type StructureBuilder } from './builder.js';
 import { normalizeTitle, type Dictionary } from './columns.js';
 import { importerMessages } from './messages.js';
+import { moderationOfCell, servingStatusOfCell } from './moderation-columns.js';
 import { parseNegativeList, parseYandexPhrase } from './phrases.js';
 import { readNumber, type SheetContext } from './sheet.js';
 import type { Row } from './types.js';
@@ -53,6 +54,12 @@ export const yandexDirectColumns = {
   networkBid: ['Ставка в сетях'],
   adStatus: ['Статус объявления'],
   keywordStatus: ['Статус фразы'],
+  groupStatus: ['Статус группы'],
+  adModeration: ['Статус модерации объявления', 'Модерация объявления', 'Статус модерации'],
+  moderationReason: ['Причина отклонения', 'Причины отклонения', 'Причина отклонения объявления'],
+  sitelinksModeration: ['Статус модерации быстрых ссылок', 'Модерация быстрых ссылок'],
+  imageModeration: ['Статус модерации изображения', 'Модерация изображения'],
+  displayUrlModeration: ['Статус модерации отображаемой ссылки', 'Модерация отображаемой ссылки'],
   sitelinkTitles: ['Заголовки быстрых ссылок', 'Быстрые ссылки (заголовки)'],
   sitelinkDescriptions: ['Описания быстрых ссылок', 'Быстрые ссылки (описания)'],
   sitelinkUrls: ['Адреса быстрых ссылок', 'Быстрые ссылки (адреса)'],
@@ -242,6 +249,8 @@ export function importYandexDirect(context: SheetContext<YandexDirectField>, bui
     if (groupNegatives) pushUnique(group.negativeKeywords, parseNegativeList(groupNegatives));
     const region = clean(columns.get(row, 'region'));
     if (region && !group.region) group.region = region;
+    const groupServing = servingStatusOfCell(columns.get(row, 'groupStatus'));
+    if (groupServing) group.servingStatus = groupServing;
 
     const phraseCell = columns.get(row, 'phrase');
     if (phraseCell) {
@@ -259,6 +268,10 @@ export function importYandexDirect(context: SheetContext<YandexDirectField>, bui
         if (networkBid !== undefined) keyword.networkBid = networkBid;
         const status = clean(columns.get(row, 'keywordStatus'));
         if (status) keyword.status = status;
+        const servingStatus = servingStatusOfCell(status);
+        if (servingStatus) keyword.servingStatus = servingStatus;
+        const moderation = servingStatus ? undefined : moderationOfCell(status);
+        if (moderation) keyword.moderation = moderation;
         builder.addKeyword(campaign, group, keyword);
       }
     }
@@ -317,7 +330,21 @@ function readAd(context: SheetContext<YandexDirectField>, row: Row, hasComboBloc
   if (mobile === '+' || mobile === 'да' || mobile === 'yes' || mobile === 'true') ad.isMobile = true;
   const status = clean(columns.get(row, 'adStatus'));
   if (status) ad.status = status;
+  readModeration(context, row, ad);
   return ad;
+}
+
+/** The ad's moderation: its own column, else the words of «Статус объявления»; its parts' columns when present. */
+function readModeration({ columns }: SheetContext<YandexDirectField>, row: Row, ad: Ad): void {
+  const reason = columns.get(row, 'moderationReason');
+  const moderation = moderationOfCell(columns.get(row, 'adModeration'), reason) ?? moderationOfCell(columns.get(row, 'adStatus'), reason);
+  if (moderation) ad.moderation = moderation;
+  const sitelinks = moderationOfCell(columns.get(row, 'sitelinksModeration'));
+  if (sitelinks) ad.sitelinksModeration = sitelinks;
+  const image = moderationOfCell(columns.get(row, 'imageModeration'));
+  if (image) ad.imageModeration = image;
+  const displayUrl = moderationOfCell(columns.get(row, 'displayUrlModeration'));
+  if (displayUrl) ad.displayUrlModeration = displayUrl;
 }
 
 function adKind(type: string, combinatorial: boolean, hasHeadlines: boolean, hasImage: boolean): AdKind {

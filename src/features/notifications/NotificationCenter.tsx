@@ -1,8 +1,12 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import type { NotificationList } from '@contract/monitoring.js';
 import { useDropdown } from '@/components/ui/useDropdown';
 import { formatRelativeTime } from '@contract/format';
 import { unreadBadgeText } from './format';
 import { markAllNotificationsRead, markNotificationRead, useNotifications, useUnreadNotificationCount } from '@/app/notifications';
+import { markAllServerNotificationsRead, markServerNotificationRead, monitoringKeys, notificationsQueryOptions } from '@/lib/monitoring-api';
 
 export const NOTIFICATIONS_TITLE = 'Уведомления';
 export const NO_NOTIFICATIONS_TEXT = 'Нет новых уведомлений';
@@ -22,10 +26,53 @@ function useNow(active: boolean): Date {
   return now;
 }
 
+interface BellItem {
+  id: string;
+  title: string;
+  message: string;
+  created_at: string;
+  read: boolean;
+  /** Server notifications (alerts, scheduled runs) open the finding, the run or the project. */
+  link?: string;
+}
+
+/**
+ * The bell's two sources in one list, newest first: what this tab noticed itself (jotai atoms, local) and
+ * what the server keeps for the person (alerts and scheduled runs, unread until read, on every device).
+ */
+function useBellItems() {
+  const queryClient = useQueryClient();
+  const local = useNotifications();
+  const localUnread = useUnreadNotificationCount();
+  const server = useQuery(notificationsQueryOptions());
+  const setServer = (update: (list: NotificationList) => NotificationList) =>
+    queryClient.setQueryData<NotificationList>(monitoringKeys.notifications, (list) => (list ? update(list) : list));
+  const readOne = useMutation({
+    mutationFn: markServerNotificationRead,
+    onMutate: (id: string) =>
+      setServer((list) => ({ items: list.items.map((item) => (item.id === id ? { ...item, read: true } : item)), unread: Math.max(0, list.unread - (list.items.some((item) => item.id === id && !item.read) ? 1 : 0)) })),
+  });
+  const readAll = useMutation({
+    mutationFn: markAllServerNotificationsRead,
+    onMutate: () => setServer((list) => ({ items: list.items.map((item) => ({ ...item, read: true })), unread: 0 })),
+  });
+  const serverItems: BellItem[] = (server.data?.items ?? []).map((item) => ({ id: `server:${item.id}`, title: item.title, message: item.message, created_at: item.created_at, read: item.read, link: item.link }));
+  const items: BellItem[] = [...serverItems, ...local].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  return {
+    items,
+    unread: localUnread + (server.data?.unread ?? 0),
+    read: (item: BellItem) => (item.id.startsWith('server:') ? !item.read && readOne.mutate(item.id.slice('server:'.length)) : markNotificationRead(item.id)),
+    readAll: () => {
+      markAllNotificationsRead();
+      if ((server.data?.unread ?? 0) > 0) readAll.mutate();
+    },
+  };
+}
+
 /** The bell of the header: unread badge, and a dropdown where items are marked read. */
 export function NotificationCenter() {
-  const notifications = useNotifications();
-  const unread = useUnreadNotificationCount();
+  const { items: notifications, unread, read, readAll } = useBellItems();
+  const navigate = useNavigate();
   const { open, toggle, containerRef, toggleRef } = useDropdown();
   const now = useNow(open);
 
@@ -60,7 +107,7 @@ export function NotificationCenter() {
           <header className="notification-center__head">
             <h2 className="notification-center__title">{NOTIFICATIONS_TITLE}</h2>
             {unread > 0 && (
-              <button type="button" className="link-button" onClick={markAllNotificationsRead}>
+              <button type="button" className="link-button" onClick={readAll}>
                 {MARK_ALL_READ_TEXT}
               </button>
             )}
@@ -75,7 +122,13 @@ export function NotificationCenter() {
                     type="button"
                     className={`notification-item${item.read ? '' : ' notification-item--unread'}`}
                     data-read={item.read}
-                    onClick={() => markNotificationRead(item.id)}
+                    onClick={() => {
+                      read(item);
+                      if (item.link) {
+                        toggle();
+                        void navigate({ to: item.link });
+                      }
+                    }}
                   >
                     {!item.read && <span className="visually-hidden">Новое: </span>}
                     <span className="notification-item__title">{item.title}</span>

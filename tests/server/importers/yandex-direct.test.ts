@@ -113,6 +113,8 @@ describe('Yandex Direct export (CSV)', () => {
       sitelinks: [],
       callouts: [],
       status: 'Черновик',
+      // The interface's «Черновик» is a moderation status too (importers/moderation-columns.ts).
+      moderation: { status: 'draft' },
     });
   });
 

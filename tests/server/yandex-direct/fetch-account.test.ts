@@ -61,10 +61,10 @@ const expected: CampaignData = {
           regionIds: [213, 2],
           negativeKeywords: ['ремонт'],
           keywords: [
-            { externalId: '10001', phrase: 'тёплый пол электрический', negativeWords: ['водяной', 'отзывы'], matchType: 'broad', bid: 25, networkBid: 5, status: 'accepted', stats: { impressions: 1500, clicks: 70, cost: 1750.75, conversions: 3 } },
-            { externalId: '10002', phrase: '"купить тёплый пол"', negativeWords: [], matchType: 'phrase', bid: 30.5, status: 'accepted', stats: { impressions: 800, clicks: 40, cost: 1200, conversions: 2 } },
-            { externalId: '10003', phrase: '"!тёплый !пол"', negativeWords: [], matchType: 'exact', bid: 12, status: 'accepted' },
-            { externalId: '10004', phrase: '---autotargeting', negativeWords: [], matchType: 'broad', bid: 10, status: 'accepted', isAutotargeting: true },
+            { externalId: '10001', phrase: 'тёплый пол электрический', negativeWords: ['водяной', 'отзывы'], matchType: 'broad', bid: 25, networkBid: 5, status: 'accepted', stats: { impressions: 1500, clicks: 70, cost: 1750.75, conversions: 3 }, moderation: { status: 'accepted' } },
+            { externalId: '10002', phrase: '"купить тёплый пол"', negativeWords: [], matchType: 'phrase', bid: 30.5, status: 'accepted', stats: { impressions: 800, clicks: 40, cost: 1200, conversions: 2 }, moderation: { status: 'accepted' } },
+            { externalId: '10003', phrase: '"!тёплый !пол"', negativeWords: [], matchType: 'exact', bid: 12, status: 'accepted', moderation: { status: 'accepted' } },
+            { externalId: '10004', phrase: '---autotargeting', negativeWords: [], matchType: 'broad', bid: 10, status: 'accepted', isAutotargeting: true, moderation: { status: 'accepted' } },
           ],
           ads: [
             {
@@ -106,8 +106,8 @@ const expected: CampaignData = {
           servingStatus: 'rarely_served',
           negativeKeywords: [],
           keywords: [
-            { externalId: '10005', phrase: 'водяной тёплый пол', negativeWords: ['[своими руками]', '!как'], matchType: 'broad', bid: 18, status: 'suspended', stats: { impressions: 100, clicks: 2, cost: 50, conversions: 0 } },
-            { externalId: '10006', phrase: 'тёплый пол санкт-петербург', negativeWords: [], matchType: 'broad', bid: 20, status: 'moderation', servingStatus: 'rarely_served' },
+            { externalId: '10005', phrase: 'водяной тёплый пол', negativeWords: ['[своими руками]', '!как'], matchType: 'broad', bid: 18, status: 'suspended', stats: { impressions: 100, clicks: 2, cost: 50, conversions: 0 }, moderation: { status: 'accepted' } },
+            { externalId: '10006', phrase: 'тёплый пол санкт-петербург', negativeWords: [], matchType: 'broad', bid: 20, status: 'moderation', servingStatus: 'rarely_served', moderation: { status: 'moderation' } },
           ],
           ads: [
             {
@@ -150,7 +150,7 @@ const expected: CampaignData = {
           servingStatus: 'eligible',
           negativeKeywords: [],
           keywords: [
-            { externalId: '10007', phrase: 'тёплый пол под плитку', negativeWords: [], matchType: 'broad', networkBid: 3, status: 'off', stats: { impressions: 5000, clicks: 25, cost: 300, conversions: 0 } },
+            { externalId: '10007', phrase: 'тёплый пол под плитку', negativeWords: [], matchType: 'broad', networkBid: 3, status: 'off', stats: { impressions: 5000, clicks: 25, cost: 300, conversions: 0 }, moderation: { status: 'accepted' } },
           ],
           ads: [
             {
@@ -278,18 +278,14 @@ describe('fetchAccount', () => {
   });
 
   it('a failed report becomes a Russian warning when warnings are collected, and an error otherwise', async () => {
-    // All three reports fail (statistics, search queries, statistics by day): which request reaches the fake first is not fixed.
-    fake.failNext('reports', { error_code: 4000, error_string: 'Неверные параметры отчета', times: 3 });
+    // All four reports fail (statistics, search queries, network sites, statistics by day): which request reaches the fake first is not fixed.
+    fake.failNext('reports', { error_code: 4000, error_string: 'Неверные параметры отчета', times: 4 });
     const warnings: string[] = [];
     const data = await fetchAccount(client(), { statsPeriod: period, warnings });
 
     const reason = directApiMessages.invalidRequest.replace('{code}', '4000');
     expect(warnings.sort()).toEqual(
-      [
-        directApiMessages.statsSkipped.replace('{reason}', reason),
-        directApiMessages.searchQueriesSkipped.replace('{reason}', reason),
-        directApiMessages.dailyStatsSkipped.replace('{reason}', reason),
-      ].sort(),
+      [directApiMessages.statsSkipped, directApiMessages.searchQueriesSkipped, directApiMessages.placementsSkipped, directApiMessages.dailyStatsSkipped].map((template) => template.replace('{reason}', reason)).sort(),
     );
     expect(data.period).toBeUndefined();
     expect(data.campaigns).toHaveLength(2);
@@ -331,7 +327,7 @@ describe('fetchAccount when the structure fails while reports are building', () 
     slow.failNext('campaigns', { error_code: 152, error_string: 'Недостаточно баллов' });
 
     await expect(fetchAccount(direct, { statsPeriod: period, warnings: [] })).rejects.toMatchObject({ code: 152 });
-    await vi.waitFor(() => expect(waiting).toHaveLength(2)); // both reports answered 202 and wait to poll again
+    await vi.waitFor(() => expect(waiting).toHaveLength(3)); // the custom and query reports (statistics, sites, queries) answered 202 and wait to poll again
     const callsBefore = reportCalls;
     waiting.splice(0).forEach((wake) => wake());
     await new Promise((resolve) => setImmediate(resolve));

@@ -7,16 +7,17 @@ import { setUnauthorizedHandler } from '@/lib/api-client';
 import { BALANCE_REFRESH_MS } from '@/lib/tokens-api';
 import { clearNotifications } from '@/app/notifications';
 import { renderWithRouter, server, signIn, signOut } from './helpers';
+import { noServerNotifications } from '../lib/test-server';
 
 // The indicator reads new ledger entries when the balance changes (credit notifications); kept across
 // resets, since that read may still be on its way when a test ends.
 const emptyHistory = http.get('*/api/v1/tokens/history', () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 20 }));
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
-  server.resetHandlers(emptyHistory);
+  server.resetHandlers(emptyHistory, noServerNotifications);
 });
 afterEach(() => {
-  server.resetHandlers(emptyHistory);
+  server.resetHandlers(emptyHistory, noServerNotifications);
   vi.useRealTimers();
   vi.restoreAllMocks();
 });

@@ -15,10 +15,11 @@ import {
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { setupServer } from 'msw/node';
+import { noServerNotifications } from '../lib/test-server';
 import type { Organization, User } from '@contract/auth.js';
 import { sessionStateAtom, sessionStore, setSessionNavigator } from '@/app/session';
 
-export const server = setupServer();
+export const server = setupServer(noServerNotifications);
 
 // jsdom has no scrolling; the router's scroll restoration calls it on every navigation.
 window.scrollTo = (() => undefined) as typeof window.scrollTo;

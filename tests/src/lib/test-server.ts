@@ -1,9 +1,13 @@
 /** The msw server and fixtures shared by the PWA-shell tests. */
+import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Organization, User } from '@contract/auth.js';
 
-export const server = setupServer();
+/** The header's bell asks for the server's notifications on every screen: none unless a test says otherwise. */
+export const noServerNotifications = http.get('*/api/v1/notifications', () => HttpResponse.json({ items: [], unread: 0 }));
+
+export const server = setupServer(noServerNotifications);
 
 /** Starts msw for the calling test file; unhandled requests fail the test loudly. */
 export function useTestServer(): void {

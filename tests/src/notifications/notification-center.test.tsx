@@ -1,6 +1,8 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithRouter, server } from '../components/helpers';
 import { session } from '@/app/session';
 import { unreadBadgeText } from '@/features/notifications/format';
 import { formatRelativeTime as formatNotificationTime } from '@contract/format';
@@ -14,8 +16,21 @@ import {
   notificationsAtom,
 } from '@/app/notifications';
 
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 beforeEach(() => clearNotifications());
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  server.resetHandlers();
+});
+afterAll(() => server.close());
+
+/** The bell inside a router and a query client, as in the header (it reads the server's notifications too). */
+async function render(ui: React.ReactNode) {
+  const rendered = renderWithRouter(ui, { pages: { '/projects/$id': () => <p>страница проекта</p> } });
+  // The router renders its first match asynchronously.
+  await screen.findByRole('button', { name: /Уведомления/ });
+  return rendered;
+}
 
 describe('notification time text', () => {
   const now = new Date('2025-03-10T12:00:00Z');
@@ -79,7 +94,7 @@ describe('notification state', () => {
 describe('<NotificationCenter />', () => {
   it("shows 'Уведомления' and 'Нет новых уведомлений' when there are none, and no badge", async () => {
     const user = userEvent.setup();
-    render(<NotificationCenter />);
+    await render(<NotificationCenter />);
     expect(screen.queryByTestId('notification-badge')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Уведомления' }));
     const panel = screen.getByRole('region', { name: 'Уведомления' });
@@ -87,8 +102,8 @@ describe('<NotificationCenter />', () => {
     expect(within(panel).getByText('Нет новых уведомлений')).toBeInTheDocument();
   });
 
-  it('shows the unread count on the bell, and 9+ above 9', () => {
-    render(<NotificationCenter />);
+  it('shows the unread count on the bell, and 9+ above 9', async () => {
+    await render(<NotificationCenter />);
     act(() => {
       for (let index = 0; index < 9; index += 1) addNotification({ title: `N${index}`, message: 'm' });
     });
@@ -106,7 +121,7 @@ describe('<NotificationCenter />', () => {
       addNotification({ title: 'Второе', message: 'текст 2' });
       addNotification({ title: 'Третье', message: 'текст 3' });
     });
-    render(<NotificationCenter />);
+    await render(<NotificationCenter />);
     expect(screen.getByTestId('notification-badge')).toHaveTextContent('3');
     await user.click(screen.getByRole('button', { name: /Уведомления/ }));
 
@@ -128,10 +143,48 @@ describe('<NotificationCenter />', () => {
       addNotification({ title: 'Свежее', message: 'сейчас' });
     });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
-    render(<NotificationCenter />);
+    await render(<NotificationCenter />);
     await user.click(screen.getByRole('button', { name: /Уведомления/ }));
     expect(screen.getByText('только что')).toBeInTheDocument();
     await act(() => vi.advanceTimersByTimeAsync(2 * 60_000));
     expect(screen.getByText('2 мин назад')).toBeInTheDocument();
+  });
+});
+
+describe('<NotificationCenter /> with the server\'s notifications', () => {
+  const alert = {
+    id: '33333333-3333-4333-8333-333333333333',
+    kind: 'new_leak',
+    project_id: 'p1',
+    title: 'Новая утечка в «Окна»: Фразы без конверсий',
+    message: 'Окна › Пластиковые › окна оптом: в прошлом аудите этого не было. Это ≈ 5 200 ₽ в месяц.',
+    money_per_month: 5200,
+    link: '/projects/p1',
+    created_at: new Date().toISOString(),
+    read: false,
+  };
+
+  it('shows an alert among the local notifications, counts it unread, marks it read on the server and opens its link', async () => {
+    const reads: string[] = [];
+    server.use(
+      http.get('*/api/v1/notifications', () => HttpResponse.json({ items: [alert], unread: 1 })),
+      http.post('*/api/v1/notifications/:id/read', ({ params }) => {
+        reads.push(String(params.id));
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    act(() => {
+      addNotification({ title: 'Анализ готов', message: 'Проект «Лето»' });
+    });
+    const user = userEvent.setup();
+    await render(<NotificationCenter />);
+    await waitFor(() => expect(screen.getByTestId('notification-badge')).toHaveTextContent('2'));
+    await user.click(screen.getByRole('button', { name: /Уведомления/ }));
+    const item = screen.getByRole('button', { name: /Новая утечка в «Окна»/ });
+    expect(item).toHaveTextContent('Это ≈ 5 200 ₽ в месяц.');
+    await user.click(item);
+    await waitFor(() => expect(screen.getByTestId('current-path')).toHaveTextContent('/projects/p1'));
+    expect(reads).toEqual([alert.id]);
+    expect(screen.getByTestId('notification-badge')).toHaveTextContent('1');
   });
 });

@@ -67,7 +67,38 @@ beforeEach(() => {
   signInOwner(
     http.get(`/api/v1/projects/${id}`, () => HttpResponse.json(detail)),
     http.get('/api/v1/projects', () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 100 })),
+    // The page's «Проверки по расписанию» and «Уведомления» (their own test below).
+    http.get(`/api/v1/projects/${id}/schedule`, () => HttpResponse.json(noSchedule)),
+    http.get(`/api/v1/projects/${id}/alert-rules`, () => HttpResponse.json(defaultRules)),
+    http.get('/api/v1/monitoring/telegram', () => HttpResponse.json({ available: false, bot_username: null, linked: false, blocked: false })),
   );
+});
+
+const noSchedule = { schedule: null, time_zone: 'Europe/Moscow', mode: 'audit', price_per_run: 120, runs: [] };
+const defaultRules = { new_leak: true, new_leak_min_rub: 1000, rejected: true, runout: true, runout_days: 3, run_failed: true, email: true, telegram: true, quiet_from: 22, quiet_to: 9, digest_only: false };
+
+describe('scheduled re-audits on the project page', () => {
+  it('shows the monthly cost before saving, follows the frequency, and saves what was chosen', async () => {
+    const saved: unknown[] = [];
+    server.use(
+      http.put(`/api/v1/projects/${id}/schedule`, async ({ request }) => {
+        saved.push(await request.json());
+        return HttpResponse.json({ ...noSchedule, schedule: { frequency: 'daily', hour: 8, weekday: null, month_day: null, enabled: true, next_run_at: '2025-03-11T05:00:00.000Z' } });
+      }),
+    );
+    const user = userEvent.setup();
+    await renderAt(`/projects/${id}`);
+    const form = await screen.findByRole('form', { name: 'Расписание проверок' });
+    // Weekly by default: 4 runs of 120 tokens.
+    expect(within(form).getByTestId('schedule-cost')).toHaveTextContent(/Одна проверка — 120 токенов, в месяц ≈ 480 токенов \(4 проверки\)/);
+    await user.selectOptions(within(form).getByLabelText('Как часто'), 'daily');
+    await user.selectOptions(within(form).getByLabelText('Во сколько'), '8');
+    expect(within(form).getByTestId('schedule-cost')).toHaveTextContent(/в месяц ≈ 3\s600 токенов \(30 проверок\)/);
+    expect(within(form).queryByLabelText('День недели')).not.toBeInTheDocument();
+    await user.click(within(form).getByRole('button', { name: 'Сохранить расписание' }));
+    await waitFor(() => expect(saved).toEqual([{ frequency: 'daily', hour: 8, weekday: 1, month_day: 1, time_zone: 'Europe/Moscow' }]));
+    expect(await screen.findByTestId('schedule-next')).toHaveTextContent('Следующая проверка: 11 марта в 08:00 (Europe/Moscow)');
+  });
 });
 
 describe('project detail', () => {

@@ -30,6 +30,7 @@ import { formatCountOf, pluralRu } from '../../../../contract/format.js';
 import { keywordLabel } from '../../../../contract/labels.js';
 import { checks, makeFinding } from '../registry.js';
 import { automaticStrategy, paysForConversions, strategyPhrase } from '../strategy.js';
+import { networkSiteChecks } from './placements.js';
 
 const clicksText = (clicks: number) => formatCountOf(clicks, ['клик', 'клика', 'кликов']);
 
@@ -276,46 +277,9 @@ export function runStatisticsChecks(context: ScoringContext, informational: Uint
   return { wastedSpend };
 }
 
-const SITES_NAMED = 5;
-
-/**
- * Network sites and apps of a placements report: a site that spent the stop rule's money (≥ 2 × the
- * reference CPA) without a conversion, or whose CTR is suspicious without a conversion, is to exclude.
- * One finding per campaign naming the sites, dearest first. No money of its own: a site's spend is part
- * of its keywords' spend, which the stop and wasted-spend findings already price.
- */
+/** Network sites and apps of a placements report: placements.ts. */
 function siteChecks(campaign: PreparedCampaign, reference: CpaReference, context: ScoringContext, periodEvidence: Evidence): void {
-  const { settings, findings, facts } = context;
-  const sites = campaign.campaign.sites ?? [];
-  if (sites.length === 0) return;
-  const stopLimit = reference.value !== null ? settings.stopCostCpaRatio * reference.value : null;
-  const flagged: { site: string; cost: number; reason: string }[] = [];
-  for (const { site, stats } of sites) {
-    if (stats.conversions > 0) continue;
-    const ctr = stats.impressions > 0 ? stats.clicks / stats.impressions : 0;
-    if (facts.hasConversions && stopLimit !== null && stats.clicks >= settings.minClicksForNegative && stats.cost >= stopLimit) {
-      flagged.push({ site, cost: stats.cost, reason: `${formatRub(stats.cost)} без конверсий` });
-    } else if (stats.impressions >= settings.minImpressionsForCtr && ctr >= settings.suspiciousNetworkCtr) {
-      flagged.push({ site, cost: stats.cost, reason: `CTR ${percent(ctr)} % без конверсий` });
-    }
-  }
-  if (flagged.length === 0) return;
-  flagged.sort((a, b) => b.cost - a.cost);
-  const total = flagged.reduce((sum, item) => sum + item.cost, 0);
-  const named = flagged.slice(0, SITES_NAMED).map((item) => `«${item.site}» (${item.reason})`).join(', ');
-  const rest = flagged.length - Math.min(flagged.length, SITES_NAMED);
-  findings.push(makeFinding(checks.networkSites, campaign.ref, {
-    period: facts.period ?? undefined,
-    explanation: `В сетях кампания «${campaign.campaign.name}» показывалась на площадках без отдачи: ${named}${rest > 0 ? ` и ещё ${rest}` : ''}. Вместе ${formatRub(total * facts.monthFactor)} в месяц.`,
-    fix: 'Добавьте эти площадки в запрещённые в настройках кампании (Директ: «Запрещённые площадки и сети»; Google Ads: исключения мест размещения).',
-    evidence: [
-      { label: 'Площадок', value: flagged.length, unit: 'count' },
-      { label: 'Расход на них', value: rub(total), unit: 'rub' },
-      ...(stopLimit !== null ? [{ label: 'Расход без конверсий от', value: rub(stopLimit), setting: 'stopCostCpaRatio' as const, unit: 'rub' as const }] : []),
-      { label: 'Подозрительный CTR от', value: share(settings.suspiciousNetworkCtr), setting: 'suspiciousNetworkCtr', unit: 'share' },
-      periodEvidence,
-    ],
-  }));
+  networkSiteChecks(campaign, reference.value, context, periodEvidence);
 }
 
 /** Search traffic only: a network CTR is on another scale and never gets this verdict; nor does an informational keyword (the caller knows which). */

@@ -1,7 +1,8 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { EntityLevel, Finding, FindingItem, StoredEvidence } from '@contract/analysis-results.js';
+import type { EntityLevel, Finding, FindingFile, FindingItem, StoredEvidence } from '@contract/analysis-results.js';
 import { Spinner } from '@/components/ui/form';
+import { saveBlob } from '@/lib/download';
 import { useOnlineStatus } from '@/lib/useOnlineStatus';
 import { formatCount, formatEvidenceValue, formatPeriod, formatRub, formatRubPerMonth, placeAround, placeOf, pluralRu } from '@/lib/analysis-format';
 import { findingItemsQueryOptions, itemsOf, totalOf } from '@/features/analysis/pages-api';
@@ -49,8 +50,18 @@ export function FindingCard({ finding, analysisId }: { finding: Finding; analysi
       <p className="finding__fix">
         <strong>Что сделать:</strong> {finding.fix}
       </p>
+      {finding.file && <FindingFileButton file={finding.file} />}
       {aggregated && <FindingItems finding={finding} analysisId={analysisId} />}
     </article>
+  );
+}
+
+/** The ready file of a finding (the sites to exclude), saved from the page: it is in the finding already. */
+function FindingFileButton({ file }: { file: FindingFile }) {
+  return (
+    <button type="button" className="link-button" onClick={() => saveBlob(new Blob([file.csv], { type: 'text/csv;charset=utf-8' }), file.name)}>
+      {file.label}
+    </button>
   );
 }
 

@@ -291,6 +291,12 @@ function BoardLine({ row }: { row: BoardRow }) {
         ) : (
           <span className="muted">Анализов ещё не было</span>
         )}
+        {project.next_run_at && (
+          <span className="muted board__next">
+            {" "}
+            · следующий {formatDateTime(project.next_run_at)}
+          </span>
+        )}
       </td>
     </tr>
   );

@@ -6,6 +6,7 @@ import { loadFirstData } from '@/lib/route-data';
 import { ProjectDetailView } from '@/features/projects/components/ProjectDetailView';
 import { ProjectLoader } from '@/features/projects/components/ProjectLoader';
 import { AuditChangesSection } from '@/features/monitoring/components/AuditChangesSection';
+import { ProjectCareSection } from '@/features/monitoring/components/ProjectCareSection';
 import '@/features/projects/projects.css';
 
 export const Route = createFileRoute('/_app/projects/$id/')({
@@ -49,7 +50,12 @@ function ProjectPage() {
           deleting={remove.isPending}
           applying={reimport.isPending}
           onApplyImport={(draftId, mode) => reimport.mutateAsync({ draftId, mode })}
-          changes={project.last_analysis && <AuditChangesSection projectId={project.id} />}
+          changes={
+            <>
+              {project.last_analysis && <AuditChangesSection projectId={project.id} />}
+              <ProjectCareSection projectId={project.id} />
+            </>
+          }
         />
       )}
     </ProjectLoader>

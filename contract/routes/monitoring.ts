@@ -1,0 +1,106 @@
+/** Account care: schedules and alert rules per project, the bell's notifications, the Telegram link. */
+import { ErrorBodySchema, IdParamsSchema, NoContentSchema } from '../common.js';
+import { AlertRulesSchema, NotificationListSchema, ScheduleInputSchema, ScheduleStateSchema, TelegramLinkSchema, TelegramStateSchema } from '../monitoring.js';
+import { defineRoute } from './route.js';
+
+const tags = ['monitoring'];
+
+export const monitoringRoutes = {
+  schedule: defineRoute({
+    method: 'GET',
+    path: '/api/v1/projects/:id/schedule',
+    params: IdParamsSchema,
+    response: { 200: ScheduleStateSchema, 404: ErrorBodySchema },
+    tags,
+    summary: "The project's schedule of re-audits (or null), its zone, the price of one run and the last runs",
+    auth: true,
+  }),
+  saveSchedule: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/projects/:id/schedule',
+    params: IdParamsSchema,
+    body: ScheduleInputSchema,
+    response: { 200: ScheduleStateSchema, 404: ErrorBodySchema, 422: ErrorBodySchema },
+    tags,
+    summary: 'Sets the schedule (daily / weekly / monthly at an hour of the zone); each run is paid by the caller like a manual audit',
+    auth: true,
+    verifiedEmail: true,
+  }),
+  deleteSchedule: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/projects/:id/schedule',
+    params: IdParamsSchema,
+    response: { 204: NoContentSchema, 404: ErrorBodySchema },
+    tags,
+    summary: 'Removes the schedule; runs under way finish',
+    auth: true,
+  }),
+  alertRules: defineRoute({
+    method: 'GET',
+    path: '/api/v1/projects/:id/alert-rules',
+    params: IdParamsSchema,
+    response: { 200: AlertRulesSchema, 404: ErrorBodySchema },
+    tags,
+    summary: "The project's alert rules (the defaults until changed)",
+    auth: true,
+  }),
+  saveAlertRules: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/projects/:id/alert-rules',
+    params: IdParamsSchema,
+    body: AlertRulesSchema,
+    response: { 200: AlertRulesSchema, 404: ErrorBodySchema, 422: ErrorBodySchema },
+    tags,
+    summary: "Sets the project's alert rules, channels, quiet hours and digest",
+    auth: true,
+  }),
+  notifications: defineRoute({
+    method: 'GET',
+    path: '/api/v1/notifications',
+    response: { 200: NotificationListSchema },
+    tags,
+    summary: "The caller's latest 50 notifications in this organization and the unread count",
+    auth: true,
+  }),
+  readNotification: defineRoute({
+    method: 'POST',
+    path: '/api/v1/notifications/:id/read',
+    params: IdParamsSchema,
+    response: { 204: NoContentSchema, 404: ErrorBodySchema },
+    tags,
+    summary: 'Marks one notification read (read stays read)',
+    auth: true,
+  }),
+  readAllNotifications: defineRoute({
+    method: 'POST',
+    path: '/api/v1/notifications/read-all',
+    response: { 204: NoContentSchema },
+    tags,
+    summary: "Marks all the caller's notifications of this organization read",
+    auth: true,
+  }),
+  telegram: defineRoute({
+    method: 'GET',
+    path: '/api/v1/monitoring/telegram',
+    response: { 200: TelegramStateSchema },
+    tags,
+    summary: "Whether a Telegram bot is configured and the caller's chat is linked (or blocked the bot)",
+    auth: true,
+  }),
+  linkTelegram: defineRoute({
+    method: 'POST',
+    path: '/api/v1/monitoring/telegram/link',
+    response: { 200: TelegramLinkSchema, 503: ErrorBodySchema },
+    tags,
+    summary: 'A one-time code (valid 30 min) and the t.me link that sends the bot `/start <code>`',
+    auth: true,
+  }),
+  unlinkTelegram: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/monitoring/telegram',
+    response: { 204: NoContentSchema },
+    tags,
+    summary: "Forgets the caller's chat: nothing more is sent there",
+    auth: true,
+  }),
+};
