@@ -25,6 +25,7 @@ const registry: { name: string; file: string }[] = [
   { name: 'settings-checks', file: './settings-checks.js' },
   { name: 'audit-changes', file: './audit-changes.js' },
   { name: 'monitoring-sweep', file: './monitoring-sweep.js' },
+  { name: 'client-report', file: './client-report.js' },
 ];
 
 /** The module's source next to this file (tsx runs .ts; a compiled copy would be .js). */

@@ -74,6 +74,19 @@ export const formatRub = (value: number) => `${wholeNumber.format(Math.round(val
 export const formatCountOf = (value: number, forms: [string, string, string]) => `${formatCount(value)} ${pluralRu(value, forms)}`;
 export const formatTokens = (value: number) => formatCountOf(value, ['токен', 'токена', 'токенов']);
 
+export const formatRubPerMonth = (value: number) => `${formatRub(value)} в месяц`;
+/** «Теряете ≈ 12 345 ₽ в месяц»: the one money figure of an analysis, the same on every screen and in the client report. */
+export const moneyHeadline = (perMonth: number) => `Теряете ≈ ${formatRubPerMonth(perMonth)}`;
+
+/** A statistics period «01.03.2026 — 31.03.2026» (as the results screen and the client report write it). */
+export function formatPeriod(period: { from: string; to: string } | null | undefined): string | null {
+  if (!period) return null;
+  const from = new Date(period.from);
+  const to = new Date(period.to);
+  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) return `${period.from} — ${period.to}`;
+  return `${dateFormat.format(from)} — ${dateFormat.format(to)}`;
+}
+
 /** The colour band of a 0–100 score, shared by the gauges, bars and badges of every analysis. */
 export function scoreBand(score: number): 'good' | 'fair' | 'poor' {
   if (score >= 80) return 'good';

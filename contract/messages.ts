@@ -153,6 +153,22 @@ export const organizationMessages = {
   invitationCodeFailed: 'Не удалось создать уникальный код приглашения, попробуйте ещё раз',
 } as const;
 
+/** Client reports: branding, the PDF and share links (issue 24). */
+export const reportMessages = {
+  bodyInvalid: 'Передайте поля оформления отчёта: report_name, accent_color и/или logo',
+  reportNameInvalid: 'Название в отчёте — от 2 до 120 символов',
+  accentColorInvalid: 'Цвет — в формате #RRGGBB, например #1F5FBF',
+  logoInvalid: 'Логотип — картинка PNG или JPEG',
+  logoTooLarge: 'Логотип — не больше 256 КБ',
+  logoUnreadable: 'Не удалось прочитать картинку логотипа: сохраните её заново в PNG или JPEG',
+  logoSize: 'Логотип — от 16 до 4000 пикселей по каждой стороне',
+  expiryInvalid: 'Срок действия ссылки — целое число дней от 1 до 90',
+  shareLinkNotFound: 'Ссылка на отчёт не найдена',
+  shareLinkExpired: 'Срок действия ссылки на отчёт истёк. Попросите новую ссылку у того, кто её прислал',
+  shareLinkRevoked: 'Ссылка на отчёт отозвана. Попросите новую ссылку у того, кто её прислал',
+  shareLinkRevokeForbidden: 'Отозвать ссылку может её автор, владелец или администратор организации',
+} as const;
+
 /** Tokens: history filters, cost calculation and admin credit (issue 2). */
 export const tokenMessages = {
   pageInvalid: 'Номер страницы: целое число от 1',

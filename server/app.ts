@@ -35,8 +35,9 @@ import { auditChangeRoutes } from './monitoring/audit-changes-routes.js';
 import { changeRoutes } from './changes/routes.js';
 import { adminInvoiceRoutes, paymentRoutes } from './payments/routes.js';
 import { monitoringRoutes } from './monitoring/routes.js';
+import { reportApiRoutes } from './reports/routes.js';
 import type { JobQueue } from './jobs/queue.js';
-import { isClientRouteNavigation } from './web/spa-fallback.js';
+import { isClientRouteNavigation, isSharedReportPage } from './web/spa-fallback.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -204,6 +205,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // The reply is not returned: returning it makes fastify await it (one more stream listener per hop of
     // the static plugin's lookup, enough for a MaxListeners warning on a fallback).
     if (servesWeb && isClientRouteNavigation({ method: request.method, url: request.url, accept: request.headers.accept })) {
+      // A shared report's page (/r/<token>) stays out of search engines and never sends its address on.
+      if (isSharedReportPage(request.url)) reply.header('x-robots-tag', 'noindex, nofollow').header('referrer-policy', 'no-referrer');
       reply.sendFile('index.html');
       return;
     }
@@ -302,6 +305,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(directConnectionRoutes, { prefix: '/api/v1/direct/connections' });
   await app.register(monitoringRoutes, { prefix: '/api/v1' });
   await app.register(auditChangeRoutes, { prefix: '/api/v1' });
+  await app.register(reportApiRoutes, { prefix: '/api/v1' });
   // Paths that moved answer 308 to their new place: the method and the body are kept.
   for (const moved of movedRoutes) {
     app.route({

@@ -19,6 +19,7 @@ import { Route as AppTokensRouteImport } from './routes/_app/tokens'
 import { Route as AuthIndexRouteImport } from './routes/auth/index'
 import { Route as AuthVerifyEmailRouteImport } from './routes/auth/verify-email'
 import { Route as AuthVerifyEmailRequiredRouteImport } from './routes/auth/verify-email-required'
+import { Route as RTokenRouteImport } from './routes/r.$token'
 import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
 import { Route as AppAdminAuditRouteImport } from './routes/_app/admin/audit'
 import { Route as AppAdminInvoicesRouteImport } from './routes/_app/admin/invoices'
@@ -99,6 +100,11 @@ const AuthVerifyEmailRoute = AuthVerifyEmailRouteImport.update({
 const AuthVerifyEmailRequiredRoute = AuthVerifyEmailRequiredRouteImport.update({
   id: '/auth/verify-email-required',
   path: '/auth/verify-email-required',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const RTokenRoute = RTokenRouteImport.update({
+  id: '/r/$token',
+  path: '/r/$token',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
@@ -288,6 +294,7 @@ export interface FileRoutesByFullPath {
   '/tokens': typeof AppTokensRoute
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
+  '/r/$token': typeof RTokenRoute
   '/auth/': typeof AuthIndexRoute
   '/admin/audit': typeof AppAdminAuditRoute
   '/admin/invoices': typeof AppAdminInvoicesRoute
@@ -329,6 +336,7 @@ export interface FileRoutesByTo {
   '/tokens': typeof AppTokensRoute
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
+  '/r/$token': typeof RTokenRoute
   '/auth': typeof AuthIndexRoute
   '/admin/audit': typeof AppAdminAuditRoute
   '/admin/invoices': typeof AppAdminInvoicesRoute
@@ -374,6 +382,7 @@ export interface FileRoutesById {
   '/_app/tokens': typeof AppTokensRoute
   '/auth/verify-email': typeof AuthVerifyEmailRoute
   '/auth/verify-email-required': typeof AuthVerifyEmailRequiredRoute
+  '/r/$token': typeof RTokenRoute
   '/auth/': typeof AuthIndexRoute
   '/_app/admin/audit': typeof AppAdminAuditRoute
   '/_app/admin/invoices': typeof AppAdminInvoicesRoute
@@ -419,6 +428,7 @@ export interface FileRouteTypes {
     | '/tokens'
     | '/auth/verify-email'
     | '/auth/verify-email-required'
+    | '/r/$token'
     | '/auth/'
     | '/admin/audit'
     | '/admin/invoices'
@@ -460,6 +470,7 @@ export interface FileRouteTypes {
     | '/tokens'
     | '/auth/verify-email'
     | '/auth/verify-email-required'
+    | '/r/$token'
     | '/auth'
     | '/admin/audit'
     | '/admin/invoices'
@@ -504,6 +515,7 @@ export interface FileRouteTypes {
     | '/_app/tokens'
     | '/auth/verify-email'
     | '/auth/verify-email-required'
+    | '/r/$token'
     | '/auth/'
     | '/_app/admin/audit'
     | '/_app/admin/invoices'
@@ -545,6 +557,7 @@ export interface RootRouteChildren {
   AboutRoute: typeof AboutRoute
   AuthVerifyEmailRoute: typeof AuthVerifyEmailRoute
   AuthVerifyEmailRequiredRoute: typeof AuthVerifyEmailRequiredRoute
+  RTokenRoute: typeof RTokenRoute
   AuthIndexRoute: typeof AuthIndexRoute
   AuthResetPasswordConfirmRoute: typeof AuthResetPasswordConfirmRoute
   AuthResetPasswordIndexRoute: typeof AuthResetPasswordIndexRoute
@@ -620,6 +633,13 @@ declare module '@tanstack/react-router' {
       path: '/auth/verify-email-required'
       fullPath: '/auth/verify-email-required'
       preLoaderRoute: typeof AuthVerifyEmailRequiredRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/r/$token': {
+      id: '/r/$token'
+      path: '/r/$token'
+      fullPath: '/r/$token'
+      preLoaderRoute: typeof RTokenRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_app/admin/': {
@@ -957,6 +977,7 @@ const rootRouteChildren: RootRouteChildren = {
   AboutRoute: AboutRoute,
   AuthVerifyEmailRoute: AuthVerifyEmailRoute,
   AuthVerifyEmailRequiredRoute: AuthVerifyEmailRequiredRoute,
+  RTokenRoute: RTokenRoute,
   AuthIndexRoute: AuthIndexRoute,
   AuthResetPasswordConfirmRoute: AuthResetPasswordConfirmRoute,
   AuthResetPasswordIndexRoute: AuthResetPasswordIndexRoute,

@@ -15,6 +15,7 @@ import { organizationRoutes } from './organizations.js';
 import { paymentRoutes } from './payments.js';
 import { projectRoutes } from './projects.js';
 import { relevanceRoutes } from './relevance.js';
+import { reportRoutes } from './reports.js';
 import { tokenRoutes } from './tokens.js';
 
 export const routes = {
@@ -31,6 +32,7 @@ export const routes = {
   admin: adminRoutes,
   monitoring: monitoringRoutes,
   auditChanges: auditChangeRoutes,
+  reports: reportRoutes,
 };
 
 export type { ApiRoute, ApiResponse, ApiCallParts } from './route.js';

@@ -9,6 +9,7 @@ import type { DirectTables } from './tables/direct.js';
 import type { MonitoringTables } from './tables/monitoring.js';
 import type { AuditChangeTables } from './tables/audit-changes.js';
 import type { ChangeTables } from './tables/changes.js';
+import type { ReportTables } from './tables/reports.js';
 
 /** The whole database as Kysely sees it: each domain declares its own tables in `tables/`. */
-export interface Database extends CoreTables, ProjectTables, AnalysisTables, RelevanceTables, AiPlanTables, ImportJobTables, PaymentTables, DirectTables, MonitoringTables, AuditChangeTables, ChangeTables {}
+export interface Database extends CoreTables, ProjectTables, AnalysisTables, RelevanceTables, AiPlanTables, ImportJobTables, PaymentTables, DirectTables, MonitoringTables, AuditChangeTables, ChangeTables, ReportTables {}

@@ -37,3 +37,6 @@ export function isClientRouteNavigation(request: FallbackRequest): boolean {
   if (pathHasFileExtension(pathname)) return false;
   return acceptsHtml(request.accept);
 }
+
+/** The PWA's public page of a shared client report (`shareReportPath` in contract/reports.ts). */
+export const isSharedReportPage = (url: string) => url.startsWith('/r/');

@@ -27,5 +27,7 @@ declare module '@tanstack/react-router' {
   interface StaticDataRouteOption {
     /** Spec section 2: the route meta flag that hides the header. */
     hideHeader?: boolean;
+    /** The product's footer (support chat, documents) is left out: a white-label page (a shared client report). */
+    hideFooter?: boolean;
   }
 }

@@ -1,24 +1,8 @@
 /** Texts of the analysis screens: money, percentages, evidence values, periods, in Russian conventions. */
 import type { EntityRef } from '@contract/analysis-results.js';
-import type { StatsPeriod } from '@contract/campaigns.js';
-import { formatRub } from '@contract/format';
 
-export { formatCount, formatRub, formatTokens, pluralRu, scoreBand } from '@contract/format';
+export { formatCount, formatPeriod, formatRub, formatRubPerMonth, formatTokens, moneyHeadline, pluralRu, scoreBand } from '@contract/format';
 export { formatEvidenceValue } from '@contract/evidence-format';
-
-const shortDate = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });
-
-export const formatRubPerMonth = (value: number) => `${formatRub(value)} в месяц`;
-/** «Теряете ≈ 12 345 ₽ в месяц»: the one money figure of an analysis, the same on every screen. */
-export const moneyHeadline = (perMonth: number) => `Теряете ≈ ${formatRubPerMonth(perMonth)}`;
-
-export function formatPeriod(period: StatsPeriod | null | undefined): string | null {
-  if (!period) return null;
-  const from = new Date(period.from);
-  const to = new Date(period.to);
-  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) return `${period.from} — ${period.to}`;
-  return `${shortDate.format(from)} — ${shortDate.format(to)}`;
-}
 
 /** Where a suggestion applies, as a person reads it: «Кампания → Группа». */
 export function placeOf(target: EntityRef): string {

@@ -27,6 +27,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 
 function RootLayout() {
   const hideHeader = useMatches({ select: (matches) => matches.some((match) => match.staticData?.hideHeader === true) });
+  const hideFooter = useMatches({ select: (matches) => matches.some((match) => match.staticData?.hideFooter === true) });
   return (
     <div className="app-shell">
       {!hideHeader && (
@@ -38,7 +39,7 @@ function RootLayout() {
       <main className="app-main">
         <Outlet />
       </main>
-      <Footer />
+      {!hideFooter && <Footer />}
       {/* The cookie banner and the update prompt share one bottom dock, so neither covers the other. */}
       <BottomDock>
         <UpdatePrompt />

@@ -86,6 +86,16 @@ describe('serving the built PWA', () => {
     expect(res.body).toBe(shell);
   });
 
+  it('keeps a shared report page (/r/<token>) out of search engines, and only that page', async () => {
+    const shared = await app.inject({ method: 'GET', url: `/r/${'a'.repeat(43)}`, headers: { accept: BROWSER_NAVIGATION_ACCEPT } });
+    expect(shared.statusCode).toBe(200);
+    expect(shared.body).toBe(shell);
+    expect(shared.headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect(shared.headers['referrer-policy']).toBe('no-referrer');
+    const other = await app.inject({ method: 'GET', url: '/about', headers: { accept: BROWSER_NAVIGATION_ACCEPT } });
+    expect(other.headers['x-robots-tag']).toBeUndefined();
+  });
+
   it('answers a missing hashed chunk with 404, never with the HTML shell', async () => {
     for (const accept of [SCRIPT_ACCEPT, BROWSER_NAVIGATION_ACCEPT, 'text/css,*/*;q=0.1']) {
       for (const url of ['/assets/index-gone99.js', '/assets/index-gone99.css', '/assets/route-gone.js?v=1', '/icons/none.png']) {

@@ -27,6 +27,7 @@ import * as directConnectionsMigration from './0117_direct_connections.js';
 import * as analysisLegacyResultsMigration from './0118_analysis_legacy_results.js';
 import * as monitoringMigration from './0130_monitoring.js';
 import * as auditChangeCountsMigration from './0135_audit_change_counts.js';
+import * as clientReportsMigration from './0145_client_reports.js';
 import * as agencyClientImportsMigration from './0156_agency_client_imports.js';
 
 /**
@@ -62,5 +63,6 @@ export const migrations: Record<string, Migration> = {
   '0130_monitoring': monitoringMigration,
   '0135_audit_change_counts': auditChangeCountsMigration,
   '0140_change_sets': changeSetsMigration,
+  '0145_client_reports': clientReportsMigration,
   '0156_agency_client_imports': agencyClientImportsMigration,
 };

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useSession } from '@/app/session';
 import { currentOrganizationQueryOptions, planTypeOf } from './api';
+import { BrandingCard } from './components/BrandingCard';
 import { InvitationCodeCard } from './components/InvitationCodeCard';
 import { MemberList } from './components/MemberList';
 import { QueryError } from '@/components/ui/QueryError';
@@ -54,6 +55,7 @@ export function OrganizationPage() {
       <div className="organization-page__grid">
         <InvitationCodeCard />
         <MemberList currentUserId={user?.id ?? null} />
+        <BrandingCard />
       </div>
     </section>
   );

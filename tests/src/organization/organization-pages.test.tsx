@@ -30,8 +30,11 @@ beforeEach(() => {
     http.get(`${API}/invitation-code`, () => HttpResponse.json({ invitation_code: 'JOIN-12345' })),
     http.get(`${API}/members`, () => HttpResponse.json({ members: [owner, boris, vera] })),
     http.get(`${API}/current/apply-settings`, () => HttpResponse.json({ apply_changes_role: 'owner' })),
+    http.get(`${API}/current/branding`, () => HttpResponse.json(branding)),
   );
 });
+
+const branding = { report_name: null, organization_name: 'Ромашка', accent_color: null, logo: null, can_edit: true };
 
 function renderOrganization() {
   return renderWithRouter(
@@ -325,5 +328,33 @@ describe('/organization/settings', () => {
     server.use(http.get(`${API}/current`, () => bare(502)));
     renderSettings();
     expect(await screen.findByText('Ошибка загрузки организации')).toBeInTheDocument();
+  });
+});
+
+describe('/organization: the branding of client reports', () => {
+  it('refuses an SVG logo before sending it, and saves the name, colour and a PNG logo', async () => {
+    const saved: unknown[] = [];
+    server.use(
+      http.put(`${API}/current/branding`, async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        saved.push(body);
+        return HttpResponse.json({ ...branding, ...body });
+      }),
+    );
+    const user = userEvent.setup({ applyAccept: false });
+    renderOrganization();
+    const form = await screen.findByRole('form', { name: 'Оформление отчётов' });
+    const name = within(form).getByLabelText('Название в отчёте');
+    expect(name).toHaveAttribute('placeholder', 'Ромашка');
+    await user.type(name, 'Агентство «Север»');
+    const logo = within(form).getByLabelText(/Логотип/);
+    await user.upload(logo, new File(['<svg xmlns="http://www.w3.org/2000/svg"/>'], 'logo.svg', { type: 'image/svg+xml' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent('Логотип — картинка PNG или JPEG');
+    await user.upload(logo, new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'logo.png', { type: 'image/png' }));
+    expect(await within(form).findByRole('img', { name: 'Логотип в отчёте' })).toHaveAttribute('src', 'data:image/png;base64,iVBORw==');
+    expect(within(form).queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(within(form).getByRole('button', { name: 'Сохранить оформление' }));
+    await screen.findByText('Оформление отчётов сохранено');
+    expect(saved).toEqual([{ report_name: 'Агентство «Север»', accent_color: '#1f5fbf', logo: 'data:image/png;base64,iVBORw==' }]);
   });
 });

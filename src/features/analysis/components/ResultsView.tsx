@@ -13,6 +13,7 @@ import { findingsFilterOf, type FindingsSearch } from '@/features/analysis/list-
 import { findingsQueryOptions, isEmptyFilter, totalLabelOf } from '@/features/analysis/pages-api';
 import { severities } from '@/features/analysis/result-model';
 import { BarChart, ScoreGauge } from './charts';
+import { ClientReportCard } from './ClientReportCard';
 import { FindingCard } from './FindingCard';
 import { MoneyBreakdown } from './MoneyStory';
 import { PagedList } from './PagedList';
@@ -178,6 +179,8 @@ function ResultsScreen({ projectId, analysisId, data, search }: { projectId: str
           </Link>
         </div>
       </section>
+
+      <ClientReportCard analysisId={analysisId} />
     </section>
   );
 }

@@ -2,30 +2,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
+import { copyText } from '@/lib/clipboard';
 import { invitationCodeQueryOptions, organizationKeys, regenerateInvitationCode } from '@/features/organization/api';
 import { QueryError } from '@/components/ui/QueryError';
 import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 export const CODE_COPIED = 'Код приглашения скопирован';
 export const CODE_REGENERATED = 'Код приглашения обновлён';
-
-async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard?.writeText) {
-    await navigator.clipboard.writeText(text);
-    return;
-  }
-  // Old browsers and non-secure origins: the hidden-textarea way.
-  const area = document.createElement('textarea');
-  area.value = text;
-  area.setAttribute('readonly', '');
-  area.style.position = 'fixed';
-  area.style.opacity = '0';
-  document.body.appendChild(area);
-  area.select();
-  const copied = document.execCommand('copy');
-  area.remove();
-  if (!copied) throw new Error('copy refused');
-}
 
 /** The code colleagues enter when they register with "join": copy it, or replace it with a new one. */
 export function InvitationCodeCard() {
