@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDirect, teplodomAccount, type FakeDirect, type FakeDirectAccount } from '../fakes/yandex-direct-fake.js';
 import { startFakeYandexId, type FakeYandexId } from '../fakes/yandex-id-fake.js';
 import { startAdminSession, type AdminSession } from './helpers/admin-session.js';
-import { runAnalysisToCompletion } from './helpers/flows.js';
+import { runAnalysisToCompletion, startDirectProject, yandexFakesEnv } from './helpers/flows.js';
 
 /**
  * An agency's client read through the API with its settings: the search campaign has no campaign negatives
@@ -41,13 +41,7 @@ describe('an agency picks its clients in Chromium and audits one of them', () =>
       },
     );
     session = await startAdminSession({
-      env: {
-        YANDEX_OAUTH_CLIENT_ID: yandexId.clientId,
-        YANDEX_OAUTH_CLIENT_SECRET: yandexId.clientSecret,
-        YANDEX_OAUTH_URL: yandexId.url,
-        YANDEX_LOGIN_URL: yandexId.url,
-        YANDEX_DIRECT_API_URL: direct.url,
-      },
+      env: yandexFakesEnv(yandexId, direct),
     });
     page = session.page;
   });
@@ -58,13 +52,7 @@ describe('an agency picks its clients in Chromium and audits one of them', () =>
   });
 
   it('connects, makes a project for each of two clients with the points spent, opens one, audits it and sees a settings finding', async () => {
-    await page.goto('/projects/create/step1');
-    const step1 = page.getByRole('form', { name: 'Новый проект: шаг 1' });
-    await step1.getByLabel('Название проекта').fill('Клиенты агентства');
-    await step1.getByLabel('Сайт').fill('agency.example');
-    await step1.getByRole('radio', { name: 'Яндекс Директ' }).check();
-    await step1.getByRole('button', { name: 'Далее' }).click();
-    await page.waitForURL('**/projects/create/step2');
+    await startDirectProject(page, { name: 'Клиенты агентства', site: 'agency.example' });
     await page.getByRole('tab', { name: 'API Яндекс Директа' }).click();
     await page.getByRole('button', { name: 'Подключить Яндекс Директ' }).click();
     // Yandex ID's consent (the fake consents at once) sends the browser back to the app, which returns to step 2.

@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDirect, teplodomApplyAccount, type FakeDirect } from '../fakes/yandex-direct-fake.js';
 import { startAdminSession, type AdminSession } from './helpers/admin-session.js';
-import { runAnalysisToCompletion } from './helpers/flows.js';
+import { runAnalysisToCompletion, startDirectProject } from './helpers/flows.js';
 
 const DIRECT_TOKEN = 'y0_e2e-apply';
 const LONG_TITLE = 'Тёплый пол в квартиру и частный дом с монтажом под ключ недорого';
@@ -43,13 +43,7 @@ describe('applying accepted suggestions through the Direct API in Chromium', () 
 
   it('accepts suggestions, previews (with the keywords to stop), applies against the fake API, shows the journal and undoes', async () => {
     // A project read through the API (a pasted token).
-    await page.goto('/projects/create/step1');
-    const step1 = page.getByRole('form', { name: 'Новый проект: шаг 1' });
-    await step1.getByLabel('Название проекта').fill('Теплодом');
-    await step1.getByLabel('Сайт').fill('teplodom.example');
-    await step1.getByRole('radio', { name: 'Яндекс Директ' }).check();
-    await step1.getByRole('button', { name: 'Далее' }).click();
-    await page.waitForURL('**/projects/create/step2');
+    await startDirectProject(page, { name: 'Теплодом', site: 'teplodom.example' });
     await page.getByRole('tab', { name: 'API Яндекс Директа' }).click();
     const form = page.getByRole('form', { name: 'Подключение API Яндекс Директа' });
     await form.getByLabel('OAuth-токен').fill(DIRECT_TOKEN);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDirect, teplodomAccount, type FakeDirect } from '../fakes/yandex-direct-fake.js';
 import { startFakeYandexId, type FakeYandexId } from '../fakes/yandex-id-fake.js';
 import { startAdminSession, type AdminSession } from './helpers/admin-session.js';
+import { startDirectProject, yandexFakesEnv } from './helpers/flows.js';
 
 describe('connecting Yandex Direct through Yandex ID in Chromium', () => {
   let yandexId: FakeYandexId;
@@ -15,13 +16,7 @@ describe('connecting Yandex Direct through Yandex ID in Chromium', () => {
     yandexId = await startFakeYandexId({ login: 'agency-one' });
     direct = await startFakeDirect({ ...teplodomAccount(), agencyClients: [{ Login: 'teplodom', ClientInfo: 'ООО «Теплодом»' }, { Login: 'okna-perm', ClientInfo: 'Окна Пермь' }] }, { acceptsToken: (token) => yandexId.issued.some((issued) => issued.accessToken === token) });
     session = await startAdminSession({
-      env: {
-        YANDEX_OAUTH_CLIENT_ID: yandexId.clientId,
-        YANDEX_OAUTH_CLIENT_SECRET: yandexId.clientSecret,
-        YANDEX_OAUTH_URL: yandexId.url,
-        YANDEX_LOGIN_URL: yandexId.url,
-        YANDEX_DIRECT_API_URL: direct.url,
-      },
+      env: yandexFakesEnv(yandexId, direct),
     });
     page = session.page;
   });
@@ -32,13 +27,7 @@ describe('connecting Yandex Direct through Yandex ID in Chromium', () => {
   });
 
   it('connects on step 2 of a new project, comes back, picks a client of the agency, reads it and saves the project', async () => {
-    await page.goto('/projects/create/step1');
-    const step1 = page.getByRole('form', { name: 'Новый проект: шаг 1' });
-    await step1.getByLabel('Название проекта').fill('Теплодом');
-    await step1.getByLabel('Сайт').fill('teplodom.example');
-    await step1.getByRole('radio', { name: 'Яндекс Директ' }).check();
-    await step1.getByRole('button', { name: 'Далее' }).click();
-    await page.waitForURL('**/projects/create/step2');
+    await startDirectProject(page, { name: 'Теплодом', site: 'teplodom.example' });
 
     await page.getByRole('tab', { name: 'API Яндекс Директа' }).click();
     await page.getByRole('button', { name: 'Подключить Яндекс Директ' }).click();

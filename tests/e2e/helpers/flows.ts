@@ -152,3 +152,25 @@ export async function runAnalysisToCompletion(page: Page, projectId: string): Pr
   await waitForAnalysisToFinish(page, projectId, started.analysisId);
   return started;
 }
+
+/** Step 1 of «Новый проект» for Yandex Direct, submitted; waits for step 2 (where the campaigns come from). */
+export async function startDirectProject(page: Page, project: { name: string; site: string }): Promise<void> {
+  await page.goto('/projects/create/step1');
+  const step1 = page.getByRole('form', { name: 'Новый проект: шаг 1' });
+  await step1.getByLabel('Название проекта').fill(project.name);
+  await step1.getByLabel('Сайт').fill(project.site);
+  await step1.getByRole('radio', { name: 'Яндекс Директ' }).check();
+  await step1.getByRole('button', { name: 'Далее' }).click();
+  await page.waitForURL('**/projects/create/step2');
+}
+
+/** The app's settings for Yandex ID and the Direct API, pointed at the fakes on 127.0.0.1. */
+export function yandexFakesEnv(yandexId: { clientId: string; clientSecret: string; url: string }, direct: { url: string }): Record<string, string> {
+  return {
+    YANDEX_OAUTH_CLIENT_ID: yandexId.clientId,
+    YANDEX_OAUTH_CLIENT_SECRET: yandexId.clientSecret,
+    YANDEX_OAUTH_URL: yandexId.url,
+    YANDEX_LOGIN_URL: yandexId.url,
+    YANDEX_DIRECT_API_URL: direct.url,
+  };
+}
