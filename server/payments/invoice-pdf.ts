@@ -1,14 +1,10 @@
-import { createRequire } from 'node:module';
-import PDFDocument from 'pdfkit';
 import type { Requisites } from '../../contract/payments.js';
 import { amountInWords, formatRoubles } from './amount-in-words.js';
 import type { SellerRequisites } from '../config/payments.js';
 import { formatCountOf } from '../../contract/format.js';
+import { openPdfDocument } from '../lib/pdf-document.js';
 
 // The font ships in an npm package (nothing is downloaded at run time); DejaVu covers Cyrillic.
-const require = createRequire(import.meta.url);
-const REGULAR = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
 export interface InvoiceDocument {
   number: number;
@@ -29,7 +25,7 @@ const dateFormat = new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'lo
  * plain ASCII (`Subject`), which lets a client or a test read them without a PDF text extractor.
  */
 export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
-  const doc = new PDFDocument({
+  const { doc, bytes } = openPdfDocument({
     size: 'A4',
     margin: 40,
     info: {
@@ -38,14 +34,6 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
       Author: 'Reklama Lab',
     },
   });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  doc.registerFont('regular', REGULAR);
-  doc.registerFont('bold', BOLD);
   const { seller, buyer } = invoice;
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
@@ -138,5 +126,5 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
   doc.font('regular').fontSize(10).text(`${seller.signer} ____________________`, left, doc.y, { width });
   doc.moveDown(1).text('Бухгалтер ____________________', { width });
   doc.end();
-  return done;
+  return bytes;
 }

@@ -9,15 +9,11 @@
  * measured before it is drawn and moved whole to the next page when it does not fit, so nothing is cut by
  * a page edge; 18 mm margins leave room for a printer's own.
  */
-import { createRequire } from 'node:module';
-import PDFDocument from 'pdfkit';
 import { severityLabels } from '../../contract/analysis-results.js';
 import { formatDate, formatRub, formatRubPerMonth } from '../../contract/format.js';
 import { reportCausesOf, reportChangeLine, reportMoneyLines, reportSubtitle, reportWording as w, type ClientReport } from '../../contract/reports.js';
+import { openPdfDocument } from '../lib/pdf-document.js';
 
-const require = createRequire(import.meta.url);
-const REGULAR = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
 const MARGIN = 51; // 18 mm
 const FOOTER = 24;
@@ -36,7 +32,7 @@ interface Layout {
 }
 
 export function renderClientReportPdf(report: ClientReport): Promise<Buffer> {
-  const doc = new PDFDocument({
+  const { doc, bytes } = openPdfDocument({
     size: 'A4',
     margins: { top: MARGIN, bottom: MARGIN + FOOTER, left: MARGIN, right: MARGIN },
     bufferPages: true,
@@ -44,14 +40,6 @@ export function renderClientReportPdf(report: ClientReport): Promise<Buffer> {
     lang: 'ru-RU',
     displayTitle: true,
   });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  doc.registerFont('regular', REGULAR);
-  doc.registerFont('bold', BOLD);
   const layout: Layout = { doc, left: doc.page.margins.left, width: doc.page.width - doc.page.margins.left - doc.page.margins.right, accent: report.brand.accentColor };
 
   drawHeader(layout, report);
@@ -63,7 +51,7 @@ export function renderClientReportPdf(report: ClientReport): Promise<Buffer> {
   drawPlan(layout, report);
   drawFooters(layout, report);
   doc.end();
-  return done;
+  return bytes;
 }
 
 /** Moves to a new page unless `height` points fit below the cursor. */
