@@ -1,5 +1,5 @@
 /** A failed load: the message (server's or the spec's fallback) and a retry button. */
-export function QueryError({ error, onRetry }: { error: Error; onRetry: () => void }) {
+export function QueryError({ error, onRetry }: { error: { message: string }; onRetry: () => void }) {
   return (
     <div className="state-card state-card--error" role="alert">
       <p>{error.message}</p>

@@ -13,6 +13,7 @@ import { notSavedOffline } from "@/components/ui/PageStates";
 import { formatMoneyChange, moneyTrendChange } from "../format";
 import { Sparkline } from "./TrendChart";
 import "../monitoring.css";
+import { QueryError } from '@/components/ui/QueryError';
 
 export type BoardSort = "money" | "growth" | "new" | "last_run" | "name";
 export type BoardFilter = "all" | "failed" | "grew" | "new";
@@ -153,16 +154,7 @@ export function AgencyBoardView({
         </select>
       </div>
       {error && !projects ? (
-        <div className="state-card state-card--error" role="alert">
-          <p>{error}</p>
-          <button
-            type="button"
-            className="btn btn--secondary"
-            onClick={onRetry}
-          >
-            Повторить
-          </button>
-        </div>
+        <QueryError error={{ message: error }} onRetry={onRetry} />
       ) : loading && !projects && offline ? (
         <p className="muted" role="status" data-testid="needs-network">
           {notSavedOffline("проекты")}

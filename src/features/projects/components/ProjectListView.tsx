@@ -6,6 +6,7 @@ import { formatCount, formatDate, pluralRu } from '@/features/projects/format';
 import { MoneyLine } from '@/components/analysis/MoneyLine';
 import { notSavedOffline } from '@/components/ui/PageStates';
 import { useAnalysisMoney } from '@/lib/analysis-results';
+import { QueryError } from '@/components/ui/QueryError';
 
 export const SORT_LABELS: Record<ProjectSort, string> = {
   updated: 'Сначала обновлённые',
@@ -62,12 +63,7 @@ export function ProjectListView({ projects, loading, offline = false, error, sea
         </select>
       </div>
       {error && !projects ? (
-        <div className="state-card state-card--error" role="alert">
-          <p>{error}</p>
-          <button type="button" className="btn btn--secondary" onClick={onRetry}>
-            Повторить
-          </button>
-        </div>
+        <QueryError error={{ message: error }} onRetry={onRetry} />
       ) : loading && !projects && offline ? (
         <p className="muted" role="status" data-testid="needs-network">
           {notSavedOffline('проекты')}
