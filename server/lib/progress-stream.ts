@@ -33,11 +33,11 @@ type Wake = () => void;
 export interface ProgressHub {
   /** Calls `wake` when the run `id` announced on `channel` may have changed; returns the unsubscribe function. */
   subscribe(channel: string, id: string, wake: Wake): () => void;
+  /** Registers an open stream's `end`, for `endStreams`; returns the function that forgets it. */
+  track(end: () => void): () => void;
   /** Ends every open stream of this hub (an open stream would hold the server's `close()` forever). */
   endStreams(): void;
   close(): Promise<void>;
-  /** @internal the streams register their end here. */
-  readonly openStreams: Set<() => void>;
 }
 
 export function createProgressHub(options: {
@@ -66,7 +66,10 @@ export function createProgressHub(options: {
     : null;
 
   return {
-    openStreams,
+    track(end) {
+      openStreams.add(end);
+      return () => openStreams.delete(end);
+    },
     subscribe(channel, id, wake) {
       const key = keyOf(channel, id);
       let set = watchers.get(key);
@@ -135,7 +138,7 @@ export async function streamProgress<State>(hub: ProgressHub, request: FastifyRe
     ended = true;
     unsubscribe();
     clearInterval(ping);
-    hub.openStreams.delete(end);
+    untrack();
     raw.end();
     progressStreams.open--;
     progressStreams.emit('closed', source.id);
@@ -176,7 +179,7 @@ export async function streamProgress<State>(hub: ProgressHub, request: FastifyRe
     });
   const unsubscribe = hub.subscribe(source.channel, source.id, () => void refreshOrEnd());
   const ping = setInterval(() => raw.write(': ping\n\n'), SSE_HEARTBEAT_MS);
-  hub.openStreams.add(end);
+  const untrack = hub.track(end);
   progressStreams.open++;
   raw.on('close', end);
   await refreshOrEnd();
