@@ -38,6 +38,12 @@ import { monitoringRoutes } from './monitoring/routes.js';
 import { reportApiRoutes } from './reports/routes.js';
 import type { JobQueue } from './jobs/queue.js';
 import { isClientRouteNavigation, isSharedReportPage } from './web/spa-fallback.js';
+import { createProgressHub, type ProgressHub } from './lib/progress-stream.js';
+import { paidRunKinds } from './runs/kinds.js';
+import { IMPORT_JOB_CHANNEL } from './projects/import-jobs.js';
+
+/** Every channel a progress stream follows: each paid-run kind's and the Direct import's. */
+const progressChannels = [...Object.values(paidRunKinds).map((kind) => kind.channel), IMPORT_JOB_CHANNEL];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,6 +54,8 @@ declare module 'fastify' {
     jobs: JobQueue | null;
     /** Connection string of the app's database, for dedicated connections (LISTEN); null when unknown. */
     databaseUrl: string | null;
+    /** The live channel of run progress (server/lib/progress-stream.ts): one LISTEN connection for every stream. */
+    progressHub: ProgressHub;
     /** A counter in the rate-limit storage (PostgreSQL or Redis) for limits the route plugin cannot express. */
     rateLimitCounter: (scope: string) => RateLimitCounter;
   }
@@ -145,6 +153,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       instance.decorate('databaseUrl', deps.databaseUrl ?? config.databaseUrl ?? null);
     }, { name: 'db' }),
   );
+  const progressHub = createProgressHub({ connectionString: app.databaseUrl, channels: progressChannels, log: app.log });
+  app.decorate('progressHub', progressHub);
+  app.addHook('preClose', async () => progressHub.endStreams());
+  app.addHook('onClose', async () => progressHub.close());
 
   // Losing PostgreSQL is an outage, not a reason for 500s: while it is unreachable the API answers 503
   // with Retry-After (see db/availability.ts for how it is noticed and found back).

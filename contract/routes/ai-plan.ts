@@ -1,7 +1,7 @@
 /** /api/v1: AI plans of an audit (start once per idempotency key, overview, one plan). */
 import { AiPlanOverviewSchema, AiPlanResponseSchema, StartAiPlanSchema } from '../ai-plan.js';
 import { ErrorBodySchema, IdParamsSchema } from '../common.js';
-import { defineRoute } from './route.js';
+import { defineRoute, progressEventStream } from './route.js';
 
 const tags = ['ai-plan'];
 const errors = { 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema };
@@ -34,6 +34,15 @@ export const aiPlanRoutes = {
     response: { 200: AiPlanResponseSchema, ...errors },
     tags,
     summary: 'An AI plan: status, model, prompt size, tokens spent, error, and the plan once completed',
+    auth: true,
+  }),
+  events: defineRoute({
+    method: 'GET',
+    path: '/api/v1/ai-plans/:id/events',
+    params: IdParamsSchema,
+    response: { 200: progressEventStream('{ai_plan}'), ...errors },
+    tags,
+    summary: 'Server-Sent Events: `progress` {ai_plan} (as the GET of the plan) on connect and on every change, then `done` and the stream ends',
     auth: true,
   }),
 };

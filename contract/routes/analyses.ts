@@ -36,7 +36,7 @@ import {
   StartAnalysisSchema,
 } from '../analysis.js';
 import { ErrorBodySchema, IdParamsSchema } from '../common.js';
-import { defineRoute } from './route.js';
+import { defineRoute, progressEventStream } from './route.js';
 
 const tags = ['analysis'];
 const errors = { 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema };
@@ -156,7 +156,7 @@ export const analysisRoutes = {
     path: '/api/v1/analyses/:id/events',
     params: AnalysisParamsSchema,
     response: {
-      200: notJson('text/event-stream: `progress` {analysis} on connect and on every change, then `done` {analysis} and the stream ends; `: ping` every 15 s'),
+      200: progressEventStream('{analysis}'),
       ...errors,
     },
     tags,

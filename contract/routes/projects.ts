@@ -22,7 +22,7 @@ import {
   StatsPeriodInputSchema,
   UpdateProjectSchema,
 } from '../projects.js';
-import { defineRoute, fileAnswer } from './route.js';
+import { defineRoute, fileAnswer, progressEventStream } from './route.js';
 
 const tags = ['projects'];
 /** Every call: no session (401), a malformed id, query or body (422). */
@@ -97,6 +97,15 @@ export const projectRoutes = {
     response: { 200: ImportJobSchema, ...errorsOf404 },
     tags,
     summary: 'An import job of the caller: status, progress by stage with API points spent, the preview once completed, the Russian error once failed',
+    auth: true,
+  }),
+  importJobEvents: defineRoute({
+    method: 'GET',
+    path: '/api/v1/projects/import-jobs/:id/events',
+    params: IdParamsSchema,
+    response: { 200: progressEventStream('{import job} (as the GET of the job)'), ...errorsOf404 },
+    tags,
+    summary: 'Server-Sent Events of an import job of the caller: `progress` on connect and on every change, then `done` once completed or failed, and the stream ends',
     auth: true,
   }),
   get: defineRoute({

@@ -1,7 +1,7 @@
 /** /api/v1: landing-page relevance runs of a project (start once per idempotency key, list, state, report, cancel). */
 import { ErrorBodySchema, IdParamsSchema, PageQuerySchema } from '../common.js';
 import { LandingUrlsResponseSchema, RelevanceAnalysisResponseSchema, RelevanceListSchema, RelevanceResultsSchema, StartRelevanceSchema } from '../relevance.js';
-import { defineRoute } from './route.js';
+import { defineRoute, progressEventStream } from './route.js';
 
 const tags = ['page-relevance'];
 const errors = { 401: ErrorBodySchema, 404: ErrorBodySchema, 422: ErrorBodySchema };
@@ -44,6 +44,15 @@ export const relevanceRoutes = {
     response: { 200: RelevanceAnalysisResponseSchema, ...errors },
     tags,
     summary: 'A relevance run: status, stage, progress, score, summary',
+    auth: true,
+  }),
+  events: defineRoute({
+    method: 'GET',
+    path: '/api/v1/page-relevance/:id/events',
+    params: IdParamsSchema,
+    response: { 200: progressEventStream('{analysis}'), ...errors },
+    tags,
+    summary: 'Server-Sent Events: `progress` {analysis} (as the GET of the run) on connect and on every change, then `done` and the stream ends',
     auth: true,
   }),
   results: defineRoute({

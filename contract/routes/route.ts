@@ -65,6 +65,16 @@ export function fileMediaTypesOf(schema: v.GenericSchema): string[] | undefined 
   return (v.getMetadata(schema) as Partial<FileAnswerMetadata>).fileMediaTypes;
 }
 
+/**
+ * The 200 of a run's progress stream (server/lib/progress-stream.ts): `text/event-stream`, not JSON.
+ * `body` names what each event carries: the same body as the run's GET.
+ */
+export const progressEventStream = (body: string) =>
+  v.pipe(
+    v.unknown(),
+    v.description(`text/event-stream: \`progress\` ${body} on connect and on every change, then \`done\` ${body} and the stream ends; \`: ping\` every 15 s`),
+  );
+
 /** Keeps the entry's literal types (method, schemas by status) while checking it is a route. */
 export const defineRoute = <R extends ApiRoute>(route: R): R => route;
 

@@ -4,35 +4,27 @@
  * Server-Sent Events; results, the user's decisions on suggestions, the export of accepted changes.
  * An analysis (or project) of another organization is 404.
  */
-import type { OutgoingHttpHeaders } from 'node:http';
-import { EventEmitter, once } from 'node:events';
+import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { encodeExportNotes, EXPORT_NOTES_HEADER, finishedStatuses, type Analysis } from '../../contract/analysis.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { encodeExportNotes, EXPORT_NOTES_HEADER, finishedStatuses } from '../../contract/analysis.js';
 import { analysisMessages as m } from '../../contract/messages.js';
 import { analysisRoutes as routes } from '../../contract/routes/analyses.js';
 import { callerOf } from '../auth/authenticate.js';
 import { conflict, HttpError } from '../lib/errors.js';
 import { answerRequests, receivePortStream } from '../lib/port-stream.js';
+import { streamProgress } from '../lib/progress-stream.js';
 import { addRoute } from '../lib/routes.js';
 import { exportPool, WorkerLimitError } from '../lib/worker-pool.js';
 import { findProject } from '../projects/service.js';
 import type { ExportFileInput, ExportFileOutcome, ExportRead, ExportReadResult, ExportStreamMessage } from './export-file.js';
-import { createAnalysisEvents } from './progress-events.js';
+import { PROGRESS_CHANNEL } from './lifecycle.js';
 import { changeDecisions, findCompletedAnalysis, replaceDecisions } from './results-pages.js';
 import { resultRoutes } from './results-routes.js';
 import { cancelAnalysis, exportSource, getAnalysis, listAnalyses, readExport, startAnalysis } from './service.js';
 
 const exportModule = new URL('./export-file.js', import.meta.url);
-/** A comment line this often keeps proxies and the browser from closing an idle stream. */
-const SSE_HEARTBEAT_MS = 15_000;
-
-/**
- * SSE streams open in this process: `open` counts them, `'closed'` is emitted when one ends (after
- * `done`, a client disconnect or a server shutdown) with its subscription and timers released.
- */
-export const analysisStreams = Object.assign(new EventEmitter(), { open: 0 });
 
 type ExportHead = Extract<ExportStreamMessage, { type: 'head' }>;
 
@@ -40,13 +32,6 @@ type ExportHead = Extract<ExportStreamMessage, { type: 'head' }>;
 const attachment = (fileName: string) => `attachment; filename="${fileName.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 
 export const analysisRoutes: FastifyPluginAsync = async (app) => {
-  const progressEvents = createAnalysisEvents({ connectionString: app.databaseUrl, log: app.log });
-  /** Open SSE streams, ended before the server closes (an open stream would hold `close()` forever). */
-  const openStreams = new Set<() => void>();
-  app.addHook('preClose', async () => {
-    for (const end of [...openStreams]) end();
-  });
-  app.addHook('onClose', async () => progressEvents.close());
 
   addRoute(app, routes.start, async (request, reply) => {
     const { analysis, created } = await startAnalysis(app.db, app.jobs, callerOf(request), request.params.id, request.body);
@@ -66,9 +51,11 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
   }));
 
   addRoute(app, routes.events, async (request, reply) => {
+    const organizationId = callerOf(request).organizationId;
+    const read = async () => ({ analysis: await getAnalysis(app.db, organizationId, request.params.id) });
     // 404 as an ordinary JSON answer, before the stream starts.
-    await getAnalysis(app.db, callerOf(request).organizationId, request.params.id);
-    await streamAnalysisProgress(app, request, reply, { progressEvents, openStreams });
+    await read();
+    await streamProgress(app.progressHub, request, reply, { channel: PROGRESS_CHANNEL, id: request.params.id, read, finished: ({ analysis }) => finishedStatuses.includes(analysis.status) });
   });
 
   addRoute(app, routes.cancel, async (request) => ({
@@ -146,86 +133,3 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
       .send(body);
   });
 };
-
-/**
- * The progress of one analysis as Server-Sent Events: a `progress` event whenever its state changes (woken
- * by the LISTEN channel, read again from the row), `done` when it finishes, a comment line as a heartbeat.
- * The stream ends itself on `done`, on a client disconnect or when the server closes (`openStreams`).
- */
-async function streamAnalysisProgress(
-  app: FastifyInstance,
-  request: FastifyRequest<{ Params: { id: string } }>,
-  reply: FastifyReply,
-  { progressEvents, openStreams }: { progressEvents: ReturnType<typeof createAnalysisEvents>; openStreams: Set<() => void> },
-): Promise<void> {
-  const organizationId = callerOf(request).organizationId;
-  const analysisId = request.params.id;
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    // The headers set so far (the security headers of server/app.ts): a hijacked answer writes its own.
-    ...(reply.getHeaders() as OutgoingHttpHeaders),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    // nginx and similar proxies would otherwise buffer the stream.
-    'x-accel-buffering': 'no',
-  });
-  raw.write('retry: 3000\n\n');
-
-  let ended = false;
-  let lastSent = '';
-  let reading = false;
-  let readAgain = false;
-  const write = (event: 'progress' | 'done', analysis: Analysis) => raw.write(`event: ${event}\ndata: ${JSON.stringify({ analysis })}\n\n`);
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    unsubscribe();
-    clearInterval(ping);
-    openStreams.delete(end);
-    raw.end();
-    analysisStreams.open--;
-    analysisStreams.emit('closed', analysisId);
-  };
-  // One read at a time; notifications during a read ask for one more read, not one each.
-  const refresh = async () => {
-    if (reading) {
-      readAgain = true;
-      return;
-    }
-    reading = true;
-    try {
-      do {
-        readAgain = false;
-        const analysis = await getAnalysis(app.db, organizationId, analysisId).catch(() => null);
-        if (ended) return;
-        if (!analysis) return end();
-        const state = JSON.stringify(analysis);
-        if (state !== lastSent) {
-          lastSent = state;
-          write('progress', analysis);
-        }
-        if (finishedStatuses.includes(analysis.status)) {
-          write('done', analysis);
-          return end();
-        }
-      } while (readAgain);
-    } finally {
-      reading = false;
-    }
-  };
-
-  // A failed read or write ends this stream; it must never become an unhandled rejection.
-  const refreshOrEnd = () =>
-    refresh().catch((error: unknown) => {
-      request.log.warn({ err: error, analysisId }, 'progress stream failed');
-      end();
-    });
-  const unsubscribe = progressEvents.subscribe(analysisId, () => void refreshOrEnd());
-  const ping = setInterval(() => raw.write(': ping\n\n'), SSE_HEARTBEAT_MS);
-  openStreams.add(end);
-  analysisStreams.open++;
-  raw.on('close', end);
-  await refreshOrEnd();
-}

@@ -23,7 +23,7 @@ import type { JobWorker } from '../jobs/workers.js';
 import { importPool, WorkerTaskError } from '../lib/worker-pool.js';
 import { openSecret } from '../lib/secret-box.js';
 import type { ParsedImport } from './import-worker.js';
-import { DIRECT_IMPORT_QUEUE, failImportJob, importJobEvents, progressOf, recoverInterruptedImportJobs, type DirectImportJobData } from './import-jobs.js';
+import { DIRECT_IMPORT_QUEUE, failImportJob, importJobEvents, notifyImportJob, progressOf, recoverInterruptedImportJobs, type DirectImportJobData } from './import-jobs.js';
 import { discardDraft, fillDraft, finishDraft, openDraft } from './drafts.js';
 import { DIRECT_TOKEN_CONTEXT } from './service.js';
 import type { DirectFetchProgress } from '../direct/api/progress.js';
@@ -73,6 +73,7 @@ async function claim(db: DB, job: QueuedJob<DirectImportJobData>): Promise<Claim
       return null;
     }
     await trx.updateTable('import_jobs').set({ status: 'running', started_at: sql`now()`, heartbeat_at: sql`now()` }).where('id', '=', row.id).execute();
+    await notifyImportJob(trx, row.id);
     return { id: row.id, organizationId: row.organization_id, userId: row.user_id, connection: row.connection };
   });
 }
@@ -99,7 +100,10 @@ function progressWriter(db: DB, id: string, onLost: () => void) {
     prepare: (progress: DirectFetchProgress) => JSON.stringify(progressOf(progress.stages, progress.units)),
     write: async (stored) => {
       const owned = await ownedUpdate(db, id, { progress: stored });
-      if (owned) importJobEvents.emit('changed', id);
+      if (owned) {
+        await notifyImportJob(db, id);
+        importJobEvents.emit('changed', id);
+      }
       return owned;
     },
     onLost,
@@ -202,6 +206,7 @@ async function readDirectAccount(db: DB, config: AppConfig, job: QueuedJob<Direc
         .returning('id')
         .executeTakeFirst();
       if (!completed) throw new RunLostError();
+      await notifyImportJob(trx, run.id);
     });
     draftId = null;
     importJobEvents.emit('changed', run.id);

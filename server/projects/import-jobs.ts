@@ -27,6 +27,8 @@ import type { DirectUnits } from '../direct/api/units.js';
 import { iso } from '../lib/api-values.js';
 
 export const DIRECT_IMPORT_QUEUE = 'projects.direct-import';
+/** Every change of a job is announced here with its id (the progress stream of server/lib/progress-stream.ts follows it). */
+export const IMPORT_JOB_CHANNEL = 'import_job_progress';
 /**
  * No pg-boss retry: a second run would spend the account's API points again without the user asking.
  * A dead run is failed by the recovery below (the user starts again); pg-boss expiry is the last resort.
@@ -50,6 +52,11 @@ type Executor = Kysely<Database> | Transaction<Database>;
  */
 export const importJobEvents = new EventEmitter();
 importJobEvents.setMaxListeners(0);
+
+/** `NOTIFY` of a change of the job; inside a transaction PostgreSQL delivers it at commit. */
+export async function notifyImportJob(db: Executor, id: string): Promise<void> {
+  await sql`SELECT pg_notify(${IMPORT_JOB_CHANNEL}, ${id})`.execute(db);
+}
 
 export const importJobNotFound = () => notFound(m.importJobNotFound, 'IMPORT_JOB_NOT_FOUND');
 
@@ -162,6 +169,7 @@ export async function enqueueDirectImportJob(
     .executeTakeFirstOrThrow();
   const jobId = await jobs.send(DIRECT_IMPORT_QUEUE, { importJobId: row.id } satisfies DirectImportJobData, { transaction: trx, ...directImportJobOptions });
   await trx.updateTable('import_jobs').set({ job_id: jobId }).where('id', '=', row.id).execute();
+  await notifyImportJob(trx, row.id);
   return row.id;
 }
 
@@ -176,8 +184,10 @@ export async function failImportJob(db: Executor, id: string, message: string, c
     .where('status', 'in', ['queued', 'running'])
     .returning('id')
     .executeTakeFirst();
-  if (row) importJobEvents.emit('changed', id);
-  return Boolean(row);
+  if (!row) return false;
+  await notifyImportJob(db, id);
+  importJobEvents.emit('changed', id);
+  return true;
 }
 
 // ------------------------------------------------------------------------------------------ recovery

@@ -7,19 +7,20 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { projectMessages } from '../../contract/messages.js';
-import { AdPlatformSchema } from '../../contract/projects.js';
+import { AdPlatformSchema, isImportJobFinished } from '../../contract/projects.js';
 import { projectRoutes as routes } from '../../contract/routes/projects.js';
 import { pathOf } from '../../contract/routes/route.js';
 import { callerOf } from '../auth/authenticate.js';
 import { connectionAccessToken } from '../direct/connections.js';
 import { HttpError } from '../lib/errors.js';
 import { importPool, PoolBusyError, WorkerLimitError, workerPoolSettings } from '../lib/worker-pool.js';
+import { streamProgress } from '../lib/progress-stream.js';
 import { addRoute } from '../lib/routes.js';
 import { parseOrThrow } from '../lib/schema.js';
 import { sealSecret } from '../lib/secret-box.js';
 import { takeImportLease } from './import-lease.js';
 import type { ParsedImport } from './import-worker.js';
-import { getImportJob, startDirectImport } from './import-jobs.js';
+import { getImportJob, IMPORT_JOB_CHANNEL, startDirectImport } from './import-jobs.js';
 import { buildTemplateFile, templateFileName } from './importers/template.js';
 import {
   campaignDocument,
@@ -175,6 +176,14 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
 
   addRoute(app, routes.importJob, async (request) => {
     return getImportJob(app.db, callerOf(request), request.params.id);
+  });
+
+  addRoute(app, routes.importJobEvents, async (request, reply) => {
+    const caller = callerOf(request);
+    const read = () => getImportJob(app.db, caller, request.params.id);
+    // 404 as an ordinary JSON answer, before the stream starts.
+    await read();
+    await streamProgress(app.progressHub, request, reply, { channel: IMPORT_JOB_CHANNEL, id: request.params.id, read, finished: (job) => isImportJobFinished(job.status) });
   });
 
   addRoute(app, routes.get, async (request) => {

@@ -1,12 +1,16 @@
 /**
  * /api/v1: landing-page relevance runs of the caller's organization. Starting one charges tokens once
- * per idempotency key and enqueues the run in the same transaction; the screens poll the run's state.
+ * per idempotency key and enqueues the run in the same transaction; its progress is streamed at
+ * `/page-relevance/:id/events` (server/lib/progress-stream.ts).
  * A run (or project) of another organization is 404.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { isFinished } from '../../contract/relevance.js';
 import { relevanceRoutes as routes } from '../../contract/routes/relevance.js';
 import { callerOf } from '../auth/authenticate.js';
+import { streamProgress } from '../lib/progress-stream.js';
 import { addRoute } from '../lib/routes.js';
+import { relevanceRun } from './lifecycle.js';
 import { cancelRelevance, getRelevance, getRelevanceResults, listLandingUrls, listRelevance, startRelevance } from './service.js';
 
 export const relevanceRoutes: FastifyPluginAsync = async (app) => {
@@ -21,6 +25,14 @@ export const relevanceRoutes: FastifyPluginAsync = async (app) => {
   addRoute(app, routes.list, async (request) => listRelevance(app.db, callerOf(request), request.params.id, request.query.page, request.query.page_size));
 
   addRoute(app, routes.get, async (request) => ({ analysis: await getRelevance(app.db, callerOf(request), request.params.id) }));
+
+  addRoute(app, routes.events, async (request, reply) => {
+    const caller = callerOf(request);
+    const read = async () => ({ analysis: await getRelevance(app.db, caller, request.params.id) });
+    // 404 as an ordinary JSON answer, before the stream starts.
+    await read();
+    await streamProgress(app.progressHub, request, reply, { channel: relevanceRun.channel, id: request.params.id, read, finished: ({ analysis }) => isFinished(analysis.status) });
+  });
 
   addRoute(app, routes.results, async (request) => getRelevanceResults(app.db, callerOf(request), request.params.id));
 

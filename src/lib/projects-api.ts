@@ -4,7 +4,6 @@
  * projects still show offline.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { isImportJobFinished } from '@contract/projects.js';
 import type { ApplyImportRequest, CreateProjectRequest, DirectApiPreviewRequest, StatsPeriodInput, UpdateProjectRequest } from '@contract/projects.js';
 import { IMPORT_TEMPLATE_FILE_NAME } from '@contract/import-template.js';
 import { projectRoutes as routes } from '@contract/routes/projects.js';
@@ -25,9 +24,6 @@ export const projectKeys = {
   campaign: (id: string, campaignId: string) => ['projects', 'detail', id, 'campaign', campaignId] as const,
   importJob: (jobId: string) => ['projects', 'import-job', jobId] as const,
 };
-
-/** How often the progress screen asks for a running import job (tests advance fake timers by it). */
-export const IMPORT_JOB_POLL_MS = 2000;
 
 export const projectListQueryOptions = (filter: ProjectListFilter) =>
   queryOptions({
@@ -72,14 +68,11 @@ export const startDirectApiImport = (body: DirectApiPreviewRequest) => callApi(r
 /** The account again, through the Direct API connection saved with the project (the server holds the token). */
 export const startConnectedDirectApiImport = (projectId: string) => callApi(routes.previewConnected, { params: { id: projectId } });
 
-/** A Direct import job, polled while it runs (also in a background tab); not persisted. */
+/** A Direct import job (kept live while it runs by src/lib/live-run.ts); not persisted. */
 export const importJobQueryOptions = (jobId: string) =>
   queryOptions({
     queryKey: projectKeys.importJob(jobId),
     queryFn: ({ signal }) => callApi(routes.importJob, { params: { id: jobId }, signal }),
-    staleTime: 0,
-    refetchInterval: (query) => (query.state.data && isImportJobFinished(query.state.data.status) ? false : IMPORT_JOB_POLL_MS),
-    refetchIntervalInBackground: true,
   });
 
 /** Downloads our CSV template (the request needs the bearer token, so no plain link); its bytes keep the BOM Excel needs. */

@@ -234,6 +234,7 @@ const cases: IsolationCase[] = [
   { name: "creating a project from B's preview is not found", as: 'owner', method: 'POST', url: () => '/api/v1/projects', body: (w) => ({ name: 'Чужие данные', site_url: 'a.example.ru', platform: 'yandex_direct', draft_id: B('draftId')(w) }), status: 404 },
   { name: "importing B's preview into A's project is not found", as: 'owner', method: 'POST', url: (w) => `/api/v1/projects/${w.a.resources.projectId}/imports`, body: (w) => ({ draft_id: B('draftId')(w), mode: 'append' }), status: 404 },
   { name: "B's Direct import job is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/projects/import-jobs/${B('importJobId')(w)}`, status: 404 },
+  { name: "B's Direct import job progress stream is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/projects/import-jobs/${B('importJobId')(w)}/events`, status: 404 },
   { name: "reading B's project from the Direct API again is not found and starts no job", as: 'owner', method: 'POST', url: (w) => `/api/v1/projects/${B('projectId')(w)}/import-preview/direct-api`, status: 404, unchanged: noImportJobOfA },
   // Analyses
   { name: "starting an analysis of B's project is not found and charges nothing", as: 'member', method: 'POST', url: (w) => `/api/v1/projects/${B('projectId')(w)}/analyses`, body: (w) => ({ campaign_ids: [B('campaignId')(w)], idempotency_key: randomUUID() }), status: 404, unchanged: nothingCharged },
@@ -258,12 +259,14 @@ const cases: IsolationCase[] = [
   { name: "A's AI plans list holds only A's plans", as: 'member', method: 'GET', url: (w) => `/api/v1/analyses/${w.a.resources.analysisId}/ai-plans`, status: 200 },
   { name: "asking for an AI plan of B's analysis is not found and charges nothing", as: 'member', method: 'POST', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/ai-plans`, body: () => ({ idempotency_key: randomUUID() }), status: 404, unchanged: nothingChargedNorPlanned },
   { name: "B's AI plan is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/ai-plans/${B('aiPlanId')(w)}`, status: 404 },
+  { name: "B's AI plan progress stream is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/ai-plans/${B('aiPlanId')(w)}/events`, status: 404 },
   // Page relevance
   { name: "B's landing pages are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/projects/${B('projectId')(w)}/page-relevance/urls`, status: 404 },
   { name: "starting a relevance run on B's project is not found and charges nothing", as: 'member', method: 'POST', url: (w) => `/api/v1/projects/${B('projectId')(w)}/page-relevance`, body: () => ({ urls: ['https://example.ru/'], idempotency_key: randomUUID() }), status: 404, unchanged: nothingCharged },
   { name: "B's relevance runs are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/projects/${B('projectId')(w)}/page-relevance`, status: 404 },
   { name: "B's relevance run is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/page-relevance/${B('relevanceId')(w)}`, status: 404 },
   { name: "B's relevance results are not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/page-relevance/${B('relevanceId')(w)}/results`, status: 404 },
+  { name: "B's relevance run progress stream is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/page-relevance/${B('relevanceId')(w)}/events`, status: 404 },
   { name: "cancelling B's relevance run is not found", as: 'owner', method: 'POST', url: (w) => `/api/v1/page-relevance/${B('relevanceId')(w)}/cancel`, status: 404, unchanged: bRelevanceUnchanged },
   // The platform admin area spans organizations by design, so an organization's owner is refused it.
   { name: "the admin overview is refused to A's owner", as: 'owner', method: 'GET', url: () => '/api/v1/admin/overview', status: 403 },

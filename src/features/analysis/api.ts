@@ -16,8 +16,6 @@ export type ExportPlatform = (typeof exportPlatforms)[number];
 export type ExportFormat = (typeof exportFormats)[number];
 
 export const HISTORY_PAGE_SIZE = 20;
-/** Polling interval of the progress screen when the event stream is not available. */
-export const POLL_INTERVAL_MS = 2000;
 /** What an audit runs, so what its cost is calculated for (the server charges the same). */
 export const AUDIT_KINDS = auditAnalysisKinds;
 

@@ -1,15 +1,12 @@
 /**
- * The landing-page relevance calls of the PWA and their React Query definitions. A run's state is
- * polled every 2 s while it is unfinished (the poll stops by itself once it is done).
+ * The landing-page relevance calls of the PWA and their React Query definitions. A run's state is kept
+ * live on its progress screen by the one live channel of every run (src/lib/live-run.ts).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { isFinished, type StartRelevanceRequest } from '@contract/relevance.js';
+import type { StartRelevanceRequest } from '@contract/relevance.js';
 import { relevanceRoutes } from '@contract/routes/relevance.js';
 import { ApiError } from '@/lib/api-client';
 import { callApi } from '@/lib/call-api';
-
-/** How often the progress screen asks for the run's state. */
-export const POLL_INTERVAL_MS = 2000;
 
 export const relevanceKeys = {
   all: ['page-relevance'] as const,
@@ -36,9 +33,6 @@ export const relevanceQueryOptions = (id: string) =>
   queryOptions({
     queryKey: relevanceKeys.detail(id),
     queryFn: ({ signal }) => callApi(relevanceRoutes.get, { params: { id }, signal }).then((answer) => answer.analysis),
-    refetchInterval: (query) => (query.state.data && isFinished(query.state.data.status) ? false : POLL_INTERVAL_MS),
-    // Progress must keep moving while the tab is in the background too.
-    refetchIntervalInBackground: true,
   });
 
 export const relevanceResultsQueryOptions = (id: string) =>

@@ -17,6 +17,7 @@ import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai-fake.js';
 import { analysisSampleData, balanceOf, eventsUntilDone, ledgerOf, projectWithCampaigns } from '../analysis/helpers.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { readProgressStream } from '../helpers/progress-stream.js';
 import { finished, planReply, promptCodes, waitForPlanRow } from './helpers.js';
 
 const PRICE = defaultPricingTable.aiPlan;
@@ -122,6 +123,26 @@ describe('AI plan API: a language model (a fake OpenAI-compatible server) writes
     expect(overview.status).toBe(200);
     expect(overview.body).toMatchObject({ available: true, unavailable_reason: null, price: PRICE, balance: before - PRICE });
     expect(overview.body.items[0]).toMatchObject({ id, status: 'completed', model: fake.model, cost: PRICE });
+  });
+
+  it('streams the plan over HTTP while the model works (progress), then done, and ends the stream', async () => {
+    const held = fake.hold();
+    const id = (await start()).body.ai_plan.id as string;
+    let released = false;
+    const stream = await readProgressStream<{ ai_plan: { id: string; status: string } }>(t.app, `/api/v1/ai-plans/${id}/events`, user.token, ({ data }) => {
+      // Live: the running state arrives while the model still holds its answer.
+      if (!released && data.ai_plan.status === 'running') {
+        released = true;
+        void held.arrived.then(() => held.release());
+      }
+    });
+    expect(released).toBe(true);
+    expect(stream.contentType).toContain('text/event-stream');
+    expect(stream.events.slice(0, -1).every((event) => event.event === 'progress')).toBe(true);
+    expect(stream.events.at(-1)).toMatchObject({ event: 'done', data: { ai_plan: { id, status: 'completed' } } });
+    expect((await getPlan(id)).body).toEqual(stream.events.at(-1)!.data);
+    const stranger = await createUser(t.app, { balance: 0 });
+    expect(await readProgressStream(t.app, `/api/v1/ai-plans/${id}/events`, stranger.token)).toMatchObject({ status: 404, events: [] });
   });
 
   it('gives the model the non-target queries as code N with the top automatic negatives, and prices a step citing N with the audit’s figure', async () => {

@@ -7,7 +7,7 @@ import { analysisMessages } from '../../../contract/messages.js';
 import { auditRunner, runAuditInWorkerThread } from '../../../server/analysis/worker.js';
 import { runTiming } from '../../../server/runs/paid-run.js';
 import { failAnalysis } from '../../../server/analysis/lifecycle.js';
-import { analysisStreams } from '../../../server/analysis/routes.js';
+import { progressStreams as analysisStreams } from '../../../server/lib/progress-stream.js';
 import { closeWorkerPools, workerPoolSettings } from '../../../server/lib/worker-pool.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';

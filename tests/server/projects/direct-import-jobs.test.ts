@@ -10,6 +10,7 @@ import { DIRECT_TOKEN_CONTEXT } from '../../../server/projects/service.js';
 import { startFakeDirect, teplodomAccount, type FakeDirect } from '../../fakes/yandex-direct-fake.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { readProgressStream } from '../helpers/progress-stream.js';
 import { createProject, runDirectImport, waitForImportJob } from './helpers.js';
 
 /**
@@ -114,6 +115,33 @@ describe('an import job from start to preview', () => {
     } finally {
       keywords.release();
     }
+  });
+
+  it('streams its progress over HTTP while the account loads, then done with the preview, and ends the stream', async () => {
+    const keywords = fake.hold('keywords');
+    try {
+      const started = await call(t.app, 'POST', START, { token: user.token, body: { token: GOOD_TOKEN } });
+      const path = `/api/v1/projects/import-jobs/${started.body.id}/events`;
+      const stranger = await createUser(t.app);
+      expect((await readProgressStream(t.app, path, stranger.token)).status).toBe(404);
+      const stream = await readProgressStream<ImportJob>(t.app, path, user.token, ({ data }) => {
+        // Live: the keywords stage is shown running while the fake still holds its answer.
+        if (stageOf(data, 'keywords').status === 'running') keywords.release();
+      });
+      expect(stream.contentType).toContain('text/event-stream');
+      expect(stream.events.slice(0, -1).every((event) => event.event === 'progress')).toBe(true);
+      expect(stream.events.some(({ data }) => data.status === 'running' && data.progress.stage === 'keywords')).toBe(true);
+      expect(stream.events.at(-1)).toMatchObject({ event: 'done', data: { status: 'completed', preview: { counts: { keywords: 7 } } } });
+      expect((await call(t.app, 'GET', `/api/v1/projects/import-jobs/${started.body.id}`, { token: user.token })).body).toEqual(stream.events.at(-1)!.data);
+    } finally {
+      keywords.release();
+    }
+  });
+
+  it('streams done with the Russian message when the job fails', async () => {
+    const started = await call(t.app, 'POST', START, { token: user.token, body: { token: 'y0_revoked' } });
+    const stream = await readProgressStream<ImportJob>(t.app, `/api/v1/projects/import-jobs/${started.body.id}/events`, user.token);
+    expect(stream.events.at(-1)).toMatchObject({ event: 'done', data: { status: 'failed', error: directApiMessages.invalidToken } });
   });
 });
 

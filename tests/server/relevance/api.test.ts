@@ -7,6 +7,7 @@ import type { RelevanceAnalysis, RelevanceResults } from '../../../contract/rele
 import { relevanceFetchSettings } from '../../../server/relevance/worker.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { readProgressStream } from '../helpers/progress-stream.js';
 
 let site: Server;
 let base: string;
@@ -167,6 +168,22 @@ describe('landing-page relevance API (real queue, real HTTP to 127.0.0.1)', () =
     const cancel = await call(testApp.app, 'POST', `/api/v1/page-relevance/${done.id}/cancel`, { token: owner.token });
     expect(cancel.status).toBe(409);
     expect(await balanceOf(owner)).toBe(47);
+  });
+
+  it('streams the progress of a run over HTTP, then done, and ends the stream', async () => {
+    const run = await call(testApp.app, 'POST', `/api/v1/projects/${projectId}/page-relevance`, { token: owner.token, body: { urls: [`${base}/okna`, `${base}/slow`], idempotency_key: 'stream-1' } });
+    const id = run.body.analysis.id as string;
+    expect((await readProgressStream(testApp.app, `/api/v1/page-relevance/${id}/events`, outsider.token)).status).toBe(404);
+
+    const stream = await readProgressStream<{ analysis: RelevanceAnalysis }>(testApp.app, `/api/v1/page-relevance/${id}/events`, owner.token);
+    expect(stream.contentType).toContain('text/event-stream');
+    expect(stream.events[0]!.event).toBe('progress');
+    expect(stream.events.slice(0, -1).every((event) => event.event === 'progress')).toBe(true);
+    // Live: the slow page holds the run for half a second, the stream tells of it while it runs.
+    expect(stream.events.some(({ data }) => data.analysis.status === 'queued' || data.analysis.status === 'running')).toBe(true);
+    expect(stream.events.at(-1)).toMatchObject({ event: 'done', data: { analysis: { id, status: 'completed', progress: 100 } } });
+    // What the stream said last is what the run's GET says.
+    expect((await call(testApp.app, 'GET', `/api/v1/page-relevance/${id}`, { token: owner.token })).body).toEqual(stream.events.at(-1)!.data);
   });
 
   it('hides runs and projects of other organizations (404)', async () => {

@@ -7,6 +7,7 @@ import { aiPlanMessages } from '@contract/messages.js';
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer, verifiedUser } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
+import { controlledStream, sseEvent, streamUnreachable } from '../lib/event-stream';
 import { analysisId, makeResults, projectId } from '../analysis/fixtures';
 
 useTestServer();
@@ -67,6 +68,8 @@ const completed = aiPlan({
 
 beforeEach(() => {
   signInOwner(
+    // The live stream is not served unless a test does: these screens poll, as without one.
+    streamUnreachable('/api/v1/ai-plans/:id/events'),
     http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults())),
     http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json(overview())),
   );
@@ -133,6 +136,26 @@ describe('AI analysis screen', () => {
     const seen = polls;
     await act(() => vi.advanceTimersByTimeAsync(10_000));
     expect(polls).toBe(seen);
+  });
+
+  it('follows a plan the model works on over its live stream, without polling, and shows it once done', async () => {
+    const stream = controlledStream();
+    let reads = 0;
+    server.use(
+      http.get(`/api/v1/ai-plans/${planId}`, () => {
+        reads += 1;
+        return HttpResponse.json({ ai_plan: aiPlan() });
+      }),
+      http.get(`/api/v1/ai-plans/${planId}/events`, () => stream.response()),
+    );
+    await renderAt(planPath(planId));
+    expect(await screen.findByText('Запрос в очереди: языковая модель скоро возьмётся за план.')).toBeInTheDocument();
+    stream.push(sseEvent('progress', { ai_plan: aiPlan({ status: 'running', prompt_chars: 6120, started_at: '2025-03-03T10:00:01.000Z' }) }));
+    expect(await screen.findByText('Языковая модель читает аудит и составляет план. Обычно это занимает до минуты.')).toBeInTheDocument();
+    stream.push(sseEvent('progress', { ai_plan: completed }) + sseEvent('done', { ai_plan: completed }));
+    stream.close();
+    expect(await screen.findByText('Главная утечка — фразы без конверсий в поиске.')).toBeInTheDocument();
+    expect(reads).toBe(1);
   });
 
   it('shows the plan’s total against the audit’s headline in the server’s words, what it leaves out included', async () => {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Analysis } from '@contract/analysis.js';
 import { clearNotifications, notificationStore, notificationsAtom } from '@/app/notifications';
 import { renderAt } from '../auth/render-app';
+import { controlledStream } from '../lib/event-stream';
 import { server, useTestServer } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
 import { analysisId, makeAnalysis, makeResults, projectId } from './fixtures';
@@ -16,22 +17,6 @@ const resultsPath = `/projects/${projectId}/analysis/${analysisId}/results`;
 const running = (progress: number, extra: Partial<Analysis> = {}) =>
   makeAnalysis({ status: 'running', stage: 'lemmatize', progress, progress_detail: { stage: 'lemmatize', done: progress * 10, total: 1000 }, ...extra });
 const event = (name: string, analysis: Analysis) => `event: ${name}\ndata: ${JSON.stringify({ analysis })}\n\n`;
-
-/** An event stream the test writes into, chunk by chunk. */
-function controlledStream() {
-  const encoder = new TextEncoder();
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({
-    start(value) {
-      controller = value;
-    },
-  });
-  return {
-    response: () => new HttpResponse(body, { headers: { 'Content-Type': 'text/event-stream' } }),
-    push: (text: string) => controller.enqueue(encoder.encode(text)),
-    close: () => controller.close(),
-  };
-}
 
 const notifications = () => notificationStore.get(notificationsAtom);
 

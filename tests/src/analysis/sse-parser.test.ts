@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSseParser, type SseEvent } from '@/features/analysis/sse';
+import { createSseParser, type SseEvent } from '@/lib/sse';
 
 function parseChunks(chunks: string[]): SseEvent[] {
   const events: SseEvent[] = [];

@@ -5,13 +5,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { importTemplateColumns } from '@contract/import-template.js';
 import { projectMessages } from '@contract/messages.js';
 import type { ImportPreview } from '@contract/projects.js';
-import { IMPORT_JOB_POLL_MS } from '@/lib/projects-api';
+import { LIVE_POLL_INTERVAL_MS as IMPORT_JOB_POLL_MS } from '@/lib/live-run';
 import { PREVIEW_STORAGE_KEY, STEP1_STORAGE_KEY } from '@/features/projects/create-draft';
 import { CREATE_DIRECT_JOB_KEY } from '@/features/projects/direct-import-job';
 import { completedJob, importJob, jobId, runningJob } from './import-job-fixtures';
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
+import { controlledStream, sseEvent, streamUnreachable } from '../lib/event-stream';
 
 useTestServer();
 
@@ -37,7 +38,8 @@ const step1 = { name: 'Диваны Комфорт', site_url: 'divany-komfort.r
 
 beforeEach(() => {
   sessionStorage.clear();
-  signInOwner();
+  // The live stream is not served unless a test does: the job panel polls, as without one.
+  signInOwner(streamUnreachable('/api/v1/projects/import-jobs/:id/events'));
   sessionStorage.setItem(STEP1_STORAGE_KEY, JSON.stringify(step1));
 });
 afterEach(() => {
@@ -274,6 +276,33 @@ describe('step 2: the Yandex Direct API', () => {
     const after = polls;
     await act(() => vi.advanceTimersByTimeAsync(3 * IMPORT_JOB_POLL_MS));
     expect(polls).toBe(after);
+  });
+
+  it('follows the job over its live stream: progress by stage, then the preview, without polling', async () => {
+    const stream = controlledStream();
+    let reads = 0;
+    server.use(
+      http.post('/api/v1/projects/import-preview/direct-api', () => HttpResponse.json(importJob(), { status: 202 })),
+      http.get(`/api/v1/projects/import-jobs/${jobId}`, () => {
+        reads += 1;
+        return HttpResponse.json(importJob());
+      }),
+      http.get(`/api/v1/projects/import-jobs/${jobId}/events`, () => stream.response()),
+    );
+    const user = userEvent.setup();
+    await renderAt('/projects/create/step2');
+    await user.click(await screen.findByRole('tab', { name: 'API Яндекс Директа' }));
+    await user.type(screen.getByLabelText('OAuth-токен'), 'y0_token');
+    await user.click(screen.getByRole('button', { name: 'Загрузить кампании' }));
+
+    const progress = await screen.findByRole('region', { name: 'Загрузка из API Яндекс Директа' });
+    stream.push(sseEvent('progress', runningJob()));
+    expect(await within(progress).findByText('Сейчас: ключевые фразы (0 из 2)')).toBeInTheDocument();
+    stream.push(sseEvent('progress', completedJob(directPreview)) + sseEvent('done', completedJob(directPreview)));
+    stream.close();
+    const previewSection = await screen.findByRole('region', { name: 'Что будет импортировано' });
+    expect(within(previewSection).getByText('Источник: API Яндекс Директа')).toBeInTheDocument();
+    expect(reads).toBeLessThanOrEqual(1);
   });
 
   it('shows the Russian message the failed job carries, and the form again', async () => {

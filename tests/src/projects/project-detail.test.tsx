@@ -8,6 +8,7 @@ import { completedJob, importJob, jobId, runningJob } from './import-job-fixture
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer, verifiedUser } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
+import { streamUnreachable } from '../lib/event-stream';
 import { makeResults } from '../analysis/fixtures';
 
 useTestServer();
@@ -66,6 +67,8 @@ const detail: ProjectDetail = {
 
 beforeEach(() => {
   signInOwner(
+    // The live stream is not served unless a test does: these screens poll, as without one.
+    streamUnreachable('/api/v1/projects/import-jobs/:id/events'),
     http.get(`/api/v1/projects/${id}`, () => HttpResponse.json(detail)),
     http.get('/api/v1/projects', () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 100 })),
     // The page's «Проверки по расписанию» and «Уведомления» (their own test below).

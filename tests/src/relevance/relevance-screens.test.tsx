@@ -6,6 +6,7 @@ import type { LandingUrlsResponse, PageRelevance, RelevanceAnalysis, RelevanceRe
 import { renderAt } from '../auth/render-app';
 import { server, useTestServer, verifiedUser } from '../lib/test-server';
 import { signInOwner } from '../lib/signed-in';
+import { controlledStream, sseEvent, streamUnreachable } from '../lib/event-stream';
 
 useTestServer();
 
@@ -98,6 +99,8 @@ const results: RelevanceResults = {
 
 beforeEach(() => {
   signInOwner(
+    // The live stream is not served unless a test does: these screens poll, as without one.
+    streamUnreachable('/api/v1/page-relevance/:id/events'),
     http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 10 })),
     http.get(`/api/v1/projects/${projectId}/page-relevance`, () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 5 })),
   );
@@ -199,6 +202,26 @@ describe('page-relevance progress', () => {
     const after = calls;
     await act(() => vi.advanceTimersByTimeAsync(6000));
     expect(calls).toBe(after);
+  });
+
+  it('follows the check over its live stream, without polling, and moves on to the results when done', async () => {
+    const stream = controlledStream();
+    let reads = 0;
+    server.use(
+      http.get(`/api/v1/page-relevance/${analysisId}`, () => {
+        reads += 1;
+        return HttpResponse.json({ analysis: analysis() });
+      }),
+      http.get(`/api/v1/page-relevance/${analysisId}/events`, () => stream.response()),
+      http.get(`/api/v1/page-relevance/${analysisId}/results`, () => HttpResponse.json(results)),
+    );
+    const { router } = await renderAt(progressPath);
+    stream.push(sseEvent('progress', { analysis: analysis({ status: 'running', stage: 'fetching', progress: 22, progress_detail: { done: 1, total: 4 } }) }));
+    expect(await screen.findByText('Проверено страниц: 1 из 4')).toBeInTheDocument();
+    stream.push(sseEvent('done', { analysis: results.analysis }));
+    stream.close();
+    await waitFor(() => expect(router.state.location.pathname).toBe(resultsPath));
+    expect(reads).toBe(1);
   });
 
   it('cancels a running check and says the tokens came back', async () => {

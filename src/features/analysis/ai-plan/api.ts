@@ -1,14 +1,11 @@
 /**
- * The AI-plan calls of the PWA and their React Query definitions. A plan's state is polled every 2 s
- * while the model works on it (the poll stops by itself once it is finished).
+ * The AI-plan calls of the PWA and their React Query definitions. A plan's state is kept live while the
+ * model works on it by the one live channel of every run (src/lib/live-run.ts).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { isAiPlanFinished, type AiPlan } from '@contract/ai-plan.js';
+import type { AiPlan } from '@contract/ai-plan.js';
 import { aiPlanRoutes } from '@contract/routes/ai-plan.js';
 import { callApi } from '@/lib/call-api';
-
-/** How often the screen asks for the state of a plan that is not finished. */
-export const POLL_INTERVAL_MS = 2000;
 
 export const aiPlanKeys = {
   all: ['ai-plans'] as const,
@@ -29,9 +26,6 @@ export const aiPlanQueryOptions = (id: string) =>
   queryOptions({
     queryKey: aiPlanKeys.detail(id),
     queryFn: ({ signal }) => callApi(aiPlanRoutes.get, { params: { id }, signal }).then((answer) => answer.ai_plan),
-    refetchInterval: (query) => (query.state.data && isAiPlanFinished(query.state.data.status) ? false : POLL_INTERVAL_MS),
-    // The model keeps working while the tab is in the background.
-    refetchIntervalInBackground: true,
     // Kept on disk: a plan once opened reads offline (its steps are a few kilobytes of text).
     meta: { persist: true },
   });

@@ -1,7 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { DirectImportStage, DirectImportStageProgress, ImportJob, ImportPreview } from '@contract/projects.js';
+import { isImportJobFinished, type DirectImportStage, type DirectImportStageProgress, type ImportJob, type ImportPreview } from '@contract/projects.js';
+import { projectRoutes } from '@contract/routes/projects.js';
 import { ApiError } from '@/lib/api-client';
+import { useLiveRun } from '@/lib/live-run';
 import { importJobQueryOptions } from '@/lib/projects-api';
 import { formatCount } from '@/features/projects/format';
 
@@ -30,6 +31,13 @@ export function stageText(entry: DirectImportStageProgress): string {
 
 const STATUS_MARKS: Record<DirectImportStageProgress['status'], string> = { pending: '○', running: '…', done: '✓', skipped: '–' };
 
+/** An event's body is the job itself (as its GET answers). */
+const importJobOfEvent = (body: unknown) => {
+  const job = body as ImportJob | null;
+  return typeof job?.id === 'string' && typeof job.status === 'string' ? job : null;
+};
+const isJobFinished = (job: ImportJob) => isImportJobFinished(job.status);
+
 interface Props {
   jobId: string;
   onPreview: (preview: ImportPreview) => void;
@@ -38,11 +46,11 @@ interface Props {
 }
 
 /**
- * The progress of a Direct API import job, polled until it ends: stage by stage with counts and the
+ * The progress of a Direct API import job, live until it ends (src/lib/live-run.ts): stage by stage with counts and the
  * API points spent; a completed job hands its preview on, a failed one its message.
  */
 export function DirectImportProgress({ jobId, onPreview, onFailed }: Props) {
-  const { data: job, error } = useQuery(importJobQueryOptions(jobId));
+  const { data: job, error } = useLiveRun({ query: importJobQueryOptions(jobId), events: projectRoutes.importJobEvents, id: jobId, fromEvent: importJobOfEvent, finished: isJobFinished });
   // The callbacks run once per job end, whatever re-renders follow.
   const reported = useRef(false);
   useEffect(() => {

@@ -51,7 +51,7 @@ export function ImportSourcePanel({ platform, onPreview, saved, jobStorageKey }:
     [jobStorageKey],
   );
   const onStarted = (job: ImportJob) => {
-    // The start's answer is the job's first state: shown at once, then polled.
+    // The start's answer is the job's first state: shown at once, then followed live (src/lib/live-run.ts).
     queryClient.setQueryData(projectKeys.importJob(job.id), job);
     trackJob(job.id);
   };

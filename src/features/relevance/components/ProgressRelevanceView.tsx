@@ -1,11 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { relevanceStageLabels, relevanceStatusLabels } from '@contract/relevance.js';
+import { isFinished, relevanceStageLabels, relevanceStatusLabels, type RelevanceAnalysis } from '@contract/relevance.js';
+import { relevanceRoutes } from '@contract/routes/relevance.js';
 import { BackToProjectLink } from '@/components/ui/BackToProjectLink';
 import { AnalysisNotFound, PageLoading } from '@/components/ui/PageStates';
 import { QueryError } from '@/components/ui/QueryError';
 import { ApiError } from '@/lib/api-client';
+import { useLiveRun } from '@/lib/live-run';
 import { useTokensMoved, useTokensMovedWhenRunEnds } from '@/lib/paid-runs';
 import { cancelRelevance, relevanceKeys, relevanceQueryOptions } from '@/features/relevance/api';
 import { formatCount, formatTokens } from '@/features/relevance/format';
@@ -15,14 +17,21 @@ interface Props {
   analysisId: string;
 }
 
+/** The run in an event's body (`{analysis}`, as its GET answers). */
+const runOfEvent = (body: unknown) => {
+  const analysis = (body as { analysis?: RelevanceAnalysis } | null)?.analysis;
+  return typeof analysis?.id === 'string' && typeof analysis.status === 'string' ? analysis : null;
+};
+const isRunFinished = (analysis: RelevanceAnalysis) => isFinished(analysis.status);
+
 /**
- * /projects/{id}/page-relevance/{analysisId}/progress: the run's stage and pages read so far, polled
- * every 2 s; moves on to the results as soon as the run is completed.
+ * /projects/{id}/page-relevance/{analysisId}/progress: the run's stage and pages read so far, live
+ * (src/lib/live-run.ts); moves on to the results as soon as the run is completed.
  */
 export function ProgressRelevanceView({ projectId, analysisId }: Props) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const run = useQuery(relevanceQueryOptions(analysisId));
+  const run = useLiveRun({ query: relevanceQueryOptions(analysisId), events: relevanceRoutes.events, id: analysisId, fromEvent: runOfEvent, finished: isRunFinished });
   const analysis = run.data;
   const tokensMoved = useTokensMoved();
   // A failed run was refunded, a completed one may have been for pages it could not read.

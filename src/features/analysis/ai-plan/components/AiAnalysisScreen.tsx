@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { aiPlanStatusLabels, isAiPlanFinished, type AiPlan, type AiPlanOverview, type AiPlanStatus } from '@contract/ai-plan.js';
+import { aiPlanRoutes } from '@contract/routes/ai-plan.js';
 import { PageLoading, useWaitsForNetwork } from '@/components/ui/PageStates';
 import { QueryError } from '@/components/ui/QueryError';
 import { ApiError } from '@/lib/api-client';
@@ -10,6 +11,7 @@ import { ActionPlanView } from '@/features/analysis/components/ActionPlanView';
 import { AnalysisGate } from '@/features/analysis/components/AnalysisGate';
 import { BackToResultsLink, PlanNextSteps } from '@/features/analysis/components/PlanLinks';
 import { formatCount, formatTokens } from '@/lib/analysis-format';
+import { useLiveRun } from '@/lib/live-run';
 import { useTokensMovedWhenRunEnds } from '@/lib/paid-runs';
 import { aiPlanKeys, aiPlanOverviewQueryOptions, aiPlanQueryOptions } from '@/features/analysis/ai-plan/api';
 import { AiPlanSteps } from '@/features/analysis/ai-plan/components/AiPlanSteps';
@@ -26,7 +28,7 @@ interface Props {
 
 /**
  * /projects/{id}/analysis/{analysisId}/ai-analysis/{aiAnalysisId}: the AI (LLM) analysis of an audit.
- * With a plan's id it shows that plan (polled while the model works); with the audit's own id it offers
+ * With a plan's id it shows that plan (live while the model works, src/lib/live-run.ts); with the audit's own id it offers
  * to ask for one. When the server has no language model, it says so and shows the plan built from the
  * audit's rules (ActionPlanView) — never a pretend AI answer.
  */
@@ -111,9 +113,16 @@ function EarlierPlans({ projectId, analysisId, overview, current }: { projectId:
   );
 }
 
+/** The plan in an event's body (`{ai_plan}`, as its GET answers). */
+const planOfEvent = (body: unknown) => {
+  const plan = (body as { ai_plan?: AiPlan } | null)?.ai_plan;
+  return typeof plan?.id === 'string' && typeof plan.status === 'string' ? plan : null;
+};
+const isPlanFinished = (plan: AiPlan) => isAiPlanFinished(plan.status);
+
 function AiPlanScreen({ projectId, analysisId, aiPlanId }: { projectId: string; analysisId: string; aiPlanId: string }) {
   const queryClient = useQueryClient();
-  const plan = useQuery(aiPlanQueryOptions(aiPlanId));
+  const plan = useLiveRun({ query: aiPlanQueryOptions(aiPlanId), events: aiPlanRoutes.events, id: aiPlanId, fromEvent: planOfEvent, finished: isPlanFinished });
   const overview = useQuery(aiPlanOverviewQueryOptions(analysisId));
   const status = plan.data?.status;
 
