@@ -71,7 +71,7 @@ export interface RequestLogPolicy {
  * once: about a fifth of the CPU an authenticated read costs as deployed. Here a request gets one line,
  * when it is answered, with the request and the answer in it: always for an error (5xx, or a failed
  * answer) and for a slow answer, for the others one in `sampleEvery` (a sample of the traffic).
- * The lines a request's own code logs (request.log.warn …) are untouched.
+ * Its arrival is logged at debug only. The lines a request's own code logs (request.log.warn …) are untouched.
  */
 export class RequestLogController extends LogController {
   readonly #policy: RequestLogPolicy;
@@ -80,7 +80,10 @@ export class RequestLogController extends LogController {
     super();
     this.#policy = policy;
   }
-  override incomingRequest(): void {}
+  /** A request's arrival only at `debug` (LOG_LEVEL=debug: following requests as they come in). */
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const responseTime = reply.elapsedTime;
     if (error || reply.statusCode >= 500) {

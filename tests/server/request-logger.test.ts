@@ -44,6 +44,18 @@ describe('request loggers', () => {
     await app.close();
   });
 
+  it('log a request as it arrives at debug only', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const { app } = appLoggingTo(lines, 'debug');
+    await app.inject({ method: 'GET', url: '/quiet' });
+    expect(lines.map((line) => [line.msg, line.level])).toEqual([
+      ['incoming request', 20],
+      ['request completed', 30],
+    ]);
+    expect(lines[0].reqId).toBe(lines[1].reqId);
+    await app.close();
+  });
+
   it('keep one answer in REQUEST_LOG_SAMPLE at info, but every error and every slow answer', async () => {
     const lines: Record<string, unknown>[] = [];
     const { app } = appLoggingTo(lines, 'info', { sampleEvery: 10, slowMs: 60_000 });
