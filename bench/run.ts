@@ -12,6 +12,7 @@ export interface BenchModule {
 
 const registry: { name: string; file: string }[] = [
   { name: 'server', file: './server.js' },
+  { name: 'server-during-audit', file: './server-during-audit.js' },
   { name: 'import', file: './import.js' },
   { name: 'analysis', file: './analysis.js' },
   { name: 'result-storage', file: './result-storage.js' },

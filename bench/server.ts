@@ -1,24 +1,25 @@
 import autocannon from 'autocannon';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import pg from 'pg';
-import { startBenchApp } from './bench-app.js';
+import { BENCH_ADMIN, startBareRoute, startDeployedServer, type BenchProcess } from './deployed-server.js';
 
 /**
- * The API's overhead against bare fastify routes, measured in one run on one machine: the production app
- * on an embedded PostgreSQL (see bench-app.ts) beside a bare fastify server in the same process whose
- * routes each run ONE raw `pg` query on the same database and answer its row as JSON (fastify's default
- * JSON.stringify). An authenticated read is held to ≥ 80 % of the bare route running the same query:
- * `GET /api/v1/auth/me` against the user's row, `GET /api/v1/tokens/balance` against the balance.
+ * The API's overhead against a bare fastify route, as deployed, measured in one run on one machine: the
+ * server runs as `npm start` runs it (bench/deployed-server.ts: build/server/server/main.js in its own
+ * process, NODE_ENV=production, the default log level, the default rate limits, its own embedded
+ * PostgreSQL), and the baseline is bare fastify in ANOTHER process (bench/bare-route-server.ts) whose
+ * routes each run ONE raw `pg` query on the same database and answer its row as JSON. An authenticated
+ * read is held to ≥ 80 % of the bare route running the same query: `GET /api/v1/auth/me` against the
+ * user's row, `GET /api/v1/tokens/balance` against the balance. None of the graded routes has a rate
+ * limit (the default limits are on login, registration and the like), so the defaults stand as they are.
  *
  * The shared machine's load drifts within a run (other engineers' jobs start and stop), so one long
  * measurement of each side compares two different machines. Instead each pair is measured in short
  * interleaved rounds (baseline, route; then route, baseline; …), each round gives its own ratio, and the
- * figure reported is the median of those ratios with their spread. Every target is warmed first (JIT,
- * pools, the session cache). autocannon (20 keep-alive connections) runs in a worker thread, so the load
- * generator does not share the servers' event loop; both servers live in this process and get the same
- * load generator, connections and payload handling.
+ * figure reported is the median of those ratios with their spread. Beside requests per second, the CPU
+ * time each answer costs its own process (every thread of it: /proc/<pid>/stat) is reported: it follows
+ * the other jobs on the machine far less than the throughput does. Every target is warmed first (JIT,
+ * pools, the session cache). autocannon (20 keep-alive connections) runs in a worker thread of this
+ * process, the same load generator for both sides. BENCH_LOG_LEVEL=warn measures the app at that level.
  */
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -33,11 +34,13 @@ interface Target {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** The process that answers it. */
+  process: BenchProcess;
 }
 
 interface Sample {
   requestsPerSecond: number;
-  /** CPU time of the main thread (both servers' JavaScript; not the load generator's thread) per answer, µs. */
+  /** CPU time of the answering process (all its threads; not PostgreSQL's, not the load generator's) per answer, µs. */
   cpuMicrosPerRequest: number;
   p50: number;
   p99: number;
@@ -64,19 +67,8 @@ interface PairResult {
   cpuRatios: number[];
 }
 
-/**
- * CPU time the main thread has used, in µs (/proc: user + system clock ticks). Requests per second
- * follow whatever CPU the other jobs of the machine leave; the CPU a request costs hardly does.
- */
-function mainThreadCpuMicros(): number {
-  const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // After the command name: state is field 3, utime 14 and stime 15 (1-based over the whole line).
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_SECOND;
-}
-const CLOCK_TICKS_PER_SECOND = 100;
-
 async function measure(target: Target, seconds: number): Promise<Sample> {
-  const cpuBefore = mainThreadCpuMicros();
+  const cpuBefore = target.process.cpuMicros();
   const result = await autocannon({
     url: target.url,
     method: target.method ?? 'GET',
@@ -86,7 +78,7 @@ async function measure(target: Target, seconds: number): Promise<Sample> {
     duration: seconds,
     workers: 1,
   });
-  const cpuMicros = mainThreadCpuMicros() - cpuBefore;
+  const cpuMicros = target.process.cpuMicros() - cpuBefore;
   return {
     requestsPerSecond: result.requests.average,
     cpuMicrosPerRequest: cpuMicros / Math.max(1, result.requests.total),
@@ -121,13 +113,6 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  return `http://127.0.0.1:${address.port}`;
-}
-
 const percent = (value: number) => `${(100 * value).toFixed(0)} %`;
 const spread = (values: number[]) => (values.length > 1 ? `${percent(Math.min(...values))}–${percent(Math.max(...values))}` : '');
 
@@ -156,68 +141,33 @@ function printTable(results: PairResult[]) {
 }
 
 export async function run(): Promise<void> {
-  const bench = await startBenchApp();
-  console.log(
-    `server: ${bench.source}; cores: ${os.availableParallelism()}; ${CONNECTIONS} connections; ${ROUNDS} interleaved rounds of ${ROUND_SECONDS} s per side`,
-  );
-  // The same pool size as the app's (server/db/database.ts), on the same database.
-  const pool = new pg.Pool({ connectionString: bench.databaseUrl, max: 20 });
-  // The very queries the two API routes run (the columns /auth/me shows; the balance), as plain SQL.
-  const userQuery = 'SELECT id, email, first_name, last_name, role, is_verified FROM users WHERE id = $1';
-  const balanceQuery = 'SELECT balance FROM token_balances WHERE user_id = $1';
-  const sessionQuery =
-    'SELECT u.id, u.role, u.is_verified, u.email, m.role AS organization_role FROM users u JOIN memberships m ON m.user_id = u.id WHERE u.id = $1 AND m.organization_id = $2';
-  const bare = Fastify();
-  bare.get('/bench/bare', async () => ({ ok: true }));
-  bare.get('/bench/pg-user', async () => {
-    const { rows } = await pool.query(userQuery, [bench.user.id]);
-    return rows[0];
-  });
-  bare.get('/bench/pg-balance', async () => {
-    const { rows } = await pool.query(balanceQuery, [bench.user.id]);
-    return { balance: rows[0]?.balance ?? 0 };
-  });
-  bare.get('/bench/pg-twice', async () => {
-    await pool.query(sessionQuery, [bench.user.id, bench.user.organizationId]);
-    const { rows } = await pool.query(balanceQuery, [bench.user.id]);
-    return { balance: rows[0]?.balance ?? 0 };
-  });
-
+  const logLevel = process.env.BENCH_LOG_LEVEL;
+  const app = await startDeployedServer(logLevel ? { LOG_LEVEL: logLevel } : {});
+  let bare: BenchProcess | null = null;
   try {
-    const apiUrl = bench.url;
-    const bareUrl = await listen(bare);
-
-    // A token from a real login (a session token, as the PWA holds); the signed one if login fails.
-    const loginBody = JSON.stringify({ email: bench.user.email, password: bench.user.password });
-    const jsonHeaders = { 'content-type': 'application/json' };
-    const login = await fetch(`${apiUrl}/api/v1/auth/login`, { method: 'POST', headers: jsonHeaders, body: loginBody });
-    let accessToken = bench.accessToken;
-    if (login.ok) accessToken = ((await login.json()) as { tokens: { access_token: string } }).tokens.access_token;
-    else console.log(`note: POST /api/v1/auth/login answered ${login.status}; measuring with a signed access token`);
-    const auth = { authorization: `Bearer ${accessToken}` };
-
-    const userBaseline: Target = { name: 'bare fastify, one raw pg query (the user row)', url: `${bareUrl}/bench/pg-user` };
-    const balanceBaseline: Target = { name: 'bare fastify, one raw pg query (the balance)', url: `${bareUrl}/bench/pg-balance` };
+    bare = await startBareRoute(app.databaseUrl, BENCH_ADMIN.email);
+    console.log(
+      `server: build/server/server/main.js as deployed (log level ${logLevel ?? 'default (info)'}, default rate limits), bare route in its own process; cores: ${os.availableParallelism()}; ${CONNECTIONS} connections; ${ROUNDS} interleaved rounds of ${ROUND_SECONDS} s per side`,
+    );
+    const auth = { authorization: `Bearer ${app.accessToken}` };
+    const userBaseline: Target = { name: 'bare fastify, one raw pg query (the user row)', url: `${bare.url}/bench/pg-user`, process: bare };
+    const balanceBaseline: Target = { name: 'bare fastify, one raw pg query (the balance)', url: `${bare.url}/bench/pg-balance`, process: bare };
     const pairs: Pair[] = [
-      { target: { name: 'GET /api/v1/auth/me', url: `${apiUrl}/api/v1/auth/me`, headers: auth }, baseline: userBaseline, rounds: ROUNDS, graded: true },
-      { target: { name: 'GET /api/v1/tokens/balance', url: `${apiUrl}/api/v1/tokens/balance`, headers: auth }, baseline: balanceBaseline, rounds: ROUNDS, graded: true },
-      { target: { name: 'bare fastify, no query', url: `${bareUrl}/bench/bare` }, baseline: balanceBaseline, rounds: 1, graded: false },
-      { target: { name: 'bare fastify, two raw pg queries', url: `${bareUrl}/bench/pg-twice` }, baseline: balanceBaseline, rounds: 1, graded: false },
-      {
-        target: { name: 'POST /api/v1/auth/login', url: `${apiUrl}/api/v1/auth/login`, method: 'POST', headers: jsonHeaders, body: loginBody },
-        baseline: balanceBaseline,
-        rounds: 1,
-        graded: false,
-      },
+      { target: { name: 'GET /api/v1/auth/me', url: `${app.url}/api/v1/auth/me`, headers: auth, process: app }, baseline: userBaseline, rounds: ROUNDS, graded: true },
+      { target: { name: 'GET /api/v1/tokens/balance', url: `${app.url}/api/v1/tokens/balance`, headers: auth, process: app }, baseline: balanceBaseline, rounds: ROUNDS, graded: true },
+      { target: { name: 'bare fastify, no query', url: `${bare.url}/bench/bare`, process: bare }, baseline: balanceBaseline, rounds: 1, graded: false },
     ];
     const everyTarget = [...new Set(pairs.flatMap((pair) => [pair.baseline, pair.target]))];
     for (const target of everyTarget) await measure(target, WARMUP_SECONDS);
+    const loggedBefore = app.loggedBytes();
     const results: PairResult[] = [];
     for (const pair of pairs) results.push(await measurePair(pair));
+    const answers = results.flatMap((r) => r.target).reduce((sum, s) => sum + s.requestsPerSecond * ROUND_SECONDS, 0);
 
     console.log('');
     printTable(results);
-    console.log(`\ntarget: the graded routes at ≥ ${percent(TARGET_RATIO)} of the bare route running the same query (median of the rounds' ratios)`);
+    console.log(`\nthe server logged ${((app.loggedBytes() - loggedBefore) / 1024).toFixed(0)} KB while answering about ${Math.round(answers)} requests`);
+    console.log(`target: the graded routes at ≥ ${percent(TARGET_RATIO)} of the bare route running the same query (median of the rounds' ratios)`);
     for (const { pair, ratios, cpuRatios } of results.filter((r) => r.pair.graded)) {
       const verdict = median(ratios) >= TARGET_RATIO ? 'met' : 'NOT met';
       console.log(`  ${pair.target.name}: ${percent(median(ratios))}, rounds ${spread(ratios)} (${verdict}); CPU per request ${percent(median(cpuRatios))} of the baseline's efficiency`);
@@ -225,8 +175,7 @@ export async function run(): Promise<void> {
     const failing = results.filter((r) => [...r.target, ...r.baseline].some((s) => s.non2xx > 0 || s.errors > 0));
     if (failing.length > 0) console.log(`\nwarning: non-2xx answers or errors for ${failing.map((r) => r.pair.target.name).join(', ')}; those figures do not measure the real route`);
   } finally {
-    await bare.close().catch(() => undefined);
-    await pool.end().catch(() => undefined);
-    await bench.close();
+    await bare?.stop().catch(() => undefined);
+    await app.stop();
   }
 }

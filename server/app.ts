@@ -18,7 +18,7 @@ import { answerClientError, HttpError, RateLimitedError } from './lib/errors.js'
 import { DocumentsBusyError } from './lib/documents.js';
 import { authModeOf, valibotValidatorCompiler } from './lib/schema.js';
 import { apiRouteOf, checkAnswerAgainstRoute } from './lib/routes.js';
-import { lazyRequestLogger } from './lib/logger.js';
+import { lazyRequestLogger, RequestLogController } from './lib/logger.js';
 import { movedRoutes } from '../contract/routes/admin.js';
 import { authenticatePlugin, requireVerifiedEmail, accessChecks } from './auth/authenticate.js';
 import { createRateLimitStorage, type RateLimitCounter } from './lib/rate-limit-store.js';
@@ -123,6 +123,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'body.password'] },
     childLoggerFactory: lazyRequestLogger,
+    // One line per answer, for errors, slow answers and a sample of the rest (see RequestLogController).
+    logController: new RequestLogController(config.requestLog),
     // The client address the rate limits count by: the socket's, unless TRUST_PROXY names the proxies.
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // While closing, a request that still arrives on an open keep-alive connection is answered normally

@@ -5,6 +5,7 @@ import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { paymentsConfigFromEnv, type PaymentsConfig } from './config/payments.js';
 import { StartupError } from './startup-error.js';
+import type { RequestLogPolicy } from './lib/logger.js';
 import { loadPricingTable } from './config/pricing-table.js';
 
 /** Everything the server reads from the environment, parsed once. */
@@ -72,6 +73,8 @@ export interface AppConfig {
   /** The Telegram bot alerts are sent by (`TELEGRAM_BOT_TOKEN`); null: no Telegram channel. */
   telegram: TelegramConfig | null;
   logLevel: string;
+  /** Which answers the request log keeps: one in `sampleEvery` at info, every error and every answer slower than `slowMs` (server/lib/logger.ts). */
+  requestLog: RequestLogPolicy;
   /**
    * Let the landing-page fetcher open loopback/private/link-local addresses (`ALLOW_PRIVATE_PAGE_HOSTS=true`).
    * Off by default: user-supplied URLs must not reach the server's own network (SSRF). Tests turn it on.
@@ -253,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     yandexDirectApiUrl: env.YANDEX_DIRECT_API_URL ?? 'https://api.direct.yandex.com/json/v5',
     yandexDirectSandboxApiUrl: env.YANDEX_DIRECT_SANDBOX_API_URL ?? 'https://api-sandbox.direct.yandex.com/json/v5',
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
+    requestLog: { sampleEvery: intFromEnv(env.REQUEST_LOG_SAMPLE, 100), slowMs: intFromEnv(env.SLOW_REQUEST_MS, 1000) },
     allowPrivateHosts: env.ALLOW_PRIVATE_PAGE_HOSTS === 'true',
     llm: llmConfigFromEnv(env),
     payments: paymentsConfigFromEnv(env),

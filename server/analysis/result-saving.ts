@@ -21,7 +21,8 @@
  */
 import type pg from 'pg';
 import { sql } from 'kysely';
-import { onConnection, poolOf, type DB } from '../db/database.js';
+import { isEmbedded, onConnection, poolOf, type DB } from '../db/database.js';
+import { lowerPriorityOf } from '../lib/background-priority.js';
 import { resultTableColumns, type ResultRowBatch, type ResultTable } from './result-rows.js';
 import { copyRowBatch, insertRowBatch } from './row-writer.js';
 
@@ -54,6 +55,8 @@ export async function clearResultRows(db: DB, analysisId: string, { unlessComple
 
 interface Writer {
   client: pg.PoolClient;
+  /** Its backend runs at background priority: the connection is closed at the end, never handed back to the pool. */
+  lowered: boolean;
   trx: DB;
   /** The writes queued on this connection, one after another. */
   queue: Promise<void>;
@@ -75,16 +78,29 @@ export function openResultSaving(db: DB, analysisId: string, connections = resul
   let ended = false;
   let lastChosen = -1;
 
+  /**
+   * The embedded PostgreSQL's backend of a saving connection runs at background priority
+   * (lib/background-priority.ts): the COPYs of a big result kept both cores busy and the API's one-row
+   * queries waited behind them. An external PostgreSQL's backends are not processes of this machine.
+   */
+  const lowerBackendPriority = async (client: pg.PoolClient): Promise<boolean> => {
+    if (!isEmbedded(db)) return false;
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    return lowerPriorityOf(rows[0]!.pid);
+  };
+
   const open = async (): Promise<Writer> => {
     const client = await poolOf(db).connect();
+    let lowered = false;
     try {
+      lowered = await lowerBackendPriority(client);
       await client.query('BEGIN');
       await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(resultSaving.lockTimeoutMs))}`);
     } catch (error) {
       client.release(error as Error);
       throw error;
     }
-    return { client, trx: onConnection(client), queue: Promise.resolve(), pendingChars: 0 };
+    return { client, lowered, trx: onConnection(client), queue: Promise.resolve(), pendingChars: 0 };
   };
   /** The writer at `index`, opened on first use (a small result never opens the second connection). */
   const writer = (index: number) => (writers[index] ??= open());
@@ -105,7 +121,8 @@ export function openResultSaving(db: DB, analysisId: string, connections = resul
   const end = async (writer: Writer, statement: 'COMMIT' | 'ROLLBACK') => {
     try {
       await writer.client.query(statement);
-      writer.client.release();
+      // A backend at background priority cannot be raised again without privileges: it ends with the saving.
+      writer.client.release(writer.lowered);
     } catch (error) {
       // A connection that cannot end its transaction is not given back to the pool.
       writer.client.release(error as Error);

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { availabilityOf, createDatabase, migrateToLatest, type DB } from './database.js';
+import { availabilityOf, createDatabase, markEmbedded, migrateToLatest, type DB } from './database.js';
 import { attachRunningEmbeddedPostgres, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.js';
 
 export interface DatabaseHandle {
@@ -46,6 +46,7 @@ export async function openDatabase(options: {
   if (running) {
     const url = running.url(APP_DATABASE);
     const db = createDatabase(url);
+    markEmbedded(db);
     // The server migrated it at its start; a CLI newer than the server brings the schema up to date (kysely locks).
     await migrate(db);
     return { db, url, close: () => closeDatabase(db) };
@@ -59,6 +60,7 @@ export async function openDatabase(options: {
     }
     const url = embedded.url(APP_DATABASE);
     const db = createDatabase(url);
+    markEmbedded(db);
     try {
       await migrate(db);
     } catch (error) {

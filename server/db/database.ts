@@ -26,6 +26,18 @@ export function poolOf(db: Kysely<any>): pg.Pool {
 
 const availabilities = new WeakMap<pg.Pool, DatabaseAvailability>();
 
+/** Handles of the embedded PostgreSQL this machine runs (db/connect.ts): its backends are processes here. */
+const embedded = new WeakSet<Kysely<any>>();
+
+export function markEmbedded(db: Kysely<any>): void {
+  embedded.add(db);
+}
+
+/** Whether the handle's PostgreSQL is the embedded one, so a backend's pid names a process of this machine. */
+export function isEmbedded(db: Kysely<any>): boolean {
+  return embedded.has(db);
+}
+
 /** Whether the database of a handle made by `createDatabase` answers (see availability.ts). */
 export function availabilityOf(db: Kysely<any>): DatabaseAvailability {
   return availabilities.get(poolOf(db))!;

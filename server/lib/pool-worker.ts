@@ -5,6 +5,10 @@
  * message and code (structured cloning of an Error would drop the code).
  */
 import { collectGarbageIfLarge } from './collect-garbage.js';
+import { lowerThisWorkerThreadsPriority } from './background-priority.js';
+
+// Imports, audits and exports are background work: the main thread answering requests goes first.
+lowerThisWorkerThreadsPriority();
 
 export interface PoolTask {
   moduleUrl: string;

@@ -29,7 +29,7 @@ let webRoot: string;
 async function startServer(): Promise<RunningServer> {
   const port = await findFreePort();
   const tsx = path.resolve('node_modules/.bin/tsx');
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, WEB_ROOT: webRoot, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, WEB_ROOT: webRoot, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'debug' };
   for (const name of ['DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'SMTP_URL', 'REDIS_URL', 'JWT_SECRET']) delete env[name];
   const child = spawn(tsx, ['server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

@@ -1,4 +1,6 @@
+import os from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BACKGROUND_NICENESS } from '../../../server/lib/background-priority.js';
 import { TaskPool, WorkerLimitError, WorkerTaskError, PoolBusyError } from '../../../server/lib/worker-pool.js';
 
 // Named as the compiled build names it (.js); the pool finds the .ts source under vitest.
@@ -10,6 +12,12 @@ describe('TaskPool (piscina worker threads)', () => {
 
   it('runs an exported function in another thread and returns its value', async () => {
     await expect(pool.run(tasks, 'add', [2, 3])).resolves.toEqual({ sum: 5, inMainThread: false });
+  });
+
+  it.runIf(process.platform === 'linux')('runs its threads at background priority, the main thread (the requests) at normal', async () => {
+    const before = os.getPriority(process.pid);
+    await expect(pool.run(tasks, 'priorities')).resolves.toEqual({ thread: Math.max(before, BACKGROUND_NICENESS), process: before });
+    expect(os.getPriority(process.pid)).toBe(before);
   });
 
   it('rejects with the error thrown inside the worker, code included', async () => {
