@@ -257,6 +257,7 @@ export const queueLabels: Record<string, string> = {
   'ai-plan.run': 'ИИ-планы',
   'projects.direct-import': 'Импорт из API Директа',
   'payments.yookassa-check': 'Проверка оплат картой',
+  'changes.apply': 'Изменения в Директе',
 };
 
 /** GET /admin/stats?days=30: the overview's charts, one point per day (UTC), oldest first. */

@@ -98,7 +98,13 @@ function createPersister(throttleTime: number): Persister {
   return {
     // The buster is taken at save time, so a cache saved after a login carries the new identity.
     persistClient: (client) => base.persistClient(asLastAnswers({ ...client, buster: currentCacheBuster() })),
-    restoreClient: () => base.restoreClient(),
+    // What a previous page life kept is shown at once but is stale however young: the server may have changed it
+    // since (an invoice the admin marked paid a second before a reload), so each screen asks for it again.
+    restoreClient: async () => {
+      const restored = await base.restoreClient();
+      for (const query of restored?.clientState.queries ?? []) query.state.isInvalidated = true;
+      return restored;
+    },
     removeClient: () => base.removeClient(),
   };
 }

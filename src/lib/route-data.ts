@@ -11,8 +11,8 @@ import { onlineManager, type EnsureInfiniteQueryDataOptions, type EnsureQueryDat
 /**
  * The `staleTime` of data a screen must fetch again whenever it opens (payments, invoices: they change
  * elsewhere). Data this young counts as fresh, so what the route's loader has just fetched is not asked
- * for a second time as the screen mounts; a copy from an earlier visit is older and is fetched again.
- * Not for data kept on disk (the ledger): a copy restored after a reload may be this young.
+ * for a second time as the screen mounts; a copy from an earlier visit is older and is fetched again, and
+ * so is a copy restored from disk after a reload, however young (the persister marks those stale).
  */
 export const FETCHED_ON_OPEN_MS = 5_000;
 

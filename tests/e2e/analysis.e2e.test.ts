@@ -28,9 +28,9 @@ async function importFiles(files: { name: string; bytes: Uint8Array }[]): Promis
   return result.data;
 }
 
-/** What a bulk upload sets on a keyword or an ad: everything but statistics and statuses. */
-function uploadable<T extends Keyword | Ad>(item: T): Omit<T, 'stats' | 'status'> {
-  const { stats: _stats, status: _status, ...rest } = item;
+/** What a bulk upload sets on a keyword or an ad: everything but statistics, statuses and Yandex's moderation verdicts. */
+function uploadable<T extends Keyword | Ad>(item: T): Omit<T, 'stats' | 'status' | 'moderation'> {
+  const { stats: _stats, status: _status, moderation: _moderation, ...rest } = item;
   return rest;
 }
 

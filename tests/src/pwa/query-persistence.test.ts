@@ -69,6 +69,21 @@ describe('persisted query cache', () => {
     expect(afterReload.getQueryData(['tokens', 'balance'])).toEqual({ balance: 120 });
   });
 
+  it('restores a young answer as stale, so the screen asks again (an invoice paid a second before the reload)', async () => {
+    signedInAs(verifiedUser);
+    const before = createQueryClient();
+    const payments = { queryKey: ['tokens', 'payments'], meta: { persist: true }, staleTime: 5_000 } as const;
+    await before.fetchQuery({ ...payments, queryFn: () => [{ status: 'pending' }] });
+    await save(before);
+
+    const afterReload = createQueryClient();
+    await persistQueryClientRestore({ queryClient: afterReload as unknown as PersistClient, ...options() });
+    expect(afterReload.getQueryData(['tokens', 'payments'])).toEqual([{ status: 'pending' }]);
+    expect(afterReload.getQueryCache().find({ queryKey: ['tokens', 'payments'] })!.isStale()).toBe(true);
+    // Asked again on opening, within its staleTime, it answers what the server says now.
+    await expect(afterReload.fetchQuery({ ...payments, queryFn: () => [{ status: 'paid' }] })).resolves.toEqual([{ status: 'paid' }]);
+  });
+
   it('writes the latest answers at once when the page goes away, without waiting for the throttle', async () => {
     signedInAs(verifiedUser);
     localStorage.removeItem(QUERY_CACHE_KEY);
