@@ -65,7 +65,8 @@ export default tseslint.config(
   {
     // The server's and the contract's layering: the contract (contract/) imports neither side; engines
     // (server/engines) are pure and import only the contract, other engines and server/lib; the queue, the
-    // database layer and server/lib never import a domain (they are handed what they run).
+    // database layer and server/lib never import a domain (they are handed what they run); a domain never
+    // reaches into another's routes or job worker; no import cycles.
     files: ['server/**/*.ts', 'contract/**/*.ts'],
     languageOptions: { parser: tseslint.parser },
     plugins: { 'import-x': importX },
@@ -75,6 +76,7 @@ export default tseslint.config(
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './server/tsconfig.json' })],
     },
     rules: {
+      'import-x/no-cycle': 'error',
       'import-x/no-restricted-paths': [
         'error',
         {
@@ -87,6 +89,13 @@ export default tseslint.config(
               except: ['./engines', './lib/csv.ts'],
               message: 'Engines are pure: data in, data out; they import only the contract, other engines and pure helpers.',
             },
+            // A domain's HTTP layer and job worker are its internals: app.ts mounts the routes and
+            // job-workers.ts hands the workers to the queue; another domain uses the domain's services.
+            ...domains.map((domain) => ({
+              target: `./server/${domain}`,
+              from: domains.filter((other) => other !== domain).flatMap((other) => [`./server/${other}/routes.ts`, `./server/${other}/worker.ts`]),
+              message: "A domain never imports another domain's routes or job worker: it uses that domain's services.",
+            })),
             ...['./server/jobs', './server/lib', './server/config', './server/config.ts', ...databaseLayer].map((target) => ({
               target,
               from: domains.map((domain) => `./server/${domain}`),

@@ -23,6 +23,8 @@ describe('module boundaries', () => {
     ['a table type importing a domain', 'server/db/tables/new-table.ts', "import type { CampaignRowSummary } from '../../projects/campaign-row.js';\nexport type X = CampaignRowSummary;\n", 'import no domain'],
     ['a migration importing a domain', 'server/db/migrations/0999_new.ts', "import { resultRowBatches } from '../../analysis/result-rows.js';\nexport const x = resultRowBatches;\n", 'import no domain'],
     ['the configuration importing a domain', 'server/config.ts', "import { priceAiPlan } from './tokens/pricing.js';\nexport const x = priceAiPlan;\n", 'import no domain'],
+    ['a domain importing another domain\'s routes', 'server/reports/new-file.ts', "import { analysisRoutes } from '../analysis/routes.js';\nexport const x = analysisRoutes;\n", 'routes or job worker'],
+    ['a domain importing another domain\'s job worker', 'server/monitoring/new-file.ts', "import { analysisJobWorker } from '../analysis/worker.js';\nexport const x = analysisJobWorker;\n", 'routes or job worker'],
     ['the contract importing the PWA', 'contract/new-schema.ts', "import { formatRub } from '../src/lib/analysis-format.js';\nexport const x = formatRub;\n", 'imports neither'],
     ['the server importing the PWA', 'server/auth/new-file.ts', "import { formatRub } from '../../src/lib/analysis-format.js';\nexport const x = formatRub;\n", 'never the PWA'],
     ['a feature importing another feature', 'src/features/tokens/new-file.ts', "import * as admin from '@/features/admin/api';\nexport const x = admin;\n", 'never another feature'],
@@ -42,4 +44,13 @@ describe('module boundaries', () => {
     ].join('\n');
     expect(await boundaryErrors('server/engines/scoring/new-check.ts', code)).toEqual([]);
   });
+});
+
+describe('import cycles', () => {
+  it('refuses a server module importing one that imports it back', async () => {
+    const [result] = await eslint.lintText("import { paymentRoutes } from '../payments/routes.js';\nexport const x = paymentRoutes;\n", {
+      filePath: path.join(root, 'server/tokens/ledger.ts'),
+    });
+    expect(result.messages.filter((message) => message.ruleId === 'import-x/no-cycle')).toHaveLength(1);
+  }, 180_000);
 });
