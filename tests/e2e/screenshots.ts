@@ -52,16 +52,21 @@ async function main() {
       targetCpa: 1500,
     });
     const { analysisId } = await runAnalysisToCompletion(setup, projectId);
+    // The results screen makes the client's share link; a guest's page of it is shot below.
+    await setup.getByTestId('create-share-link').click();
+    const sharePath = new URL(await setup.getByTestId('share-link-url').innerText()).pathname;
     await setup.context().close();
 
     const screens: [string, string][] = [
       ['projects', '/projects'],
+      ['board', '/board'],
       ['project', `/projects/${projectId}`],
       ['analysis-new', `/projects/${projectId}/analysis/new`],
       ['analysis-history', `/projects/${projectId}/analysis/history`],
       ['analysis-results', `/projects/${projectId}/analysis/${analysisId}/results`],
       ['analysis-suggestions', `/projects/${projectId}/analysis/${analysisId}/semantic`],
       ['analysis-plan', `/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`],
+      ['change-sets', `/projects/${projectId}/changes`],
       ['page-check-new', `/projects/${projectId}/page-relevance/new`],
       ['project-create', '/projects/create/step1'],
       ['tokens', '/tokens'],
@@ -79,6 +84,7 @@ async function main() {
       await guest.getByRole('form', { name: 'Вход' }).waitFor();
       await guest.screenshot({ path: path.join(outDir, `${size.name}-auth.png`), fullPage: true });
       console.log(`  screenshots/${size.name}-auth.png`);
+      await shoot(guest, size.name, 'shared-report', sharePath);
       await guest.context().close();
     }
   } finally {
