@@ -248,15 +248,15 @@ function AlertRulesForm({ projectId, initial }: { projectId: string; initial: Al
             />
             <span>₽ в месяц</span>
           </div>
-          {check('rejected', 'Объявление отклонено модерацией')}
+          {check('rejected', 'Объявление или быстрые ссылки отклонены модерацией')}
           <div className="project-care__inline">
-            {check('runout', 'Кампания остановится в ближайшие')}
+            {check('runout', 'Кампания остановится или деньги закончатся в ближайшие')}
             <input
               className="input input--small"
               type="number"
               min={1}
               max={60}
-              aria-label="Дней до остановки кампании"
+              aria-label="Дней до остановки кампании или конца денег"
               value={rules.runout_days}
               onChange={(event) => set('runout_days', Math.min(60, Math.max(1, Math.round(Number(event.target.value) || 1))))}
             />
