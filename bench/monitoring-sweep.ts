@@ -45,11 +45,13 @@ function generatedAccount(keywords: number): FakeDirectAccount {
     }
   }
   return {
-    campaigns: [{ Id: 1, Name: 'Окна — поиск', Type: 'TEXT_CAMPAIGN', State: 'ON', Status: 'ACCEPTED', Currency: 'RUB', DailyBudget: null, NegativeKeywords: { Items: ['бесплатно'] }, StartDate: '2026-01-01', EndDate: null, TextCampaign: { BiddingStrategy: { Search: { BiddingStrategyType: 'HIGHEST_POSITION' }, Network: { BiddingStrategyType: 'SERVING_OFF' } } } }],
+    campaigns: [{ Id: 1, Name: 'Окна — поиск', Type: 'TEXT_CAMPAIGN', State: 'ON', Status: 'ACCEPTED', Currency: 'RUB', DailyBudget: null, Funds: { Mode: 'SHARED_ACCOUNT_FUNDS', SharedAccountFunds: { Refund: 0, Spend: 0 } }, NegativeKeywords: { Items: ['бесплатно'] }, StartDate: '2026-01-01', EndDate: null, TextCampaign: { BiddingStrategy: { Search: { BiddingStrategyType: 'HIGHEST_POSITION' }, Network: { BiddingStrategyType: 'SERVING_OFF' } } } }],
     adGroups,
     ads,
     keywords: keywordRows,
     sitelinksSets: [],
+    // The campaign spends a shared account: each re-read also asks its balance (v4 Live), as a real one would.
+    sharedAccounts: [{ AccountID: 1, Login: 'bench', Amount: 1_000_000, Currency: 'RUB' }],
     adExtensions: [],
     adImages: [],
     reportRows: { CUSTOM_REPORT: report, SEARCH_QUERY_PERFORMANCE_REPORT: [] },
