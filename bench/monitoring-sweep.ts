@@ -5,8 +5,15 @@
  * The sweep is driven at the slot as the minute tick would (once a second here, so the bench does not wait
  * a minute between steps): each project is re-read through the API, its data replaced, audited and paid.
  * Meanwhile a client asks `GET /api/v1/tokens/balance` every 50 ms; printed: the time until every run is
- * closed, their outcomes, and the balance's p50/p99/max during the sweep.
+ * closed, their outcomes, and the balance's p50/p99/max during the sweep (and a progress line each minute,
+ * so a run cut short still says how far it got).
+ *
+ * Set-up: the first project is read through the API import as a person would create it; the others are
+ * copies of it made in SQL (the project, its import, campaigns, queries and Direct connection), because 200
+ * imports of 10 000 keywords would take longer than the sweep itself and measure the import, not the sweep.
+ * Nothing of the sweep is shortcut: every copy is re-read through the fake API, replaced, audited and paid.
  */
+import { sql } from 'kysely';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createMailer } from '../server/email/mailer.js';
@@ -38,11 +45,13 @@ function generatedAccount(keywords: number): FakeDirectAccount {
     }
   }
   return {
-    campaigns: [{ Id: 1, Name: 'Окна — поиск', Type: 'TEXT_CAMPAIGN', State: 'ON', Status: 'ACCEPTED', Currency: 'RUB', DailyBudget: null, NegativeKeywords: { Items: ['бесплатно'] }, StartDate: '2026-01-01', EndDate: null, TextCampaign: { BiddingStrategy: { Search: { BiddingStrategyType: 'HIGHEST_POSITION' }, Network: { BiddingStrategyType: 'SERVING_OFF' } } } }],
+    campaigns: [{ Id: 1, Name: 'Окна — поиск', Type: 'TEXT_CAMPAIGN', State: 'ON', Status: 'ACCEPTED', Currency: 'RUB', DailyBudget: null, Funds: { Mode: 'SHARED_ACCOUNT_FUNDS', SharedAccountFunds: { Refund: 0, Spend: 0 } }, NegativeKeywords: { Items: ['бесплатно'] }, StartDate: '2026-01-01', EndDate: null, TextCampaign: { BiddingStrategy: { Search: { BiddingStrategyType: 'HIGHEST_POSITION' }, Network: { BiddingStrategyType: 'SERVING_OFF' } } } }],
     adGroups,
     ads,
     keywords: keywordRows,
     sitelinksSets: [],
+    // The campaign spends a shared account: each re-read also asks its balance (v4 Live), as a real one would.
+    sharedAccounts: [{ AccountID: 1, Login: 'bench', Amount: 1_000_000, Currency: 'RUB' }],
     adExtensions: [],
     adImages: [],
     reportRows: { CUSTOM_REPORT: report, SEARCH_QUERY_PERFORMANCE_REPORT: [] },
@@ -72,8 +81,44 @@ async function createConnectedProject(bench: BenchApp, index: number): Promise<s
   return project.id as string;
 }
 
+/** `count` copies of a project made in SQL: the project row, its imports, campaigns, queries and connection. */
+async function cloneProject(bench: BenchApp, sourceId: string, count: number): Promise<string[]> {
+  const db = bench.app.db;
+  const ids: string[] = [];
+  for (let index = 1; index <= count; index++) {
+    const id = await db.transaction().execute(async (trx) => {
+      const project = await sql<{ id: string }>`
+        INSERT INTO projects (organization_id, name, name_key, site_url, platform, region, target_cpa, settings, time_zone, author_id)
+        SELECT organization_id, ${`Окна ${index}`}, ${`окна ${index}`}, ${`okna-${index}.example`}, platform, region, target_cpa, settings, time_zone, author_id
+          FROM projects WHERE id = ${sourceId} RETURNING id`.execute(trx);
+      const newId = project.rows[0]!.id;
+      const imports = await sql<{ old_id: string; new_id: string }>`
+        WITH source AS (SELECT *, gen_random_uuid() AS new_id FROM project_imports WHERE project_id = ${sourceId}),
+             copied AS (
+               INSERT INTO project_imports (id, project_id, source, mode, status, file_names, counts, problems, detected, period, created_by, units_spent)
+               SELECT new_id, ${newId}, source, mode, status, file_names, counts, problems, detected, period, created_by, units_spent FROM source RETURNING id)
+        SELECT id AS old_id, new_id FROM source`.execute(trx);
+      for (const { old_id, new_id } of imports.rows) {
+        await sql`
+          INSERT INTO campaigns (project_id, import_id, position, external_id, name, type, groups_count, ads_count, keywords_count, negative_keywords_count, stats, groups_summary, data)
+          SELECT ${newId}, ${new_id}, position, external_id, name, type, groups_count, ads_count, keywords_count, negative_keywords_count, stats, groups_summary, data
+            FROM campaigns WHERE import_id = ${old_id}`.execute(trx);
+        await sql`
+          INSERT INTO project_search_queries (project_id, import_id, position, data, rows_count, period)
+          SELECT ${newId}, ${new_id}, position, data, rows_count, period FROM project_search_queries WHERE import_id = ${old_id}`.execute(trx);
+      }
+      await sql`
+        INSERT INTO project_connections (project_id, platform, encrypted_token, client_login, sandbox, direct_connection_id)
+        SELECT ${newId}, platform, encrypted_token, client_login, sandbox, direct_connection_id FROM project_connections WHERE project_id = ${sourceId}`.execute(trx);
+      return newId;
+    });
+    ids.push(id);
+  }
+  return ids;
+}
+
 /** Asks the balance every 50 ms until stopped; the latencies in ms. */
-function sampleBalance(bench: BenchApp): { stop: () => Promise<number[]> } {
+function sampleBalance(bench: BenchApp): { stop: () => Promise<number[]>; sofar: () => number[] } {
   const latencies: number[] = [];
   let running = true;
   const loop = (async () => {
@@ -85,6 +130,7 @@ function sampleBalance(bench: BenchApp): { stop: () => Promise<number[]> } {
     }
   })();
   return {
+    sofar: () => [...latencies].sort((a, b) => a - b),
     stop: async () => {
       running = false;
       await loop;
@@ -101,10 +147,12 @@ export async function run(): Promise<void> {
   try {
     console.log(`server: ${bench.source}; ${projects} projects of ${keywords} keywords`);
     const setupStarted = performance.now();
-    const ids: string[] = [];
-    for (let index = 0; index < projects; index++) ids.push(await createConnectedProject(bench, index));
+    const first = await createConnectedProject(bench, 0);
+    const ids = [first, ...(await cloneProject(bench, first, projects - 1))];
     let slot: Date | null = null;
     for (const id of ids) slot = new Date((await api(bench, 'PUT', `/api/v1/projects/${id}/schedule`, { frequency: 'daily', hour: 3 })).schedule.next_run_at);
+    const counted = await bench.app.db.selectFrom('campaigns').select((eb) => [eb.fn.sum<number>('keywords_count').as('keywords'), eb.fn.count<number>('project_id').distinct().as('projects')]).executeTakeFirstOrThrow();
+    console.log(`stored before the sweep: ${counted.projects} projects, ${counted.keywords} keywords`);
     console.log(`set-up (imports, projects, schedules): ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
 
     const { db, jobs, config } = bench.app;
@@ -112,16 +160,27 @@ export async function run(): Promise<void> {
     const sampler = sampleBalance(bench);
     const started = performance.now();
     let open = projects;
+    let reported = started;
     while (open > 0) {
       await monitoringSweep(deps, slot!);
       const rows = await db.selectFrom('scheduled_runs').select('status').execute();
       open = rows.filter((row) => ['due', 'reading', 'auditing'].includes(row.status)).length + (projects - rows.length);
+      if (performance.now() - reported >= 60_000) {
+        reported = performance.now();
+        const sofar = sampler.sofar();
+        const minutes = (reported - started) / 60_000;
+        console.log(`  ${minutes.toFixed(1)} min: ${projects - open} of ${projects} runs closed (${((projects - open) / minutes).toFixed(2)} a minute); balance so far p50 ${percentile(sofar, 50).toFixed(1)} ms, p99 ${percentile(sofar, 99).toFixed(1)} ms (${sofar.length} requests)`);
+      }
       if (open > 0) await sleep(1_000);
     }
     const sweepSeconds = (performance.now() - started) / 1000;
     const latencies = await sampler.stop();
+    const audited = await sql<{ n: number; keywords: number }>`
+      SELECT count(DISTINCT a.id)::int AS n, coalesce(sum(c.keywords_count), 0)::int AS keywords
+        FROM scheduled_runs r JOIN analyses a ON a.id = r.analysis_id AND a.status = 'completed' JOIN campaigns c ON c.project_id = r.project_id`.execute(db);
+    console.log(`completed scheduled audits: ${audited.rows[0]!.n}, over ${audited.rows[0]!.keywords} keywords re-read`);
     const outcomes = await db.selectFrom('scheduled_runs').select(['status', db.fn.countAll<number>().as('n')]).groupBy('status').execute();
-    console.log(`sweep until every run closed: ${sweepSeconds.toFixed(1)} s; runs: ${outcomes.map((row) => `${row.status} ${row.n}`).join(', ')}`);
+    console.log(`sweep until every run closed: ${sweepSeconds.toFixed(1)} s (${(projects / (sweepSeconds / 60)).toFixed(2)} audits a minute); runs: ${outcomes.map((row) => `${row.status} ${row.n}`).join(', ')}`);
     console.log(`GET /tokens/balance during the sweep: ${latencies.length} requests, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`);
   } finally {
     await bench.close();

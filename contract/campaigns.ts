@@ -218,6 +218,22 @@ export interface NegativeKeywordSet {
   negativeKeywords: string[];
 }
 
+/**
+ * Where a Direct campaign's money comes from and how much is left (campaigns.get `Funds`, and for a shared
+ * account the v4 Live `AccountManagement` «Get»), as read with the account; the balance alert uses it.
+ */
+export interface CampaignFunds {
+  /** `CAMPAIGN_FUNDS`: the campaign has its own balance; `SHARED_ACCOUNT_FUNDS`: it spends the advertiser's shared account (общий счёт). */
+  mode: 'campaign' | 'shared_account';
+  /**
+   * Money left in the account currency: the campaign's own `CampaignFunds.Balance`, or the shared account's
+   * `Amount`. Missing when it could not be read (the shared account needs a second call that may fail).
+   */
+  balance?: number;
+  /** The shared account's `AccountID`: campaigns of one account spend one balance. */
+  accountId?: string;
+}
+
 export interface Campaign {
   externalId?: string;
   name: string;
@@ -228,6 +244,8 @@ export interface Campaign {
   dailyBudget?: number;
   /** How the daily budget is spent: Direct `STANDARD` or `DISTRIBUTED`, lower case. */
   dailyBudgetMode?: string;
+  /** The campaign's money as read with the account (Direct API only). */
+  funds?: CampaignFunds;
   /** Bidding strategy per placement, when the import reads it (the Direct API does; files do not). */
   strategy?: CampaignStrategy;
   schedule?: WeekSchedule;

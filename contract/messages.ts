@@ -273,6 +273,7 @@ export const directApiMessages = {
   searchQueriesSkipped: 'Поисковые запросы не загружены: {reason}',
   placementsSkipped: 'Отчёт по площадкам в сетях не загружен: {reason}',
   dailyStatsSkipped: 'Статистика по дням не загружена (проверки дневного бюджета и расписания пропущены): {reason}',
+  sharedAccountSkipped: 'Баланс общего счёта не загружен (предупреждение о том, что деньги заканчиваются, не сработает): {reason}',
 } as const;
 
 /** Connecting a Yandex Direct account through Yandex ID (OAuth). */

@@ -5,8 +5,9 @@ import type { Executor } from '../runs/paid-run.js';
 import { findProject } from '../projects/service.js';
 
 /**
- * New leaks from 1 000 ₽/month, rejected ads, budgets ending within 3 days and failed runs, by e-mail and
- * Telegram; quiet from 22:00 to 09:00 (what happens then comes in one message at 09:00).
+ * New leaks from 1 000 ₽/month, rejected ads or sitelinks, campaigns ending or money running out within 3
+ * days and failed runs, by e-mail and Telegram; quiet from 22:00 to 09:00 (what happens then comes in one
+ * message at 09:00).
  */
 export const DEFAULT_ALERT_RULES: AlertRules = {
   new_leak: true,

@@ -5,14 +5,17 @@
  *   (readAuditChanges, the comparison of the two audits);
  * - a rejected ad: an ad of the freshly read account whose moderation status is `rejected`, with
  *   Yandex's reason (told once per ad and reason, not with every daily audit);
- * - a budget that runs out: a live campaign whose end date (`EndDate`) falls within the rule's days.
- *   The account balance is not read: Direct API v5 has no call for it (it is the v4 Live
- *   `AccountManagement`), so «balance runs out» is not among the rules; see docs/monitoring.md.
+ * - rejected sitelinks: an ad whose sitelink set moderation rejected (`TextAd.SitelinksModeration`), with
+ *   Yandex's reason; the same rule as a rejected ad (the ad shows, its sitelinks do not);
+ * - a budget that runs out: a live campaign whose end date (`EndDate`) falls within the rule's days, and
+ *   money that runs out within them: the balance read with the account (a campaign's own, or the shared
+ *   account's) at the average daily spend of the statistics period (engines/monitoring/balance-runout.ts).
  */
 import { sql } from 'kysely';
-import { formatDate } from '../../contract/format.js';
+import { formatDate, formatPeriod, formatRub, pluralRu } from '../../contract/format.js';
 import type { AlertRules } from '../../contract/monitoring.js';
 import type { DB } from '../db/database.js';
+import { balanceRunouts, type RunoutCampaign } from '../engines/monitoring/balance-runout.js';
 import { readAuditChanges } from './audit-changes.js';
 import type { NewEvent } from './events.js';
 import { localParts } from './schedule-slots.js';
@@ -57,14 +60,19 @@ async function newLeaks(db: DB, context: AuditContext): Promise<NewEvent[]> {
     }));
 }
 
-/** ₽ per month from a cost over the latest import's statistics period (null when the period is unknown). */
-async function monthlyScale(db: DB, projectId: string): Promise<number | null> {
-  const row = await sql<{ days: number | null }>`
-    SELECT (((period ->> 'to')::date - (period ->> 'from')::date) + 1)::int AS days
+interface StatsPeriodDays {
+  period: { from: string; to: string };
+  days: number;
+}
+
+/** The latest import's statistics period and its length in days (null when unknown). */
+async function statsPeriod(db: DB, projectId: string): Promise<StatsPeriodDays | null> {
+  const row = await sql<{ period: { from: string; to: string }; days: number | null }>`
+    SELECT period, (((period ->> 'to')::date - (period ->> 'from')::date) + 1)::int AS days
       FROM project_imports WHERE project_id = ${projectId} AND status = 'completed' AND period IS NOT NULL AND period::text <> 'null'
      ORDER BY created_at DESC LIMIT 1`.execute(db);
-  const days = row.rows[0]?.days;
-  return days && days > 0 ? 30 / days : null;
+  const found = row.rows[0];
+  return found?.days && found.days > 0 ? { period: found.period, days: found.days } : null;
 }
 
 async function rejectedAds(db: DB, context: AuditContext, scale: number | null): Promise<NewEvent[]> {
@@ -118,8 +126,84 @@ async function endingCampaigns(db: DB, context: AuditContext, scale: number | nu
   });
 }
 
+/**
+ * Ads whose sitelinks moderation rejected (`TextAd.SitelinksModeration`): the ad still shows, without its
+ * sitelinks, so it loses their clicks. Told once per ad and reason, like a rejected ad; an ad rejected as a
+ * whole is told by rejectedAds, not twice.
+ */
+async function rejectedSitelinks(db: DB, context: AuditContext, scale: number | null): Promise<NewEvent[]> {
+  if (!context.rules.rejected) return [];
+  const rows = await sql<{ campaign: string; group_name: string; ad_id: string | null; headline: string | null; reason: string | null; cost: number | null }>`
+    SELECT c.name AS campaign, g ->> 'name' AS group_name, a ->> 'externalId' AS ad_id, a -> 'headlines' ->> 0 AS headline,
+           a -> 'sitelinksModeration' ->> 'clarification' AS reason, (a -> 'stats' ->> 'cost')::float8 AS cost
+      FROM campaigns c
+     CROSS JOIN LATERAL jsonb_array_elements(c.data::jsonb -> 'groups') g
+     CROSS JOIN LATERAL jsonb_array_elements(g -> 'ads') a
+     WHERE c.project_id = ${context.projectId} AND a -> 'sitelinksModeration' ->> 'status' = 'rejected'
+       AND coalesce(a -> 'moderation' ->> 'status', '') <> 'rejected'`.execute(db);
+  return rows.rows.map((ad) => ({
+    projectId: context.projectId,
+    kind: 'rejected' as const,
+    dedupeKey: `rejected_sitelinks:${context.projectId}:${ad.ad_id ?? `${ad.campaign}/${ad.group_name}/${ad.headline}`}:${ad.reason ?? ''}`,
+    title: `Быстрые ссылки отклонены модерацией в «${context.projectName}»`,
+    cause: `${ad.campaign} › ${ad.group_name}: «${ad.headline ?? 'без заголовка'}» — ${ad.reason ?? 'Яндекс не назвал причину'}. Объявление показывается без быстрых ссылок, пока их не исправят.`,
+    moneyPerMonth: ad.cost !== null && scale !== null ? ad.cost * scale : null,
+    link: `/projects/${context.projectId}`,
+  }));
+}
+
+const days = (count: number) => `${count} ${pluralRu(count, ['день', 'дня', 'дней'])}`;
+
+/**
+ * Money that runs out within the rule's days: the balance read with the account (a campaign's own or the
+ * shared account's) against the average daily spend of the statistics period. Told once a day per balance
+ * (a daily audit repeats it while the money is low: «2 дня», then «1 день», which is worth hearing).
+ */
+async function runningOutOfMoney(db: DB, context: AuditContext, period: StatsPeriodDays | null): Promise<NewEvent[]> {
+  if (!context.rules.runout || !period) return [];
+  const rows = await sql<{ name: string; external_id: string | null; state: string | null; funds: RunoutCampaign['funds'] | null; cost: number | null }>`
+    SELECT name, external_id, data::jsonb ->> 'state' AS state, data::jsonb -> 'funds' AS funds, (stats ->> 'cost')::float8 AS cost
+      FROM campaigns WHERE project_id = ${context.projectId} AND data::jsonb -> 'funds' IS NOT NULL ORDER BY position`.execute(db);
+  const campaigns: RunoutCampaign[] = rows.rows.map((row) => ({
+    name: row.name,
+    ...(row.external_id ? { externalId: row.external_id } : {}),
+    ...(row.state ? { state: row.state } : {}),
+    ...(row.funds ? { funds: row.funds } : {}),
+    cost: row.cost,
+  }));
+  const today = localParts(context.now, context.timeZone);
+  const date = `${today.year}-${String(today.month).padStart(2, '0')}-${String(today.day).padStart(2, '0')}`;
+  const periodText = formatPeriod(period.period) ?? `${period.days} дн.`;
+  return balanceRunouts(campaigns, period.days, context.rules.runout_days).map((runout) => {
+    const shared = runout.source === 'shared_account';
+    const whose = shared ? 'общем счёте' : `балансе кампании «${runout.campaignName}»`;
+    const when = runout.balance <= 0 ? 'закончились' : runout.daysLeft === 0 ? 'закончатся сегодня' : `закончатся через ${days(runout.daysLeft)}`;
+    const spenders = shared ? `${runout.campaigns} ${pluralRu(runout.campaigns, ['активная кампания', 'активные кампании', 'активных кампаний'])} общего счёта` : 'кампания';
+    const spent = runout.campaigns === 1 ? 'тратила' : 'тратили';
+    return {
+      projectId: context.projectId,
+      kind: 'runout' as const,
+      dedupeKey: `balance:${context.projectId}:${runout.source}:${runout.key}:${date}`,
+      title: `Деньги на ${whose} в «${context.projectName}» ${when}`,
+      cause:
+        runout.balance <= 0
+          ? `На ${whose} ${formatRub(runout.balance)}: показы остановлены, пока счёт не пополнят. За ${periodText} ${spenders} ${spent} в среднем ${formatRub(runout.dailySpend)} в день.`
+          : `На ${whose} осталось ${formatRub(runout.balance)}, а ${spenders} за ${periodText} ${spent} в среднем ${formatRub(runout.dailySpend)} в день: денег хватит примерно на ${days(runout.daysLeft)}. Пополните счёт, иначе показы остановятся.`,
+      moneyPerMonth: runout.dailySpend * 30,
+      link: `/projects/${context.projectId}`,
+    };
+  });
+}
+
 /** The events a completed audit raises (the caller raises them; repeats are dropped by their keys). */
 export async function auditAlerts(db: DB, context: AuditContext): Promise<NewEvent[]> {
-  const scale = await monthlyScale(db, context.projectId);
-  return [...(await newLeaks(db, context)), ...(await rejectedAds(db, context, scale)), ...(await endingCampaigns(db, context, scale))];
+  const period = await statsPeriod(db, context.projectId);
+  const scale = period ? 30 / period.days : null;
+  return [
+    ...(await newLeaks(db, context)),
+    ...(await rejectedAds(db, context, scale)),
+    ...(await rejectedSitelinks(db, context, scale)),
+    ...(await endingCampaigns(db, context, scale)),
+    ...(await runningOutOfMoney(db, context, period)),
+  ];
 }

@@ -23,6 +23,14 @@ import type { AddressInfo } from 'node:net';
  *   `keywordbids.set` (`KeywordBids: [{KeywordId, SearchBid, NetworkBid}]`, 10 000). Each answers one result
  *   per object (`{Id}` or `{Errors: [{Code, Message, Details}]}`, `Warnings` likewise), so a call can half
  *   succeed (`failItems`); too many objects is a request error (4001). `writes()` lists the change calls made.
+ * - `campaigns.get` answers `Funds` when asked (as the campaign objects hold it: `{Mode: 'CAMPAIGN_FUNDS',
+ *   CampaignFunds: {Sum, Balance, BalanceBonus, SumAvailableForTransfer}}` in micro-units, or `{Mode:
+ *   'SHARED_ACCOUNT_FUNDS', SharedAccountFunds: {Refund, Spend}}`);
+ * - the v4 Live JSON address `/live/v4/json/` (`{method, param, locale, token}`, the token in the body):
+ *   `AccountManagement` with `Action: 'Get'` answers `{data: {Accounts: [...], ActionsResult: []}}` from
+ *   `sharedAccounts` (by `SelectionCriteria.Logins` when given, each login's from its `clientAccounts` entry
+ *   or the main account; the main account's every one otherwise); errors are v4's
+ *   `{error_code, error_str, error_detail}` (53 for a wrong token); `failNext('live4', …)` fails it.
  */
 
 export type ApiObject = Record<string, unknown> & { Id: number };
@@ -43,6 +51,11 @@ export interface FakeDirectAccount {
   bidModifiers?: ApiObject[];
   /** An agency's clients (agencyclients.get, by their `Login`); absent: not an agency, the service refuses (54). */
   agencyClients?: (Record<string, unknown> & { Login: string })[];
+  /**
+   * The advertiser's shared accounts (v4 Live AccountManagement «Get»: `AccountID`, `Login`, `Amount` in the
+   * account currency as a float, `Currency`, …).
+   */
+  sharedAccounts?: (Record<string, unknown> & { AccountID: number; Login: string; Amount: number })[];
   /** Rows per ReportType; values are written as given (`--` for none). */
   reportRows: Record<string, Record<string, string | number>[]>;
   /**
@@ -312,6 +325,7 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
       send(status, { error: { request_id: requestId, error_code: code, error_string: string, error_detail: detail } });
 
     if (req.method !== 'POST') return send(405, 'Method Not Allowed');
+    if (service === LIVE4) return answerLive4(body, res);
     if (!acceptsToken(/^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1] ?? '')) return error(53, 'Ошибка авторизации', 'OAuth-токен не найден или недействителен');
 
     const clientLogin = req.headers['client-login']?.toString();
@@ -375,6 +389,31 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
     send(200, { result });
   }
 
+
+  /** v4 Live: `{data}` or `{error_code, error_str, error_detail}`, always HTTP 200; no v5 `Units`. */
+  function answerLive4(body: any, res: ServerResponse) {
+    const reply = (payload: unknown) => {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(payload));
+    };
+    const v4error = (code: number, str: string, detail = '') => reply({ error_code: code, error_str: str, error_detail: detail });
+    if (body === undefined) return v4error(8, 'Неверный запрос', 'Тело запроса не является JSON');
+    if (!acceptsToken(String(body.token ?? ''))) return v4error(53, 'Ошибка авторизации', 'OAuth-токен не найден или недействителен');
+    const queued = failures.get(LIVE4);
+    if (queued && queued.length > 0) {
+      const failure = queued[0]!;
+      failure.times = (failure.times ?? 1) - 1;
+      if (failure.times <= 0) queued.shift();
+      return v4error(failure.error_code, failure.error_string, failure.error_detail ?? '');
+    }
+    if (body.method !== 'AccountManagement' || body.param?.Action !== 'Get') return v4error(55, 'Метод не поддерживается', `Фейк не поддерживает ${String(body.method)}`);
+    const logins: string[] | undefined = body.param?.SelectionCriteria?.Logins;
+    // An agency names its clients: each login's shared accounts (a client account of the fake, else the main one).
+    const accounts = logins
+      ? logins.flatMap((login) => ((options.clientAccounts?.[login] ?? account).sharedAccounts ?? []).filter((item) => item.Login.toLowerCase() === login.toLowerCase()))
+      : (account.sharedAccounts ?? []);
+    reply({ data: { Accounts: accounts, ActionsResult: [] } });
+  }
 
   /** A change method: per-object results, the account changed for the objects that succeed. */
   function answerWrite(service: string, method: string, params: any, send: (s: number, p: unknown) => void, error: (c: number, s: string, d?: string) => void) {
@@ -485,8 +524,13 @@ function project(object: Record<string, unknown>, fieldNames: string[], sub: Rec
   return out;
 }
 
+/** The v4 Live address's service name (`failNext('live4', …)`). */
+const LIVE4 = 'live4';
+
 function serviceOf(req: IncomingMessage): string {
-  return (req.url ?? '').replace(/^\/json\/v5\//, '').replace(/\?.*$/, '');
+  const path = (req.url ?? '').replace(/\?.*$/, '');
+  if (/^\/live\/v4\/json\/?$/.test(path)) return LIVE4;
+  return path.replace(/^\/json\/v5\//, '');
 }
 
 function flatHeaders(req: IncomingMessage): Record<string, string | undefined> {

@@ -28,6 +28,14 @@ import { createUnitsAccount, type DirectUnits } from './units.js';
 
 export const DIRECT_API_URL = 'https://api.direct.yandex.com/json/v5';
 export const DIRECT_SANDBOX_API_URL = 'https://api-sandbox.direct.yandex.com/json/v5';
+/**
+ * The v4 Live JSON address (official «Формат JSON»: `POST https://api.direct.yandex.ru/live/v4/json/` with
+ * `{method, param, locale, token}`): v5 has no call for the shared account's balance, `AccountManagement`
+ * «Get» of Live 4 is where it is read. Beside a custom v5 address (a local fake) it is the same host's
+ * `/live/v4/json/`.
+ */
+export const DIRECT_LIVE4_URL = 'https://api.direct.yandex.ru/live/v4/json/';
+export const DIRECT_SANDBOX_LIVE4_URL = 'https://api-sandbox.direct.yandex.ru/live/v4/json/';
 
 /** The API's own ceiling for objects in one `get` answer. */
 export const DIRECT_MAX_PAGE_LIMIT = 10_000;
@@ -118,6 +126,11 @@ export interface DirectClient {
   get<T = Record<string, unknown>>(service: string, params: Record<string, unknown>): Promise<T[]>;
   /** Builds a report (waiting through 201/202) and returns its rows keyed by column name. */
   reports(definition: ReportDefinition, options?: ReportOptions): Promise<ReportTable>;
+  /**
+   * One v4 Live method (`{method, param}`; the token travels in the body, as v4 takes it): its `data`. An
+   * answer with `error_code` throws a DirectApiError like a v5 error. v4 spends no v5 points.
+   */
+  live4<T = unknown>(method: string, param: unknown): Promise<T>;
   /** Points spent so far and left now (a copy). */
   readonly units: DirectUnits;
 }
@@ -233,11 +246,42 @@ export function createDirectClient(options: DirectClientOptions): DirectClient {
     return readGetResult<DirectActionResult>(result.value, result.requestId).items;
   }
 
+  const live4Url = options.baseUrl ? `${new URL(baseUrl).origin}/live/v4/json/` : options.sandbox ? DIRECT_SANDBOX_LIVE4_URL : DIRECT_LIVE4_URL;
+
+  async function live4<T>(method: string, param: unknown): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      let failure: DirectApiError;
+      try {
+        const answer = await limit(async () => {
+          const response = await doFetch(live4Url, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json; charset=utf-8' },
+            body: JSON.stringify({ method, param, locale: 'ru', token: options.token }),
+            signal: AbortSignal.timeout(timeoutMs),
+          });
+          return { status: response.status, text: await response.text() };
+        });
+        const json = parseJson(answer.text) as { data?: unknown; error_code?: number | string; error_str?: string; error_detail?: string } | undefined;
+        if (json && json.error_code !== undefined) throw errorFromApi({ error_code: json.error_code, error_string: json.error_str, error_detail: json.error_detail }, answer.status);
+        if (answer.status >= 400) throw errorFromHttpStatus(answer.status, answer.text);
+        if (!json || typeof json !== 'object' || !('data' in json)) throw protocolError(`${method}: no "data" in the answer`, undefined, answer.status);
+        return json.data as T;
+      } catch (error) {
+        if (error instanceof DirectApiError) failure = error;
+        else if (isTransportError(error)) failure = networkError(error);
+        else throw error;
+      }
+      if (!failure.retryable || attempt >= maxRetries) throw failure;
+      await sleep(Math.min(retryBase * 2 ** attempt, retryCap));
+    }
+  }
+
   return {
     baseUrl,
     get,
     write,
     reports,
+    live4,
     get units() {
       return units.snapshot();
     },

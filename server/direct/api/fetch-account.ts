@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Ad, AdGroup, AdKind, BidAdjustment, BiddingStrategy, Campaign, CampaignData, CampaignStrategy, DailyStats, Keyword, Moderation, NegativeKeywordSet, Placement, PlacementStats, SearchQuery, Sitelink, Stats, StatsPeriod, WeekSchedule } from '../../../contract/campaigns.js';
+import type { Ad, AdGroup, AdKind, BidAdjustment, BiddingStrategy, Campaign, CampaignData, CampaignFunds, CampaignStrategy, DailyStats, Keyword, Moderation, NegativeKeywordSet, Placement, PlacementStats, SearchQuery, Sitelink, Stats, StatsPeriod, WeekSchedule } from '../../../contract/campaigns.js';
 import { directApiMessages } from '../../../contract/messages.js';
 import type { DirectClient, ReportDefinition } from './client.js';
 import { DirectApiError } from './errors.js';
@@ -22,6 +22,8 @@ import { reportNumber, type ReportTable } from './report-tsv.js';
  */
 
 export interface FetchAccountOptions {
+  /** The advertiser an agency token reads (the v4 shared-account call names it in `Logins`). */
+  clientLogin?: string;
   /** Only these campaigns (archived ones included when named); otherwise every non-archived campaign. */
   campaignIds?: (number | string)[];
   /** Statistics and search queries for this period (inclusive ISO dates); none when absent. */
@@ -48,6 +50,13 @@ interface ApiCampaign {
   Status?: string;
   Currency?: string;
   DailyBudget?: { Amount?: number; Mode?: string } | null;
+  /**
+   * Where the money comes from (campaigns.get `Funds`): `CAMPAIGN_FUNDS` with the campaign's own
+   * `CampaignFunds {Sum, Balance, BalanceBonus, SumAvailableForTransfer}` (micro-units), or
+   * `SHARED_ACCOUNT_FUNDS` with `SharedAccountFunds {Refund, Spend}`: the balance is then the shared
+   * account's, read by v4 Live `AccountManagement` (see sharedAccountBalance).
+   */
+  Funds?: { Mode?: string; CampaignFunds?: { Balance?: number | null } | null; SharedAccountFunds?: unknown } | null;
   StartDate?: string | null;
   EndDate?: string | null;
   TimeTargeting?: { Schedule?: ArrayOfString } | null;
@@ -183,7 +192,7 @@ interface ApiAdExtension {
 const CAMPAIGN_IDS_PER_REQUEST = 10;
 const IDS_PER_REQUEST = 1000;
 
-export const CAMPAIGN_FIELDS = ['Id', 'Name', 'Type', 'State', 'Status', 'Currency', 'DailyBudget', 'StartDate', 'EndDate', 'TimeTargeting', 'TimeZone', 'NegativeKeywords', 'ExcludedSites'];
+export const CAMPAIGN_FIELDS = ['Id', 'Name', 'Type', 'State', 'Status', 'Currency', 'DailyBudget', 'Funds', 'StartDate', 'EndDate', 'TimeTargeting', 'TimeZone', 'NegativeKeywords', 'ExcludedSites'];
 /** The strategy (with its parameters) says how bids are set and where a text or unified campaign shows (search / networks `SERVING_OFF`). */
 export const CAMPAIGN_STRATEGY_FIELDS = { TextCampaignFieldNames: ['BiddingStrategy'], UnifiedCampaignFieldNames: ['BiddingStrategy'] };
 export const ADGROUP_FIELDS = ['Id', 'Name', 'CampaignId', 'Type', 'Status', 'ServingStatus', 'RegionIds', 'NegativeKeywords', 'NegativeKeywordSharedSetIds'];
@@ -274,6 +283,9 @@ async function fetchWithReports(
     progress.update(stage, { status: 'done' });
     return items;
   };
+  // The shared account's balance: a v4 call beside the structure; its failure costs only the balance alert.
+  const sharedAccount = campaigns.some((campaign) => campaign.Funds?.Mode === 'SHARED_ACCOUNT_FUNDS') ? sharedAccountBalance(client, options.clientLogin, options.warnings) : Promise.resolve(null);
+  sharedAccount.catch(() => undefined);
   const [groups, ads, keywords] = await Promise.all([
     perCampaigns<ApiAdGroup>('groups', 'adgroups', (ids) => ({ SelectionCriteria: { CampaignIds: ids }, FieldNames: ADGROUP_FIELDS })),
     perCampaigns<ApiAd>('ads', 'ads', (ids) => ({
@@ -300,7 +312,7 @@ async function fetchWithReports(
 
   const data: CampaignData = {
     platform: 'yandex_direct',
-    campaigns: assemble(campaigns, groups, liveAds, keywords, { sitelinks, callouts, images }, bidModifiers),
+    campaigns: assemble(campaigns, groups, liveAds, keywords, { sitelinks, callouts, images }, bidModifiers, await sharedAccount),
     searchQueries: [],
     ...(negativeSets.length > 0 ? { negativeSets } : {}),
     currency: campaigns.find((c) => c.Currency)?.Currency,
@@ -504,6 +516,7 @@ function assemble(
   keywords: ApiKeyword[],
   lookups: AdLookups,
   bidModifiers: { byCampaign: Map<number, BidAdjustment[]>; byGroup: Map<number, BidAdjustment[]> },
+  sharedAccount: { accountId: string; balance: number } | null = null,
 ): Campaign[] {
   const adsByGroup = groupBy(ads, (ad) => ad.AdGroupId);
   const keywordsByGroup = groupBy(keywords, (keyword) => keyword.AdGroupId);
@@ -514,6 +527,7 @@ function assemble(
     const strategy = strategyOf(campaign);
     const schedule = scheduleOf(campaign);
     const adjustments = bidModifiers.byCampaign.get(campaign.Id);
+    const funds = fundsOf(campaign, sharedAccount);
     return {
       externalId: String(campaign.Id),
       name: campaign.Name,
@@ -523,6 +537,7 @@ function assemble(
       ...(campaign.Currency ? { currency: campaign.Currency } : {}),
       ...(dailyBudget !== undefined ? { dailyBudget } : {}),
       ...(dailyBudget !== undefined && campaign.DailyBudget?.Mode ? { dailyBudgetMode: campaign.DailyBudget.Mode.toLowerCase() } : {}),
+      ...(funds ? { funds } : {}),
       ...(schedule ? { schedule } : {}),
       ...(nonEmpty(campaign.StartDate) ? { startDate: campaign.StartDate } : {}),
       ...(nonEmpty(campaign.EndDate) ? { endDate: campaign.EndDate } : {}),
@@ -549,6 +564,41 @@ function assemble(
       }),
     };
   });
+}
+
+/** The campaign's money: its own balance (micro-units), or the shared account's as read by `sharedAccountBalance`. */
+function fundsOf(campaign: ApiCampaign, sharedAccount: { accountId: string; balance: number } | null): CampaignFunds | undefined {
+  const mode = campaign.Funds?.Mode;
+  if (mode === 'CAMPAIGN_FUNDS') {
+    const balance = money(campaign.Funds?.CampaignFunds?.Balance);
+    return { mode: 'campaign', ...(balance !== undefined ? { balance } : {}) };
+  }
+  if (mode === 'SHARED_ACCOUNT_FUNDS') return { mode: 'shared_account', ...(sharedAccount ? { balance: sharedAccount.balance, accountId: sharedAccount.accountId } : {}) };
+  return undefined;
+}
+
+/**
+ * The shared account's balance (v4 Live `AccountManagement`, Action «Get»: `Accounts[].AccountID`, `Amount`
+ * in the account's currency, not micro-units). An agency names its client in `SelectionCriteria.Logins`;
+ * an advertiser sends no criteria and gets its own account(s). A failure is a warning, not a failed read.
+ */
+async function sharedAccountBalance(client: DirectClient, clientLogin: string | undefined, warnings: string[] | undefined): Promise<{ accountId: string; balance: number } | null> {
+  try {
+    const data = await client.live4<{ Accounts?: { AccountID?: number; Amount?: number | string; Login?: string }[] }>('AccountManagement', {
+      Action: 'Get',
+      ...(clientLogin ? { SelectionCriteria: { Logins: [clientLogin] } } : {}),
+    });
+    const accounts = data?.Accounts ?? [];
+    const account = accounts.find((item) => clientLogin && item.Login?.toLowerCase() === clientLogin.toLowerCase()) ?? accounts[0];
+    const amount = Number(account?.Amount);
+    if (!account || !Number.isFinite(amount)) return null;
+    return { accountId: String(account.AccountID ?? ''), balance: round2(amount) };
+  } catch (error) {
+    // Even an authorisation refusal: v4 may refuse a token v5 accepts, and the account itself was read.
+    if (!warnings || !(error instanceof DirectApiError)) throw error;
+    warnings.push(directApiMessages.sharedAccountSkipped.replace('{reason}', error.message));
+    return null;
+  }
 }
 
 function toKeyword(keyword: ApiKeyword): Keyword {

@@ -45,7 +45,7 @@ export async function importFromDirectApi(options: ImportFromDirectApiOptions): 
   });
   const warnings: string[] = [];
   const statsPeriod = options.statsPeriod === null ? undefined : (options.statsPeriod ?? lastFullDays(30, options.now));
-  const data = await fetchAccount(client, { campaignIds: options.campaignIds, statsPeriod, warnings, onProgress: options.onProgress });
+  const data = await fetchAccount(client, { clientLogin: options.clientLogin || undefined, campaignIds: options.campaignIds, statsPeriod, warnings, onProgress: options.onProgress });
   return { data, units: client.units, warnings };
 }
 

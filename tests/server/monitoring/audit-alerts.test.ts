@@ -13,7 +13,7 @@ import { insertDraft } from '../projects/helpers.js';
 /**
  * What a completed audit raises, on two real audits of one account: a week later a new keyword wastes
  * 5 200 ₽ (a new leak over the 1 000 ₽ threshold), a small new one 600 ₽ (under it, silent), an ad was
- * rejected by moderation, and a campaign ends in two days.
+ * rejected by moderation, another ad's sitelinks were, and a campaign ends in two days.
  */
 function account(later = false): CampaignData {
   const roses = [kw('розы', { externalId: '7001', stats: stats(1000, 30, 9000, 3) }), kw('купить розы', { externalId: '7002', stats: stats(800, 60, 4000, 8) })];
@@ -25,7 +25,7 @@ function account(later = false): CampaignData {
   });
   return yandex(
     [
-      campaign('Цветы — поиск', [group('Розы', roses, [ad('Розы с доставкой', { externalId: '5001' }), rejected], { externalId: '3001' })], { externalId: '1001', placement: 'search' }),
+      campaign('Цветы — поиск', [group('Розы', roses, [ad('Розы с доставкой', { externalId: '5001', stats: stats(700, 20, 800, 1), ...(later ? { sitelinksModeration: { status: 'rejected', clarification: 'Ссылка ведёт на несуществующую страницу' } } : {}) }), rejected], { externalId: '3001' })], { externalId: '1001', placement: 'search' }),
       campaign('Тюльпаны к 8 марта', [group('Тюльпаны', [kw('тюльпаны купить', { externalId: '7005', stats: stats(400, 35, 1500, 2) })], [ad('Тюльпаны купить', { externalId: '5003' })])], {
         externalId: '1002',
         placement: 'search',
@@ -78,6 +78,12 @@ describe('alerts of a completed audit', () => {
         title: 'Объявление отклонено модерацией в «Цветы»',
         cause: 'Цветы — поиск › Розы: «Розы от 99 рублей» — Не подтверждена цена на сайте. Пока его не исправят, оно не показывается.',
         moneyPerMonth: 1500,
+      }),
+      expect.objectContaining({
+        title: 'Быстрые ссылки отклонены модерацией в «Цветы»',
+        cause: 'Цветы — поиск › Розы: «Розы с доставкой» — Ссылка ведёт на несуществующую страницу. Объявление показывается без быстрых ссылок, пока их не исправят.',
+        moneyPerMonth: 800,
+        link: `/projects/${projectId}`,
       }),
     ]);
     expect(events.filter((event) => event.kind === 'runout')).toEqual([

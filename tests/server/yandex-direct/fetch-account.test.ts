@@ -496,3 +496,35 @@ describe('strategyOf', () => {
     expect(strategyOf({ Id: 4, Name: 'Без стратегии' })).toBeUndefined();
   });
 });
+
+describe('where the money comes from (campaigns.get Funds, v4 Live AccountManagement)', () => {
+  it('reads a campaign’s own balance from micro-units and the shared account’s Amount once for its campaigns', async () => {
+    const account = teplodomAccount();
+    account.campaigns[0]!.Funds = { Mode: 'CAMPAIGN_FUNDS', CampaignFunds: { Sum: 20_000_000_000, Balance: 4_250_500_000, BalanceBonus: 0, SumAvailableForTransfer: 0 } };
+    account.campaigns[1]!.Funds = { Mode: 'SHARED_ACCOUNT_FUNDS', SharedAccountFunds: { Refund: 0, Spend: 900_000_000 } };
+    account.sharedAccounts = [{ AccountID: 31, Login: 'teplodom', Amount: 1840.5, Currency: 'RUB' }];
+    const funded = await startFakeDirect(account, { token: 'good-token', pageSize: 100 });
+    try {
+      const warnings: string[] = [];
+      const data = await fetchAccount(createDirectClient({ token: 'good-token', clientLogin: 'teplodom', baseUrl: funded.url, sleep: noWait }), { clientLogin: 'teplodom', warnings });
+      expect(data.campaigns.map((campaign) => campaign.funds)).toEqual([
+        { mode: 'campaign', balance: 4250.5 },
+        { mode: 'shared_account', balance: 1840.5, accountId: '31' },
+      ]);
+      expect(warnings).toEqual([]);
+      expect(funded.requests.filter((request) => request.service === 'live4').map((request) => request.body)).toEqual([
+        { method: 'AccountManagement', param: { Action: 'Get', SelectionCriteria: { Logins: ['teplodom'] } }, locale: 'ru', token: 'good-token' },
+      ]);
+
+      // The v4 call refused: the account is still read, the balance is missing and a Russian warning says what that costs.
+      funded.failNext('live4', { error_code: 54, error_string: 'Нет прав' });
+      const refused: string[] = [];
+      const again = await fetchAccount(createDirectClient({ token: 'good-token', baseUrl: funded.url, sleep: noWait }), { warnings: refused });
+      expect(again.campaigns[1]!.funds).toEqual({ mode: 'shared_account' });
+      expect(refused).toHaveLength(1);
+      expect(refused[0]).toMatch(/^Баланс общего счёта не загружен \(предупреждение о том, что деньги заканчиваются, не сработает\): \S/);
+    } finally {
+      await funded.close();
+    }
+  });
+});

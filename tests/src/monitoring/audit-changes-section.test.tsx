@@ -90,10 +90,12 @@ describe('«Что изменилось» on the project page', () => {
     expect(within(fixed).getByText('Показаны первые 1 из 3: самые крупные по деньгам.')).toBeInTheDocument();
   });
 
-  it('with one audit shows its figures and says the comparison comes with the second', async () => {
+  it('with one audit shows its figures in words and says the chart and the comparison come with the second, not two near-empty charts', async () => {
     server.use(http.get(`/api/v1/projects/${id}/audit-trend`, () => HttpResponse.json({ audits: trend.audits.slice(0, 1) })));
     await renderAt(`/projects/${id}`);
     const section = await screen.findByRole('region', { name: 'Что изменилось' });
-    expect(within(section).getByText('Сравнение появится после второго анализа проекта.')).toBeInTheDocument();
+    expect(within(section).getByTestId('audit-changes-single')).toHaveTextContent(/^Анализ 01\.11\.2026: потери ≈ 7\s900 ₽ в месяц, оценка 66 \/ 100\.$/);
+    expect(within(section).getByText('График появится после второго анализа, а с ним и сравнение: что исправлено, что появилось нового.')).toBeInTheDocument();
+    expect(within(section).queryByRole('figure')).not.toBeInTheDocument();
   });
 });

@@ -101,7 +101,11 @@ describe('scheduled re-audits on the project page', () => {
     expect(within(form).queryByLabelText('День недели')).not.toBeInTheDocument();
     await user.click(within(form).getByRole('button', { name: 'Сохранить расписание' }));
     await waitFor(() => expect(saved).toEqual([{ frequency: 'daily', hour: 8, weekday: 1, month_day: 1, time_zone: 'Europe/Moscow' }]));
-    expect(await screen.findByTestId('schedule-next')).toHaveTextContent('Следующая проверка: 11 марта в 08:00 (Europe/Moscow)');
+    expect(await screen.findByTestId('schedule-next')).toHaveTextContent('Следующая проверка: 11 марта в 08:00 (Москва, UTC+3)');
+    // The zones read as cities with their offset; the server still gets the IANA name (above).
+    const zone = within(form).getByLabelText('Часовой пояс проекта');
+    expect(within(zone).getByRole('option', { selected: true })).toHaveTextContent('Москва (UTC+3)');
+    expect(within(zone).getByRole('option', { name: 'Екатеринбург (UTC+5)' })).toHaveValue('Asia/Yekaterinburg');
   });
 });
 

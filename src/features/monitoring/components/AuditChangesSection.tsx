@@ -44,32 +44,45 @@ export function AuditChangesSection({ projectId }: { projectId: string }) {
           Что изменилось
         </h2>
       </div>
-      <div className="audit-changes__charts">
-        <TrendChart
-          title="Потери, ₽ в месяц"
-          points={audits.map((audit) => ({
-            date: audit.created_at,
-            value: audit.money_per_month,
-          }))}
-          format={formatRub}
-        />
-        <TrendChart
-          title="Оценка аккаунта"
-          tone="score"
-          range={[0, 100]}
-          points={audits.map((audit) => ({
-            date: audit.created_at,
-            value: audit.score,
-          }))}
-          format={formatScore}
-        />
-      </div>
       {audits.length < 2 ? (
-        <p className="muted">
-          Сравнение появится после второго анализа проекта.
-        </p>
+        // One point is not a trend: two near-empty charts would only look broken.
+        <>
+          <p data-testid="audit-changes-single">
+            Анализ {formatDate(audits[0]!.created_at)}: потери{" "}
+            {audits[0]!.money_per_month === null
+              ? "не оценены"
+              : `≈ ${formatRub(audits[0]!.money_per_month)} в месяц`}
+            , оценка {formatScore(audits[0]!.score)}.
+          </p>
+          <p className="muted">
+            График появится после второго анализа, а с ним и сравнение: что
+            исправлено, что появилось нового.
+          </p>
+        </>
       ) : (
-        <Comparison projectId={projectId} audits={audits} />
+        <>
+          <div className="audit-changes__charts">
+            <TrendChart
+              title="Потери, ₽ в месяц"
+              points={audits.map((audit) => ({
+                date: audit.created_at,
+                value: audit.money_per_month,
+              }))}
+              format={formatRub}
+            />
+            <TrendChart
+              title="Оценка аккаунта"
+              tone="score"
+              range={[0, 100]}
+              points={audits.map((audit) => ({
+                date: audit.created_at,
+                value: audit.score,
+              }))}
+              format={formatScore}
+            />
+          </div>
+          <Comparison projectId={projectId} audits={audits} />
+        </>
       )}
     </section>
   );

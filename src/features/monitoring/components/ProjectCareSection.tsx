@@ -5,13 +5,14 @@ import { formatCountOf, formatTokens } from '@contract/format';
 import { frequencyLabels, runsPerMonth, SCHEDULE_FREQUENCIES, type AlertRules, type ScheduleFrequency, type ScheduledRun, type ScheduleState } from '@contract/monitoring.js';
 import { LoadingLine } from '@/components/ui/PageStates';
 import { alertRulesQueryOptions, deleteSchedule, linkTelegram, monitoringKeys, saveAlertRules, saveSchedule, scheduleQueryOptions, telegramQueryOptions, unlinkTelegram } from '@/lib/monitoring-api';
+import { RUSSIAN_ZONES, utcOffset, zoneCity, zoneLabel } from '../time-zones';
 import '../monitoring.css';
 
 const WEEKDAYS = ['понедельник', 'вторник', 'среда', 'четверг', 'пятница', 'суббота', 'воскресенье'];
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 const MONTH_DAYS = Array.from({ length: 28 }, (_, index) => index + 1);
 /** Russia's zones first (the project's own is added when it is another). */
-const ZONES = ['Europe/Kaliningrad', 'Europe/Moscow', 'Europe/Samara', 'Asia/Yekaterinburg', 'Asia/Omsk', 'Asia/Novosibirsk', 'Asia/Krasnoyarsk', 'Asia/Irkutsk', 'Asia/Yakutsk', 'Asia/Vladivostok', 'Asia/Magadan', 'Asia/Kamchatka'];
+const ZONES = RUSSIAN_ZONES.map((entry) => entry.zone);
 const runStatusLabels: Record<ScheduledRun['status'], string> = {
   due: 'в очереди',
   reading: 'читаем кабинет',
@@ -77,7 +78,7 @@ function ScheduleCard({ projectId, state }: { projectId: string; state: Schedule
       </div>
       {state.schedule?.next_run_at && (
         <p data-testid="schedule-next">
-          Следующая проверка: <strong>{inZone(state.schedule.next_run_at, state.time_zone)}</strong> ({state.time_zone})
+          Следующая проверка: <strong>{inZone(state.schedule.next_run_at, state.time_zone)}</strong> ({zoneCity(state.time_zone)}, {utcOffset(state.time_zone, new Date(state.schedule.next_run_at))})
         </p>
       )}
       <form
@@ -138,7 +139,7 @@ function ScheduleCard({ projectId, state }: { projectId: string; state: Schedule
             <select className="input" value={timeZone} onChange={(event) => setTimeZone(event.target.value)}>
               {zones.map((zone) => (
                 <option key={zone} value={zone}>
-                  {zone}
+                  {zoneLabel(zone)}
                 </option>
               ))}
             </select>
@@ -248,15 +249,15 @@ function AlertRulesForm({ projectId, initial }: { projectId: string; initial: Al
             />
             <span>₽ в месяц</span>
           </div>
-          {check('rejected', 'Объявление отклонено модерацией')}
+          {check('rejected', 'Объявление или быстрые ссылки отклонены модерацией')}
           <div className="project-care__inline">
-            {check('runout', 'Кампания остановится в ближайшие')}
+            {check('runout', 'Кампания остановится или деньги закончатся в ближайшие')}
             <input
               className="input input--small"
               type="number"
               min={1}
               max={60}
-              aria-label="Дней до остановки кампании"
+              aria-label="Дней до остановки кампании или конца денег"
               value={rules.runout_days}
               onChange={(event) => set('runout_days', Math.min(60, Math.max(1, Math.round(Number(event.target.value) || 1))))}
             />
