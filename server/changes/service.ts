@@ -166,7 +166,7 @@ export async function createChangeSet(db: DB, config: DirectConfig, caller: Call
         const strategy = manual.get(item.objectId) ?? { search: false, network: false, strategy: null };
         const bids = bidChange(before, strategy, item.change.bidFactor ?? 1);
         if ('reason' in bids) {
-          skip(bids.reason === 'automatic' ? m.automaticStrategy.replace('{strategy}', strategy.strategy ?? 'не ручная') : bids.reason === 'no_bid' ? m.noBidToChange : m.bidUnchanged);
+          skip(bids.reason === 'automatic' ? m.automaticStrategy.replace('{strategy}', strategy.strategy ?? 'автоматическая стратегия') : bids.reason === 'no_bid' ? m.noBidToChange : m.bidUnchanged);
           continue;
         }
         item.change = { set: bids.set };

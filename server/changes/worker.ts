@@ -108,7 +108,7 @@ function automaticNow(item: ItemRow, manual: ManualBids | undefined, write: Dire
   if (item.kind !== 'keyword_bids') return null;
   const fields = Object.keys(write);
   const allowed = fields.every((field) => (field === 'SearchBid' ? manual?.search : field === 'NetworkBid' ? manual?.network : false));
-  return allowed ? null : m.automaticStrategy.replace('{strategy}', manual?.strategy ?? 'не ручная');
+  return allowed ? null : m.automaticStrategy.replace('{strategy}', manual?.strategy ?? 'автоматическая стратегия');
 }
 
 /** What one item writes now: its change over the current values (apply), or the values it replaced (undo); else its outcome. */
