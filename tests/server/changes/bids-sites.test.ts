@@ -207,7 +207,7 @@ describe('a set whose job is lost', () => {
     const set = (await preview({ bids: true })).body;
     await t.app.db
       .updateTable('change_sets')
-      .set({ status: 'applying', job_id: randomUUID(), job_data: JSON.stringify({ action: 'apply', userId: owner.userId }), heartbeat_at: at })
+      .set({ status: 'applying', job_id: randomUUID(), job_data: JSON.stringify({ action: 'apply', userId: owner.id }), heartbeat_at: at })
       .where('id', '=', set.id)
       .execute();
     // The first item had been applied and journalled before the process died.
