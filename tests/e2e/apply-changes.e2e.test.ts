@@ -85,6 +85,14 @@ describe('applying accepted suggestions through the Direct API in Chromium', () 
     await adItem.getByText('Объявление снова уйдёт на модерацию').waitFor();
     expect(await page.getByTestId('units-estimate').innerText()).toMatch(/^Потратит около \d+ баллов API Директа\.$/);
     expect(direct.writes()).toEqual([]);
+    // Each change can be left out of the preview (here the pause: its points go too) and taken back in.
+    const estimate = await page.getByTestId('units-estimate').innerText();
+    await pause.getByRole('checkbox', { name: 'Применить: Остановить фразу: тёплый пол' }).click();
+    await pause.getByText('Не применяется').waitFor();
+    await page.getByTestId('units-estimate').filter({ hasNotText: estimate }).waitFor();
+    await pause.getByRole('checkbox', { name: 'Применить: Остановить фразу: тёплый пол' }).click();
+    await pause.getByText('Ждёт применения').waitFor();
+    await page.getByTestId('units-estimate').filter({ hasText: estimate }).waitFor();
 
     // Apply: the job writes the whole merged list and the ad; the journal says who and when.
     await page.getByRole('button', { name: 'Применить в Директе' }).click();
