@@ -188,7 +188,8 @@ export async function createChangeSet(db: DB, config: DirectConfig, caller: Call
       previews.push({ item, before: touched(before, after), after, warning });
     }
   }
-  if (previews.length === 0) throw new HttpError(422, 'NOTHING_TO_APPLY', m.nothingAccepted);
+  // Everything asked for was left out for a reason (an automatic strategy, a full list…): say why, not «nothing accepted».
+  if (previews.length === 0) throw new HttpError(422, 'NOTHING_TO_APPLY', skipped.length > 0 ? m.nothingApplicable.replace('{reasons}', [...new Set(skipped.map((item) => item.reason))].slice(0, 3).join('; ')) : m.nothingAccepted);
   const counts = new Map<ChangeKind, number>();
   for (const { item } of previews) counts.set(item.kind, (counts.get(item.kind) ?? 0) + 1);
   const unitsEstimate = [...counts].reduce((sum, [kind, count]) => sum + unitsFor(kind, count), 0);

@@ -106,6 +106,7 @@ describe('bids under a manual strategy', () => {
     setStrategy(701, AUTOMATIC);
     const refused = await preview({ bids: true });
     expect(refused.status).toBe(422);
+    expect(refused.body.error).toBe(changeMessages.nothingApplicable.replace('{reasons}', changeMessages.automaticStrategy.replace('{strategy}', 'стратегия «Максимум кликов»')));
     setStrategy(701, MANUAL);
 
     const set = (await preview({ bids: true })).body;
@@ -165,6 +166,7 @@ describe('excluded network sites', () => {
     // Full already: nothing to write, said instead of an empty item.
     const full = await preview({ exclude_sites: true });
     expect(full.status).toBe(422);
+    expect(full.body.error).toBe(changeMessages.nothingApplicable.replace('{reasons}', changeMessages.sitesNotFitted.replace('{limit}', (1000).toLocaleString('ru-RU')).replace('{sites}', 'com.puzzle.game')));
     await undo(set.id);
     await settled(set.id);
     campaign(702).ExcludedSites = { Items: ['old-site.example'] };
