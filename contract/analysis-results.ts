@@ -231,6 +231,11 @@ export interface Finding {
    * «Запрещённые площадки»): CSV text made by the server's one CSV writer, so formulas are neutralised.
    */
   file?: FindingFile;
+  /**
+   * The network sites to exclude (`stats.network_sites`), dearest first, within the room the campaign's list
+   * had: what a change set merges into the campaign's `ExcludedSites`. Absent on results stored before it.
+   */
+  sites?: string[];
 }
 
 export interface FindingFile {

@@ -5,8 +5,11 @@ import { OrganizationRoleSchema } from './organizations.js';
 
 // Applying an audit's accepted suggestions to the Yandex Direct account through its API, the journal and undo.
 
-/** What one item writes: a campaign's or a group's whole negative list, a keyword's text, a keyword paused, an ad's texts. */
-export const changeKinds = ['campaign_negatives', 'group_negatives', 'keyword_phrase', 'keyword_state', 'ad_texts'] as const;
+/**
+ * What one item writes: a campaign's or a group's whole negative list, a campaign's whole list of excluded
+ * network sites, a keyword's text, a keyword paused, a keyword's bids (manual strategies only), an ad's texts.
+ */
+export const changeKinds = ['campaign_negatives', 'campaign_excluded_sites', 'group_negatives', 'keyword_phrase', 'keyword_state', 'keyword_bids', 'ad_texts'] as const;
 export type ChangeKind = (typeof changeKinds)[number];
 
 export const changeSetStatuses = ['preview', 'applying', 'applied', 'partly_applied', 'failed', 'undoing'] as const;
@@ -16,16 +19,20 @@ export const changeItemStatuses = ['pending', 'applied', 'failed', 'undone', 'un
 export type ChangeItemStatus = (typeof changeItemStatuses)[number];
 
 /**
- * Values of a Direct object's fields, by their API names (`NegativeKeywords`, `Keyword`, `Title`, `Title2`,
- * `Text`, `Href`, `DisplayUrlPath`): a list for negatives, a string (or null: empty) for the rest.
+ * Values of a Direct object's fields, by their API names (`NegativeKeywords`, `ExcludedSites`, `Keyword`,
+ * `State`, `SearchBid`, `NetworkBid`, `Title`, `Title2`, `Text`, `Href`, `DisplayUrlPath`): a list for
+ * negatives and sites, a string (or null: empty) for the rest; bids as the API's integer micro-units
+ * (roubles × 1 000 000) in a string, so nothing is lost to floating point.
  */
 export const DirectValuesSchema = v.record(v.string(), v.nullable(v.union([v.string(), v.array(v.string())])));
 export type DirectValues = v.InferOutput<typeof DirectValuesSchema>;
 
-/** What an item asks for: negatives added to the list as it is when written, or fields set. */
+/** What an item asks for: negatives (or sites) added to the list as it is when written, or fields set. */
 export interface PlannedChange {
   add?: string[];
   set?: Record<string, string>;
+  /** A bid change as the audit advised it (× the bid read in the preview); the preview turns it into `set`. */
+  bidFactor?: number;
 }
 
 /** An accepted suggestion the API cannot carry (a keyword removal, a callout…), said in the preview. */
@@ -53,6 +60,8 @@ export const ChangeItemSchema = v.object({
   undone_at: v.nullable(v.string()),
   /** Whether an undo may still be asked (applied, within 30 days). */
   undoable: v.boolean(),
+  /** Chosen to be applied (the preview's checkbox); an item left out is never written. */
+  selected: v.boolean(),
 });
 export type ChangeItem = v.InferOutput<typeof ChangeItemSchema>;
 
@@ -111,9 +120,21 @@ export type ChangeSetList = v.InferOutput<typeof ChangeSetListSchema>;
 export const JournalSchema = v.object({ entries: v.array(JournalEntrySchema) });
 export type Journal = v.InferOutput<typeof JournalSchema>;
 
-/** POST /analyses/:id/change-sets: besides the accepted suggestions, pause the keywords the audit says to stop. */
+/**
+ * POST /analyses/:id/change-sets: besides the accepted suggestions, pause the keywords the audit says to stop,
+ * set the bids it advises (manual strategies only) and exclude the network sites it found; each of them is
+ * then an item of its own the person keeps or leaves out in the preview.
+ */
 export const PreviewChangesSchema = v.object({
   pause_keywords: v.optional(v.boolean(), false),
+  bids: v.optional(v.boolean(), false),
+  exclude_sites: v.optional(v.boolean(), false),
+});
+
+/** PUT /change-sets/:id/selection: keep (or leave out) these items of a preview. */
+export const SelectItemsSchema = v.object({
+  item_ids: v.pipe(v.array(UuidSchema, m.itemsInvalid), v.minLength(1, m.itemsInvalid), v.maxLength(10_000, m.itemsInvalid)),
+  selected: v.boolean(),
 });
 
 /** POST /change-sets/:id/undo: every undoable item, or only these. */
@@ -133,8 +154,11 @@ export const UNDO_DAYS = 30;
 /** Russian names of the Direct fields an item shows. */
 export const directFieldLabels: Record<string, string> = {
   NegativeKeywords: 'Минус-фразы',
+  ExcludedSites: 'Запрещённые площадки',
   Keyword: 'Фраза',
   State: 'Показы',
+  SearchBid: 'Ставка на поиске',
+  NetworkBid: 'Ставка в сетях',
   Title: 'Заголовок 1',
   Title2: 'Заголовок 2',
   Text: 'Текст',
@@ -145,11 +169,26 @@ export const directFieldLabels: Record<string, string> = {
 /** A keyword's `State` as the interface says it. */
 export const directStateLabels: Record<string, string> = { ON: 'идут', SUSPENDED: 'остановлены', OFF: 'выключены' };
 
+/** Fields holding money in the API's micro-units. */
+export const directMoneyFields = new Set(['SearchBid', 'NetworkBid']);
+
+/** One field's value as a person reads it: a state in words, a bid in roubles («12,50 ₽»), the rest as it is. */
+export function shownDirectValue(field: string, value: string | null): string {
+  if (value === null || value === '') return '—';
+  if (field === 'State') return directStateLabels[value] ?? value;
+  if (directMoneyFields.has(field) && /^\d+$/.test(value)) {
+    return `${(Number(value) / 1_000_000).toLocaleString('ru-RU', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ₽`;
+  }
+  return value;
+}
+
 export const changeKindLabels: Record<ChangeKind, string> = {
   campaign_negatives: 'Минус-фразы кампании',
+  campaign_excluded_sites: 'Запрещённые площадки кампании',
   group_negatives: 'Минус-фразы группы',
   keyword_phrase: 'Ключевая фраза',
   keyword_state: 'Остановить фразу',
+  keyword_bids: 'Ставка фразы',
   ad_texts: 'Объявление',
 };
 

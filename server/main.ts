@@ -10,6 +10,7 @@ import { startJobQueue } from './jobs/boss.js';
 import { jobWorkers } from './job-workers.js';
 import { recoverAllRuns, startRunRecoverySweep } from './runs/kinds.js';
 import { startImportJobRecoverySweep } from './projects/import-jobs.js';
+import { startChangeSetRecoverySweep } from './changes/recovery.js';
 import { startMonitoring } from './monitoring/start.js';
 import { describeStartupFailure, StartupFailure, startupStep } from './startup-error.js';
 
@@ -45,6 +46,9 @@ async function main() {
   // Direct API imports whose worker died are failed with a message (their start-up recovery runs in the worker).
   const stopImportSweep = startImportJobRecoverySweep(database.db, { log: console });
   startedSoFar.unshift({ close: async () => stopImportSweep() });
+  // Change sets whose apply job was lost end with what was applied, not «Применяется» for ever.
+  const stopChangeSetSweep = startChangeSetRecoverySweep(database.db, { log: console });
+  startedSoFar.unshift({ close: async () => stopChangeSetSweep() });
   const app = await startupStep('building the application', () => buildApp({ config, db: database.db, jobs, databaseUrl: database.url }));
   startedSoFar.unshift({ close: () => app.close() });
   // Scheduled re-audits and alerts, where the workers run (server/monitoring/sweep.ts: exactly once per slot across processes).

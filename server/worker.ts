@@ -6,6 +6,7 @@ import { startJobQueue } from './jobs/boss.js';
 import { jobWorkers } from './job-workers.js';
 import { recoverAllRuns, startRunRecoverySweep } from './runs/kinds.js';
 import { startImportJobRecoverySweep } from './projects/import-jobs.js';
+import { startChangeSetRecoverySweep } from './changes/recovery.js';
 import { createMailer } from './email/mailer.js';
 import { startMonitoring } from './monitoring/start.js';
 
@@ -26,12 +27,14 @@ async function main() {
   await recoverAllRuns(database.db, { jobs, log: console });
   const stopRecoverySweep = startRunRecoverySweep(database.db, { jobs, log: console });
   const stopImportSweep = startImportJobRecoverySweep(database.db, { log: console });
+  const stopChangeSetSweep = startChangeSetRecoverySweep(database.db, { log: console });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: console as never });
   const stopMonitoring = startMonitoring(database.db, { jobs, config, mailer, log: console });
   console.log('Worker started');
   const shutdown = async () => {
     stopRecoverySweep();
     stopImportSweep();
+    stopChangeSetSweep();
     stopMonitoring();
     await jobs.stop();
     await database.close();

@@ -1,6 +1,6 @@
 /** Applying an audit's accepted suggestions through the Yandex Direct API: preview, apply, journal, undo. */
 import { ErrorBodySchema, IdParamsSchema } from '../common.js';
-import { ApplySettingsSchema, ChangeSetListSchema, ChangeSetSchema, JournalSchema, PreviewChangesSchema, UndoSchema } from '../changes.js';
+import { ApplySettingsSchema, ChangeSetListSchema, ChangeSetSchema, JournalSchema, PreviewChangesSchema, SelectItemsSchema, UndoSchema } from '../changes.js';
 import { defineRoute } from './route.js';
 
 const tags = ['changes'];
@@ -13,7 +13,7 @@ export const changeRoutes = {
     body: PreviewChangesSchema,
     response: { 201: ChangeSetSchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema, 502: ErrorBodySchema },
     tags,
-    summary: "The accepted suggestions (and, asked for, pauses of the keywords the audit says to stop) as writes to the project's Direct account: each object read now, before → after, and the API points it will spend (nothing written yet)",
+    summary: "The accepted suggestions (and, asked for, pauses of the keywords the audit says to stop, its bid changes under manual strategies and the network sites to exclude) as writes to the project's Direct account: each object read now, before → after, and the API points it will spend (nothing written yet)",
     auth: true,
   }),
   get: defineRoute({
@@ -23,6 +23,16 @@ export const changeRoutes = {
     response: { 200: ChangeSetSchema, 404: ErrorBodySchema },
     tags,
     summary: 'A change set with every item, its status and Yandex’s error where it failed',
+    auth: true,
+  }),
+  select: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/change-sets/:id/selection',
+    params: IdParamsSchema,
+    body: SelectItemsSchema,
+    response: { 200: ChangeSetSchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 422: ErrorBodySchema },
+    tags,
+    summary: 'Keeps or leaves out items of a preview (a keyword to pause, a bid, a campaign’s sites…); only the kept ones are applied and counted in the points',
     auth: true,
   }),
   apply: defineRoute({

@@ -4,7 +4,7 @@
  * setting `apply_changes_role` (owner only by default).
  */
 import { sql } from 'kysely';
-import type { KeywordVerdict, Suggestion } from '../../contract/analysis-results.js';
+import type { Finding, KeywordVerdict, Suggestion } from '../../contract/analysis-results.js';
 import { UNDO_DAYS, type ApplySettings, type ChangeKind, type ChangeSet, type ChangeSetList, type DirectValues, type Journal } from '../../contract/changes.js';
 import { changeMessages as m } from '../../contract/messages.js';
 import type { OrganizationRole } from '../../contract/organizations.js';
@@ -14,12 +14,14 @@ import type { DB } from '../db/database.js';
 import { expandStoredRefs } from '../analysis/entity-names.js';
 import { createDirectClient, type DirectClient } from '../direct/api/client.js';
 import { DirectApiError } from '../direct/api/errors.js';
-import { batches, inApplyOrder, limitProblem, pauseItem, planChanges, unitsFor, valuesAfter, type AcceptedChoice, type PlannedItem } from '../engines/changes/plan.js';
+import { batches, bidChange, bidItem, excludedSitesItem, inApplyOrder, limitProblem, mergeSites, pauseItem, planChanges, unitsFor, valuesAfter, type AcceptedChoice, type PlannedItem } from '../engines/changes/plan.js';
+import { DIRECT_EXCLUDED_SITES_LIMIT } from '../engines/scoring/checks/placements.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { fullName, iso } from '../lib/api-values.js';
 import { forbidden, HttpError, notFound } from '../lib/errors.js';
 import { storedDirectAccess } from '../projects/service.js';
-import { readCurrent } from './direct-io.js';
+import { readObjects } from './direct-io.js';
+import { recoverLostChangeSets } from './recovery.js';
 
 export const APPLY_CHANGES_QUEUE = 'changes.apply';
 /** NOTIFY channel told a change set's id whenever its job ends. */
@@ -93,12 +95,32 @@ async function acceptedSuggestions(db: DB, analysisId: string): Promise<Accepted
   return documents.map((suggestion, i) => ({ suggestion, value: rows[i]!.value }));
 }
 
+async function verdictsOf(db: DB, analysisId: string, actions: KeywordVerdict['action'][]): Promise<KeywordVerdict[]> {
+  const rows = await db.selectFrom('analysis_semantic').select('document').where('analysis_id', '=', analysisId).where('section', '=', 'keyword_verdicts').orderBy('position').execute();
+  const verdicts = rows.flatMap((row) => (Array.isArray(row.document) ? row.document : [row.document]) as KeywordVerdict[]).filter((verdict) => actions.includes(verdict.action));
+  return expandStoredRefs(db, analysisId, verdicts);
+}
+
+const present = (item: PlannedItem | null): item is PlannedItem => item !== null;
+
 /** The keywords the audit says to stop (keyword verdict `stop`), each as a pause of the keyword. */
 async function keywordsToStop(db: DB, analysisId: string): Promise<PlannedItem[]> {
-  const rows = await db.selectFrom('analysis_semantic').select('document').where('analysis_id', '=', analysisId).where('section', '=', 'keyword_verdicts').orderBy('position').execute();
-  const verdicts = rows.flatMap((row) => (Array.isArray(row.document) ? row.document : [row.document]) as KeywordVerdict[]).filter((verdict) => verdict.action === 'stop');
-  const expanded = await expandStoredRefs(db, analysisId, verdicts);
-  return expanded.map((verdict) => pauseItem(verdict.target)).filter((item): item is PlannedItem => item !== null);
+  return (await verdictsOf(db, analysisId, ['stop'])).map((verdict) => pauseItem(verdict.target)).filter(present);
+}
+
+/**
+ * The bids the audit advises (verdicts `lower_bid`, `raise_bid`: given only where the campaign's strategy was
+ * manual or unknown at the audit); the preview checks the strategy as it is now and drops automatic ones.
+ */
+async function bidsToChange(db: DB, analysisId: string): Promise<PlannedItem[]> {
+  return (await verdictsOf(db, analysisId, ['lower_bid', 'raise_bid'])).map(bidItem).filter(present);
+}
+
+/** The network sites the audit says to exclude (`stats.network_sites`, one finding per campaign). */
+async function sitesToExclude(db: DB, analysisId: string): Promise<PlannedItem[]> {
+  const rows = await db.selectFrom('analysis_findings').select(['id', 'document']).where('analysis_id', '=', analysisId).where('check_id', '=', 'stats.network_sites').orderBy('position').execute();
+  const findings = await expandStoredRefs(db, analysisId, rows.map((row) => row.document as Finding));
+  return findings.map((finding) => excludedSitesItem(finding.target, finding.id, finding.sites ?? [])).filter(present);
 }
 
 /** Turns a Direct failure into the Russian answer the screen shows (never a 5xx for Yandex's refusal). */
@@ -111,31 +133,51 @@ export function directFailure(error: unknown): never {
  * The preview: reads every touched object from the API, merges, and stores the change set with each item's
  * before and after and the points the apply will spend. Nothing is written to Direct here.
  */
-export async function createChangeSet(db: DB, config: DirectConfig, caller: Caller, analysisId: string, options: { pauseKeywords?: boolean } = {}): Promise<ChangeSet> {
+export async function createChangeSet(db: DB, config: DirectConfig, caller: Caller, analysisId: string, options: { pauseKeywords?: boolean; bids?: boolean; excludeSites?: boolean } = {}): Promise<ChangeSet> {
   const analysis = await db.selectFrom('analyses').select(['project_id', 'status']).where('id', '=', analysisId).where('organization_id', '=', caller.organizationId).executeTakeFirst();
   if (!analysis) throw notFound(m.notFound, 'ANALYSIS_NOT_FOUND');
   if (analysis.status !== 'completed') throw new HttpError(409, 'ANALYSIS_NOT_READY', m.analysisNotReady);
   const client = await projectDirectClient(db, config, caller.organizationId, analysis.project_id);
   const { items, skipped } = planChanges(await acceptedSuggestions(db, analysisId), m);
-  if (options.pauseKeywords) {
-    items.push(...(await keywordsToStop(db, analysisId)));
-    inApplyOrder(items);
-  }
+  if (options.pauseKeywords) items.push(...(await keywordsToStop(db, analysisId)));
+  if (options.bids) items.push(...(await bidsToChange(db, analysisId)));
+  if (options.excludeSites) items.push(...(await sitesToExclude(db, analysisId)));
+  inApplyOrder(items);
   if (items.length === 0) throw new HttpError(422, 'NOTHING_TO_APPLY', m.nothingAccepted);
 
-  const previews: { item: PlannedItem; before: DirectValues; after: DirectValues }[] = [];
+  const previews: { item: PlannedItem; before: DirectValues; after: DirectValues; warning: string | null }[] = [];
   for (const kind of new Set(items.map((item) => item.kind))) {
     const ofKind = items.filter((item) => item.kind === kind);
-    const current = await readCurrent(client, kind, ofKind.map((item) => item.objectId)).catch(directFailure);
+    const { values: current, manual } = await readObjects(client, kind, ofKind.map((item) => item.objectId)).catch(directFailure);
     for (const item of ofKind) {
       const before = current.get(item.objectId);
+      const skip = (reason: string) => skipped.push({ suggestion_id: item.suggestionIds[0]!, label: item.label, reason });
       if (!before) {
         skipped.push(...item.suggestionIds.map((id) => ({ suggestion_id: id, label: item.label, reason: m.objectGone })));
         continue;
       }
       if (kind === 'keyword_state' && before.State !== 'ON') {
-        skipped.push({ suggestion_id: item.suggestionIds[0]!, label: item.label, reason: m.alreadyPaused });
+        skip(m.alreadyPaused);
         continue;
+      }
+      let warning: string | null = kind === 'ad_texts' ? m.moderationWarning : null;
+      if (kind === 'keyword_bids') {
+        // The strategy as it is now decides: under an automatic one no bid is ever written.
+        const strategy = manual.get(item.objectId) ?? { search: false, network: false, strategy: null };
+        const bids = bidChange(before, strategy, item.change.bidFactor ?? 1);
+        if ('reason' in bids) {
+          skip(bids.reason === 'automatic' ? m.automaticStrategy.replace('{strategy}', strategy.strategy ?? 'автоматическая стратегия') : bids.reason === 'no_bid' ? m.noBidToChange : m.bidUnchanged);
+          continue;
+        }
+        item.change = { set: bids.set };
+      }
+      if (kind === 'campaign_excluded_sites') {
+        const { list, left } = mergeSites(Array.isArray(before.ExcludedSites) ? before.ExcludedSites : [], item.change.add ?? []);
+        if (list.length === (Array.isArray(before.ExcludedSites) ? before.ExcludedSites.length : 0)) {
+          skip(left.length > 0 ? notFitted(left) : m.sitesAllExcluded);
+          continue;
+        }
+        if (left.length > 0) warning = notFitted(left);
       }
       const after = valuesAfter(kind, before, item.change);
       const problem = limitProblem(kind, after);
@@ -143,10 +185,11 @@ export async function createChangeSet(db: DB, config: DirectConfig, caller: Call
         skipped.push({ suggestion_id: item.suggestionIds[0]!, label: item.label, reason: m.overLimit.replace('{limit}', problem.limit.toLocaleString('ru-RU')).replace('{length}', problem.length.toLocaleString('ru-RU')) });
         continue;
       }
-      previews.push({ item, before: touched(before, after), after });
+      previews.push({ item, before: touched(before, after), after, warning });
     }
   }
-  if (previews.length === 0) throw new HttpError(422, 'NOTHING_TO_APPLY', m.nothingAccepted);
+  // Everything asked for was left out for a reason (an automatic strategy, a full list…): say why, not «nothing accepted».
+  if (previews.length === 0) throw new HttpError(422, 'NOTHING_TO_APPLY', skipped.length > 0 ? m.nothingApplicable.replace('{reasons}', [...new Set(skipped.map((item) => item.reason))].slice(0, 3).join('; ')) : m.nothingAccepted);
   const counts = new Map<ChangeKind, number>();
   for (const { item } of previews) counts.set(item.kind, (counts.get(item.kind) ?? 0) + 1);
   const unitsEstimate = [...counts].reduce((sum, [kind, count]) => sum + unitsFor(kind, count), 0);
@@ -157,7 +200,7 @@ export async function createChangeSet(db: DB, config: DirectConfig, caller: Call
       .values({ organization_id: caller.organizationId, project_id: analysis.project_id, analysis_id: analysisId, created_by: caller.userId, units_estimate: unitsEstimate, skipped: JSON.stringify(skipped) })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const rows = previews.map(({ item, before, after }, position) => ({
+    const rows = previews.map(({ item, before, after, warning }, position) => ({
       change_set_id: row.id,
       position,
       kind: item.kind,
@@ -167,7 +210,7 @@ export async function createChangeSet(db: DB, config: DirectConfig, caller: Call
       change: JSON.stringify(item.change),
       preview_before: JSON.stringify(before),
       preview_after: JSON.stringify(after),
-      warning: item.kind === 'ad_texts' ? m.moderationWarning : null,
+      warning,
     }));
     // In pieces: one INSERT carries at most 65 535 parameters (10 a row), and a big account's pauses run to thousands.
     for (const piece of batches(rows, 1_000)) await trx.insertInto('change_items').values(piece).execute();
@@ -175,6 +218,10 @@ export async function createChangeSet(db: DB, config: DirectConfig, caller: Call
   });
   return getChangeSet(db, caller, id);
 }
+
+/** The sites that did not fit in the campaign's 1 000, in Russian. */
+export const notFitted = (left: string[]) =>
+  m.sitesNotFitted.replace('{limit}', DIRECT_EXCLUDED_SITES_LIMIT.toLocaleString('ru-RU')).replace('{sites}', left.length > 10 ? `${left.slice(0, 10).join(', ')} и ещё ${left.length - 10}` : left.join(', '));
 
 /** The fields of `before` that `after` names. */
 const touched = (before: DirectValues, after: DirectValues): DirectValues => Object.fromEntries(Object.keys(after).map((field) => [field, before[field] ?? null]));
@@ -197,7 +244,9 @@ async function userNames(db: DB, ids: (string | null)[]): Promise<Map<string, st
 }
 
 export async function getChangeSet(db: DB, caller: Caller, id: string): Promise<ChangeSet> {
-  const set = await findSet(db, caller.organizationId, id);
+  let set = await findSet(db, caller.organizationId, id);
+  // Someone looking at a set whose job was lost is the cheapest sweep: it ends there, not «Применяется» for ever.
+  if ((set.status === 'applying' || set.status === 'undoing') && (await recoverLostChangeSets(db, { changeSetId: id })).length > 0) set = await findSet(db, caller.organizationId, id);
   const items = await db.selectFrom('change_items').selectAll().where('change_set_id', '=', id).orderBy('position').execute();
   const names = await userNames(db, [set.created_by, set.applied_by]);
   const deadline = undoDeadline();
@@ -230,6 +279,7 @@ export async function getChangeSet(db: DB, caller: Caller, id: string): Promise<
       applied_at: iso(item.applied_at),
       undone_at: iso(item.undone_at),
       undoable: item.status === 'applied' && item.applied_at !== null && new Date(item.applied_at) > deadline,
+      selected: item.selected,
     })),
   };
 }
@@ -245,7 +295,7 @@ export async function listChangeSets(db: DB, caller: Caller, projectId: string):
       's.created_at',
       's.applied_at',
       's.applied_by',
-      eb.selectFrom('change_items as i').whereRef('i.change_set_id', '=', 's.id').select(sql<number>`count(*)::int`.as('n')).as('items'),
+      eb.selectFrom('change_items as i').whereRef('i.change_set_id', '=', 's.id').where('i.selected', '=', true).select(sql<number>`count(*)::int`.as('n')).as('items'),
       eb.selectFrom('change_items as i').whereRef('i.change_set_id', '=', 's.id').where('i.status', 'in', ['applied', 'undo_refused', 'undo_failed']).select(sql<number>`count(*)::int`.as('n')).as('applied'),
       eb.selectFrom('change_items as i').whereRef('i.change_set_id', '=', 's.id').where('i.status', '=', 'failed').select(sql<number>`count(*)::int`.as('n')).as('failed'),
       eb.selectFrom('change_items as i').whereRef('i.change_set_id', '=', 's.id').where('i.status', '=', 'undone').select(sql<number>`count(*)::int`.as('n')).as('undone'),
@@ -305,7 +355,7 @@ async function enqueue(db: DB, jobs: JobQueue, id: string, from: ChangeSetRowSta
   await db.transaction().execute(async (trx) => {
     const taken = await trx
       .updateTable('change_sets')
-      .set({ status, job_data: JSON.stringify(data), error: null, updated_at: sql`now()` })
+      .set({ status, job_data: JSON.stringify(data), error: null, updated_at: sql`now()`, heartbeat_at: sql`now()` })
       .where('id', '=', id)
       .where('status', 'in', from)
       .returning('id')
@@ -318,13 +368,31 @@ async function enqueue(db: DB, jobs: JobQueue, id: string, from: ChangeSetRowSta
 
 type ChangeSetRowStatus = ChangeSet['status'];
 
+/**
+ * Keeps or leaves out items of a preview (a keyword to pause, a bid, a campaign's sites…): what is left out is
+ * never written; the points are counted again over what is kept. Only before the first apply.
+ */
+export async function selectItems(db: DB, caller: Caller, id: string, itemIds: string[], selected: boolean): Promise<ChangeSet> {
+  await findSet(db, caller.organizationId, id);
+  await db.transaction().execute(async (trx) => {
+    const set = await trx.selectFrom('change_sets').select('status').where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+    if (set.status !== 'preview') throw new HttpError(409, 'CHANGE_SET_BUSY', m.notPreview);
+    await trx.updateTable('change_items').set({ selected }).where('change_set_id', '=', id).where('id', 'in', itemIds).where('status', '=', 'pending').execute();
+    const counts = await trx.selectFrom('change_items').select(['kind', sql<number>`count(*)::int`.as('n')]).where('change_set_id', '=', id).where('selected', '=', true).groupBy('kind').execute();
+    const units = counts.reduce((sum, row) => sum + unitsFor(row.kind, row.n), 0);
+    await trx.updateTable('change_sets').set({ units_estimate: units, updated_at: sql`now()` }).where('id', '=', id).execute();
+  });
+  return getChangeSet(db, caller, id);
+}
+
 export async function startApply(db: DB, jobs: JobQueue | null, caller: Caller, id: string): Promise<ChangeSet> {
   if (!jobs) throw new HttpError(503, 'JOBS_UNAVAILABLE', m.queueUnavailable);
   await findSet(db, caller.organizationId, id);
   await requireMayApply(db, caller);
   // Applying again continues what is still pending (after a failure); what was applied is never written twice.
-  const pending = await db.selectFrom('change_items').select('id').where('change_set_id', '=', id).where('status', '=', 'pending').executeTakeFirst();
+  const pending = await db.selectFrom('change_items').select(['id', 'selected']).where('change_set_id', '=', id).where('status', '=', 'pending').orderBy('selected', 'desc').executeTakeFirst();
   if (!pending) throw new HttpError(409, 'CHANGE_SET_BUSY', m.alreadyApplied);
+  if (!pending.selected) throw new HttpError(422, 'NOTHING_SELECTED', m.nothingSelected);
   await enqueue(db, jobs, id, ['preview', 'failed', 'partly_applied'], 'applying', { action: 'apply', userId: caller.userId }, m.alreadyApplied);
   return getChangeSet(db, caller, id);
 }

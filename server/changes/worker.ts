@@ -9,17 +9,18 @@
  * A retried job (the process died) picks up only what is still pending, or still applied for an undo.
  */
 import { sql } from 'kysely';
-import { directFieldLabels, directStateLabels, type ChangeKind, type DirectValues, type PlannedChange } from '../../contract/changes.js';
+import { directFieldLabels, shownDirectValue, type ChangeKind, type DirectValues, type PlannedChange } from '../../contract/changes.js';
 import { changeMessages as m } from '../../contract/messages.js';
 import type { DB } from '../db/database.js';
 import type { DirectActionResult, DirectClient } from '../direct/api/client.js';
 import { DirectApiError } from '../direct/api/errors.js';
-import { batches, changedSince, KIND_API, limitProblem, touchedValues, valuesAfter } from '../engines/changes/plan.js';
+import { batches, changedSince, KIND_API, limitProblem, mergeSites, touchedValues, valuesAfter, type ManualBids } from '../engines/changes/plan.js';
 import type { QueuedJob } from '../jobs/queue.js';
 import type { JobWorker } from '../jobs/workers.js';
 import { HttpError } from '../lib/errors.js';
-import { APPLY_CHANGES_QUEUE, CHANGE_SETS_CHANNEL, projectDirectClient, type ApplyJobData, type DirectConfig } from './service.js';
-import { errorText, readCurrent, writeBatch } from './direct-io.js';
+import { APPLY_CHANGES_QUEUE, notFitted, projectDirectClient, type ApplyJobData, type DirectConfig } from './service.js';
+import { errorText, readObjects, writeBatch } from './direct-io.js';
+import { finish, recoverLostChangeSets } from './recovery.js';
 
 interface ItemRow {
   id: string;
@@ -43,9 +44,25 @@ interface Outcome {
 interface Run {
   db: DB;
   changeSetId: string;
+  /** The pg-boss job this run is (null: a set enqueued before job ids were kept); a recovered set has none. */
+  jobId: string | null;
   userId: string;
   action: 'apply' | 'undo';
   client: DirectClient;
+}
+
+/** Thrown when the set is no longer this job's (a recovery ended it, a newer job took it): the run stops without writing. */
+class Superseded extends Error {}
+
+/**
+ * The job's heartbeat, written at its start and before every batch; false when the set is no longer this
+ * job's, so a job thought lost that wakes up later never writes over what came after it.
+ */
+export async function heartbeat(db: DB, changeSetId: string, jobId: string | null): Promise<boolean> {
+  let query = db.updateTable('change_sets').set({ heartbeat_at: sql`now()` }).where('id', '=', changeSetId).where('status', 'in', ['applying', 'undoing']);
+  if (jobId) query = query.where((eb) => eb.or([eb('job_id', '=', jobId), eb('job_id', 'is', null)]));
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 async function record(run: Run, outcomes: Outcome[]): Promise<void> {
@@ -86,37 +103,53 @@ const warningsOf = (result: DirectActionResult | undefined) => (result?.Warnings
 
 const failureMessage = (error: unknown) => m.batchFailed.replace('{reason}', error instanceof DirectApiError || error instanceof HttpError ? error.message : 'нет ответа');
 
+/** Whether the bids an item writes are all on placements whose strategy is manual now (null: yes; else the strategy's words). */
+function automaticNow(item: ItemRow, manual: ManualBids | undefined, write: DirectValues): string | null {
+  if (item.kind !== 'keyword_bids') return null;
+  const fields = Object.keys(write);
+  const allowed = fields.every((field) => (field === 'SearchBid' ? manual?.search : field === 'NetworkBid' ? manual?.network : false));
+  return allowed ? null : m.automaticStrategy.replace('{strategy}', manual?.strategy ?? 'автоматическая стратегия');
+}
+
 /** What one item writes now: its change over the current values (apply), or the values it replaced (undo); else its outcome. */
-function prepare(run: Run, item: ItemRow, current: DirectValues | undefined): { write: DirectValues; replaced: DirectValues } | Outcome {
+function prepare(run: Run, item: ItemRow, current: DirectValues | undefined, manual: ManualBids | undefined): { write: DirectValues; replaced: DirectValues; note?: string } | Outcome {
   const failed = run.action === 'apply' ? 'failed' : 'undo_failed';
   if (!current) return { item, status: failed, outcome: 'failed', replaced: null, written: null, message: m.objectGone };
   if (run.action === 'apply') {
     const after = valuesAfter(item.kind, current, item.change);
     const problem = limitProblem(item.kind, after);
     if (problem) return { item, status: 'failed', outcome: 'failed', replaced: null, written: null, message: m.overLimit.replace('{limit}', String(problem.limit)).replace('{length}', String(problem.length)) };
-    return { write: after, replaced: touchedValues(item.kind, current, item.change) };
+    // The strategy may have become automatic since the preview: then no bid is written.
+    const automatic = automaticNow(item, manual, after);
+    if (automatic) return { item, status: 'failed', outcome: 'failed', replaced: null, written: null, message: automatic };
+    const left = item.kind === 'campaign_excluded_sites' ? mergeSites(Array.isArray(current.ExcludedSites) ? current.ExcludedSites : [], item.change.add ?? []).left : [];
+    return { write: after, replaced: touchedValues(item.kind, current, item.change), ...(left.length > 0 ? { note: notFitted(left) } : {}) };
   }
   const now = touchedValues(item.kind, current, item.change);
-  const changed = changedSince(item.written ?? {}, now, directFieldLabels, directStateLabels);
+  const changed = changedSince(item.written ?? {}, now, directFieldLabels, shownDirectValue);
   if (changed) return { item, status: 'undo_refused', outcome: 'refused', replaced: null, written: null, message: m.changedSince.replace('{what}', changed) };
+  const automatic = automaticNow(item, manual, item.replaced ?? {});
+  if (automatic) return { item, status: 'undo_failed', outcome: 'failed', replaced: null, written: null, message: automatic };
   return { write: item.replaced ?? {}, replaced: now };
 }
 
 /** One batch: read, decide, write, record. */
 async function runBatch(run: Run, kind: ChangeKind, items: ItemRow[]): Promise<void> {
   const failed = run.action === 'apply' ? 'failed' : 'undo_failed';
+  if (!(await heartbeat(run.db, run.changeSetId, run.jobId))) throw new Superseded();
   let current: Map<string, DirectValues>;
+  let manual: Map<string, ManualBids>;
   try {
-    current = await readCurrent(run.client, kind, items.map((item) => item.object_id));
+    ({ values: current, manual } = await readObjects(run.client, kind, items.map((item) => item.object_id)));
   } catch (error) {
     await record(run, items.map((item) => ({ item, status: failed, outcome: 'failed', replaced: null, written: null, message: failureMessage(error) })));
     if (error instanceof DirectApiError && error.category === 'auth') throw error;
     return;
   }
   const outcomes: Outcome[] = [];
-  const writes: { item: ItemRow; write: DirectValues; replaced: DirectValues }[] = [];
+  const writes: { item: ItemRow; write: DirectValues; replaced: DirectValues; note?: string }[] = [];
   for (const item of items) {
-    const prepared = prepare(run, item, current.get(item.object_id));
+    const prepared = prepare(run, item, current.get(item.object_id), manual.get(item.object_id));
     if ('status' in prepared) outcomes.push(prepared);
     else writes.push({ item, ...prepared });
   }
@@ -126,7 +159,7 @@ async function runBatch(run: Run, kind: ChangeKind, items: ItemRow[]): Promise<v
       writes.forEach((w, i) => {
         const error = errorText(results[i]);
         if (error) outcomes.push({ item: w.item, status: failed, outcome: 'failed', replaced: null, written: null, message: error });
-        else outcomes.push({ item: w.item, status: run.action === 'apply' ? 'applied' : 'undone', outcome: 'done', replaced: w.replaced, written: w.write, message: warningsOf(results[i]) });
+        else outcomes.push({ item: w.item, status: run.action === 'apply' ? 'applied' : 'undone', outcome: 'done', replaced: w.replaced, written: w.write, message: [w.note, warningsOf(results[i])].filter(Boolean).join('; ') || null });
       });
     } catch (error) {
       outcomes.push(...writes.map((w): Outcome => ({ item: w.item, status: failed, outcome: 'failed', replaced: null, written: null, message: failureMessage(error) })));
@@ -137,51 +170,28 @@ async function runBatch(run: Run, kind: ChangeKind, items: ItemRow[]): Promise<v
 
 async function itemsToRun(db: DB, changeSetId: string, action: 'apply' | 'undo', itemIds?: string[]): Promise<ItemRow[]> {
   let query = db.selectFrom('change_items').select(['id', 'kind', 'object_id', 'change', 'replaced', 'written']).where('change_set_id', '=', changeSetId).orderBy('position');
-  query = action === 'apply' ? query.where('status', '=', 'pending') : query.where('status', '=', 'applied').where('id', 'in', itemIds && itemIds.length > 0 ? itemIds : ['00000000-0000-0000-0000-000000000000']);
+  query = action === 'apply' ? query.where('status', '=', 'pending').where('selected', '=', true) : query.where('status', '=', 'applied').where('id', 'in', itemIds && itemIds.length > 0 ? itemIds : ['00000000-0000-0000-0000-000000000000']);
   return (await query.execute()).map((row) => ({ ...row, object_id: String(row.object_id) }));
 }
 
-/** The set's status from its items once the job is done. */
-async function finish(db: DB, changeSetId: string, run: { action: 'apply' | 'undo'; userId: string; unitsSpent: number; error: string | null }): Promise<void> {
-  const counts = await db
-    .selectFrom('change_items')
-    .select(['status', sql<number>`count(*)::int`.as('n')])
-    .where('change_set_id', '=', changeSetId)
-    .groupBy('status')
-    .execute();
-  const count = (...statuses: string[]) => counts.filter((row) => statuses.includes(row.status)).reduce((sum, row) => sum + row.n, 0);
-  const succeeded = count('applied', 'undone', 'undo_refused', 'undo_failed');
-  const status = succeeded === 0 ? 'failed' : count('failed', 'pending') > 0 ? 'partly_applied' : 'applied';
-  await db
-    .updateTable('change_sets')
-    .set({
-      status,
-      error: run.error,
-      job_data: null,
-      units_spent: sql`units_spent + ${run.unitsSpent}`,
-      updated_at: sql`now()`,
-      ...(run.action === 'apply' ? { applied_by: run.userId, applied_at: sql`now()` } : {}),
-    })
-    .where('id', '=', changeSetId)
-    .execute();
-  // Screens and tests waiting for the end hear it at once.
-  await sql`SELECT pg_notify(${CHANGE_SETS_CHANNEL}, ${changeSetId})`.execute(db);
-}
-
 export async function runApplyJob(db: DB, config: DirectConfig, job: QueuedJob<ApplyJobData>, log?: { error: (obj: object, msg: string) => void }): Promise<void> {
-  const set = await db.selectFrom('change_sets').select(['id', 'organization_id', 'project_id', 'status', 'job_data']).where('id', '=', job.data.changeSetId).executeTakeFirst();
+  const set = await db.selectFrom('change_sets').select(['id', 'organization_id', 'project_id', 'status', 'job_data', 'job_id']).where('id', '=', job.data.changeSetId).executeTakeFirst();
   if (!set || !set.job_data || (set.status !== 'applying' && set.status !== 'undoing')) return;
+  // A set recovered from a lost job, or taken by a newer job, is not this job's any more.
+  if (set.job_id !== null && set.job_id !== job.id) return;
   const { action, userId, itemIds } = set.job_data;
   let client: DirectClient | null = null;
   let error: string | null = null;
   try {
+    if (!(await heartbeat(db, set.id, set.job_id))) return;
     client = await projectDirectClient(db, config, set.organization_id, set.project_id);
-    const run: Run = { db, changeSetId: set.id, userId, action, client };
+    const run: Run = { db, changeSetId: set.id, jobId: set.job_id, userId, action, client };
     const items = await itemsToRun(db, set.id, action, itemIds);
     for (const kind of new Set(items.map((item) => item.kind))) {
       for (const batch of batches(items.filter((item) => item.kind === kind), KIND_API[kind].perUpdate)) await runBatch(run, kind, batch);
     }
   } catch (failure) {
+    if (failure instanceof Superseded) return;
     // The token or the account is gone, or our side failed: what is still pending stays pending (applying
     // again continues it), and the set is never left «applying» for ever.
     error = failure instanceof DirectApiError || failure instanceof HttpError ? failure.message : m.internalFailure;
@@ -194,6 +204,8 @@ export const applyChangesJobWorker: JobWorker = {
   queue: APPLY_CHANGES_QUEUE,
   start: async (queue, { db, config }) => {
     const log = { error: (obj: object, msg: string) => (config.logLevel === 'silent' ? undefined : console.error(msg, obj)) };
+    // A worker starting after a crash ends the sets whose job died with the process.
+    await recoverLostChangeSets(db).catch((error: unknown) => log.error({ err: error }, 'change set recovery failed'));
     await queue.work<ApplyJobData>(APPLY_CHANGES_QUEUE, (job) => runApplyJob(db, config, job, log), { concurrency: 1 });
   },
 };

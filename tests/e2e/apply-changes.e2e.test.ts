@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDirect, teplodomApplyAccount, type FakeDirect } from '../fakes/yandex-direct-fake.js';
 import { startAdminSession, type AdminSession } from './helpers/admin-session.js';
 import { runAnalysisToCompletion, startDirectProject } from './helpers/flows.js';
+import { sidewaysOverflow } from './helpers/screen-checks.js';
 
 const DIRECT_TOKEN = 'y0_e2e-apply';
 const LONG_TITLE = 'Тёплый пол в квартиру и частный дом с монтажом под ключ недорого';
@@ -85,6 +86,19 @@ describe('applying accepted suggestions through the Direct API in Chromium', () 
     await adItem.getByText('Объявление снова уйдёт на модерацию').waitFor();
     expect(await page.getByTestId('units-estimate').innerText()).toMatch(/^Потратит около \d+ баллов API Директа\.$/);
     expect(direct.writes()).toEqual([]);
+    // Each change can be left out of the preview (here the pause: its points go too) and taken back in.
+    const estimate = await page.getByTestId('units-estimate').innerText();
+    await pause.getByRole('checkbox', { name: 'Применить: Остановить фразу: тёплый пол' }).click();
+    await pause.getByText('Не применяется').waitFor();
+    await page.getByTestId('units-estimate').filter({ hasNotText: estimate }).waitFor();
+    await pause.getByRole('checkbox', { name: 'Применить: Остановить фразу: тёплый пол' }).click();
+    await pause.getByText('Ждёт применения').waitFor();
+    await page.getByTestId('units-estimate').filter({ hasText: estimate }).waitFor();
+    // On a 360 px phone the preview with its checkboxes fits without sideways scrolling.
+    const desktop = page.viewportSize();
+    await page.setViewportSize({ width: 360, height: 740 });
+    expect(await sidewaysOverflow(page)).toBe(0);
+    if (desktop) await page.setViewportSize(desktop);
 
     // Apply: the job writes the whole merged list and the ad; the journal says who and when.
     await page.getByRole('button', { name: 'Применить в Директе' }).click();

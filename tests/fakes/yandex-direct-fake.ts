@@ -20,7 +20,8 @@ import type { AddressInfo } from 'node:net';
  *   (`NegativeKeywords`, `ExcludedSites` up to 1 000 sites, at most 10 campaigns a call), `adgroups.update`
  *   (`NegativeKeywords`, 1 000 groups), `keywords.update` (`Keyword`, 10 000), `ads.update` (`TextAd` fields,
  *   1 000; the ad goes to moderation again), `keywords.suspend`/`resume` (`SelectionCriteria.Ids`, 10 000),
- *   `keywordbids.set` (`KeywordBids: [{KeywordId, SearchBid, NetworkBid}]`, 10 000). Each answers one result
+ *   `keywordbids.set` (`KeywordBids: [{KeywordId, SearchBid, NetworkBid}]`, 10 000; `keywordbids.get` reads
+ *   the same bids as `Search.Bid` / `Network.Bid`). Each answers one result
  *   per object (`{Id}` or `{Errors: [{Code, Message, Details}]}`, `Warnings` likewise), so a call can half
  *   succeed (`failItems`); too many objects is a request error (4001). `writes()` lists the change calls made.
  * - `campaigns.get` answers `Funds` when asked (as the campaign objects hold it: `{Mode: 'CAMPAIGN_FUNDS',
@@ -343,6 +344,7 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
     const read = (clientLogin && options.clientAccounts?.[clientLogin]) || account;
     if (isReport) return answerReport(req, read, body, send, error);
     if (body.method !== 'get' && `${service}.${String(body.method)}` in WRITES) return answerWrite(service, body.method, body.params ?? {}, send, error);
+    if (service === 'keywordbids' && body.method === 'get') return answerKeywordBids(read, body.params ?? {}, send, error);
     if (!(service in FIELDS)) return send(404, 'Not Found');
     if (body.method !== 'get') return error(8000, 'Неверный запрос', `Фейк не поддерживает метод ${String(body.method)}`);
     return answerGet(read, service, body.params ?? {}, send, error);
@@ -413,6 +415,45 @@ export async function startFakeDirect(account: FakeDirectAccount, options: FakeD
       ? logins.flatMap((login) => ((options.clientAccounts?.[login] ?? account).sharedAccounts ?? []).filter((item) => item.Login.toLowerCase() === login.toLowerCase()))
       : (account.sharedAccounts ?? []);
     reply({ data: { Accounts: accounts, ActionsResult: [] } });
+  }
+
+  /**
+   * keywordbids.get (official «get» of KeywordBids): selects by `KeywordIds` / `AdGroupIds` / `CampaignIds`,
+   * answers `KeywordBids: [{KeywordId, AdGroupId, CampaignId, Search: {Bid}, Network: {Bid}}]` from the
+   * keywords' `Bid` and `ContextBid` (micro-units), paged like the other services.
+   */
+  function answerKeywordBids(account: FakeDirectAccount, params: any, send: (s: number, p: unknown) => void, error: (c: number, s: string, d?: string) => void) {
+    const top = ['KeywordId', 'AdGroupId', 'CampaignId', 'ServingStatus', 'StrategyPriority'];
+    const fieldNames: string[] = params.FieldNames ?? [];
+    if (fieldNames.length === 0) return error(8000, 'Неверный запрос', 'Не указан параметр FieldNames');
+    const unknown = [
+      ...fieldNames.filter((name) => !top.includes(name)),
+      ...((params.SearchFieldNames ?? []) as string[]).filter((name) => !['Bid', 'AutotargetingSearchBidIsAuto', 'AuctionBids'].includes(name)),
+      ...((params.NetworkFieldNames ?? []) as string[]).filter((name) => !['Bid', 'Coverage'].includes(name)),
+    ];
+    if (unknown.length > 0) return error(8000, 'Неверный запрос', `Неизвестные имена полей: ${unknown.join(', ')}`);
+    const criteria = params.SelectionCriteria ?? {};
+    if (!criteria.KeywordIds && !criteria.AdGroupIds && !criteria.CampaignIds) return error(4001, 'Неверно задан параметр', 'Должен быть указан один из параметров KeywordIds, AdGroupIds, CampaignIds');
+    if (Array.isArray(criteria.KeywordIds) && criteria.KeywordIds.length > 10_000) return error(4001, 'Неверно задан параметр', 'В массиве KeywordIds не более 10000 элементов');
+    const matches = (account.keywords as Record<string, any>[]).filter(
+      (keyword) =>
+        (!criteria.KeywordIds || criteria.KeywordIds.includes(keyword.Id)) &&
+        (!criteria.AdGroupIds || criteria.AdGroupIds.includes(keyword.AdGroupId)) &&
+        (!criteria.CampaignIds || criteria.CampaignIds.includes(keyword.CampaignId)),
+    );
+    const offset = Number(params.Page?.Offset ?? 0);
+    const limit = Math.min(Number(params.Page?.Limit ?? 10_000), pageSize);
+    const page = matches.slice(offset, offset + limit).map((keyword) => {
+      const full: Record<string, unknown> = { KeywordId: keyword.Id, AdGroupId: keyword.AdGroupId, CampaignId: keyword.CampaignId, ServingStatus: keyword.ServingStatus ?? 'ELIGIBLE', StrategyPriority: null };
+      const answer: Record<string, unknown> = Object.fromEntries(fieldNames.map((name) => [name, full[name]]));
+      if ((params.SearchFieldNames ?? []).includes('Bid')) answer.Search = { Bid: keyword.Bid ?? null };
+      if ((params.NetworkFieldNames ?? []).includes('Bid')) answer.Network = { Bid: keyword.ContextBid ?? null };
+      return answer;
+    });
+    const result: Record<string, unknown> = {};
+    if (page.length > 0) result.KeywordBids = page;
+    if (offset + page.length < matches.length) result.LimitedBy = offset + page.length;
+    send(200, { result });
   }
 
   /** A change method: per-object results, the account changed for the objects that succeed. */
@@ -670,5 +711,23 @@ export function teplodomApplyAccount(): FakeDirectAccount {
   ] as const) {
     rows.push({ CampaignId: 701, CampaignName: 'Тёплый пол — Поиск', AdGroupName: 'Электрический тёплый пол', Criterion: 'тёплый пол', Query: query, Impressions: 300, Clicks: clicks, Cost: `${clicks * 40}.00`, Conversions: 0 });
   }
+  return account;
+}
+
+/**
+ * «ТеплоДом» for bids and excluded sites: search campaign 701 bids by hand (`HIGHEST_POSITION`), so the audit
+ * advises bids — lower for «тёплый пол электрический купить» (a conversion at 2 400 ₽), higher for the two
+ * keywords whose conversions are cheap — and network campaign 702 (already excluding one site) shows on three
+ * sites with a suspicious CTR and no conversion.
+ */
+export function teplodomBidsSitesAccount(): FakeDirectAccount {
+  const account = teplodomApplyAccount();
+  const rows = account.reportRows.CUSTOM_REPORT!;
+  const stop = rows.find((row) => row.CriterionId === 10011)!;
+  stop.Cost = '3000.00';
+  rows.push({ CampaignId: 701, AdGroupId: 8001, AdId: 9001, CriterionId: 10012, CriterionType: 'KEYWORD', Impressions: 700, Clicks: 40, Cost: '2400.00', Conversions: 1 });
+  account.campaigns.find((campaign) => campaign.Id === 702)!.ExcludedSites = { Items: ['old-site.example'] };
+  const site = (placement: string, impressions: number, clicks: number, cost: string) => ({ CampaignId: 702, AdNetworkType: 'AD_NETWORK', Placement: placement, Impressions: impressions, Clicks: clicks, Cost: cost, Conversions: 0 });
+  account.placementRows = [site('games-one.example', 1000, 60, '600.00'), site('weather.example', 800, 40, '400.00'), site('com.puzzle.game', 500, 20, '200.00'), site('old-site.example', 900, 50, '500.00')];
   return account;
 }

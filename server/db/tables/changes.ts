@@ -23,6 +23,8 @@ export interface ChangeSetsTable {
   error: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** Written by the apply job at its start and after every batch (migration 0170): a set running without one for long has lost its job. */
+  heartbeat_at: Timestamp;
 }
 
 /** One Direct object a change set writes, with what the preview read and what the apply replaced and wrote. */
@@ -44,6 +46,8 @@ export interface ChangeItemsTable {
   message: string | null;
   applied_at: Timestamp;
   undone_at: Timestamp;
+  /** Kept in the preview (migration 0170); an item left out is never written. */
+  selected: Generated<boolean>;
 }
 
 export interface ChangeJournalTable {

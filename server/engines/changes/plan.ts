@@ -6,8 +6,10 @@
  * One item per Direct object (a campaign's negatives, a group's negatives, a keyword, an ad), so accepting
  * 300 negatives of one campaign is one whole-list write, not 300.
  */
-import type { AdField, Suggestion } from '../../../contract/analysis-results.js';
+import type { AdField, KeywordVerdict, Suggestion } from '../../../contract/analysis-results.js';
 import type { ChangeKind, DirectValues, PlannedChange, SkippedSuggestion } from '../../../contract/changes.js';
+import { DIRECT_EXCLUDED_SITES_LIMIT } from '../scoring/checks/placements.js';
+import { bidStep } from '../scoring/checks/statistics.js';
 
 export interface AcceptedChoice {
   suggestion: Suggestion;
@@ -77,7 +79,7 @@ export function withMinusWords(keyword: string, words: readonly string[]): strin
 /** Characters a negative list counts against its limit. */
 export const negativesLength = (list: readonly string[]) => list.reduce((sum, text) => sum + text.replace(/\s+/g, '').length, 0);
 
-const KIND_ORDER: readonly ChangeKind[] = ['campaign_negatives', 'group_negatives', 'keyword_phrase', 'keyword_state', 'ad_texts'];
+const KIND_ORDER: readonly ChangeKind[] = ['campaign_negatives', 'campaign_excluded_sites', 'group_negatives', 'keyword_phrase', 'keyword_state', 'keyword_bids', 'ad_texts'];
 
 interface Collected {
   items: Map<string, PlannedItem>;
@@ -137,6 +139,80 @@ export function pauseItem(target: { key: string; label?: string; externalId?: st
   return { kind: 'keyword_state', objectId: target.externalId, label: target.label ?? target.externalId, suggestionIds: [`verdict:${target.key}`], change: { set: { State: 'SUSPENDED' } } };
 }
 
+/**
+ * A bid the audit advises (verdict `lower_bid` / `raise_bid`) as a change of the keyword's bid by the advice's
+ * first step (`bidStep`, the same figure the finding names). The factor becomes a bid in the preview, once
+ * the bid and the campaign's strategy are read from Direct (`bidChange`).
+ */
+export function bidItem(verdict: Pick<KeywordVerdict, 'target' | 'action' | 'clicks' | 'cost' | 'conversions' | 'referenceCpa'>): PlannedItem | null {
+  const { target } = verdict;
+  if (!target.externalId || verdict.referenceCpa === null || verdict.clicks === 0) return null;
+  if (verdict.action !== 'lower_bid' && verdict.action !== 'raise_bid') return null;
+  const factor = bidStep(verdict, verdict.referenceCpa, verdict.action === 'lower_bid' ? 'lower' : 'raise');
+  if (!Number.isFinite(factor) || factor <= 0) return null;
+  return { kind: 'keyword_bids', objectId: target.externalId, label: target.label ?? target.externalId, suggestionIds: [`verdict:${target.key}`], change: { bidFactor: factor } };
+}
+
+/**
+ * Bids go in steps of 0,10 ₽ and not under 0,30 ₽ (rouble accounts; Direct's `Currencies` dictionary gives
+ * `BidIncrement` and `MinimumBid` per currency: our reading for RUB, unconfirmed). Micro-units.
+ */
+export const BID_INCREMENT = 100_000;
+export const MINIMUM_BID = 300_000;
+
+/** Which bids a campaign's strategy leaves to the keywords (`HIGHEST_POSITION` on search, `MAXIMUM_COVERAGE` / `MANUAL_CPM` in networks). */
+export interface ManualBids {
+  search: boolean;
+  network: boolean;
+  /** The strategy's name when neither is manual, for the message. */
+  strategy: string | null;
+}
+
+/**
+ * The bids to write: each bid of a placement whose strategy is manual, times the factor, rounded to the
+ * increment; null with the reason's key when there is none to write (automatic strategy: never a bid).
+ */
+export function bidChange(current: DirectValues, manual: ManualBids, factor: number): { set: Record<string, string> } | { reason: 'automatic' | 'no_bid' | 'unchanged' } {
+  if (!manual.search && !manual.network) return { reason: 'automatic' };
+  const set: Record<string, string> = {};
+  let any = false;
+  for (const [field, on] of [['SearchBid', manual.search], ['NetworkBid', manual.network]] as const) {
+    const bid = Number(current[field] ?? 0);
+    if (!on || !Number.isFinite(bid) || bid <= 0) continue;
+    any = true;
+    const next = Math.max(MINIMUM_BID, Math.round((bid * factor) / BID_INCREMENT) * BID_INCREMENT);
+    if (next !== bid) set[field] = String(next);
+  }
+  if (!any) return { reason: 'no_bid' };
+  return Object.keys(set).length > 0 ? { set } : { reason: 'unchanged' };
+}
+
+/** The network sites of a finding (`stats.network_sites`) as additions to its campaign's `ExcludedSites`. */
+export function excludedSitesItem(target: { key: string; label?: string; campaignName?: string; externalId?: string }, findingId: string, sites: readonly string[]): PlannedItem | null {
+  if (!target.externalId || sites.length === 0) return null;
+  return { kind: 'campaign_excluded_sites', objectId: target.externalId, label: target.campaignName ?? target.label ?? target.externalId, suggestionIds: [`finding:${findingId}`], change: { add: [...sites] } };
+}
+
+const normaliseSite = (site: string) => site.trim().toLowerCase().replace(/^www\./, '');
+
+/**
+ * The campaign's list as it is, then the sites it lacks (compared without case and `www.`), as long as the
+ * list stays within Direct's 1 000; `left` is what did not fit (said to the person, never dropped silently).
+ */
+export function mergeSites(current: readonly string[], additions: readonly string[], limit = DIRECT_EXCLUDED_SITES_LIMIT): { list: string[]; left: string[] } {
+  const seen = new Set(current.map(normaliseSite));
+  const list = [...current];
+  const left: string[] = [];
+  for (const site of additions) {
+    const key = normaliseSite(site);
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    if (list.length >= limit) left.push(site.trim());
+    else list.push(site.trim());
+  }
+  return { list, left };
+}
+
 function labelOf(suggestion: Suggestion): string {
   if (suggestion.kind === 'negative_keyword') return `-${suggestion.text}`;
   if (suggestion.kind === 'cross_minus') return suggestion.after;
@@ -146,6 +222,7 @@ function labelOf(suggestion: Suggestion): string {
 /** The object's values once the change is written over `current` (the fields the item touches only). */
 export function valuesAfter(kind: ChangeKind, current: DirectValues, change: PlannedChange): DirectValues {
   if (kind === 'campaign_negatives' || kind === 'group_negatives') return { NegativeKeywords: mergeNegatives(listOf(current.NegativeKeywords), change.add ?? []) };
+  if (kind === 'campaign_excluded_sites') return { ExcludedSites: mergeSites(listOf(current.ExcludedSites), change.add ?? []).list };
   if (kind === 'keyword_phrase') return { Keyword: withMinusWords(String(current.Keyword ?? ''), change.add ?? []) };
   return { ...Object.fromEntries(Object.keys(change.set ?? {}).map((field) => [field, current[field] ?? null])), ...change.set };
 }
@@ -153,6 +230,7 @@ export function valuesAfter(kind: ChangeKind, current: DirectValues, change: Pla
 /** The fields of `current` the item touches (what an undo writes back and what the journal keeps). */
 export function touchedValues(kind: ChangeKind, current: DirectValues, change: PlannedChange): DirectValues {
   if (kind === 'campaign_negatives' || kind === 'group_negatives') return { NegativeKeywords: listOf(current.NegativeKeywords) };
+  if (kind === 'campaign_excluded_sites') return { ExcludedSites: listOf(current.ExcludedSites) };
   if (kind === 'keyword_phrase') return { Keyword: String(current.Keyword ?? '') };
   return Object.fromEntries(Object.keys(change.set ?? {}).map((field) => [field, current[field] ?? null]));
 }
@@ -176,7 +254,7 @@ const listOf = (value: DirectValues[string] | undefined): string[] => (Array.isA
  * What differs between the values we wrote and the object as it is now, in words («добавлено «x»; удалено
  * «y»» for lists, «Заголовок 1: «было» → «стало»» for fields); null when nothing did.
  */
-export function changedSince(written: DirectValues, current: DirectValues, labels: Record<string, string>, valueLabels: Record<string, string> = {}): string | null {
+export function changedSince(written: DirectValues, current: DirectValues, labels: Record<string, string>, show: (field: string, value: string | null) => string = (_field, value) => value ?? ''): string | null {
   const parts: string[] = [];
   for (const [field, value] of Object.entries(written)) {
     const now = current[field] ?? null;
@@ -188,8 +266,7 @@ export function changedSince(written: DirectValues, current: DirectValues, label
       if (added.length > 0) parts.push(`${labels[field] ?? field}: добавлено ${quoteList(added)}`);
       if (removed.length > 0) parts.push(`${labels[field] ?? field}: удалено ${quoteList(removed)}`);
     } else if ((value ?? '') !== (now ?? '')) {
-      const shown = (text: string | null) => valueLabels[text ?? ''] ?? text ?? '';
-      parts.push(`${labels[field] ?? field}: «${shown(value)}» → «${shown(now)}»`);
+      parts.push(`${labels[field] ?? field}: «${show(field, value)}» → «${show(field, now)}»`);
     }
   }
   return parts.length > 0 ? parts.join('; ') : null;
@@ -206,12 +283,17 @@ function quoteList(texts: string[]): string {
  * 1 000 groups; keywords.update 10 000 keywords; ads.update 1 000 ads; get: 10 000 ids per request,
  * campaigns.get 1 000; keywords.suspend/resume 10 000 ids), and the points it costs (Direct's points table «Баллы»: per call and per object;
  * the figures are our reading of it and are checked against the `Units` header after a real run).
+ * `keywordbids`: `get` selects by `KeywordIds` (10 000 objects an answer) and answers `KeywordId`, `set`
+ * takes at most 10 000 keywords a call (official «set», «get» of the KeywordBids service).
  */
-export const KIND_API: Record<ChangeKind, { service: string; objects: string; getFields: Record<string, unknown>; perUpdate: number; perGet: number; units: { getCall: number; getObject: number; updateCall: number; updateObject: number } }> = {
+export const KIND_API: Record<ChangeKind, { service: string; objects: string; getFields: Record<string, unknown>; selectBy?: string; idField?: string; perUpdate: number; perGet: number; units: { getCall: number; getObject: number; updateCall: number; updateObject: number } }> = {
   campaign_negatives: { service: 'campaigns', objects: 'Campaigns', getFields: { FieldNames: ['Id', 'NegativeKeywords'] }, perUpdate: 10, perGet: 1_000, units: { getCall: 10, getObject: 1, updateCall: 10, updateObject: 3 } },
+  campaign_excluded_sites: { service: 'campaigns', objects: 'Campaigns', getFields: { FieldNames: ['Id', 'ExcludedSites'] }, perUpdate: 10, perGet: 1_000, units: { getCall: 10, getObject: 1, updateCall: 10, updateObject: 3 } },
   group_negatives: { service: 'adgroups', objects: 'AdGroups', getFields: { FieldNames: ['Id', 'NegativeKeywords'] }, perUpdate: 1_000, perGet: 10_000, units: { getCall: 15, getObject: 1, updateCall: 20, updateObject: 20 } },
   keyword_phrase: { service: 'keywords', objects: 'Keywords', getFields: { FieldNames: ['Id', 'Keyword'] }, perUpdate: 10_000, perGet: 10_000, units: { getCall: 15, getObject: 1, updateCall: 20, updateObject: 2 } },
   keyword_state: { service: 'keywords', objects: 'Ids', getFields: { FieldNames: ['Id', 'State'] }, perUpdate: 10_000, perGet: 10_000, units: { getCall: 15, getObject: 1, updateCall: 15, updateObject: 0 } },
+  // The bids' re-read also reads the campaigns' strategies (counted in getCall), so no bid goes to an automatic one.
+  keyword_bids: { service: 'keywordbids', objects: 'KeywordBids', getFields: { FieldNames: ['KeywordId', 'CampaignId'], SearchFieldNames: ['Bid'], NetworkFieldNames: ['Bid'] }, selectBy: 'KeywordIds', idField: 'KeywordId', perUpdate: 10_000, perGet: 10_000, units: { getCall: 25, getObject: 1, updateCall: 25, updateObject: 0 } },
   ad_texts: { service: 'ads', objects: 'Ads', getFields: { FieldNames: ['Id'], TextAdFieldNames: ['Title', 'Title2', 'Text', 'Href', 'DisplayUrlPath'] }, perUpdate: 1_000, perGet: 10_000, units: { getCall: 15, getObject: 1, updateCall: 20, updateObject: 20 } },
 };
 

@@ -103,4 +103,5 @@ export async function downloadExport(analysisId: string, platform: ExportPlatfor
 }
 
 /** The accepted suggestions as a change set of the project's Direct account (read through the API; nothing written yet). */
-export const previewDirectChanges = (analysisId: string, pauseKeywords: boolean) => callApi(changeRoutes.preview, { params: { id: analysisId }, body: { pause_keywords: pauseKeywords } });
+export const previewDirectChanges = (analysisId: string, options: { pauseKeywords: boolean; bids: boolean; excludeSites: boolean }) =>
+  callApi(changeRoutes.preview, { params: { id: analysisId }, body: { pause_keywords: options.pauseKeywords, bids: options.bids, exclude_sites: options.excludeSites } });

@@ -27,6 +27,7 @@ export const journalQueryOptions = (id: string) =>
   });
 
 export const applyChangeSet = (id: string) => callApi(changeRoutes.apply, { params: { id } });
+export const selectChangeItems = (id: string, itemIds: string[], selected: boolean) => callApi(changeRoutes.select, { params: { id }, body: { item_ids: itemIds, selected } });
 export const undoChanges = (id: string, itemIds?: string[]) => callApi(changeRoutes.undo, { params: { id }, body: itemIds ? { item_ids: itemIds } : {} });
 
 export const projectChangeSetsQueryOptions = (projectId: string) =>

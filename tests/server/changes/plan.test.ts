@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityRef, Suggestion } from '../../../contract/analysis-results.js';
-import { directFieldLabels } from '../../../contract/changes.js';
+import { directFieldLabels, shownDirectValue } from '../../../contract/changes.js';
 import { changeMessages } from '../../../contract/messages.js';
-import { batches, changedSince, limitProblem, mergeNegatives, planChanges, unitsFor, valuesAfter, withMinusWords } from '../../../server/engines/changes/plan.js';
+import { batches, bidChange, bidItem, changedSince, limitProblem, mergeNegatives, mergeSites, planChanges, unitsFor, valuesAfter, withMinusWords } from '../../../server/engines/changes/plan.js';
 
 const campaignRef: EntityRef = { level: 'campaign', key: 'c0', campaignIndex: 0, campaignName: 'Поиск', externalId: '701' };
 const negative = (text: string, ref: EntityRef = campaignRef): Suggestion => ({
@@ -64,5 +64,37 @@ describe('the change plan', () => {
     // 25 campaigns: 1 read of ≤ 1 000 (10 + 25), 3 updates of ≤ 10 (3 × 10 + 25 × 3).
     expect(unitsFor('campaign_negatives', 25)).toBe(10 + 25 + 30 + 75);
     expect(unitsFor('ad_texts', 0)).toBe(0);
+  });
+});
+
+describe('bids and excluded sites', () => {
+  const keywordRef: EntityRef = { level: 'keyword', key: 'c0g0k0', campaignIndex: 0, groupIndex: 0, keywordIndex: 0, label: 'тёплый пол', externalId: '10011' } as EntityRef;
+  const verdict = (action: 'lower_bid' | 'raise_bid' | 'stop', cost: number, conversions: number) => ({ target: keywordRef, action, clicks: 50, cost, conversions, referenceCpa: 1000 });
+
+  it('takes the advice’s first step: at most −30 % or +20 %, the exact step in between', () => {
+    expect(bidItem(verdict('lower_bid', 5000, 1))!.change.bidFactor).toBeCloseTo(0.7);
+    expect(bidItem(verdict('lower_bid', 1200, 1))!.change.bidFactor).toBeCloseTo(1000 / 1200);
+    expect(bidItem(verdict('raise_bid', 1000, 5))!.change.bidFactor).toBeCloseTo(1.2);
+    expect(bidItem(verdict('stop', 1000, 0))).toBeNull();
+    expect(bidItem({ ...verdict('lower_bid', 5000, 1), target: { ...keywordRef, externalId: undefined } })).toBeNull();
+  });
+
+  it('writes bids only where the strategy is manual, rounded to 0,10 ₽, never under 0,30 ₽', () => {
+    const manualSearch = { search: true, network: false, strategy: null };
+    expect(bidChange({ SearchBid: '15000000', NetworkBid: '5000000' }, manualSearch, 0.7)).toEqual({ set: { SearchBid: '10500000' } });
+    expect(bidChange({ SearchBid: '12340000', NetworkBid: '5000000' }, { search: true, network: true, strategy: null }, 1.2)).toEqual({ set: { SearchBid: '14800000', NetworkBid: '6000000' } });
+    expect(bidChange({ SearchBid: '400000' }, manualSearch, 0.5)).toEqual({ set: { SearchBid: '300000' } });
+    expect(bidChange({ SearchBid: '15000000' }, { search: false, network: false, strategy: 'стратегия «Максимум кликов»' }, 0.7)).toEqual({ reason: 'automatic' });
+    expect(bidChange({ SearchBid: null, NetworkBid: '5000000' }, manualSearch, 0.7)).toEqual({ reason: 'no_bid' });
+    expect(bidChange({ SearchBid: '300000' }, manualSearch, 0.9)).toEqual({ reason: 'unchanged' });
+    expect(shownDirectValue('SearchBid', '10500000')).toBe('10,50 ₽');
+    expect(changedSince({ SearchBid: '10500000' }, { SearchBid: '12000000' }, directFieldLabels, shownDirectValue)).toBe('Ставка на поиске: «10,50 ₽» → «12,00 ₽»');
+  });
+
+  it('merges sites without case or www., keeps the list within 1 000 and names what did not fit', () => {
+    expect(mergeSites(['www.Games.example'], ['games.example', 'news.example'])).toEqual({ list: ['www.Games.example', 'news.example'], left: [] });
+    const full = Array.from({ length: 999 }, (_, i) => `s${i}.example`);
+    expect(mergeSites(full, ['a.example', 'b.example', 's1.example'])).toEqual({ list: [...full, 'a.example'], left: ['b.example'] });
+    expect(valuesAfter('campaign_excluded_sites', { ExcludedSites: ['x.example'] }, { add: ['y.example'] })).toEqual({ ExcludedSites: ['x.example', 'y.example'] });
   });
 });

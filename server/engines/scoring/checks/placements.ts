@@ -73,6 +73,8 @@ export function networkSiteChecks(campaign: PreparedCampaign, referenceCpa: numb
       ],
     });
     finding.file = sitesFile(campaign, fitting, 'Скачать список площадок (CSV)');
+    // As data too: a change set writes them to the campaign through the API.
+    finding.sites = fitting.map((item) => item.site);
     findings.push(finding);
   }
   if (left.length > 0) limitFinding(campaign, excluded!.length, flagged.length, left, context, periodEvidence);

@@ -327,6 +327,17 @@ const BEYOND_BID_STEPS = 3;
  * would cost the reference (CPA × conversions per click), reached in bounded steps. With the keyword's
  * bid known (the import's «Ставка» / «Ставка в сетях»), the new bid is named; else the click price.
  */
+/**
+ * The first bid step the advice names: × (affordable click price / average click price), at most a cut of
+ * `MAX_BID_CUT` or a raise of `MAX_BID_RAISE`. Exported for the change sets, which write it to a keyword's
+ * bid under a manual strategy (server/engines/changes/plan.ts).
+ */
+export function bidStep(stats: { clicks: number; cost: number; conversions: number }, referenceCpa: number, direction: 'lower' | 'raise'): number {
+  const cpc = stats.cost / stats.clicks;
+  const affordable = (referenceCpa * stats.conversions) / stats.clicks;
+  return direction === 'lower' ? Math.max(1 - MAX_BID_CUT, affordable / cpc) : Math.min(1 + MAX_BID_RAISE, affordable / cpc);
+}
+
 function bidAdvice(keyword: PreparedKeyword, stats: Stats, referenceCpa: number, direction: 'lower' | 'raise'): { fix: string; evidence: Evidence[] } {
   const cpc = stats.cost / stats.clicks;
   const affordable = (referenceCpa * stats.conversions) / stats.clicks;
@@ -334,7 +345,7 @@ function bidAdvice(keyword: PreparedKeyword, stats: Stats, referenceCpa: number,
     { label: 'Средняя цена клика', value: rub(cpc), unit: 'rub' },
     { label: 'Цена клика, при которой конверсия стоит ориентир', value: rub(affordable), unit: 'rub' },
   ];
-  const step = direction === 'lower' ? Math.max(1 - MAX_BID_CUT, affordable / cpc) : Math.min(1 + MAX_BID_RAISE, affordable / cpc);
+  const step = bidStep(stats, referenceCpa, direction);
   const percentChange = Math.round(Math.abs(1 - step) * 100);
   const networks = keyword.campaign.placement === 'networks';
   const bid = networks ? keyword.keyword.networkBid ?? keyword.keyword.bid : keyword.keyword.bid;

@@ -371,19 +371,27 @@ function ExportButtons({ analysisId, disabled }: { analysisId: string; disabled:
 function ApplyThroughApiButton({ projectId, analysisId, disabled }: { projectId: string; analysisId: string; disabled: boolean }) {
   const navigate = useNavigate();
   const [pauseKeywords, setPauseKeywords] = useState(false);
+  const [bids, setBids] = useState(false);
+  const [excludeSites, setExcludeSites] = useState(false);
   const preview = useMutation({
-    mutationFn: () => previewDirectChanges(analysisId, pauseKeywords),
+    mutationFn: () => previewDirectChanges(analysisId, { pauseKeywords, bids, excludeSites }),
     onSuccess: (set) => void navigate({ to: '/projects/$id/changes/$changeSetId', params: { id: projectId, changeSetId: set.id } }),
   });
   return (
     <div className="analysis-export__apply">
-      <button type="button" className="btn btn--primary" disabled={(disabled && !pauseKeywords) || preview.isPending} onClick={() => preview.mutate()}>
+      <button type="button" className="btn btn--primary" disabled={(disabled && !pauseKeywords && !bids && !excludeSites) || preview.isPending} onClick={() => preview.mutate()}>
         {preview.isPending ? 'Читаем аккаунт…' : 'Применить через API Директа'}
       </button>
       <label className="checkbox">
         <input type="checkbox" checked={pauseKeywords} onChange={(event) => setPauseKeywords(event.target.checked)} /> Остановить и фразы, которые аудит советует остановить
       </label>
-      <p className="muted">Без файла: минус-фразы, кросс-минусовка и тексты объявлений запишутся прямо в аккаунт. Сначала покажем, что изменится.</p>
+      <label className="checkbox">
+        <input type="checkbox" checked={bids} onChange={(event) => setBids(event.target.checked)} /> Изменить ставки, которые советует аудит (только при ручном управлении ставками)
+      </label>
+      <label className="checkbox">
+        <input type="checkbox" checked={excludeSites} onChange={(event) => setExcludeSites(event.target.checked)} /> Запретить площадки в сетях без отдачи
+      </label>
+      <p className="muted">Без файла: минус-фразы, кросс-минусовка и тексты объявлений запишутся прямо в аккаунт. Сначала покажем, что изменится: лишнее можно снять галочкой.</p>
       {preview.isError && (
         <p className="form-error" role="alert">
           {preview.error.message}

@@ -6,7 +6,7 @@ import {
   changeKindLabels,
   changeSetStatusLabels,
   directFieldLabels,
-  directStateLabels,
+  shownDirectValue,
   UNDO_DAYS,
   type ChangeItem,
   type ChangeItemStatus,
@@ -17,7 +17,7 @@ import {
 import { formatDateTime } from '@contract/format.js';
 import { BackToProjectLink } from '@/components/ui/BackToProjectLink';
 import { formatCount, pluralRu } from '@/lib/analysis-format';
-import { applyChangeSet, changeKeys, changeSetQueryOptions, journalQueryOptions, undoChanges } from '../api';
+import { applyChangeSet, changeKeys, changeSetQueryOptions, journalQueryOptions, selectChangeItems, undoChanges } from '../api';
 import '../changes.css';
 
 const setTone: Record<ChangeSetStatus, string> = { preview: 'badge--muted', applying: '', undoing: '', applied: 'badge--success', partly_applied: 'badge--warning', failed: 'badge--danger' };
@@ -42,6 +42,9 @@ function ChangeSetScreen({ projectId, set }: { projectId: string; set: ChangeSet
   };
   const apply = useMutation({ mutationFn: () => applyChangeSet(set.id), onSuccess: refresh, onError: (error) => toast.error(error.message) });
   const undo = useMutation({ mutationFn: (itemIds?: string[]) => undoChanges(set.id, itemIds), onSuccess: refresh, onError: (error) => toast.error(error.message) });
+  const choose = useMutation({ mutationFn: ({ itemId, selected }: { itemId: string; selected: boolean }) => selectChangeItems(set.id, [itemId], selected), onSuccess: refresh, onError: (error) => toast.error(error.message) });
+  const choosing = set.status === 'preview';
+  const kept = set.items.filter((item) => item.selected);
   const running = set.status === 'applying' || set.status === 'undoing';
   // A job that ends moves the status: the journal has new rows then.
   useEffect(() => {
@@ -58,7 +61,8 @@ function ChangeSetScreen({ projectId, set }: { projectId: string; set: ChangeSet
           <span className={`badge ${setTone[set.status]}`.trim()} data-testid="change-set-status">
             {changeSetStatusLabels[set.status]}
           </span>{' '}
-          {formatCount(set.items.length)} {pluralRu(set.items.length, ['объект', 'объекта', 'объектов'])} · собрано {formatDateTime(set.created_at)}
+          {formatCount(kept.length)} {pluralRu(kept.length, ['объект', 'объекта', 'объектов'])}
+          {kept.length < set.items.length && ` из ${formatCount(set.items.length)}`} · собрано {formatDateTime(set.created_at)}
           {set.created_by && ` · ${set.created_by}`}
           {set.applied_at && ` · применено ${formatDateTime(set.applied_at)}${set.applied_by ? `, ${set.applied_by}` : ''}`}
         </p>
@@ -79,8 +83,8 @@ function ChangeSetScreen({ projectId, set }: { projectId: string; set: ChangeSet
         )}
         {!set.can_apply && <p className="muted">Применять и отменять изменения в рекламном аккаунте может не каждый участник: это настройка организации.</p>}
         <div className="analysis-actions">
-          {!running && set.items.some((item) => item.status === 'pending') && (
-            <button type="button" className="btn btn--primary" disabled={!set.can_apply || apply.isPending} onClick={() => apply.mutate()}>
+          {!running && kept.some((item) => item.status === 'pending') && (
+            <button type="button" className="btn btn--primary" disabled={!set.can_apply || apply.isPending || choose.isPending} onClick={() => apply.mutate()}>
               {set.status === 'preview' ? 'Применить в Директе' : 'Применить оставшиеся'}
             </button>
           )}
@@ -102,9 +106,18 @@ function ChangeSetScreen({ projectId, set }: { projectId: string; set: ChangeSet
         <h2 id="items-title" className="card__title">
           Что изменится
         </h2>
+        {choosing && set.items.length > 1 && <p className="muted">Снимите галочку с того, что применять не нужно: например, с фразы, которую останавливать рано.</p>}
         <ul className="change-items">
           {set.items.map((item) => (
-            <ChangeItemRow key={item.id} item={item} canUndo={set.can_apply && !running && !undo.isPending} onUndo={() => undo.mutate([item.id])} />
+            <ChangeItemRow
+              key={item.id}
+              item={item}
+              canUndo={set.can_apply && !running && !undo.isPending}
+              onUndo={() => undo.mutate([item.id])}
+              choosing={choosing}
+              onChoose={(selected) => choose.mutate({ itemId: item.id, selected })}
+              choiceDisabled={choose.isPending}
+            />
           ))}
         </ul>
         {set.skipped.length > 0 && (
@@ -126,15 +139,31 @@ function ChangeSetScreen({ projectId, set }: { projectId: string; set: ChangeSet
   );
 }
 
-function ChangeItemRow({ item, canUndo, onUndo }: { item: ChangeItem; canUndo: boolean; onUndo: () => void }) {
+interface ChangeItemRowProps {
+  item: ChangeItem;
+  canUndo: boolean;
+  onUndo: () => void;
+  /** The preview: each item has a checkbox, what is unticked is not applied. */
+  choosing: boolean;
+  onChoose: (selected: boolean) => void;
+  choiceDisabled: boolean;
+}
+
+function ChangeItemRow({ item, canUndo, onUndo, choosing, onChoose, choiceDisabled }: ChangeItemRowProps) {
+  const title = `${changeKindLabels[item.kind]}: ${item.label}`;
   return (
-    <li className="change-item" data-testid="change-item">
+    <li className={`change-item${item.selected ? '' : ' change-item--left-out'}`} data-testid="change-item">
       <div className="change-item__head">
-        <strong>
-          {changeKindLabels[item.kind]}: {item.label}
-        </strong>{' '}
+        {choosing ? (
+          <label className="checkbox change-item__choice">
+            <input type="checkbox" checked={item.selected} disabled={choiceDisabled} onChange={(event) => onChoose(event.target.checked)} aria-label={`Применить: ${title}`} />
+            <strong>{title}</strong>
+          </label>
+        ) : (
+          <strong>{title}</strong>
+        )}{' '}
         <span className="muted">№ {item.object_id}</span>{' '}
-        <span className={`badge ${itemTone[item.status]}`.trim()}>{changeItemStatusLabels[item.status]}</span>
+        <span className={`badge ${item.selected ? itemTone[item.status] : 'badge--muted'}`.trim()}>{item.selected ? changeItemStatusLabels[item.status] : 'Не применяется'}</span>
       </div>
       <ValuesDiff before={item.replaced ?? item.before} after={item.written ?? item.after} />
       {item.warning && <p className="change-item__warning">{item.warning}</p>}
@@ -152,7 +181,7 @@ function ChangeItemRow({ item, canUndo, onUndo }: { item: ChangeItem; canUndo: b
   );
 }
 
-const shown = (field: string, value: DirectValues[string]) => (value === null ? '—' : Array.isArray(value) ? value.join(', ') : field === 'State' ? (directStateLabels[value] ?? value) : value);
+const shown = (field: string, value: DirectValues[string]) => (Array.isArray(value) ? value.join(', ') : shownDirectValue(field, value));
 
 /** Before → after of each field; of a list, what it gains (its whole length said). */
 function ValuesDiff({ before, after }: { before: DirectValues; after: DirectValues }) {
