@@ -319,8 +319,8 @@ export const changeMessages = {
   internalFailure: 'Применение прервалось из-за ошибки на нашей стороне. Неприменённые изменения можно применить ещё раз',
 } as const;
 
-/** Landing-page relevance: API answers and the fetcher's per-page errors (shown in the results table). */
-export const relevanceMessages = {
+/** The page check: API answers and the fetcher's per-page errors (shown in the results table). */
+export const pageCheckMessages = {
   urlsRequired: 'Выберите хотя бы одну страницу',
   urlsTooMany: 'За один анализ можно проверить не больше 100 страниц',
   urlInvalid: 'Некорректный адрес страницы: нужен http:// или https://',

@@ -45,10 +45,13 @@ import { Route as AppProjectsIdAnalysisHistoryRouteImport } from './routes/_app/
 import { Route as AppProjectsIdAnalysisNewRouteImport } from './routes/_app/projects/$id/analysis/new'
 import { Route as AppProjectsIdChangesIndexRouteImport } from './routes/_app/projects/$id/changes/index'
 import { Route as AppProjectsIdChangesChangeSetIdRouteImport } from './routes/_app/projects/$id/changes/$changeSetId'
+import { Route as AppProjectsIdPageCheckNewRouteImport } from './routes/_app/projects/$id/page-check/new'
 import { Route as AppProjectsIdPageRelevanceNewRouteImport } from './routes/_app/projects/$id/page-relevance/new'
 import { Route as AppProjectsIdAnalysisAnalysisIdResultsRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/results'
 import { Route as AppProjectsIdAnalysisAnalysisIdScoringProgressRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/scoring-progress'
 import { Route as AppProjectsIdAnalysisAnalysisIdSemanticRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/semantic'
+import { Route as AppProjectsIdPageCheckAnalysisIdProgressRouteImport } from './routes/_app/projects/$id/page-check/$analysisId/progress'
+import { Route as AppProjectsIdPageCheckAnalysisIdResultsRouteImport } from './routes/_app/projects/$id/page-check/$analysisId/results'
 import { Route as AppProjectsIdPageRelevanceAnalysisIdProgressRouteImport } from './routes/_app/projects/$id/page-relevance/$analysisId/progress'
 import { Route as AppProjectsIdPageRelevanceAnalysisIdResultsRouteImport } from './routes/_app/projects/$id/page-relevance/$analysisId/results'
 import { Route as AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
@@ -242,6 +245,12 @@ const AppProjectsIdChangesChangeSetIdRoute =
     path: '/projects/$id/changes/$changeSetId',
     getParentRoute: () => AppRoute,
   } as any)
+const AppProjectsIdPageCheckNewRoute =
+  AppProjectsIdPageCheckNewRouteImport.update({
+    id: '/projects/$id/page-check/new',
+    path: '/projects/$id/page-check/new',
+    getParentRoute: () => AppRoute,
+  } as any)
 const AppProjectsIdPageRelevanceNewRoute =
   AppProjectsIdPageRelevanceNewRouteImport.update({
     id: '/projects/$id/page-relevance/new',
@@ -264,6 +273,18 @@ const AppProjectsIdAnalysisAnalysisIdSemanticRoute =
   AppProjectsIdAnalysisAnalysisIdSemanticRouteImport.update({
     id: '/projects/$id/analysis/$analysisId/semantic',
     path: '/projects/$id/analysis/$analysisId/semantic',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProjectsIdPageCheckAnalysisIdProgressRoute =
+  AppProjectsIdPageCheckAnalysisIdProgressRouteImport.update({
+    id: '/projects/$id/page-check/$analysisId/progress',
+    path: '/projects/$id/page-check/$analysisId/progress',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProjectsIdPageCheckAnalysisIdResultsRoute =
+  AppProjectsIdPageCheckAnalysisIdResultsRouteImport.update({
+    id: '/projects/$id/page-check/$analysisId/results',
+    path: '/projects/$id/page-check/$analysisId/results',
     getParentRoute: () => AppRoute,
   } as any)
 const AppProjectsIdPageRelevanceAnalysisIdProgressRoute =
@@ -318,6 +339,7 @@ export interface FileRoutesByFullPath {
   '/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
   '/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
   '/projects/$id/changes/$changeSetId': typeof AppProjectsIdChangesChangeSetIdRoute
+  '/projects/$id/page-check/new': typeof AppProjectsIdPageCheckNewRoute
   '/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/admin/analyses/$analysisId/': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/admin/projects/$id/': typeof AppAdminProjectsIdIndexRoute
@@ -325,6 +347,8 @@ export interface FileRoutesByFullPath {
   '/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   '/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   '/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
+  '/projects/$id/page-check/$analysisId/progress': typeof AppProjectsIdPageCheckAnalysisIdProgressRoute
+  '/projects/$id/page-check/$analysisId/results': typeof AppProjectsIdPageCheckAnalysisIdResultsRoute
   '/projects/$id/page-relevance/$analysisId/progress': typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
   '/projects/$id/page-relevance/$analysisId/results': typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
   '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId': typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
@@ -360,6 +384,7 @@ export interface FileRoutesByTo {
   '/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
   '/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
   '/projects/$id/changes/$changeSetId': typeof AppProjectsIdChangesChangeSetIdRoute
+  '/projects/$id/page-check/new': typeof AppProjectsIdPageCheckNewRoute
   '/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/admin/analyses/$analysisId': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/admin/projects/$id': typeof AppAdminProjectsIdIndexRoute
@@ -367,6 +392,8 @@ export interface FileRoutesByTo {
   '/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   '/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   '/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
+  '/projects/$id/page-check/$analysisId/progress': typeof AppProjectsIdPageCheckAnalysisIdProgressRoute
+  '/projects/$id/page-check/$analysisId/results': typeof AppProjectsIdPageCheckAnalysisIdResultsRoute
   '/projects/$id/page-relevance/$analysisId/progress': typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
   '/projects/$id/page-relevance/$analysisId/results': typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
   '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId': typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
@@ -406,6 +433,7 @@ export interface FileRoutesById {
   '/_app/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
   '/_app/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
   '/_app/projects/$id/changes/$changeSetId': typeof AppProjectsIdChangesChangeSetIdRoute
+  '/_app/projects/$id/page-check/new': typeof AppProjectsIdPageCheckNewRoute
   '/_app/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/_app/admin/analyses/$analysisId/': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/_app/admin/projects/$id/': typeof AppAdminProjectsIdIndexRoute
@@ -413,6 +441,8 @@ export interface FileRoutesById {
   '/_app/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   '/_app/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   '/_app/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
+  '/_app/projects/$id/page-check/$analysisId/progress': typeof AppProjectsIdPageCheckAnalysisIdProgressRoute
+  '/_app/projects/$id/page-check/$analysisId/results': typeof AppProjectsIdPageCheckAnalysisIdResultsRoute
   '/_app/projects/$id/page-relevance/$analysisId/progress': typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
   '/_app/projects/$id/page-relevance/$analysisId/results': typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
   '/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId': typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
@@ -452,6 +482,7 @@ export interface FileRouteTypes {
     | '/projects/$id/analysis/history'
     | '/projects/$id/analysis/new'
     | '/projects/$id/changes/$changeSetId'
+    | '/projects/$id/page-check/new'
     | '/projects/$id/page-relevance/new'
     | '/admin/analyses/$analysisId/'
     | '/admin/projects/$id/'
@@ -459,6 +490,8 @@ export interface FileRouteTypes {
     | '/projects/$id/analysis/$analysisId/results'
     | '/projects/$id/analysis/$analysisId/scoring-progress'
     | '/projects/$id/analysis/$analysisId/semantic'
+    | '/projects/$id/page-check/$analysisId/progress'
+    | '/projects/$id/page-check/$analysisId/results'
     | '/projects/$id/page-relevance/$analysisId/progress'
     | '/projects/$id/page-relevance/$analysisId/results'
     | '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
@@ -494,6 +527,7 @@ export interface FileRouteTypes {
     | '/projects/$id/analysis/history'
     | '/projects/$id/analysis/new'
     | '/projects/$id/changes/$changeSetId'
+    | '/projects/$id/page-check/new'
     | '/projects/$id/page-relevance/new'
     | '/admin/analyses/$analysisId'
     | '/admin/projects/$id'
@@ -501,6 +535,8 @@ export interface FileRouteTypes {
     | '/projects/$id/analysis/$analysisId/results'
     | '/projects/$id/analysis/$analysisId/scoring-progress'
     | '/projects/$id/analysis/$analysisId/semantic'
+    | '/projects/$id/page-check/$analysisId/progress'
+    | '/projects/$id/page-check/$analysisId/results'
     | '/projects/$id/page-relevance/$analysisId/progress'
     | '/projects/$id/page-relevance/$analysisId/results'
     | '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
@@ -539,6 +575,7 @@ export interface FileRouteTypes {
     | '/_app/projects/$id/analysis/history'
     | '/_app/projects/$id/analysis/new'
     | '/_app/projects/$id/changes/$changeSetId'
+    | '/_app/projects/$id/page-check/new'
     | '/_app/projects/$id/page-relevance/new'
     | '/_app/admin/analyses/$analysisId/'
     | '/_app/admin/projects/$id/'
@@ -546,6 +583,8 @@ export interface FileRouteTypes {
     | '/_app/projects/$id/analysis/$analysisId/results'
     | '/_app/projects/$id/analysis/$analysisId/scoring-progress'
     | '/_app/projects/$id/analysis/$analysisId/semantic'
+    | '/_app/projects/$id/page-check/$analysisId/progress'
+    | '/_app/projects/$id/page-check/$analysisId/results'
     | '/_app/projects/$id/page-relevance/$analysisId/progress'
     | '/_app/projects/$id/page-relevance/$analysisId/results'
     | '/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
@@ -817,6 +856,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProjectsIdChangesChangeSetIdRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/projects/$id/page-check/new': {
+      id: '/_app/projects/$id/page-check/new'
+      path: '/projects/$id/page-check/new'
+      fullPath: '/projects/$id/page-check/new'
+      preLoaderRoute: typeof AppProjectsIdPageCheckNewRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/projects/$id/page-relevance/new': {
       id: '/_app/projects/$id/page-relevance/new'
       path: '/projects/$id/page-relevance/new'
@@ -843,6 +889,20 @@ declare module '@tanstack/react-router' {
       path: '/projects/$id/analysis/$analysisId/semantic'
       fullPath: '/projects/$id/analysis/$analysisId/semantic'
       preLoaderRoute: typeof AppProjectsIdAnalysisAnalysisIdSemanticRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/page-check/$analysisId/progress': {
+      id: '/_app/projects/$id/page-check/$analysisId/progress'
+      path: '/projects/$id/page-check/$analysisId/progress'
+      fullPath: '/projects/$id/page-check/$analysisId/progress'
+      preLoaderRoute: typeof AppProjectsIdPageCheckAnalysisIdProgressRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/page-check/$analysisId/results': {
+      id: '/_app/projects/$id/page-check/$analysisId/results'
+      path: '/projects/$id/page-check/$analysisId/results'
+      fullPath: '/projects/$id/page-check/$analysisId/results'
+      preLoaderRoute: typeof AppProjectsIdPageCheckAnalysisIdResultsRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/projects/$id/page-relevance/$analysisId/progress': {
@@ -929,11 +989,14 @@ interface AppRouteChildren {
   AppProjectsIdAnalysisHistoryRoute: typeof AppProjectsIdAnalysisHistoryRoute
   AppProjectsIdAnalysisNewRoute: typeof AppProjectsIdAnalysisNewRoute
   AppProjectsIdChangesChangeSetIdRoute: typeof AppProjectsIdChangesChangeSetIdRoute
+  AppProjectsIdPageCheckNewRoute: typeof AppProjectsIdPageCheckNewRoute
   AppProjectsIdPageRelevanceNewRoute: typeof AppProjectsIdPageRelevanceNewRoute
   AppProjectsIdChangesIndexRoute: typeof AppProjectsIdChangesIndexRoute
   AppProjectsIdAnalysisAnalysisIdResultsRoute: typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   AppProjectsIdAnalysisAnalysisIdScoringProgressRoute: typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   AppProjectsIdAnalysisAnalysisIdSemanticRoute: typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
+  AppProjectsIdPageCheckAnalysisIdProgressRoute: typeof AppProjectsIdPageCheckAnalysisIdProgressRoute
+  AppProjectsIdPageCheckAnalysisIdResultsRoute: typeof AppProjectsIdPageCheckAnalysisIdResultsRoute
   AppProjectsIdPageRelevanceAnalysisIdProgressRoute: typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
   AppProjectsIdPageRelevanceAnalysisIdResultsRoute: typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
   AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute: typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
@@ -953,6 +1016,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppProjectsIdAnalysisHistoryRoute: AppProjectsIdAnalysisHistoryRoute,
   AppProjectsIdAnalysisNewRoute: AppProjectsIdAnalysisNewRoute,
   AppProjectsIdChangesChangeSetIdRoute: AppProjectsIdChangesChangeSetIdRoute,
+  AppProjectsIdPageCheckNewRoute: AppProjectsIdPageCheckNewRoute,
   AppProjectsIdPageRelevanceNewRoute: AppProjectsIdPageRelevanceNewRoute,
   AppProjectsIdChangesIndexRoute: AppProjectsIdChangesIndexRoute,
   AppProjectsIdAnalysisAnalysisIdResultsRoute:
@@ -961,6 +1025,10 @@ const AppRouteChildren: AppRouteChildren = {
     AppProjectsIdAnalysisAnalysisIdScoringProgressRoute,
   AppProjectsIdAnalysisAnalysisIdSemanticRoute:
     AppProjectsIdAnalysisAnalysisIdSemanticRoute,
+  AppProjectsIdPageCheckAnalysisIdProgressRoute:
+    AppProjectsIdPageCheckAnalysisIdProgressRoute,
+  AppProjectsIdPageCheckAnalysisIdResultsRoute:
+    AppProjectsIdPageCheckAnalysisIdResultsRoute,
   AppProjectsIdPageRelevanceAnalysisIdProgressRoute:
     AppProjectsIdPageRelevanceAnalysisIdProgressRoute,
   AppProjectsIdPageRelevanceAnalysisIdResultsRoute:

@@ -180,7 +180,7 @@ describe('screens at 360 px and on a desktop', () => {
       await page.getByRole('heading', { level: 1, name: 'План действий по результатам аудита' }).waitFor();
 
       // Never opened on this device: said, not spun.
-      await page.goto(`/projects/${projectId}/page-relevance/new`);
+      await page.goto(`/projects/${projectId}/page-check/new`);
       await page.getByTestId('needs-network').first().waitFor();
       await page.goto(`/projects/${projectId}/analysis/new`);
       await page.getByRole('region', { name: 'Стоимость' }).getByTestId('needs-network').waitFor();

@@ -62,7 +62,7 @@ async function main() {
       ['analysis-results', `/projects/${projectId}/analysis/${analysisId}/results`],
       ['analysis-suggestions', `/projects/${projectId}/analysis/${analysisId}/semantic`],
       ['analysis-plan', `/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`],
-      ['page-check-new', `/projects/${projectId}/page-relevance/new`],
+      ['page-check-new', `/projects/${projectId}/page-check/new`],
       ['project-create', '/projects/create/step1'],
       ['tokens', '/tokens'],
       ['organization', '/organization'],

@@ -59,7 +59,7 @@ export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, 
           <Link to={'/projects/$id/analysis/new' as never} params={{ id: project.id } as never} className="btn btn--primary">
             Новый анализ
           </Link>
-          <Link to={'/projects/$id/page-relevance/new' as never} params={{ id: project.id } as never} className="btn btn--secondary">
+          <Link to={'/projects/$id/page-check/new' as never} params={{ id: project.id } as never} className="btn btn--secondary">
             Релевантность страниц
           </Link>
           <Link to={'/projects/$id/analysis/history' as never} params={{ id: project.id } as never} className="btn btn--secondary">
