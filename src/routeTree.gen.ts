@@ -55,6 +55,7 @@ import { Route as AppProjectsIdPageCheckAnalysisIdResultsRouteImport } from './r
 import { Route as AppProjectsIdPageRelevanceAnalysisIdProgressRouteImport } from './routes/_app/projects/$id/page-relevance/$analysisId/progress'
 import { Route as AppProjectsIdPageRelevanceAnalysisIdResultsRouteImport } from './routes/_app/projects/$id/page-relevance/$analysisId/results'
 import { Route as AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
+import { Route as AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -305,6 +306,12 @@ const AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute =
     path: '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId',
     getParentRoute: () => AppRoute,
   } as any)
+const AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute =
+  AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRouteImport.update({
+    id: '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId',
+    path: '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId',
+    getParentRoute: () => AppRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -352,6 +359,7 @@ export interface FileRoutesByFullPath {
   '/projects/$id/page-relevance/$analysisId/progress': typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
   '/projects/$id/page-relevance/$analysisId/results': typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
   '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId': typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
+  '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId': typeof AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -397,6 +405,7 @@ export interface FileRoutesByTo {
   '/projects/$id/page-relevance/$analysisId/progress': typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
   '/projects/$id/page-relevance/$analysisId/results': typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
   '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId': typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
+  '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId': typeof AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -446,6 +455,7 @@ export interface FileRoutesById {
   '/_app/projects/$id/page-relevance/$analysisId/progress': typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
   '/_app/projects/$id/page-relevance/$analysisId/results': typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
   '/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId': typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
+  '/_app/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId': typeof AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -495,6 +505,7 @@ export interface FileRouteTypes {
     | '/projects/$id/page-relevance/$analysisId/progress'
     | '/projects/$id/page-relevance/$analysisId/results'
     | '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
+    | '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -540,6 +551,7 @@ export interface FileRouteTypes {
     | '/projects/$id/page-relevance/$analysisId/progress'
     | '/projects/$id/page-relevance/$analysisId/results'
     | '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
+    | '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId'
   id:
     | '__root__'
     | '/'
@@ -588,6 +600,7 @@ export interface FileRouteTypes {
     | '/_app/projects/$id/page-relevance/$analysisId/progress'
     | '/_app/projects/$id/page-relevance/$analysisId/results'
     | '/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
+    | '/_app/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -926,6 +939,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId': {
+      id: '/_app/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId'
+      path: '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId'
+      fullPath: '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId'
+      preLoaderRoute: typeof AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRouteImport
+      parentRoute: typeof AppRoute
+    }
   }
 }
 
@@ -1000,6 +1020,7 @@ interface AppRouteChildren {
   AppProjectsIdPageRelevanceAnalysisIdProgressRoute: typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
   AppProjectsIdPageRelevanceAnalysisIdResultsRoute: typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
   AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute: typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
+  AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute: typeof AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
@@ -1035,6 +1056,8 @@ const AppRouteChildren: AppRouteChildren = {
     AppProjectsIdPageRelevanceAnalysisIdResultsRoute,
   AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute:
     AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute,
+  AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute:
+    AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

@@ -62,7 +62,7 @@ describe('the app on a 360 px wide phone screen', () => {
       `/projects/${projectId}/analysis/history`,
       `/projects/${projectId}/analysis/${analysisId}/results`,
       `/projects/${projectId}/analysis/${analysisId}/semantic`,
-      `/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`,
+      `/projects/${projectId}/analysis/${analysisId}/ai-plan/${analysisId}`,
       `/projects/${projectId}/page-check/new`,
       '/projects/create/step1',
       '/tokens',

@@ -61,7 +61,7 @@ async function main() {
       ['analysis-history', `/projects/${projectId}/analysis/history`],
       ['analysis-results', `/projects/${projectId}/analysis/${analysisId}/results`],
       ['analysis-suggestions', `/projects/${projectId}/analysis/${analysisId}/semantic`],
-      ['analysis-plan', `/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`],
+      ['analysis-plan', `/projects/${projectId}/analysis/${analysisId}/ai-plan/${analysisId}`],
       ['page-check-new', `/projects/${projectId}/page-check/new`],
       ['project-create', '/projects/create/step1'],
       ['tokens', '/tokens'],

@@ -165,7 +165,7 @@ describe('the page check and the AI plan wait offline too', () => {
       http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults())),
       http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json(overview)),
     );
-    await renderAt(`/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`);
+    await renderAt(`/projects/${projectId}/analysis/${analysisId}/ai-plan/${analysisId}`);
     expect(await screen.findByRole('button', { name: 'Запросить ИИ-план · 10 токенов' })).toBeEnabled();
     act(() => onlineManager.setOnline(false));
     expect(screen.getByRole('button', { name: OFFLINE_BUTTON })).toBeDisabled();

@@ -88,7 +88,7 @@ describe('route loaders of the converted screens', () => {
     const queryClient = freshClient();
     const router = createTestRouter('/about', queryClient);
     await router.load();
-    await router.preloadRoute({ to: '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId', params: { id: projectId, analysisId, aiAnalysisId: '55555555-5555-4555-8555-555555555555' } });
+    await router.preloadRoute({ to: '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId', params: { id: projectId, analysisId, aiPlanId: '55555555-5555-4555-8555-555555555555' } });
     expect(queryClient.getQueryData(aiPlanKeys.overview(analysisId))).toMatchObject({ price: 5 });
     expect(requested.filter((path) => path.startsWith('/api/v1/ai-plans/'))).toEqual([]);
   });

@@ -12,7 +12,7 @@ import { BackToResultsLink, PlanNextSteps } from './PlanLinks';
 export const PLAN_TITLE = 'План действий по результатам аудита';
 
 /**
- * /projects/{id}/analysis/{analysisId}/ai-analysis/{aiAnalysisId}. No language model runs on this
+ * /projects/{id}/analysis/{analysisId}/ai-plan/{aiPlanId}. No language model runs on this
  * server, so this screen does not pretend to be one: it is the audit's own findings and automatic
  * negatives (priced by the queries they block) turned into an ordered plan, the biggest money leaks
  * first, and it says so.

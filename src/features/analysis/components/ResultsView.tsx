@@ -168,8 +168,8 @@ function ResultsScreen({ projectId, analysisId, data, search }: { projectId: str
             Изменить решения
           </Link>
           <Link
-            to="/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId"
-            params={{ id: projectId, analysisId, aiAnalysisId: analysisId }}
+            to="/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId"
+            params={{ id: projectId, analysisId, aiPlanId: analysisId }}
             className="btn btn--secondary"
           >
             <PlanLinkLabel analysisId={analysisId} />
@@ -186,12 +186,12 @@ function ResultsScreen({ projectId, analysisId, data, search }: { projectId: str
 }
 
 /** Named for what it opens: «ИИ-анализ» when a language model is configured, else the audit's own «План действий». */
-export const AI_ANALYSIS_LABEL = 'ИИ-анализ';
+export const AI_PLAN_LABEL = 'ИИ-анализ';
 export const ACTION_PLAN_LABEL = 'План действий';
 
 function PlanLinkLabel({ analysisId }: { analysisId: string }) {
   const overview = useQuery(aiPlanOverviewQueryOptions(analysisId));
-  return <>{overview.data?.available ? AI_ANALYSIS_LABEL : ACTION_PLAN_LABEL}</>;
+  return <>{overview.data?.available ? AI_PLAN_LABEL : ACTION_PLAN_LABEL}</>;
 }
 
 /**

@@ -23,18 +23,18 @@ interface Props {
   projectId: string;
   analysisId: string;
   /** An AI plan's id, or the audit's own id (the link from the results screen: no plan chosen yet). */
-  aiAnalysisId: string;
+  aiPlanId: string;
 }
 
 /**
- * /projects/{id}/analysis/{analysisId}/ai-analysis/{aiAnalysisId}: the AI (LLM) analysis of an audit.
+ * /projects/{id}/analysis/{analysisId}/ai-plan/{aiPlanId}: the AI (LLM) analysis of an audit.
  * With a plan's id it shows that plan (live while the model works, src/lib/live-run.ts); with the audit's own id it offers
  * to ask for one. When the server has no language model, it says so and shows the plan built from the
  * audit's rules (ActionPlanView) — never a pretend AI answer.
  */
-export function AiAnalysisScreen({ projectId, analysisId, aiAnalysisId }: Props) {
-  if (aiAnalysisId === analysisId) return <AiPlanEntry projectId={projectId} analysisId={analysisId} />;
-  return <AiPlanScreen projectId={projectId} analysisId={analysisId} aiPlanId={aiAnalysisId} />;
+export function AiPlanScreen({ projectId, analysisId, aiPlanId }: Props) {
+  if (aiPlanId === analysisId) return <AiPlanEntry projectId={projectId} analysisId={analysisId} />;
+  return <AiPlanDetail projectId={projectId} analysisId={analysisId} aiPlanId={aiPlanId} />;
 }
 
 const statusTone: Record<AiPlanStatus, string> = { queued: 'badge--muted', running: '', completed: 'badge--success', failed: 'badge--danger', cancelled: 'badge--muted' };
@@ -102,7 +102,7 @@ function EarlierPlans({ projectId, analysisId, overview, current }: { projectId:
       <ul className="plain-list">
         {others.map((item) => (
           <li key={item.id} className="ai-plan-history__item">
-            <Link to="/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId" params={{ id: projectId, analysisId, aiAnalysisId: item.id }} className="link">
+            <Link to="/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId" params={{ id: projectId, analysisId, aiPlanId: item.id }} className="link">
               {formatDateTime(item.created_at)}
             </Link>{' '}
             <span className={`badge ${statusTone[item.status]}`}>{aiPlanStatusLabels[item.status]}</span> <span className="muted">{item.model}</span>
@@ -120,7 +120,7 @@ const planOfEvent = (body: unknown) => {
 };
 const isPlanFinished = (plan: AiPlan) => isAiPlanFinished(plan.status);
 
-function AiPlanScreen({ projectId, analysisId, aiPlanId }: { projectId: string; analysisId: string; aiPlanId: string }) {
+function AiPlanDetail({ projectId, analysisId, aiPlanId }: { projectId: string; analysisId: string; aiPlanId: string }) {
   const queryClient = useQueryClient();
   const plan = useLiveRun({ query: aiPlanQueryOptions(aiPlanId), events: aiPlanRoutes.events, id: aiPlanId, fromEvent: planOfEvent, finished: isPlanFinished });
   const overview = useQuery(aiPlanOverviewQueryOptions(analysisId));
@@ -141,7 +141,7 @@ function AiPlanScreen({ projectId, analysisId, aiPlanId }: { projectId: string; 
         {notFound ? (
           <div className="state-card state-card--error" role="alert">
             <h1>ИИ-план не найден</h1>
-            <Link to="/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId" params={{ id: projectId, analysisId, aiAnalysisId: analysisId }} className="btn btn--primary">
+            <Link to="/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId" params={{ id: projectId, analysisId, aiPlanId: analysisId }} className="btn btn--primary">
               К ИИ-анализу аудита
             </Link>
           </div>

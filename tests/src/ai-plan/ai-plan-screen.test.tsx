@@ -14,8 +14,8 @@ useTestServer();
 
 const planId = '99999999-9999-4999-8999-999999999999';
 const earlierId = '99999999-9999-4999-8999-999999999998';
-const entryPath = `/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`;
-const planPath = (id: string) => `/projects/${projectId}/analysis/${analysisId}/ai-analysis/${id}`;
+const entryPath = `/projects/${projectId}/analysis/${analysisId}/ai-plan/${analysisId}`;
+const planPath = (id: string) => `/projects/${projectId}/analysis/${analysisId}/ai-plan/${id}`;
 
 const overview = (patch: Partial<AiPlanOverview> = {}): AiPlanOverview => ({
   available: true,
@@ -78,7 +78,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('AI analysis screen', () => {
+describe('AI plan screen', () => {
   it('without a language model shows the rule-based plan and says why, with no request button', async () => {
     server.use(http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json(overview({ available: false, unavailable_reason: aiPlanMessages.notConfigured, items: [] }))));
     await renderAt(entryPath);
@@ -203,5 +203,14 @@ describe('AI analysis screen', () => {
     await renderAt(planPath(planId));
     expect(await screen.findByRole('heading', { name: 'ИИ-план не найден' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'К ИИ-анализу аудита' })).toHaveAttribute('href', entryPath);
+  });
+});
+
+describe('the AI plan\'s former address (ai-analysis, in the spec\'s route table)', () => {
+  it('opens the same plan at its new address', async () => {
+    server.use(http.get(`/api/v1/ai-plans/${planId}`, () => HttpResponse.json({ ai_plan: completed })));
+    const { router } = await renderAt(`/projects/${projectId}/analysis/${analysisId}/ai-analysis/${planId}`);
+    expect(await screen.findByText('Главная утечка — фразы без конверсий в поиске.')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe(planPath(planId)));
   });
 });
