@@ -23,7 +23,7 @@ import { registerMovedRoutes } from './lib/moved-routes.js';
 import { authenticatePlugin, requireVerifiedEmail, accessChecks } from './auth/authenticate.js';
 import { createRateLimitStorage, type RateLimitCounter } from './lib/rate-limit-store.js';
 import { authRoutes } from './auth/routes.js';
-import { organizationRoutes } from './orgs/routes.js';
+import { organizationRoutes } from './organization/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { analysisRoutes } from './analysis/routes.js';

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { regenerateInvitationCode } from '../../../server/orgs/service.js';
+import { regenerateInvitationCode } from '../../../server/organization/service.js';
 import { createTestApp, call, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 
