@@ -4,8 +4,8 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppToaster } from '@/components/layout/AppToaster';
 import { sessionStateAtom, sessionStore } from '@/app/session';
-import { OrganizationPage } from '@/features/organization/OrganizationPage';
-import { OrganizationSettingsPage } from '@/features/organization/OrganizationSettingsPage';
+import { OrganizationScreen } from '@/features/organization/OrganizationScreen';
+import { OrganizationSettingsScreen } from '@/features/organization/OrganizationSettingsScreen';
 import { renderWithRouter, server, signIn, testUser } from '../components/helpers';
 
 const API = '*/api/v1/organizations';
@@ -41,7 +41,7 @@ function renderOrganization() {
     <>
       <AppToaster />
     </>,
-    { path: '/organization', pages: { '/organization': OrganizationPage, '/organization/settings': OrganizationSettingsPage } },
+    { path: '/organization', pages: { '/organization': OrganizationScreen, '/organization/settings': OrganizationSettingsScreen } },
   );
 }
 
@@ -253,7 +253,7 @@ describe('/organization/settings', () => {
   function renderSettings() {
     return renderWithRouter(<AppToaster />, {
       path: '/organization/settings',
-      pages: { '/organization': OrganizationPage, '/organization/settings': OrganizationSettingsPage },
+      pages: { '/organization': OrganizationScreen, '/organization/settings': OrganizationSettingsScreen },
     });
   }
 

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerEntry } from '@contract/tokens.js';
 import { dailySpending } from '@/features/tokens/spending';
-import { TokensPage } from '@/features/tokens/TokensPage';
+import { TokensScreen } from '@/features/tokens/TokensScreen';
 import { renderWithRouter, server, signIn } from '../components/helpers';
 
 const API = '*/api/v1/tokens';
@@ -69,7 +69,7 @@ beforeEach(() => {
   );
 });
 
-const renderTokens = () => renderWithRouter(null, { path: '/tokens', pages: { '/tokens': () => <TokensPage /> } });
+const renderTokens = () => renderWithRouter(null, { path: '/tokens', pages: { '/tokens': () => <TokensScreen /> } });
 
 describe('/tokens', () => {
   it('shows the balance', async () => {

@@ -20,12 +20,12 @@ export const PLAN_TITLE = 'План действий по результатам
 export function ActionPlanView({ projectId, analysisId }: { projectId: string; analysisId: string }) {
   return (
     <ResultsLoader projectId={projectId} analysisId={analysisId} loadingLabel="Загрузка плана">
-      {(data) => <PlanScreen projectId={projectId} analysisId={analysisId} data={data} />}
+      {(data) => <ActionPlanBody projectId={projectId} analysisId={analysisId} data={data} />}
     </ResultsLoader>
   );
 }
 
-function PlanScreen({ projectId, analysisId, data }: { projectId: string; analysisId: string; data: PagedResults }) {
+function ActionPlanBody({ projectId, analysisId, data }: { projectId: string; analysisId: string; data: PagedResults }) {
   const { summary } = data;
   const steps = actionPlan(summary, data.decisions);
   const money = summary.money ? readMoneyStory(summary.money, summary.settings.targetCpa) : null;

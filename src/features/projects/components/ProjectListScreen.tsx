@@ -31,7 +31,7 @@ interface Props {
 }
 
 /** The project list: search, sort, one card per project with its counts and last analysis. */
-export function ProjectListView({ projects, loading, offline = false, error, search, sort, onSearchChange, onSortChange, onRetry }: Props) {
+export function ProjectListScreen({ projects, loading, offline = false, error, search, sort, onSearchChange, onSortChange, onRetry }: Props) {
   return (
     <section className="page projects">
       <div className="projects__bar">

@@ -30,7 +30,7 @@ const columns: Column<AdminOrganization>[] = [
 ];
 
 /** Organizations of the platform: plan, members, balances; a click opens one to change its plan. */
-export function OrganizationsPage({ search, onSearch }: { search: OrganizationsSearch; onSearch: (next: OrganizationsSearch) => void }) {
+export function OrganizationsScreen({ search, onSearch }: { search: OrganizationsSearch; onSearch: (next: OrganizationsSearch) => void }) {
   const { page = 1, q } = search;
   const organizations = useQuery(adminOrganizationsQuery(page, q));
   const [query, setQuery] = useState(q ?? '');

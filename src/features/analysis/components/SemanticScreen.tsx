@@ -73,15 +73,15 @@ export function describeFilter(filter: SuggestionsListFilter): string {
 }
 
 /** /projects/{id}/analysis/{analysisId}/semantic: accept or reject suggestions one by one or by filter, then on to the results. */
-export function SemanticView({ projectId, analysisId, search }: { projectId: string; analysisId: string; search: SuggestionsSearch }) {
+export function SemanticScreen({ projectId, analysisId, search }: { projectId: string; analysisId: string; search: SuggestionsSearch }) {
   return (
     <ResultsLoader projectId={projectId} analysisId={analysisId} loadingLabel="Загрузка результатов">
-      {(data) => <SemanticScreen projectId={projectId} analysisId={analysisId} data={data} search={search} />}
+      {(data) => <SemanticBody projectId={projectId} analysisId={analysisId} data={data} search={search} />}
     </ResultsLoader>
   );
 }
 
-function SemanticScreen({ projectId, analysisId, data, search }: { projectId: string; analysisId: string; data: PagedResults; search: SuggestionsSearch }) {
+function SemanticBody({ projectId, analysisId, data, search }: { projectId: string; analysisId: string; data: PagedResults; search: SuggestionsSearch }) {
   const navigate = useNavigate();
   const { summary, decisions } = data;
   const saver = useDecisions(analysisId);

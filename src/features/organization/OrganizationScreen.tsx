@@ -11,7 +11,7 @@ import { planLabel, roleLabel } from '@contract/labels';
 import { LoadingLine, notSavedOffline } from '@/components/ui/PageStates';
 
 /** /organization (owner only, guarded by the route): name and plan, invitation code, members. */
-export function OrganizationPage() {
+export function OrganizationScreen() {
   const { user } = useSession();
   const organization = useQuery(currentOrganizationQueryOptions());
 

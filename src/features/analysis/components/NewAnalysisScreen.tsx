@@ -23,7 +23,7 @@ interface Props {
 }
 
 /** /projects/{id}/analysis/new: campaigns, the price before paying and the start first; the thresholds folded below. */
-export function NewAnalysisView({ project, onStarted }: Props) {
+export function NewAnalysisScreen({ project, onStarted }: Props) {
   const [selected, setSelected] = useState<Set<string>>(() => new Set(project.campaigns.map((campaign) => campaign.id)));
   const [texts, setTexts] = useState<ThresholdTexts>(() => thresholdTextsOf(project.settings));
   const [fieldErrors, setFieldErrors] = useState<ThresholdErrors>({});

@@ -8,7 +8,7 @@ import { projectChangeSetsQueryOptions } from '../api';
 import '../changes.css';
 
 /** /projects/{id}/changes: the project's change sets, newest first, each opening its items, journal and undo. */
-export function ChangeSetListView({ projectId }: { projectId: string }) {
+export function ChangeSetListScreen({ projectId }: { projectId: string }) {
   const query = useQuery(projectChangeSetsQueryOptions(projectId));
   return (
     <section className="page change-set-page">

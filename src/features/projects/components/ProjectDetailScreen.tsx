@@ -8,7 +8,7 @@ import { formatCount, formatDate, formatDateTime, formatMoney, formatPercent } f
 import { moneyHeadline } from '@/lib/analysis-format';
 import { useAnalysisMoney } from '@/lib/analysis-results';
 import { CampaignTree } from './CampaignTree';
-import { ImportPreviewView } from './ImportPreviewView';
+import { ImportPreviewScreen } from './ImportPreviewScreen';
 import { ImportSourcePanel, type SavedConnection } from './ImportSourcePanel';
 import { ProjectSettingsForm } from './ProjectSettingsForm';
 import { mainThresholds, moreThresholds, thresholdTextsOf } from '@/components/project-settings/thresholds';
@@ -26,7 +26,7 @@ interface Props {
 }
 
 /** The project screen: what it holds, what was imported when, and where to go next. */
-export function ProjectDetailView({ project, onDelete, deleting, onApplyImport, applying, changes }: Props) {
+export function ProjectDetailScreen({ project, onDelete, deleting, onApplyImport, applying, changes }: Props) {
   const [confirming, setConfirming] = useState(false);
   // A Direct import still running from an earlier visit reopens the import panel with its progress.
   const [reimporting, setReimporting] = useState(() => readDirectJobId(reimportDirectJobKey(project.id)) !== null);
@@ -181,7 +181,7 @@ function Reimport({ projectId, platform, saved, hasCampaigns, applying, onApply 
   if (!preview) return <ImportSourcePanel platform={platform} onPreview={setPreview} saved={saved} jobStorageKey={reimportDirectJobKey(projectId)} />;
   return (
     <div className="reimport">
-      <ImportPreviewView preview={preview} onChange={setPreview} />
+      <ImportPreviewScreen preview={preview} onChange={setPreview} />
       {hasCampaigns && (
         <div className="segmented" role="radiogroup" aria-label="Что сделать с текущими кампаниями">
           <label className="segmented__option">

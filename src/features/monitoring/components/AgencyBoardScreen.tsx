@@ -102,7 +102,7 @@ interface Props {
 }
 
 /** Every project of the organization on one screen: money at risk and its trend, new findings, last run. */
-export function AgencyBoardView({
+export function AgencyBoardScreen({
   projects,
   loading,
   offline,

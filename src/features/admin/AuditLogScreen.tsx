@@ -69,7 +69,7 @@ const columns: Column<AuditEntry>[] = [
 ];
 
 /** Every admin action, newest first, filtered by kind. */
-export function AuditLogPage({ search, onSearch }: { search: AuditSearch; onSearch: (next: AuditSearch) => void }) {
+export function AuditLogScreen({ search, onSearch }: { search: AuditSearch; onSearch: (next: AuditSearch) => void }) {
   const { page = 1, action } = search;
   const log = useQuery(adminAuditLogQuery(page, action));
   const data = log.data;

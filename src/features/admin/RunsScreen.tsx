@@ -23,7 +23,7 @@ const reasonOf = (run: AdminRun) => {
 };
 
 /** Failed and stuck runs with their reason, retried or cancelled (refunded) from here; the job queues below. */
-export function RunsPage({ search, onSearch }: { search: RunsSearch; onSearch: (next: RunsSearch) => void }) {
+export function RunsScreen({ search, onSearch }: { search: RunsSearch; onSearch: (next: RunsSearch) => void }) {
   const { state = 'failed', page = 1 } = search;
   const runs = useQuery(adminRunsQuery(state, page));
   const queryClient = useQueryClient();

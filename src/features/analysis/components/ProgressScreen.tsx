@@ -27,7 +27,7 @@ export function stageLabel(stage: string | null | undefined): string {
  * /projects/{id}/analysis/{analysisId}/scoring-progress: live stage and percent, cancel, then on to the
  * results (the score and the money the audit was paid for; the suggestions are a click away from there).
  */
-export function ProgressView({ projectId, analysisId }: { projectId: string; analysisId: string }) {
+export function ProgressScreen({ projectId, analysisId }: { projectId: string; analysisId: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const progress = useAnalysisProgress(analysisId);

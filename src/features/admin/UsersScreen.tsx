@@ -16,7 +16,7 @@ export interface UsersSearch {
 }
 
 /** Users of every organization: search, balances, last login; crediting, blocking and unblocking. */
-export function UsersPage({ search, onSearch }: { search: UsersSearch; onSearch: (next: UsersSearch) => void }) {
+export function UsersScreen({ search, onSearch }: { search: UsersSearch; onSearch: (next: UsersSearch) => void }) {
   const { page = 1, q, blocked } = search;
   const users = useQuery(adminUsersQuery(page, q, blocked));
   const queryClient = useQueryClient();

@@ -8,7 +8,7 @@ const MAX_PROBLEMS_SHOWN = 50;
  * What will be imported, before it is saved: totals, the statistics read (rows, period — asked for when the
  * files do not say it), campaigns, and the warnings found in the files. `onChange`: the preview with the period entered.
  */
-export function ImportPreviewView({ preview, onChange }: { preview: ImportPreview; onChange: (preview: ImportPreview) => void }) {
+export function ImportPreviewScreen({ preview, onChange }: { preview: ImportPreview; onChange: (preview: ImportPreview) => void }) {
   const { counts } = preview;
   const warnings = preview.problems;
   return (

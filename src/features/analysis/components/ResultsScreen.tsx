@@ -28,15 +28,15 @@ const severityTone: Record<Severity, string> = { high: 'danger', medium: 'warnin
  * money figure and its causes, scores, counts), then the findings read page by page with the filters of
  * the address, and the export of the accepted changes.
  */
-export function ResultsView({ projectId, analysisId, search }: { projectId: string; analysisId: string; search: FindingsSearch }) {
+export function ResultsScreen({ projectId, analysisId, search }: { projectId: string; analysisId: string; search: FindingsSearch }) {
   return (
     <ResultsLoader projectId={projectId} analysisId={analysisId} loadingLabel="Загрузка результатов">
-      {(data) => <ResultsScreen projectId={projectId} analysisId={analysisId} data={data} search={search} />}
+      {(data) => <ResultsBody projectId={projectId} analysisId={analysisId} data={data} search={search} />}
     </ResultsLoader>
   );
 }
 
-function ResultsScreen({ projectId, analysisId, data, search }: { projectId: string; analysisId: string; data: PagedResults; search: FindingsSearch }) {
+function ResultsBody({ projectId, analysisId, data, search }: { projectId: string; analysisId: string; data: PagedResults; search: FindingsSearch }) {
   const { summary, decisions } = data;
   const period = formatPeriod(summary.period);
   const campaigns = summary.scores.campaigns;

@@ -20,7 +20,7 @@ const SettingsSchema = v.object({ name: OrganizationNameSchema });
 type SettingsForm = v.InferInput<typeof SettingsSchema>;
 
 /** /organization/settings (owner only): rename the organization; the plan is shown, set by platform admins. */
-export function OrganizationSettingsPage() {
+export function OrganizationSettingsScreen() {
   const queryClient = useQueryClient();
   const { setOrganization } = useSession();
   const organization = useQuery(currentOrganizationQueryOptions());

@@ -14,7 +14,7 @@ import { MoneyLine } from '@/components/analysis/MoneyLine';
 import { useAnalysisMoney } from '@/lib/analysis-results';
 
 /** /projects/{id}/analysis/history: every analysis of the project, newest first, filter and pages. */
-export function HistoryView({ projectId }: { projectId: string }) {
+export function HistoryScreen({ projectId }: { projectId: string }) {
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<AnalysisStatus | null>(null);
   const [mineOnly, setMineOnly] = useState(false);

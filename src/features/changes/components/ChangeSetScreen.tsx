@@ -27,14 +27,14 @@ const itemTone: Record<ChangeItemStatus, string> = { pending: 'badge--muted', ap
  * /projects/{id}/changes/{changeSetId}: what a change set writes to the Direct account (before → after, the
  * API points), applying it, each item's outcome with Yandex's reason, the journal, and undo (all or one item).
  */
-export function ChangeSetView({ projectId, changeSetId }: { projectId: string; changeSetId: string }) {
+export function ChangeSetScreen({ projectId, changeSetId }: { projectId: string; changeSetId: string }) {
   const query = useQuery(changeSetQueryOptions(changeSetId));
   if (query.isPending) return <p className="muted">Загрузка изменений…</p>;
   if (query.isError) return <p className="form-error" role="alert">{query.error.message}</p>;
-  return <ChangeSetScreen projectId={projectId} set={query.data} />;
+  return <ChangeSetBody projectId={projectId} set={query.data} />;
 }
 
-function ChangeSetScreen({ projectId, set }: { projectId: string; set: ChangeSet }) {
+function ChangeSetBody({ projectId, set }: { projectId: string; set: ChangeSet }) {
   const queryClient = useQueryClient();
   const refresh = (next: ChangeSet) => {
     queryClient.setQueryData(changeKeys.set(set.id), next);

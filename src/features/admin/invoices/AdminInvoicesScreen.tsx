@@ -19,7 +19,7 @@ const formatRoubles = (value: number) => `${value.toLocaleString('ru-RU', { maxi
  * the package's tokens to the buyer (once, however often it is clicked); «Отменить» closes an unpaid one.
  * Both are written to the audit log on the server.
  */
-export function AdminInvoicesPage() {
+export function AdminInvoicesScreen() {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<PaymentStatus | null>(FIRST_INVOICE_STATUS);
   const invoices = useQuery(adminInvoicesQuery(status));

@@ -23,7 +23,7 @@ function useNoIndex(): void {
  * organization's name, logo and colour, none of the product's header or footer, nothing of the
  * organization beyond the report.
  */
-export function SharedReportPage({ token }: { token: string }) {
+export function SharedReportScreen({ token }: { token: string }) {
   useNoIndex();
   const query = useQuery(sharedReportQueryOptions(token));
   useEffect(() => {

@@ -28,7 +28,7 @@ function formatDateTime(iso: string): string {
  * /tokens: the balance, buying more (packages by card or invoice), what was spent recently, payments
  * and every operation page by page. `paymentId`: the user is back from YooKassa's confirmation page.
  */
-export function TokensPage({ paymentId, onPaymentSettled }: { paymentId?: string; onPaymentSettled?: () => void }) {
+export function TokensScreen({ paymentId, onPaymentSettled }: { paymentId?: string; onPaymentSettled?: () => void }) {
   return (
     <section className="page tokens-page">
       <div className="page-header">

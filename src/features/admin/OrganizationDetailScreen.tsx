@@ -14,7 +14,7 @@ type Member = AdminOrganizationDetail['members'][number];
 const roleLabels = { owner: 'Владелец', admin: 'Администратор', member: 'Участник' } as const;
 
 /** One organization: its plan (changed here), its members with their balances, crediting a member. */
-export function OrganizationDetailPage({ organizationId }: { organizationId: string }) {
+export function OrganizationDetailScreen({ organizationId }: { organizationId: string }) {
   const organization = useQuery(adminOrganizationQuery(organizationId));
   const [crediting, setCrediting] = useState<Member | null>(null);
   const data = organization.data;
