@@ -12,10 +12,10 @@ import { AUDIT_KINDS, costQueryOptions, insufficientBalanceOf, startAnalysis } f
 import { formatCount, formatRub, formatTokens, pluralRu } from '@/lib/analysis-format';
 import { isPriceChanged, usePaidRunStart } from '@/lib/paid-runs';
 import { PaidStartButton, PaidStartWaitHint } from '@/components/ui/PaidStartButton';
+import { ShortBalanceNotice } from '@/components/ui/ShortBalanceNotice';
 
 export const START_LABEL = 'Запустить анализ';
 export const THRESHOLDS_SUMMARY = 'Настройки порогов';
-export const INSUFFICIENT_TITLE = 'Недостаточно токенов на балансе';
 
 interface Props {
   project: ProjectDetail;
@@ -127,7 +127,15 @@ export function NewAnalysisScreen({ project, onStarted }: Props) {
 
           <AuditPrice nothingChosen={chosen.length === 0} cost={cost} offline={priceOffline} />
 
-          {shortBalance && <ShortBalanceNotice required={shortBalance.required} balance={shortBalance.balance} />}
+          {shortBalance && (
+            <ShortBalanceNotice
+              detail={
+                shortBalance.required !== null && shortBalance.balance !== null
+                  ? `Анализ стоит ${formatTokens(shortBalance.required)}, на балансе ${formatTokens(shortBalance.balance)}.`
+                  : 'Пополните баланс, чтобы запустить анализ.'
+              }
+            />
+          )}
           {start.isError && !insufficientBalanceOf(start.error) && (
             <p className="form-error" role="alert">
               {isPriceChanged(start.error)
@@ -239,21 +247,5 @@ function AuditPrice({ nothingChosen, cost, offline }: { nothingChosen: boolean; 
         </p>
       )}
     </section>
-  );
-}
-
-function ShortBalanceNotice({ required, balance }: { required: number | null; balance: number | null }) {
-  return (
-    <div className="form-error analysis-balance-error" role="alert">
-        <p>
-          <strong>{INSUFFICIENT_TITLE}.</strong>{' '}
-          {required !== null && balance !== null
-            ? `Анализ стоит ${formatTokens(required)}, на балансе ${formatTokens(balance)}.`
-            : 'Пополните баланс, чтобы запустить анализ.'}
-        </p>
-        <Link to="/tokens" className="link">
-          Пополнить баланс на странице «Токены»
-        </Link>
-      </div>
   );
 }

@@ -8,6 +8,7 @@ import { QueryError } from '@/components/ui/QueryError';
 import { formatDateTime } from '@contract/format';
 import { usePaidRunStart } from '@/lib/paid-runs';
 import { PaidStartButton, PaidStartWaitHint } from '@/components/ui/PaidStartButton';
+import { ShortBalanceNotice } from '@/components/ui/ShortBalanceNotice';
 import { insufficientMessage, landingUrlsQueryOptions, pageCheckHistoryQueryOptions, startPageCheck } from '@/features/page-check/api';
 import { formatCount, formatPages, formatTokens, pluralRu } from '@/features/page-check/format';
 
@@ -174,15 +175,7 @@ function UrlPicker({ projectId, data, onStarted, onPriceChanged }: { projectId: 
         </p>
         <p className="muted">На балансе: {formatTokens(data.balance)}</p>
         <p className="muted">Страницы, которые не ответят (домен не найден, сайт не отвечает), не оплачиваются: токены за них вернутся после проверки.</p>
-        {(short || shortDetail) && (
-          <div className="state-card state-card--error" role="alert">
-            <p>Недостаточно токенов на балансе</p>
-            {shortDetail && <p className="muted">{shortDetail}</p>}
-            <Link to="/tokens" className="btn btn--secondary btn--small">
-              Пополнить баланс
-            </Link>
-          </div>
-        )}
+        {(short || shortDetail) && <ShortBalanceNotice detail={shortDetail} />}
         {start.error && !shortDetail && (
           <p className="field__error" role="alert">
             {start.error.message}
