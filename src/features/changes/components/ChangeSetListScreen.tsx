@@ -4,8 +4,8 @@ import { changeSetStatusLabels } from '@contract/changes.js';
 import { formatDateTime } from '@contract/format.js';
 import { BackToProjectLink } from '@/components/ui/BackToProjectLink';
 import { formatCount } from '@/lib/analysis-format';
-import { projectChangeSetsQueryOptions } from '../api';
-import '../changes.css';
+import { projectChangeSetsQueryOptions } from '@/features/changes/api';
+import '@/features/changes/changes.css';
 
 /** /projects/{id}/changes: the project's change sets, newest first, each opening its items, journal and undo. */
 export function ChangeSetListScreen({ projectId }: { projectId: string }) {

@@ -17,8 +17,8 @@ import {
 import { formatDateTime } from '@contract/format.js';
 import { BackToProjectLink } from '@/components/ui/BackToProjectLink';
 import { formatCount, pluralRu } from '@/lib/analysis-format';
-import { applyChangeSet, changeKeys, changeSetQueryOptions, journalQueryOptions, undoChanges } from '../api';
-import '../changes.css';
+import { applyChangeSet, changeKeys, changeSetQueryOptions, journalQueryOptions, undoChanges } from '@/features/changes/api';
+import '@/features/changes/changes.css';
 
 const setTone: Record<ChangeSetStatus, string> = { preview: 'badge--muted', applying: '', undoing: '', applied: 'badge--success', partly_applied: 'badge--warning', failed: 'badge--danger' };
 const itemTone: Record<ChangeItemStatus, string> = { pending: 'badge--muted', applied: 'badge--success', failed: 'badge--danger', undone: 'badge--muted', undo_refused: 'badge--warning', undo_failed: 'badge--danger' };

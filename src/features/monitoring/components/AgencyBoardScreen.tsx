@@ -10,9 +10,9 @@ import {
   pluralRu,
 } from "@contract/format";
 import { notSavedOffline } from "@/components/ui/PageStates";
-import { formatMoneyChange, moneyTrendChange } from "../format";
+import { formatMoneyChange, moneyTrendChange } from "@/features/monitoring/format";
 import { Sparkline } from "./TrendChart";
-import "../monitoring.css";
+import "@/features/monitoring/monitoring.css";
 import { QueryError } from '@/components/ui/QueryError';
 
 export type BoardSort = "money" | "growth" | "new" | "last_run" | "name";

@@ -5,7 +5,7 @@ import { formatCountOf, formatTokens } from '@contract/format';
 import { frequencyLabels, runsPerMonth, SCHEDULE_FREQUENCIES, type AlertRules, type ScheduleFrequency, type ScheduledRun, type ScheduleState } from '@contract/monitoring.js';
 import { LoadingLine } from '@/components/ui/PageStates';
 import { alertRulesQueryOptions, deleteSchedule, linkTelegram, monitoringKeys, saveAlertRules, saveSchedule, scheduleQueryOptions, telegramQueryOptions, unlinkTelegram } from '@/lib/monitoring-api';
-import '../monitoring.css';
+import '@/features/monitoring/monitoring.css';
 
 const WEEKDAYS = ['понедельник', 'вторник', 'среда', 'четверг', 'пятница', 'суббота', 'воскресенье'];
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
