@@ -1,5 +1,5 @@
 /**
- * Failed and stuck runs of the three paid kinds of work (audits, landing-page checks, AI plans) for the
+ * Failed and stuck runs of the three paid kinds of work (audits, page checks, AI plans) for the
  * operator, with cancel (refunded) and retry. Cancelling and resuming go through the one paid-run
  * lifecycle (`server/runs`); a new run after a failure goes through the kind's own start, as its author's.
  */

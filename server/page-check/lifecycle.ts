@@ -1,5 +1,5 @@
 /**
- * The landing-page check as a paid run (server/runs/paid-run.ts). Crash policy: **fail**. A check reads
+ * The page check as a paid run (server/runs/paid-run.ts). Crash policy: **fail**. A check reads
  * other people's sites, so a run a dead process left behind is failed and refunded rather than sent to
  * fetch every page again; the user starts a new one when they want.
  */

@@ -108,7 +108,7 @@ async function waitForStatus(id: string, token: string, statuses: string[]): Pro
   return analysis;
 }
 
-describe('landing-page check API (real queue, real HTTP to 127.0.0.1)', () => {
+describe('page check API (real queue, real HTTP to 127.0.0.1)', () => {
   it('lists the landing pages of the project with the groups, keywords and ads leading to each', async () => {
     const response = await call(testApp.app, 'GET', `/api/v1/projects/${projectId}/page-checks/urls`, { token: owner.token });
     expect(response.status).toBe(200);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultPricingTable, loadPricingTable } from '../../../server/config/pricing-table.js';
 import { priceLandingPages } from '../../../server/tokens/pricing.js';
 
-describe('landing-page check price', () => {
+describe('page check price', () => {
   it('costs perLandingPage tokens a page, overridable by PRICING_JSON', () => {
     expect(defaultPricingTable.perLandingPage).toBe(1);
     expect(priceLandingPages(20, defaultPricingTable)).toBe(20);
