@@ -181,7 +181,7 @@ export const AdminRunSchema = v.object({
   cost: v.number(),
   created_at: v.string(),
   finished_at: v.nullable(v.string()),
-  /** The audit a relevance check or an AI plan belongs to is not always there: the project always is. */
+  /** The audit a page check or an AI plan belongs to is not always there: the project always is. */
   project: v.nullable(NamedSchema),
   organization: NamedSchema,
   author: v.nullable(v.object({ id: v.string(), full_name: v.string(), email: v.string() })),
@@ -253,7 +253,7 @@ export const auditActionLabels: Record<string, string> = {
 /** How the admin screens name the job queues (pg-boss's own housekeeping queues are not listed). */
 export const queueLabels: Record<string, string> = {
   'analysis.run': 'Аудиты',
-  'relevance.run': 'Проверки страниц',
+  'page-check.run': 'Проверки страниц',
   'ai-plan.run': 'ИИ-планы',
   'projects.direct-import': 'Импорт из API Директа',
   'payments.yookassa-check': 'Проверка оплат картой',

@@ -331,8 +331,8 @@ export const changeMessages = {
   itemInterrupted: 'Не применено: применение прервалось раньше, чем дошло до этого изменения',
 } as const;
 
-/** Landing-page relevance: API answers and the fetcher's per-page errors (shown in the results table). */
-export const relevanceMessages = {
+/** The page check: API answers and the fetcher's per-page errors (shown in the results table). */
+export const pageCheckMessages = {
   urlsRequired: 'Выберите хотя бы одну страницу',
   urlsTooMany: 'За один анализ можно проверить не больше 100 страниц',
   urlInvalid: 'Некорректный адрес страницы: нужен http:// или https://',

@@ -96,7 +96,7 @@ export type HistoryPage = v.InferOutput<typeof HistoryPageSchema>;
 /**
  * The kinds of analysis priced per campaign: what `POST /tokens/calculate-cost` quotes and an audit
  * start charges. `scoring` is the base and always included; `semantic` is priced as a share of it
- * (prices in `server/tokens/pricing.ts`). The landing-page relevance check (per page) and the AI plan
+ * (prices in `server/tokens/pricing.ts`). The page check (per page) and the AI plan
  * (flat) are not priced per campaign, so they are not kinds here: a quote with them would name a price
  * nothing charges, and an old client sending `relevance` or `ai` gets a 422.
  */

@@ -19,16 +19,16 @@ import { DocumentsBusyError } from './lib/documents.js';
 import { authModeOf, valibotValidatorCompiler } from './lib/schema.js';
 import { apiRouteOf, checkAnswerAgainstRoute } from './lib/routes.js';
 import { lazyRequestLogger, RequestLogController } from './lib/logger.js';
-import { movedRoutes } from '../contract/routes/admin.js';
+import { registerMovedRoutes } from './lib/moved-routes.js';
 import { authenticatePlugin, requireVerifiedEmail, accessChecks } from './auth/authenticate.js';
 import { createRateLimitStorage, type RateLimitCounter } from './lib/rate-limit-store.js';
 import { authRoutes } from './auth/routes.js';
-import { organizationRoutes } from './orgs/routes.js';
+import { organizationRoutes } from './organization/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { analysisRoutes } from './analysis/routes.js';
 import { adminRoutes } from './admin/routes.js';
-import { relevanceRoutes } from './relevance/routes.js';
+import { pageCheckRoutes } from './page-check/routes.js';
 import { aiPlanRoutes } from './ai-plan/routes.js';
 import { directConnectionRoutes } from './direct/routes.js';
 import { auditChangeRoutes } from './monitoring/audit-changes-routes.js';
@@ -314,21 +314,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(analysisRoutes, { prefix: '/api/v1' });
   await app.register(adminRoutes, { prefix: '/api/v1/admin' });
   await app.register(adminInvoiceRoutes, { prefix: '/api/v1/admin/invoices' });
-  await app.register(relevanceRoutes, { prefix: '/api/v1' });
+  await app.register(pageCheckRoutes, { prefix: '/api/v1' });
   await app.register(aiPlanRoutes, { prefix: '/api/v1' });
   await app.register(directConnectionRoutes, { prefix: '/api/v1/direct/connections' });
   await app.register(monitoringRoutes, { prefix: '/api/v1' });
   await app.register(auditChangeRoutes, { prefix: '/api/v1' });
   await app.register(reportApiRoutes, { prefix: '/api/v1' });
   // Paths that moved answer 308 to their new place: the method and the body are kept.
-  for (const moved of movedRoutes) {
-    app.route({
-      method: moved.method,
-      url: moved.from,
-      schema: { summary: `Moved to ${moved.to.method} ${moved.to.path} (308, method and body kept)`, tags: moved.to.tags, deprecated: true, response: { 308: { description: 'Moved' } } },
-      handler: (_request, reply) => reply.redirect(moved.to.path, 308),
-    });
-  }
+  registerMovedRoutes(app);
   await app.register(changeRoutes, { prefix: '/api/v1' });
 
   if (servesWeb) {

@@ -45,13 +45,17 @@ import { Route as AppProjectsIdAnalysisHistoryRouteImport } from './routes/_app/
 import { Route as AppProjectsIdAnalysisNewRouteImport } from './routes/_app/projects/$id/analysis/new'
 import { Route as AppProjectsIdChangesIndexRouteImport } from './routes/_app/projects/$id/changes/index'
 import { Route as AppProjectsIdChangesChangeSetIdRouteImport } from './routes/_app/projects/$id/changes/$changeSetId'
+import { Route as AppProjectsIdPageCheckNewRouteImport } from './routes/_app/projects/$id/page-check/new'
 import { Route as AppProjectsIdPageRelevanceNewRouteImport } from './routes/_app/projects/$id/page-relevance/new'
 import { Route as AppProjectsIdAnalysisAnalysisIdResultsRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/results'
 import { Route as AppProjectsIdAnalysisAnalysisIdScoringProgressRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/scoring-progress'
 import { Route as AppProjectsIdAnalysisAnalysisIdSemanticRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/semantic'
+import { Route as AppProjectsIdPageCheckAnalysisIdProgressRouteImport } from './routes/_app/projects/$id/page-check/$analysisId/progress'
+import { Route as AppProjectsIdPageCheckAnalysisIdResultsRouteImport } from './routes/_app/projects/$id/page-check/$analysisId/results'
 import { Route as AppProjectsIdPageRelevanceAnalysisIdProgressRouteImport } from './routes/_app/projects/$id/page-relevance/$analysisId/progress'
 import { Route as AppProjectsIdPageRelevanceAnalysisIdResultsRouteImport } from './routes/_app/projects/$id/page-relevance/$analysisId/results'
 import { Route as AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
+import { Route as AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRouteImport } from './routes/_app/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -242,6 +246,12 @@ const AppProjectsIdChangesChangeSetIdRoute =
     path: '/projects/$id/changes/$changeSetId',
     getParentRoute: () => AppRoute,
   } as any)
+const AppProjectsIdPageCheckNewRoute =
+  AppProjectsIdPageCheckNewRouteImport.update({
+    id: '/projects/$id/page-check/new',
+    path: '/projects/$id/page-check/new',
+    getParentRoute: () => AppRoute,
+  } as any)
 const AppProjectsIdPageRelevanceNewRoute =
   AppProjectsIdPageRelevanceNewRouteImport.update({
     id: '/projects/$id/page-relevance/new',
@@ -266,6 +276,18 @@ const AppProjectsIdAnalysisAnalysisIdSemanticRoute =
     path: '/projects/$id/analysis/$analysisId/semantic',
     getParentRoute: () => AppRoute,
   } as any)
+const AppProjectsIdPageCheckAnalysisIdProgressRoute =
+  AppProjectsIdPageCheckAnalysisIdProgressRouteImport.update({
+    id: '/projects/$id/page-check/$analysisId/progress',
+    path: '/projects/$id/page-check/$analysisId/progress',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProjectsIdPageCheckAnalysisIdResultsRoute =
+  AppProjectsIdPageCheckAnalysisIdResultsRouteImport.update({
+    id: '/projects/$id/page-check/$analysisId/results',
+    path: '/projects/$id/page-check/$analysisId/results',
+    getParentRoute: () => AppRoute,
+  } as any)
 const AppProjectsIdPageRelevanceAnalysisIdProgressRoute =
   AppProjectsIdPageRelevanceAnalysisIdProgressRouteImport.update({
     id: '/projects/$id/page-relevance/$analysisId/progress',
@@ -282,6 +304,12 @@ const AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute =
   AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRouteImport.update({
     id: '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId',
     path: '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute =
+  AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRouteImport.update({
+    id: '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId',
+    path: '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId',
     getParentRoute: () => AppRoute,
   } as any)
 
@@ -318,6 +346,7 @@ export interface FileRoutesByFullPath {
   '/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
   '/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
   '/projects/$id/changes/$changeSetId': typeof AppProjectsIdChangesChangeSetIdRoute
+  '/projects/$id/page-check/new': typeof AppProjectsIdPageCheckNewRoute
   '/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/admin/analyses/$analysisId/': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/admin/projects/$id/': typeof AppAdminProjectsIdIndexRoute
@@ -325,9 +354,12 @@ export interface FileRoutesByFullPath {
   '/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   '/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   '/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
+  '/projects/$id/page-check/$analysisId/progress': typeof AppProjectsIdPageCheckAnalysisIdProgressRoute
+  '/projects/$id/page-check/$analysisId/results': typeof AppProjectsIdPageCheckAnalysisIdResultsRoute
   '/projects/$id/page-relevance/$analysisId/progress': typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
   '/projects/$id/page-relevance/$analysisId/results': typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
   '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId': typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
+  '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId': typeof AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -360,6 +392,7 @@ export interface FileRoutesByTo {
   '/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
   '/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
   '/projects/$id/changes/$changeSetId': typeof AppProjectsIdChangesChangeSetIdRoute
+  '/projects/$id/page-check/new': typeof AppProjectsIdPageCheckNewRoute
   '/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/admin/analyses/$analysisId': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/admin/projects/$id': typeof AppAdminProjectsIdIndexRoute
@@ -367,9 +400,12 @@ export interface FileRoutesByTo {
   '/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   '/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   '/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
+  '/projects/$id/page-check/$analysisId/progress': typeof AppProjectsIdPageCheckAnalysisIdProgressRoute
+  '/projects/$id/page-check/$analysisId/results': typeof AppProjectsIdPageCheckAnalysisIdResultsRoute
   '/projects/$id/page-relevance/$analysisId/progress': typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
   '/projects/$id/page-relevance/$analysisId/results': typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
   '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId': typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
+  '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId': typeof AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -406,6 +442,7 @@ export interface FileRoutesById {
   '/_app/projects/$id/analysis/history': typeof AppProjectsIdAnalysisHistoryRoute
   '/_app/projects/$id/analysis/new': typeof AppProjectsIdAnalysisNewRoute
   '/_app/projects/$id/changes/$changeSetId': typeof AppProjectsIdChangesChangeSetIdRoute
+  '/_app/projects/$id/page-check/new': typeof AppProjectsIdPageCheckNewRoute
   '/_app/projects/$id/page-relevance/new': typeof AppProjectsIdPageRelevanceNewRoute
   '/_app/admin/analyses/$analysisId/': typeof AppAdminAnalysesAnalysisIdIndexRoute
   '/_app/admin/projects/$id/': typeof AppAdminProjectsIdIndexRoute
@@ -413,9 +450,12 @@ export interface FileRoutesById {
   '/_app/projects/$id/analysis/$analysisId/results': typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   '/_app/projects/$id/analysis/$analysisId/scoring-progress': typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   '/_app/projects/$id/analysis/$analysisId/semantic': typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
+  '/_app/projects/$id/page-check/$analysisId/progress': typeof AppProjectsIdPageCheckAnalysisIdProgressRoute
+  '/_app/projects/$id/page-check/$analysisId/results': typeof AppProjectsIdPageCheckAnalysisIdResultsRoute
   '/_app/projects/$id/page-relevance/$analysisId/progress': typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
   '/_app/projects/$id/page-relevance/$analysisId/results': typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
   '/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId': typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
+  '/_app/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId': typeof AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -452,6 +492,7 @@ export interface FileRouteTypes {
     | '/projects/$id/analysis/history'
     | '/projects/$id/analysis/new'
     | '/projects/$id/changes/$changeSetId'
+    | '/projects/$id/page-check/new'
     | '/projects/$id/page-relevance/new'
     | '/admin/analyses/$analysisId/'
     | '/admin/projects/$id/'
@@ -459,9 +500,12 @@ export interface FileRouteTypes {
     | '/projects/$id/analysis/$analysisId/results'
     | '/projects/$id/analysis/$analysisId/scoring-progress'
     | '/projects/$id/analysis/$analysisId/semantic'
+    | '/projects/$id/page-check/$analysisId/progress'
+    | '/projects/$id/page-check/$analysisId/results'
     | '/projects/$id/page-relevance/$analysisId/progress'
     | '/projects/$id/page-relevance/$analysisId/results'
     | '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
+    | '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -494,6 +538,7 @@ export interface FileRouteTypes {
     | '/projects/$id/analysis/history'
     | '/projects/$id/analysis/new'
     | '/projects/$id/changes/$changeSetId'
+    | '/projects/$id/page-check/new'
     | '/projects/$id/page-relevance/new'
     | '/admin/analyses/$analysisId'
     | '/admin/projects/$id'
@@ -501,9 +546,12 @@ export interface FileRouteTypes {
     | '/projects/$id/analysis/$analysisId/results'
     | '/projects/$id/analysis/$analysisId/scoring-progress'
     | '/projects/$id/analysis/$analysisId/semantic'
+    | '/projects/$id/page-check/$analysisId/progress'
+    | '/projects/$id/page-check/$analysisId/results'
     | '/projects/$id/page-relevance/$analysisId/progress'
     | '/projects/$id/page-relevance/$analysisId/results'
     | '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
+    | '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId'
   id:
     | '__root__'
     | '/'
@@ -539,6 +587,7 @@ export interface FileRouteTypes {
     | '/_app/projects/$id/analysis/history'
     | '/_app/projects/$id/analysis/new'
     | '/_app/projects/$id/changes/$changeSetId'
+    | '/_app/projects/$id/page-check/new'
     | '/_app/projects/$id/page-relevance/new'
     | '/_app/admin/analyses/$analysisId/'
     | '/_app/admin/projects/$id/'
@@ -546,9 +595,12 @@ export interface FileRouteTypes {
     | '/_app/projects/$id/analysis/$analysisId/results'
     | '/_app/projects/$id/analysis/$analysisId/scoring-progress'
     | '/_app/projects/$id/analysis/$analysisId/semantic'
+    | '/_app/projects/$id/page-check/$analysisId/progress'
+    | '/_app/projects/$id/page-check/$analysisId/results'
     | '/_app/projects/$id/page-relevance/$analysisId/progress'
     | '/_app/projects/$id/page-relevance/$analysisId/results'
     | '/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
+    | '/_app/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -817,6 +869,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProjectsIdChangesChangeSetIdRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/projects/$id/page-check/new': {
+      id: '/_app/projects/$id/page-check/new'
+      path: '/projects/$id/page-check/new'
+      fullPath: '/projects/$id/page-check/new'
+      preLoaderRoute: typeof AppProjectsIdPageCheckNewRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/projects/$id/page-relevance/new': {
       id: '/_app/projects/$id/page-relevance/new'
       path: '/projects/$id/page-relevance/new'
@@ -845,6 +904,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProjectsIdAnalysisAnalysisIdSemanticRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/projects/$id/page-check/$analysisId/progress': {
+      id: '/_app/projects/$id/page-check/$analysisId/progress'
+      path: '/projects/$id/page-check/$analysisId/progress'
+      fullPath: '/projects/$id/page-check/$analysisId/progress'
+      preLoaderRoute: typeof AppProjectsIdPageCheckAnalysisIdProgressRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/page-check/$analysisId/results': {
+      id: '/_app/projects/$id/page-check/$analysisId/results'
+      path: '/projects/$id/page-check/$analysisId/results'
+      fullPath: '/projects/$id/page-check/$analysisId/results'
+      preLoaderRoute: typeof AppProjectsIdPageCheckAnalysisIdResultsRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/projects/$id/page-relevance/$analysisId/progress': {
       id: '/_app/projects/$id/page-relevance/$analysisId/progress'
       path: '/projects/$id/page-relevance/$analysisId/progress'
@@ -864,6 +937,13 @@ declare module '@tanstack/react-router' {
       path: '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
       fullPath: '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId'
       preLoaderRoute: typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId': {
+      id: '/_app/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId'
+      path: '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId'
+      fullPath: '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId'
+      preLoaderRoute: typeof AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRouteImport
       parentRoute: typeof AppRoute
     }
   }
@@ -929,14 +1009,18 @@ interface AppRouteChildren {
   AppProjectsIdAnalysisHistoryRoute: typeof AppProjectsIdAnalysisHistoryRoute
   AppProjectsIdAnalysisNewRoute: typeof AppProjectsIdAnalysisNewRoute
   AppProjectsIdChangesChangeSetIdRoute: typeof AppProjectsIdChangesChangeSetIdRoute
+  AppProjectsIdPageCheckNewRoute: typeof AppProjectsIdPageCheckNewRoute
   AppProjectsIdPageRelevanceNewRoute: typeof AppProjectsIdPageRelevanceNewRoute
   AppProjectsIdChangesIndexRoute: typeof AppProjectsIdChangesIndexRoute
   AppProjectsIdAnalysisAnalysisIdResultsRoute: typeof AppProjectsIdAnalysisAnalysisIdResultsRoute
   AppProjectsIdAnalysisAnalysisIdScoringProgressRoute: typeof AppProjectsIdAnalysisAnalysisIdScoringProgressRoute
   AppProjectsIdAnalysisAnalysisIdSemanticRoute: typeof AppProjectsIdAnalysisAnalysisIdSemanticRoute
+  AppProjectsIdPageCheckAnalysisIdProgressRoute: typeof AppProjectsIdPageCheckAnalysisIdProgressRoute
+  AppProjectsIdPageCheckAnalysisIdResultsRoute: typeof AppProjectsIdPageCheckAnalysisIdResultsRoute
   AppProjectsIdPageRelevanceAnalysisIdProgressRoute: typeof AppProjectsIdPageRelevanceAnalysisIdProgressRoute
   AppProjectsIdPageRelevanceAnalysisIdResultsRoute: typeof AppProjectsIdPageRelevanceAnalysisIdResultsRoute
   AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute: typeof AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute
+  AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute: typeof AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
@@ -953,6 +1037,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppProjectsIdAnalysisHistoryRoute: AppProjectsIdAnalysisHistoryRoute,
   AppProjectsIdAnalysisNewRoute: AppProjectsIdAnalysisNewRoute,
   AppProjectsIdChangesChangeSetIdRoute: AppProjectsIdChangesChangeSetIdRoute,
+  AppProjectsIdPageCheckNewRoute: AppProjectsIdPageCheckNewRoute,
   AppProjectsIdPageRelevanceNewRoute: AppProjectsIdPageRelevanceNewRoute,
   AppProjectsIdChangesIndexRoute: AppProjectsIdChangesIndexRoute,
   AppProjectsIdAnalysisAnalysisIdResultsRoute:
@@ -961,12 +1046,18 @@ const AppRouteChildren: AppRouteChildren = {
     AppProjectsIdAnalysisAnalysisIdScoringProgressRoute,
   AppProjectsIdAnalysisAnalysisIdSemanticRoute:
     AppProjectsIdAnalysisAnalysisIdSemanticRoute,
+  AppProjectsIdPageCheckAnalysisIdProgressRoute:
+    AppProjectsIdPageCheckAnalysisIdProgressRoute,
+  AppProjectsIdPageCheckAnalysisIdResultsRoute:
+    AppProjectsIdPageCheckAnalysisIdResultsRoute,
   AppProjectsIdPageRelevanceAnalysisIdProgressRoute:
     AppProjectsIdPageRelevanceAnalysisIdProgressRoute,
   AppProjectsIdPageRelevanceAnalysisIdResultsRoute:
     AppProjectsIdPageRelevanceAnalysisIdResultsRoute,
   AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute:
     AppProjectsIdAnalysisAnalysisIdAiAnalysisAiAnalysisIdRoute,
+  AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute:
+    AppProjectsIdAnalysisAnalysisIdAiPlanAiPlanIdRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

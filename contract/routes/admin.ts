@@ -224,5 +224,3 @@ export const adminRoutes = {
   }),
 };
 
-/** Paths that moved: the old one answers 308 (method and body kept) with the new one as `Location`. */
-export const movedRoutes = [{ method: 'POST', from: '/api/v1/tokens/admin/credit', to: adminRoutes.creditTokens }] as const;

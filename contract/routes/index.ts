@@ -14,14 +14,14 @@ import { monitoringRoutes } from './monitoring.js';
 import { organizationRoutes } from './organizations.js';
 import { paymentRoutes } from './payments.js';
 import { projectRoutes } from './projects.js';
-import { relevanceRoutes } from './relevance.js';
+import { pageCheckRoutes } from './page-check.js';
 import { reportRoutes } from './reports.js';
 import { tokenRoutes } from './tokens.js';
 
 export const routes = {
   auth: authRoutes,
   organizations: organizationRoutes,
-  relevance: relevanceRoutes,
+  pageCheck: pageCheckRoutes,
   aiPlan: aiPlanRoutes,
   analyses: analysisRoutes,
   projects: projectRoutes,

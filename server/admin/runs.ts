@@ -1,5 +1,5 @@
 /**
- * Failed and stuck runs of the three paid kinds of work (audits, landing-page checks, AI plans) for the
+ * Failed and stuck runs of the three paid kinds of work (audits, page checks, AI plans) for the
  * operator, with cancel (refunded) and retry. Cancelling and resuming go through the one paid-run
  * lifecycle (`server/runs`); a new run after a failure goes through the kind's own start, as its author's.
  */
@@ -15,7 +15,7 @@ import type { DB } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { fullName, iso } from '../lib/api-values.js';
 import { conflict, HttpError, notFound } from '../lib/errors.js';
-import { startRelevance } from '../relevance/service.js';
+import { startPageCheck } from '../page-check/service.js';
 import { cancelRunOf, resumeRunOf } from '../runs/kinds.js';
 import { recordAdminAction } from './audit.js';
 
@@ -40,8 +40,8 @@ const startAgain: Record<RunKind, (deps: RunDeps, author: Caller, runId: string,
     }
   },
   'page-check': async ({ db, jobs }, author, runId, key) => {
-    const row = await db.selectFrom('relevance_analyses').select(['project_id', 'urls']).where('id', '=', runId).executeTakeFirstOrThrow();
-    const started = await startRelevance(db, jobs, author, row.project_id, { urls: row.urls, idempotency_key: key });
+    const row = await db.selectFrom('page_checks').select(['project_id', 'urls']).where('id', '=', runId).executeTakeFirstOrThrow();
+    const started = await startPageCheck(db, jobs, author, row.project_id, { urls: row.urls, idempotency_key: key });
     return started.analysis.id;
   },
   'ai-plan': async ({ db, jobs, llm }, author, runId, key) => {
@@ -82,7 +82,7 @@ const allRuns = sql`
     UNION ALL
     SELECT 'page-check', r.id, r.status::text, r.error, NULL, r.cost, r.created_at, r.finished_at, r.job_id,
            coalesce(r.heartbeat_at, r.started_at, r.created_at), r.project_id, r.organization_id, r.created_by, NULL::uuid
-      FROM relevance_analyses r
+      FROM page_checks r
     UNION ALL
     SELECT 'ai-plan', p.id, p.status::text, p.error, NULL, p.cost, p.created_at, p.finished_at, p.job_id,
            coalesce(p.heartbeat_at, p.started_at, p.created_at), a.project_id, p.organization_id, p.created_by, p.analysis_id

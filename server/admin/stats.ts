@@ -26,7 +26,7 @@ export async function adminStats(db: DB, days: number): Promise<AdminStats> {
     sql<{ kind: RunKind; status: RunStatus; count: number }>`
       SELECT kind, status, count(*)::int AS count FROM (
         SELECT 'audit' AS kind, status::text AS status FROM analyses WHERE created_at >= ${since}
-        UNION ALL SELECT 'page-check', status::text FROM relevance_analyses WHERE created_at >= ${since}
+        UNION ALL SELECT 'page-check', status::text FROM page_checks WHERE created_at >= ${since}
         UNION ALL SELECT 'ai-plan', status::text FROM ai_plans WHERE created_at >= ${since}
       ) AS run GROUP BY kind, status ORDER BY kind, status`.execute(db),
   ]);

@@ -34,13 +34,8 @@ function valuesOf(kind: ChangeKind, object: ApiObject): DirectValues {
   return { Title: textAd.Title ?? null, Title2: textAd.Title2 ?? null, Text: textAd.Text ?? null, Href: textAd.Href ?? null, DisplayUrlPath: textAd.DisplayUrlPath ?? null };
 }
 
-/** The objects' current values by id; an id Direct no longer returns (deleted, archived) is absent. */
-export async function readCurrent(client: DirectClient, kind: ChangeKind, ids: readonly string[]): Promise<Map<string, DirectValues>> {
-  return (await readObjects(client, kind, ids)).values;
-}
-
 /**
- * As `readCurrent`, and for bids which of them the keyword's campaign leaves to the keywords, by its strategy
+ * The objects' current values by id (an id Direct no longer returns, deleted or archived, is absent), and for bids which of them the keyword's campaign leaves to the keywords, by its strategy
  * as it is now (campaigns.get `BiddingStrategy`): a bid is never written under an automatic strategy.
  */
 export async function readObjects(client: DirectClient, kind: ChangeKind, ids: readonly string[]): Promise<{ values: Map<string, DirectValues>; manual: Map<string, ManualBids> }> {

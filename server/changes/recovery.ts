@@ -15,7 +15,7 @@ import { sql } from 'kysely';
 import { changeMessages as m } from '../../contract/messages.js';
 import type { DB } from '../db/database.js';
 import { startSweep } from '../jobs/sweep.js';
-import { APPLY_CHANGES_QUEUE, applyJobOptions, CHANGE_SETS_CHANNEL } from './service.js';
+import { APPLY_CHANGES_QUEUE, applyJobOptions, CHANGE_SETS_CHANNEL } from './lifecycle.js';
 
 /** No heartbeat for this long and no live pg-boss job: the job is lost (a batch is one read and one write call). */
 export const CHANGE_SET_STALE_SECONDS = 120;

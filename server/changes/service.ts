@@ -21,12 +21,9 @@ import { fullName, iso } from '../lib/api-values.js';
 import { forbidden, HttpError, notFound } from '../lib/errors.js';
 import { storedDirectAccess } from '../projects/service.js';
 import { readObjects } from './direct-io.js';
+import { APPLY_CHANGES_QUEUE, applyJobOptions } from './lifecycle.js';
 import { recoverLostChangeSets } from './recovery.js';
 
-export const APPLY_CHANGES_QUEUE = 'changes.apply';
-/** NOTIFY channel told a change set's id whenever its job ends. */
-export const CHANGE_SETS_CHANNEL = 'change_sets_changed';
-export const applyJobOptions = { retryLimit: 1, expireInSeconds: 30 * 60 } as const;
 
 export interface ApplyJobData {
   changeSetId: string;

@@ -18,7 +18,8 @@ import { batches, changedSince, KIND_API, limitProblem, mergeSites, touchedValue
 import type { QueuedJob } from '../jobs/queue.js';
 import type { JobWorker } from '../jobs/workers.js';
 import { HttpError } from '../lib/errors.js';
-import { APPLY_CHANGES_QUEUE, notFitted, projectDirectClient, type ApplyJobData, type DirectConfig } from './service.js';
+import { APPLY_CHANGES_QUEUE } from './lifecycle.js';
+import { notFitted, projectDirectClient, type ApplyJobData, type DirectConfig } from './service.js';
 import { errorText, readObjects, writeBatch } from './direct-io.js';
 import { finish, recoverLostChangeSets } from './recovery.js';
 

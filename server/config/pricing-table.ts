@@ -3,8 +3,8 @@ import { analysisKindLabels, analysisKinds, type AnalysisKind } from '../../cont
 
 /**
  * The one pricing table of the product, and every price in it is charged by something: an audit start
- * charges what `POST /tokens/calculate-cost` quotes (per campaign: scoring + semantic), the landing-page
- * relevance check charges `perLandingPage` per page and an AI plan the flat `aiPlan`. Prices are whole tokens.
+ * charges what `POST /tokens/calculate-cost` quotes (per campaign: scoring + semantic), the
+ * page check charges `perLandingPage` per page and an AI plan the flat `aiPlan`. Prices are whole tokens.
  *
  * Why these numbers (defaults; override any of them with the `PRICING_JSON` environment variable,
  * e.g. `PRICING_JSON='{"perCampaign":3,"kinds":{"semantic":1},"aiPlan":15}'`):
@@ -32,7 +32,7 @@ export interface PricingTable {
   /** Price of each per-campaign option as a multiple of the campaign's scoring price. */
   kinds: Record<Exclude<AnalysisKind, 'scoring'>, number>;
   /**
-   * The stand-alone landing-page relevance check (`/projects/:id/page-relevance`) is priced per page,
+   * The stand-alone page check (`/projects/:id/page-checks`) is priced per page,
    * not per campaign: its work is one fetch and one read per page, whatever the size of the campaigns
    * leading there. 1 token a page: a 20-page site costs 20, the 100-page maximum costs the welcome credit.
    */

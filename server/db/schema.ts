@@ -1,7 +1,7 @@
 import type { CoreTables } from './tables/core.js';
 import type { ProjectTables } from './tables/projects.js';
 import type { AnalysisTables } from './tables/analysis.js';
-import type { RelevanceTables } from './tables/relevance.js';
+import type { PageCheckTables } from './tables/page-check.js';
 import type { AiPlanTables } from './tables/ai-plans.js';
 import type { ImportJobTables } from './tables/import-jobs.js';
 import type { PaymentTables } from './tables/payments.js';
@@ -12,4 +12,4 @@ import type { ChangeTables } from './tables/changes.js';
 import type { ReportTables } from './tables/reports.js';
 
 /** The whole database as Kysely sees it: each domain declares its own tables in `tables/`. */
-export interface Database extends CoreTables, ProjectTables, AnalysisTables, RelevanceTables, AiPlanTables, ImportJobTables, PaymentTables, DirectTables, MonitoringTables, AuditChangeTables, ChangeTables, ReportTables {}
+export interface Database extends CoreTables, ProjectTables, AnalysisTables, PageCheckTables, AiPlanTables, ImportJobTables, PaymentTables, DirectTables, MonitoringTables, AuditChangeTables, ChangeTables, ReportTables {}

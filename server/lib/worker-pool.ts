@@ -14,9 +14,9 @@
  *   `WorkerLimitError('timeout')`. A caller's own AbortSignal (a cancelled analysis) stops it the same way.
  *
  * Separate pools, not one: a long analysis (minutes, up to its 14-minute limit) in a shared pool would hold
- * every thread and queue each user's import and export behind it, and a relevance run's engine behind
+ * every thread and queue each user's import and export behind it, and a page check's engine behind
  * two analyses could outlive its job's 15-minute expiry while waiting. So imports, exports, analysis runs
- * and relevance runs each get their own threads and heap limit; the threads of all of them can run at once
+ * and page checks each get their own threads and heap limit; the threads of all of them can run at once
  * (the OS shares the cores; the jobs' own concurrency, 2 per process, bounds the job pools anyway), and
  * an idle thread exits after `IDLE_TIMEOUT_MS`, giving its memory back. A task that grew its thread's
  * heap past 256 MB has it collected before its answer (pool-worker.ts): the thread then keeps little while idle.
@@ -212,7 +212,7 @@ export class TaskPool {
 
 /** Pool sizes and limits, from the environment (README «Безопасность и эксплуатация»). */
 export interface WorkerPoolSettings {
-  /** Threads of each pool (import, export, analysis, relevance). */
+  /** Threads of each pool (import, export, analysis, page check). */
   threads: number;
   importHeapMb: number;
   importTimeoutMs: number;
@@ -252,7 +252,7 @@ export function workerPoolSettingsFromEnv(env: NodeJS.ProcessEnv): WorkerPoolSet
 /** The settings the pools are created with; read once from the environment (tests may change them before first use). */
 export const workerPoolSettings: WorkerPoolSettings = workerPoolSettingsFromEnv(process.env);
 
-let pools: { import?: TaskPool; export?: TaskPool; analysis?: TaskPool; relevance?: TaskPool; document?: TaskPool } = {};
+let pools: { import?: TaskPool; export?: TaskPool; analysis?: TaskPool; pageCheck?: TaskPool; document?: TaskPool } = {};
 
 /** Parsing uploaded campaign files (a request waits for it). */
 export function importPool(): TaskPool {
@@ -280,10 +280,10 @@ export function analysisPool(): TaskPool {
   return (pools.analysis ??= new TaskPool({ name: 'analysis', maxThreads: s.threads, heapMb: s.analysisHeapMb, youngMb, timeoutMs: 14 * 60_000 }));
 }
 
-/** The engine of the landing-page relevance job (the job names its own time limit). */
-export function relevancePool(): TaskPool {
+/** The engine of the page check job (the job names its own time limit). */
+export function pageCheckPool(): TaskPool {
   const s = workerPoolSettings;
-  return (pools.relevance ??= new TaskPool({ name: 'relevance', maxThreads: s.threads, heapMb: s.analysisHeapMb, timeoutMs: 5 * 60_000 }));
+  return (pools.pageCheck ??= new TaskPool({ name: 'page-check', maxThreads: s.threads, heapMb: s.analysisHeapMb, timeoutMs: 5 * 60_000 }));
 }
 
 /**

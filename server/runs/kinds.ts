@@ -7,10 +7,10 @@ import { auditRun } from '../analysis/lifecycle.js';
 import type { DB } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { startSweep } from '../jobs/sweep.js';
-import { relevanceRun } from '../relevance/lifecycle.js';
+import { pageCheckRun } from '../page-check/lifecycle.js';
 import { cancelRun, recoverRuns, resumeRun, type CancelOutcome, type PaidRunKind, type RecoveryReport } from './paid-run.js';
 
-export const paidRunKinds = { audit: auditRun, 'page-check': relevanceRun, 'ai-plan': aiPlanRun } satisfies Record<PaidRunKind['name'], PaidRunKind>;
+export const paidRunKinds = { audit: auditRun, 'page-check': pageCheckRun, 'ai-plan': aiPlanRun } satisfies Record<PaidRunKind['name'], PaidRunKind>;
 export type PaidRunKindName = keyof typeof paidRunKinds;
 
 /** Cancels (and refunds once) a run of any kind by id, e.g. a stuck one from the admin area. */

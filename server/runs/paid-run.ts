@@ -41,7 +41,7 @@ type EndStatus = 'failed' | 'cancelled';
 export interface PaidRunKind<JobData extends object = object> {
   /** How the run is named in logs and by `cancelRun(kind, id)`. */
   name: 'audit' | 'page-check' | 'ai-plan';
-  table: 'analyses' | 'relevance_analyses' | 'ai_plans';
+  table: 'analyses' | 'page_checks' | 'ai_plans';
   queue: string;
   /** Every change of a run is announced here, with the run's id. */
   channel: string;

@@ -38,7 +38,7 @@ export function priceCampaigns(campaigns: readonly CampaignCounts[], kinds: read
   return { total: breakdown.reduce((sum, campaign) => sum + campaign.cost, 0), breakdown };
 }
 
-/** Price of a landing-page relevance check of `pages` pages (see `perLandingPage`). */
+/** Price of a page check of `pages` pages (see `perLandingPage`). */
 export function priceLandingPages(pages: number, table: PricingTable = pricingTable): number {
   return pages * table.perLandingPage;
 }

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { SharedReportPage } from '@/features/reports/SharedReportPage';
+import { SharedReportScreen } from '@/features/reports/SharedReportScreen';
 
 /** A shared client report: public (no login), white-label (no header or footer of the product), not indexed. */
 export const Route = createFileRoute('/r/$token')({
@@ -9,5 +9,5 @@ export const Route = createFileRoute('/r/$token')({
 
 function SharedReportRoute() {
   const { token } = Route.useParams();
-  return <SharedReportPage token={token} />;
+  return <SharedReportScreen token={token} />;
 }

@@ -92,7 +92,7 @@ describe('an AI plan of a finished audit in Chromium, written by a language mode
 
     // The results screen's button leads to the AI analysis of this audit.
     await page.getByRole('link', { name: 'ИИ-анализ' }).click();
-    await page.waitForURL(`**/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`);
+    await page.waitForURL(`**/projects/${projectId}/analysis/${analysisId}/ai-plan/${analysisId}`);
     await page.getByRole('heading', { level: 1, name: 'ИИ-анализ' }).waitFor();
 
     // The price is on the button, next to the balance it will come out of.
@@ -106,7 +106,7 @@ describe('an AI plan of a finished audit in Chromium, written by a language mode
     // While the model thinks (its answer held back) the plan is running, and already paid for.
     const held = fake.hold();
     await requestButton.click();
-    await page.waitForURL(new RegExp(`/projects/${projectId}/analysis/${analysisId}/ai-analysis/(?!${analysisId})[0-9a-f-]{36}$`));
+    await page.waitForURL(new RegExp(`/projects/${projectId}/analysis/${analysisId}/ai-plan/(?!${analysisId})[0-9a-f-]{36}$`));
     await page.getByRole('heading', { level: 1, name: 'ИИ-план действий' }).waitFor();
     const prompt = await held.arrived;
     await page.getByRole('status', { name: 'Языковая модель составляет план' }).waitFor();

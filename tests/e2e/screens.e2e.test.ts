@@ -67,7 +67,7 @@ describe('screens at 360 px and on a desktop', () => {
     `/projects/${projectId}/analysis/history`,
     `/projects/${projectId}/analysis/${analysisId}/results`,
     `/projects/${projectId}/analysis/${analysisId}/semantic`,
-    `/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`,
+    `/projects/${projectId}/analysis/${analysisId}/ai-plan/${analysisId}`,
     '/tokens',
     '/organization',
     '/admin',
@@ -163,7 +163,7 @@ describe('screens at 360 px and on a desktop', () => {
   it('offline: the screens opened before read from the device, the others say they wait for the network', async () => {
     const page = await signedIn(session.browser, session.server.url, DESKTOP);
     const context: BrowserContext = page.context();
-    const plan = `/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`;
+    const plan = `/projects/${projectId}/analysis/${analysisId}/ai-plan/${analysisId}`;
     // Opened once online: the tokens screen (packages, payments), the project and the plan.
     await open(page, `/projects/${projectId}`);
     await open(page, '/tokens');
@@ -180,7 +180,7 @@ describe('screens at 360 px and on a desktop', () => {
       await page.getByRole('heading', { level: 1, name: 'План действий по результатам аудита' }).waitFor();
 
       // Never opened on this device: said, not spun.
-      await page.goto(`/projects/${projectId}/page-relevance/new`);
+      await page.goto(`/projects/${projectId}/page-check/new`);
       await page.getByTestId('needs-network').first().waitFor();
       await page.goto(`/projects/${projectId}/analysis/new`);
       await page.getByRole('region', { name: 'Стоимость' }).getByTestId('needs-network').waitFor();

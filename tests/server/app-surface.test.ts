@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { movedRoutes } from '../../contract/routes/moved.js';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { call, createTestApp, memoryMailer, type TestApp } from './helpers/app.js';
@@ -194,12 +195,12 @@ describe('the OpenAPI document at /api/docs', () => {
     expect(page.body).toContain('swagger-ui');
   });
 
-  it('documents every API route the server serves (auth, organizations, tokens, projects, analyses, relevance, admin)', () => {
+  it('documents every API route the server serves (auth, organizations, tokens, projects, analyses, page checks, admin)', () => {
     const documented = new Set(operations().map((o) => o.key));
     const served = servedRoutes(t.app).filter((route) => route.includes(' /api/') && !route.includes('/api/docs'));
     expect(served.length).toBeGreaterThan(40);
     expect(served.filter((route) => !documented.has(route))).toEqual([]);
-    for (const prefix of ['/api/v1/auth/', '/api/v1/organizations', '/api/v1/tokens/', '/api/v1/projects', '/api/v1/analyses/', '/api/v1/page-relevance/', '/api/v1/admin/']) {
+    for (const prefix of ['/api/v1/auth/', '/api/v1/organizations', '/api/v1/tokens/', '/api/v1/projects', '/api/v1/analyses/', '/api/v1/page-checks/', '/api/v1/admin/']) {
       expect(served.some((route) => route.includes(prefix)), prefix).toBe(true);
     }
   });
@@ -245,7 +246,7 @@ describe('the OpenAPI document at /api/docs', () => {
       // The YooKassa webhook has no session: its body is verified by fetching the object back from YooKassa.
       // A moved path only answers where it went (its new place checks the token); a shared client report is
       // opened by its token in the address (docs/reports.md).
-      const open = ['/api/v1/tokens/admin/credit', '/api/health', '/api/v1/auth/register', '/api/v1/auth/login', '/api/v1/auth/refresh', '/api/v1/auth/reset-password', '/api/v1/auth/reset-password/confirm', '/api/v1/auth/verify-email', '/api/v1/tokens/payments/yookassa-notification', '/api/v1/public/reports/{token}'];
+      const open = [...movedRoutes.map((moved) => moved.from.replace(/:(\w+)/g, '{$1}')), '/api/health', '/api/v1/auth/register', '/api/v1/auth/login', '/api/v1/auth/refresh', '/api/v1/auth/reset-password', '/api/v1/auth/reset-password/confirm', '/api/v1/auth/verify-email', '/api/v1/tokens/payments/yookassa-notification', '/api/v1/public/reports/{token}'];
       // A bearer token when there is one: logout by refresh token alone, resend by email.
       const optional = ['/api/v1/auth/logout', '/api/v1/auth/resend-verification'];
       if (optional.includes(url)) expect(operation.security, `${key} takes an optional bearer token`).toEqual([{ bearerAuth: [] }, {}]);

@@ -208,7 +208,7 @@ describe('idempotency key reused with another body', () => {
   });
 
   it('page checks: the same key and body return the first run, other pages are 409', async () => {
-    const url = `/api/v1/projects/${project.projectId}/page-relevance`;
+    const url = `/api/v1/projects/${project.projectId}/page-checks`;
     const key = randomUUID();
     const first = await call(t.app, 'POST', url, { token: user.token, body: { urls: ['https://okna.example.ru/a'], idempotency_key: key } });
     expect(first.status).toBe(201);

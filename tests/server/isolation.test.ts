@@ -12,7 +12,7 @@ import { createProject, insertDraft } from './projects/helpers.js';
  * B answers 404, exactly as a missing id does (403 only where the route refuses A's role before looking
  * anything up), lists never show B's data, and nothing of B changes. Every org-scoped resource has its
  * rows in `cases` (members, invitation code, ledger, projects, campaigns, imports, drafts, analyses and
- * their results/exports/progress stream, AI plans, page-relevance runs, Direct API import jobs), with the B-side data made by `seeds`.
+ * their results/exports/progress stream, AI plans, page-check runs, Direct API import jobs), with the B-side data made by `seeds`.
  */
 
 interface Side {
@@ -81,7 +81,7 @@ const seeds: Seed[] = [
       side.resources.draftId = await insertDraft(t.app, side.owner);
     }
   },
-  // A finished analysis and a page-relevance run of each side's project, as the workers leave them.
+  // A finished analysis and a page-check run of each side's project, as the workers leave them.
   async (w, t) => {
     for (const side of [w.a, w.b]) {
       const analysis = await t.app.db
@@ -100,8 +100,8 @@ const seeds: Seed[] = [
         .returning('id')
         .executeTakeFirstOrThrow();
       side.resources.analysisId = analysis.id;
-      const relevance = await t.app.db
-        .insertInto('relevance_analyses')
+      const pageCheck = await t.app.db
+        .insertInto('page_checks')
         .values({
           organization_id: side.organizationId,
           project_id: side.resources.projectId!,
@@ -113,7 +113,7 @@ const seeds: Seed[] = [
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      side.resources.relevanceId = relevance.id;
+      side.resources.pageCheckId = pageCheck.id;
     }
     // A finished AI plan of each side's analysis, as the AI-plan worker leaves it.
     for (const side of [w.a, w.b]) {
@@ -176,8 +176,8 @@ const bAnalysisUnchanged = async (w: World, t: TestApp) => {
   const decisions = await t.app.db.selectFrom('analysis_decisions').select('suggestion_id').where('analysis_id', '=', w.b.resources.analysisId!).execute();
   expect(decisions).toEqual([]);
 };
-const bRelevanceUnchanged = async (w: World, t: TestApp) => {
-  const row = await t.app.db.selectFrom('relevance_analyses').select('status').where('id', '=', w.b.resources.relevanceId!).executeTakeFirstOrThrow();
+const bPageCheckUnchanged = async (w: World, t: TestApp) => {
+  const row = await t.app.db.selectFrom('page_checks').select('status').where('id', '=', w.b.resources.pageCheckId!).executeTakeFirstOrThrow();
   expect(row.status).toBe('running');
 };
 /** A start refused for B's project charged nobody of A. */
@@ -260,21 +260,21 @@ const cases: IsolationCase[] = [
   { name: "asking for an AI plan of B's analysis is not found and charges nothing", as: 'member', method: 'POST', url: (w) => `/api/v1/analyses/${B('analysisId')(w)}/ai-plans`, body: () => ({ idempotency_key: randomUUID() }), status: 404, unchanged: nothingChargedNorPlanned },
   { name: "B's AI plan is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/ai-plans/${B('aiPlanId')(w)}`, status: 404 },
   { name: "B's AI plan progress stream is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/ai-plans/${B('aiPlanId')(w)}/events`, status: 404 },
-  // Page relevance
-  { name: "B's landing pages are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/projects/${B('projectId')(w)}/page-relevance/urls`, status: 404 },
-  { name: "starting a relevance run on B's project is not found and charges nothing", as: 'member', method: 'POST', url: (w) => `/api/v1/projects/${B('projectId')(w)}/page-relevance`, body: () => ({ urls: ['https://example.ru/'], idempotency_key: randomUUID() }), status: 404, unchanged: nothingCharged },
-  { name: "B's relevance runs are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/projects/${B('projectId')(w)}/page-relevance`, status: 404 },
-  { name: "B's relevance run is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/page-relevance/${B('relevanceId')(w)}`, status: 404 },
-  { name: "B's relevance results are not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/page-relevance/${B('relevanceId')(w)}/results`, status: 404 },
-  { name: "B's relevance run progress stream is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/page-relevance/${B('relevanceId')(w)}/events`, status: 404 },
-  { name: "cancelling B's relevance run is not found", as: 'owner', method: 'POST', url: (w) => `/api/v1/page-relevance/${B('relevanceId')(w)}/cancel`, status: 404, unchanged: bRelevanceUnchanged },
+  // Page check
+  { name: "B's landing pages are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/projects/${B('projectId')(w)}/page-checks/urls`, status: 404 },
+  { name: "starting a page check on B's project is not found and charges nothing", as: 'member', method: 'POST', url: (w) => `/api/v1/projects/${B('projectId')(w)}/page-checks`, body: () => ({ urls: ['https://example.ru/'], idempotency_key: randomUUID() }), status: 404, unchanged: nothingCharged },
+  { name: "B's page checks are not found", as: 'member', method: 'GET', url: (w) => `/api/v1/projects/${B('projectId')(w)}/page-checks`, status: 404 },
+  { name: "B's page check is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/page-checks/${B('pageCheckId')(w)}`, status: 404 },
+  { name: "B's page check results are not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/page-checks/${B('pageCheckId')(w)}/results`, status: 404 },
+  { name: "B's page check progress stream is not found", as: 'owner', method: 'GET', url: (w) => `/api/v1/page-checks/${B('pageCheckId')(w)}/events`, status: 404 },
+  { name: "cancelling B's page check is not found", as: 'owner', method: 'POST', url: (w) => `/api/v1/page-checks/${B('pageCheckId')(w)}/cancel`, status: 404, unchanged: bPageCheckUnchanged },
   // The platform admin area spans organizations by design, so an organization's owner is refused it.
   { name: "the admin overview is refused to A's owner", as: 'owner', method: 'GET', url: () => '/api/v1/admin/overview', status: 403 },
   { name: "B's project in the admin area is refused to A's owner", as: 'owner', method: 'GET', url: (w) => `/api/v1/admin/projects/${B('projectId')(w)}`, status: 403 },
   { name: "the platform's users are refused to A's owner", as: 'owner', method: 'GET', url: () => '/api/v1/admin/users', status: 403 },
   { name: "changing B's plan through the admin area is refused to A's owner", as: 'owner', method: 'PUT', url: (w) => `/api/v1/admin/organizations/${w.b.organizationId}/plan`, body: () => ({ plan_type: 'pro' }), status: 403, unchanged: bOrganizationUnchanged },
   { name: "blocking B's owner is refused to A's admin", as: 'admin', method: 'POST', url: (w) => `/api/v1/admin/users/${w.b.owner.id}/block`, body: () => ({}), status: 403 },
-  { name: "cancelling B's relevance run through the admin area is refused to A's owner", as: 'owner', method: 'POST', url: (w) => `/api/v1/admin/runs/page-check/${B('relevanceId')(w)}/cancel`, status: 403, unchanged: bRelevanceUnchanged },
+  { name: "cancelling B's page check through the admin area is refused to A's owner", as: 'owner', method: 'POST', url: (w) => `/api/v1/admin/runs/page-check/${B('pageCheckId')(w)}/cancel`, status: 403, unchanged: bPageCheckUnchanged },
   { name: "the audit log is refused to A's owner", as: 'owner', method: 'GET', url: () => '/api/v1/admin/audit-log', status: 403 },
 ];
 
@@ -325,7 +325,7 @@ describe('tenant isolation: organization A never reaches organization B', () => 
 
   it("refuses a token naming B's organization for a user who is not B's member", async () => {
     const forged = await t.app.accessTokens.sign({ userId: w.a.owner.id, organizationId: w.b.organizationId });
-    for (const url of ['/api/v1/organizations/current', '/api/v1/organizations/members', '/api/v1/tokens/balance', `/api/v1/projects/${w.b.resources.projectId}`, `/api/v1/analyses/${w.b.resources.analysisId}`, `/api/v1/ai-plans/${w.b.resources.aiPlanId}`, `/api/v1/page-relevance/${w.b.resources.relevanceId}`]) {
+    for (const url of ['/api/v1/organizations/current', '/api/v1/organizations/members', '/api/v1/tokens/balance', `/api/v1/projects/${w.b.resources.projectId}`, `/api/v1/analyses/${w.b.resources.analysisId}`, `/api/v1/ai-plans/${w.b.resources.aiPlanId}`, `/api/v1/page-checks/${w.b.resources.pageCheckId}`]) {
       const res = await call(t.app, 'GET', url, { token: forged });
       expect(res.status).toBe(401);
     }

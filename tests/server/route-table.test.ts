@@ -1,7 +1,7 @@
 /**
  * The route table (contract/routes): what the server serves and documents for each entry, and the
  * test-time check that every JSON 2xx answer of a table route matches its response schema. The API
- * tests of the converted domains (auth, organizations, relevance, AI plan, tokens, payments, admin) all
+ * tests of the converted domains (auth, organizations, page check, AI plan, tokens, payments, admin) all
  * run with that check on.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -70,6 +70,24 @@ describe('the route table in the running app', () => {
     const res = await call(t.app, 'POST', '/api/v1/tokens/admin/credit', { body: { amount: 1 } });
     expect(res.status).toBe(308);
     expect(res.headers.location).toBe(routes.admin.creditTokens.path);
+  });
+
+  it('answers the page check\'s old paths (page-relevance) with 308 to its new ones, the id and the query kept', async () => {
+    const id = '11111111-1111-4111-8111-111111111111';
+    const moved = [
+      ['GET', `/api/v1/projects/${id}/page-relevance/urls`, `/api/v1/projects/${id}/page-checks/urls`],
+      ['POST', `/api/v1/projects/${id}/page-relevance`, `/api/v1/projects/${id}/page-checks`],
+      ['GET', `/api/v1/projects/${id}/page-relevance?page=2&page_size=5`, `/api/v1/projects/${id}/page-checks?page=2&page_size=5`],
+      ['GET', `/api/v1/page-relevance/${id}`, `/api/v1/page-checks/${id}`],
+      ['GET', `/api/v1/page-relevance/${id}/events`, `/api/v1/page-checks/${id}/events`],
+      ['GET', `/api/v1/page-relevance/${id}/results`, `/api/v1/page-checks/${id}/results`],
+      ['POST', `/api/v1/page-relevance/${id}/cancel`, `/api/v1/page-checks/${id}/cancel`],
+    ] as const;
+    for (const [method, from, to] of moved) {
+      const res = await call(t.app, method, from);
+      expect(res.status, from).toBe(308);
+      expect(res.headers.location, from).toBe(to);
+    }
   });
 
   it('refuses an anonymous call of an entry with auth: true before validating it (401)', async () => {

@@ -2,7 +2,7 @@ import type { Migration } from 'kysely';
 import * as core from './0001_core.js';
 import * as projects from './0010_projects.js';
 import * as analysis from './0020_analysis.js';
-import * as relevance from './0030_relevance.js';
+import * as relevanceAnalyses from './0030_relevance.js';
 import * as aiPlans from './0040_ai_plans.js';
 import * as inputHardening from './0050_input_hardening.js';
 import * as importJobs from './0054_import_jobs.js';
@@ -29,6 +29,7 @@ import * as monitoringMigration from './0130_monitoring.js';
 import * as auditChangeCountsMigration from './0135_audit_change_counts.js';
 import * as clientReportsMigration from './0145_client_reports.js';
 import * as agencyClientImportsMigration from './0156_agency_client_imports.js';
+import * as pageChecksMigration from './0160_page_checks.js';
 import * as changeBidsSitesSelectionMigration from './0170_change_bids_sites_selection.js';
 
 /**
@@ -39,7 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0001_core': core,
   '0010_projects': projects,
   '0020_analysis': analysis,
-  '0030_relevance': relevance,
+  '0030_relevance': relevanceAnalyses,
   '0040_ai_plans': aiPlans,
   '0050_input_hardening': inputHardening,
   '0052_refresh_grace': refreshGrace,
@@ -66,5 +67,6 @@ export const migrations: Record<string, Migration> = {
   '0140_change_sets': changeSetsMigration,
   '0145_client_reports': clientReportsMigration,
   '0156_agency_client_imports': agencyClientImportsMigration,
+  '0160_page_checks': pageChecksMigration,
   '0170_change_bids_sites_selection': changeBidsSitesSelectionMigration,
 };

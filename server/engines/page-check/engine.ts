@@ -1,5 +1,5 @@
 /**
- * Landing-page relevance engine. Pure: pages as the fetcher read them plus the ad groups leading to each
+ * The page check engine. Pure: pages as the fetcher read them plus the ad groups leading to each
  * page in, a scored report out. Words are compared by lemma (the semantic engine's lemmatiser), never
  * by substring: «окна» on the page covers the keyword «окно», and «авто» never matches «автобус».
  *
@@ -11,7 +11,7 @@
  * A page no ad group leads to (added by hand) is scored on technical health alone. An unreadable page
  * (network error, 4xx/5xx, not HTML) scores 0: every click on it is lost.
  */
-import { wasChecked, type GroupCoverage, type PageRelevance, type RelevanceIssue, type RelevanceIssueCode, type RelevanceResult, type RelevanceSummary, type Severity } from '../../../contract/relevance.js';
+import { wasChecked, type GroupCoverage, type CheckedPage, type PageIssue, type PageIssueCode, type PageCheckResult, type PageCheckSummary, type Severity } from '../../../contract/page-check.js';
 import type { Lemmatizer } from '../semantic/lemmatizer.js';
 import { isStopWord, parsePhrase, splitMinusWords, tokenize } from '../semantic/phrase.js';
 import { extractPage, type PageContent } from './html.js';
@@ -58,13 +58,13 @@ export interface GroupTarget {
   clicks: number;
 }
 
-export interface RelevanceInput {
+export interface PageCheckInput {
   pages: FetchedPage[];
   /** Ad groups by the page's `url`. */
   targets: Record<string, GroupTarget[]>;
 }
 
-export interface RelevanceThresholds {
+export interface PageCheckThresholds {
   slowMs: number;
   thinWords: number;
   weakScore: number;
@@ -72,7 +72,7 @@ export interface RelevanceThresholds {
   lowCoverage: number;
 }
 
-export const defaultRelevanceThresholds: RelevanceThresholds = { slowMs: 3000, thinWords: 150, weakScore: 50, lowCoverage: 0.6 };
+export const defaultPageCheckThresholds: PageCheckThresholds = { slowMs: 3000, thinWords: 150, weakScore: 50, lowCoverage: 0.6 };
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
 const average = (values: number[]) => (values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : 0);
@@ -152,13 +152,13 @@ const trackingParams = (url: string | null) => {
 
 export const isHtml = (contentType: string | null) => !contentType || /\b(text\/html|application\/xhtml\+xml)\b/i.test(contentType);
 
-function issue(code: RelevanceIssueCode, severity: Severity, values: Record<string, string | number> = {}): RelevanceIssue {
+function issue(code: PageIssueCode, severity: Severity, values: Record<string, string | number> = {}): PageIssue {
   const texts = issueTexts[code];
   const fill = (template: string) => template.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''));
   return { code, severity, title: fill(texts.title), explanation: fill(texts.explanation), fix: fill(texts.fix) };
 }
 
-function emptyPage(page: FetchedPage, groups: GroupTarget[]): PageRelevance {
+function emptyPage(page: FetchedPage, groups: GroupTarget[]): CheckedPage {
   return {
     url: page.url,
     finalUrl: page.finalUrl,
@@ -187,8 +187,8 @@ function emptyPage(page: FetchedPage, groups: GroupTarget[]): PageRelevance {
 }
 
 /** Checks of one page that need no keywords: reachability, redirects, indexing, speed, structure. */
-function technicalIssues(page: FetchedPage, content: PageContent | null, thresholds: RelevanceThresholds): { issues: RelevanceIssue[]; penalty: number } {
-  const issues: RelevanceIssue[] = [];
+function technicalIssues(page: FetchedPage, content: PageContent | null, thresholds: PageCheckThresholds): { issues: PageIssue[]; penalty: number } {
+  const issues: PageIssue[] = [];
   let penalty = 0;
   const finalHost = hostOf(page.finalUrl);
   const adHost = hostOf(page.url);
@@ -242,7 +242,7 @@ function canonicalUrl(content: PageContent, page: FetchedPage): PageContent {
   }
 }
 
-export function analyzePage(page: FetchedPage, groups: GroupTarget[], lemmatizer: Lemmatizer, thresholds: RelevanceThresholds = defaultRelevanceThresholds): PageRelevance {
+export function analyzePage(page: FetchedPage, groups: GroupTarget[], lemmatizer: Lemmatizer, thresholds: PageCheckThresholds = defaultPageCheckThresholds): CheckedPage {
   const result = emptyPage(page, groups);
   if (page.error || page.status === null) {
     result.issues.push(issue('fetch_failed', 'high', { reason: page.error ?? 'нет ответа' }));
@@ -307,13 +307,13 @@ export function analyzePage(page: FetchedPage, groups: GroupTarget[], lemmatizer
     missing: promiseMissing.map((word) => word.surface).slice(0, 30),
   };
 
-  const relevanceIssues: RelevanceIssue[] = [];
+  const pageCheckIssues: PageIssue[] = [];
   if (coverages.length > 0) {
     const weakGroups = coverages.filter((group) => group.coverage < thresholds.lowCoverage);
     if (weakGroups.length > 0) {
       const worst = Math.min(...weakGroups.map((group) => group.coverage));
       const missing = [...new Set(weakGroups.flatMap((group) => group.missing))].slice(0, 12);
-      relevanceIssues.push(
+      pageCheckIssues.push(
         issue('low_keyword_coverage', worst < thresholds.lowCoverage / 2 ? 'high' : 'medium', {
           groups: weakGroups.map((group) => `«${group.group}»`).slice(0, 5).join(', '),
           share: Math.round(worst * 100),
@@ -323,14 +323,14 @@ export function analyzePage(page: FetchedPage, groups: GroupTarget[], lemmatizer
     }
     const noHeading = coverages.filter((group) => group.headingCoverage === 0);
     if (noHeading.length > 0) {
-      relevanceIssues.push(issue('keywords_not_in_headings', 'medium', { groups: noHeading.map((group) => `«${group.group}»`).slice(0, 5).join(', ') }));
+      pageCheckIssues.push(issue('keywords_not_in_headings', 'medium', { groups: noHeading.map((group) => `«${group.group}»`).slice(0, 5).join(', ') }));
     }
   }
   if (promiseMissing.length > 0 && result.adPromise.coverage < 0.7) {
-    relevanceIssues.push(issue('ad_promise_missing', result.adPromise.coverage < 0.4 ? 'high' : 'medium', { words: result.adPromise.missing.slice(0, 10).join(', ') }));
+    pageCheckIssues.push(issue('ad_promise_missing', result.adPromise.coverage < 0.4 ? 'high' : 'medium', { words: result.adPromise.missing.slice(0, 10).join(', ') }));
   }
 
-  result.issues = [...relevanceIssues, ...technical.issues];
+  result.issues = [...pageCheckIssues, ...technical.issues];
   result.score =
     coverages.length > 0
       ? Math.round(100 * (0.45 * result.coverage + 0.2 * result.headingCoverage + 0.15 * result.adPromise.coverage + 0.2 * health))
@@ -340,13 +340,13 @@ export function analyzePage(page: FetchedPage, groups: GroupTarget[], lemmatizer
 
 const severityOrder: Record<Severity, number> = { high: 0, medium: 1, low: 2 };
 
-function summarise(pages: PageRelevance[], thresholds: RelevanceThresholds): RelevanceSummary {
+function summarise(pages: CheckedPage[], thresholds: PageCheckThresholds): PageCheckSummary {
   const reachable = pages.filter((page) => !page.error && page.status !== null && page.status >= 200 && page.status < 300 && isHtml(page.contentType));
   const weak = pages.filter((page) => page.score < thresholds.weakScore);
   // A page without an answer has no score of its own (its 0 says nothing about the site's pages).
   const checked = pages.filter(wasChecked);
   const issuesBySeverity: Record<Severity, number> = { high: 0, medium: 0, low: 0 };
-  const byCode = new Map<RelevanceIssueCode, { title: string; pages: number }>();
+  const byCode = new Map<PageIssueCode, { title: string; pages: number }>();
   for (const page of pages) {
     for (const item of page.issues) {
       issuesBySeverity[item.severity] += 1;
@@ -371,7 +371,7 @@ function summarise(pages: PageRelevance[], thresholds: RelevanceThresholds): Rel
 }
 
 /** The whole report: pages worst first (so the table opens on what costs most), and the account summary. */
-export function analyzeRelevance(input: RelevanceInput, lemmatizer: Lemmatizer, thresholds: RelevanceThresholds = defaultRelevanceThresholds): RelevanceResult {
+export function checkPages(input: PageCheckInput, lemmatizer: Lemmatizer, thresholds: PageCheckThresholds = defaultPageCheckThresholds): PageCheckResult {
   const pages = input.pages.map((page) => {
     const analysed = analyzePage(page, input.targets[page.url] ?? [], lemmatizer, thresholds);
     analysed.issues.sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity]);

@@ -2,7 +2,7 @@
  * The Russian texts of the landing-page findings: what is wrong, why it costs money, what to do.
  * `{name}` placeholders are filled by the engine.
  */
-import type { RelevanceIssueCode } from '../../../contract/relevance.js';
+import type { PageIssueCode } from '../../../contract/page-check.js';
 
 interface IssueText {
   /** For the summary's list of the most common problems. */
@@ -12,7 +12,7 @@ interface IssueText {
   fix: string;
 }
 
-export const issueTexts: Record<RelevanceIssueCode, IssueText> = {
+export const issueTexts: Record<PageIssueCode, IssueText> = {
   fetch_failed: {
     short: 'Страница не открывается',
     title: 'Страница не открылась: {reason}',

@@ -1,13 +1,13 @@
 /**
- * Entry of the relevance engine in a thread of the relevance pool (`relevancePool()`): loads the morphology dictionaries
+ * Entry of the page check engine in a thread of the page check pool (`pageCheckPool()`): loads the morphology dictionaries
  * of this thread, then runs the pure engine. Reading a hundred 2 MB pages and lemmatising their text
  * is CPU work that must not hold up the API's event loop.
  */
-import type { RelevanceResult } from '../../../contract/relevance.js';
+import type { PageCheckResult } from '../../../contract/page-check.js';
 import { createLemmatizer, loadMorphology } from '../semantic/lemmatizer.js';
-import { analyzeRelevance, type RelevanceInput } from './engine.js';
+import { checkPages, type PageCheckInput } from './engine.js';
 
-export async function runRelevanceEngine(input: RelevanceInput): Promise<RelevanceResult> {
+export async function runPageCheckEngine(input: PageCheckInput): Promise<PageCheckResult> {
   await loadMorphology();
-  return analyzeRelevance(input, createLemmatizer());
+  return checkPages(input, createLemmatizer());
 }

@@ -4,7 +4,7 @@
  * seen is the one fetched: with its UTM tags, so the check can tell whether a redirect keeps them.
  */
 import type { Campaign } from '../../../contract/campaigns.js';
-import type { LandingUrl } from '../../../contract/relevance.js';
+import type { LandingUrl } from '../../../contract/page-check.js';
 import { pageKey, type GroupTarget } from './engine.js';
 
 export interface LandingPage {

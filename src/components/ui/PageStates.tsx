@@ -58,7 +58,7 @@ export function LoadingLine({ query, label, offlineText }: { query: PendingQuery
   return <p className="state-line">{label}</p>;
 }
 
-/** A run the server does not know (a campaign audit or a page-relevance check), with the way back to its project. */
+/** A run the server does not know (a campaign audit or a page check), with the way back to its project. */
 export function AnalysisNotFound({ projectId }: { projectId: string }) {
   return (
     <div className="state-card state-card--error" role="alert">

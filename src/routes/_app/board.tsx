@@ -3,7 +3,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { agencyBoardQueryOptions } from '@/lib/audit-changes-api';
 import { loadFirstData } from '@/lib/route-data';
 import { useWaitsForNetwork } from '@/components/ui/PageStates';
-import { AgencyBoardView } from '@/features/monitoring/components/AgencyBoardView';
+import { AgencyBoardScreen } from '@/features/monitoring/components/AgencyBoardScreen';
 
 /** The agency board: every project of the organization (kept on disk, so it opens offline). */
 export const Route = createFileRoute('/_app/board')({
@@ -14,5 +14,5 @@ export const Route = createFileRoute('/_app/board')({
 function BoardPage() {
   const query = useQuery(agencyBoardQueryOptions());
   const offline = useWaitsForNetwork(query);
-  return <AgencyBoardView projects={query.data?.projects} loading={query.isPending} offline={offline} error={query.error ? query.error.message : null} onRetry={() => void query.refetch()} />;
+  return <AgencyBoardScreen projects={query.data?.projects} loading={query.isPending} offline={offline} error={query.error ? query.error.message : null} onRetry={() => void query.refetch()} />;
 }

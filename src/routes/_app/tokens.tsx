@@ -1,5 +1,5 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { SPENDING_DAYS, TokensPage } from '@/features/tokens/TokensPage';
+import { SPENDING_DAYS, TokensScreen } from '@/features/tokens/TokensScreen';
 import { packagesQueryOptions, paymentsQueryOptions } from '@/lib/payments-api';
 import { loadFirstData } from '@/lib/route-data';
 import { spendingQueryOptions } from '@/lib/tokens-api';
@@ -22,5 +22,5 @@ export const Route = createFileRoute('/_app/tokens')({
 function TokensRoute() {
   const { payment } = Route.useSearch();
   const navigate = useNavigate();
-  return <TokensPage paymentId={payment} onPaymentSettled={() => void navigate({ to: '/tokens', search: {}, replace: true })} />;
+  return <TokensScreen paymentId={payment} onPaymentSettled={() => void navigate({ to: '/tokens', search: {}, replace: true })} />;
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeSet } from '../../../contract/changes.js';
 import { changeMessages, directApiMessages } from '../../../contract/messages.js';
-import { CHANGE_SETS_CHANNEL } from '../../../server/changes/service.js';
+import { CHANGE_SETS_CHANNEL } from '../../../server/changes/lifecycle.js';
 import { startFakeDirect, teplodomApplyAccount, type FakeDirect } from '../../fakes/yandex-direct-fake.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { waitForNotifiedRow } from '../helpers/database.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeItem, ChangeSet } from '../../../contract/changes.js';
 import { changeMessages } from '../../../contract/messages.js';
 import { CHANGE_SET_STALE_SECONDS, recoverLostChangeSets } from '../../../server/changes/recovery.js';
-import { CHANGE_SETS_CHANNEL } from '../../../server/changes/service.js';
+import { CHANGE_SETS_CHANNEL } from '../../../server/changes/lifecycle.js';
 import { startFakeDirect, teplodomBidsSitesAccount, type FakeDirect } from '../../fakes/yandex-direct-fake.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { waitForNotifiedRow } from '../helpers/database.js';

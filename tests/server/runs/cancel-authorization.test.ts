@@ -29,8 +29,8 @@ const balanceOf = async (user: FixtureUser) => (await call(t.app, 'GET', '/api/v
 const kinds = [
   {
     kind: 'page check',
-    start: () => call(t.app, 'POST', `/api/v1/projects/${projectId}/page-relevance`, { token: author.token, body: { urls: ['https://example.com/okna'], idempotency_key: randomUUID() } }),
-    cancelUrl: (id: string) => `/api/v1/page-relevance/${id}/cancel`,
+    start: () => call(t.app, 'POST', `/api/v1/projects/${projectId}/page-checks`, { token: author.token, body: { urls: ['https://example.com/okna'], idempotency_key: randomUUID() } }),
+    cancelUrl: (id: string) => `/api/v1/page-checks/${id}/cancel`,
     forbidden: 'Отменить проверку страниц может её автор, владелец или администратор организации',
   },
   {

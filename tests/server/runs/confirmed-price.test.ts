@@ -45,9 +45,9 @@ describe('paid starts charge only the confirmed price', () => {
     },
     {
       name: 'page check',
-      table: 'relevance_analyses' as const,
+      table: 'page_checks' as const,
       price: () => 2,
-      start: (body: Record<string, unknown>) => call(t.app, 'POST', `/api/v1/projects/${projectId}/page-relevance`, { token: user.token, body: { urls: ['https://example.com/okna', 'https://example.com/dveri'], ...body } }),
+      start: (body: Record<string, unknown>) => call(t.app, 'POST', `/api/v1/projects/${projectId}/page-checks`, { token: user.token, body: { urls: ['https://example.com/okna', 'https://example.com/dveri'], ...body } }),
       runOf: (body: Record<string, any>) => body.analysis,
     },
     {

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aiPlanRun } from '../../../server/ai-plan/lifecycle.js';
 import { auditRun } from '../../../server/analysis/lifecycle.js';
-import { relevanceRun } from '../../../server/relevance/lifecycle.js';
+import { pageCheckRun } from '../../../server/page-check/lifecycle.js';
 import { cancelRunOf, resumeRunOf, type PaidRunKindName } from '../../../server/runs/kinds.js';
 import { STALE_HEARTBEAT_SECONDS } from '../../../server/jobs/sweep.js';
 import { claimRun, failRun, ownedUpdate, recoverRuns, type PaidRunKind } from '../../../server/runs/paid-run.js';
@@ -60,10 +60,10 @@ describe('paid runs: paid once, refunded once, recovered by their crash policy',
     },
     {
       name: 'page-check',
-      kind: relevanceRun,
-      start: (key) => call(t.app, 'POST', `/api/v1/projects/${projectId}/page-relevance`, { token: user.token, body: { urls: ['https://example.com/okna', 'https://example.com/dveri'], idempotency_key: key } }),
+      kind: pageCheckRun,
+      start: (key) => call(t.app, 'POST', `/api/v1/projects/${projectId}/page-checks`, { token: user.token, body: { urls: ['https://example.com/okna', 'https://example.com/dveri'], idempotency_key: key } }),
       runOf: (body) => body.analysis,
-      cancel: async (id) => (await call(t.app, 'POST', `/api/v1/page-relevance/${id}/cancel`, { token: user.token })).body.analysis.status,
+      cancel: async (id) => (await call(t.app, 'POST', `/api/v1/page-checks/${id}/cancel`, { token: user.token })).body.analysis.status,
     },
     {
       name: 'ai-plan',

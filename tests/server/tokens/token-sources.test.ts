@@ -55,7 +55,7 @@ describe('welcome credit', () => {
       call(t.app, 'POST', '/api/v1/tokens/payments', { token, body: { package_id: 'start', idempotency_key: 'k' } }),
       call(t.app, 'POST', '/api/v1/tokens/invoices', { token, body: { package_id: 'start', requisites: { name: 'ООО «Ромашка»', inn: '7707083893', kpp: '773601001', address: 'Москва' }, idempotency_key: 'k' } }),
       call(t.app, 'POST', `/api/v1/projects/${randomUUID()}/analyses`, { token, body: { campaign_ids: [randomUUID()], idempotency_key: 'k' } }),
-      call(t.app, 'POST', `/api/v1/projects/${randomUUID()}/page-relevance`, { token, body: { idempotency_key: 'k' } }),
+      call(t.app, 'POST', `/api/v1/projects/${randomUUID()}/page-checks`, { token, body: { idempotency_key: 'k' } }),
       call(t.app, 'POST', `/api/v1/analyses/${randomUUID()}/ai-plans`, { token, body: { idempotency_key: 'k' } }),
       call(t.app, 'POST', `/api/v1/organizations/members/${owner.id}/transfer`, { token, body: { direction: 'to_member', amount: 1, idempotency_key: 'k' } }),
     ]);
@@ -82,9 +82,9 @@ describe('welcome credit', () => {
 
     // Spent on a page check, cancelled, refunded: still welcome credit, still not transferable.
     const project = { id: await createProjectRow(t.app, { id: owner.user.id, organizationId: owner.organization.id }, { siteUrl: 'https://okna.ru' }) };
-    const run = await call(t.app, 'POST', `/api/v1/projects/${project.id}/page-relevance`, { token: ownerToken, body: { urls: ['https://okna.ru/a', 'https://okna.ru/b'], idempotency_key: 'r1' } });
+    const run = await call(t.app, 'POST', `/api/v1/projects/${project.id}/page-checks`, { token: ownerToken, body: { urls: ['https://okna.ru/a', 'https://okna.ru/b'], idempotency_key: 'r1' } });
     expect(run.status).toBe(201);
-    await call(t.app, 'POST', `/api/v1/page-relevance/${run.body.analysis.id}/cancel`, { token: ownerToken });
+    await call(t.app, 'POST', `/api/v1/page-checks/${run.body.analysis.id}/cancel`, { token: ownerToken });
     expect(await balanceOf(ownerToken)).toBe(100);
     expect((await transfer({ token: ownerToken }, member.user.id, 'to_member', 1)).status).toBe(402);
     const row = await t.app.db.selectFrom('token_balances').select(['balance', 'welcome', 'granted']).where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
@@ -130,7 +130,7 @@ describe('what an owner may move back', () => {
     await transfer(owner, member.id, 'to_member', 50);
     const project = { id: await createProjectRow(t.app, owner, { siteUrl: 'https://okna.ru' }) };
     const urls = Array.from({ length: 30 }, (_, i) => `https://okna.ru/${i}`);
-    const run = await call(t.app, 'POST', `/api/v1/projects/${project.id}/page-relevance`, { token: member.token, body: { urls, idempotency_key: 'spend' } });
+    const run = await call(t.app, 'POST', `/api/v1/projects/${project.id}/page-checks`, { token: member.token, body: { urls, idempotency_key: 'spend' } });
     expect(run.status).toBe(201);
     // The debit took 30 of the owner's 50 and none of the 300 bought (read from the ledger: the worker may
     // have failed and refunded the run by now, giving the 30 back to the grant).

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminInvoice } from '@contract/payments.js';
 import { AppToaster } from '@/components/layout/AppToaster';
-import { AdminInvoicesPage } from '@/features/admin/invoices/AdminInvoicesPage';
+import { AdminInvoicesScreen } from '@/features/admin/invoices/AdminInvoicesScreen';
 import { renderWithRouter, server, signIn } from '../components/helpers';
 
 const API = '*/api/v1/admin/invoices';
@@ -51,7 +51,7 @@ describe('/admin/invoices', () => {
       http.get('*/api/v1/tokens/*', () => HttpResponse.json({})),
     );
     const user = userEvent.setup();
-    renderWithRouter(<AppToaster />, { path: '/admin/invoices', pages: { '/admin/invoices': AdminInvoicesPage } });
+    renderWithRouter(<AppToaster />, { path: '/admin/invoices', pages: { '/admin/invoices': AdminInvoicesScreen } });
     const row = await screen.findByTestId('admin-invoice-row');
     expect(statuses[0]).toBe('pending');
     expect(row).toHaveTextContent('ООО «Ромашка»');
@@ -73,7 +73,7 @@ describe('/admin/invoices', () => {
 
   it("shows the server's refusal", async () => {
     server.use(http.get(API, () => HttpResponse.json({ error: 'Недостаточно прав', code: 'FORBIDDEN' }, { status: 403 })));
-    renderWithRouter(null, { path: '/admin/invoices', pages: { '/admin/invoices': AdminInvoicesPage } });
+    renderWithRouter(null, { path: '/admin/invoices', pages: { '/admin/invoices': AdminInvoicesScreen } });
     expect(await screen.findByText('Недостаточно прав')).toBeInTheDocument();
   });
 });

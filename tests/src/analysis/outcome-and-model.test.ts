@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearNotifications, notificationStore, notificationsAtom } from '@/app/notifications';
 import { BACKGROUND_POLL_MS, failureMessage, reportOutcome, resumeTracking, stopTracking, trackInBackground } from '@/features/analysis/outcome';
-import { bulkAcceptFilter, describeFilter } from '@/features/analysis/components/SemanticView';
+import { bulkAcceptFilter, describeFilter } from '@/features/analysis/components/SemanticScreen';
 import { causeLink, validateFindingsSearch, validateSuggestionsSearch } from '@/features/analysis/list-search';
 import { actionPlan, type CheckPlanStep, type NegativesPlanStep } from '@/features/analysis/result-model';
 import { server, useTestServer } from '../lib/test-server';

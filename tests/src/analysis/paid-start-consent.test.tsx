@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AiPlanOverview } from '@contract/ai-plan.js';
-import type { LandingUrlsResponse } from '@contract/relevance.js';
+import type { LandingUrlsResponse } from '@contract/page-check.js';
 import { createQueryClient } from '@/app/query-client';
 import { stopTracking } from '@/features/analysis/outcome';
 import { usePaidRunStart } from '@/lib/paid-runs';
@@ -148,10 +148,10 @@ describe('the page check and the AI plan wait offline too', () => {
   it('«Проверить страницы» is disabled offline and says why', async () => {
     const landing: LandingUrlsResponse = { urls: [{ url: 'https://okna.ru/dacha', campaigns: 1, groups: 1, keywords: 2, ads: 1 }], price_per_page: 1, balance: 10 };
     server.use(
-      http.get(`/api/v1/projects/${projectId}/page-relevance/urls`, () => HttpResponse.json(landing)),
-      http.get(`/api/v1/projects/${projectId}/page-relevance`, () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 5 })),
+      http.get(`/api/v1/projects/${projectId}/page-checks/urls`, () => HttpResponse.json(landing)),
+      http.get(`/api/v1/projects/${projectId}/page-checks`, () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 5 })),
     );
-    await renderAt(`/projects/${projectId}/page-relevance/new`);
+    await renderAt(`/projects/${projectId}/page-check/new`);
     expect(await screen.findByRole('button', { name: 'Проверить страницы' })).toBeEnabled();
     act(() => onlineManager.setOnline(false));
     const waiting = screen.getByRole('button', { name: OFFLINE_BUTTON });
@@ -165,7 +165,7 @@ describe('the page check and the AI plan wait offline too', () => {
       http.get(`/api/v1/analyses/${analysisId}/results`, () => HttpResponse.json(makeResults())),
       http.get(`/api/v1/analyses/${analysisId}/ai-plans`, () => HttpResponse.json(overview)),
     );
-    await renderAt(`/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`);
+    await renderAt(`/projects/${projectId}/analysis/${analysisId}/ai-plan/${analysisId}`);
     expect(await screen.findByRole('button', { name: 'Запросить ИИ-план · 10 токенов' })).toBeEnabled();
     act(() => onlineManager.setOnline(false));
     expect(screen.getByRole('button', { name: OFFLINE_BUTTON })).toBeDisabled();

@@ -225,7 +225,7 @@ describe('the action plan', () => {
     await user.click(await screen.findByRole('link', { name: 'План действий' }));
     expect(screen.queryByRole('link', { name: 'ИИ-анализ' })).not.toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'План действий по результатам аудита' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe(`/projects/${projectId}/analysis/${analysisId}/ai-analysis/${analysisId}`);
+    expect(router.state.location.pathname).toBe(`/projects/${projectId}/analysis/${analysisId}/ai-plan/${analysisId}`);
     const steps = screen.getAllByTestId('plan-step');
     expect(steps.map((step) => within(step).getByRole('heading').textContent)).toEqual([
       '1. Расход без конверсий',

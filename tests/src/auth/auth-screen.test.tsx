@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse, delay } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { server, tokens, useTestServer, ownerOrganization, verifiedUser } from '../lib/test-server';
-import { session } from '../../../src/app/session';
+import { session } from '@/app/session';
 import { resetSession } from '../routes/router-harness';
 import { renderAt } from './render-app';
 

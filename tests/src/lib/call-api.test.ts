@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { RelevanceList } from '@contract/relevance.js';
+import type { PageCheckList } from '@contract/page-check.js';
 import type { ApiFile } from '@contract/routes/route.js';
 import { routes } from '@contract/routes/index.js';
 import { ApiError } from '@/lib/api-client';
@@ -15,15 +15,15 @@ describe('callApi over the route table', () => {
   it('fills the path parameters, sends the query and answers the typed body', async () => {
     let seen = '';
     server.use(
-      http.get('/api/v1/projects/:id/page-relevance', ({ request }) => {
+      http.get('/api/v1/projects/:id/page-checks', ({ request }) => {
         seen = request.url;
         return HttpResponse.json({ items: [], total: 0, page: 1, page_size: 5 });
       }),
     );
-    const list = await callApi(routes.relevance.list, { params: { id: projectId }, query: { page: 1, page_size: 5 } });
-    expectTypeOf(list).toEqualTypeOf<RelevanceList>();
+    const list = await callApi(routes.pageCheck.list, { params: { id: projectId }, query: { page: 1, page_size: 5 } });
+    expectTypeOf(list).toEqualTypeOf<PageCheckList>();
     expect(list.total).toBe(0);
-    expect(new URL(seen).pathname).toBe(`/api/v1/projects/${projectId}/page-relevance`);
+    expect(new URL(seen).pathname).toBe(`/api/v1/projects/${projectId}/page-checks`);
     expect(new URL(seen).search).toBe('?page=1&page_size=5');
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardProject } from '@contract/audit-changes.js';
-import { boardRows } from '@/features/monitoring/components/AgencyBoardView';
+import { boardRows } from '@/features/monitoring/components/AgencyBoardScreen';
 import { formatMoneyChange } from '@/features/monitoring/format';
 
 const audit = (day: number, money: number | null) => ({ id: `a${day}`, created_at: `2026-11-${String(day).padStart(2, '0')}T09:00:00.000Z`, score: 70, money_per_month: money });

@@ -13,7 +13,7 @@ import { aiPlanKeys } from '@/features/analysis/ai-plan/api';
 import { analysisKeys } from '@/features/analysis/api';
 import { pageKeys } from '@/features/analysis/pages-api';
 import { organizationKeys } from '@/features/organization/api';
-import { relevanceKeys } from '@/features/relevance/api';
+import { pageCheckKeys } from '@/features/page-check/api';
 import { paymentKeys } from '@/lib/payments-api';
 import { tokenKeys } from '@/lib/paid-runs';
 import { renderAt } from '../auth/render-app';
@@ -38,8 +38,8 @@ beforeEach(() => {
     http.get('/api/v1/organizations/current', () => HttpResponse.json({ ...ownerOrganization, invitation_code: 'JOIN-12345' })),
     http.get('/api/v1/organizations/members', () => HttpResponse.json({ members: [member] })),
     http.get('/api/v1/organizations/invitation-code', () => HttpResponse.json({ invitation_code: 'JOIN-12345' })),
-    http.get('/api/v1/projects/:id/page-relevance/urls', () => HttpResponse.json({ urls: [], price_per_page: 1, balance: 10 })),
-    http.get('/api/v1/projects/:id/page-relevance', () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 5 })),
+    http.get('/api/v1/projects/:id/page-checks/urls', () => HttpResponse.json({ urls: [], price_per_page: 1, balance: 10 })),
+    http.get('/api/v1/projects/:id/page-checks', () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 5 })),
     http.get('/api/v1/analyses/:id/ai-plans', () => HttpResponse.json({ available: true, price: 5, balance: 10, items: [] })),
     http.get('/api/v1/tokens/balance', () => HttpResponse.json({ balance: 10 })),
     http.get('/api/v1/tokens/history', () => HttpResponse.json({ items: [], total: 0, page: 1, page_size: 20 })),
@@ -79,16 +79,16 @@ describe('route loaders of the converted screens', () => {
     const queryClient = freshClient();
     const router = createTestRouter('/about', queryClient);
     await router.load();
-    await router.preloadRoute({ to: '/projects/$id/page-relevance/new', params: { id: projectId } });
-    expect(requested).toEqual(expect.arrayContaining([`/api/v1/projects/${projectId}/page-relevance/urls`, `/api/v1/projects/${projectId}/page-relevance`]));
-    expect(queryClient.getQueryData(relevanceKeys.urls(projectId))).toMatchObject({ price_per_page: 1 });
+    await router.preloadRoute({ to: '/projects/$id/page-check/new', params: { id: projectId } });
+    expect(requested).toEqual(expect.arrayContaining([`/api/v1/projects/${projectId}/page-checks/urls`, `/api/v1/projects/${projectId}/page-checks`]));
+    expect(queryClient.getQueryData(pageCheckKeys.urls(projectId))).toMatchObject({ price_per_page: 1 });
   });
 
   it('preloading the AI screen fetches the overview (the plan itself is polled by the screen)', async () => {
     const queryClient = freshClient();
     const router = createTestRouter('/about', queryClient);
     await router.load();
-    await router.preloadRoute({ to: '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId', params: { id: projectId, analysisId, aiAnalysisId: '55555555-5555-4555-8555-555555555555' } });
+    await router.preloadRoute({ to: '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId', params: { id: projectId, analysisId, aiPlanId: '55555555-5555-4555-8555-555555555555' } });
     expect(queryClient.getQueryData(aiPlanKeys.overview(analysisId))).toMatchObject({ price: 5 });
     expect(requested.filter((path) => path.startsWith('/api/v1/ai-plans/'))).toEqual([]);
   });

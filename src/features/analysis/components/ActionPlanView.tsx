@@ -12,7 +12,7 @@ import { BackToResultsLink, PlanNextSteps } from './PlanLinks';
 export const PLAN_TITLE = 'План действий по результатам аудита';
 
 /**
- * /projects/{id}/analysis/{analysisId}/ai-analysis/{aiAnalysisId}. No language model runs on this
+ * /projects/{id}/analysis/{analysisId}/ai-plan/{aiPlanId}. No language model runs on this
  * server, so this screen does not pretend to be one: it is the audit's own findings and automatic
  * negatives (priced by the queries they block) turned into an ordered plan, the biggest money leaks
  * first, and it says so.
@@ -20,12 +20,12 @@ export const PLAN_TITLE = 'План действий по результатам
 export function ActionPlanView({ projectId, analysisId }: { projectId: string; analysisId: string }) {
   return (
     <ResultsLoader projectId={projectId} analysisId={analysisId} loadingLabel="Загрузка плана">
-      {(data) => <PlanScreen projectId={projectId} analysisId={analysisId} data={data} />}
+      {(data) => <ActionPlanBody projectId={projectId} analysisId={analysisId} data={data} />}
     </ResultsLoader>
   );
 }
 
-function PlanScreen({ projectId, analysisId, data }: { projectId: string; analysisId: string; data: PagedResults }) {
+function ActionPlanBody({ projectId, analysisId, data }: { projectId: string; analysisId: string; data: PagedResults }) {
   const { summary } = data;
   const steps = actionPlan(summary, data.decisions);
   const money = summary.money ? readMoneyStory(summary.money, summary.settings.targetCpa) : null;

@@ -14,9 +14,9 @@ import {
   auditTrendQueryOptions,
 } from "@/lib/audit-changes-api";
 import { LoadingLine } from "@/components/ui/PageStates";
-import { formatMoneyChange, formatScore } from "../format";
+import { formatMoneyChange, formatScore } from "@/features/monitoring/format";
 import { TrendChart } from "./TrendChart";
-import "../monitoring.css";
+import "@/features/monitoring/monitoring.css";
 
 /**
  * The project page's «Что изменилось»: the money figure and score over every audit (two small charts),

@@ -5,8 +5,8 @@ import { formatCountOf, formatTokens } from '@contract/format';
 import { frequencyLabels, runsPerMonth, SCHEDULE_FREQUENCIES, type AlertRules, type ScheduleFrequency, type ScheduledRun, type ScheduleState } from '@contract/monitoring.js';
 import { LoadingLine } from '@/components/ui/PageStates';
 import { alertRulesQueryOptions, deleteSchedule, linkTelegram, monitoringKeys, saveAlertRules, saveSchedule, scheduleQueryOptions, telegramQueryOptions, unlinkTelegram } from '@/lib/monitoring-api';
-import { RUSSIAN_ZONES, utcOffset, zoneCity, zoneLabel } from '../time-zones';
-import '../monitoring.css';
+import { RUSSIAN_ZONES, utcOffset, zoneCity, zoneLabel } from '@/features/monitoring/time-zones';
+import '@/features/monitoring/monitoring.css';
 
 const WEEKDAYS = ['понедельник', 'вторник', 'среда', 'четверг', 'пятница', 'суббота', 'воскресенье'];
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);

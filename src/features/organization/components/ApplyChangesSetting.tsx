@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import type { ApplySettings } from '@contract/changes.js';
-import { applySettingsQueryOptions, updateApplySettings } from '../api';
+import { applySettingsQueryOptions, updateApplySettings } from '@/features/organization/api';
 
 const choices: { value: ApplySettings['apply_changes_role']; label: string }[] = [
   { value: 'owner', label: 'Только владелец' },

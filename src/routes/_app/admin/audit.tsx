@@ -1,6 +1,6 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { adminAuditLogQuery } from '@/features/admin/api';
-import { AuditLogPage, type AuditSearch } from '@/features/admin/AuditLogPage';
+import { AuditLogScreen, type AuditSearch } from '@/features/admin/AuditLogScreen';
 import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/admin/audit')({
@@ -19,5 +19,5 @@ export const Route = createFileRoute('/_app/admin/audit')({
 function AuditRoute() {
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
-  return <AuditLogPage search={search} onSearch={(next) => void navigate({ search: next })} />;
+  return <AuditLogScreen search={search} onSearch={(next) => void navigate({ search: next })} />;
 }

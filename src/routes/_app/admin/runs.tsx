@@ -1,6 +1,6 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { adminRunsQuery } from '@/features/admin/api';
-import { RunsPage, type RunsSearch } from '@/features/admin/RunsPage';
+import { RunsScreen, type RunsSearch } from '@/features/admin/RunsScreen';
 import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/admin/runs')({
@@ -20,5 +20,5 @@ export const Route = createFileRoute('/_app/admin/runs')({
 function RunsRoute() {
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
-  return <RunsPage search={search} onSearch={(next) => void navigate({ search: next })} />;
+  return <RunsScreen search={search} onSearch={(next) => void navigate({ search: next })} />;
 }

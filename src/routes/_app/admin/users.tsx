@@ -1,6 +1,6 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { adminUsersQuery } from '@/features/admin/api';
-import { UsersPage, type UsersSearch } from '@/features/admin/UsersPage';
+import { UsersScreen, type UsersSearch } from '@/features/admin/UsersScreen';
 import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/admin/users')({
@@ -20,5 +20,5 @@ export const Route = createFileRoute('/_app/admin/users')({
 function UsersRoute() {
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
-  return <UsersPage search={search} onSearch={(next) => void navigate({ search: next })} />;
+  return <UsersScreen search={search} onSearch={(next) => void navigate({ search: next })} />;
 }

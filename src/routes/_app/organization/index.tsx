@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { currentOrganizationQueryOptions, invitationCodeQueryOptions, membersQueryOptions } from '@/features/organization/api';
-import { OrganizationPage } from '@/features/organization/OrganizationPage';
+import { OrganizationScreen } from '@/features/organization/OrganizationScreen';
 import { loadFirstData } from '@/lib/route-data';
 
 /** The owner guard lives in ./route.tsx. */
 export const Route = createFileRoute('/_app/organization/')({
   loader: ({ context }) => loadFirstData(context.queryClient, currentOrganizationQueryOptions(), membersQueryOptions(), invitationCodeQueryOptions()),
-  component: OrganizationPage,
+  component: OrganizationScreen,
 });

@@ -6,7 +6,7 @@ import { PROJECT_SORTS } from '@contract/projects.js';
 import { projectListQueryOptions } from '@/lib/projects-api';
 import { loadFirstData } from '@/lib/route-data';
 import { useWaitsForNetwork } from '@/components/ui/PageStates';
-import { ProjectListView } from '@/features/projects/components/ProjectListView';
+import { ProjectListScreen } from '@/features/projects/components/ProjectListScreen';
 import '@/features/projects/projects.css';
 
 // Both optional, so every link to /projects works without search params.
@@ -39,7 +39,7 @@ function ProjectsPage() {
   }, [typed, search, navigate]);
 
   return (
-    <ProjectListView
+    <ProjectListScreen
       projects={query.data?.items}
       loading={query.isPending}
       offline={offline}

@@ -21,7 +21,7 @@ export function RequestAiPlan({ projectId, analysisId, overview, label }: { proj
     onStarted: (plan) => {
       queryClient.setQueryData(aiPlanKeys.detail(plan.id), plan);
       void queryClient.invalidateQueries({ queryKey: aiPlanKeys.overview(analysisId) });
-      void navigate({ to: '/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId', params: { id: projectId, analysisId, aiAnalysisId: plan.id } });
+      void navigate({ to: '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId', params: { id: projectId, analysisId, aiPlanId: plan.id } });
     },
   });
 

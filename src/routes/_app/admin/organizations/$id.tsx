@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { adminOrganizationQuery } from '@/features/admin/api';
-import { OrganizationDetailPage } from '@/features/admin/OrganizationDetailPage';
+import { OrganizationDetailScreen } from '@/features/admin/OrganizationDetailScreen';
 import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/admin/organizations/$id')({
@@ -10,5 +10,5 @@ export const Route = createFileRoute('/_app/admin/organizations/$id')({
 
 function OrganizationRoute() {
   const { id } = Route.useParams();
-  return <OrganizationDetailPage organizationId={id} />;
+  return <OrganizationDetailScreen organizationId={id} />;
 }

@@ -1,6 +1,6 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { adminOrganizationsQuery } from '@/features/admin/api';
-import { OrganizationsPage, type OrganizationsSearch } from '@/features/admin/OrganizationsPage';
+import { OrganizationsScreen, type OrganizationsSearch } from '@/features/admin/OrganizationsScreen';
 import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/admin/organizations/')({
@@ -19,5 +19,5 @@ export const Route = createFileRoute('/_app/admin/organizations/')({
 function OrganizationsRoute() {
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
-  return <OrganizationsPage search={search} onSearch={(next) => void navigate({ search: next })} />;
+  return <OrganizationsScreen search={search} onSearch={(next) => void navigate({ search: next })} />;
 }

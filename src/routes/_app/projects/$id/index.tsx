@@ -3,7 +3,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { applyImport, deleteProject, projectKeys, projectQueryOptions } from '@/lib/projects-api';
 import { loadFirstData } from '@/lib/route-data';
-import { ProjectDetailView } from '@/features/projects/components/ProjectDetailView';
+import { ProjectDetailScreen } from '@/features/projects/components/ProjectDetailScreen';
 import { ProjectLoader } from '@/features/projects/components/ProjectLoader';
 import { AuditChangesSection } from '@/features/monitoring/components/AuditChangesSection';
 import { ProjectCareSection } from '@/features/monitoring/components/ProjectCareSection';
@@ -44,7 +44,7 @@ function ProjectPage() {
   return (
     <ProjectLoader projectId={id}>
       {(project) => (
-        <ProjectDetailView
+        <ProjectDetailScreen
           project={project}
           onDelete={() => remove.mutate()}
           deleting={remove.isPending}

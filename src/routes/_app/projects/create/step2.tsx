@@ -6,7 +6,7 @@ import { adPlatformLabels } from '@contract/campaigns.js';
 import type { ImportPreview } from '@contract/projects.js';
 import { createProject, projectKeys } from '@/lib/projects-api';
 import { StepIndicator } from '@/features/projects/components/StepIndicator';
-import { ImportPreviewView } from '@/features/projects/components/ImportPreviewView';
+import { ImportPreviewScreen } from '@/features/projects/components/ImportPreviewScreen';
 import { ImportSourcePanel } from '@/features/projects/components/ImportSourcePanel';
 import { clearCreateDraft, readPreview, requireValidStep1, savePreview } from '@/features/projects/create-draft';
 import { CREATE_DIRECT_JOB_KEY } from '@/features/projects/direct-import-job';
@@ -59,7 +59,7 @@ function Step2Page() {
         </p>
         {preview ? (
           <>
-            <ImportPreviewView preview={preview} onChange={showPreview} />
+            <ImportPreviewScreen preview={preview} onChange={showPreview} />
             <div className="form__row">
               <button type="button" className="btn btn--secondary" onClick={() => showPreview(null)} disabled={save.isPending}>
                 Загрузить другие данные

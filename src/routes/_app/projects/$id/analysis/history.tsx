@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { historyQueryOptions } from '@/features/analysis/api';
-import { HistoryView } from '@/features/analysis/components/HistoryView';
+import { HistoryScreen } from '@/features/analysis/components/HistoryScreen';
 import '@/features/analysis/analysis.css';
 import { loadFirstData } from '@/lib/route-data';
 
@@ -12,5 +12,5 @@ export const Route = createFileRoute('/_app/projects/$id/analysis/history')({
 
 function HistoryPage() {
   const { id } = Route.useParams();
-  return <HistoryView projectId={id} />;
+  return <HistoryScreen projectId={id} />;
 }

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import type { Analysis } from '@contract/analysis.js';
 import { analysisKeys } from '@/features/analysis/api';
-import { NewAnalysisView } from '@/features/analysis/components/NewAnalysisView';
+import { NewAnalysisScreen } from '@/features/analysis/components/NewAnalysisScreen';
 import { trackInBackground } from '@/features/analysis/outcome';
 import { ProjectLoader } from '@/features/projects/components/ProjectLoader';
 import '@/features/analysis/analysis.css';
@@ -27,5 +27,5 @@ function NewAnalysisPage() {
     void navigate({ to: '/projects/$id/analysis/$analysisId/scoring-progress', params: { id, analysisId: analysis.id } });
   };
 
-  return <ProjectLoader projectId={id}>{(project) => <NewAnalysisView project={project} onStarted={onStarted} />}</ProjectLoader>;
+  return <ProjectLoader projectId={id}>{(project) => <NewAnalysisScreen project={project} onStarted={onStarted} />}</ProjectLoader>;
 }

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { changeSetQueryOptions, journalQueryOptions } from '@/features/changes/api';
-import { ChangeSetView } from '@/features/changes/components/ChangeSetView';
+import { ChangeSetScreen } from '@/features/changes/components/ChangeSetScreen';
 import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/projects/$id/changes/$changeSetId')({
@@ -10,5 +10,5 @@ export const Route = createFileRoute('/_app/projects/$id/changes/$changeSetId')(
 
 function ChangeSetPage() {
   const { id, changeSetId } = Route.useParams();
-  return <ChangeSetView key={changeSetId} projectId={id} changeSetId={changeSetId} />;
+  return <ChangeSetScreen key={changeSetId} projectId={id} changeSetId={changeSetId} />;
 }

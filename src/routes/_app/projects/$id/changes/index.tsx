@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { projectChangeSetsQueryOptions } from '@/features/changes/api';
-import { ChangeSetListView } from '@/features/changes/components/ChangeSetListView';
+import { ChangeSetListScreen } from '@/features/changes/components/ChangeSetListScreen';
 import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/projects/$id/changes/')({
@@ -10,5 +10,5 @@ export const Route = createFileRoute('/_app/projects/$id/changes/')({
 
 function ChangeSetListPage() {
   const { id } = Route.useParams();
-  return <ChangeSetListView projectId={id} />;
+  return <ChangeSetListScreen projectId={id} />;
 }

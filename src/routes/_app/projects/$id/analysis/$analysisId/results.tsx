@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ResultsView } from '@/features/analysis/components/ResultsView';
+import { ResultsScreen } from '@/features/analysis/components/ResultsScreen';
 import { findingsFilterOf, validateFindingsSearch } from '@/features/analysis/list-search';
 import { aiPlanOverviewQueryOptions } from '@/features/analysis/ai-plan/api';
 import { findingsQueryOptions, isEmptyFilter } from '@/features/analysis/pages-api';
@@ -26,5 +26,5 @@ export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/re
 function ResultsPage() {
   const { id, analysisId } = Route.useParams();
   const search = Route.useSearch();
-  return <ResultsView key={analysisId} projectId={id} analysisId={analysisId} search={search} />;
+  return <ResultsScreen key={analysisId} projectId={id} analysisId={analysisId} search={search} />;
 }

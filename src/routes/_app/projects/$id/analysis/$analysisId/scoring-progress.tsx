@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ProgressView } from '@/features/analysis/components/ProgressView';
+import { ProgressScreen } from '@/features/analysis/components/ProgressScreen';
 import '@/features/analysis/analysis.css';
 
 export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/scoring-progress')({
@@ -9,5 +9,5 @@ export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/sc
 function ProgressPage() {
   const { id, analysisId } = Route.useParams();
   // Keyed by the analysis, so moving to another run starts from a clean state.
-  return <ProgressView key={analysisId} projectId={id} analysisId={analysisId} />;
+  return <ProgressScreen key={analysisId} projectId={id} analysisId={analysisId} />;
 }

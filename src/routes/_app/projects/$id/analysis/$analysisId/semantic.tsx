@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { SemanticView } from '@/features/analysis/components/SemanticView';
+import { SemanticScreen } from '@/features/analysis/components/SemanticScreen';
 import { suggestionsFilterOf, validateSuggestionsSearch } from '@/features/analysis/list-search';
 import { suggestionsQueryOptions } from '@/features/analysis/pages-api';
 import { resultsQueryOptions } from '@/lib/analysis-results';
@@ -19,5 +19,5 @@ export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/se
 function SemanticPage() {
   const { id, analysisId } = Route.useParams();
   const search = Route.useSearch();
-  return <SemanticView key={analysisId} projectId={id} analysisId={analysisId} search={search} />;
+  return <SemanticScreen key={analysisId} projectId={id} analysisId={analysisId} search={search} />;
 }

@@ -1,13 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { ProgressRelevanceView } from '@/features/relevance/components/ProgressRelevanceView';
-import '@/features/relevance/relevance.css';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 
+/** The page check's former address (in the product spec's route table): it lives at /page-check now. */
 export const Route = createFileRoute('/_app/projects/$id/page-relevance/$analysisId/progress')({
-  component: RelevanceProgressPage,
+  beforeLoad: ({ params }) => {
+    throw redirect({ to: '/projects/$id/page-check/$analysisId/progress', params, replace: true });
+  },
 });
-
-function RelevanceProgressPage() {
-  const { id, analysisId } = Route.useParams();
-  // Keyed by the run, so moving to another one starts from a clean state.
-  return <ProgressRelevanceView key={analysisId} projectId={id} analysisId={analysisId} />;
-}

@@ -1,15 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { relevanceResultsQueryOptions } from '@/features/relevance/api';
-import { ResultsRelevanceView } from '@/features/relevance/components/ResultsRelevanceView';
-import '@/features/relevance/relevance.css';
-import { loadFirstData } from '@/lib/route-data';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 
+/** The page check's former address (in the product spec's route table): it lives at /page-check now. */
 export const Route = createFileRoute('/_app/projects/$id/page-relevance/$analysisId/results')({
-  loader: ({ context, params }) => loadFirstData(context.queryClient, relevanceResultsQueryOptions(params.analysisId)),
-  component: RelevanceResultsPage,
+  beforeLoad: ({ params }) => {
+    throw redirect({ to: '/projects/$id/page-check/$analysisId/results', params, replace: true });
+  },
 });
-
-function RelevanceResultsPage() {
-  const { id, analysisId } = Route.useParams();
-  return <ResultsRelevanceView key={analysisId} projectId={id} analysisId={analysisId} />;
-}

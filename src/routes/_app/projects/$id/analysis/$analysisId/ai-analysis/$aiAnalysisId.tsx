@@ -1,21 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { aiPlanOverviewQueryOptions } from '@/features/analysis/ai-plan/api';
-import { AiAnalysisScreen } from '@/features/analysis/ai-plan/components/AiAnalysisScreen';
-import '@/features/analysis/analysis.css';
-import '@/features/analysis/ai-plan/ai-plan.css';
-import { loadFirstData } from '@/lib/route-data';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 
+/** The AI plan's former address (in the product spec's route table): it lives at /ai-plan now. */
 export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/ai-analysis/$aiAnalysisId')({
-  // The overview (price, balance, earlier plans); a plan itself is polled by the screen while the model works.
-  loader: ({ context, params }) => loadFirstData(context.queryClient, aiPlanOverviewQueryOptions(params.analysisId)),
-  component: AiAnalysisPage,
+  beforeLoad: ({ params: { id, analysisId, aiAnalysisId } }) => {
+    throw redirect({ to: '/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId', params: { id, analysisId, aiPlanId: aiAnalysisId }, replace: true });
+  },
 });
-
-/**
- * The AI (LLM) analysis screen of the spec. `aiAnalysisId` is an AI plan of the audit `analysisId`, or
- * the audit's own id when none is chosen yet (the link from the results screen).
- */
-function AiAnalysisPage() {
-  const { id, analysisId, aiAnalysisId } = Route.useParams();
-  return <AiAnalysisScreen key={aiAnalysisId} projectId={id} analysisId={analysisId} aiAnalysisId={aiAnalysisId} />;
-}
