@@ -82,12 +82,7 @@ export function NewAnalysisView({ project, onStarted }: Props) {
       </header>
 
       {project.campaigns.length === 0 ? (
-        <div className="state-card">
-          <p>В проекте нет кампаний. Импортируйте кампании на странице проекта, чтобы запустить анализ.</p>
-          <Link to="/projects/$id" params={{ id: project.id }} className="btn btn--primary">
-            К проекту
-          </Link>
-        </div>
+        <NoCampaigns projectId={project.id} />
       ) : (
         <form className="analysis-new__form" onSubmit={submit} noValidate>
           <CampaignPicker campaigns={project.campaigns} selected={selected} allChosen={allChosen} onToggle={toggle} onToggleAll={toggleAll} />
@@ -123,6 +118,18 @@ export function NewAnalysisView({ project, onStarted }: Props) {
         </form>
       )}
     </section>
+  );
+}
+
+/** Nothing to analyse yet: the way back to the project, where campaigns are imported. */
+function NoCampaigns({ projectId }: { projectId: string }) {
+  return (
+    <div className="state-card">
+      <p>В проекте нет кампаний. Импортируйте кампании на странице проекта, чтобы запустить анализ.</p>
+      <Link to="/projects/$id" params={{ id: projectId }} className="btn btn--primary">
+        К проекту
+      </Link>
+    </div>
   );
 }
 
