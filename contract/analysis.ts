@@ -59,7 +59,6 @@ export type AnalysisErrorCode = keyof typeof analysisErrorCodeLabels;
 export type AnalysisStage = keyof typeof analysisStageLabels;
 export const analysisStatuses = valuesOf(analysisStatusLabels);
 export const analysisErrorCodes = valuesOf(analysisErrorCodeLabels);
-export const analysisStages = valuesOf(analysisStageLabels);
 /** The run is over: no more progress, the SSE stream sends `done` and closes. */
 export const finishedStatuses: readonly AnalysisStatus[] = ['completed', 'failed', 'cancelled'];
 
@@ -137,7 +136,7 @@ export const AnalysisSchema = v.object({
   project_id: v.string(),
   kind: v.literal('audit'),
   status: v.picklist(analysisStatuses),
-  /** One of `analysisStages` (null before a worker picks it up). */
+  /** One of the stages of `analysisStageLabels` (null before a worker picks it up). */
   stage: v.nullable(v.string()),
   /** 0–100. */
   progress: v.number(),
