@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceOf, projectWithCampaigns, quotedCost } from '../analysis/helpers.js';
+import { balanceOf, insertCompletedAudit, projectWithCampaigns, quotedCost } from '../analysis/helpers.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 
@@ -26,12 +26,7 @@ describe('paid starts charge only the confirmed price', () => {
     const project = await projectWithCampaigns(t.app, user);
     ({ projectId, campaignIds } = project);
     auditPrice = await quotedCost(t.app, user.token, project.campaigns);
-    const audit = await t.app.db
-      .insertInto('analyses')
-      .values({ organization_id: user.organizationId, project_id: projectId, created_by: user.id, status: 'completed', options: JSON.stringify({ campaign_ids: campaignIds, settings: {}, target_cpa: null }), cost: 0, idempotency_key: randomUUID() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    auditId = audit.id;
+    auditId = await insertCompletedAudit(t.app, user, projectId, campaignIds);
   });
   afterAll(async () => t?.close());
 

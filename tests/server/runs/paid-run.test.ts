@@ -7,7 +7,7 @@ import { relevanceRun } from '../../../server/relevance/lifecycle.js';
 import { cancelRunOf, resumeRunOf, type PaidRunKindName } from '../../../server/runs/kinds.js';
 import { STALE_HEARTBEAT_SECONDS } from '../../../server/jobs/sweep.js';
 import { claimRun, failRun, ownedUpdate, recoverRuns, type PaidRunKind } from '../../../server/runs/paid-run.js';
-import { balanceOf, ledgerOf, projectWithCampaigns } from '../analysis/helpers.js';
+import { balanceOf, insertCompletedAudit, ledgerOf, projectWithCampaigns } from '../analysis/helpers.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type FixtureUser } from '../helpers/fixtures.js';
 
@@ -32,12 +32,7 @@ describe('paid runs: paid once, refunded once, recovered by their crash policy',
     user = await createUser(t.app, { balance: 100_000 });
     ({ projectId, campaignIds } = await projectWithCampaigns(t.app, user));
     // A completed audit for the AI plans to be written about.
-    const audit = await t.app.db
-      .insertInto('analyses')
-      .values({ organization_id: user.organizationId, project_id: projectId, created_by: user.id, status: 'completed', options: JSON.stringify({ campaign_ids: campaignIds, settings: {}, target_cpa: null }), cost: 0, idempotency_key: randomUUID() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    auditId = audit.id;
+    auditId = await insertCompletedAudit(t.app, user, projectId, campaignIds);
   });
   afterAll(async () => t?.close());
 
