@@ -16,12 +16,10 @@ import type { AnalysisKind } from './tokens.js';
  */
 export const auditAnalysisKinds: AnalysisKind[] = ['scoring', 'semantic'];
 
-export const analysisStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
-export type AnalysisStatus = (typeof analysisStatuses)[number];
-/** The run is over: no more progress, the SSE stream sends `done` and closes. */
-export const finishedStatuses: readonly AnalysisStatus[] = ['completed', 'failed', 'cancelled'];
+/** The values a label table names, in its order: each value is written once, with its Russian label. */
+const valuesOf = <K extends string>(labels: Record<K, string>) => Object.keys(labels) as K[];
 
-export const analysisStatusLabels: Record<AnalysisStatus, string> = {
+export const analysisStatusLabels = {
   queued: 'В очереди',
   running: 'Выполняется',
   completed: 'Завершён',
@@ -30,14 +28,10 @@ export const analysisStatusLabels: Record<AnalysisStatus, string> = {
 };
 
 /**
- * Reason codes of a failed (or interrupted) run, stored on the analysis and shown in the admin area.
- * RESULT_TOO_LARGE and ENGINE_FAILED are deterministic: the job is not retried.
+ * Reason codes of a failed (or interrupted) run, stored on the analysis and shown in the admin area, with
+ * what each means. RESULT_TOO_LARGE and ENGINE_FAILED are deterministic: the job is not retried.
  */
-export const analysisErrorCodes = ['RESULT_TOO_LARGE', 'ENGINE_FAILED', 'OUT_OF_MEMORY', 'TIMED_OUT', 'CAMPAIGNS_GONE', 'INTERRUPTED', 'DB_ERROR', 'CANCELLED'] as const;
-export type AnalysisErrorCode = (typeof analysisErrorCodes)[number];
-
-/** What each reason code means, for the admin area. */
-export const analysisErrorCodeLabels: Record<AnalysisErrorCode, string> = {
+export const analysisErrorCodeLabels = {
   RESULT_TOO_LARGE: 'Результат слишком большой для сохранения',
   ENGINE_FAILED: 'Ошибка в движке анализа',
   OUT_OF_MEMORY: 'Превышен предел памяти потока анализа',
@@ -49,10 +43,7 @@ export const analysisErrorCodeLabels: Record<AnalysisErrorCode, string> = {
 };
 
 /** Stages as stored in `analysis.stage`, in the order a run passes them. */
-export const analysisStages = ['queued', 'prepare', 'lemmatize', 'semantic', 'scoring', 'rollup', 'saving', 'done'] as const;
-export type AnalysisStage = (typeof analysisStages)[number];
-
-export const analysisStageLabels: Record<AnalysisStage, string> = {
+export const analysisStageLabels = {
   queued: 'Ожидание в очереди',
   prepare: 'Подготовка данных',
   lemmatize: 'Лемматизация ключевых фраз и запросов',
@@ -62,6 +53,14 @@ export const analysisStageLabels: Record<AnalysisStage, string> = {
   saving: 'Сохранение результатов',
   done: 'Готово',
 };
+
+export type AnalysisStatus = keyof typeof analysisStatusLabels;
+export type AnalysisErrorCode = keyof typeof analysisErrorCodeLabels;
+export type AnalysisStage = keyof typeof analysisStageLabels;
+export const analysisStatuses = valuesOf(analysisStatusLabels);
+export const analysisErrorCodes = valuesOf(analysisErrorCodeLabels);
+/** The run is over: no more progress, the SSE stream sends `done` and closes. */
+export const finishedStatuses: readonly AnalysisStatus[] = ['completed', 'failed', 'cancelled'];
 
 /** Where the run is inside its stage: `done` of `total` items (keywords, checks…). */
 export interface AnalysisProgressDetail {
@@ -137,7 +136,7 @@ export const AnalysisSchema = v.object({
   project_id: v.string(),
   kind: v.literal('audit'),
   status: v.picklist(analysisStatuses),
-  /** One of `analysisStages` (null before a worker picks it up). */
+  /** One of the stages of `analysisStageLabels` (null before a worker picks it up). */
   stage: v.nullable(v.string()),
   /** 0–100. */
   progress: v.number(),

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { apiMessages } from '../contract/messages.js';
 import type { AppConfig, TrustProxySetting } from './config.js';
 import { availabilityOf, type DB } from './db/database.js';
-import { RETRY_AFTER_SECONDS } from './db/availability.js';
+import { RETRY_AFTER_SECONDS, type DatabaseAvailability } from './db/availability.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { answerClientError, HttpError, RateLimitedError } from './lib/errors.js';
 import { DocumentsBusyError } from './lib/documents.js';
@@ -120,6 +120,30 @@ function headersSetBy(middleware: (request: IncomingMessage, response: ServerRes
  */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config } = deps;
+  const app = createFastify(config);
+  await registerServices(app, deps);
+  const database = watchDatabase(app, deps.db);
+  answerErrors(app, database);
+  closeKeepAliveWhenClosing(app);
+  const servesWeb = Boolean(config.webRoot && existsSync(path.join(config.webRoot, 'index.html')));
+  answerNotFound(app, servesWeb);
+  addSecurityHeaders(app);
+  // While the database is known to be down, API calls are answered at once instead of each waiting
+  // for a connection that cannot be made (and never start work they could not finish).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (database.up || !request.url.startsWith('/api/v1/')) return done();
+    reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(DATABASE_UNAVAILABLE);
+  });
+  await registerHttpPlugins(app, deps);
+  authenticateFromRouteTable(app);
+  healthRoute(app, deps.db, database);
+  await registerApiRoutes(app);
+  if (servesWeb) await serveWeb(app, config.webRoot!);
+  return app;
+}
+
+/** Fastify with the app's logging, limits, proxy trust and valibot schemas; nothing registered yet. */
+function createFastify(config: AppConfig): FastifyInstance {
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'body.password'] },
     childLoggerFactory: lazyRequestLogger,
@@ -141,7 +165,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // In tests the real answers of the routes registered from the route table are checked against their
   // response schemas (added before the compression hook, so the check reads the JSON text).
   if (config.env === 'test') app.addHook('onSend', checkAnswerAgainstRoute);
+  return app;
+}
 
+/** What every route reaches through the app: the configuration, the database, mail, jobs and the progress hub. */
+async function registerServices(app: FastifyInstance, deps: AppDependencies): Promise<void> {
+  const { config } = deps;
   await app.register(
     fp(async (instance) => {
       instance.decorate('config', config);
@@ -159,10 +188,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('progressHub', progressHub);
   app.addHook('preClose', async () => progressHub.endStreams());
   app.addHook('onClose', async () => progressHub.close());
+}
 
-  // Losing PostgreSQL is an outage, not a reason for 500s: while it is unreachable the API answers 503
-  // with Retry-After (see db/availability.ts for how it is noticed and found back).
-  const database = availabilityOf(deps.db);
+/**
+ * Losing PostgreSQL is an outage, not a reason for 500s: while it is unreachable the API answers 503
+ * with Retry-After (see db/availability.ts for how it is noticed and found back). Logs each change.
+ */
+function watchDatabase(app: FastifyInstance, db: DB): DatabaseAvailability {
+  const database = availabilityOf(db);
   const unsubscribeFromDatabase = database.onChange((up) =>
     up ? app.log.info('database: connection is back') : app.log.warn('database: connection lost, the API answers 503 until it is back'),
   );
@@ -172,7 +205,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     unsubscribeFromDatabase();
     done();
   });
+  return database;
+}
 
+/** Every error as the spec's body in Russian: ours as they are, the database's refusals as 422, outages as 503, the rest 500. */
+function answerErrors(app: FastifyInstance, database: DatabaseAvailability): void {
   app.setErrorHandler(async (error: FastifyError | HttpError, request, reply) => {
     if (error instanceof RateLimitedError || error instanceof DocumentsBusyError) reply.header('retry-after', String(error.retryAfterSeconds));
     if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toBody());
@@ -200,8 +237,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: apiMessages.internal, code: 'INTERNAL' });
   });
-  // Graceful close: a request still running when the server starts closing answers with
-  // `Connection: close`, so its keep-alive socket ends with it instead of holding close() open.
+}
+
+/**
+ * Graceful close: a request still running when the server starts closing answers with
+ * `Connection: close`, so its keep-alive socket ends with it instead of holding close() open.
+ */
+function closeKeepAliveWhenClosing(app: FastifyInstance): void {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -211,8 +253,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     if (closing && request.raw.httpVersionMajor < 2) reply.header('connection', 'close');
     done(null, payload);
   });
+}
 
-  const servesWeb = Boolean(config.webRoot && existsSync(path.join(config.webRoot, 'index.html')));
+function answerNotFound(app: FastifyInstance, servesWeb: boolean): void {
   app.setNotFoundHandler((request, reply) => {
     // SPA fallback for browser navigations to client routes only; a missing file (a stale hashed chunk
     // after a deploy) must be a 404, never the HTML shell under a script's address.
@@ -226,11 +269,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }
     reply.status(404).send({ error: apiMessages.notFound, code: 'NOT_FOUND' });
   });
+}
 
-  // Security headers (helmet). Their values are fixed by this configuration (no nonces), so helmet runs
-  // once, here, and every answer gets the headers it set: running helmet's middleware per request (each
-  // header checked and set on the raw response) cost authenticated reads several % of their CPU, and
-  // @fastify/helmet, which also rebuilds the middleware per request, more.
+/**
+ * Security headers (helmet). Their values are fixed by this configuration (no nonces), so helmet runs
+ * once, here, and every answer gets the headers it set: running helmet's middleware per request (each
+ * header checked and set on the raw response) cost authenticated reads several % of their CPU, and
+ * @fastify/helmet, which also rebuilds the middleware per request, more.
+ */
+function addSecurityHeaders(app: FastifyInstance): void {
   const securityHeaders = headersSetBy(helmet({
     contentSecurityPolicy: {
       directives: {
@@ -253,13 +300,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.headers(securityHeaders);
     done();
   });
-  // While the database is known to be down, API calls are answered at once instead of each waiting
-  // for a connection that cannot be made (and never start work they could not finish).
-  app.addHook('onRequest', (request, reply, done) => {
-    if (database.up || !request.url.startsWith('/api/v1/')) return done();
-    reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(DATABASE_UNAVAILABLE);
-  });
-  const rateLimitStorage = createRateLimitStorage(deps.db, config.redisUrl ? { url: config.redisUrl, nameSpace: config.rateLimitNamespace } : undefined);
+}
+
+/** Rate limits, compression, the OpenAPI document and its UI, and authentication. */
+async function registerHttpPlugins(app: FastifyInstance, { db, config }: AppDependencies): Promise<void> {
+  const rateLimitStorage = createRateLimitStorage(db, config.redisUrl ? { url: config.redisUrl, nameSpace: config.rateLimitNamespace } : undefined);
   app.addHook('onClose', rateLimitStorage.close);
   app.decorate('rateLimitCounter', rateLimitStorage.counter);
   await app.register(rateLimit, {
@@ -280,9 +325,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(authenticatePlugin);
-  // Authentication comes from the contract's `auth` flag, for every route, here and nowhere else: the
-  // check goes first among the route's onRequest hooks, so an anonymous call is 401 before its body is
-  // streamed or validated, and before any role check (those run at preValidation).
+}
+
+/**
+ * Authentication comes from the contract's `auth` flag, for every route, here and nowhere else: the
+ * check goes first among the route's onRequest hooks, so an anonymous call is 401 before its body is
+ * streamed or validated, and before any role check (those run at preValidation).
+ */
+function authenticateFromRouteTable(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const mode = authModeOf(route.schema);
     if (!mode) return;
@@ -293,11 +343,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     const checks = [...(entry?.access ? [accessChecks[entry.access]] : []), ...(entry?.verifiedEmail ? [requireVerifiedEmail] : [])];
     if (checks.length > 0) route.preValidation = [...checks, ...hookList(route.preValidation)];
   });
+}
 
+function healthRoute(app: FastifyInstance, db: DB, database: DatabaseAvailability): void {
   app.get('/api/health', { schema: { tags: ['ops'], summary: 'Liveness and database check' } }, async (_request, reply) => {
     if (database.up) {
       try {
-        await deps.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+        await db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
         return { status: 'ok', database: 'up' };
       } catch (error) {
         if (!(await database.explain(error))) throw error;
@@ -305,7 +357,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }
     return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ ...DATABASE_UNAVAILABLE, status: 'unavailable', database: 'down' });
   });
+}
 
+/** Each domain's routes under /api/v1, and the 308 redirects of the paths that moved. */
+async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
   await app.register(organizationRoutes, { prefix: '/api/v1/organizations' });
   await app.register(tokenRoutes, { prefix: '/api/v1/tokens' });
@@ -323,26 +378,26 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Paths that moved answer 308 to their new place: the method and the body are kept.
   registerMovedRoutes(app);
   await app.register(changeRoutes, { prefix: '/api/v1' });
+}
 
-  if (servesWeb) {
-    await app.register(fastifyStatic, {
-      root: path.resolve(config.webRoot!),
-      // Files are looked up on each request (not listed once at start-up), so a new build put in place
-      // (or a switched folder) is served at once and the old hashed chunks are 404.
-      wildcard: true,
-      // The build writes `.br` and `.gz` next to each compressible asset (vite.config.ts); they are sent
-      // to clients that accept them, with the original's type, instead of compressing on every request.
-      preCompressed: true,
-      // The plugin's own Cache-Control (max-age=0) would replace ours below.
-      cacheControl: false,
-      setHeaders: (res, filePath) => {
-        // Hashed assets never change; the shell and the service worker must always be revalidated.
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-        else res.setHeader('cache-control', 'no-cache');
-      },
-    });
-  }
-  return app;
+/** The built PWA from `webRoot`, with long caching for hashed assets only. */
+async function serveWeb(app: FastifyInstance, webRoot: string): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: path.resolve(webRoot),
+    // Files are looked up on each request (not listed once at start-up), so a new build put in place
+    // (or a switched folder) is served at once and the old hashed chunks are 404.
+    wildcard: true,
+    // The build writes `.br` and `.gz` next to each compressible asset (vite.config.ts); they are sent
+    // to clients that accept them, with the original's type, instead of compressing on every request.
+    preCompressed: true,
+    // The plugin's own Cache-Control (max-age=0) would replace ours below.
+    cacheControl: false,
+    setHeaders: (res, filePath) => {
+      // Hashed assets never change; the shell and the service worker must always be revalidated.
+      if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      else res.setHeader('cache-control', 'no-cache');
+    },
+  });
 }
 
 /** A route option that takes one hook or several, as a list. */

@@ -428,7 +428,6 @@ const NO_BATCHES: readonly ResultRowBatch[] = [];
  * one by one) are stored in chunks (`chunksOf`).
  */
 export function* resultRowBatches(result: AuditResult, limits: StorageLimits = defaultStorageLimits, options: RowBatchOptions = {}): Generator<ResultRowBatch, number> {
-  const { scoring, semantic } = result;
   const encoding = options.encoding ?? { kind: 'arrays' };
   const builder = new BatchBuilder(limits, encoding);
   const compactor = options.compactRefs ? new EntityRefCompactor() : null;
@@ -454,12 +453,33 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
   // Most rows fill no batch: for them, nothing to go through but an empty list (a generator per row was 2-3% of the encoding).
   const emit = (batch: ResultRowBatch | null): Iterable<ResultRowBatch> => (batch ? withNames(batch) : NO_BATCHES);
 
+  const writer: RowWriter = { builder, stored, emit, release, releasing: options.release === true };
+  yield* findingRows(result, writer);
+  yield* suggestionRows(result, writer);
+  yield* scoreRows(result, writer);
+  yield* semanticRows(result, writer);
+  yield* emit(builder.flush());
+  return builder.rowsWritten;
+}
+
+/** What each kind of row is written with: the batches, the stored forms, and the lists to empty once written. */
+interface RowWriter {
+  builder: BatchBuilder;
+  stored: ReturnType<typeof storedForms>;
+  /** A full batch out (after the names its compact refs stand for), or nothing. */
+  emit: (batch: ResultRowBatch | null) => Iterable<ResultRowBatch>;
+  release: (...lists: unknown[][]) => void;
+  releasing: boolean;
+}
+
+/** The findings, a row each, then their items in chunks. */
+function* findingRows({ scoring }: AuditResult, writer: RowWriter): Generator<ResultRowBatch> {
   for (let position = 0; position < scoring.findings.length; position++) {
     const finding = scoring.findings[position]!;
     const keys = entityKeys(finding.target);
     const itemLabels = (finding.items ?? []).slice(0, 50).map((item) => item.target.label);
-    yield* emit(
-      builder.add(
+    yield* writer.emit(
+      writer.builder.add(
         'analysis_findings',
         [
           finding.id,
@@ -474,25 +494,28 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
           finding.count ?? 1,
           searchText(finding.title, ...refText(finding.target), ...itemLabels),
         ],
-        stored.finding(findingWithoutItems(finding)),
+        writer.stored.finding(findingWithoutItems(finding)),
       ),
     );
   }
   for (const finding of scoring.findings) {
     // The first chunk is the examples a findings page shows, so that page reads a small row per finding.
-    for (const chunk of chunksOf(finding.items ?? [], undefined, FINDING_EXAMPLE_ITEMS, stored.item)) {
-      yield* emit(builder.add('analysis_finding_items', [finding.id, chunk.position, (chunk.first as { moneyPerMonth?: number }).moneyPerMonth ?? 0, chunk.count], null, chunk.json));
+    for (const chunk of chunksOf(finding.items ?? [], undefined, FINDING_EXAMPLE_ITEMS, writer.stored.item)) {
+      yield* writer.emit(writer.builder.add('analysis_finding_items', [finding.id, chunk.position, (chunk.first as { moneyPerMonth?: number }).moneyPerMonth ?? 0, chunk.count], null, chunk.json));
     }
-    if (options.release) delete finding.items;
+    if (writer.releasing) delete finding.items;
   }
-  release(scoring.findings);
+  writer.release(scoring.findings);
+}
 
+/** The suggestions of the checks, the cross-minus and the negatives, in that order. */
+function* suggestionRows({ scoring, semantic }: AuditResult, writer: RowWriter): Generator<ResultRowBatch> {
   const suggestions: Suggestion[] = [...scoring.suggestions, ...semantic.crossMinus, ...semantic.negatives];
   for (let position = 0; position < suggestions.length; position++) {
     const suggestion = suggestions[position]!;
     const keys = entityKeys(suggestion.target);
-    yield* emit(
-      builder.add(
+    yield* writer.emit(
+      writer.builder.add(
         'analysis_suggestions',
         [
           suggestion.id,
@@ -506,12 +529,15 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
           suggestionMoney(suggestion),
           suggestionSearch(suggestion),
         ],
-        stored.suggestion(suggestion),
+        writer.stored.suggestion(suggestion),
       ),
     );
   }
-  release(suggestions, scoring.suggestions, semantic.crossMinus, semantic.negatives);
+  writer.release(suggestions, scoring.suggestions, semantic.crossMinus, semantic.negatives);
+}
 
+/** The scores that are stored, level by level. */
+function* scoreRows({ scoring }: AuditResult, writer: RowWriter): Generator<ResultRowBatch> {
   const levels: [string, EntityScore[]][] = [
     ['campaign', scoring.campaigns],
     ['group', scoring.groups],
@@ -523,19 +549,22 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
       const score = scores[position]!;
       if (!scoreIsStored(level, score)) continue;
       const keys = entityKeys(score.target);
-      yield* emit(builder.add('analysis_scores', [level, score.target.key, position, keys.campaign, keys.group, score.score, score.moneyPerMonth], stored.score(score)));
+      yield* writer.emit(writer.builder.add('analysis_scores', [level, score.target.key, position, keys.campaign, keys.group, score.score, score.moneyPerMonth], writer.stored.score(score)));
     }
-    release(scores);
+    writer.release(scores);
   }
+}
 
+/** The semantic sections in chunks by group, and the non-target queries' blocks a row each. */
+function* semanticRows({ scoring, semantic }: AuditResult, writer: RowWriter): Generator<ResultRowBatch> {
   const sections: [StoredSemanticSection, readonly unknown[], (item: never) => EntityRef | undefined, (item: never) => unknown][] = [
-    ['clusters', semantic.clusters, (item: { keywords: EntityRef[] }) => item.keywords[0], stored.withKeywords],
-    ['duplicates', semantic.duplicates, (item: { keywords: EntityRef[] }) => item.keywords[0], stored.withKeywords],
-    ['intersections', semantic.intersections, (item: { narrower: EntityRef }) => item.narrower, stored.intersection],
-    ['relevance', semantic.relevance, (item: { target: EntityRef }) => item.target, stored.relevance],
-    ['collect_data', semantic.collectData, (item: { target: EntityRef }) => item.target, stored.withTarget],
-    ['dropped_negatives', semantic.droppedNegatives, (item: { target: EntityRef }) => item.target, stored.withTarget],
-    ['keyword_verdicts', scoring.keywordVerdicts, (item: { target: EntityRef }) => item.target, stored.withTarget],
+    ['clusters', semantic.clusters, (item: { keywords: EntityRef[] }) => item.keywords[0], writer.stored.withKeywords],
+    ['duplicates', semantic.duplicates, (item: { keywords: EntityRef[] }) => item.keywords[0], writer.stored.withKeywords],
+    ['intersections', semantic.intersections, (item: { narrower: EntityRef }) => item.narrower, writer.stored.intersection],
+    ['relevance', semantic.relevance, (item: { target: EntityRef }) => item.target, writer.stored.relevance],
+    ['collect_data', semantic.collectData, (item: { target: EntityRef }) => item.target, writer.stored.withTarget],
+    ['dropped_negatives', semantic.droppedNegatives, (item: { target: EntityRef }) => item.target, writer.stored.withTarget],
+    ['keyword_verdicts', scoring.keywordVerdicts, (item: { target: EntityRef }) => item.target, writer.stored.withTarget],
   ];
   for (const [section, items, refOf, storedForm] of sections) {
     const groupOf = (item: unknown) => {
@@ -544,17 +573,15 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
     };
     for (const chunk of chunksOf(items, groupOf, undefined, storedForm as (item: unknown) => unknown)) {
       const keys = entityKeys(refOf(chunk.first as never));
-      yield* emit(builder.add('analysis_semantic', [section, chunk.position, keys.campaign, keys.group, chunk.count], null, chunk.json));
+      yield* writer.emit(writer.builder.add('analysis_semantic', [section, chunk.position, keys.campaign, keys.group, chunk.count], null, chunk.json));
     }
-    release(items as unknown[]);
+    writer.release(items as unknown[]);
   }
   // One row per block: the decision counts join each block's suggestion ids with the decisions.
   const blocks = semantic.nonTargetQueries?.blockedBy ?? [];
   for (let position = 0; position < blocks.length; position++) {
-    yield* emit(builder.add('analysis_semantic', ['query_blocks', position, null, null, 1], blocks[position]));
+    yield* writer.emit(writer.builder.add('analysis_semantic', ['query_blocks', position, null, null, 1], blocks[position]));
   }
-  yield* emit(builder.flush());
-  return builder.rowsWritten;
 }
 
 // ------------------------------------------------------------------------------------ summary
@@ -608,6 +635,65 @@ export function buildResultsSummary(result: AuditResult): ResultsSummary {
 
 function unfittedSummary(result: AuditResult): ResultsSummary {
   const { scoring, semantic } = result;
+  const { bySeverity, byCheck } = findingCounts(scoring);
+  const suggestions: Suggestion[] = [...scoring.suggestions, ...semantic.crossMinus, ...semantic.negatives];
+  const worstCampaigns = [...scoring.campaigns].sort((a, b) => a.score - b.score).slice(0, SUMMARY_CAMPAIGNS);
+  const nonTarget: NonTargetQueries | undefined = semantic.nonTargetQueries;
+  const notices = new Map<string, AnalysisNotice>();
+  for (const notice of semantic.notices) notices.set(notice.code, notice);
+
+  return {
+    platform: scoring.platform,
+    settings: scoring.settings,
+    period: scoring.period,
+    periodDays: scoring.periodDays,
+    monthFactor: scoring.monthFactor,
+    notices: scoring.notices,
+    counts: scoring.counts,
+    scores: { account: scoring.account, campaigns: worstCampaigns, campaignsTotal: scoring.campaigns.length },
+    money: moneyStoryOf(result),
+    wastedSpend: scoring.wastedSpend,
+    bySeverity,
+    byCheck,
+    checks: scoring.checks,
+    findingsTotal: scoring.findings.length,
+    suggestions: {
+      total: suggestions.length,
+      byKind: suggestionCounts(suggestions),
+    },
+    semantic: {
+      notices: [...notices.values()],
+      counts: {
+        ...semantic.counts,
+        collectData: semantic.collectData.length,
+        droppedNegatives: semantic.droppedNegatives.length,
+        relevance: semantic.relevance.length,
+        keywordVerdicts: scoring.keywordVerdicts.length,
+      },
+    },
+    nonTargetQueries: nonTarget
+      ? {
+          queries: nonTarget.queries,
+          clicks: nonTarget.clicks,
+          cost: nonTarget.cost,
+          costPerMonth: nonTarget.costPerMonth,
+          period: nonTarget.period,
+          periodDays: nonTarget.periodDays,
+          monthFactor: nonTarget.monthFactor,
+        }
+      : null,
+    top: {
+      findings: topByMoney(scoring.findings, (f) => f.moneyPerMonth ?? 0, SUMMARY_TOP).map((finding) => ({
+        ...findingWithoutItems(finding),
+        ...(finding.items ? { items: finding.items.slice(0, 3) } : {}),
+      })),
+      suggestions: topByMoney(suggestions, suggestionMoney, SUMMARY_TOP).map(shortSuggestion),
+    },
+  };
+}
+
+/** The findings counted by severity and by check (the most money first), with their entities and money. */
+function findingCounts(scoring: AuditResult['scoring']): Pick<ResultsSummary, 'bySeverity' | 'byCheck'> {
   const checkTitles = new Map(scoring.checks.map((check) => [check.id, check]));
   const byCheck = new Map<string, CheckCount>();
   const bySeverity: ResultsSummary['bySeverity'] = {
@@ -637,9 +723,15 @@ function unfittedSummary(result: AuditResult): ResultsSummary {
     severity.moneyPerMonth += money;
   }
   for (const severity of Object.values(bySeverity)) severity.moneyPerMonth = round2(severity.moneyPerMonth);
+  return {
+    bySeverity,
+    byCheck: [...byCheck.values()].map((check) => ({ ...check, moneyPerMonth: round2(check.moneyPerMonth) })).sort((a, b) => b.moneyPerMonth - a.moneyPerMonth || b.entities - a.entities),
+  };
+}
 
+/** The suggestions counted by kind, category and status, with their money. */
+function suggestionCounts(suggestions: readonly Suggestion[]): ResultsSummary['suggestions']['byKind'] {
   const suggestionCounts = new Map<string, SuggestionCount>();
-  const suggestions: Suggestion[] = [...scoring.suggestions, ...semantic.crossMinus, ...semantic.negatives];
   for (const suggestion of suggestions) {
     const category = suggestion.kind === 'negative_keyword' ? suggestion.category : null;
     const status = suggestion.kind === 'negative_keyword' ? suggestion.status : null;
@@ -649,72 +741,21 @@ function unfittedSummary(result: AuditResult): ResultsSummary {
     entry.costPerMonth += suggestionMoney(suggestion);
     suggestionCounts.set(key, entry);
   }
+  return [...suggestionCounts.values()].map((entry) => ({ ...entry, costPerMonth: round2(entry.costPerMonth) }));
+}
 
-  const byMoney = <T>(items: readonly T[], money: (item: T) => number, take: number) => {
-    // A bounded selection without sorting the whole list (it may hold a million entries).
-    const top: T[] = [];
-    for (const item of items) {
-      if (top.length < take) {
-        top.push(item);
-        top.sort((a, b) => money(b) - money(a));
-      } else if (money(item) > money(top[take - 1]!)) {
-        top[take - 1] = item;
-        top.sort((a, b) => money(b) - money(a));
-      }
+/** The `take` items of the most money, most first. */
+function topByMoney<T>(items: readonly T[], money: (item: T) => number, take: number): T[] {
+  // A bounded selection without sorting the whole list (it may hold a million entries).
+  const top: T[] = [];
+  for (const item of items) {
+    if (top.length < take) {
+      top.push(item);
+      top.sort((a, b) => money(b) - money(a));
+    } else if (money(item) > money(top[take - 1]!)) {
+      top[take - 1] = item;
+      top.sort((a, b) => money(b) - money(a));
     }
-    return top;
-  };
-  const worstCampaigns = [...scoring.campaigns].sort((a, b) => a.score - b.score).slice(0, SUMMARY_CAMPAIGNS);
-  const nonTarget: NonTargetQueries | undefined = semantic.nonTargetQueries;
-  const notices = new Map<string, AnalysisNotice>();
-  for (const notice of semantic.notices) notices.set(notice.code, notice);
-
-  return {
-    platform: scoring.platform,
-    settings: scoring.settings,
-    period: scoring.period,
-    periodDays: scoring.periodDays,
-    monthFactor: scoring.monthFactor,
-    notices: scoring.notices,
-    counts: scoring.counts,
-    scores: { account: scoring.account, campaigns: worstCampaigns, campaignsTotal: scoring.campaigns.length },
-    money: moneyStoryOf(result),
-    wastedSpend: scoring.wastedSpend,
-    bySeverity,
-    byCheck: [...byCheck.values()].map((check) => ({ ...check, moneyPerMonth: round2(check.moneyPerMonth) })).sort((a, b) => b.moneyPerMonth - a.moneyPerMonth || b.entities - a.entities),
-    checks: scoring.checks,
-    findingsTotal: scoring.findings.length,
-    suggestions: {
-      total: suggestions.length,
-      byKind: [...suggestionCounts.values()].map((entry) => ({ ...entry, costPerMonth: round2(entry.costPerMonth) })),
-    },
-    semantic: {
-      notices: [...notices.values()],
-      counts: {
-        ...semantic.counts,
-        collectData: semantic.collectData.length,
-        droppedNegatives: semantic.droppedNegatives.length,
-        relevance: semantic.relevance.length,
-        keywordVerdicts: scoring.keywordVerdicts.length,
-      },
-    },
-    nonTargetQueries: nonTarget
-      ? {
-          queries: nonTarget.queries,
-          clicks: nonTarget.clicks,
-          cost: nonTarget.cost,
-          costPerMonth: nonTarget.costPerMonth,
-          period: nonTarget.period,
-          periodDays: nonTarget.periodDays,
-          monthFactor: nonTarget.monthFactor,
-        }
-      : null,
-    top: {
-      findings: byMoney(scoring.findings, (f) => f.moneyPerMonth ?? 0, SUMMARY_TOP).map((finding) => ({
-        ...findingWithoutItems(finding),
-        ...(finding.items ? { items: finding.items.slice(0, 3) } : {}),
-      })),
-      suggestions: byMoney(suggestions, suggestionMoney, SUMMARY_TOP).map(shortSuggestion),
-    },
-  };
+  }
+  return top;
 }

@@ -78,32 +78,8 @@ export function openResultSaving(db: DB, analysisId: string, connections = resul
   let ended = false;
   let lastChosen = -1;
 
-  /**
-   * The embedded PostgreSQL's backend of a saving connection runs at background priority
-   * (lib/background-priority.ts): the COPYs of a big result kept both cores busy and the API's one-row
-   * queries waited behind them. An external PostgreSQL's backends are not processes of this machine.
-   */
-  const lowerBackendPriority = async (client: pg.PoolClient): Promise<boolean> => {
-    if (!isEmbedded(db)) return false;
-    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    return lowerPriorityOf(rows[0]!.pid);
-  };
-
-  const open = async (): Promise<Writer> => {
-    const client = await poolOf(db).connect();
-    let lowered = false;
-    try {
-      lowered = await lowerBackendPriority(client);
-      await client.query('BEGIN');
-      await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(resultSaving.lockTimeoutMs))}`);
-    } catch (error) {
-      client.release(error as Error);
-      throw error;
-    }
-    return { client, lowered, trx: onConnection(client), queue: Promise.resolve(), pendingChars: 0 };
-  };
   /** The writer at `index`, opened on first use (a small result never opens the second connection). */
-  const writer = (index: number) => (writers[index] ??= open());
+  const writer = (index: number) => (writers[index] ??= openWriter(db));
 
   const pick = async (batch: ResultRowBatch): Promise<Writer> => {
     if (firstConnectionTables.has(batch.table) || connections === 1) return writer(0);
@@ -116,29 +92,6 @@ export function openResultSaving(db: DB, analysisId: string, connections = resul
     }
     lastChosen = chosen;
     return all[chosen]!;
-  };
-
-  const end = async (writer: Writer, statement: 'COMMIT' | 'ROLLBACK') => {
-    try {
-      await writer.client.query(statement);
-      // A backend at background priority cannot be raised again without privileges: it ends with the saving.
-      writer.client.release(writer.lowered);
-    } catch (error) {
-      // A connection that cannot end its transaction is not given back to the pool.
-      writer.client.release(error as Error);
-      throw error;
-    }
-  };
-
-  /** Ends every opened transaction; a writer that never opened is left alone. */
-  const endAll = async (statement: 'COMMIT' | 'ROLLBACK', which: Promise<Writer>[]) => {
-    const opened = await Promise.allSettled(which);
-    for (const result of opened) {
-      if (result.status !== 'fulfilled') continue;
-      // Its last COPY may still be running (a failure elsewhere ended the saving): it goes first.
-      await result.value.queue.catch(() => undefined);
-      await end(result.value, statement);
-    }
   };
 
   const rollback = async () => {
@@ -183,7 +136,7 @@ export function openResultSaving(db: DB, analysisId: string, connections = resul
       const pending = [...others, first!];
       try {
         while (pending.length > 0) {
-          await end(await pending[0]!, 'COMMIT');
+          await endWriter(await pending[0]!, 'COMMIT');
           pending.shift();
         }
       } catch (error) {
@@ -198,4 +151,54 @@ export function openResultSaving(db: DB, analysisId: string, connections = resul
 
     rollback,
   };
+}
+
+/**
+ * The embedded PostgreSQL's backend of a saving connection runs at background priority
+ * (lib/background-priority.ts): the COPYs of a big result kept both cores busy and the API's one-row
+ * queries waited behind them. An external PostgreSQL's backends are not processes of this machine.
+ */
+async function lowerBackendPriority(db: DB, client: pg.PoolClient): Promise<boolean> {
+  if (!isEmbedded(db)) return false;
+  const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  return lowerPriorityOf(rows[0]!.pid);
+}
+
+/** A saving connection with its transaction begun. */
+async function openWriter(db: DB): Promise<Writer> {
+  const client = await poolOf(db).connect();
+  let lowered = false;
+  try {
+    lowered = await lowerBackendPriority(db, client);
+    await client.query('BEGIN');
+    await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(resultSaving.lockTimeoutMs))}`);
+  } catch (error) {
+    client.release(error as Error);
+    throw error;
+  }
+  return { client, lowered, trx: onConnection(client), queue: Promise.resolve(), pendingChars: 0 };
+}
+
+/** Commits or rolls back a writer's transaction and gives its connection back. */
+async function endWriter(writer: Writer, statement: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+  try {
+    await writer.client.query(statement);
+    // A backend at background priority cannot be raised again without privileges: it ends with the saving.
+    writer.client.release(writer.lowered);
+  } catch (error) {
+    // A connection that cannot end its transaction is not given back to the pool.
+    writer.client.release(error as Error);
+    throw error;
+  }
+}
+
+/** Ends every opened transaction; a writer that never opened is left alone. */
+async function endAll(statement: 'COMMIT' | 'ROLLBACK', which: Promise<Writer>[]): Promise<void> {
+  const opened = await Promise.allSettled(which);
+  for (const result of opened) {
+    if (result.status !== 'fulfilled') continue;
+    // Its last COPY may still be running (a failure elsewhere ended the saving): it goes first.
+    await result.value.queue.catch(() => undefined);
+    await endWriter(result.value, statement);
+  }
 }

@@ -7,7 +7,7 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { encodeExportNotes, EXPORT_NOTES_HEADER, finishedStatuses } from '../../contract/analysis.js';
 import { analysisMessages as m } from '../../contract/messages.js';
 import { analysisRoutes as routes } from '../../contract/routes/analyses.js';
@@ -22,7 +22,8 @@ import type { ExportFileInput, ExportFileOutcome, ExportRead, ExportReadResult, 
 import { PROGRESS_CHANNEL } from './lifecycle.js';
 import { changeDecisions, findCompletedAnalysis, replaceDecisions } from './results-pages.js';
 import { resultRoutes } from './results-routes.js';
-import { cancelAnalysis, exportSource, getAnalysis, listAnalyses, readExport, startAnalysis } from './service.js';
+import { cancelAnalysis, exportSource, getAnalysis, listAnalyses, readExport, startAnalysis, type ExportSource } from './service.js';
+import type { DB } from '../db/database.js';
 
 const exportModule = new URL('./export-file.js', import.meta.url);
 
@@ -77,59 +78,71 @@ export const analysisRoutes: FastifyPluginAsync = async (app) => {
     return changeDecisions(app.db, analysis.id, caller.userId, request.body.changes);
   });
 
+  await app.register(exportRoutes);
+};
+
+/** The export of the accepted changes: a file the export thread writes piece by piece into the reply. */
+const exportRoutes: FastifyPluginAsync = async (app) => {
   addRoute(app, routes.export, async (request, reply) => {
     const source = await exportSource(app.db, callerOf(request).organizationId, request.params.id);
     const input: ExportFileInput = { platform: (request.query.platform ?? source.platform) as ExportFileInput['platform'], format: request.query.format, source: source.platform as ExportFileInput['source'] };
-    // The thread asks for the rows it needs (export-file.ts) and sends the file piece by piece, which goes to the reply as it comes.
-    const { port1, port2 } = new MessageChannel();
-    const body = new PassThrough();
-    const stopped = new AbortController();
-    let head: (message: ExportHead) => void = () => undefined;
-    const headed = new Promise<ExportHead>((resolve) => (head = resolve));
-    // A read that failed fails the thread; the route answers with that error (a 409 when the campaigns went meanwhile), not the thread's echo of it.
-    let readFailure: unknown = null;
-    answerRequests<ExportRead, ExportReadResult>(port1, (read) =>
-      readExport(app.db, source, read).catch((error: unknown) => {
-        readFailure ??= error;
-        throw error;
-      }),
-    );
-    // Each piece is acknowledged once the reply has taken it (at once, or when the body drains).
-    receivePortStream<ExportStreamMessage>(port1, {
-      handle: (message) => {
-        if (message.type === 'head') return head(message);
-        if (!body.write(Buffer.from(message.piece.buffer, message.piece.byteOffset, message.piece.byteLength))) return once(body, 'drain').then(() => undefined);
-      },
-    });
-    // A client that goes away stops the thread.
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) stopped.abort(new Error('The client closed the export'));
-    });
-    const running = exportPool()
-      .run<ExportFileOutcome>(exportModule, 'streamExportFile', [input, port2], { transferList: [port2], signal: stopped.signal })
-      .catch((error: unknown) => {
-        if (readFailure) throw readFailure;
-        // Over the export thread's heap or time limit: the thread is replaced, the user gets a Russian answer.
-        if (error instanceof WorkerLimitError) throw new HttpError(422, 'EXPORT_TOO_LARGE', m.exportTooLarge);
-        throw error;
-      })
-      .finally(() => port1.close());
-    const first = await Promise.race([headed, running]);
-    if (!('type' in first)) {
-      if (first.kind === 'empty') throw conflict(m.nothingToExport, 'NOTHING_TO_EXPORT');
-      if (first.kind === 'format_unavailable') throw new HttpError(422, 'EXPORT_FORMAT_UNAVAILABLE', m.exportFormatUnavailable, [{ loc: ['querystring', 'format'], msg: m.exportFormatUnavailable }]);
-    }
-    const { fileName, contentType, notes } = first;
-    // Headers are out once the first piece is: a failure after that cuts the download short.
-    running.then(
-      () => body.end(),
-      (error: unknown) => body.destroy(error as Error),
-    );
-    return reply
-      .header('content-type', contentType)
-      .header('content-disposition', attachment(`analysis-${source.analysis.id.slice(0, 8)}-${fileName}`))
-      .header('cache-control', 'no-store')
-      .header(EXPORT_NOTES_HEADER, encodeExportNotes(notes))
-      .send(body);
+    return streamExport(app.db, source, input, reply);
   });
 };
+
+/**
+ * The thread asks for the rows it needs (export-file.ts) and sends the file piece by piece, which goes to
+ * the reply as it comes.
+ */
+async function streamExport(db: DB, source: ExportSource, input: ExportFileInput, reply: FastifyReply) {
+  const { port1, port2 } = new MessageChannel();
+  const body = new PassThrough();
+  const stopped = new AbortController();
+  let head: (message: ExportHead) => void = () => undefined;
+  const headed = new Promise<ExportHead>((resolve) => (head = resolve));
+  // A read that failed fails the thread; the route answers with that error (a 409 when the campaigns went meanwhile), not the thread's echo of it.
+  let readFailure: unknown = null;
+  answerRequests<ExportRead, ExportReadResult>(port1, (read) =>
+    readExport(db, source, read).catch((error: unknown) => {
+      readFailure ??= error;
+      throw error;
+    }),
+  );
+  // Each piece is acknowledged once the reply has taken it (at once, or when the body drains).
+  receivePortStream<ExportStreamMessage>(port1, {
+    handle: (message) => {
+      if (message.type === 'head') return head(message);
+      if (!body.write(Buffer.from(message.piece.buffer, message.piece.byteOffset, message.piece.byteLength))) return once(body, 'drain').then(() => undefined);
+    },
+  });
+  // A client that goes away stops the thread.
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) stopped.abort(new Error('The client closed the export'));
+  });
+  const running = exportPool()
+    .run<ExportFileOutcome>(exportModule, 'streamExportFile', [input, port2], { transferList: [port2], signal: stopped.signal })
+    .catch((error: unknown) => {
+      if (readFailure) throw readFailure;
+      // Over the export thread's heap or time limit: the thread is replaced, the user gets a Russian answer.
+      if (error instanceof WorkerLimitError) throw new HttpError(422, 'EXPORT_TOO_LARGE', m.exportTooLarge);
+      throw error;
+    })
+    .finally(() => port1.close());
+  const first = await Promise.race([headed, running]);
+  if (!('type' in first)) {
+    if (first.kind === 'empty') throw conflict(m.nothingToExport, 'NOTHING_TO_EXPORT');
+    if (first.kind === 'format_unavailable') throw new HttpError(422, 'EXPORT_FORMAT_UNAVAILABLE', m.exportFormatUnavailable, [{ loc: ['querystring', 'format'], msg: m.exportFormatUnavailable }]);
+  }
+  const { fileName, contentType, notes } = first;
+  // Headers are out once the first piece is: a failure after that cuts the download short.
+  running.then(
+    () => body.end(),
+    (error: unknown) => body.destroy(error as Error),
+  );
+  return reply
+    .header('content-type', contentType)
+    .header('content-disposition', attachment(`analysis-${source.analysis.id.slice(0, 8)}-${fileName}`))
+    .header('cache-control', 'no-store')
+    .header(EXPORT_NOTES_HEADER, encodeExportNotes(notes))
+    .send(body);
+}

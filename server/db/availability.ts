@@ -107,19 +107,7 @@ export function watchAvailability(pool: pg.Pool): DatabaseAvailability {
     probeUntilUp();
   };
 
-  // An idle pooled client whose server went away (the pool drops it; this is the earliest sign).
-  pool.on('error', (error) => {
-    if (connectionLossOf(error)) markDown();
-  });
-  // A client checked out (a transaction, a COPY) emits its socket's death as an 'error' event that
-  // nobody else listens to while it is out of the pool: without this listener Node crashes the
-  // process ("Unhandled 'error' event … Connection terminated unexpectedly"). Its queries fail on
-  // their own, and the pool discards it when it is released.
-  pool.on('connect', (client) => {
-    client.on('error', (error) => {
-      if (connectionLossOf(error)) markDown();
-    });
-  });
+  noticeLostConnections(pool, markDown);
 
   return {
     get up() {
@@ -159,6 +147,23 @@ export function watchAvailability(pool: pg.Pool): DatabaseAvailability {
       for (const done of [...waiting]) done();
     },
   };
+}
+
+/** Every sign of a lost connection the pool and its clients give, to `markDown`. */
+function noticeLostConnections(pool: pg.Pool, markDown: () => void): void {
+// An idle pooled client whose server went away (the pool drops it; this is the earliest sign).
+pool.on('error', (error) => {
+  if (connectionLossOf(error)) markDown();
+});
+// A client checked out (a transaction, a COPY) emits its socket's death as an 'error' event that
+// nobody else listens to while it is out of the pool: without this listener Node crashes the
+// process ("Unhandled 'error' event … Connection terminated unexpectedly"). Its queries fail on
+// their own, and the pool discards it when it is released.
+pool.on('connect', (client) => {
+  client.on('error', (error) => {
+    if (connectionLossOf(error)) markDown();
+  });
+});
 }
 
 /**

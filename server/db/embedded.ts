@@ -107,13 +107,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const fresh = !existsSync(path.join(databaseDir, 'PG_VERSION'));
   await mkdir(root, { recursive: true });
 
-  let password = await readSecret(passwordFile);
-  if (password === null) {
-    // A new cluster gets its password at initdb; an old one is switched to it below. Written before
-    // anything else, so a crash half-way leaves the password we were about to set, not a lost one.
-    password = (await readSecret(pendingFile)) ?? randomPassword();
-    await writeSecret(fresh ? passwordFile : pendingFile, password);
-  }
+  const password = await clusterPassword(passwordFile, pendingFile, fresh);
 
   // The PostgreSQL's last lines, quoted when it fails to start (the library rejects with nothing).
   const recent: string[] = [];
@@ -139,26 +133,8 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     onLog: remember,
     onError: remember,
   });
-  if (fresh) {
-    await mkdir(path.dirname(databaseDir), { recursive: true });
-    // As root the cluster runs as the `postgres` user, who must be able to pass through the data folder
-    // (mktemp makes it 0700); traversal only, so the secrets beside it (0600) stay root's.
-    if (runsAsRoot) {
-      const { mode } = await stat(path.dirname(databaseDir));
-      await chmod(path.dirname(databaseDir), mode | 0o111);
-    }
-    try {
-      await pg.initialise();
-    } catch (error) {
-      throw new StartupError(
-        `Creating the embedded PostgreSQL cluster in ${databaseDir} failed: ${(error as Error)?.message ?? String(error)}`,
-        `check that ${root} is writable and has free space; delete the half-made folder ${databaseDir} (it holds no data yet) and start again`,
-        { cause: error },
-      );
-    }
-  } else {
-    await stopLeftOverPostgres(databaseDir, log);
-  }
+  if (fresh) await initialiseCluster(pg, root, databaseDir, runsAsRoot);
+  else await stopLeftOverPostgres(databaseDir, log);
   // The postmaster is the library's child process (a field it does not declare): watched for an exit nobody asked for.
   const postmaster = () => (pg as unknown as { process?: ChildProcess }).process;
   const exited = (child: ChildProcess | undefined) => !child || child.exitCode !== null || child.signalCode !== null;
@@ -202,6 +178,39 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
       await startAndWatch();
     },
   };
+}
+
+/**
+ * The superuser's password: the saved one, or a new one. A new cluster gets its password at initdb; an old
+ * one is switched to it after the start. Written before anything else, so a crash half-way leaves the
+ * password we were about to set, not a lost one.
+ */
+async function clusterPassword(passwordFile: string, pendingFile: string, fresh: boolean): Promise<string> {
+  const saved = await readSecret(passwordFile);
+  if (saved !== null) return saved;
+  const password = (await readSecret(pendingFile)) ?? randomPassword();
+  await writeSecret(fresh ? passwordFile : pendingFile, password);
+  return password;
+}
+
+/** initdb in `databaseDir`, its parent made passable for the `postgres` user when the server runs as root. */
+async function initialiseCluster(pg: { initialise(): Promise<void> }, root: string, databaseDir: string, runsAsRoot: boolean): Promise<void> {
+  await mkdir(path.dirname(databaseDir), { recursive: true });
+  // As root the cluster runs as the `postgres` user, who must be able to pass through the data folder
+  // (mktemp makes it 0700); traversal only, so the secrets beside it (0600) stay root's.
+  if (runsAsRoot) {
+    const { mode } = await stat(path.dirname(databaseDir));
+    await chmod(path.dirname(databaseDir), mode | 0o111);
+  }
+  try {
+    await pg.initialise();
+  } catch (error) {
+    throw new StartupError(
+      `Creating the embedded PostgreSQL cluster in ${databaseDir} failed: ${(error as Error)?.message ?? String(error)}`,
+      `check that ${root} is writable and has free space; delete the half-made folder ${databaseDir} (it holds no data yet) and start again`,
+      { cause: error },
+    );
+  }
 }
 
 /**

@@ -67,9 +67,7 @@ export function createPgListener(options: PgListenerOptions): PgListener {
     scheduleReconnect();
   };
 
-  let running: Promise<boolean> | null = null;
-  let queued: Promise<boolean> | null = null;
-  const roundTrip = async (): Promise<boolean> => {
+  const sync = sharedRoundTrips(async (): Promise<boolean> => {
     const current = client;
     try {
       if (!current) return false;
@@ -78,15 +76,7 @@ export function createPgListener(options: PgListenerOptions): PgListener {
     } catch {
       return false;
     }
-  };
-  const startRoundTrip = (): Promise<boolean> => {
-    const trip = roundTrip();
-    running = trip;
-    void trip.finally(() => {
-      if (running === trip) running = null;
-    });
-    return trip;
-  };
+  }, () => client !== null);
 
   const connect = (): Promise<void> => {
     if (closed || client) return Promise.resolve();
@@ -121,19 +111,7 @@ export function createPgListener(options: PgListenerOptions): PgListener {
     get connected() {
       return client !== null;
     },
-    sync() {
-      // Concurrent calls share round trips (a pg client runs one query at a time): a caller joins the
-      // query queued behind the running one, never the running one, which may have been sent before
-      // its commit.
-      if (!client) return Promise.resolve(false);
-      if (queued) return queued;
-      if (!running) return startRoundTrip();
-      queued = running.then(() => {
-        queued = null;
-        return startRoundTrip();
-      });
-      return queued;
-    },
+    sync,
     async close() {
       closed = true;
       if (retryTimer) clearTimeout(retryTimer);
@@ -142,5 +120,33 @@ export function createPgListener(options: PgListenerOptions): PgListener {
       client = null;
       await current?.end().catch(() => undefined);
     },
+  };
+}
+
+/**
+ * `sync` over `roundTrip`: concurrent calls share round trips (a pg client runs one query at a time): a
+ * caller joins the query queued behind the running one, never the running one, which may have been sent
+ * before its commit. False at once while not `connected`.
+ */
+function sharedRoundTrips(roundTrip: () => Promise<boolean>, connected: () => boolean): () => Promise<boolean> {
+  let running: Promise<boolean> | null = null;
+  let queued: Promise<boolean> | null = null;
+  const startRoundTrip = (): Promise<boolean> => {
+    const trip = roundTrip();
+    running = trip;
+    void trip.finally(() => {
+      if (running === trip) running = null;
+    });
+    return trip;
+  };
+  return () => {
+    if (!connected()) return Promise.resolve(false);
+    if (queued) return queued;
+    if (!running) return startRoundTrip();
+    queued = running.then(() => {
+      queued = null;
+      return startRoundTrip();
+    });
+    return queued;
   };
 }

@@ -37,9 +37,54 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
   const { seller, buyer } = invoice;
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
+  const page: Page = { doc, left, width };
   const total = formatRoubles(invoice.amountKopecks);
 
-  // Bank details box.
+  bankDetails(page, seller);
+
+  doc.moveDown(1.5);
+  doc.font('bold').fontSize(15).text(`Счёт на оплату № ${invoice.number} от ${dateFormat.format(invoice.createdAt)}`, left, doc.y, { width });
+  doc.moveTo(left, doc.y + 4).lineTo(left + width, doc.y + 4).lineWidth(1.5).stroke();
+  doc.moveDown(1);
+
+  const party = (label: string, text: string) => {
+    const y = doc.y;
+    doc.font('regular').fontSize(10).text(label, left, y, { width: 100 });
+    doc.font('bold').text(text, left + 105, y, { width: width - 105 });
+    doc.moveDown(0.6);
+  };
+  party('Поставщик:', `${seller.name}, ИНН ${seller.inn}, КПП ${seller.kpp}, ОГРН ${seller.ogrn}, ${seller.address}`);
+  party('Покупатель:', [buyer.name, `ИНН ${buyer.inn}`, buyer.kpp ? `КПП ${buyer.kpp}` : '', buyer.address].filter(Boolean).join(', '));
+  party('Основание:', 'Оферта сервиса Reklama Lab');
+
+  itemTable(page, invoice, total);
+
+  totalLines(page, seller, total);
+  doc.moveDown(0.8);
+  doc.font('regular').fontSize(10).text(`Всего наименований 1, на сумму ${total} руб.`, left, doc.y, { width });
+  doc.font('bold').text(amountInWords(invoice.amountKopecks), { width });
+  doc.font('regular').fontSize(9).moveDown(0.5).text(seller.vatNote, { width });
+  doc.moveDown(0.5).text(
+    `Оплатить не позднее ${seller.payWithinDays} банковских дней с даты счёта. В назначении платежа укажите «Оплата по счёту № ${invoice.number}». Токены зачисляются на баланс после поступления оплаты.`,
+    { width },
+  );
+  doc.moveTo(left, doc.y + 6).lineTo(left + width, doc.y + 6).lineWidth(1.5).stroke();
+  doc.moveDown(2.5);
+  doc.font('regular').fontSize(10).text(`${seller.signer} ____________________`, left, doc.y, { width });
+  doc.moveDown(1).text('Бухгалтер ____________________', { width });
+  doc.end();
+  return bytes;
+}
+
+/** The document and its text area. */
+interface Page {
+  doc: PDFKit.PDFDocument;
+  left: number;
+  width: number;
+}
+
+/** The box of the seller's bank details at the top. */
+function bankDetails({ doc, left, width }: Page, seller: SellerRequisites): void {
   doc.font('regular').fontSize(9);
   const boxTop = doc.y;
   const rows: [string, string][] = [
@@ -58,23 +103,10 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
   }
   doc.rect(left, boxTop, width, doc.y - boxTop).lineWidth(0.8).stroke();
   doc.moveTo(left + 126, boxTop).lineTo(left + 126, doc.y).stroke();
+}
 
-  doc.moveDown(1.5);
-  doc.font('bold').fontSize(15).text(`Счёт на оплату № ${invoice.number} от ${dateFormat.format(invoice.createdAt)}`, left, doc.y, { width });
-  doc.moveTo(left, doc.y + 4).lineTo(left + width, doc.y + 4).lineWidth(1.5).stroke();
-  doc.moveDown(1);
-
-  const party = (label: string, text: string) => {
-    const y = doc.y;
-    doc.font('regular').fontSize(10).text(label, left, y, { width: 100 });
-    doc.font('bold').text(text, left + 105, y, { width: width - 105 });
-    doc.moveDown(0.6);
-  };
-  party('Поставщик:', `${seller.name}, ИНН ${seller.inn}, КПП ${seller.kpp}, ОГРН ${seller.ogrn}, ${seller.address}`);
-  party('Покупатель:', [buyer.name, `ИНН ${buyer.inn}`, buyer.kpp ? `КПП ${buyer.kpp}` : '', buyer.address].filter(Boolean).join(', '));
-  party('Основание:', 'Оферта сервиса Reklama Lab');
-
-  // The one line: package of tokens.
+/** The one line: package of tokens, under its column titles. */
+function itemTable({ doc, left, width }: Page, invoice: InvoiceDocument, total: string): void {
   doc.moveDown(0.5);
   const columns = [
     { title: '№', width: 24 },
@@ -101,7 +133,10 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
   };
   drawRow(columns.map((column) => column.title), 'bold');
   drawRow(cells, 'regular');
+}
 
+/** «Итого», the VAT line and «Всего к оплате», right-aligned. */
+function totalLines({ doc, left, width }: Page, seller: SellerRequisites, total: string): void {
   doc.moveDown(0.8);
   const totals: [string, string][] = [
     ['Итого:', total],
@@ -113,18 +148,4 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
     doc.font('bold').fontSize(10).text(label, left, y, { width: width - 100, align: 'right' });
     doc.text(value, left + width - 95, y, { width: 95, align: 'right' });
   }
-  doc.moveDown(0.8);
-  doc.font('regular').fontSize(10).text(`Всего наименований 1, на сумму ${total} руб.`, left, doc.y, { width });
-  doc.font('bold').text(amountInWords(invoice.amountKopecks), { width });
-  doc.font('regular').fontSize(9).moveDown(0.5).text(seller.vatNote, { width });
-  doc.moveDown(0.5).text(
-    `Оплатить не позднее ${seller.payWithinDays} банковских дней с даты счёта. В назначении платежа укажите «Оплата по счёту № ${invoice.number}». Токены зачисляются на баланс после поступления оплаты.`,
-    { width },
-  );
-  doc.moveTo(left, doc.y + 6).lineTo(left + width, doc.y + 6).lineWidth(1.5).stroke();
-  doc.moveDown(2.5);
-  doc.font('regular').fontSize(10).text(`${seller.signer} ____________________`, left, doc.y, { width });
-  doc.moveDown(1).text('Бухгалтер ____________________', { width });
-  doc.end();
-  return bytes;
 }

@@ -67,12 +67,48 @@ function requireImportable(parsed: ParsedImport): ParsedImport {
 }
 
 export const projectRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(projectRecordRoutes);
+  await app.register(fileImportRoutes);
+  await app.register(directImportRoutes);
+  await app.register(importDraftRoutes);
+  await app.register(campaignRoutes);
+};
+
+/** The organization's projects: the list, one project, and creating, changing and deleting one. */
+const projectRecordRoutes: FastifyPluginAsync = async (app) => {
   addRoute(app, routes.list, async (request) => {
     const caller = callerOf(request);
     const { search, sort, order, page, page_size } = request.query;
     return listProjects(app.db, caller.organizationId, { search: search || undefined, sort, order, page, page_size });
   });
 
+  addRoute(app, routes.get, async (request) => {
+    return projectDetail(app.db, callerOf(request).organizationId, request.params.id);
+  });
+
+  addRoute(app, routes.create, async (request, reply) => {
+    const caller = callerOf(request);
+    const { draft_id, ...fields } = request.body;
+    const id = await createProject(app.db, caller, fields, draft_id);
+    reply.status(201);
+    return projectDetail(app.db, caller.organizationId, id);
+  });
+
+  addRoute(app, routes.update, async (request) => {
+    const caller = callerOf(request);
+    await updateProject(app.db, caller.organizationId, request.params.id, request.body);
+    return projectDetail(app.db, caller.organizationId, request.params.id);
+  });
+
+  addRoute(app, routes.remove, async (request, reply) => {
+    await deleteProject(app.db, callerOf(request), request.params.id);
+    reply.status(204);
+    return null;
+  });
+};
+
+/** Campaigns from files: the template to fill, and the upload parsed into a draft for preview. */
+const fileImportRoutes: FastifyPluginAsync = async (app) => {
   addRoute(app, routes.importTemplate, async (_request, reply) => {
     reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${templateFileName}"`);
     return Buffer.from(buildTemplateFile());
@@ -141,7 +177,10 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
       }
     });
   });
+};
 
+/** A Direct account read through the API as a job, and that job's state and live progress. */
+const directImportRoutes: FastifyPluginAsync = async (app) => {
   /**
    * Starts reading a Direct account as a job (server/projects/import-jobs.ts): the token travels to the
    * worker sealed, and the preview it makes carries it, sealed, for the project to keep.
@@ -185,31 +224,10 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     await read();
     await streamProgress(app.progressHub, request, reply, { channel: IMPORT_JOB_CHANNEL, id: request.params.id, read, finished: (job) => isImportJobFinished(job.status) });
   });
+};
 
-  addRoute(app, routes.get, async (request) => {
-    return projectDetail(app.db, callerOf(request).organizationId, request.params.id);
-  });
-
-  addRoute(app, routes.create, async (request, reply) => {
-    const caller = callerOf(request);
-    const { draft_id, ...fields } = request.body;
-    const id = await createProject(app.db, caller, fields, draft_id);
-    reply.status(201);
-    return projectDetail(app.db, caller.organizationId, id);
-  });
-
-  addRoute(app, routes.update, async (request) => {
-    const caller = callerOf(request);
-    await updateProject(app.db, caller.organizationId, request.params.id, request.body);
-    return projectDetail(app.db, caller.organizationId, request.params.id);
-  });
-
-  addRoute(app, routes.remove, async (request, reply) => {
-    await deleteProject(app.db, callerOf(request), request.params.id);
-    reply.status(204);
-    return null;
-  });
-
+/** A previewed import (a draft): its statistics period, and its campaigns applied to a project. */
+const importDraftRoutes: FastifyPluginAsync = async (app) => {
   addRoute(app, routes.setDraftPeriod, async (request) => ({
     period: await setDraftPeriod(app.db, callerOf(request), request.params.draftId, request.body),
   }));
@@ -220,7 +238,10 @@ export const projectRoutes: FastifyPluginAsync = async (app) => {
     reply.status(201);
     return projectDetail(app.db, caller.organizationId, request.params.id);
   });
+};
 
+/** A project's campaign tree and one campaign's document. */
+const campaignRoutes: FastifyPluginAsync = async (app) => {
   addRoute(app, routes.campaigns, async (request) => {
     const caller = callerOf(request);
     await findProject(app.db, caller.organizationId, request.params.id);

@@ -1,10 +1,9 @@
 /// <reference lib="dom" />
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeDirect, teplodomAccount, type FakeDirect, type FakeDirectAccount } from '../fakes/yandex-direct-fake.js';
-import { startFakeYandexId, type FakeYandexId } from '../fakes/yandex-id-fake.js';
-import { startAdminSession, type AdminSession } from './helpers/admin-session.js';
-import { runAnalysisToCompletion, startDirectProject, yandexFakesEnv } from './helpers/flows.js';
+import { teplodomAccount, type FakeDirect, type FakeDirectAccount } from '../fakes/yandex-direct-fake.js';
+import { runAnalysisToCompletion, startDirectProject } from './helpers/flows.js';
+import { connectYandexDirect, startYandexFakes, type YandexFakes } from './helpers/yandex-fakes.js';
 
 /**
  * An agency's client read through the API with its settings: the search campaign has no campaign negatives
@@ -19,14 +18,13 @@ function clientWithSettings(): FakeDirectAccount {
 }
 
 describe('an agency picks its clients in Chromium and audits one of them', () => {
-  let yandexId: FakeYandexId;
+  let fakes: YandexFakes;
   let direct: FakeDirect;
-  let session: AdminSession;
   let page: Page;
 
   beforeAll(async () => {
-    yandexId = await startFakeYandexId({ login: 'agency-two' });
-    direct = await startFakeDirect(
+    fakes = await startYandexFakes(
+      'agency-two',
       {
         ...teplodomAccount(),
         agencyClients: [
@@ -35,28 +33,18 @@ describe('an agency picks its clients in Chromium and audits one of them', () =>
           { Login: 'third-client', ClientInfo: 'Третий клиент' },
         ],
       },
-      {
-        acceptsToken: (token) => yandexId.issued.some((issued) => issued.accessToken === token),
-        clientAccounts: { teplodom: clientWithSettings(), 'okna-perm': teplodomAccount() },
-      },
+      { clientAccounts: { teplodom: clientWithSettings(), 'okna-perm': teplodomAccount() } },
     );
-    session = await startAdminSession({
-      env: yandexFakesEnv(yandexId, direct),
-    });
-    page = session.page;
+    ({ direct, page } = fakes);
   });
   afterAll(async () => {
-    await session?.close();
-    await direct?.close();
-    await yandexId?.close();
+    await fakes?.close();
   });
 
   it('connects, makes a project for each of two clients with the points spent, opens one, audits it and sees a settings finding', async () => {
     await startDirectProject(page, { name: 'Клиенты агентства', site: 'agency.example' });
-    await page.getByRole('tab', { name: 'API Яндекс Директа' }).click();
-    await page.getByRole('button', { name: 'Подключить Яндекс Директ' }).click();
-    // Yandex ID's consent (the fake consents at once) sends the browser back to the app, which returns to step 2.
-    await page.waitForURL('**/connections/yandex/callback?**');
+    await connectYandexDirect(page);
+    // The app returns to step 2.
     await page.waitForURL('**/projects/create/step2');
     await page.getByRole('tab', { name: 'API Яндекс Директа' }).click();
 

@@ -1,38 +1,29 @@
 /// <reference lib="dom" />
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeDirect, teplodomAccount, type FakeDirect } from '../fakes/yandex-direct-fake.js';
-import { startFakeYandexId, type FakeYandexId } from '../fakes/yandex-id-fake.js';
-import { startAdminSession, type AdminSession } from './helpers/admin-session.js';
-import { startDirectProject, yandexFakesEnv } from './helpers/flows.js';
+import { teplodomAccount, type FakeDirect } from '../fakes/yandex-direct-fake.js';
+import type { FakeYandexId } from '../fakes/yandex-id-fake.js';
+import { startDirectProject } from './helpers/flows.js';
+import { connectYandexDirect, startYandexFakes, type YandexFakes } from './helpers/yandex-fakes.js';
 
 describe('connecting Yandex Direct through Yandex ID in Chromium', () => {
+  let fakes: YandexFakes;
   let yandexId: FakeYandexId;
   let direct: FakeDirect;
-  let session: AdminSession;
   let page: Page;
 
   beforeAll(async () => {
-    yandexId = await startFakeYandexId({ login: 'agency-one' });
-    direct = await startFakeDirect({ ...teplodomAccount(), agencyClients: [{ Login: 'teplodom', ClientInfo: 'ООО «Теплодом»' }, { Login: 'okna-perm', ClientInfo: 'Окна Пермь' }] }, { acceptsToken: (token) => yandexId.issued.some((issued) => issued.accessToken === token) });
-    session = await startAdminSession({
-      env: yandexFakesEnv(yandexId, direct),
-    });
-    page = session.page;
+    fakes = await startYandexFakes('agency-one', { ...teplodomAccount(), agencyClients: [{ Login: 'teplodom', ClientInfo: 'ООО «Теплодом»' }, { Login: 'okna-perm', ClientInfo: 'Окна Пермь' }] });
+    ({ yandexId, direct, page } = fakes);
   });
   afterAll(async () => {
-    await session?.close();
-    await direct?.close();
-    await yandexId?.close();
+    await fakes?.close();
   });
 
   it('connects on step 2 of a new project, comes back, picks a client of the agency, reads it and saves the project', async () => {
     await startDirectProject(page, { name: 'Теплодом', site: 'teplodom.example' });
 
-    await page.getByRole('tab', { name: 'API Яндекс Директа' }).click();
-    await page.getByRole('button', { name: 'Подключить Яндекс Директ' }).click();
-    // Yandex ID's consent (the fake consents at once) sends the browser back to the app, which returns to step 2.
-    await page.waitForURL('**/connections/yandex/callback?**');
+    await connectYandexDirect(page);
     await page.getByText(/Аккаунт agency-one подключён|Аккаунт не подключён/).waitFor();
     expect(await page.getByRole('alert').allInnerTexts()).toEqual([]);
     await page.waitForURL('**/projects/create/step2');

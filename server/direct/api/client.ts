@@ -159,24 +159,12 @@ export function createDirectClient(options: DirectClientOptions): DirectClient {
   const units = createUnitsAccount();
   const limit = createLimiter(options.maxConcurrent ?? 5);
 
-  function headersFor(extra: Record<string, string>): Record<string, string> {
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${options.token}`,
-      'Accept-Language': 'ru',
-      'Content-Type': 'application/json; charset=utf-8',
-      ...extra,
-    };
-    if (options.clientLogin) headers['Client-Login'] = options.clientLogin;
-    if (options.useOperatorUnits !== undefined) headers['Use-Operator-Units'] = String(options.useOperatorUnits);
-    return headers;
-  }
-
   /** One HTTP exchange inside a concurrency slot; the slot is freed before any waiting. */
   function exchange(service: string, body: unknown, extraHeaders: Record<string, string>): Promise<Answer> {
     return limit(async () => {
       const response = await doFetch(`${baseUrl}/${service}`, {
         method: 'POST',
-        headers: headersFor(extraHeaders),
+        headers: requestHeaders(options, extraHeaders),
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });
@@ -286,6 +274,19 @@ export function createDirectClient(options: DirectClientOptions): DirectClient {
       return units.snapshot();
     },
   };
+}
+
+/** The headers of every request: the token, Russian messages, and the agency's client and whose points pay, when set. */
+function requestHeaders(options: DirectClientOptions, extra: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${options.token}`,
+    'Accept-Language': 'ru',
+    'Content-Type': 'application/json; charset=utf-8',
+    ...extra,
+  };
+  if (options.clientLogin) headers['Client-Login'] = options.clientLogin;
+  if (options.useOperatorUnits !== undefined) headers['Use-Operator-Units'] = String(options.useOperatorUnits);
+  return headers;
 }
 
 /** A JSON service answer: the `result`, or the `error` turned into a DirectApiError. */

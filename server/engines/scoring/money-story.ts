@@ -51,113 +51,9 @@ const overpaidChecks = [checks.keywordLowerBid.id];
 export function moneyStory({ account, scoring, nonTargetRows }: MoneyStoryInput): MoneyStory {
   // The same factor the findings use (accountFacts): 30 days over the period's days.
   const monthFactor = scoring.settings.daysPerMonth / scoring.periodDays;
-  const causes: Cause[] = [];
-
-  // ------------------------------------------------------------ wasted keywords: the findings' own money
-  const wastedKeys = new Set<string>();
-  const wastedCampaigns = new Set<string>();
-  let wastedPeriod = 0;
-  let wastedPerMonth = 0;
-  let wastedCount = 0;
-  for (const finding of scoring.findings) {
-    if (!wastedChecks.includes(finding.checkId)) continue;
-    if (finding.checkId === checks.campaignWastedSpend.id) wastedCampaigns.add(finding.target.key);
-    else wastedKeys.add(finding.target.key);
-    for (const item of finding.items ?? []) wastedKeys.add(item.target.key);
-    if (!finding.money) continue;
-    wastedPeriod += finding.money;
-    wastedPerMonth += finding.moneyPerMonth ?? 0;
-    wastedCount += finding.count ?? 1;
-  }
-  if (wastedCount > 0) causes.push({ cause: 'wasted_keywords', period: roundMoney(wastedPeriod), perMonth: roundMoney(wastedPerMonth), count: wastedCount, list: { kind: 'findings', checks: wastedChecks } });
-
-  const isWasted = (keyword: PreparedKeyword) => wastedKeys.has(keyword.ref.key) || wastedCampaigns.has(keyword.campaign.ref.key);
-  const costOf = (keyword: PreparedKeyword) => keyword.keyword.stats?.cost ?? 0;
-  /** Spend of a group not already counted as wasted (what its queries and overpaid clicks can still be). */
-  const openSpend = new Map<PreparedGroup, number>();
-  const openSpendOf = (group: PreparedGroup) => {
-    let spend = openSpend.get(group);
-    if (spend === undefined) {
-      spend = group.keywords.reduce((sum, keyword) => sum + (isWasted(keyword) ? 0 : costOf(keyword)), 0);
-      openSpend.set(group, spend);
-    }
-    return spend;
-  };
-
-  // ------------------------------------------------------------ non-target queries outside wasted keywords
-  const preparedOf = new Map(account.queries.map((prepared) => [prepared.query, prepared]));
-  const keywordsByPhrase = new Map<PreparedGroup, Map<string, PreparedKeyword>>();
-  const phraseKey = (text: string) => text.trim().toLowerCase().replace(/ё/g, 'е');
-  const keywordOf = (group: PreparedGroup, text: string) => {
-    let byPhrase = keywordsByPhrase.get(group);
-    if (!byPhrase) {
-      byPhrase = new Map(group.keywords.map((keyword) => [phraseKey(keyword.keyword.phrase), keyword]));
-      keywordsByPhrase.set(group, byPhrase);
-    }
-    return byPhrase.get(phraseKey(text));
-  };
-  const queriesOfKeyword = new Map<PreparedKeyword, number>();
-  const queriesOfGroup = new Map<PreparedGroup, number>();
-  let queriesPeriod = 0;
-  let queriesCount = 0;
-  for (const row of nonTargetRows) {
-    const prepared = preparedOf.get(row);
-    const campaign = prepared?.campaign;
-    if (campaign && wastedCampaigns.has(campaign.ref.key)) continue;
-    const group = prepared?.group;
-    const groups = group ? [group] : campaign?.groups ?? [];
-    const keyword = row.keyword ? groups.map((candidate) => keywordOf(candidate, row.keyword!)).find((found) => found !== undefined) : undefined;
-    if (keyword) {
-      if (isWasted(keyword)) continue;
-      queriesOfKeyword.set(keyword, (queriesOfKeyword.get(keyword) ?? 0) + row.stats.cost);
-    } else if (groups.length > 0) {
-      // Keyword unknown: left out only when everything its group (or campaign) spent is already wasted.
-      if (groups.every((candidate) => openSpendOf(candidate) <= 0)) continue;
-      if (group) queriesOfGroup.set(group, (queriesOfGroup.get(group) ?? 0) + row.stats.cost);
-    }
-    queriesPeriod += row.stats.cost;
-    queriesCount++;
-  }
-  if (queriesCount > 0) {
-    causes.push({
-      cause: 'non_target_queries',
-      period: roundMoney(queriesPeriod),
-      perMonth: roundMoney(queriesPeriod * monthFactor),
-      count: queriesCount,
-      list: { kind: 'suggestions', suggestionKind: 'negative_keyword' },
-    });
-  }
-
-  // ------------------------------------------------------------ overpaid clicks: the excess over the CPA rule
-  // Only the keywords of priced lower-bid findings are looked up (a few): a map of every keyword was a
-  // million entries and ~80 MB with its entry pairs at 1 000 000 keywords, made at the end of the
-  // engines' run, where the thread's heap peaks. (A later keyword of the same key wins, as in that map.)
-  const overpaidKeys = new Set<string>();
-  for (const finding of scoring.findings) if (finding.checkId === checks.keywordLowerBid.id && finding.money) overpaidKeys.add(finding.target.key);
-  const keywordsByKey = new Map<string, PreparedKeyword>();
-  if (overpaidKeys.size > 0) for (const keyword of account.keywords) if (overpaidKeys.has(keyword.ref.key)) keywordsByKey.set(keyword.ref.key, keyword);
-  const overpaidByGroup = new Map<PreparedGroup, number>();
-  let overpaidCount = 0;
-  for (const finding of scoring.findings) {
-    if (finding.checkId !== checks.keywordLowerBid.id || !finding.money) continue;
-    const keyword = keywordsByKey.get(finding.target.key);
-    if (!keyword || isWasted(keyword)) continue;
-    // The excess (cost − conversions × reference) holds the keyword's non-target queries, already lost: they come off it.
-    const excess = Math.min(finding.money, costOf(keyword)) - (queriesOfKeyword.get(keyword) ?? 0);
-    if (excess <= 0) continue;
-    overpaidByGroup.set(keyword.group, (overpaidByGroup.get(keyword.group) ?? 0) + excess);
-    overpaidCount++;
-  }
-  let overpaidPeriod = 0;
-  for (const [group, excess] of overpaidByGroup) {
-    // The group's queries without a keyword are inside some keyword of the group: what is left of its open spend caps the excess.
-    const attributed = group.keywords.reduce((sum, keyword) => sum + (queriesOfKeyword.get(keyword) ?? 0), 0);
-    const left = Math.max(0, openSpendOf(group) - attributed - (queriesOfGroup.get(group) ?? 0));
-    overpaidPeriod += Math.min(excess, left);
-  }
-  if (overpaidCount > 0 && overpaidPeriod > 0) {
-    causes.push({ cause: 'overpaid_clicks', period: roundMoney(overpaidPeriod), perMonth: roundMoney(overpaidPeriod * monthFactor), count: overpaidCount, list: { kind: 'findings', checks: overpaidChecks } });
-  }
+  const wasted = wastedKeywords(scoring);
+  const queries = nonTargetQueries(account, nonTargetRows, wasted, monthFactor);
+  const causes = [wasted.cause, queries.cause, overpaidClicks(account, scoring, wasted, queries, monthFactor)].filter((cause) => cause !== null);
 
   // Rounded to whole roubles a month, a cause of 0 ₽ says nothing: left out.
   const shown = causes.filter((cause) => Math.round(cause.perMonth) > 0).sort((a, b) => b.perMonth - a.perMonth);
@@ -174,6 +70,136 @@ export function moneyStory({ account, scoring, nonTargetRows }: MoneyStoryInput)
     spendPerMonth: spend === null ? null : roundMoney(spend * monthFactor),
     causes: shown,
   };
+}
+
+const costOf = (keyword: PreparedKeyword) => keyword.keyword.stats?.cost ?? 0;
+
+/** The keywords and campaigns counted as wasted, and what of a group's spend is still open. */
+class Wasted {
+  readonly keys = new Set<string>();
+  readonly campaigns = new Set<string>();
+  cause: Cause | null = null;
+  /** Spend of a group not already counted as wasted (what its queries and overpaid clicks can still be). */
+  private readonly openSpend = new Map<PreparedGroup, number>();
+
+  has(keyword: PreparedKeyword): boolean {
+    return this.keys.has(keyword.ref.key) || this.campaigns.has(keyword.campaign.ref.key);
+  }
+
+  openSpendOf(group: PreparedGroup): number {
+    let spend = this.openSpend.get(group);
+    if (spend === undefined) {
+      spend = group.keywords.reduce((sum, keyword) => sum + (this.has(keyword) ? 0 : costOf(keyword)), 0);
+      this.openSpend.set(group, spend);
+    }
+    return spend;
+  }
+}
+
+/** Wasted keywords: the findings' own money. */
+function wastedKeywords(scoring: MoneyStoryInput['scoring']): Wasted {
+  const wasted = new Wasted();
+  let wastedPeriod = 0;
+  let wastedPerMonth = 0;
+  let wastedCount = 0;
+  for (const finding of scoring.findings) {
+    if (!wastedChecks.includes(finding.checkId)) continue;
+    if (finding.checkId === checks.campaignWastedSpend.id) wasted.campaigns.add(finding.target.key);
+    else wasted.keys.add(finding.target.key);
+    for (const item of finding.items ?? []) wasted.keys.add(item.target.key);
+    if (!finding.money) continue;
+    wastedPeriod += finding.money;
+    wastedPerMonth += finding.moneyPerMonth ?? 0;
+    wastedCount += finding.count ?? 1;
+  }
+  if (wastedCount > 0) wasted.cause = { cause: 'wasted_keywords', period: roundMoney(wastedPeriod), perMonth: roundMoney(wastedPerMonth), count: wastedCount, list: { kind: 'findings', checks: wastedChecks } };
+  return wasted;
+}
+
+interface QueriesCounted {
+  cause: Cause | null;
+  /** The non-target queries' cost by the keyword they matched. */
+  ofKeyword: Map<PreparedKeyword, number>;
+  /** The cost of the group's non-target queries that matched no keyword. */
+  ofGroup: Map<PreparedGroup, number>;
+}
+
+/** Non-target queries outside wasted keywords. */
+function nonTargetQueries(account: PreparedAccount, nonTargetRows: Iterable<SearchQuery>, wasted: Wasted, monthFactor: number): QueriesCounted {
+  const preparedOf = new Map(account.queries.map((prepared) => [prepared.query, prepared]));
+  const keywordsByPhrase = new Map<PreparedGroup, Map<string, PreparedKeyword>>();
+  const phraseKey = (text: string) => text.trim().toLowerCase().replace(/ё/g, 'е');
+  const keywordOf = (group: PreparedGroup, text: string) => {
+    let byPhrase = keywordsByPhrase.get(group);
+    if (!byPhrase) {
+      byPhrase = new Map(group.keywords.map((keyword) => [phraseKey(keyword.keyword.phrase), keyword]));
+      keywordsByPhrase.set(group, byPhrase);
+    }
+    return byPhrase.get(phraseKey(text));
+  };
+  const counted: QueriesCounted = { cause: null, ofKeyword: new Map(), ofGroup: new Map() };
+  let queriesPeriod = 0;
+  let queriesCount = 0;
+  for (const row of nonTargetRows) {
+    const prepared = preparedOf.get(row);
+    const campaign = prepared?.campaign;
+    if (campaign && wasted.campaigns.has(campaign.ref.key)) continue;
+    const group = prepared?.group;
+    const groups = group ? [group] : campaign?.groups ?? [];
+    const keyword = row.keyword ? groups.map((candidate) => keywordOf(candidate, row.keyword!)).find((found) => found !== undefined) : undefined;
+    if (keyword) {
+      if (wasted.has(keyword)) continue;
+      counted.ofKeyword.set(keyword, (counted.ofKeyword.get(keyword) ?? 0) + row.stats.cost);
+    } else if (groups.length > 0) {
+      // Keyword unknown: left out only when everything its group (or campaign) spent is already wasted.
+      if (groups.every((candidate) => wasted.openSpendOf(candidate) <= 0)) continue;
+      if (group) counted.ofGroup.set(group, (counted.ofGroup.get(group) ?? 0) + row.stats.cost);
+    }
+    queriesPeriod += row.stats.cost;
+    queriesCount++;
+  }
+  if (queriesCount > 0) {
+    counted.cause = {
+      cause: 'non_target_queries',
+      period: roundMoney(queriesPeriod),
+      perMonth: roundMoney(queriesPeriod * monthFactor),
+      count: queriesCount,
+      list: { kind: 'suggestions', suggestionKind: 'negative_keyword' },
+    };
+  }
+  return counted;
+}
+
+/** Overpaid clicks: the excess over the CPA rule. */
+function overpaidClicks(account: PreparedAccount, scoring: MoneyStoryInput['scoring'], wasted: Wasted, queries: QueriesCounted, monthFactor: number): Cause | null {
+  // Only the keywords of priced lower-bid findings are looked up (a few): a map of every keyword was a
+  // million entries and ~80 MB with its entry pairs at 1 000 000 keywords, made at the end of the
+  // engines' run, where the thread's heap peaks. (A later keyword of the same key wins, as in that map.)
+  const overpaidKeys = new Set<string>();
+  for (const finding of scoring.findings) if (finding.checkId === checks.keywordLowerBid.id && finding.money) overpaidKeys.add(finding.target.key);
+  const keywordsByKey = new Map<string, PreparedKeyword>();
+  if (overpaidKeys.size > 0) for (const keyword of account.keywords) if (overpaidKeys.has(keyword.ref.key)) keywordsByKey.set(keyword.ref.key, keyword);
+  const overpaidByGroup = new Map<PreparedGroup, number>();
+  let overpaidCount = 0;
+  for (const finding of scoring.findings) {
+    if (finding.checkId !== checks.keywordLowerBid.id || !finding.money) continue;
+    const keyword = keywordsByKey.get(finding.target.key);
+    if (!keyword || wasted.has(keyword)) continue;
+    // The excess (cost − conversions × reference) holds the keyword's non-target queries, already lost: they come off it.
+    const excess = Math.min(finding.money, costOf(keyword)) - (queries.ofKeyword.get(keyword) ?? 0);
+    if (excess <= 0) continue;
+    overpaidByGroup.set(keyword.group, (overpaidByGroup.get(keyword.group) ?? 0) + excess);
+    overpaidCount++;
+  }
+  let overpaidPeriod = 0;
+  for (const [group, excess] of overpaidByGroup) {
+    // The group's queries without a keyword are inside some keyword of the group: what is left of its open spend caps the excess.
+    const attributed = group.keywords.reduce((sum, keyword) => sum + (queries.ofKeyword.get(keyword) ?? 0), 0);
+    const left = Math.max(0, wasted.openSpendOf(group) - attributed - (queries.ofGroup.get(group) ?? 0));
+    overpaidPeriod += Math.min(excess, left);
+  }
+  if (overpaidCount === 0 || overpaidPeriod <= 0) return null;
+  return { cause: 'overpaid_clicks', period: roundMoney(overpaidPeriod), perMonth: roundMoney(overpaidPeriod * monthFactor), count: overpaidCount, list: { kind: 'findings', checks: overpaidChecks } };
 }
 
 /**

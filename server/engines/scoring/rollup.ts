@@ -95,6 +95,25 @@ class Tallies {
 }
 
 export function rollUpScores(account: PreparedAccount, findings: readonly Finding[], accountRef: EntityRef): Rollup {
+  const tallies = tallyFindings(account, findings);
+  const scoreOf = (ref: EntityRef, base: number): EntityScore => {
+    const row = tallies.find(ref.key);
+    if (row < 0) return { target: ref, score: clamp(base), findings: 0, moneyPerMonth: 0 };
+    return { target: ref, score: clamp(base - tallies.penalty[row]), findings: tallies.count[row], moneyPerMonth: round2(tallies.money[row]) };
+  };
+  const { campaignWeights, ...entities } = scoreEntities(account, scoreOf);
+  const accountRow = tallies.find(accountRef.key);
+  const account_: EntityScore = {
+    target: accountRef,
+    score: clamp(accountMean(account, entities.campaigns, campaignWeights) - (accountRow >= 0 ? tallies.penalty[accountRow] : 0)),
+    findings: findings.length,
+    moneyPerMonth: round2(findings.reduce((acc, finding) => acc + (finding.moneyPerMonth ?? 0), 0)),
+  };
+  return { account: account_, ...entities };
+}
+
+/** Each finding's weight, count and money on the entities it is about and the ones above them. */
+function tallyFindings(account: PreparedAccount, findings: readonly Finding[]): Tallies {
   // One tally per entity key. The keys of the group and campaign above an entity are the prepared
   // refs' own strings, never built per item: at a million keywords the findings list two million
   // items, and a new string per item and level (hashed and flattened for each lookup) made this stage
@@ -166,13 +185,11 @@ export function rollUpScores(account: PreparedAccount, findings: readonly Findin
       addMoney(own, finding.moneyPerMonth);
     }
   });
+  return tallies;
+}
 
-  const scoreOf = (ref: EntityRef, base: number): EntityScore => {
-    const row = tallies.find(ref.key);
-    if (row < 0) return { target: ref, score: clamp(base), findings: 0, moneyPerMonth: 0 };
-    return { target: ref, score: clamp(base - tallies.penalty[row]), findings: tallies.count[row], moneyPerMonth: round2(tallies.money[row]) };
-  };
-
+/** Scores from the bottom up: keywords and ads, their groups (the mean of them), campaigns (of their groups by size). */
+function scoreEntities(account: PreparedAccount, scoreOf: (ref: EntityRef, base: number) => EntityScore): Omit<Rollup, 'account'> & { campaignWeights: number[] } {
   const keywords: EntityScore[] = [];
   const ads: EntityScore[] = [];
   const groups: EntityScore[] = [];
@@ -206,7 +223,11 @@ export function rollUpScores(account: PreparedAccount, findings: readonly Findin
     campaigns.push(scoreOf(campaign.ref, weightTotal ? weightedSum / weightTotal : 100));
     campaignWeights.push(campaignStatsOf(campaign)?.cost ?? 0);
   }
+  return { campaigns, groups, ads, keywords, campaignWeights };
+}
 
+/** The account's score before its own findings: its campaigns' weighted by spend, by size when there is no spend. */
+function accountMean(account: PreparedAccount, campaigns: readonly EntityScore[], campaignWeights: readonly number[]): number {
   const bySpend = campaignWeights.some((weight) => weight > 0);
   let sum = 0;
   let total = 0;
@@ -216,12 +237,5 @@ export function rollUpScores(account: PreparedAccount, findings: readonly Findin
     sum += campaign.score * weight;
     total += weight;
   });
-  const accountRow = tallies.find(accountRef.key);
-  const account_: EntityScore = {
-    target: accountRef,
-    score: clamp((total ? sum / total : 100) - (accountRow >= 0 ? tallies.penalty[accountRow] : 0)),
-    findings: findings.length,
-    moneyPerMonth: round2(findings.reduce((acc, finding) => acc + (finding.moneyPerMonth ?? 0), 0)),
-  };
-  return { account: account_, campaigns, groups, ads, keywords };
+  return total ? sum / total : 100;
 }

@@ -239,9 +239,22 @@ function keptApart(broader: PreparedKeyword, narrower: PreparedKeyword, platform
 export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
   const suggestions: CrossMinusSuggestion[] = [];
   const { sets: duplicates, removed } = findDuplicates(account, suggestions);
+  const { intersections, keywordAdds, groupAdds } = findIntersections(account, removed);
+  suggestions.push(...keywordSuggestions(keywordAdds), ...groupSuggestions(account, groupAdds));
+  return { duplicates, intersections, suggestions };
+}
+
+type KeywordAdds = Map<PreparedKeyword, { add: string[]; because: EntityRef[] }>;
+type GroupAdds = Map<string, { group: PreparedKeyword['group']; add: string[]; because: EntityRef[]; broader: PreparedKeyword[] }>;
+
+/**
+ * Within each campaign, the broader keywords whose queries a narrower one (the same words and more) should
+ * get: the minus-words for the broader keyword (one word apart, Direct) or for its group (another group).
+ */
+function findIntersections(account: PreparedAccount, removed: ReadonlySet<PreparedKeyword>): { intersections: GroupIntersection[]; keywordAdds: KeywordAdds; groupAdds: GroupAdds } {
   const intersections: GroupIntersection[] = [];
-  const keywordAdds = new Map<PreparedKeyword, { add: string[]; because: EntityRef[] }>();
-  const groupAdds = new Map<string, { group: PreparedKeyword['group']; add: string[]; because: EntityRef[]; broader: PreparedKeyword[] }>();
+  const keywordAdds: KeywordAdds = new Map();
+  const groupAdds: GroupAdds = new Map();
 
   const hashes = new LemmaSetHashes();
   for (const campaign of account.campaigns) {
@@ -289,7 +302,12 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
       });
     }
   }
+  return { intersections, keywordAdds, groupAdds };
+}
 
+/** Minus-words on the broader keywords, as many as fit its length limit. */
+function keywordSuggestions(keywordAdds: KeywordAdds): CrossMinusSuggestion[] {
+  const suggestions: CrossMinusSuggestion[] = [];
   for (const [broader, entry] of keywordAdds) {
     const existing = minusTexts(broader);
     const add: string[] = [];
@@ -314,7 +332,12 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
       reason: `Фраза «${barePhrase(broader)}» перехватывает запросы более точных фраз (${entry.because.slice(0, 3).map((ref) => `«${ref.label}»`).join(', ')}${entry.because.length > 3 ? '…' : ''}). Кросс-минусовка отдаёт каждый запрос самой точной фразе.`,
     });
   }
+  return suggestions;
+}
 
+/** Minus-phrases on the broader keywords' groups, those that switch off none of the group's own keywords. */
+function groupSuggestions(account: PreparedAccount, groupAdds: GroupAdds): CrossMinusSuggestion[] {
+  const suggestions: CrossMinusSuggestion[] = [];
   for (const [, entry] of groupAdds) {
     const phrases = uniqueByNormalised(entry.add);
     // A minus-phrase must not switch off a keyword of the same group.
@@ -336,5 +359,5 @@ export function findCrossMinus(account: PreparedAccount): CrossMinusResult {
       reason: `Широкие фразы группы «${entry.group.group.name}» пересекаются с фразами других групп; минус-фразы на группу отдают эти запросы более точным группам.`,
     });
   }
-  return { duplicates, intersections, suggestions };
+  return suggestions;
 }

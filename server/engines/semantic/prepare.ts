@@ -122,40 +122,64 @@ export function prepareAccount(fullData: CampaignData, lemmatizer: Lemmatizer, o
     account.campaigns.push(preparedCampaign);
 
     campaign.groups.forEach((group, groupIndex) => {
-      const groupKey = `${campaignRef.key}g${groupIndex}`;
-      const groupRef: EntityRef = { level: 'group', key: groupKey, campaignIndex, groupIndex, campaignName: campaign.name, groupName: group.name, label: group.name, externalId: group.externalId };
-      const negativeTexts = [...group.negativeKeywords];
-      const preparedGroup: PreparedGroup = { ref: groupRef, group, keywords: [], ads: [], negatives: [], negativeTexts };
-      account.negativeKeywordCount += group.negativeKeywords.length;
-
-      group.keywords.forEach((keyword, keywordIndex) => {
-        tick();
-        if (isNegativeKeywordRow(keyword)) {
-          negativeTexts.push(keyword.phrase.trim().replace(/^-+/, ''));
-          account.negativeKeywordCount++;
-          return;
-        }
-        if (keyword.isAutotargeting) return;
-        const ref: EntityRef = { level: 'keyword', key: `${groupKey}k${keywordIndex}`, campaignIndex, groupIndex, keywordIndex, campaignName: campaign.name, groupName: group.name, label: keyword.phrase, externalId: keyword.externalId };
-        const parsed = parsePhrase(keyword.phrase, lemmatizer, keyword.negativeWords, platform === 'google_ads' ? keyword.matchType : undefined);
-        const prepared: PreparedKeyword = { ref, keyword, parsed, campaign: preparedCampaign, group: preparedGroup };
-        preparedGroup.keywords.push(prepared);
-        account.keywords.push(prepared);
-      });
-      preparedGroup.negatives = negativeTexts.map((text) => parsePhrase(text, lemmatizer));
-
-      group.ads.forEach((ad, adIndex) => {
-        tick();
-        const ref: EntityRef = { level: 'ad', key: `${groupKey}a${adIndex}`, campaignIndex, groupIndex, adIndex, campaignName: campaign.name, groupName: group.name, label: ad.headlines[0] ?? '', externalId: ad.externalId };
-        const prepared: PreparedAd = { ref, ad, lemmas: textLemmas([...ad.headlines, ...ad.texts]), headlineLemmas: textLemmas(ad.headlines.slice(0, 1)) };
-        preparedGroup.ads.push(prepared);
-        account.ads.push(prepared);
-      });
+      const preparedGroup = prepareGroup(account, preparedCampaign, group, groupIndex, tick, textLemmas);
       preparedCampaign.groups.push(preparedGroup);
       account.groups.push(preparedGroup);
     });
   });
 
+  prepareQueries(account, tick);
+  // Every text is parsed: homonyms now take the reading the account's own words support.
+  const changed = settleHomonyms(lemmatizer);
+  if (changed.size > 0) {
+    for (const keyword of account.keywords) {
+      if (keyword.parsed.significant.some((word) => changed.has(word))) keyword.parsed.lemmaKey = lemmaKeyOf(keyword.parsed.significant);
+    }
+  }
+  onProgress?.(total, total);
+  return account;
+}
+
+/** A group's keywords (its «-слово» rows are its negatives) and ads, with references into the full data. */
+function prepareGroup(account: PreparedAccount, preparedCampaign: PreparedCampaign, group: PreparedGroup['group'], groupIndex: number, tick: () => void, textLemmas: (texts: string[]) => string[]): PreparedGroup {
+  const { lemmatizer, platform } = account;
+  const { campaign, ref: campaignRef } = preparedCampaign;
+  const campaignIndex = campaignRef.campaignIndex!;
+  const groupKey = `${campaignRef.key}g${groupIndex}`;
+  const groupRef: EntityRef = { level: 'group', key: groupKey, campaignIndex, groupIndex, campaignName: campaign.name, groupName: group.name, label: group.name, externalId: group.externalId };
+  const negativeTexts = [...group.negativeKeywords];
+  const preparedGroup: PreparedGroup = { ref: groupRef, group, keywords: [], ads: [], negatives: [], negativeTexts };
+  account.negativeKeywordCount += group.negativeKeywords.length;
+
+  group.keywords.forEach((keyword, keywordIndex) => {
+    tick();
+    if (isNegativeKeywordRow(keyword)) {
+      negativeTexts.push(keyword.phrase.trim().replace(/^-+/, ''));
+      account.negativeKeywordCount++;
+      return;
+    }
+    if (keyword.isAutotargeting) return;
+    const ref: EntityRef = { level: 'keyword', key: `${groupKey}k${keywordIndex}`, campaignIndex, groupIndex, keywordIndex, campaignName: campaign.name, groupName: group.name, label: keyword.phrase, externalId: keyword.externalId };
+    const parsed = parsePhrase(keyword.phrase, lemmatizer, keyword.negativeWords, platform === 'google_ads' ? keyword.matchType : undefined);
+    const prepared: PreparedKeyword = { ref, keyword, parsed, campaign: preparedCampaign, group: preparedGroup };
+    preparedGroup.keywords.push(prepared);
+    account.keywords.push(prepared);
+  });
+  preparedGroup.negatives = negativeTexts.map((text) => parsePhrase(text, lemmatizer));
+
+  group.ads.forEach((ad, adIndex) => {
+    tick();
+    const ref: EntityRef = { level: 'ad', key: `${groupKey}a${adIndex}`, campaignIndex, groupIndex, adIndex, campaignName: campaign.name, groupName: group.name, label: ad.headlines[0] ?? '', externalId: ad.externalId };
+    const prepared: PreparedAd = { ref, ad, lemmas: textLemmas([...ad.headlines, ...ad.texts]), headlineLemmas: textLemmas(ad.headlines.slice(0, 1)) };
+    preparedGroup.ads.push(prepared);
+    account.ads.push(prepared);
+  });
+  return preparedGroup;
+}
+
+/** Each query row with its words, its campaign (by name) and its group. */
+function prepareQueries(account: PreparedAccount, tick: () => void): void {
+  const { data, lemmatizer } = account;
   const campaignsByName = new Map(account.campaigns.map((campaign) => [campaign.campaign.name, campaign]));
   // A query's group: by name, else the first group holding its keyword. Looked up in maps built once
   // per campaign (a scan of the campaign's groups per query is quadratic on a big report).
@@ -182,15 +206,6 @@ export function prepareAccount(fullData: CampaignData, lemmatizer: Lemmatizer, o
     }
     account.queries.push({ query, words: parseWords(query.query, lemmatizer), campaign, group });
   }
-  // Every text is parsed: homonyms now take the reading the account's own words support.
-  const changed = settleHomonyms(lemmatizer);
-  if (changed.size > 0) {
-    for (const keyword of account.keywords) {
-      if (keyword.parsed.significant.some((word) => changed.has(word))) keyword.parsed.lemmaKey = lemmaKeyOf(keyword.parsed.significant);
-    }
-  }
-  onProgress?.(total, total);
-  return account;
 }
 
 const noWords: PhraseWord[] = [];

@@ -27,7 +27,7 @@ import { StructureBuilder } from './builder.js';
 import type { ColumnMap } from './columns.js';
 import { ControlCharacterCheck } from './control-characters.js';
 import { detectDelimiter, parseCsvRows } from './csv.js';
-import { detectTable, likelyHeader } from './detect.js';
+import { detectTable, likelyHeader, type DetectedTable } from './detect.js';
 import { importGoogleAdsEditor } from './google-ads-editor.js';
 import { buildFromStats, mergeStats } from './merge-stats.js';
 import { ImportBudget, ImportLimitError } from './limits.js';
@@ -103,119 +103,19 @@ export async function importCampaignFiles(files: ImportFile[], options: ImportOp
 
 async function importWithinBudget(files: ImportFile[], options: ImportOptions, budget: ImportBudget, state: ReadingState): Promise<ImportResult> {
   const { detected, logs } = state;
-  const builders = new Map<AdPlatform, StructureBuilder>();
-  const builderFor = (platform: AdPlatform): StructureBuilder => {
-    let builder = builders.get(platform);
-    if (!builder) builders.set(platform, (builder = new StructureBuilder(platform)));
-    return builder;
-  };
-  const sink = new ReportSink();
-  let firstStructurePlatform: AdPlatform | undefined;
-  let firstReportPlatform: AdPlatform | undefined;
-  const templateTables: SheetContext<string>[] = [];
-  /** The titles each report file was understood by, for the error when none of its rows matched. */
-  const reportColumnsByFile = new Map<string, string[]>();
+  const gathered = new Gathered();
+  for (const file of files) await readFile(file, options, budget, state, gathered);
 
-  for (const file of files) {
-    const name = uniqueName(file.name, logs);
-    const log = new ProblemLog(name);
-    logs.set(name, log);
-    state.current = log;
-    // Read once per file: `bytes` may be a getter that loads the file only now (import-worker.ts).
-    const bytes = file.bytes;
-    const read = await readTables(bytes, log, budget);
-    if (!read) {
-      detected.push({ file: name, kind: 'unknown', encoding: isZip(bytes) || isOldXls(bytes) ? 'xlsx' : detectEncoding(bytes) });
-      continue;
-    }
-    let recognised = 0;
-    const unrecognisedSheets: string[] = [];
-    let unrecognisedColumns: string[] = [];
-    const controlCharacters = new ControlCharacterCheck(log);
-    for (const table of read.tables) {
-      const found = detectTable(table, options.platform, (head) => {
-        if (unrecognisedColumns.length === 0) unrecognisedColumns = likelyHeader(head);
-      });
-      if (!found) {
-        if (table.sheet !== undefined) unrecognisedSheets.push(table.sheet);
-        continue;
-      }
-      recognised += 1;
-      const entry: DetectedFile = { file: name, kind: found.kind, encoding: read.encoding, headerRow: found.headerRow };
-      if (read.delimiter) entry.delimiter = read.delimiter;
-      if (table.sheet !== undefined) entry.sheet = table.sheet;
-      if (found.platform) entry.platform = found.platform;
-      detected.push(entry);
-      if (found.missing.length > 0) {
-        log.error(format(importerMessages.missingColumn, { column: found.missing.join(', ') }), found.headerRow);
-        continue;
-      }
-      if (found.platform && options.platform && found.platform !== options.platform) {
-        log.warn(format(importerMessages.platformMismatch, { detected: adPlatformLabels[found.platform], expected: adPlatformLabels[options.platform] }));
-      }
-      for (const row of found.preamble) controlCharacters.check(row);
-      controlCharacters.check({ number: found.headerRow, cells: found.columns.titles });
-      // The columns were mapped with the dictionary of the detected kind, so the field names match it.
-      const context: SheetContext<string> = {
-        file: name,
-        fileBase: name.replace(/\.[^.]+$/, ''),
-        sheet: table.sheet,
-        columns: found.columns,
-        preamble: found.preamble,
-        rows: controlCharacters.rows(found.rows, found.columns.titles),
-        log,
-        locale: found.platform === 'google_ads' && !/[а-яё]/i.test(found.columns.titles.join('')) ? 'en' : 'ru',
-      };
-      switch (found.kind) {
-        case 'yandex_direct':
-          firstStructurePlatform ??= 'yandex_direct';
-          importYandexDirect(context as SheetContext<YandexDirectField>, builderFor('yandex_direct'));
-          break;
-        case 'google_ads_editor':
-          firstStructurePlatform ??= 'google_ads';
-          importGoogleAdsEditor(context, builderFor('google_ads'));
-          break;
-        case 'template':
-          // The template has no platform of its own: it takes the project's (or the other files') one.
-          templateTables.push(context);
-          break;
-        default:
-          firstReportPlatform ??= found.platform ?? undefined;
-          reportColumnsByFile.set(name, recognisedTitles(found.columns));
-          entry.statsRows = importReport(context as SheetContext<ReportField>, found.platform ?? 'yandex_direct', sink);
-      }
-    }
-    if (recognised === 0) log.error(unrecognisedMessage(name, unrecognisedColumns));
-    else for (const sheet of unrecognisedSheets) log.warn(format(importerMessages.sheetSkipped, { sheet }));
-    if (recognised === 0) detected.push({ file: name, kind: 'unknown', encoding: read.encoding, ...(read.delimiter ? { delimiter: read.delimiter } : {}) });
-  }
-
-  const templatePlatform = options.platform ?? firstStructurePlatform ?? 'yandex_direct';
-  for (const context of templateTables) {
+  const templatePlatform = options.platform ?? gathered.firstStructurePlatform ?? 'yandex_direct';
+  for (const context of gathered.templateTables) {
     state.current = context.log;
-    firstStructurePlatform ??= templatePlatform;
-    importTemplate(context, builderFor(templatePlatform), templatePlatform);
+    gathered.firstStructurePlatform ??= templatePlatform;
+    importTemplate(context, gathered.builderFor(templatePlatform), templatePlatform);
   }
 
-  const platform = options.platform ?? firstStructurePlatform ?? firstReportPlatform ?? 'yandex_direct';
-  // The project's platform first, then the others in the order they appeared.
-  const ordered = [...builders.values()].sort((a, b) => Number(b.platform === platform) - Number(a.platform === platform));
-  let campaigns: Campaign[] = ordered.flatMap((builder) => builder.campaigns);
-  if (sink.records.length > 0) {
-    if (campaigns.length === 0) {
-      buildFromStats(sink.records, builderFor);
-      campaigns = [...builders.values()].flatMap((builder) => builder.campaigns);
-      if (campaigns.length > 0) {
-        const firstReport = sink.records[0].file;
-        logs.get(firstReport)?.warn(importerMessages.statsWithoutStructure);
-      }
-    } else {
-      for (const file of mergeStats(campaigns, sink.records, logs)) {
-        const columns = (reportColumnsByFile.get(file) ?? []).join(', ');
-        logs.get(file)?.error(format(importerMessages.statsNotUnderstood, { file, columns, expected: importerMessages.expectedColumns }));
-      }
-    }
-  }
+  const platform = options.platform ?? gathered.firstStructurePlatform ?? gathered.firstReportPlatform ?? 'yandex_direct';
+  const campaigns = campaignsWithStats(gathered, platform, logs);
+  const { sink } = gathered;
 
   state.current = undefined;
   const problems = [...logs.values()].flatMap((log) => log.finish());
@@ -228,6 +128,138 @@ async function importWithinBudget(files: ImportFile[], options: ImportOptions, b
   const currency = campaigns.find((campaign) => campaign.currency)?.currency ?? sink.currency;
   if (currency) data.currency = currency;
   return { data, problems, counts: countCampaignData(data), detected };
+}
+
+/** What the files add up to while they are read: structures by platform, report rows, template tables. */
+class Gathered {
+  readonly builders = new Map<AdPlatform, StructureBuilder>();
+  readonly sink = new ReportSink();
+  firstStructurePlatform: AdPlatform | undefined;
+  firstReportPlatform: AdPlatform | undefined;
+  /** Read once every file is: the template has no platform of its own. */
+  readonly templateTables: SheetContext<string>[] = [];
+  /** The titles each report file was understood by, for the error when none of its rows matched. */
+  readonly reportColumnsByFile = new Map<string, string[]>();
+
+  builderFor(platform: AdPlatform): StructureBuilder {
+    let builder = this.builders.get(platform);
+    if (!builder) this.builders.set(platform, (builder = new StructureBuilder(platform)));
+    return builder;
+  }
+}
+
+/** One file: each of its tables (sheets) recognised and imported, or the file said to be unrecognised. */
+async function readFile(file: ImportFile, options: ImportOptions, budget: ImportBudget, state: ReadingState, gathered: Gathered): Promise<void> {
+  const { detected, logs } = state;
+  const name = uniqueName(file.name, logs);
+  const log = new ProblemLog(name);
+  logs.set(name, log);
+  state.current = log;
+  // Read once per file: `bytes` may be a getter that loads the file only now (import-worker.ts).
+  const bytes = file.bytes;
+  const read = await readTables(bytes, log, budget);
+  if (!read) {
+    detected.push({ file: name, kind: 'unknown', encoding: isZip(bytes) || isOldXls(bytes) ? 'xlsx' : detectEncoding(bytes) });
+    return;
+  }
+  let recognised = 0;
+  const unrecognisedSheets: string[] = [];
+  let unrecognisedColumns: string[] = [];
+  const controlCharacters = new ControlCharacterCheck(log);
+  for (const table of read.tables) {
+    const found = detectTable(table, options.platform, (head) => {
+      if (unrecognisedColumns.length === 0) unrecognisedColumns = likelyHeader(head);
+    });
+    if (!found) {
+      if (table.sheet !== undefined) unrecognisedSheets.push(table.sheet);
+      continue;
+    }
+    recognised += 1;
+    const entry: DetectedFile = { file: name, kind: found.kind, encoding: read.encoding, headerRow: found.headerRow };
+    if (read.delimiter) entry.delimiter = read.delimiter;
+    if (table.sheet !== undefined) entry.sheet = table.sheet;
+    if (found.platform) entry.platform = found.platform;
+    detected.push(entry);
+    importTable(found, { name, sheet: table.sheet, entry, log, controlCharacters }, options, gathered);
+  }
+  if (recognised === 0) log.error(unrecognisedMessage(name, unrecognisedColumns));
+  else for (const sheet of unrecognisedSheets) log.warn(format(importerMessages.sheetSkipped, { sheet }));
+  if (recognised === 0) detected.push({ file: name, kind: 'unknown', encoding: read.encoding, ...(read.delimiter ? { delimiter: read.delimiter } : {}) });
+}
+
+interface TableAt {
+  name: string;
+  sheet: string | undefined;
+  /** The table's line in `detected` (a report's rows are counted on it). */
+  entry: DetectedFile;
+  log: ProblemLog;
+  controlCharacters: ControlCharacterCheck;
+}
+
+/** A recognised table through the importer of its kind: a structure, a report, or a template (kept for later). */
+function importTable(found: DetectedTable, { name, sheet, entry, log, controlCharacters }: TableAt, options: ImportOptions, gathered: Gathered): void {
+  if (found.missing.length > 0) {
+    log.error(format(importerMessages.missingColumn, { column: found.missing.join(', ') }), found.headerRow);
+    return;
+  }
+  if (found.platform && options.platform && found.platform !== options.platform) {
+    log.warn(format(importerMessages.platformMismatch, { detected: adPlatformLabels[found.platform], expected: adPlatformLabels[options.platform] }));
+  }
+  for (const row of found.preamble) controlCharacters.check(row);
+  controlCharacters.check({ number: found.headerRow, cells: found.columns.titles });
+  // The columns were mapped with the dictionary of the detected kind, so the field names match it.
+  const context: SheetContext<string> = {
+    file: name,
+    fileBase: name.replace(/\.[^.]+$/, ''),
+    sheet,
+    columns: found.columns,
+    preamble: found.preamble,
+    rows: controlCharacters.rows(found.rows, found.columns.titles),
+    log,
+    locale: found.platform === 'google_ads' && !/[а-яё]/i.test(found.columns.titles.join('')) ? 'en' : 'ru',
+  };
+  switch (found.kind) {
+    case 'yandex_direct':
+      gathered.firstStructurePlatform ??= 'yandex_direct';
+      importYandexDirect(context as SheetContext<YandexDirectField>, gathered.builderFor('yandex_direct'));
+      break;
+    case 'google_ads_editor':
+      gathered.firstStructurePlatform ??= 'google_ads';
+      importGoogleAdsEditor(context, gathered.builderFor('google_ads'));
+      break;
+    case 'template':
+      // The template has no platform of its own: it takes the project's (or the other files') one.
+      gathered.templateTables.push(context);
+      break;
+    default:
+      gathered.firstReportPlatform ??= found.platform ?? undefined;
+      gathered.reportColumnsByFile.set(name, recognisedTitles(found.columns));
+      entry.statsRows = importReport(context as SheetContext<ReportField>, found.platform ?? 'yandex_direct', gathered.sink);
+  }
+}
+
+/** The campaigns of every platform (the project's first), with the reports' statistics merged in or, without a structure, built from them. */
+function campaignsWithStats(gathered: Gathered, platform: AdPlatform, logs: Map<string, ProblemLog>): Campaign[] {
+  const { builders, sink } = gathered;
+  // The project's platform first, then the others in the order they appeared.
+  const ordered = [...builders.values()].sort((a, b) => Number(b.platform === platform) - Number(a.platform === platform));
+  let campaigns: Campaign[] = ordered.flatMap((builder) => builder.campaigns);
+  if (sink.records.length > 0) {
+    if (campaigns.length === 0) {
+      buildFromStats(sink.records, (recordPlatform) => gathered.builderFor(recordPlatform));
+      campaigns = [...builders.values()].flatMap((builder) => builder.campaigns);
+      if (campaigns.length > 0) {
+        const firstReport = sink.records[0].file;
+        logs.get(firstReport)?.warn(importerMessages.statsWithoutStructure);
+      }
+    } else {
+      for (const file of mergeStats(campaigns, sink.records, logs)) {
+        const columns = (gathered.reportColumnsByFile.get(file) ?? []).join(', ');
+        logs.get(file)?.error(format(importerMessages.statsNotUnderstood, { file, columns, expected: importerMessages.expectedColumns }));
+      }
+    }
+  }
+  return campaigns;
 }
 
 /**

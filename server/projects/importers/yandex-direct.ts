@@ -235,51 +235,62 @@ export function importYandexDirect(context: SheetContext<YandexDirectField>, bui
       lastGroup = [groupId, groupNumber, groupName];
     }
 
-    const campaignType = clean(columns.get(row, 'campaignType'));
-    if (campaignType && !campaign.type) campaign.type = campaignType.toLowerCase();
-    const currency = clean(columns.get(row, 'currency'));
-    if (currency && !campaign.currency) campaign.currency = currency;
-    if (columns.has('dailyBudget') && campaign.dailyBudget === undefined) {
-      const budget = readNumber(context, row, 'dailyBudget');
-      if (budget !== undefined) campaign.dailyBudget = budget;
-    }
-    const campaignNegatives = columns.get(row, 'campaignNegatives');
-    if (campaignNegatives) pushUnique(campaign.negativeKeywords, parseNegativeList(campaignNegatives));
-    const groupNegatives = columns.get(row, 'groupNegatives');
-    if (groupNegatives) pushUnique(group.negativeKeywords, parseNegativeList(groupNegatives));
-    const region = clean(columns.get(row, 'region'));
-    if (region && !group.region) group.region = region;
-    const groupServing = servingStatusOfCell(columns.get(row, 'groupStatus'));
-    if (groupServing) group.servingStatus = groupServing;
-
-    const phraseCell = columns.get(row, 'phrase');
-    if (phraseCell) {
-      const parsed = parseYandexPhrase(phraseCell);
-      if (!parsed.phrase) {
-        log.warn(importerMessages.emptyPhrase, row.number, columns.title('phrase'));
-      } else {
-        const keyword: Keyword = { phrase: parsed.phrase, negativeWords: parsed.negativeWords, matchType: parsed.matchType };
-        const keywordId = columns.get(row, 'keywordId');
-        if (keywordId) keyword.externalId = keywordId;
-        if (parsed.isAutotargeting) keyword.isAutotargeting = true;
-        const bid = readNumber(context, row, 'bid');
-        if (bid !== undefined) keyword.bid = bid;
-        const networkBid = readNumber(context, row, 'networkBid');
-        if (networkBid !== undefined) keyword.networkBid = networkBid;
-        const status = clean(columns.get(row, 'keywordStatus'));
-        if (status) keyword.status = status;
-        const servingStatus = servingStatusOfCell(status);
-        if (servingStatus) keyword.servingStatus = servingStatus;
-        const moderation = servingStatus ? undefined : moderationOfCell(status);
-        if (moderation) keyword.moderation = moderation;
-        builder.addKeyword(campaign, group, keyword);
-      }
-    }
+    readCampaignAndGroupCells(context, row, campaign, group);
+    const keyword = readKeyword(context, row);
+    if (keyword) builder.addKeyword(campaign, group, keyword);
 
     const ad = readAd(context, row, comboHeadlineColumns);
     if (ad) builder.addAd(campaign, group, ad);
   }
   if (rowsSeen === 0) log.error(importerMessages.noDataRows);
+}
+
+/** The row's campaign cells (type, currency, budget, negatives) and group cells (negatives, region, serving status), where set. */
+function readCampaignAndGroupCells(context: SheetContext<YandexDirectField>, row: Row, campaign: Campaign, group: ReturnType<StructureBuilder['group']>): void {
+  const { columns } = context;
+  const campaignType = clean(columns.get(row, 'campaignType'));
+  if (campaignType && !campaign.type) campaign.type = campaignType.toLowerCase();
+  const currency = clean(columns.get(row, 'currency'));
+  if (currency && !campaign.currency) campaign.currency = currency;
+  if (columns.has('dailyBudget') && campaign.dailyBudget === undefined) {
+    const budget = readNumber(context, row, 'dailyBudget');
+    if (budget !== undefined) campaign.dailyBudget = budget;
+  }
+  const campaignNegatives = columns.get(row, 'campaignNegatives');
+  if (campaignNegatives) pushUnique(campaign.negativeKeywords, parseNegativeList(campaignNegatives));
+  const groupNegatives = columns.get(row, 'groupNegatives');
+  if (groupNegatives) pushUnique(group.negativeKeywords, parseNegativeList(groupNegatives));
+  const region = clean(columns.get(row, 'region'));
+  if (region && !group.region) group.region = region;
+  const groupServing = servingStatusOfCell(columns.get(row, 'groupStatus'));
+  if (groupServing) group.servingStatus = groupServing;
+}
+
+/** The row's keyword, when it has a phrase (an empty one is said and skipped). */
+function readKeyword(context: SheetContext<YandexDirectField>, row: Row): Keyword | null {
+  const { columns, log } = context;
+  const phraseCell = columns.get(row, 'phrase');
+  if (!phraseCell) return null;
+  const parsed = parseYandexPhrase(phraseCell);
+  if (!parsed.phrase) {
+    log.warn(importerMessages.emptyPhrase, row.number, columns.title('phrase'));
+    return null;
+  }
+  const keyword: Keyword = { phrase: parsed.phrase, negativeWords: parsed.negativeWords, matchType: parsed.matchType };
+  const keywordId = columns.get(row, 'keywordId');
+  if (keywordId) keyword.externalId = keywordId;
+  if (parsed.isAutotargeting) keyword.isAutotargeting = true;
+  const bid = readNumber(context, row, 'bid');
+  if (bid !== undefined) keyword.bid = bid;
+  const networkBid = readNumber(context, row, 'networkBid');
+  if (networkBid !== undefined) keyword.networkBid = networkBid;
+  const status = clean(columns.get(row, 'keywordStatus'));
+  if (status) keyword.status = status;
+  const servingStatus = servingStatusOfCell(status);
+  if (servingStatus) keyword.servingStatus = servingStatus;
+  const moderation = servingStatus ? undefined : moderationOfCell(status);
+  if (moderation) keyword.moderation = moderation;
+  return keyword;
 }
 
 function readAd(context: SheetContext<YandexDirectField>, row: Row, hasComboBlock: boolean): Ad | null {

@@ -50,58 +50,13 @@ export function RunsScreen({ search, onSearch }: { search: RunsSearch; onSearch:
     onError: (error: Error) => toast.error(error.message),
   });
 
-  const columns: Column<AdminRun>[] = [
-    { label: 'Вид', cell: (run) => runKindLabels[run.kind] },
-    {
-      label: 'Проект',
-      cell: (run) =>
-        run.project ? (
-          <Link to="/admin/projects/$id" params={{ id: run.project.id }} className="link">
-            {run.project.name}
-          </Link>
-        ) : (
-          '—'
-        ),
-    },
-    { label: 'Организация', cell: (run) => run.organization.name },
-    { label: 'Автор', cell: (run) => run.author?.email ?? '—' },
-    { label: 'Статус', cell: (run) => `${analysisStatusLabels[run.status]}${run.stuck ? ' (завис)' : ''}` },
-    { label: 'Причина', cell: (run) => <span className="admin-reason">{reasonOf(run)}</span> },
-    { label: 'Стоимость, токенов', cell: (run) => formatNumber(run.cost) },
-    { label: 'Создан', cell: (run) => formatDateTime(run.created_at) },
-    {
-      label: 'Действия',
-      cell: (run) => (
-        <div className="admin-actions">
-          {run.kind === 'audit' && (
-            <Link to="/admin/analyses/$analysisId" params={{ analysisId: run.id }} className="btn btn--secondary btn--small">
-              Открыть
-            </Link>
-          )}
-          <button type="button" className="btn btn--secondary btn--small" disabled={retry.isPending} onClick={() => retry.mutate(run)} aria-label={`Повторить: ${runKindLabels[run.kind]} ${run.project?.name ?? ''}`}>
-            Повторить
-          </button>
-          {(run.status === 'queued' || run.status === 'running') && (
-            <button type="button" className="btn btn--danger btn--small" onClick={() => setCancelling(run)} aria-label={`Отменить: ${runKindLabels[run.kind]} ${run.project?.name ?? ''}`}>
-              Отменить
-            </button>
-          )}
-        </div>
-      ),
-    },
-  ];
+  const columns = runColumns({ onRetry: (run) => retry.mutate(run), retrying: retry.isPending, onCancel: setCancelling });
 
   const data = runs.data;
   return (
     <div className="stack">
       <h1>Запуски и очереди</h1>
-      <div className="admin-filters" role="group" aria-label="Какие запуски показать">
-        {(['failed', 'stuck'] as const).map((option) => (
-          <button key={option} type="button" className={`btn btn--small ${option === state ? 'btn--primary' : 'btn--secondary'}`} aria-pressed={option === state} onClick={() => onSearch({ state: option })}>
-            {option === 'failed' ? 'Неудавшиеся' : `Зависшие (дольше ${STUCK_AFTER_MINUTES} мин.)`}
-          </button>
-        ))}
-      </div>
+      <RunsStateFilter state={state} onSearch={onSearch} />
       <p className="muted">
         «Повторить»: зависший запуск возобновляется на новой задаче без нового списания; неудавшийся или отменённый (его цена уже возвращена) запускается заново от имени автора и оплачивается с его баланса. «Отменить» возвращает токены автору.
       </p>
@@ -125,6 +80,63 @@ export function RunsScreen({ search, onSearch }: { search: RunsSearch; onSearch:
           {runKindLabels[cancelling.kind]} «{cancelling.project?.name ?? '—'}» остановится, {formatTokens(cancelling.cost)} вернутся автору{cancelling.author ? ` (${cancelling.author.email})` : ''}.
         </ConfirmDialog>
       )}
+    </div>
+  );
+}
+
+/** The table's columns: kind, project, organization, author, status, reason, cost, date, and the actions on the run. */
+function runColumns({ onRetry, retrying, onCancel }: { onRetry: (run: AdminRun) => void; retrying: boolean; onCancel: (run: AdminRun) => void }): Column<AdminRun>[] {
+return [
+  { label: 'Вид', cell: (run) => runKindLabels[run.kind] },
+  {
+    label: 'Проект',
+    cell: (run) =>
+      run.project ? (
+        <Link to="/admin/projects/$id" params={{ id: run.project.id }} className="link">
+          {run.project.name}
+        </Link>
+      ) : (
+        '—'
+      ),
+  },
+  { label: 'Организация', cell: (run) => run.organization.name },
+  { label: 'Автор', cell: (run) => run.author?.email ?? '—' },
+  { label: 'Статус', cell: (run) => `${analysisStatusLabels[run.status]}${run.stuck ? ' (завис)' : ''}` },
+  { label: 'Причина', cell: (run) => <span className="admin-reason">{reasonOf(run)}</span> },
+  { label: 'Стоимость, токенов', cell: (run) => formatNumber(run.cost) },
+  { label: 'Создан', cell: (run) => formatDateTime(run.created_at) },
+  {
+    label: 'Действия',
+    cell: (run) => (
+      <div className="admin-actions">
+        {run.kind === 'audit' && (
+          <Link to="/admin/analyses/$analysisId" params={{ analysisId: run.id }} className="btn btn--secondary btn--small">
+            Открыть
+          </Link>
+        )}
+        <button type="button" className="btn btn--secondary btn--small" disabled={retrying} onClick={() => onRetry(run)} aria-label={`Повторить: ${runKindLabels[run.kind]} ${run.project?.name ?? ''}`}>
+          Повторить
+        </button>
+        {(run.status === 'queued' || run.status === 'running') && (
+          <button type="button" className="btn btn--danger btn--small" onClick={() => onCancel(run)} aria-label={`Отменить: ${runKindLabels[run.kind]} ${run.project?.name ?? ''}`}>
+            Отменить
+          </button>
+        )}
+      </div>
+    ),
+  },
+];
+}
+
+/** «Неудавшиеся» or «Зависшие». */
+function RunsStateFilter({ state, onSearch }: { state: RunsState; onSearch: (next: RunsSearch) => void }) {
+  return (
+    <div className="admin-filters" role="group" aria-label="Какие запуски показать">
+      {(['failed', 'stuck'] as const).map((option) => (
+        <button key={option} type="button" className={`btn btn--small ${option === state ? 'btn--primary' : 'btn--secondary'}`} aria-pressed={option === state} onClick={() => onSearch({ state: option })}>
+          {option === 'failed' ? 'Неудавшиеся' : `Зависшие (дольше ${STUCK_AFTER_MINUTES} мин.)`}
+        </button>
+      ))}
     </div>
   );
 }

@@ -163,14 +163,3 @@ export async function startDirectProject(page: Page, project: { name: string; si
   await step1.getByRole('button', { name: 'Далее' }).click();
   await page.waitForURL('**/projects/create/step2');
 }
-
-/** The app's settings for Yandex ID and the Direct API, pointed at the fakes on 127.0.0.1. */
-export function yandexFakesEnv(yandexId: { clientId: string; clientSecret: string; url: string }, direct: { url: string }): Record<string, string> {
-  return {
-    YANDEX_OAUTH_CLIENT_ID: yandexId.clientId,
-    YANDEX_OAUTH_CLIENT_SECRET: yandexId.clientSecret,
-    YANDEX_OAUTH_URL: yandexId.url,
-    YANDEX_LOGIN_URL: yandexId.url,
-    YANDEX_DIRECT_API_URL: direct.url,
-  };
-}

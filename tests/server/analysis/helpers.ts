@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Finding, NegativeKeywordSuggestion } from '../../../contract/analysis-results.js';
@@ -47,6 +48,16 @@ export async function projectWithCampaigns(app: FastifyInstance, user: FixtureUs
   const project = await createProject(app, user.token, { draft_id: draftId });
   const campaigns = (project.campaigns as { id: string; name: string; keywords_count: number; ads_count: number; groups_count: number }[]).map((c) => c);
   return { projectId: project.id as string, campaigns, campaignIds: campaigns.map((c) => c.id) };
+}
+
+/** A completed audit of the project as a row (no run, no charge): what an AI plan or a rerun is started about. */
+export async function insertCompletedAudit(app: FastifyInstance, user: FixtureUser, projectId: string, campaignIds: string[]): Promise<string> {
+  const audit = await app.db
+    .insertInto('analyses')
+    .values({ organization_id: user.organizationId, project_id: projectId, created_by: user.id, status: 'completed', options: JSON.stringify({ campaign_ids: campaignIds, settings: {}, target_cpa: null }), cost: 0, idempotency_key: randomUUID() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return audit.id;
 }
 
 export interface SseEvent {

@@ -23,12 +23,22 @@ export async function readProgressStream<T>(app: FastifyInstance, path: string, 
   const response = await fetch(`${await addressOf(app)}${path}`, { headers: { authorization: `Bearer ${token}` } });
   const events: StreamedEvent<T>[] = [];
   if (response.status !== 200 || !response.body) return { status: response.status, contentType: response.headers.get('content-type'), events, body: await response.text() };
-  const reader = response.body.getReader();
+  await forEachServerEvent(response.body, (event, data) => {
+    const parsed = { event, data: data as T };
+    events.push(parsed);
+    onEvent?.(parsed);
+  });
+  return { status: response.status, contentType: response.headers.get('content-type'), events, body: '' };
+}
+
+/** Reads the Server-Sent Events of `body` until the server ends it, handing each to `onEvent` (awaited), its data parsed. */
+export async function forEachServerEvent(body: ReadableStream<Uint8Array>, onEvent: (event: string, data: unknown) => void | Promise<void>): Promise<void> {
+  const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();
-    if (done) break;
+    if (done) return;
     buffer += decoder.decode(value, { stream: true });
     let end: number;
     while ((end = buffer.indexOf('\n\n')) !== -1) {
@@ -37,10 +47,7 @@ export async function readProgressStream<T>(app: FastifyInstance, path: string, 
       const event = /^event: (.+)$/m.exec(block)?.[1];
       const data = /^data: (.+)$/m.exec(block)?.[1];
       if (!event || !data) continue;
-      const parsed = { event, data: JSON.parse(data) as T };
-      events.push(parsed);
-      onEvent?.(parsed);
+      await onEvent(event, JSON.parse(data));
     }
   }
-  return { status: response.status, contentType: response.headers.get('content-type'), events, body: '' };
 }

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createProgressHub, progressStreams, streamProgress, type ProgressHub } from '../../../server/lib/progress-stream.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { forEachServerEvent } from '../helpers/progress-stream.js';
 
 /** A run of the test: its state is what `runs` holds, changed by the test, announced with NOTIFY. */
 interface TestRun {
@@ -46,25 +47,12 @@ describe('the live progress channel (server/lib/progress-stream.ts)', () => {
     const response = await fetch(`${address}/runs/${id}/events`);
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const events: { event: string; run: TestRun }[] = [];
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return events;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) !== -1) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = /^event: (.+)$/m.exec(block)?.[1];
-        const data = /^data: (.+)$/m.exec(block)?.[1];
-        if (!event || !data) continue;
-        const { run } = JSON.parse(data) as { run: TestRun };
-        events.push({ event, run });
-        await onEvent(event, run);
-      }
-    }
+    await forEachServerEvent(response.body!, async (event, data) => {
+      const { run } = data as { run: TestRun };
+      events.push({ event, run });
+      await onEvent(event, run);
+    });
+    return events;
   }
 
   it('sends the state on connect, each change announced on its channel, then done, and ends', async () => {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceOf, projectWithCampaigns, quotedCost } from '../analysis/helpers.js';
-import { call, createTestApp, type TestApp } from '../helpers/app.js';
-import { createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { balanceOf, quotedCost } from '../analysis/helpers.js';
+import { call, type TestApp } from '../helpers/app.js';
+import type { FixtureUser } from '../helpers/fixtures.js';
+import { paidRunSetting } from './helpers.js';
 
 /**
  * A paid start charges only the price the person saw: the screen sends it as `expected_cost`, and a
@@ -18,20 +19,9 @@ describe('paid starts charge only the confirmed price', () => {
   let auditId: string;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      jobQueue: { runWorkers: false },
-      config: { llm: { apiUrl: 'http://127.0.0.1:9/v1', apiKey: 'test', model: 'test-model', timeoutMs: 10_000 } },
-    });
-    user = await createUser(t.app, { balance: 100_000 });
-    const project = await projectWithCampaigns(t.app, user);
-    ({ projectId, campaignIds } = project);
-    auditPrice = await quotedCost(t.app, user.token, project.campaigns);
-    const audit = await t.app.db
-      .insertInto('analyses')
-      .values({ organization_id: user.organizationId, project_id: projectId, created_by: user.id, status: 'completed', options: JSON.stringify({ campaign_ids: campaignIds, settings: {}, target_cpa: null }), cost: 0, idempotency_key: randomUUID() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    auditId = audit.id;
+    const setting = await paidRunSetting();
+    ({ t, user, projectId, campaignIds, auditId } = setting);
+    auditPrice = await quotedCost(t.app, user.token, setting.campaigns);
   });
   afterAll(async () => t?.close());
 

@@ -7,9 +7,10 @@ import { pageCheckRun } from '../../../server/page-check/lifecycle.js';
 import { cancelRunOf, resumeRunOf, type PaidRunKindName } from '../../../server/runs/kinds.js';
 import { STALE_HEARTBEAT_SECONDS } from '../../../server/jobs/sweep.js';
 import { claimRun, failRun, ownedUpdate, recoverRuns, type PaidRunKind } from '../../../server/runs/paid-run.js';
-import { balanceOf, ledgerOf, projectWithCampaigns } from '../analysis/helpers.js';
-import { call, createTestApp, type TestApp } from '../helpers/app.js';
-import { createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { balanceOf, ledgerOf } from '../analysis/helpers.js';
+import { call, type TestApp } from '../helpers/app.js';
+import type { FixtureUser } from '../helpers/fixtures.js';
+import { paidRunSetting } from './helpers.js';
 
 /**
  * The one paid-run lifecycle (server/runs/paid-run.ts), kind by kind, through each kind's own start
@@ -24,20 +25,7 @@ describe('paid runs: paid once, refunded once, recovered by their crash policy',
   let auditId: string;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      jobQueue: { runWorkers: false },
-      // A model is configured (an AI plan can be started); no worker ever calls it here.
-      config: { llm: { apiUrl: 'http://127.0.0.1:9/v1', apiKey: 'test', model: 'test-model', timeoutMs: 10_000 } },
-    });
-    user = await createUser(t.app, { balance: 100_000 });
-    ({ projectId, campaignIds } = await projectWithCampaigns(t.app, user));
-    // A completed audit for the AI plans to be written about.
-    const audit = await t.app.db
-      .insertInto('analyses')
-      .values({ organization_id: user.organizationId, project_id: projectId, created_by: user.id, status: 'completed', options: JSON.stringify({ campaign_ids: campaignIds, settings: {}, target_cpa: null }), cost: 0, idempotency_key: randomUUID() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    auditId = audit.id;
+    ({ t, user, projectId, campaignIds, auditId } = await paidRunSetting());
   });
   afterAll(async () => t?.close());
 

@@ -19,7 +19,7 @@
  * under an automatic strategy, and pay-for-conversion traffic stays out of the click-price medians.
  */
 import { share, type Evidence, type FindingItem, type KeywordAction, type KeywordVerdict } from '../../../../contract/analysis-results.js';
-import type { Placement, Stats } from '../../../../contract/campaigns.js';
+import type { Placement, Stats, StatsPeriod } from '../../../../contract/campaigns.js';
 import { campaignPlacementStats, placementPhrase } from '../../placement.js';
 import { intentOf } from '../../semantic/clusters.js';
 import { flatString } from '../../semantic/flat-string.js';
@@ -138,19 +138,56 @@ export function informationalSearchKeywords(context: ScoringContext): Uint8Array
   return informational;
 }
 
+/** What every finding of a statistics check carries: the month factor and period, and the period as evidence. */
+interface PeriodTerms {
+  common: { monthFactor: number; period: StatsPeriod | undefined };
+  periodEvidence: Evidence;
+}
+
 /** `informational`: informationalSearchKeywords' answer, taken while the keywords' phrases were there. */
 export function runStatisticsChecks(context: ScoringContext, informational: Uint8Array): { wastedSpend: number } {
-  const { account, facts, settings, findings } = context;
+  const { account, facts, settings } = context;
   if (!facts.hasStatistics) return { wastedSpend: 0 };
-  const { monthFactor, period } = facts;
-  const common = { monthFactor, period: period ?? undefined };
-  const periodEvidence: Evidence = { label: 'Период, дней', value: facts.periodDays, unit: 'count' };
-
+  const terms: PeriodTerms = {
+    common: { monthFactor: facts.monthFactor, period: facts.period ?? undefined },
+    periodEvidence: { label: 'Период, дней', value: facts.periodDays, unit: 'count' },
+  };
   const campaignStats = new Map(account.campaigns.map((campaign) => [campaign, campaignStatsOf(campaign)]));
   const referenceOf = cpaReferences(account.campaigns, campaignStats, settings.targetCpa);
+  const keywordsRead = keywordStatisticsChecks(context, informational, campaignStats, referenceOf, terms);
 
-  // Medians of the account itself, per placement (search and network traffic live on different scales);
-  // traffic of a campaign on both placements without a split report joins neither.
+  for (const campaign of account.campaigns) {
+    const stats = campaignStats.get(campaign);
+    if (!stats) {
+      siteChecks(campaign, referenceOf(campaign), context, terms.periodEvidence);
+      continue;
+    }
+    campaignWastedSpendCheck(campaign, stats, keywordsRead, context, terms);
+    siteChecks(campaign, referenceOf(campaign), context, terms.periodEvidence);
+    networkCtrCheck(campaign, stats, context, terms);
+  }
+  return { wastedSpend: keywordsRead.wastedSpend };
+}
+
+/** What the keyword pass leaves for the campaign checks. */
+interface KeywordsRead {
+  /** The cost of keywords with clicks and no conversions (when the account has conversions at all). */
+  wastedSpend: number;
+  /** Money already priced by a keyword's stop / lower-bid finding is not counted again by wider findings. */
+  pricedCost: Map<PreparedCampaign, number>;
+  /**
+   * Keywords with clicks and no conversions that no stop finding prices: the items of their campaign's
+   * «Расход без конверсий» when the whole campaign has none.
+   */
+  unpricedWaste: Map<PreparedCampaign, FindingItem[]>;
+}
+
+/**
+ * Medians of the account itself, per placement (search and network traffic live on different scales);
+ * traffic of a campaign on both placements without a split report joins neither.
+ */
+function accountMedians(context: ScoringContext): { medianSearchCtr: number | null; medianCpc: Record<'search' | 'networks', number | null> } {
+  const { account, settings } = context;
   const searchCtrs: number[] = [];
   const cpcs = { search: [] as number[], networks: [] as number[] };
   for (const keyword of account.keywords) {
@@ -161,27 +198,32 @@ export function runStatisticsChecks(context: ScoringContext, informational: Uint
       if (stats.clicks > 0 && !paysForConversions(keyword.campaign.campaign, placement)) cpcs[placement].push(stats.cost / stats.clicks);
     }
   }
-  const medianSearchCtr = median(searchCtrs);
-  const medianCpc = { search: median(cpcs.search), networks: median(cpcs.networks) };
+  return { medianSearchCtr: median(searchCtrs), medianCpc: { search: median(cpcs.search), networks: median(cpcs.networks) } };
+}
 
-  let wastedSpend = 0;
-  // Money already priced by a keyword's stop / lower-bid finding is not counted again by wider findings.
-  const pricedCost = new Map<PreparedCampaign, number>();
-  // Keywords with clicks and no conversions that no stop finding prices: the items of their campaign's
-  // «Расход без конверсий» when the whole campaign has none.
-  const unpricedWaste = new Map<PreparedCampaign, FindingItem[]>();
+/** Each keyword's money decision, CTR and click price, counting what its campaign's checks need. */
+function keywordStatisticsChecks(
+  context: ScoringContext,
+  informational: Uint8Array,
+  campaignStats: Map<PreparedCampaign, Stats | undefined>,
+  referenceOf: (campaign: PreparedCampaign) => CpaReference,
+  terms: PeriodTerms,
+): KeywordsRead {
+  const { account, facts, findings } = context;
+  const { medianSearchCtr, medianCpc } = accountMedians(context);
+  const read: KeywordsRead = { wastedSpend: 0, pricedCost: new Map(), unpricedWaste: new Map() };
   for (let index = 0; index < account.keywords.length; index++) {
     const keyword = account.keywords[index];
     const slices = keywordSlices(keyword);
     const stats = keyword.keyword.stats ?? sumStats(slices.map((slice) => slice.stats));
     if (!stats) continue;
-    if (facts.hasConversions && stats.conversions === 0 && stats.clicks > 0) wastedSpend += stats.cost;
+    if (facts.hasConversions && stats.conversions === 0 && stats.clicks > 0) read.wastedSpend += stats.cost;
     const before = findings.length;
-    if (facts.hasConversions) keywordAction(keyword, stats, cpaOf(campaignStats.get(keyword.campaign)), referenceOf(keyword.campaign), context, periodEvidence);
+    if (facts.hasConversions) keywordAction(keyword, stats, cpaOf(campaignStats.get(keyword.campaign)), referenceOf(keyword.campaign), context, terms.periodEvidence);
     const priced = findings.length > before && findings.last()!.money !== undefined;
-    if (priced) pricedCost.set(keyword.campaign, (pricedCost.get(keyword.campaign) ?? 0) + stats.cost);
+    if (priced) read.pricedCost.set(keyword.campaign, (read.pricedCost.get(keyword.campaign) ?? 0) + stats.cost);
     else if (facts.hasConversions && stats.conversions === 0 && stats.clicks > 0) {
-      const items = unpricedWaste.get(keyword.campaign) ?? [];
+      const items = read.unpricedWaste.get(keyword.campaign) ?? [];
       items.push({
         target: keyword.ref,
         evidence: [
@@ -189,92 +231,102 @@ export function runStatisticsChecks(context: ScoringContext, informational: Uint
           { label: 'Клики', value: stats.clicks, unit: 'clicks' },
         ],
         money: rub(stats.cost),
-        moneyPerMonth: rub(stats.cost * monthFactor),
+        moneyPerMonth: rub(stats.cost * facts.monthFactor),
       });
-      unpricedWaste.set(keyword.campaign, items);
+      read.unpricedWaste.set(keyword.campaign, items);
     }
 
     for (const slice of slices) {
-      if (slice.placement === 'search' && informational[index] === 0) ctrChecks(keyword, slice.stats, medianSearchCtr, context, periodEvidence);
+      if (slice.placement === 'search' && informational[index] === 0) ctrChecks(keyword, slice.stats, medianSearchCtr, context, terms.periodEvidence);
       if (slice.placement === 'both') continue;
       // Under an automatic strategy the click price is the strategy's, not the keyword bid's.
       if (automaticStrategy(keyword.campaign.campaign, slice.placement)) continue;
-      const reference = medianCpc[slice.placement];
-      const sliceStats = slice.stats;
-      if (!reference || sliceStats.clicks < settings.minClicksForNegative) continue;
-      const cpc = sliceStats.cost / sliceStats.clicks;
-      const limit = reference * settings.expensiveCpcMedianRatio;
-      if (cpc < limit) continue;
-      const overpay = (cpc - reference) * sliceStats.clicks;
-      const where = placementPhrase[slice.placement];
-      findings.push(makeFinding(checks.expensiveClicks, keyword.ref, {
-        ...common,
-        explanation: `Клик по фразе «${keywordLabel(keyword.keyword)}» ${where} стоит ${formatRub(cpc)} — ${timesPhrase(cpc / reference)} дороже медианы аккаунта ${where} (${formatRub(reference)}). Переплата ${formatRub(overpay * monthFactor)} в месяц.`,
-        fix: 'Снизьте ставку или проверьте, окупается ли фраза.',
-        evidence: [
-          { label: `Цена клика ${where}`, value: rub(cpc), threshold: rub(limit), setting: 'expensiveCpcMedianRatio', unit: 'rub' },
-          { label: `Медиана цены клика ${where}`, value: rub(reference), unit: 'rub' },
-          { label: 'Клики', value: sliceStats.clicks, threshold: settings.minClicksForNegative, setting: 'minClicksForNegative', unit: 'clicks' },
-          periodEvidence,
-        ],
-        money: priced ? undefined : overpay,
-        // Two placements of one keyword are two findings.
-        suffix: slices.length > 1 ? slice.placement : undefined,
-      }));
+      // Two placements of one keyword are two findings.
+      expensiveClicksCheck(keyword, slice.placement, slice.stats, medianCpc[slice.placement], { priced, suffix: slices.length > 1 ? slice.placement : undefined }, context, terms);
     }
   }
+  return read;
+}
 
-  for (const campaign of account.campaigns) {
-    const stats = campaignStats.get(campaign);
-    if (!stats) {
-      siteChecks(campaign, referenceOf(campaign), context, periodEvidence);
-      continue;
-    }
-    if (facts.hasConversions && stats.conversions === 0 && stats.cost > 0 && stats.clicks >= settings.minClicksForKeywordAction) {
-      // With keyword statistics the money is the sum of the keywords' (each an item; the ones a stop
-      // finding prices are left out); with campaign totals only, the campaign's cost.
-      const items = sortItems(unpricedWaste.get(campaign) ?? []);
-      const hasKeywordStats = campaign.groups.some((group) => group.keywords.some((keyword) => keyword.keyword.stats));
-      const finding = makeFinding(checks.campaignWastedSpend, campaign.ref, {
-        ...common,
-        explanation: `Кампания «${campaign.campaign.name}» потратила ${formatRub(stats.cost)} за ${facts.periodDays} дн. (${formatRub(stats.cost * monthFactor)} в месяц) на ${clicksText(stats.clicks)} без единой конверсии.`,
-        fix: 'Проверьте цели и страницу; остановите фразы без конверсий, добавьте минус-слова из запросов.',
-        evidence: [
-          { label: 'Расход без конверсий', value: rub(stats.cost), unit: 'rub' },
-          { label: 'Клики', value: stats.clicks, threshold: settings.minClicksForKeywordAction, setting: 'minClicksForKeywordAction', unit: 'clicks' },
-          { label: 'Конверсии', value: 0, unit: 'conversions' },
-          periodEvidence,
-        ],
-        money: hasKeywordStats ? undefined : Math.max(0, stats.cost - (pricedCost.get(campaign) ?? 0)) || undefined,
-      });
-      if (items.length > 0) {
-        Object.assign(finding, sumItemMoney(items));
-        finding.explanation += ` ${countOf(items.length, 'keyword')} без конверсий. ${examplesSentence(items)}`;
-        finding.count = items.length;
-        finding.items = items;
-      }
-      findings.push(finding);
-    }
-    siteChecks(campaign, referenceOf(campaign), context, periodEvidence);
-    const network = campaignStatsOn(campaign, 'networks', stats);
-    if (network && network.impressions >= settings.minImpressionsForCtr) {
-      const ctr = network.clicks / network.impressions;
-      if (ctr >= settings.suspiciousNetworkCtr) {
-        findings.push(makeFinding(checks.networkCtrSuspicious, campaign.ref, {
-          ...common,
-          explanation: `CTR кампании в сетях ${percent(ctr)} % при норме 0,5–1,5 %: похоже на случайные клики с площадок. Под вопросом ${formatRub(network.cost * monthFactor)} в месяц.`,
-          fix: 'Откройте отчёт по площадкам и исключите мобильные приложения и площадки с высоким CTR без конверсий.',
-          evidence: [
-            { label: 'CTR в сетях', value: share(ctr), threshold: share(settings.suspiciousNetworkCtr), setting: 'suspiciousNetworkCtr', unit: 'share' },
-            { label: 'Показы в сетях', value: network.impressions, threshold: settings.minImpressionsForCtr, setting: 'minImpressionsForCtr', unit: 'impressions' },
-            periodEvidence,
-          ],
-          money: network.cost,
-        }));
-      }
-    }
+/** A keyword's clicks on one placement far dearer than the account's median there. */
+function expensiveClicksCheck(
+  keyword: PreparedKeyword,
+  placement: 'search' | 'networks',
+  sliceStats: Stats,
+  reference: number | null,
+  { priced, suffix }: { priced: boolean; suffix: string | undefined },
+  context: ScoringContext,
+  { common, periodEvidence }: PeriodTerms,
+): void {
+  const { settings, findings } = context;
+  if (!reference || sliceStats.clicks < settings.minClicksForNegative) return;
+  const cpc = sliceStats.cost / sliceStats.clicks;
+  const limit = reference * settings.expensiveCpcMedianRatio;
+  if (cpc < limit) return;
+  const overpay = (cpc - reference) * sliceStats.clicks;
+  const where = placementPhrase[placement];
+  findings.push(makeFinding(checks.expensiveClicks, keyword.ref, {
+    ...common,
+    explanation: `Клик по фразе «${keywordLabel(keyword.keyword)}» ${where} стоит ${formatRub(cpc)} — ${timesPhrase(cpc / reference)} дороже медианы аккаунта ${where} (${formatRub(reference)}). Переплата ${formatRub(overpay * common.monthFactor)} в месяц.`,
+    fix: 'Снизьте ставку или проверьте, окупается ли фраза.',
+    evidence: [
+      { label: `Цена клика ${where}`, value: rub(cpc), threshold: rub(limit), setting: 'expensiveCpcMedianRatio', unit: 'rub' },
+      { label: `Медиана цены клика ${where}`, value: rub(reference), unit: 'rub' },
+      { label: 'Клики', value: sliceStats.clicks, threshold: settings.minClicksForNegative, setting: 'minClicksForNegative', unit: 'clicks' },
+      periodEvidence,
+    ],
+    money: priced ? undefined : overpay,
+    suffix,
+  }));
+}
+
+/** «Расход без конверсий»: a campaign with enough clicks and not one conversion. */
+function campaignWastedSpendCheck(campaign: PreparedCampaign, stats: Stats, { pricedCost, unpricedWaste }: KeywordsRead, context: ScoringContext, { common, periodEvidence }: PeriodTerms): void {
+  const { facts, settings, findings } = context;
+  if (!(facts.hasConversions && stats.conversions === 0 && stats.cost > 0 && stats.clicks >= settings.minClicksForKeywordAction)) return;
+  // With keyword statistics the money is the sum of the keywords' (each an item; the ones a stop
+  // finding prices are left out); with campaign totals only, the campaign's cost.
+  const items = sortItems(unpricedWaste.get(campaign) ?? []);
+  const hasKeywordStats = campaign.groups.some((group) => group.keywords.some((keyword) => keyword.keyword.stats));
+  const finding = makeFinding(checks.campaignWastedSpend, campaign.ref, {
+    ...common,
+    explanation: `Кампания «${campaign.campaign.name}» потратила ${formatRub(stats.cost)} за ${facts.periodDays} дн. (${formatRub(stats.cost * common.monthFactor)} в месяц) на ${clicksText(stats.clicks)} без единой конверсии.`,
+    fix: 'Проверьте цели и страницу; остановите фразы без конверсий, добавьте минус-слова из запросов.',
+    evidence: [
+      { label: 'Расход без конверсий', value: rub(stats.cost), unit: 'rub' },
+      { label: 'Клики', value: stats.clicks, threshold: settings.minClicksForKeywordAction, setting: 'minClicksForKeywordAction', unit: 'clicks' },
+      { label: 'Конверсии', value: 0, unit: 'conversions' },
+      periodEvidence,
+    ],
+    money: hasKeywordStats ? undefined : Math.max(0, stats.cost - (pricedCost.get(campaign) ?? 0)) || undefined,
+  });
+  if (items.length > 0) {
+    Object.assign(finding, sumItemMoney(items));
+    finding.explanation += ` ${countOf(items.length, 'keyword')} без конверсий. ${examplesSentence(items)}`;
+    finding.count = items.length;
+    finding.items = items;
   }
-  return { wastedSpend };
+  findings.push(finding);
+}
+
+/** A network CTR so high that the clicks look accidental (apps, click farms). */
+function networkCtrCheck(campaign: PreparedCampaign, stats: Stats, context: ScoringContext, { common, periodEvidence }: PeriodTerms): void {
+  const { settings, findings } = context;
+  const network = campaignStatsOn(campaign, 'networks', stats);
+  if (!network || network.impressions < settings.minImpressionsForCtr) return;
+  const ctr = network.clicks / network.impressions;
+  if (ctr < settings.suspiciousNetworkCtr) return;
+  findings.push(makeFinding(checks.networkCtrSuspicious, campaign.ref, {
+    ...common,
+    explanation: `CTR кампании в сетях ${percent(ctr)} % при норме 0,5–1,5 %: похоже на случайные клики с площадок. Под вопросом ${formatRub(network.cost * common.monthFactor)} в месяц.`,
+    fix: 'Откройте отчёт по площадкам и исключите мобильные приложения и площадки с высоким CTR без конверсий.',
+    evidence: [
+      { label: 'CTR в сетях', value: share(ctr), threshold: share(settings.suspiciousNetworkCtr), setting: 'suspiciousNetworkCtr', unit: 'share' },
+      { label: 'Показы в сетях', value: network.impressions, threshold: settings.minImpressionsForCtr, setting: 'minImpressionsForCtr', unit: 'impressions' },
+      periodEvidence,
+    ],
+    money: network.cost,
+  }));
 }
 
 /** Network sites and apps of a placements report: placements.ts. */

@@ -1,3 +1,5 @@
+import { useState, type FormEvent } from 'react';
+
 /**
  * One filter of a paged list as a labelled select. The address keeps filters as lists (a cause link may
  * ask for several checks at once); the select shows a one-item list as its value and anything else as
@@ -39,4 +41,29 @@ export function ListFilterSelect<T extends string>({
 /** The campaigns of a results summary as filter options (their names, else their keys). */
 export function campaignOptions(campaigns: readonly { target: { key: string; campaignName?: string } }[]): FilterOption<string>[] {
   return campaigns.map((campaign) => ({ value: campaign.target.key, label: campaign.target.campaignName ?? campaign.target.key }));
+}
+
+/** A list's free-text filter: typed freely, applied on Enter (the filters form's submit) or on leaving the field. */
+export function useSearchText(applied: string | undefined, apply: (text: string | undefined) => void) {
+  const [text, setText] = useState(applied ?? '');
+  const typed = () => text.trim() || undefined;
+  return {
+    text,
+    setText,
+    onSubmit: (event: FormEvent) => {
+      event.preventDefault();
+      apply(typed());
+    },
+    onBlur: () => typed() !== applied && apply(typed()),
+  };
+}
+
+/** «Поиск» of a list's filters, given {@link useSearchText}'s state. */
+export function SearchTextField({ search, placeholder }: { search: ReturnType<typeof useSearchText>; placeholder: string }) {
+  return (
+    <label className="field list-filters__field list-filters__text">
+      <span className="field__label">Поиск</span>
+      <input className="input" type="search" value={search.text} maxLength={200} placeholder={placeholder} onChange={(event) => search.setText(event.target.value)} onBlur={search.onBlur} />
+    </label>
+  );
 }

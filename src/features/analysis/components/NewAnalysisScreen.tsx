@@ -24,7 +24,6 @@ interface Props {
 
 /** /projects/{id}/analysis/new: campaigns, the price before paying and the start first; the thresholds folded below. */
 export function NewAnalysisScreen({ project, onStarted }: Props) {
-  const [selected, setSelected] = useState<Set<string>>(() => new Set(project.campaigns.map((campaign) => campaign.id)));
   const [texts, setTexts] = useState<ThresholdTexts>(() => thresholdTextsOf(project.settings));
   const [fieldErrors, setFieldErrors] = useState<ThresholdErrors>({});
   // Folded unless the project has thresholds of its own (then they matter for this run) or one is wrong.
@@ -34,26 +33,9 @@ export function NewAnalysisScreen({ project, onStarted }: Props) {
   // A second click before React re-renders the disabled button must not send a second request.
   const sending = useRef(false);
 
-  const chosen = project.campaigns.filter((campaign) => selected.has(campaign.id));
-  const costRequest = useMemo<CalculateCostRequest>(
-    () => ({
-      campaigns: project.campaigns.filter((campaign) => selected.has(campaign.id)).map((campaign) => ({
-        id: campaign.id,
-        name: campaign.name,
-        keywords_count: campaign.keywords_count,
-        ads_count: campaign.ads_count,
-        groups_count: campaign.groups_count,
-      })),
-      analysis_kinds: [...AUDIT_KINDS],
-    }),
-    [selected, project.campaigns],
-  );
-  const cost = useQuery(costQueryOptions(costRequest));
-  // Offline the price cannot be asked: the price area says so instead of «Считаем стоимость…» for ever.
-  const priceOffline = useWaitsForNetwork(cost);
-  // The price of the campaigns chosen now (not the previous choice's, kept on screen while this one is
-  // computed). Nothing chosen waits for no price: the button keeps its label, disabled until a campaign is.
-  const price = chosen.length === 0 ? 0 : cost.data && !cost.isPlaceholderData ? cost.data.total : null;
+  // A change of the choice forgets a failed start (its message was about the previous choice).
+  const { selected, chosen, allChosen, toggle, toggleAll } = useCampaignChoice(project.campaigns, () => start.reset());
+  const { cost, priceOffline, price } = useAuditCost(project.campaigns, selected, chosen.length);
   const waitHintId = useId();
 
   const start = usePaidRunStart(
@@ -74,21 +56,6 @@ export function NewAnalysisScreen({ project, onStarted }: Props) {
       },
     },
   );
-
-  const toggle = (id: string) => {
-    start.reset();
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  };
-  const allChosen = chosen.length === project.campaigns.length;
-  const toggleAll = () => {
-    start.reset();
-    setSelected(allChosen ? new Set() : new Set(project.campaigns.map((campaign) => campaign.id)));
-  };
 
   const costShort = cost.data && !cost.data.sufficient && !cost.isPlaceholderData ? { required: cost.data.total, balance: cost.data.balance } : null;
   // The server's 402 wins: its amounts are the ones it actually checked.
@@ -115,12 +82,7 @@ export function NewAnalysisScreen({ project, onStarted }: Props) {
       </header>
 
       {project.campaigns.length === 0 ? (
-        <div className="state-card">
-          <p>В проекте нет кампаний. Импортируйте кампании на странице проекта, чтобы запустить анализ.</p>
-          <Link to="/projects/$id" params={{ id: project.id }} className="btn btn--primary">
-            К проекту
-          </Link>
-        </div>
+        <NoCampaigns projectId={project.id} />
       ) : (
         <form className="analysis-new__form" onSubmit={submit} noValidate>
           <CampaignPicker campaigns={project.campaigns} selected={selected} allChosen={allChosen} onToggle={toggle} onToggleAll={toggleAll} />
@@ -152,23 +114,105 @@ export function NewAnalysisScreen({ project, onStarted }: Props) {
           </div>
           <PaidStartWaitHint wait={start.wait} id={waitHintId} />
           {/* Money first: the price and the start above; the thresholds are for those who tune them. */}
-          <details className="card analysis-thresholds" open={thresholdsOpen || undefined}>
-            <summary className="card__title analysis-thresholds__summary">{THRESHOLDS_SUMMARY}</summary>
-            <p className="muted">
-              {project.target_cpa !== null
-                ? `Целевая цена конверсии: ${formatRub(project.target_cpa)} (меняется в настройках проекта).`
-                : 'Целевая цена конверсии не задана: фразы сравниваются с CPA своей кампании.'}
-            </p>
-            {project.region && <p className="muted">Регион проекта: {project.region}. Эти места не предлагаются в минус-слова как «другая география».</p>}
-            <ThresholdFields values={texts} errors={fieldErrors} onChange={(key, value) => setTexts((current) => ({ ...current, [key]: value }))} />
-            <label className="checkbox">
-              <input type="checkbox" checked={saveToProject} onChange={(event) => setSaveToProject(event.target.checked)} />
-              <span>Сохранить эти пороги в настройках проекта</span>
-            </label>
-          </details>
+          <ThresholdsCard
+            project={project}
+            open={thresholdsOpen}
+            texts={texts}
+            errors={fieldErrors}
+            onChange={(key, value) => setTexts((current) => ({ ...current, [key]: value }))}
+            saveToProject={saveToProject}
+            onSaveToProjectChange={setSaveToProject}
+          />
         </form>
       )}
     </section>
+  );
+}
+
+/** Nothing to analyse yet: the way back to the project, where campaigns are imported. */
+function NoCampaigns({ projectId }: { projectId: string }) {
+  return (
+    <div className="state-card">
+      <p>В проекте нет кампаний. Импортируйте кампании на странице проекта, чтобы запустить анализ.</p>
+      <Link to="/projects/$id" params={{ id: projectId }} className="btn btn--primary">
+        К проекту
+      </Link>
+    </div>
+  );
+}
+
+/** Which campaigns the run takes (all at first); `onChange` is told of every change. */
+function useCampaignChoice(campaigns: ProjectDetail['campaigns'], onChange: () => void) {
+  const [selected, setSelected] = useState<Set<string>>(() => new Set(campaigns.map((campaign) => campaign.id)));
+  const chosen = campaigns.filter((campaign) => selected.has(campaign.id));
+  const allChosen = chosen.length === campaigns.length;
+  const toggle = (id: string) => {
+    onChange();
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  };
+  const toggleAll = () => {
+    onChange();
+    setSelected(allChosen ? new Set() : new Set(campaigns.map((campaign) => campaign.id)));
+  };
+  return { selected, chosen, allChosen, toggle, toggleAll };
+}
+
+/** The server's price of the chosen campaigns. */
+function useAuditCost(campaigns: ProjectDetail['campaigns'], selected: ReadonlySet<string>, chosenCount: number) {
+  const costRequest = useMemo<CalculateCostRequest>(
+    () => ({
+      campaigns: campaigns.filter((campaign) => selected.has(campaign.id)).map((campaign) => ({
+        id: campaign.id,
+        name: campaign.name,
+        keywords_count: campaign.keywords_count,
+        ads_count: campaign.ads_count,
+        groups_count: campaign.groups_count,
+      })),
+      analysis_kinds: [...AUDIT_KINDS],
+    }),
+    [selected, campaigns],
+  );
+  const cost = useQuery(costQueryOptions(costRequest));
+  // Offline the price cannot be asked: the price area says so instead of «Считаем стоимость…» for ever.
+  const priceOffline = useWaitsForNetwork(cost);
+  // The price of the campaigns chosen now (not the previous choice's, kept on screen while this one is
+  // computed). Nothing chosen waits for no price: the button keeps its label, disabled until a campaign is.
+  const price = chosenCount === 0 ? 0 : cost.data && !cost.isPlaceholderData ? cost.data.total : null;
+  return { cost, priceOffline, price };
+}
+
+interface ThresholdsCardProps {
+  project: ProjectDetail;
+  open: boolean;
+  texts: ThresholdTexts;
+  errors: ThresholdErrors;
+  onChange: (key: keyof ThresholdTexts, value: string) => void;
+  saveToProject: boolean;
+  onSaveToProjectChange: (save: boolean) => void;
+}
+
+/** «Настройки порогов», folded: the project's target CPA and region, this run's thresholds, and whether to keep them. */
+function ThresholdsCard({ project, open, texts, errors, onChange, saveToProject, onSaveToProjectChange }: ThresholdsCardProps) {
+  return (
+    <details className="card analysis-thresholds" open={open || undefined}>
+      <summary className="card__title analysis-thresholds__summary">{THRESHOLDS_SUMMARY}</summary>
+      <p className="muted">
+        {project.target_cpa !== null
+          ? `Целевая цена конверсии: ${formatRub(project.target_cpa)} (меняется в настройках проекта).`
+          : 'Целевая цена конверсии не задана: фразы сравниваются с CPA своей кампании.'}
+      </p>
+      {project.region && <p className="muted">Регион проекта: {project.region}. Эти места не предлагаются в минус-слова как «другая география».</p>}
+      <ThresholdFields values={texts} errors={errors} onChange={onChange} />
+      <label className="checkbox">
+        <input type="checkbox" checked={saveToProject} onChange={(event) => onSaveToProjectChange(event.target.checked)} />
+        <span>Сохранить эти пороги в настройках проекта</span>
+      </label>
+    </details>
   );
 }
 

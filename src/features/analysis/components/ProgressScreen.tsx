@@ -23,18 +23,16 @@ export function stageLabel(stage: string | null | undefined): string {
   return analysisStageLabels[stage as AnalysisStage] ?? stage;
 }
 
+type Progress = ReturnType<typeof useAnalysisProgress>;
+
 /**
  * /projects/{id}/analysis/{analysisId}/scoring-progress: live stage and percent, cancel, then on to the
  * results (the score and the money the audit was paid for; the suggestions are a click away from there).
  */
 export function ProgressScreen({ projectId, analysisId }: { projectId: string; analysisId: string }) {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const progress = useAnalysisProgress(analysisId);
   const { analysis, transport, isError, error, refetch } = progress;
   const offline = useWaitsForNetwork(progress);
-  const [confirming, setConfirming] = useState(false);
-  const tokensMoved = useTokensMoved();
   // A failed analysis was refunded: the header's balance shows it at once.
   useTokensMovedWhenRunEnds(analysis && analysis.status !== 'queued' && analysis.status !== 'running');
 
@@ -42,30 +40,7 @@ export function ProgressScreen({ projectId, analysisId }: { projectId: string; a
   useEffect(() => {
     if (analysis) reportOutcome(analysis);
   }, [analysis]);
-
-  const completed = analysis?.status === 'completed';
-  useEffect(() => {
-    if (!completed) return;
-    // The project's last audit, its trend and «what changed», the list and the board all move with this one.
-    void queryClient.invalidateQueries({ queryKey: projectKeys.all });
-    void queryClient.invalidateQueries({ queryKey: auditChangeKeys.board });
-  }, [completed, queryClient]);
-  useEffect(() => {
-    if (!completed) return;
-    const timer = setTimeout(() => {
-      void navigate({ to: '/projects/$id/analysis/$analysisId/results', params: { id: projectId, analysisId }, replace: true });
-    }, MOVE_ON_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [completed, navigate, projectId, analysisId]);
-
-  const cancel = useMutation({
-    mutationFn: () => cancelAnalysis(analysisId),
-    onSuccess: (updated) => {
-      queryClient.setQueryData(analysisKeys.detail(analysisId), updated);
-      tokensMoved();
-      setConfirming(false);
-    },
-  });
+  useResultsWhenCompleted(projectId, analysisId, analysis?.status === 'completed');
 
   if (!analysis) {
     return (
@@ -85,10 +60,6 @@ export function ProgressScreen({ projectId, analysisId }: { projectId: string; a
     );
   }
 
-  const running = analysis.status === 'queued' || analysis.status === 'running';
-  const percent = Math.max(0, Math.min(100, Math.round(completed ? 100 : analysis.progress)));
-  const detail = analysis.progress_detail;
-
   return (
     <section className="page analysis-page analysis-progress">
       <BackToProjectLink projectId={projectId} />
@@ -96,41 +67,92 @@ export function ProgressScreen({ projectId, analysisId }: { projectId: string; a
         <h1>Анализ кампаний</h1>
         <AnalysisStatusBadge status={analysis.status} />
       </header>
+      <ProgressCard analysis={analysis} transport={transport} />
+      <ProgressActions projectId={projectId} analysisId={analysisId} analysis={analysis} />
+    </section>
+  );
+}
 
-      <div className="card analysis-progress__card">
-        <p className="analysis-progress__stage" data-testid="analysis-stage">
-          {completed ? analysisStageLabels.done : stageLabel(analysis.stage)}
-        </p>
-        <div className="analysis-progress__bar" role="progressbar" aria-label="Ход анализа" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
-          <div className={`analysis-progress__fill analysis-progress__fill--${analysis.status}`} style={{ width: `${percent}%` }} />
-        </div>
-        <p className="analysis-progress__numbers">
-          <strong data-testid="analysis-percent">{percent} %</strong>
-          {running && detail && detail.total > 0 && (
-            <span className="muted">
-              {' '}
-              · {formatCount(detail.done)} из {formatCount(detail.total)}
-            </span>
-          )}
-        </p>
-        {running && (
-          <p className="muted analysis-progress__transport">
-            {transport === 'stream' ? 'Обновляется в реальном времени' : 'Обновляется каждые 2 секунды'} · списано {formatTokens(analysis.cost)}
-          </p>
-        )}
-        {completed && <p className="form-success">Анализ завершён. Открываем результаты…</p>}
-        {analysis.status === 'failed' && (
-          <div className="form-error" role="alert">
-            <p>{failureMessage(analysis)}</p>
-          </div>
-        )}
-        {analysis.status === 'cancelled' && (
-          <p className="muted" role="status">
-            Анализ отменён. {REFUND_NOTE}.
-          </p>
-        )}
+/**
+ * Once the run is completed: the project's last audit, its trend and «what changed», the list and the board
+ * move with it; after {@link MOVE_ON_DELAY_MS} at 100 % the results open.
+ */
+function useResultsWhenCompleted(projectId: string, analysisId: string, completed: boolean) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!completed) return;
+    void queryClient.invalidateQueries({ queryKey: projectKeys.all });
+    void queryClient.invalidateQueries({ queryKey: auditChangeKeys.board });
+  }, [completed, queryClient]);
+  useEffect(() => {
+    if (!completed) return;
+    const timer = setTimeout(() => {
+      void navigate({ to: '/projects/$id/analysis/$analysisId/results', params: { id: projectId, analysisId }, replace: true });
+    }, MOVE_ON_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [completed, navigate, projectId, analysisId]);
+}
+
+/** The stage, the bar and its percent, and how the run ended. */
+function ProgressCard({ analysis, transport }: { analysis: NonNullable<Progress['analysis']>; transport: Progress['transport'] }) {
+  const completed = analysis.status === 'completed';
+  const running = analysis.status === 'queued' || analysis.status === 'running';
+  const percent = Math.max(0, Math.min(100, Math.round(completed ? 100 : analysis.progress)));
+  const detail = analysis.progress_detail;
+  return (
+    <div className="card analysis-progress__card">
+      <p className="analysis-progress__stage" data-testid="analysis-stage">
+        {completed ? analysisStageLabels.done : stageLabel(analysis.stage)}
+      </p>
+      <div className="analysis-progress__bar" role="progressbar" aria-label="Ход анализа" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+        <div className={`analysis-progress__fill analysis-progress__fill--${analysis.status}`} style={{ width: `${percent}%` }} />
       </div>
+      <p className="analysis-progress__numbers">
+        <strong data-testid="analysis-percent">{percent} %</strong>
+        {running && detail && detail.total > 0 && (
+          <span className="muted">
+            {' '}
+            · {formatCount(detail.done)} из {formatCount(detail.total)}
+          </span>
+        )}
+      </p>
+      {running && (
+        <p className="muted analysis-progress__transport">
+          {transport === 'stream' ? 'Обновляется в реальном времени' : 'Обновляется каждые 2 секунды'} · списано {formatTokens(analysis.cost)}
+        </p>
+      )}
+      {completed && <p className="form-success">Анализ завершён. Открываем результаты…</p>}
+      {analysis.status === 'failed' && (
+        <div className="form-error" role="alert">
+          <p>{failureMessage(analysis)}</p>
+        </div>
+      )}
+      {analysis.status === 'cancelled' && (
+        <p className="muted" role="status">
+          Анализ отменён. {REFUND_NOTE}.
+        </p>
+      )}
+    </div>
+  );
+}
 
+/** Cancel (confirmed first) while it runs; the results, or a new run, once it is over; the history always. */
+function ProgressActions({ projectId, analysisId, analysis }: { projectId: string; analysisId: string; analysis: NonNullable<Progress['analysis']> }) {
+  const queryClient = useQueryClient();
+  const tokensMoved = useTokensMoved();
+  const [confirming, setConfirming] = useState(false);
+  const cancel = useMutation({
+    mutationFn: () => cancelAnalysis(analysisId),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(analysisKeys.detail(analysisId), updated);
+      tokensMoved();
+      setConfirming(false);
+    },
+  });
+  const running = analysis.status === 'queued' || analysis.status === 'running';
+  return (
+    <>
       {cancel.isError && (
         <p className="form-error" role="alert">
           Не удалось отменить анализ: {cancel.error.message}
@@ -143,7 +165,7 @@ export function ProgressScreen({ projectId, analysisId }: { projectId: string; a
             Отменить анализ
           </button>
         )}
-        {completed && (
+        {analysis.status === 'completed' && (
           <Link to="/projects/$id/analysis/$analysisId/results" params={{ id: projectId, analysisId }} className="btn btn--primary">
             К результатам
           </Link>
@@ -171,6 +193,6 @@ export function ProgressScreen({ projectId, analysisId }: { projectId: string; a
           Анализ остановится, списанные токены вернутся на баланс.
         </ConfirmDialog>
       )}
-    </section>
+    </>
   );
 }

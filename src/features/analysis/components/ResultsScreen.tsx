@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import type { PagedResults, ResultsSummary } from '@contract/analysis-pages.js';
 import { readMoneyStory, severityLabels, type Finding, type Severity } from '@contract/analysis-results.js';
@@ -19,7 +19,7 @@ import { MoneyBreakdown } from './MoneyStory';
 import { PagedList } from './PagedList';
 import { ExportUploadHelp } from './ExportUploadHelp';
 import { ResultsLoader } from './ResultsLoader';
-import { campaignOptions, ListFilterSelect } from './ListFilterSelect';
+import { campaignOptions, ListFilterSelect, SearchTextField, useSearchText } from './ListFilterSelect';
 
 const severityTone: Record<Severity, string> = { high: 'danger', medium: 'warning', low: 'muted' };
 
@@ -37,12 +37,10 @@ export function ResultsScreen({ projectId, analysisId, search }: { projectId: st
 }
 
 function ResultsBody({ projectId, analysisId, data, search }: { projectId: string; analysisId: string; data: PagedResults; search: FindingsSearch }) {
-  const { summary, decisions } = data;
+  const { summary } = data;
   const period = formatPeriod(summary.period);
-  const campaigns = summary.scores.campaigns;
   // Missing ids matter to the export: that notice is shown there.
   const headerNotices = summary.notices.filter((notice) => notice.code !== 'NO_IDS');
-  const money = summary.money ? readMoneyStory(summary.money, summary.settings.targetCpa) : null;
 
   return (
     <section className="page analysis-page analysis-results">
@@ -56,38 +54,7 @@ function ResultsBody({ projectId, analysisId, data, search }: { projectId: strin
         </p>
       </header>
 
-      <section className="card analysis-money" aria-labelledby="money-title">
-        <h2 id="money-title" className="card__title">
-          Потери денег
-        </h2>
-        {money ? (
-          <MoneyBreakdown projectId={projectId} analysisId={analysisId} money={money} period={period} />
-        ) : (
-          // An analysis stored before the money story: its one figure was the spend without conversions.
-          <>
-            <p className="analysis-money__value" data-testid="wasted-per-month">
-              {formatRubPerMonth(summary.wastedSpend.perMonth)}
-            </p>
-            <p className="muted">Расход по фразам с кликами и без конверсий{period ? ` за ${period}, пересчитано на месяц` : ''}.</p>
-          </>
-        )}
-        <ul className="analysis-money__severities" aria-label="Замечания по важности">
-          {severities.map((severity) => (
-            <li key={severity}>
-              <Link
-                to="/projects/$id/analysis/$analysisId/results"
-                params={{ id: projectId, analysisId }}
-                search={{ severity: [severity] }}
-                hash="findings"
-                className={`severity-chip badge--${severityTone[severity]}`}
-                data-testid={`severity-count-${severity}`}
-              >
-                {severityLabels[severity]}: {formatCount(summary.bySeverity[severity]?.findings ?? 0)}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <MoneyCard projectId={projectId} analysisId={analysisId} summary={summary} period={period} />
 
       {headerNotices.length > 0 && (
         <div className="analysis-notices" role="note">
@@ -99,88 +66,140 @@ function ResultsBody({ projectId, analysisId, data, search }: { projectId: strin
         </div>
       )}
 
-      <div className="analysis-scores">
-        <section className="card" aria-labelledby="score-title">
-          <h2 id="score-title" className="card__title">
-            Оценка аккаунта
-          </h2>
-          <ScoreGauge score={summary.scores.account.score} />
-          <p className="muted">
-            {formatCount(summary.findingsTotal)} {pluralRu(summary.findingsTotal, ['замечание', 'замечания', 'замечаний'])}
-          </p>
-        </section>
-        <section className="card" aria-labelledby="campaign-scores-title">
-          <h2 id="campaign-scores-title" className="card__title">
-            Оценки кампаний
-          </h2>
-          <BarChart
-            title="Оценки кампаний из 100"
-            max={100}
-            data={campaigns.map((campaign) => ({
-              key: campaign.target.key,
-              label: campaign.target.campaignName ?? campaign.target.label ?? campaign.target.key,
-              value: campaign.score,
-              valueText: String(Math.round(campaign.score)),
-              tone: campaign.score >= 80 ? 'good' : campaign.score >= 50 ? 'warning' : 'danger',
-            }))}
-          />
-          {summary.scores.campaignsTotal > campaigns.length && (
-            <p className="muted">
-              Худшие {formatCount(campaigns.length)} из {formatCount(summary.scores.campaignsTotal)}.
-            </p>
-          )}
-          <ul className="visually-hidden">
-            {campaigns.map((campaign) => (
-              <li key={campaign.target.key}>
-                {campaign.target.campaignName ?? campaign.target.label}: {Math.round(campaign.score)} из 100
-              </li>
-            ))}
-          </ul>
-        </section>
-      </div>
-
+      <ScoreCards summary={summary} />
       <FindingsSection projectId={projectId} analysisId={analysisId} data={data} search={search} />
-
-      <section className="card analysis-export" aria-labelledby="export-title">
-        <h2 id="export-title" className="card__title">
-          Выгрузка изменений
-        </h2>
-        {decisions.accepted > 0 ? (
-          <p data-testid="accepted-summary">
-            Принято {formatCount(decisions.accepted)} {pluralRu(decisions.accepted, ['изменение', 'изменения', 'изменений'])}.
-            {decisions.blockedQueries && decisions.blockedQueries.costPerMonth > 0 && (
-              <>
-                {' '}
-                Минус-слова отсекут {formatCount(decisions.blockedQueries.queries)}{' '}
-                {pluralRu(decisions.blockedQueries.queries, ['нецелевой запрос', 'нецелевых запроса', 'нецелевых запросов'])} на{' '}
-                {formatRubPerMonth(decisions.blockedQueries.costPerMonth)}.
-              </>
-            )}
-          </p>
-        ) : (
-          <p className="muted">Пока не принято ни одного предложения: выгружать нечего.</p>
-        )}
-        <ExportButtons analysisId={analysisId} disabled={decisions.accepted === 0} />
-        {summary.platform === 'yandex_direct' && <ApplyThroughApiButton projectId={projectId} analysisId={analysisId} disabled={decisions.accepted === 0} />}
-        <ExportUploadHelp notices={summary.notices} />
-        <div className="analysis-actions">
-          <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} className="btn btn--secondary">
-            Изменить решения
-          </Link>
-          <Link
-            to="/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId"
-            params={{ id: projectId, analysisId, aiPlanId: analysisId }}
-            className="btn btn--secondary"
-          >
-            <PlanLinkLabel analysisId={analysisId} />
-          </Link>
-          <Link to="/projects/$id/analysis/history" params={{ id: projectId }} className="btn btn--ghost">
-            История анализов
-          </Link>
-        </div>
-      </section>
-
+      <ExportCard projectId={projectId} analysisId={analysisId} data={data} />
       <ClientReportCard analysisId={analysisId} />
+    </section>
+  );
+}
+
+/** «Потери денег»: the one money figure and its causes, and the findings counted by severity. */
+function MoneyCard({ projectId, analysisId, summary, period }: { projectId: string; analysisId: string; summary: ResultsSummary; period: string | null }) {
+  const money = summary.money ? readMoneyStory(summary.money, summary.settings.targetCpa) : null;
+  return (
+    <section className="card analysis-money" aria-labelledby="money-title">
+      <h2 id="money-title" className="card__title">
+        Потери денег
+      </h2>
+      {money ? (
+        <MoneyBreakdown projectId={projectId} analysisId={analysisId} money={money} period={period} />
+      ) : (
+        // An analysis stored before the money story: its one figure was the spend without conversions.
+        <>
+          <p className="analysis-money__value" data-testid="wasted-per-month">
+            {formatRubPerMonth(summary.wastedSpend.perMonth)}
+          </p>
+          <p className="muted">Расход по фразам с кликами и без конверсий{period ? ` за ${period}, пересчитано на месяц` : ''}.</p>
+        </>
+      )}
+      <ul className="analysis-money__severities" aria-label="Замечания по важности">
+        {severities.map((severity) => (
+          <li key={severity}>
+            <Link
+              to="/projects/$id/analysis/$analysisId/results"
+              params={{ id: projectId, analysisId }}
+              search={{ severity: [severity] }}
+              hash="findings"
+              className={`severity-chip badge--${severityTone[severity]}`}
+              data-testid={`severity-count-${severity}`}
+            >
+              {severityLabels[severity]}: {formatCount(summary.bySeverity[severity]?.findings ?? 0)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The account's score and the campaigns' (the worst ones), as a chart and as a list for screen readers. */
+function ScoreCards({ summary }: { summary: ResultsSummary }) {
+  const campaigns = summary.scores.campaigns;
+  return (
+    <div className="analysis-scores">
+      <section className="card" aria-labelledby="score-title">
+        <h2 id="score-title" className="card__title">
+          Оценка аккаунта
+        </h2>
+        <ScoreGauge score={summary.scores.account.score} />
+        <p className="muted">
+          {formatCount(summary.findingsTotal)} {pluralRu(summary.findingsTotal, ['замечание', 'замечания', 'замечаний'])}
+        </p>
+      </section>
+      <section className="card" aria-labelledby="campaign-scores-title">
+        <h2 id="campaign-scores-title" className="card__title">
+          Оценки кампаний
+        </h2>
+        <BarChart
+          title="Оценки кампаний из 100"
+          max={100}
+          data={campaigns.map((campaign) => ({
+            key: campaign.target.key,
+            label: campaign.target.campaignName ?? campaign.target.label ?? campaign.target.key,
+            value: campaign.score,
+            valueText: String(Math.round(campaign.score)),
+            tone: campaign.score >= 80 ? 'good' : campaign.score >= 50 ? 'warning' : 'danger',
+          }))}
+        />
+        {summary.scores.campaignsTotal > campaigns.length && (
+          <p className="muted">
+            Худшие {formatCount(campaigns.length)} из {formatCount(summary.scores.campaignsTotal)}.
+          </p>
+        )}
+        <ul className="visually-hidden">
+          {campaigns.map((campaign) => (
+            <li key={campaign.target.key}>
+              {campaign.target.campaignName ?? campaign.target.label}: {Math.round(campaign.score)} из 100
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+/** «Выгрузка изменений»: what was accepted, the files, the upload through the API, and where to go next. */
+function ExportCard({ projectId, analysisId, data }: { projectId: string; analysisId: string; data: PagedResults }) {
+  const { summary, decisions } = data;
+  return (
+    <section className="card analysis-export" aria-labelledby="export-title">
+      <h2 id="export-title" className="card__title">
+        Выгрузка изменений
+      </h2>
+      {decisions.accepted > 0 ? (
+        <p data-testid="accepted-summary">
+          Принято {formatCount(decisions.accepted)} {pluralRu(decisions.accepted, ['изменение', 'изменения', 'изменений'])}.
+          {decisions.blockedQueries && decisions.blockedQueries.costPerMonth > 0 && (
+            <>
+              {' '}
+              Минус-слова отсекут {formatCount(decisions.blockedQueries.queries)}{' '}
+              {pluralRu(decisions.blockedQueries.queries, ['нецелевой запрос', 'нецелевых запроса', 'нецелевых запросов'])} на{' '}
+              {formatRubPerMonth(decisions.blockedQueries.costPerMonth)}.
+            </>
+          )}
+        </p>
+      ) : (
+        <p className="muted">Пока не принято ни одного предложения: выгружать нечего.</p>
+      )}
+      <ExportButtons analysisId={analysisId} disabled={decisions.accepted === 0} />
+      {summary.platform === 'yandex_direct' && <ApplyThroughApiButton projectId={projectId} analysisId={analysisId} disabled={decisions.accepted === 0} />}
+      <ExportUploadHelp notices={summary.notices} />
+      <div className="analysis-actions">
+        <Link to="/projects/$id/analysis/$analysisId/semantic" params={{ id: projectId, analysisId }} className="btn btn--secondary">
+          Изменить решения
+        </Link>
+        <Link
+          to="/projects/$id/analysis/$analysisId/ai-plan/$aiPlanId"
+          params={{ id: projectId, analysisId, aiPlanId: analysisId }}
+          className="btn btn--secondary"
+        >
+          <PlanLinkLabel analysisId={analysisId} />
+        </Link>
+        <Link to="/projects/$id/analysis/history" params={{ id: projectId }} className="btn btn--ghost">
+          История анализов
+        </Link>
+      </div>
     </section>
   );
 }
@@ -220,7 +239,6 @@ function FindingsSection({ projectId, analysisId, data, search }: { projectId: s
   const filter = findingsFilterOf(search);
   const unfiltered = isEmptyFilter(filter);
   const query = useInfiniteQuery(findingsQueryOptions(analysisId, filter, unfiltered ? data.findings : undefined));
-  const [text, setText] = useState(search.text ?? '');
   const setSearch = (patch: Partial<FindingsSearch>) =>
     void navigate({
       to: '/projects/$id/analysis/$analysisId/results',
@@ -230,65 +248,28 @@ function FindingsSection({ projectId, analysisId, data, search }: { projectId: s
       replace: true,
       resetScroll: false,
     });
-  const checks = summary.byCheck.filter((check) => check.findings > 0).sort((a, b) => b.moneyPerMonth - a.moneyPerMonth || b.findings - a.findings);
-  const submitText = (event: FormEvent) => {
-    event.preventDefault();
-    setSearch({ text: text.trim() || undefined });
-  };
-  const active: { key: string; label: string; clear: Partial<FindingsSearch> }[] = [
-    ...(search.check && search.check.length > 1 ? [{ key: 'check', label: `Проверки: ${search.check.map((id) => checkTitle(summary, id)).join(', ')}`, clear: { check: undefined } }] : []),
-    ...(search.group ? [{ key: 'group', label: `Группа: ${search.group.map((key) => groupNameOf(query.data, key) ?? key).join(', ')}`, clear: { group: undefined } }] : []),
-    ...(search.campaign && search.campaign.length > 1 ? [{ key: 'campaign', label: `Кампании: ${search.campaign.map((key) => campaignName(summary, key)).join(', ')}`, clear: { campaign: undefined } }] : []),
-  ];
+  const text = useSearchText(search.text, (typed) => setSearch({ text: typed }));
 
   return (
     <section className="card findings-section" id="findings" aria-labelledby="findings-title">
       <h2 id="findings-title" className="card__title">
         Замечания <span className="muted" data-testid="findings-count">{findingsCountText(summary.findingsTotal, unfiltered ? null : totalLabelOf(query.data))}</span>
       </h2>
-      <form className="list-filters" role="search" aria-label="Фильтры замечаний" onSubmit={submitText}>
-        <ListFilterSelect label="Важность" allLabel="Любая" value={search.severity} options={severities.map((severity) => ({ value: severity, label: severityLabels[severity] }))} onChange={(severity) => setSearch({ severity })} />
-        <ListFilterSelect
-          label="Проверка"
-          allLabel="Все проверки"
-          value={search.check}
-          options={checks.map((check) => ({ value: check.checkId, label: `${check.title} (${formatCount(check.findings)})` }))}
-          onChange={(check) => setSearch({ check })}
-        />
-        {summary.scores.campaigns.length > 1 && (
-          <ListFilterSelect label="Кампания" allLabel="Все кампании" value={search.campaign} options={campaignOptions(summary.scores.campaigns)} onChange={(campaign) => setSearch({ campaign })} />
-        )}
-        <label className="field list-filters__field">
-          <span className="field__label">Порядок</span>
-          <select className="select" value={search.sort ?? 'money'} onChange={(event) => setSearch({ sort: event.target.value === 'severity' ? 'severity' : undefined })}>
-            <option value="money">Сначала дорогие</option>
-            <option value="severity">Сначала важные</option>
-          </select>
-        </label>
-        <label className="field list-filters__field list-filters__text">
-          <span className="field__label">Поиск</span>
-          <input className="input" type="search" value={text} maxLength={200} placeholder="Фраза, группа, кампания" onChange={(event) => setText(event.target.value)} onBlur={() => (text.trim() || undefined) !== search.text && setSearch({ text: text.trim() || undefined })} />
-        </label>
+      <form className="list-filters" role="search" aria-label="Фильтры замечаний" onSubmit={text.onSubmit}>
+        <FindingFilters summary={summary} search={search} setSearch={setSearch} />
+        <SearchTextField search={text} placeholder="Фраза, группа, кампания" />
       </form>
-      {(active.length > 0 || !unfiltered) && (
-        <p className="list-filters__active">
-          {active.map((item) => (
-            <button key={item.key} type="button" className="filter-chip" onClick={() => setSearch(item.clear)} aria-label={`Убрать фильтр: ${item.label}`}>
-              {item.label} ×
-            </button>
-          ))}
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => {
-              setText('');
-              setSearch({ severity: undefined, check: undefined, campaign: undefined, group: undefined, text: undefined, sort: undefined });
-            }}
-          >
-            Сбросить фильтры
-          </button>
-        </p>
-      )}
+      <ActiveFilters
+        summary={summary}
+        search={search}
+        findings={query.data}
+        unfiltered={unfiltered}
+        setSearch={setSearch}
+        onReset={() => {
+          text.setText('');
+          setSearch({ severity: undefined, check: undefined, campaign: undefined, group: undefined, text: undefined, sort: undefined });
+        }}
+      />
       <PagedList<Finding>
         key={JSON.stringify(filter)}
         query={query}
@@ -297,33 +278,97 @@ function FindingsSection({ projectId, analysisId, data, search }: { projectId: s
         testId="findings-list"
         keyOf={(finding) => finding.id}
         estimateSize={260}
-        renderItem={(finding) => (
-          <div className={`finding-row finding-row--${severityTone[finding.severity]}`}>
-            <p className="finding-row__head">
-              <span className={`badge badge--${severityTone[finding.severity]}`}>{severityLabels[finding.severity]}</span> <strong>{finding.title}</strong>
-              {groupKeyOf(finding) && !search.group?.includes(groupKeyOf(finding)!) && (
-                <>
-                  {' · '}
-                  <Link
-                    to="/projects/$id/analysis/$analysisId/results"
-                    params={{ id: projectId, analysisId }}
-                    search={{ group: [groupKeyOf(finding)!] }}
-                    hash="findings"
-                    replace
-                    resetScroll={false}
-                    className="link"
-                  >
-                    Все замечания группы
-                  </Link>
-                </>
-              )}
-            </p>
-            <FindingCard finding={finding} analysisId={analysisId} />
-          </div>
-        )}
+        renderItem={(finding) => <FindingRow projectId={projectId} analysisId={analysisId} finding={finding} search={search} />}
         empty={<p className="muted">{unfiltered ? 'Замечаний нет.' : 'Замечаний с такими условиями нет.'}</p>}
       />
     </section>
+  );
+}
+
+/** Severity, check, campaign and order. */
+function FindingFilters({ summary, search, setSearch }: { summary: ResultsSummary; search: FindingsSearch; setSearch: (patch: Partial<FindingsSearch>) => void }) {
+  const checks = summary.byCheck.filter((check) => check.findings > 0).sort((a, b) => b.moneyPerMonth - a.moneyPerMonth || b.findings - a.findings);
+  return (
+    <>
+      <ListFilterSelect label="Важность" allLabel="Любая" value={search.severity} options={severities.map((severity) => ({ value: severity, label: severityLabels[severity] }))} onChange={(severity) => setSearch({ severity })} />
+      <ListFilterSelect
+        label="Проверка"
+        allLabel="Все проверки"
+        value={search.check}
+        options={checks.map((check) => ({ value: check.checkId, label: `${check.title} (${formatCount(check.findings)})` }))}
+        onChange={(check) => setSearch({ check })}
+      />
+      {summary.scores.campaigns.length > 1 && (
+        <ListFilterSelect label="Кампания" allLabel="Все кампании" value={search.campaign} options={campaignOptions(summary.scores.campaigns)} onChange={(campaign) => setSearch({ campaign })} />
+      )}
+      <label className="field list-filters__field">
+        <span className="field__label">Порядок</span>
+        <select className="select" value={search.sort ?? 'money'} onChange={(event) => setSearch({ sort: event.target.value === 'severity' ? 'severity' : undefined })}>
+          <option value="money">Сначала дорогие</option>
+          <option value="severity">Сначала важные</option>
+        </select>
+      </label>
+    </>
+  );
+}
+
+interface ActiveFiltersProps {
+  summary: ResultsSummary;
+  search: FindingsSearch;
+  findings: { pages: { items: Finding[] }[] } | undefined;
+  unfiltered: boolean;
+  setSearch: (patch: Partial<FindingsSearch>) => void;
+  onReset: () => void;
+}
+
+/** The filters the selects cannot show (several checks or campaigns, a group) as chips to remove, and «Сбросить фильтры». */
+function ActiveFilters({ summary, search, findings, unfiltered, setSearch, onReset }: ActiveFiltersProps) {
+  const active: { key: string; label: string; clear: Partial<FindingsSearch> }[] = [
+    ...(search.check && search.check.length > 1 ? [{ key: 'check', label: `Проверки: ${search.check.map((id) => checkTitle(summary, id)).join(', ')}`, clear: { check: undefined } }] : []),
+    ...(search.group ? [{ key: 'group', label: `Группа: ${search.group.map((key) => groupNameOf(findings, key) ?? key).join(', ')}`, clear: { group: undefined } }] : []),
+    ...(search.campaign && search.campaign.length > 1 ? [{ key: 'campaign', label: `Кампании: ${search.campaign.map((key) => campaignName(summary, key)).join(', ')}`, clear: { campaign: undefined } }] : []),
+  ];
+  if (active.length === 0 && unfiltered) return null;
+  return (
+    <p className="list-filters__active">
+      {active.map((item) => (
+        <button key={item.key} type="button" className="filter-chip" onClick={() => setSearch(item.clear)} aria-label={`Убрать фильтр: ${item.label}`}>
+          {item.label} ×
+        </button>
+      ))}
+      <button type="button" className="link-button" onClick={onReset}>
+        Сбросить фильтры
+      </button>
+    </p>
+  );
+}
+
+/** One finding of the list: its severity and title, a link to all of its group's, and its card. */
+function FindingRow({ projectId, analysisId, finding, search }: { projectId: string; analysisId: string; finding: Finding; search: FindingsSearch }) {
+  const groupKey = groupKeyOf(finding);
+  return (
+    <div className={`finding-row finding-row--${severityTone[finding.severity]}`}>
+      <p className="finding-row__head">
+        <span className={`badge badge--${severityTone[finding.severity]}`}>{severityLabels[finding.severity]}</span> <strong>{finding.title}</strong>
+        {groupKey && !search.group?.includes(groupKey) && (
+          <>
+            {' · '}
+            <Link
+              to="/projects/$id/analysis/$analysisId/results"
+              params={{ id: projectId, analysisId }}
+              search={{ group: [groupKey] }}
+              hash="findings"
+              replace
+              resetScroll={false}
+              className="link"
+            >
+              Все замечания группы
+            </Link>
+          </>
+        )}
+      </p>
+      <FindingCard finding={finding} analysisId={analysisId} />
+    </div>
   );
 }
 

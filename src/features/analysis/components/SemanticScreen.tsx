@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import type { PagedResults, SemanticSection, SuggestionWithDecision } from '@contract/analysis-pages.js';
 import { negativeCategories } from '@contract/analysis-pages.js';
@@ -12,7 +12,7 @@ import { formatCount, pluralRu } from '@/lib/analysis-format';
 import { suggestionsFilterOf, type SuggestionsSearch } from '@/features/analysis/list-search';
 import { cleanFilter, itemsOf, semanticSectionQueryOptions, suggestionsQueryOptions, totalLabelOf, totalOf, type Decision, type SuggestionsListFilter } from '@/features/analysis/pages-api';
 import { useDecisions } from '@/features/analysis/useDecisions';
-import { campaignOptions, ListFilterSelect, type FilterOption } from './ListFilterSelect';
+import { campaignOptions, ListFilterSelect, SearchTextField, useSearchText, type FilterOption } from './ListFilterSelect';
 import { LoadMore, NeedsNetwork, PagedList } from './PagedList';
 import { ResultsLoader } from './ResultsLoader';
 import { SuggestionItem } from './SuggestionItem';
@@ -81,37 +81,13 @@ export function SemanticScreen({ projectId, analysisId, search }: { projectId: s
   );
 }
 
+type DecisionSaver = ReturnType<typeof useDecisions>;
+
 function SemanticBody({ projectId, analysisId, data, search }: { projectId: string; analysisId: string; data: PagedResults; search: SuggestionsSearch }) {
   const navigate = useNavigate();
   const { summary, decisions } = data;
   const saver = useDecisions(analysisId);
-  const filter = suggestionsFilterOf(search);
-  const query = useInfiniteQuery(suggestionsQueryOptions(analysisId, filter));
-  const listTotal = totalOf(query.data);
-  const listTotalLabel = totalLabelOf(query.data);
   const [leaving, setLeaving] = useState(false);
-  const [text, setText] = useState(search.text ?? '');
-  const total = summary.suggestions.total;
-  const accepter = bulkAcceptFilter(filter);
-  const what = describeFilter(filter);
-
-  const setSearch = (next: SuggestionsSearch) =>
-    void navigate({ to: '/projects/$id/analysis/$analysisId/semantic', params: { id: projectId, analysisId }, search: cleanFilter(next), replace: true, resetScroll: false });
-  const patchSearch = (patch: Partial<SuggestionsSearch>) => setSearch({ ...search, ...patch });
-  const submitText = (event: FormEvent) => {
-    event.preventDefault();
-    patchSearch({ text: text.trim() || undefined });
-  };
-
-  const bulk = async (chosen: SuggestionsListFilter, decision: Decision) => {
-    try {
-      const answer = await saver.decideAll(chosen, decision);
-      const verb = decision === 'accepted' ? 'Принято' : decision === 'rejected' ? 'Отклонено' : 'Снято решение';
-      toast.success(`${verb}: ${formatCount(answer.updated)} ${pluralRu(answer.updated, ['предложение', 'предложения', 'предложений'])}`);
-    } catch (cause) {
-      toast.error(cause instanceof Error ? cause.message : String(cause));
-    }
-  };
 
   const goToResults = async () => {
     setLeaving(true);
@@ -123,9 +99,6 @@ function SemanticBody({ projectId, analysisId, data, search }: { projectId: stri
     }
   };
 
-  const categories = summary.suggestions.byKind.filter((entry) => entry.kind === 'negative_keyword' && entry.category && entry.count > 0);
-  const categoryOptions = negativeCategories.filter((category) => categories.some((entry) => entry.category === category));
-
   return (
     <section className="page analysis-page analysis-semantic">
       <BackToProjectLink projectId={projectId} />
@@ -134,25 +107,7 @@ function SemanticBody({ projectId, analysisId, data, search }: { projectId: stri
       </header>
       <p className="lead">Примите изменения, которые хотите внести, и отклоните лишние. В выгрузку попадут только принятые.</p>
 
-      <div className="card analysis-decision-bar" aria-live="polite">
-        <p>
-          Принято <strong data-testid="accepted-count">{formatCount(decisions.accepted)}</strong> · отклонено{' '}
-          <strong data-testid="rejected-count">{formatCount(decisions.rejected)}</strong> · без решения{' '}
-          <strong data-testid="undecided-count">{formatCount(Math.max(0, total - decisions.accepted - decisions.rejected))}</strong>
-        </p>
-        <p className={`analysis-save analysis-save--${saver.status}`} role={saver.status === 'error' ? 'alert' : 'status'}>
-          {saver.status === 'saving' && 'Сохраняем…'}
-          {saver.status === 'saved' && 'Решения сохранены'}
-          {saver.status === 'error' && (
-            <>
-              Не удалось сохранить решения: {saver.error}{' '}
-              <button type="button" className="link-button" onClick={saver.retry}>
-                Повторить
-              </button>
-            </>
-          )}
-        </p>
-      </div>
+      <DecisionBar decisions={decisions} total={summary.suggestions.total} saver={saver} />
 
       {summary.semantic.notices.map((notice) => (
         <p key={notice.code} className="muted analysis-notice">
@@ -160,97 +115,12 @@ function SemanticBody({ projectId, analysisId, data, search }: { projectId: stri
         </p>
       ))}
 
-      {total === 0 ? (
+      {summary.suggestions.total === 0 ? (
         <div className="state-card">
           <p>Анализ не нашёл изменений, которые нужно принять: минус-слова, кросс-минусовка и объявления в порядке.</p>
         </div>
       ) : (
-        <section className="card suggestion-section" aria-labelledby="suggestions-title">
-          <h2 id="suggestions-title" className="card__title">
-            Предложения <span className="muted">({listTotalLabel ?? formatCount(total)})</span>
-          </h2>
-          <nav className="suggestion-presets" aria-label="Виды предложений">
-            {presets.map((preset) => (
-              <Link
-                key={preset.id}
-                to="/projects/$id/analysis/$analysisId/semantic"
-                params={{ id: projectId, analysisId }}
-                search={preset.search}
-                replace
-                resetScroll={false}
-                className={`filter-tab${sameSearch(preset.search, search) ? ' filter-tab--active' : ''}`}
-                aria-current={sameSearch(preset.search, search) ? 'page' : undefined}
-              >
-                {preset.label}
-              </Link>
-            ))}
-          </nav>
-          <form className="list-filters" role="search" aria-label="Фильтры предложений" onSubmit={submitText}>
-            {categoryOptions.length > 0 && (
-              <ListFilterSelect
-                label="Категория минус-слов"
-                allLabel="Все категории"
-                value={search.category}
-                options={categoryOptions.map((category) => ({ value: category, label: negativeCategoryLabels[category] }))}
-                onChange={(category) => patchSearch(category ? { category, kind: ['negative_keyword'] } : { category: undefined })}
-              />
-            )}
-            {summary.scores.campaigns.length > 1 && (
-              <ListFilterSelect label="Кампания" allLabel="Все кампании" value={search.campaign} options={campaignOptions(summary.scores.campaigns)} onChange={(campaign) => patchSearch({ campaign })} />
-            )}
-            <ListFilterSelect label="Решение" allLabel="Любое" value={search.decision} options={decisionOptions} onChange={(decision) => patchSearch({ decision })} />
-            <label className="field list-filters__field list-filters__text">
-              <span className="field__label">Поиск</span>
-              <input
-                className="input"
-                type="search"
-                value={text}
-                maxLength={200}
-                placeholder="Слово, фраза, кампания"
-                onChange={(event) => setText(event.target.value)}
-                onBlur={() => (text.trim() || undefined) !== search.text && patchSearch({ text: text.trim() || undefined })}
-              />
-            </label>
-          </form>
-
-          <div className="suggestion-section__bulk" role="group" aria-label="Решение по фильтру">
-            {accepter ? (
-              <button type="button" className="btn btn--small btn--secondary" disabled={listTotal === 0} onClick={() => void bulk(accepter, 'accepted')}>
-                Принять все {what}
-              </button>
-            ) : (
-              <span className="muted">«Проверить вручную» принимаются по одному. Чтобы принять разом, выберите вид предложений.</span>
-            )}
-            <button type="button" className="btn btn--small btn--ghost" disabled={listTotal === 0} onClick={() => void bulk(filter, 'rejected')}>
-              Отклонить все {what}
-            </button>
-            <button type="button" className="btn btn--small btn--ghost" disabled={listTotal === 0} onClick={() => void bulk(filter, 'undecided')}>
-              Снять решения
-            </button>
-          </div>
-
-          <PagedList<SuggestionWithDecision>
-            key={JSON.stringify(filter)}
-            query={query}
-            label="Список предложений"
-            noun="предложения"
-            testId="suggestions-list"
-            keyOf={(item) => item.id}
-            estimateSize={180}
-            renderItem={(item) => (
-              <SuggestionItem
-                as="div"
-                item={item}
-                choice={item.decision}
-                onChoose={(choice) => void saver.decideOne(item.id, item.decision ?? 'undecided', choice ?? 'undecided')}
-                value={item.value}
-                onValueChange={item.kind === 'ad_field' ? (value) => void saver.decideOne(item.id, 'accepted', 'accepted', value) : undefined}
-                period={summary.period}
-              />
-            )}
-            empty={<p className="muted">Предложений с такими условиями нет.</p>}
-          />
-        </section>
+        <SuggestionsCard projectId={projectId} analysisId={analysisId} data={data} search={search} saver={saver} />
       )}
 
       <SemanticFacts analysisId={analysisId} data={data} />
@@ -261,6 +131,152 @@ function SemanticBody({ projectId, analysisId, data, search }: { projectId: stri
         </button>
       </div>
     </section>
+  );
+}
+
+/** How many suggestions are accepted, rejected and left, and whether the decisions are saved. */
+function DecisionBar({ decisions, total, saver }: { decisions: PagedResults['decisions']; total: number; saver: DecisionSaver }) {
+  return (
+    <div className="card analysis-decision-bar" aria-live="polite">
+      <p>
+        Принято <strong data-testid="accepted-count">{formatCount(decisions.accepted)}</strong> · отклонено{' '}
+        <strong data-testid="rejected-count">{formatCount(decisions.rejected)}</strong> · без решения{' '}
+        <strong data-testid="undecided-count">{formatCount(Math.max(0, total - decisions.accepted - decisions.rejected))}</strong>
+      </p>
+      <p className={`analysis-save analysis-save--${saver.status}`} role={saver.status === 'error' ? 'alert' : 'status'}>
+        {saver.status === 'saving' && 'Сохраняем…'}
+        {saver.status === 'saved' && 'Решения сохранены'}
+        {saver.status === 'error' && (
+          <>
+            Не удалось сохранить решения: {saver.error}{' '}
+            <button type="button" className="link-button" onClick={saver.retry}>
+              Повторить
+            </button>
+          </>
+        )}
+      </p>
+    </div>
+  );
+}
+
+/** The suggestions, read page by page with the address's filters, and decided one by one or by filter. */
+function SuggestionsCard({ projectId, analysisId, data, search, saver }: { projectId: string; analysisId: string; data: PagedResults; search: SuggestionsSearch; saver: DecisionSaver }) {
+  const navigate = useNavigate();
+  const { summary } = data;
+  const filter = suggestionsFilterOf(search);
+  const query = useInfiniteQuery(suggestionsQueryOptions(analysisId, filter));
+  const patchSearch = (patch: Partial<SuggestionsSearch>) =>
+    void navigate({ to: '/projects/$id/analysis/$analysisId/semantic', params: { id: projectId, analysisId }, search: cleanFilter({ ...search, ...patch }), replace: true, resetScroll: false });
+
+  return (
+    <section className="card suggestion-section" aria-labelledby="suggestions-title">
+      <h2 id="suggestions-title" className="card__title">
+        Предложения <span className="muted">({totalLabelOf(query.data) ?? formatCount(summary.suggestions.total)})</span>
+      </h2>
+      <SuggestionPresets projectId={projectId} analysisId={analysisId} search={search} />
+      <SuggestionFilters summary={summary} search={search} patchSearch={patchSearch} />
+      <BulkDecisions filter={filter} listTotal={totalOf(query.data)} saver={saver} />
+      <PagedList<SuggestionWithDecision>
+        key={JSON.stringify(filter)}
+        query={query}
+        label="Список предложений"
+        noun="предложения"
+        testId="suggestions-list"
+        keyOf={(item) => item.id}
+        estimateSize={180}
+        renderItem={(item) => (
+          <SuggestionItem
+            as="div"
+            item={item}
+            choice={item.decision}
+            onChoose={(choice) => void saver.decideOne(item.id, item.decision ?? 'undecided', choice ?? 'undecided')}
+            value={item.value}
+            onValueChange={item.kind === 'ad_field' ? (value) => void saver.decideOne(item.id, 'accepted', 'accepted', value) : undefined}
+            period={summary.period}
+          />
+        )}
+        empty={<p className="muted">Предложений с такими условиями нет.</p>}
+      />
+    </section>
+  );
+}
+
+/** The ready-made filters as tabs. */
+function SuggestionPresets({ projectId, analysisId, search }: { projectId: string; analysisId: string; search: SuggestionsSearch }) {
+  return (
+    <nav className="suggestion-presets" aria-label="Виды предложений">
+      {presets.map((preset) => (
+        <Link
+          key={preset.id}
+          to="/projects/$id/analysis/$analysisId/semantic"
+          params={{ id: projectId, analysisId }}
+          search={preset.search}
+          replace
+          resetScroll={false}
+          className={`filter-tab${sameSearch(preset.search, search) ? ' filter-tab--active' : ''}`}
+          aria-current={sameSearch(preset.search, search) ? 'page' : undefined}
+        >
+          {preset.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+/** Category of negatives, campaign, decision and text. */
+function SuggestionFilters({ summary, search, patchSearch }: { summary: PagedResults['summary']; search: SuggestionsSearch; patchSearch: (patch: Partial<SuggestionsSearch>) => void }) {
+  const text = useSearchText(search.text, (typed) => patchSearch({ text: typed }));
+  const categories = summary.suggestions.byKind.filter((entry) => entry.kind === 'negative_keyword' && entry.category && entry.count > 0);
+  const categoryOptions = negativeCategories.filter((category) => categories.some((entry) => entry.category === category));
+  return (
+    <form className="list-filters" role="search" aria-label="Фильтры предложений" onSubmit={text.onSubmit}>
+      {categoryOptions.length > 0 && (
+        <ListFilterSelect
+          label="Категория минус-слов"
+          allLabel="Все категории"
+          value={search.category}
+          options={categoryOptions.map((category) => ({ value: category, label: negativeCategoryLabels[category] }))}
+          onChange={(category) => patchSearch(category ? { category, kind: ['negative_keyword'] } : { category: undefined })}
+        />
+      )}
+      {summary.scores.campaigns.length > 1 && (
+        <ListFilterSelect label="Кампания" allLabel="Все кампании" value={search.campaign} options={campaignOptions(summary.scores.campaigns)} onChange={(campaign) => patchSearch({ campaign })} />
+      )}
+      <ListFilterSelect label="Решение" allLabel="Любое" value={search.decision} options={decisionOptions} onChange={(decision) => patchSearch({ decision })} />
+      <SearchTextField search={text} placeholder="Слово, фраза, кампания" />
+    </form>
+  );
+}
+
+/** «Принять все …», «Отклонить все …», «Снять решения» for the suggestions of the filter. */
+function BulkDecisions({ filter, listTotal, saver }: { filter: SuggestionsListFilter; listTotal: number | null; saver: DecisionSaver }) {
+  const accepter = bulkAcceptFilter(filter);
+  const what = describeFilter(filter);
+  const bulk = async (chosen: SuggestionsListFilter, decision: Decision) => {
+    try {
+      const answer = await saver.decideAll(chosen, decision);
+      const verb = decision === 'accepted' ? 'Принято' : decision === 'rejected' ? 'Отклонено' : 'Снято решение';
+      toast.success(`${verb}: ${formatCount(answer.updated)} ${pluralRu(answer.updated, ['предложение', 'предложения', 'предложений'])}`);
+    } catch (cause) {
+      toast.error(cause instanceof Error ? cause.message : String(cause));
+    }
+  };
+  return (
+    <div className="suggestion-section__bulk" role="group" aria-label="Решение по фильтру">
+      {accepter ? (
+        <button type="button" className="btn btn--small btn--secondary" disabled={listTotal === 0} onClick={() => void bulk(accepter, 'accepted')}>
+          Принять все {what}
+        </button>
+      ) : (
+        <span className="muted">«Проверить вручную» принимаются по одному. Чтобы принять разом, выберите вид предложений.</span>
+      )}
+      <button type="button" className="btn btn--small btn--ghost" disabled={listTotal === 0} onClick={() => void bulk(filter, 'rejected')}>
+        Отклонить все {what}
+      </button>
+      <button type="button" className="btn btn--small btn--ghost" disabled={listTotal === 0} onClick={() => void bulk(filter, 'undecided')}>
+        Снять решения
+      </button>
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 import { valibotResolver } from '@hookform/resolvers/valibot';
-import { useForm, useWatch, type Resolver } from 'react-hook-form';
+import { useForm, useWatch, type FieldErrors, type Resolver, type UseFormRegister } from 'react-hook-form';
 import { RegisterFormSchema, type RegisterForm as RegisterFormData } from '@contract/auth.js';
 import { useSession } from '@/app/session';
 import { FormErrorBox, FormField, SubmitButton } from '@/components/ui/form';
@@ -47,9 +47,6 @@ export function RegisterForm({ onSuccess }: { onSuccess: (message: string) => vo
     }
   });
 
-  // The organization rule is attached to organization_type: re-check it when its inputs change.
-  const organizationDeps = { deps: ['organization_type' as const] };
-
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Регистрация">
       <div className="form__grid">
@@ -79,65 +76,86 @@ export function RegisterForm({ onSuccess }: { onSuccess: (message: string) => vo
         />
       </FormField>
 
-      <fieldset className="fieldset">
-        <legend className="field__label">Организация</legend>
-        <div className="segmented" role="radiogroup" aria-label="Тип организации">
-          <label className="segmented__option">
-            <input type="radio" value="create" {...register('organization_type')} />
-            <span>Создать новую</span>
-          </label>
-          <label className="segmented__option">
-            <input type="radio" value="join" {...register('organization_type')} />
-            <span>Присоединиться по коду</span>
-          </label>
-        </div>
-        {organizationType === 'create' ? (
-          <FormField id="register-organization-name" label="Название организации">
-            <input id="register-organization-name" className="input" autoComplete="organization" {...register('organization_name', organizationDeps)} />
-          </FormField>
-        ) : (
-          <FormField id="register-invitation-code" label="Код приглашения">
-            <input
-              id="register-invitation-code"
-              className="input"
-              autoComplete="off"
-              maxLength={INVITATION_CODE_MAX_LENGTH}
-              {...register('invitation_code', organizationDeps)}
-            />
-          </FormField>
-        )}
-        {errors.organization_type?.message && (
-          <p className="field__error" role="alert">
-            {errors.organization_type.message}
-          </p>
-        )}
-      </fieldset>
+      <OrganizationFields register={register} errors={errors} organizationType={organizationType} />
 
-      <div className={`field field--checkbox${errors.terms_accepted ? ' field--invalid' : ''}`}>
-        <label className="checkbox">
-          <input type="checkbox" {...register('terms_accepted')} aria-invalid={Boolean(errors.terms_accepted)} />
-          <span>
-            Я даю согласие на обработку персональных данных в соответствии с{' '}
-            <a href="/policy.pdf" target="_blank" rel="noopener noreferrer" className="link">
-              политикой обработки персональных данных
-            </a>{' '}
-            и принимаю{' '}
-            <a href="/agreement.pdf" target="_blank" rel="noopener noreferrer" className="link">
-              пользовательское соглашение
-            </a>
-          </span>
-        </label>
-        {errors.terms_accepted?.message && (
-          <p className="field__error" role="alert">
-            {errors.terms_accepted.message}
-          </p>
-        )}
-      </div>
+      <TermsConsent register={register} errors={errors} />
 
       <FormErrorBox message={error} />
       <SubmitButton loading={loading} disabled={!isValid}>
         Зарегистрироваться
       </SubmitButton>
     </form>
+  );
+}
+
+interface FieldsProps {
+  register: UseFormRegister<RegisterFormValues>;
+  errors: FieldErrors<RegisterFormValues>;
+}
+
+/** «Организация»: create a new one (its name) or join one (an invitation code). */
+function OrganizationFields({ register, errors, organizationType }: FieldsProps & { organizationType: RegisterFormValues['organization_type'] }) {
+  // The organization rule is attached to organization_type: re-check it when its inputs change.
+  const organizationDeps = { deps: ['organization_type' as const] };
+  return (
+    <fieldset className="fieldset">
+      <legend className="field__label">Организация</legend>
+      <div className="segmented" role="radiogroup" aria-label="Тип организации">
+        <label className="segmented__option">
+          <input type="radio" value="create" {...register('organization_type')} />
+          <span>Создать новую</span>
+        </label>
+        <label className="segmented__option">
+          <input type="radio" value="join" {...register('organization_type')} />
+          <span>Присоединиться по коду</span>
+        </label>
+      </div>
+      {organizationType === 'create' ? (
+        <FormField id="register-organization-name" label="Название организации">
+          <input id="register-organization-name" className="input" autoComplete="organization" {...register('organization_name', organizationDeps)} />
+        </FormField>
+      ) : (
+        <FormField id="register-invitation-code" label="Код приглашения">
+          <input
+            id="register-invitation-code"
+            className="input"
+            autoComplete="off"
+            maxLength={INVITATION_CODE_MAX_LENGTH}
+            {...register('invitation_code', organizationDeps)}
+          />
+        </FormField>
+      )}
+      {errors.organization_type?.message && (
+        <p className="field__error" role="alert">
+          {errors.organization_type.message}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** The consent to the personal data policy and the user agreement. */
+function TermsConsent({ register, errors }: FieldsProps) {
+  return (
+    <div className={`field field--checkbox${errors.terms_accepted ? ' field--invalid' : ''}`}>
+      <label className="checkbox">
+        <input type="checkbox" {...register('terms_accepted')} aria-invalid={Boolean(errors.terms_accepted)} />
+        <span>
+          Я даю согласие на обработку персональных данных в соответствии с{' '}
+          <a href="/policy.pdf" target="_blank" rel="noopener noreferrer" className="link">
+            политикой обработки персональных данных
+          </a>{' '}
+          и принимаю{' '}
+          <a href="/agreement.pdf" target="_blank" rel="noopener noreferrer" className="link">
+            пользовательское соглашение
+          </a>
+        </span>
+      </label>
+      {errors.terms_accepted?.message && (
+        <p className="field__error" role="alert">
+          {errors.terms_accepted.message}
+        </p>
+      )}
+    </div>
   );
 }

@@ -9,11 +9,10 @@ import {
   formatRub,
   pluralRu,
 } from "@contract/format";
-import { notSavedOffline } from "@/components/ui/PageStates";
+import { ProjectsPending, SearchSortBar, projectsPending } from "@/components/ui/SearchSortBar";
 import { formatMoneyChange, moneyTrendChange } from "@/features/monitoring/format";
 import { Sparkline } from "./TrendChart";
 import "@/features/monitoring/monitoring.css";
-import { QueryError } from '@/components/ui/QueryError';
 
 export type BoardSort = "money" | "growth" | "new" | "last_run" | "name";
 export type BoardFilter = "all" | "failed" | "grew" | "new";
@@ -119,54 +118,15 @@ export function AgencyBoardScreen({
   return (
     <section className="page board">
       <h1>Сводка по проектам</h1>
-      <div className="board__filters" role="search">
-        <input
-          type="search"
-          className="input"
-          placeholder="Поиск по названию"
-          aria-label="Поиск по названию"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-        />
-        <select
-          className="select"
-          aria-label="Показать"
-          value={filter}
-          onChange={(event) => setFilter(event.target.value as BoardFilter)}
-        >
-          {(Object.keys(BOARD_FILTER_LABELS) as BoardFilter[]).map((key) => (
-            <option key={key} value={key}>
-              {BOARD_FILTER_LABELS[key]}
-            </option>
-          ))}
-        </select>
-        <select
-          className="select"
-          aria-label="Сортировка"
-          value={sort}
-          onChange={(event) => setSort(event.target.value as BoardSort)}
-        >
-          {(Object.keys(BOARD_SORT_LABELS) as BoardSort[]).map((key) => (
-            <option key={key} value={key}>
-              {BOARD_SORT_LABELS[key]}
-            </option>
-          ))}
-        </select>
-      </div>
-      {error && !projects ? (
-        <QueryError error={{ message: error }} onRetry={onRetry} />
-      ) : loading && !projects && offline ? (
-        <p className="muted" role="status" data-testid="needs-network">
-          {notSavedOffline("проекты")}
-        </p>
-      ) : loading && !projects ? (
-        <div className="state-line">
-          <span
-            className="spinner"
-            role="status"
-            aria-label="Загрузка проектов"
-          />
-        </div>
+      <SearchSortBar
+        className="board__filters"
+        search={search}
+        onSearchChange={setSearch}
+        filter={{ value: filter, labels: BOARD_FILTER_LABELS, onChange: setFilter }}
+        sort={{ value: sort, labels: BOARD_SORT_LABELS, onChange: setSort }}
+      />
+      {projectsPending({ projects, loading, error }) ? (
+        <ProjectsPending offline={offline} error={error} onRetry={onRetry} />
       ) : rows.length === 0 ? (
         <div className="state-card">
           <p className="muted">

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { formatCountOf, formatTokens } from '@contract/format';
 import { frequencyLabels, runsPerMonth, SCHEDULE_FREQUENCIES, type AlertRules, type ScheduleFrequency, type ScheduledRun, type ScheduleState } from '@contract/monitoring.js';
@@ -26,6 +26,12 @@ const runStatusLabels: Record<ScheduledRun['status'], string> = {
 const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
 const inZone = (iso: string, timeZone: string) => new Intl.DateTimeFormat('ru-RU', { timeZone, day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 
+type Options = readonly (readonly [value: string | number, label: string])[];
+const FREQUENCY_OPTIONS: Options = SCHEDULE_FREQUENCIES.map((value) => [value, frequencyLabels[value]]);
+const WEEKDAY_OPTIONS: Options = WEEKDAYS.map((name, index) => [index + 1, name]);
+const MONTH_DAY_OPTIONS: Options = MONTH_DAYS.map((day) => [day, String(day)]);
+const HOUR_OPTIONS: Options = HOURS.map((hour) => [hour, hourLabel(hour)]);
+
 /** The project page's «Проверки по расписанию» and «Уведомления»: when to re-audit, what to tell, where. */
 export function ProjectCareSection({ projectId }: { projectId: string }) {
   const schedule = useQuery(scheduleQueryOptions(projectId));
@@ -39,20 +45,82 @@ export function ProjectCareSection({ projectId }: { projectId: string }) {
   );
 }
 
+interface CareCardProps {
+  id: string;
+  title: string;
+  /** Above the form. */
+  lead?: ReactNode;
+  formLabel: string;
+  onSubmit: () => void;
+  /** The form's fields and buttons. */
+  children: ReactNode;
+  /** Below the form. */
+  after?: ReactNode;
+}
+
+/** One of the two cards: its title and its form, which saves on submit. */
+function CareCard({ id, title, lead, formLabel, onSubmit, children, after }: CareCardProps) {
+  return (
+    <section className="card project-care" aria-labelledby={id}>
+      <div className="card__header">
+        <h2 className="card__title" id={id}>
+          {title}
+        </h2>
+      </div>
+      {lead}
+      <form
+        className="form project-care__form"
+        aria-label={formLabel}
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+      </form>
+      {after}
+    </section>
+  );
+}
+
+/** A labelled drop-down of the cards' forms. */
+function SelectField({ label, value, options, onChange }: { label: string; value: string | number; options: Options; onChange: (value: string) => void }) {
+  return (
+    <label className="field">
+      <span className="field__label">{label}</span>
+      <select className="input" value={value} onChange={(event) => onChange(event.target.value)}>
+        {options.map(([optionValue, optionLabel]) => (
+          <option key={optionValue} value={optionValue}>
+            {optionLabel}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+interface ScheduleChoice {
+  frequency: ScheduleFrequency;
+  hour: number;
+  weekday: number;
+  month_day: number;
+  time_zone: string;
+}
+
 function ScheduleCard({ projectId, state }: { projectId: string; state: ScheduleState }) {
   const queryClient = useQueryClient();
-  const [frequency, setFrequency] = useState<ScheduleFrequency>(state.schedule?.frequency ?? 'weekly');
-  const [hour, setHour] = useState(state.schedule?.hour ?? 7);
-  const [weekday, setWeekday] = useState(state.schedule?.weekday ?? 1);
-  const [monthDay, setMonthDay] = useState(state.schedule?.month_day ?? 1);
-  const [timeZone, setTimeZone] = useState(state.time_zone);
-  const zones = ZONES.includes(state.time_zone) ? ZONES : [state.time_zone, ...ZONES];
+  const [choice, setChoice] = useState<ScheduleChoice>({
+    frequency: state.schedule?.frequency ?? 'weekly',
+    hour: state.schedule?.hour ?? 7,
+    weekday: state.schedule?.weekday ?? 1,
+    month_day: state.schedule?.month_day ?? 1,
+    time_zone: state.time_zone,
+  });
   const onSaved = (next: ScheduleState | null) => {
     if (next) queryClient.setQueryData(monitoringKeys.schedule(projectId), next);
     else void queryClient.invalidateQueries({ queryKey: monitoringKeys.schedule(projectId) });
   };
   const save = useMutation({
-    mutationFn: () => saveSchedule(projectId, { frequency, hour, weekday, month_day: monthDay, time_zone: timeZone }),
+    mutationFn: () => saveSchedule(projectId, choice),
     onSuccess: (next) => {
       onSaved(next);
       toast.success('Расписание сохранено');
@@ -67,116 +135,80 @@ function ScheduleCard({ projectId, state }: { projectId: string; state: Schedule
     },
     onError: (error) => toast.error(error.message),
   });
-  const runs = runsPerMonth(frequency);
 
   return (
-    <section className="card project-care" aria-labelledby="schedule-title">
-      <div className="card__header">
-        <h2 className="card__title" id="schedule-title">
-          Проверки по расписанию
-        </h2>
-      </div>
-      {state.schedule?.next_run_at && (
-        <p data-testid="schedule-next">
-          Следующая проверка: <strong>{inZone(state.schedule.next_run_at, state.time_zone)}</strong> ({zoneCity(state.time_zone)}, {utcOffset(state.time_zone, new Date(state.schedule.next_run_at))})
-        </p>
-      )}
-      <form
-        className="form project-care__form"
-        aria-label="Расписание проверок"
-        onSubmit={(event) => {
-          event.preventDefault();
-          save.mutate();
-        }}
-      >
-        <div className="project-care__fields">
-          <label className="field">
-            <span className="field__label">Как часто</span>
-            <select className="input" value={frequency} onChange={(event) => setFrequency(event.target.value as ScheduleFrequency)}>
-              {SCHEDULE_FREQUENCIES.map((value) => (
-                <option key={value} value={value}>
-                  {frequencyLabels[value]}
-                </option>
-              ))}
-            </select>
-          </label>
-          {frequency === 'weekly' && (
-            <label className="field">
-              <span className="field__label">День недели</span>
-              <select className="input" value={weekday} onChange={(event) => setWeekday(Number(event.target.value))}>
-                {WEEKDAYS.map((name, index) => (
-                  <option key={name} value={index + 1}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
-          {frequency === 'monthly' && (
-            <label className="field">
-              <span className="field__label">Число месяца</span>
-              <select className="input" value={monthDay} onChange={(event) => setMonthDay(Number(event.target.value))}>
-                {MONTH_DAYS.map((day) => (
-                  <option key={day} value={day}>
-                    {day}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
-          <label className="field">
-            <span className="field__label">Во сколько</span>
-            <select className="input" value={hour} onChange={(event) => setHour(Number(event.target.value))}>
-              {HOURS.map((value) => (
-                <option key={value} value={value}>
-                  {hourLabel(value)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span className="field__label">Часовой пояс проекта</span>
-            <select className="input" value={timeZone} onChange={(event) => setTimeZone(event.target.value)}>
-              {zones.map((zone) => (
-                <option key={zone} value={zone}>
-                  {zoneLabel(zone)}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
-        {state.mode === 'audit' ? (
-          <p className="project-care__cost" data-testid="schedule-cost">
-            Одна проверка — {formatTokens(state.price_per_run)}, в месяц ≈ <strong>{formatTokens(state.price_per_run * runs)}</strong> ({formatCountOf(runs, ['проверка', 'проверки', 'проверок'])}).
-            Кабинет перечитывается через API Директа, проверка списывается как обычный анализ; если токенов не хватит, она будет пропущена, а вы получите уведомление.
+    <CareCard
+      id="schedule-title"
+      title="Проверки по расписанию"
+      lead={
+        state.schedule?.next_run_at && (
+          <p data-testid="schedule-next">
+            Следующая проверка: <strong>{inZone(state.schedule.next_run_at, state.time_zone)}</strong> ({zoneCity(state.time_zone)}, {utcOffset(state.time_zone, new Date(state.schedule.next_run_at))})
           </p>
-        ) : (
-          <p className="project-care__cost muted" data-testid="schedule-cost">
-            Проект загружен из файлов: в назначенное время придёт напоминание выгрузить свежие отчёты. Токены не списываются.
-          </p>
-        )}
-        <div className="form__row">
-          <button type="submit" className="btn btn--primary" disabled={save.isPending} aria-busy={save.isPending}>
-            Сохранить расписание
+        )
+      }
+      formLabel="Расписание проверок"
+      onSubmit={() => save.mutate()}
+      after={<ScheduledRuns state={state} />}
+    >
+      <ScheduleFields choice={choice} projectZone={state.time_zone} onChange={(change) => setChoice((current) => ({ ...current, ...change }))} />
+      <ScheduleCost state={state} runs={runsPerMonth(choice.frequency)} />
+      <div className="form__row">
+        <button type="submit" className="btn btn--primary" disabled={save.isPending} aria-busy={save.isPending}>
+          Сохранить расписание
+        </button>
+        {state.schedule && (
+          <button type="button" className="btn btn--ghost" disabled={remove.isPending} onClick={() => remove.mutate()}>
+            Отключить
           </button>
-          {state.schedule && (
-            <button type="button" className="btn btn--ghost" disabled={remove.isPending} onClick={() => remove.mutate()}>
-              Отключить
-            </button>
-          )}
-        </div>
-      </form>
-      {state.runs.length > 0 && (
-        <ul className="project-care__runs" aria-label="Последние проверки по расписанию">
-          {state.runs.map((run) => (
-            <li key={run.slot}>
-              {inZone(run.slot, state.time_zone)} — {runStatusLabels[run.status]}
-              {run.note && <span className="muted"> · {run.note}</span>}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+        )}
+      </div>
+    </CareCard>
+  );
+}
+
+/** How often, which day (of the week or of the month), at what hour and in which zone. */
+function ScheduleFields({ choice, projectZone, onChange }: { choice: ScheduleChoice; projectZone: string; onChange: (change: Partial<ScheduleChoice>) => void }) {
+  const zones = ZONES.includes(projectZone) ? ZONES : [projectZone, ...ZONES];
+  return (
+    <div className="project-care__fields">
+      <SelectField label="Как часто" value={choice.frequency} options={FREQUENCY_OPTIONS} onChange={(value) => onChange({ frequency: value as ScheduleFrequency })} />
+      {choice.frequency === 'weekly' && <SelectField label="День недели" value={choice.weekday} options={WEEKDAY_OPTIONS} onChange={(value) => onChange({ weekday: Number(value) })} />}
+      {choice.frequency === 'monthly' && <SelectField label="Число месяца" value={choice.month_day} options={MONTH_DAY_OPTIONS} onChange={(value) => onChange({ month_day: Number(value) })} />}
+      <SelectField label="Во сколько" value={choice.hour} options={HOUR_OPTIONS} onChange={(value) => onChange({ hour: Number(value) })} />
+      <SelectField label="Часовой пояс проекта" value={choice.time_zone} options={zones.map((zone) => [zone, zoneLabel(zone)])} onChange={(value) => onChange({ time_zone: value })} />
+    </div>
+  );
+}
+
+/** What the schedule costs a month (an API project), or that a file project is only reminded. */
+function ScheduleCost({ state, runs }: { state: ScheduleState; runs: number }) {
+  if (state.mode !== 'audit') {
+    return (
+      <p className="project-care__cost muted" data-testid="schedule-cost">
+        Проект загружен из файлов: в назначенное время придёт напоминание выгрузить свежие отчёты. Токены не списываются.
+      </p>
+    );
+  }
+  return (
+    <p className="project-care__cost" data-testid="schedule-cost">
+      Одна проверка — {formatTokens(state.price_per_run)}, в месяц ≈ <strong>{formatTokens(state.price_per_run * runs)}</strong> ({formatCountOf(runs, ['проверка', 'проверки', 'проверок'])}).
+      Кабинет перечитывается через API Директа, проверка списывается как обычный анализ; если токенов не хватит, она будет пропущена, а вы получите уведомление.
+    </p>
+  );
+}
+
+function ScheduledRuns({ state }: { state: ScheduleState }) {
+  if (state.runs.length === 0) return null;
+  return (
+    <ul className="project-care__runs" aria-label="Последние проверки по расписанию">
+      {state.runs.map((run) => (
+        <li key={run.slot}>
+          {inZone(run.slot, state.time_zone)} — {runStatusLabels[run.status]}
+          {run.note && <span className="muted"> · {run.note}</span>}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -185,6 +217,17 @@ function AlertsCard({ projectId }: { projectId: string }) {
   if (rules.isPending) return <LoadingLine query={rules} label="Загрузка правил уведомлений…" offlineText="Правила уведомлений загрузятся, когда появится связь." />;
   if (!rules.data) return null;
   return <AlertRulesForm projectId={projectId} initial={rules.data} />;
+}
+
+/** A rule's box with its threshold after it: «Новая утечка от [5000] ₽ в месяц». */
+function ThresholdRule({ check, ariaLabel, value, min, max, step, unit, onChange }: { check: ReactNode; ariaLabel: string; value: number; min: number; max?: number; step?: number; unit: string; onChange: (value: number) => void }) {
+  return (
+    <div className="project-care__inline">
+      {check}
+      <input className="input input--small" type="number" min={min} max={max} step={step} aria-label={ariaLabel} value={value} onChange={(event) => onChange(Math.min(max ?? Infinity, Math.max(min, Math.round(Number(event.target.value) || min))))} />
+      <span>{unit}</span>
+    </div>
+  );
 }
 
 function AlertRulesForm({ projectId, initial }: { projectId: string; initial: AlertRules }) {
@@ -206,84 +249,35 @@ function AlertRulesForm({ projectId, initial }: { projectId: string; initial: Al
     </label>
   );
   const quietHour = (key: 'quiet_from' | 'quiet_to', label: string) => (
-    <label className="field">
-      <span className="field__label">{label}</span>
-      <select className="input" value={rules[key] ?? ''} onChange={(event) => set(key, event.target.value === '' ? null : Number(event.target.value))}>
-        <option value="">нет</option>
-        {HOURS.map((value) => (
-          <option key={value} value={value}>
-            {hourLabel(value)}
-          </option>
-        ))}
-      </select>
-    </label>
+    <SelectField label={label} value={rules[key] ?? ''} options={[['', 'нет'], ...HOUR_OPTIONS]} onChange={(value) => set(key, value === '' ? null : Number(value))} />
   );
 
   return (
-    <section className="card project-care" aria-labelledby="alerts-title">
-      <div className="card__header">
-        <h2 className="card__title" id="alerts-title">
-          Уведомления
-        </h2>
-      </div>
-      <form
-        className="form project-care__form"
-        aria-label="Правила уведомлений"
-        onSubmit={(event) => {
-          event.preventDefault();
-          save.mutate();
-        }}
-      >
-        <fieldset className="project-care__group">
-          <legend>О чём сообщать</legend>
-          <div className="project-care__inline">
-            {check('new_leak', 'Новая утечка от')}
-            <input
-              className="input input--small"
-              type="number"
-              min={0}
-              step={100}
-              aria-label="Порог новой утечки, ₽ в месяц"
-              value={rules.new_leak_min_rub}
-              onChange={(event) => set('new_leak_min_rub', Math.max(0, Math.round(Number(event.target.value) || 0)))}
-            />
-            <span>₽ в месяц</span>
-          </div>
-          {check('rejected', 'Объявление или быстрые ссылки отклонены модерацией')}
-          <div className="project-care__inline">
-            {check('runout', 'Кампания остановится или деньги закончатся в ближайшие')}
-            <input
-              className="input input--small"
-              type="number"
-              min={1}
-              max={60}
-              aria-label="Дней до остановки кампании или конца денег"
-              value={rules.runout_days}
-              onChange={(event) => set('runout_days', Math.min(60, Math.max(1, Math.round(Number(event.target.value) || 1))))}
-            />
-            <span>дн.</span>
-          </div>
-          {check('run_failed', 'Проверка по расписанию не удалась')}
-        </fieldset>
-        <fieldset className="project-care__group">
-          <legend>Куда и когда</legend>
-          <p className="muted">Колокольчик в приложении получает всё сразу. Письма и Telegram — по этим правилам.</p>
-          {check('email', 'На почту')}
-          {check('telegram', 'В Telegram')}
-          <div className="project-care__fields">
-            {quietHour('quiet_from', 'Тихие часы с')}
-            {quietHour('quiet_to', 'до')}
-          </div>
-          {check('digest_only', 'Присылать всё одной сводкой в 09:00')}
-        </fieldset>
-        <div className="form__row">
-          <button type="submit" className="btn btn--primary" disabled={save.isPending} aria-busy={save.isPending}>
-            Сохранить уведомления
-          </button>
+    <CareCard id="alerts-title" title="Уведомления" formLabel="Правила уведомлений" onSubmit={() => save.mutate()} after={<TelegramLink />}>
+      <fieldset className="project-care__group">
+        <legend>О чём сообщать</legend>
+        <ThresholdRule check={check('new_leak', 'Новая утечка от')} ariaLabel="Порог новой утечки, ₽ в месяц" value={rules.new_leak_min_rub} min={0} step={100} unit="₽ в месяц" onChange={(value) => set('new_leak_min_rub', value)} />
+        {check('rejected', 'Объявление или быстрые ссылки отклонены модерацией')}
+        <ThresholdRule check={check('runout', 'Кампания остановится или деньги закончатся в ближайшие')} ariaLabel="Дней до остановки кампании или конца денег" value={rules.runout_days} min={1} max={60} unit="дн." onChange={(value) => set('runout_days', value)} />
+        {check('run_failed', 'Проверка по расписанию не удалась')}
+      </fieldset>
+      <fieldset className="project-care__group">
+        <legend>Куда и когда</legend>
+        <p className="muted">Колокольчик в приложении получает всё сразу. Письма и Telegram — по этим правилам.</p>
+        {check('email', 'На почту')}
+        {check('telegram', 'В Telegram')}
+        <div className="project-care__fields">
+          {quietHour('quiet_from', 'Тихие часы с')}
+          {quietHour('quiet_to', 'до')}
         </div>
-      </form>
-      <TelegramLink />
-    </section>
+        {check('digest_only', 'Присылать всё одной сводкой в 09:00')}
+      </fieldset>
+      <div className="form__row">
+        <button type="submit" className="btn btn--primary" disabled={save.isPending} aria-busy={save.isPending}>
+          Сохранить уведомления
+        </button>
+      </div>
+    </CareCard>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { toast } from 'sonner';
 import type { TransferDirection } from '@contract/payments.js';
 import type { Member } from '@contract/organizations.js';
@@ -7,6 +7,29 @@ import { displayName } from '@/components/layout/initials';
 import { formatTokens } from '@contract/format';
 import { newIdempotencyKey } from '@/lib/idempotency';
 import { refreshTokenViews, transferTokens } from '@/lib/payments-api';
+
+/** While the dialog is open: its first field has the focus, and Escape closes it. */
+function useFocusAndEscape(first: RefObject<HTMLInputElement | null>, onClose: () => void) {
+  useEffect(() => {
+    first.current?.focus();
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [first, onClose]);
+}
+
+/** What is wrong with the amount, in Russian; null when it may be sent. */
+function amountProblem(tokens: number, direction: TransferDirection, member: Member): string | null {
+  if (!Number.isInteger(tokens) || tokens < 1) return 'Количество токенов: целое число от 1';
+  if (direction === 'from_member' && member.balance !== undefined && tokens > member.balance) return 'На балансе участника недостаточно токенов';
+  // Only what this owner gave and the member has not spent moves back (not what the member bought).
+  if (direction === 'from_member' && member.returnable !== undefined && tokens > member.returnable) {
+    return `Вернуть можно не больше ${member.returnable.toLocaleString('ru-RU')}: только переданные вами токены, которые участник ещё не потратил`;
+  }
+  return null;
+}
 
 /**
  * The owner moves tokens to a member or takes them back (a member who leaves). One idempotency key per
@@ -22,14 +45,7 @@ export function TransferDialog({ member, onClose }: { member: Member; onClose: (
   const amountRef = useRef<HTMLInputElement | null>(null);
   const name = displayName(member);
 
-  useEffect(() => {
-    amountRef.current?.focus();
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, [onClose]);
+  useFocusAndEscape(amountRef, onClose);
 
   const transfer = useMutation({
     mutationFn: (tokens: number) => transferTokens(member.user_id, { direction, amount: tokens, idempotency_key: key.current }),
@@ -43,21 +59,9 @@ export function TransferDialog({ member, onClose }: { member: Member; onClose: (
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const tokens = Number(amount);
-    if (!Number.isInteger(tokens) || tokens < 1) {
-      setInvalid('Количество токенов: целое число от 1');
-      return;
-    }
-    if (direction === 'from_member' && member.balance !== undefined && tokens > member.balance) {
-      setInvalid('На балансе участника недостаточно токенов');
-      return;
-    }
-    // Only what this owner gave and the member has not spent moves back (not what the member bought).
-    if (direction === 'from_member' && member.returnable !== undefined && tokens > member.returnable) {
-      setInvalid(`Вернуть можно не больше ${member.returnable.toLocaleString('ru-RU')}: только переданные вами токены, которые участник ещё не потратил`);
-      return;
-    }
-    setInvalid(null);
-    transfer.mutate(tokens);
+    const problem = amountProblem(tokens, direction, member);
+    setInvalid(problem);
+    if (!problem) transfer.mutate(tokens);
   };
   // A changed request is a new operation, with a key of its own.
   const change = (update: () => void) => {

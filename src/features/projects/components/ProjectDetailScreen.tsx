@@ -27,10 +27,6 @@ interface Props {
 
 /** The project screen: what it holds, what was imported when, and where to go next. */
 export function ProjectDetailScreen({ project, onDelete, deleting, onApplyImport, applying, changes }: Props) {
-  const [confirming, setConfirming] = useState(false);
-  // A Direct import still running from an earlier visit reopens the import panel with its progress.
-  const [reimporting, setReimporting] = useState(() => readDirectJobId(reimportDirectJobKey(project.id)) !== null);
-  const [editing, setEditing] = useState(false);
   return (
     <section className="page project-detail">
       <Link to="/projects" className="link back-link">
@@ -84,85 +80,116 @@ export function ProjectDetailScreen({ project, onDelete, deleting, onApplyImport
 
       {changes}
 
-      {project.stats && (
-        <Card title={`Статистика${project.period ? ` за ${formatDate(project.period.from)} — ${formatDate(project.period.to)}` : ''}`}>
-          <dl className="stat-grid">
-            <Stat label="Показы" value={formatCount(project.stats.impressions)} />
-            <Stat label="Клики" value={formatCount(project.stats.clicks)} />
-            <Stat label="CTR" value={project.stats.impressions > 0 ? formatPercent(project.stats.clicks / project.stats.impressions) : '—'} />
-            <Stat label="Расход" value={formatMoney(project.stats.cost)} />
-            <Stat label="Конверсии" value={formatCount(project.stats.conversions)} />
-            <Stat label="Цена конверсии" value={project.stats.conversions > 0 ? formatMoney(project.stats.cost / project.stats.conversions) : '—'} />
-          </dl>
-        </Card>
-      )}
+      <ProjectStatsCard project={project} />
 
-      <Card
-        title="Кампании"
-        action={
-          <button type="button" className="btn btn--secondary btn--small" onClick={() => setReimporting(!reimporting)} aria-expanded={reimporting}>
-            {project.counts.campaigns > 0 ? 'Обновить кампании' : 'Загрузить кампании'}
-          </button>
-        }
-      >
-        {reimporting && (
-          <Reimport
-            projectId={project.id}
-            platform={project.platform}
-            saved={project.connection ? { projectId: project.id, connection: project.connection } : undefined}
-            hasCampaigns={project.counts.campaigns > 0}
-            applying={applying}
-            onApply={async (draftId, mode) => {
-              try {
-                await onApplyImport(draftId, mode);
-                setReimporting(false);
-              } catch {
-                // The screen shows the error as a toast; the preview stays for another try.
-              }
-            }}
-          />
-        )}
-        <CampaignTree projectId={project.id} campaigns={project.campaigns} />
-        {project.search_queries > 0 && <p className="muted">Поисковых запросов в отчёте: {formatCount(project.search_queries)}</p>}
-      </Card>
+      <CampaignsCard project={project} onApplyImport={onApplyImport} applying={applying} />
 
       <Card title="История импортов">
         <ImportHistory imports={project.imports} />
       </Card>
 
-      <Card
-        title="Настройки проекта"
-        action={
-          !editing && (
-            <button type="button" className="btn btn--secondary btn--small" onClick={() => setEditing(true)}>
-              Изменить настройки
-            </button>
-          )
-        }
-      >
-        {editing ? <ProjectSettingsForm project={project} onClose={() => setEditing(false)} /> : <SettingsSummary project={project} />}
-      </Card>
+      <SettingsCard project={project} />
 
-      <div className="project-detail__danger">
-        {confirming ? (
-          <div className="confirm" role="alertdialog" aria-labelledby="delete-project-question">
-            <p id="delete-project-question">{DELETE_CONFIRM_TEXT}</p>
-            <div className="form__row">
-              <button type="button" className="btn btn--danger" onClick={onDelete} disabled={deleting} aria-busy={deleting}>
-                Удалить
-              </button>
-              <button type="button" className="btn btn--secondary" onClick={() => setConfirming(false)} disabled={deleting}>
-                Отмена
-              </button>
-            </div>
-          </div>
-        ) : (
-          <button type="button" className="btn btn--ghost" onClick={() => setConfirming(true)}>
-            Удалить проект
-          </button>
-        )}
-      </div>
+      <DeleteProject onDelete={onDelete} deleting={deleting} />
     </section>
+  );
+}
+
+/** The statistics of the imported period, when the import had any. */
+function ProjectStatsCard({ project }: { project: ProjectDetail }) {
+  if (!project.stats) return null;
+  return (
+    <Card title={`Статистика${project.period ? ` за ${formatDate(project.period.from)} — ${formatDate(project.period.to)}` : ''}`}>
+      <dl className="stat-grid">
+        <Stat label="Показы" value={formatCount(project.stats.impressions)} />
+        <Stat label="Клики" value={formatCount(project.stats.clicks)} />
+        <Stat label="CTR" value={project.stats.impressions > 0 ? formatPercent(project.stats.clicks / project.stats.impressions) : '—'} />
+        <Stat label="Расход" value={formatMoney(project.stats.cost)} />
+        <Stat label="Конверсии" value={formatCount(project.stats.conversions)} />
+        <Stat label="Цена конверсии" value={project.stats.conversions > 0 ? formatMoney(project.stats.cost / project.stats.conversions) : '—'} />
+      </dl>
+    </Card>
+  );
+}
+
+/** The campaign tree, and the panel that imports them again (files or the Direct API). */
+function CampaignsCard({ project, onApplyImport, applying }: { project: ProjectDetail; onApplyImport: Props['onApplyImport']; applying: boolean }) {
+  // A Direct import still running from an earlier visit reopens the import panel with its progress.
+  const [reimporting, setReimporting] = useState(() => readDirectJobId(reimportDirectJobKey(project.id)) !== null);
+  return (
+    <Card
+      title="Кампании"
+      action={
+        <button type="button" className="btn btn--secondary btn--small" onClick={() => setReimporting(!reimporting)} aria-expanded={reimporting}>
+          {project.counts.campaigns > 0 ? 'Обновить кампании' : 'Загрузить кампании'}
+        </button>
+      }
+    >
+      {reimporting && (
+        <Reimport
+          projectId={project.id}
+          platform={project.platform}
+          saved={project.connection ? { projectId: project.id, connection: project.connection } : undefined}
+          hasCampaigns={project.counts.campaigns > 0}
+          applying={applying}
+          onApply={async (draftId, mode) => {
+            try {
+              await onApplyImport(draftId, mode);
+              setReimporting(false);
+            } catch {
+              // The screen shows the error as a toast; the preview stays for another try.
+            }
+          }}
+        />
+      )}
+      <CampaignTree projectId={project.id} campaigns={project.campaigns} />
+      {project.search_queries > 0 && <p className="muted">Поисковых запросов в отчёте: {formatCount(project.search_queries)}</p>}
+    </Card>
+  );
+}
+
+/** The project's settings, shown or edited. */
+function SettingsCard({ project }: { project: ProjectDetail }) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <Card
+      title="Настройки проекта"
+      action={
+        !editing && (
+          <button type="button" className="btn btn--secondary btn--small" onClick={() => setEditing(true)}>
+            Изменить настройки
+          </button>
+        )
+      }
+    >
+      {editing ? <ProjectSettingsForm project={project} onClose={() => setEditing(false)} /> : <SettingsSummary project={project} />}
+    </Card>
+  );
+}
+
+/** «Удалить проект», asked again before it is done. */
+function DeleteProject({ onDelete, deleting }: { onDelete: () => void; deleting: boolean }) {
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <div className="project-detail__danger">
+      {confirming ? (
+        <div className="confirm" role="alertdialog" aria-labelledby="delete-project-question">
+          <p id="delete-project-question">{DELETE_CONFIRM_TEXT}</p>
+          <div className="form__row">
+            <button type="button" className="btn btn--danger" onClick={onDelete} disabled={deleting} aria-busy={deleting}>
+              Удалить
+            </button>
+            <button type="button" className="btn btn--secondary" onClick={() => setConfirming(false)} disabled={deleting}>
+              Отмена
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="button" className="btn btn--ghost" onClick={() => setConfirming(true)}>
+          Удалить проект
+        </button>
+      )}
+    </div>
   );
 }
 

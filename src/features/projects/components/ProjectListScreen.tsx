@@ -4,9 +4,8 @@ import type { ProjectSummary } from '@contract/projects.js';
 import type { ProjectSort } from '@/lib/projects-api';
 import { formatCount, formatDate, pluralRu } from '@/features/projects/format';
 import { MoneyLine } from '@/components/analysis/MoneyLine';
-import { notSavedOffline } from '@/components/ui/PageStates';
+import { ProjectsPending, SearchSortBar, projectsPending } from '@/components/ui/SearchSortBar';
 import { useAnalysisMoney } from '@/lib/analysis-results';
-import { QueryError } from '@/components/ui/QueryError';
 
 export const SORT_LABELS: Record<ProjectSort, string> = {
   updated: 'Сначала обновлённые',
@@ -45,33 +44,9 @@ export function ProjectListScreen({ projects, loading, offline = false, error, s
           </Link>
         </div>
       </div>
-      <div className="projects__filters" role="search">
-        <input
-          type="search"
-          className="input"
-          placeholder="Поиск по названию"
-          aria-label="Поиск по названию"
-          value={search}
-          onChange={(event) => onSearchChange(event.target.value)}
-        />
-        <select className="select projects__sort" aria-label="Сортировка" value={sort} onChange={(event) => onSortChange(event.target.value as ProjectSort)}>
-          {(Object.keys(SORT_LABELS) as ProjectSort[]).map((key) => (
-            <option key={key} value={key}>
-              {SORT_LABELS[key]}
-            </option>
-          ))}
-        </select>
-      </div>
-      {error && !projects ? (
-        <QueryError error={{ message: error }} onRetry={onRetry} />
-      ) : loading && !projects && offline ? (
-        <p className="muted" role="status" data-testid="needs-network">
-          {notSavedOffline('проекты')}
-        </p>
-      ) : loading && !projects ? (
-        <div className="state-line">
-          <span className="spinner" role="status" aria-label="Загрузка проектов" />
-        </div>
+      <SearchSortBar className="projects__filters" search={search} onSearchChange={onSearchChange} sort={{ value: sort, labels: SORT_LABELS, onChange: onSortChange, className: 'projects__sort' }} />
+      {projectsPending({ projects, loading, error }) ? (
+        <ProjectsPending offline={offline} error={error} onRetry={onRetry} />
       ) : projects && projects.length === 0 ? (
         search ? (
           <div className="state-card">
