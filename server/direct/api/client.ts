@@ -153,9 +153,6 @@ export function createDirectClient(options: DirectClientOptions): DirectClient {
   const retryCap = options.maxRetryDelayMs ?? 30_000;
   const pageLimit = Math.min(options.pageLimit ?? DIRECT_MAX_PAGE_LIMIT, DIRECT_MAX_PAGE_LIMIT);
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const reportMaxPolls = options.reportMaxPolls ?? 60;
-  const defaultRetryIn = options.reportDefaultRetryInSeconds ?? 5;
-  const reportMaxWaitMs = options.reportMaxWaitMs ?? 5 * 60_000;
   const units = createUnitsAccount();
   const limit = createLimiter(options.maxConcurrent ?? 5);
 
@@ -174,60 +171,35 @@ export function createDirectClient(options: DirectClientOptions): DirectClient {
     });
   }
 
-  /** Sends, reads the answer with `interpret`, and repeats retryable failures with growing pauses. */
-  async function call<T>(service: string, body: unknown, extraHeaders: Record<string, string>, interpret: (answer: Answer) => T): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
+  /** Runs `attempt` and repeats its retryable failures (the API's and the network's) with growing pauses. */
+  async function withRetries<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let tries = 0; ; tries++) {
       let failure: DirectApiError;
       try {
-        return interpret(await exchange(service, body, extraHeaders));
+        return await attempt();
       } catch (error) {
         if (error instanceof DirectApiError) failure = error;
         else if (isTransportError(error)) failure = networkError(error);
         else throw error;
       }
-      if (!failure.retryable || attempt >= maxRetries) throw failure;
-      await sleep(Math.min(retryBase * 2 ** attempt, retryCap));
+      if (!failure.retryable || tries >= maxRetries) throw failure;
+      await sleep(Math.min(retryBase * 2 ** tries, retryCap));
     }
   }
 
-  async function get<T>(service: string, params: Record<string, unknown>): Promise<T[]> {
-    const requested = (params.Page ?? {}) as { Limit?: number; Offset?: number };
-    const pageSize = Math.min(requested.Limit ?? pageLimit, DIRECT_MAX_PAGE_LIMIT);
-    let offset = requested.Offset ?? 0;
-    const items: T[] = [];
-    for (;;) {
-      const body = { method: 'get', params: { ...params, Page: { Limit: pageSize, Offset: offset } } };
-      const result = await call(service, body, {}, readJsonResult);
-      const page = readGetResult<T>(result.value, result.requestId);
-      items.push(...page.items);
-      if (page.limitedBy === undefined) return items;
-      // LimitedBy must move forward, or we would ask for the same page forever.
-      if (!(page.limitedBy > offset)) throw protocolError(`${service}.get: LimitedBy ${page.limitedBy} does not advance past offset ${offset}`, result.requestId);
-      offset = page.limitedBy;
-    }
+  /** Sends, reads the answer with `interpret`, and repeats retryable failures with growing pauses. */
+  function call<T>(service: string, body: unknown, extraHeaders: Record<string, string>, interpret: (answer: Answer) => T): Promise<T> {
+    return withRetries(async () => interpret(await exchange(service, body, extraHeaders)));
   }
 
-  async function reports(definition: ReportDefinition, reportOptions: ReportOptions = {}): Promise<ReportTable> {
-    const headers = {
-      processingMode: reportOptions.processingMode ?? 'auto',
-      returnMoneyInMicros: String(reportOptions.moneyInMicros ?? false),
-      skipReportHeader: 'true',
-      skipReportSummary: 'true',
-    };
-    let waited = 0;
-    for (let poll = 0; ; poll++) {
-      reportOptions.signal?.throwIfAborted();
-      const answer = await call('reports', { params: definition }, headers, readReportAnswer);
-      if (answer.status === 200) return parseReportTsv(answer.text, definition.FieldNames);
-      const retryIn = Number(answer.headers.get('retryin'));
-      const pause = (Number.isFinite(retryIn) && retryIn > 0 ? retryIn : defaultRetryIn) * 1000;
-      if (poll >= reportMaxPolls || waited + pause > reportMaxWaitMs) {
-        throw reportNotReadyError(`report "${definition.ReportName}" still ${answer.status} after ${poll + 1} polls and ${waited} ms`, answer.requestId);
-      }
-      await sleep(pause);
-      waited += pause;
-    }
-  }
+  const get = <T>(service: string, params: Record<string, unknown>): Promise<T[]> => readAllPages<T>(call, service, params, pageLimit);
+
+  const reports = (definition: ReportDefinition, reportOptions: ReportOptions = {}): Promise<ReportTable> =>
+    pollReport(call, sleep, definition, reportOptions, {
+      maxPolls: options.reportMaxPolls ?? 60,
+      defaultRetryInSeconds: options.reportDefaultRetryInSeconds ?? 5,
+      maxWaitMs: options.reportMaxWaitMs ?? 5 * 60_000,
+    });
 
   async function write(service: string, method: string, params: Record<string, unknown>): Promise<DirectActionResult[]> {
     const result = await call(service, { method, params }, {}, readJsonResult);
@@ -236,32 +208,20 @@ export function createDirectClient(options: DirectClientOptions): DirectClient {
 
   const live4Url = options.baseUrl ? `${new URL(baseUrl).origin}/live/v4/json/` : options.sandbox ? DIRECT_SANDBOX_LIVE4_URL : DIRECT_LIVE4_URL;
 
-  async function live4<T>(method: string, param: unknown): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      let failure: DirectApiError;
-      try {
-        const answer = await limit(async () => {
-          const response = await doFetch(live4Url, {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/json; charset=utf-8' },
-            body: JSON.stringify({ method, param, locale: 'ru', token: options.token }),
-            signal: AbortSignal.timeout(timeoutMs),
-          });
-          return { status: response.status, text: await response.text() };
+  /** A v4 Live call (`{method, param, token}` in the body; `{data}` or `{error_code, …}` back), retried as the v5 calls are. */
+  function live4<T>(method: string, param: unknown): Promise<T> {
+    return withRetries(async () => {
+      const answer = await limit(async () => {
+        const response = await doFetch(live4Url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json; charset=utf-8' },
+          body: JSON.stringify({ method, param, locale: 'ru', token: options.token }),
+          signal: AbortSignal.timeout(timeoutMs),
         });
-        const json = parseJson(answer.text) as { data?: unknown; error_code?: number | string; error_str?: string; error_detail?: string } | undefined;
-        if (json && json.error_code !== undefined) throw errorFromApi({ error_code: json.error_code, error_string: json.error_str, error_detail: json.error_detail }, answer.status);
-        if (answer.status >= 400) throw errorFromHttpStatus(answer.status, answer.text);
-        if (!json || typeof json !== 'object' || !('data' in json)) throw protocolError(`${method}: no "data" in the answer`, undefined, answer.status);
-        return json.data as T;
-      } catch (error) {
-        if (error instanceof DirectApiError) failure = error;
-        else if (isTransportError(error)) failure = networkError(error);
-        else throw error;
-      }
-      if (!failure.retryable || attempt >= maxRetries) throw failure;
-      await sleep(Math.min(retryBase * 2 ** attempt, retryCap));
-    }
+        return { status: response.status, text: await response.text() };
+      });
+      return readLive4Answer<T>(method, answer);
+    });
   }
 
   return {
@@ -274,6 +234,67 @@ export function createDirectClient(options: DirectClientOptions): DirectClient {
       return units.snapshot();
     },
   };
+}
+
+type Caller = <T>(service: string, body: unknown, extraHeaders: Record<string, string>, interpret: (answer: Answer) => T) => Promise<T>;
+
+/** A `get` of every page: asks for the next offset while the answer says `LimitedBy`. */
+async function readAllPages<T>(call: Caller, service: string, params: Record<string, unknown>, pageLimit: number): Promise<T[]> {
+  const requested = (params.Page ?? {}) as { Limit?: number; Offset?: number };
+  const pageSize = Math.min(requested.Limit ?? pageLimit, DIRECT_MAX_PAGE_LIMIT);
+  let offset = requested.Offset ?? 0;
+  const items: T[] = [];
+  for (;;) {
+    const body = { method: 'get', params: { ...params, Page: { Limit: pageSize, Offset: offset } } };
+    const result = await call(service, body, {}, readJsonResult);
+    const page = readGetResult<T>(result.value, result.requestId);
+    items.push(...page.items);
+    if (page.limitedBy === undefined) return items;
+    // LimitedBy must move forward, or we would ask for the same page forever.
+    if (!(page.limitedBy > offset)) throw protocolError(`${service}.get: LimitedBy ${page.limitedBy} does not advance past offset ${offset}`, result.requestId);
+    offset = page.limitedBy;
+  }
+}
+
+/**
+ * A report (the Reports service): asked again while Yandex builds it offline (201/202), after the pause its
+ * `retryIn` header names, until it is there (200) or the polls or the wait run out.
+ */
+async function pollReport(
+  call: Caller,
+  sleep: (ms: number) => Promise<void>,
+  definition: ReportDefinition,
+  reportOptions: ReportOptions,
+  limits: { maxPolls: number; defaultRetryInSeconds: number; maxWaitMs: number },
+): Promise<ReportTable> {
+  const headers = {
+    processingMode: reportOptions.processingMode ?? 'auto',
+    returnMoneyInMicros: String(reportOptions.moneyInMicros ?? false),
+    skipReportHeader: 'true',
+    skipReportSummary: 'true',
+  };
+  let waited = 0;
+  for (let poll = 0; ; poll++) {
+    reportOptions.signal?.throwIfAborted();
+    const answer = await call('reports', { params: definition }, headers, readReportAnswer);
+    if (answer.status === 200) return parseReportTsv(answer.text, definition.FieldNames);
+    const retryIn = Number(answer.headers.get('retryin'));
+    const pause = (Number.isFinite(retryIn) && retryIn > 0 ? retryIn : limits.defaultRetryInSeconds) * 1000;
+    if (poll >= limits.maxPolls || waited + pause > limits.maxWaitMs) {
+      throw reportNotReadyError(`report "${definition.ReportName}" still ${answer.status} after ${poll + 1} polls and ${waited} ms`, answer.requestId);
+    }
+    await sleep(pause);
+    waited += pause;
+  }
+}
+
+/** The `data` of a v4 Live answer; its `error_code` (always with HTTP 200) or an HTTP failure as a DirectApiError. */
+function readLive4Answer<T>(method: string, answer: { status: number; text: string }): T {
+  const json = parseJson(answer.text) as { data?: unknown; error_code?: number | string; error_str?: string; error_detail?: string } | undefined;
+  if (json && json.error_code !== undefined) throw errorFromApi({ error_code: json.error_code, error_string: json.error_str, error_detail: json.error_detail }, answer.status);
+  if (answer.status >= 400) throw errorFromHttpStatus(answer.status, answer.text);
+  if (!json || typeof json !== 'object' || !('data' in json)) throw protocolError(`${method}: no "data" in the answer`, undefined, answer.status);
+  return json.data as T;
 }
 
 /** The headers of every request: the token, Russian messages, and the agency's client and whose points pay, when set. */

@@ -89,22 +89,7 @@ export function NewAnalysisScreen({ project, onStarted }: Props) {
 
           <AuditPrice nothingChosen={chosen.length === 0} cost={cost} offline={priceOffline} />
 
-          {shortBalance && (
-            <ShortBalanceNotice
-              detail={
-                shortBalance.required !== null && shortBalance.balance !== null
-                  ? `Анализ стоит ${formatTokens(shortBalance.required)}, на балансе ${formatTokens(shortBalance.balance)}.`
-                  : 'Пополните баланс, чтобы запустить анализ.'
-              }
-            />
-          )}
-          {start.isError && !insufficientBalanceOf(start.error) && (
-            <p className="form-error" role="alert">
-              {isPriceChanged(start.error)
-                ? `Анализ не запущен: ${start.error.message}.`
-                : `Анализ не запущен: ${start.error.message}. Нажмите «${START_LABEL}» ещё раз — повторный запрос не спишет токены дважды.`}
-            </p>
-          )}
+          <StartProblems shortBalance={shortBalance} error={start.isError ? start.error : null} />
 
           <div className="analysis-actions">
             <PaidStartButton wait={start.wait} pending={start.isPending} disabled={!canStart} label={START_LABEL} hintId={waitHintId} />
@@ -126,6 +111,30 @@ export function NewAnalysisScreen({ project, onStarted }: Props) {
         </form>
       )}
     </section>
+  );
+}
+
+/** Why the audit cannot start or did not: the balance is short (by the price or the server's 402), or the start failed. */
+function StartProblems({ shortBalance, error }: { shortBalance: { required: number | null; balance: number | null } | null; error: Error | null }) {
+  return (
+    <>
+      {shortBalance && (
+        <ShortBalanceNotice
+          detail={
+            shortBalance.required !== null && shortBalance.balance !== null
+              ? `Анализ стоит ${formatTokens(shortBalance.required)}, на балансе ${formatTokens(shortBalance.balance)}.`
+              : 'Пополните баланс, чтобы запустить анализ.'
+          }
+        />
+      )}
+      {error && !insufficientBalanceOf(error) && (
+        <p className="form-error" role="alert">
+          {isPriceChanged(error)
+            ? `Анализ не запущен: ${error.message}.`
+            : `Анализ не запущен: ${error.message}. Нажмите «${START_LABEL}» ещё раз — повторный запрос не спишет токены дважды.`}
+        </p>
+      )}
+    </>
   );
 }
 

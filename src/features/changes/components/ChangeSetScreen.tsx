@@ -55,18 +55,7 @@ function ChangeSetBody({ projectId, set }: { projectId: string; set: ChangeSet }
   return (
     <section className="page change-set-page">
       <BackToProjectLink projectId={projectId} />
-      <header className="page-header">
-        <h1>Изменения в Яндекс Директе</h1>
-        <p className="muted">
-          <span className={`badge ${setTone[set.status]}`.trim()} data-testid="change-set-status">
-            {changeSetStatusLabels[set.status]}
-          </span>{' '}
-          {formatCount(kept.length)} {pluralRu(kept.length, ['объект', 'объекта', 'объектов'])}
-          {kept.length < set.items.length && ` из ${formatCount(set.items.length)}`} · собрано {formatDateTime(set.created_at)}
-          {set.created_by && ` · ${set.created_by}`}
-          {set.applied_at && ` · применено ${formatDateTime(set.applied_at)}${set.applied_by ? `, ${set.applied_by}` : ''}`}
-        </p>
-      </header>
+      <ChangeSetHeader set={set} kept={kept.length} />
 
       <section className="card" aria-labelledby="apply-title">
         <h2 id="apply-title" className="card__title">
@@ -120,22 +109,46 @@ function ChangeSetBody({ projectId, set }: { projectId: string; set: ChangeSet }
             />
           ))}
         </ul>
-        {set.skipped.length > 0 && (
-          <>
-            <h3>Не применяется через API</h3>
-            <ul className="change-skipped">
-              {set.skipped.map((skipped) => (
-                <li key={`${skipped.suggestion_id}:${skipped.reason}`}>
-                  <strong>{skipped.label}</strong> — {skipped.reason}
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
+        <SkippedChanges skipped={set.skipped} />
       </section>
 
       <JournalSection changeSetId={set.id} />
     </section>
+  );
+}
+
+/** The set's status, how many objects it changes (of how many found), who built and who applied it. */
+function ChangeSetHeader({ set, kept }: { set: ChangeSet; kept: number }) {
+  return (
+    <header className="page-header">
+      <h1>Изменения в Яндекс Директе</h1>
+      <p className="muted">
+        <span className={`badge ${setTone[set.status]}`.trim()} data-testid="change-set-status">
+          {changeSetStatusLabels[set.status]}
+        </span>{' '}
+        {formatCount(kept)} {pluralRu(kept, ['объект', 'объекта', 'объектов'])}
+        {kept < set.items.length && ` из ${formatCount(set.items.length)}`} · собрано {formatDateTime(set.created_at)}
+        {set.created_by && ` · ${set.created_by}`}
+        {set.applied_at && ` · применено ${formatDateTime(set.applied_at)}${set.applied_by ? `, ${set.applied_by}` : ''}`}
+      </p>
+    </header>
+  );
+}
+
+/** What the audit accepted that the API cannot write (an automatic strategy, a full list of sites…), with why. */
+function SkippedChanges({ skipped }: { skipped: ChangeSet['skipped'] }) {
+  if (skipped.length === 0) return null;
+  return (
+    <>
+      <h3>Не применяется через API</h3>
+      <ul className="change-skipped">
+        {skipped.map((entry) => (
+          <li key={`${entry.suggestion_id}:${entry.reason}`}>
+            <strong>{entry.label}</strong> — {entry.reason}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

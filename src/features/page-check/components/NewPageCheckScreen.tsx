@@ -82,6 +82,28 @@ function PreviousRuns({ projectId }: { projectId: string }) {
   );
 }
 
+/** The landing pages of the account, each with how many groups, keywords and ads lead to it. */
+function UrlList({ urls, selected, onToggle }: { urls: LandingUrlsResponse['urls']; selected: ReadonlySet<string>; onToggle: (url: string) => void }) {
+  return (
+    <ul className="page-check-urls">
+      {urls.map((item) => (
+        <li key={item.url}>
+          <label className="checkbox page-check-url">
+            <input type="checkbox" checked={selected.has(item.url)} onChange={() => onToggle(item.url)} />
+            <span className="page-check-url__text">
+              <span className="page-check-url__address">{item.url}</span>
+              <span className="muted page-check-url__counts">
+                {formatCount(item.groups)} {pluralRu(item.groups, ['группа', 'группы', 'групп'])} · {formatCount(item.keywords)}{' '}
+                {pluralRu(item.keywords, ['фраза', 'фразы', 'фраз'])} · {formatCount(item.ads)} {pluralRu(item.ads, ['объявление', 'объявления', 'объявлений'])}
+              </span>
+            </span>
+          </label>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function UrlPicker({ projectId, data, onStarted, onPriceChanged }: { projectId: string; data: LandingUrlsResponse; onStarted: Props['onStarted']; onPriceChanged: () => void }) {
   const [selected, setSelected] = useState<Set<string>>(() => new Set(data.urls.slice(0, MAX_PAGE_CHECK_URLS).map((item) => item.url)));
   const sending = useRef(false);
@@ -138,22 +160,7 @@ function UrlPicker({ projectId, data, onStarted, onPriceChanged }: { projectId: 
           <span>Все страницы ({formatCount(data.urls.length)})</span>
         </label>
         {data.urls.length > MAX_PAGE_CHECK_URLS && <p className="muted">За один анализ проверяется не больше {MAX_PAGE_CHECK_URLS} страниц: выбраны те, на которые ведёт больше групп.</p>}
-        <ul className="page-check-urls">
-          {data.urls.map((item) => (
-            <li key={item.url}>
-              <label className="checkbox page-check-url">
-                <input type="checkbox" checked={selected.has(item.url)} onChange={() => toggle(item.url)} />
-                <span className="page-check-url__text">
-                  <span className="page-check-url__address">{item.url}</span>
-                  <span className="muted page-check-url__counts">
-                    {formatCount(item.groups)} {pluralRu(item.groups, ['группа', 'группы', 'групп'])} · {formatCount(item.keywords)}{' '}
-                    {pluralRu(item.keywords, ['фраза', 'фразы', 'фраз'])} · {formatCount(item.ads)} {pluralRu(item.ads, ['объявление', 'объявления', 'объявлений'])}
-                  </span>
-                </span>
-              </label>
-            </li>
-          ))}
-        </ul>
+        <UrlList urls={data.urls} selected={selected} onToggle={toggle} />
         {selected.size === 0 && (
           <p className="field__error" role="alert">
             Выберите хотя бы одну страницу
