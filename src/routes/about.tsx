@@ -1,10 +1,10 @@
 import { Link, createFileRoute } from '@tanstack/react-router';
 
 export const Route = createFileRoute('/about')({
-  component: AboutPage,
+  component: AboutRoute,
 });
 
-function AboutPage() {
+function AboutRoute() {
   return (
     <article className="page page--narrow about">
       <h1>О сервисе Reklama Lab</h1>

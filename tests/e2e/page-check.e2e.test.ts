@@ -216,7 +216,7 @@ describe('a page check of a real site in Chromium', () => {
     const balanceBefore = await headerBalance(page);
 
     // From the project: the pages the ads lead to, each with its group, phrases and ads, and the price.
-    await page.getByRole('link', { name: 'Релевантность страниц' }).click();
+    await page.getByRole('link', { name: 'Проверка страниц' }).click();
     await page.waitForURL(`**/projects/${projectId}/page-check/new`);
     const pages = page.getByRole('group', { name: 'Посадочные страницы' });
     for (const [url, phrases] of [[urls.relevant, 3], [urls.weak, 3], [urls.missing, 2], [urls.redirected, 2]] as const) {
@@ -254,7 +254,7 @@ describe('a page check of a real site in Chromium', () => {
     for (const request of site.requests) expect(request.userAgent).toMatch(/ReklamaLabBot/);
 
     // Results: the relevant page above the weak one, the 404 flagged and scored 0.
-    await page.getByRole('heading', { level: 1, name: 'Релевантность посадочных страниц' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Проверка посадочных страниц' }).waitFor();
     const relevantRow = pageRow(page, urls.relevant);
     const weakRow = pageRow(page, urls.weak);
     const missingRow = pageRow(page, urls.missing);

@@ -8,10 +8,10 @@ import { AgencyBoardScreen } from '@/features/monitoring/components/AgencyBoardS
 /** The agency board: every project of the organization (kept on disk, so it opens offline). */
 export const Route = createFileRoute('/_app/board')({
   loader: ({ context }) => loadFirstData(context.queryClient, agencyBoardQueryOptions()),
-  component: BoardPage,
+  component: BoardRoute,
 });
 
-function BoardPage() {
+function BoardRoute() {
   const query = useQuery(agencyBoardQueryOptions());
   const offline = useWaitsForNetwork(query);
   return <AgencyBoardScreen projects={query.data?.projects} loading={query.isPending} offline={offline} error={query.error ? query.error.message : null} onRetry={() => void query.refetch()} />;

@@ -8,10 +8,10 @@ export const Route = createFileRoute('/auth/')({
   beforeLoad: async ({ context }) => {
     await requireGuest(context.session);
   },
-  component: AuthScreen,
+  component: AuthRoute,
 });
 
-function AuthScreen() {
+function AuthRoute() {
   const { tab } = Route.useSearch();
   return <AuthTabs tab={tab ?? 'login'} />;
 }

@@ -197,7 +197,7 @@ describe('page-check progress', () => {
 
     await act(() => vi.advanceTimersByTimeAsync(2000));
     await waitFor(() => expect(router.state.location.pathname).toBe(resultsPath));
-    expect(await screen.findByRole('heading', { name: 'Релевантность посадочных страниц' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Проверка посадочных страниц' })).toBeInTheDocument();
     // Finished: no more polling.
     const after = calls;
     await act(() => vi.advanceTimersByTimeAsync(6000));

@@ -135,7 +135,7 @@ describe('project detail', () => {
     await renderAt(`/projects/${id}`);
     expect(await screen.findByRole('heading', { name: 'Окна Плюс' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Новый анализ' })).toHaveAttribute('href', `/projects/${id}/analysis/new`);
-    expect(screen.getByRole('link', { name: 'Релевантность страниц' })).toHaveAttribute('href', `/projects/${id}/page-check/new`);
+    expect(screen.getByRole('link', { name: 'Проверка страниц' })).toHaveAttribute('href', `/projects/${id}/page-check/new`);
     expect(screen.getByRole('link', { name: 'История анализов' })).toHaveAttribute('href', `/projects/${id}/analysis/history`);
     expect(screen.getByText('direct.xlsx', { exact: false })).toBeInTheDocument();
 

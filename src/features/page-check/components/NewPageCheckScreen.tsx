@@ -25,7 +25,7 @@ export function NewPageCheckScreen({ projectId, onStarted }: Props) {
     <section className="page page-check-page">
       <BackToProjectLink projectId={projectId} />
       <header className="page-header">
-        <h1>Релевантность посадочных страниц</h1>
+        <h1>Проверка посадочных страниц</h1>
       </header>
       <p className="muted page-check-lead">
         Проверим, что страницы, на которые ведут объявления, отвечают на ключевые фразы и подтверждают обещания заголовков, открываются без ошибок и

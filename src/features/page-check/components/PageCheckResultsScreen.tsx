@@ -56,7 +56,7 @@ export function PageCheckResultsScreen({ projectId, analysisId }: Props) {
     <section className="page page-check-page page-check-results">
       <BackToProjectLink projectId={projectId} />
       <header className="page-header">
-        <h1>Релевантность посадочных страниц</h1>
+        <h1>Проверка посадочных страниц</h1>
         <Link to="/projects/$id/page-check/new" params={{ id: projectId }} className="btn btn--secondary">
           Новая проверка
         </Link>

@@ -56,7 +56,7 @@ export function ProjectDetailScreen({ project, onDelete, deleting, onApplyImport
             Новый анализ
           </Link>
           <Link to={'/projects/$id/page-check/new' as never} params={{ id: project.id } as never} className="btn btn--secondary">
-            Релевантность страниц
+            Проверка страниц
           </Link>
           <Link to={'/projects/$id/analysis/history' as never} params={{ id: project.id } as never} className="btn btn--secondary">
             История анализов

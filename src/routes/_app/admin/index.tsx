@@ -25,7 +25,7 @@ export const Route = createFileRoute('/_app/admin/')({
   },
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) => loadFirstData(context.queryClient, adminOverviewQuery(deps.page ?? 1, deps.q), adminStatsQuery(FIRST_STATS_DAYS)),
-  component: AdminOverviewPage,
+  component: AdminOverviewRoute,
 });
 
 const recentColumns: Column<AdminAnalysisItem>[] = [
@@ -70,7 +70,7 @@ const projectColumns: Column<AdminProjectItem>[] = [
   },
 ];
 
-function AdminOverviewPage() {
+function AdminOverviewRoute() {
   const { page = 1, q } = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
   const overview = useQuery(adminOverviewQuery(page, q));

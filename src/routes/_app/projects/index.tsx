@@ -22,10 +22,10 @@ export const Route = createFileRoute('/_app/projects/')({
   validateSearch: (search) => v.parse(SearchSchema, search),
   loaderDeps: ({ search: { search = '', sort = 'updated' } }) => ({ search, sort }),
   loader: ({ context, deps }) => loadFirstData(context.queryClient, projectListQueryOptions(deps)),
-  component: ProjectsPage,
+  component: ProjectsRoute,
 });
 
-function ProjectsPage() {
+function ProjectsRoute() {
   const { search = '', sort = 'updated' } = Route.useSearch();
   const navigate = Route.useNavigate();
   const [typed, setTyped] = useState(search);

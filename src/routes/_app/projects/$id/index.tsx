@@ -11,10 +11,10 @@ import '@/features/projects/projects.css';
 
 export const Route = createFileRoute('/_app/projects/$id/')({
   loader: ({ context, params }) => loadFirstData(context.queryClient, projectQueryOptions(params.id)),
-  component: ProjectPage,
+  component: ProjectRoute,
 });
 
-function ProjectPage() {
+function ProjectRoute() {
   const { id } = Route.useParams();
   const navigate = Route.useNavigate();
   const queryClient = useQueryClient();

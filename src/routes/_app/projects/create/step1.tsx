@@ -4,10 +4,10 @@ import { Step1Form } from '@/features/projects/components/Step1Form';
 import '@/features/projects/projects.css';
 
 export const Route = createFileRoute('/_app/projects/create/step1')({
-  component: Step1Page,
+  component: Step1Route,
 });
 
-function Step1Page() {
+function Step1Route() {
   const navigate = Route.useNavigate();
   return (
     <section className="page page--narrow">

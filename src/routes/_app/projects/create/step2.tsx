@@ -16,10 +16,10 @@ import '@/features/projects/projects.css';
 export const Route = createFileRoute('/_app/projects/create/step2')({
   // Spec section 2: step 2 opens only with valid step 1 data; otherwise the user goes to step 1.
   beforeLoad: () => requireValidStep1(),
-  component: Step2Page,
+  component: Step2Route,
 });
 
-function Step2Page() {
+function Step2Route() {
   const { step1 } = Route.useRouteContext();
   const navigate = Route.useNavigate();
   const queryClient = useQueryClient();

@@ -8,12 +8,12 @@ import { AdminBackLink, Details, QueryState, StatusBadge } from '@/features/admi
 
 export const Route = createFileRoute('/_app/admin/analyses/$analysisId/')({
   loader: ({ context, params }) => loadFirstData(context.queryClient, adminAnalysisQuery(params.analysisId)),
-  component: AdminAnalysisDetail,
+  component: AdminAnalysisDetailRoute,
 });
 
 const stageLabel = (stage: string | null) => (stage ? (analysisStageLabels[stage as AnalysisStage] ?? stage) : '—');
 
-function AdminAnalysisDetail() {
+function AdminAnalysisDetailRoute() {
   const { analysisId } = Route.useParams();
   const query = useQuery(adminAnalysisQuery(analysisId));
   const data = query.data;

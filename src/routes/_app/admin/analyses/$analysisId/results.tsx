@@ -10,7 +10,7 @@ import { AdminBackLink, QueryState, Stat, StatusBadge, Table, type Column } from
 
 export const Route = createFileRoute('/_app/admin/analyses/$analysisId/results')({
   loader: ({ context, params }) => loadFirstData(context.queryClient, adminAnalysisResultsQuery(params.analysisId)),
-  component: AdminAnalysisResults,
+  component: AdminAnalysisResultsRoute,
 });
 
 const severities: Severity[] = ['high', 'medium', 'low'];
@@ -24,7 +24,7 @@ const campaignColumns: Column<CampaignScore>[] = [
   { label: 'Потери в месяц', cell: (row) => roubles(row.money_per_month) },
 ];
 
-function AdminAnalysisResults() {
+function AdminAnalysisResultsRoute() {
   const { analysisId } = Route.useParams();
   const results = useQuery(adminAnalysisResultsQuery(analysisId));
   // 409: the analysis exists but has no results yet (still running, failed or cancelled).

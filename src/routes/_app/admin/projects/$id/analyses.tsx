@@ -14,7 +14,7 @@ export const Route = createFileRoute('/_app/admin/projects/$id/analyses')({
   },
   loaderDeps: ({ search }) => search,
   loader: ({ context, params, deps }) => loadFirstData(context.queryClient, adminProjectAnalysesQuery(params.id, deps.page ?? 1)),
-  component: AdminProjectAnalyses,
+  component: AdminProjectAnalysesRoute,
 });
 
 const columns: Column<AnalysisHistoryItem>[] = [
@@ -34,7 +34,7 @@ const columns: Column<AnalysisHistoryItem>[] = [
   },
 ];
 
-function AdminProjectAnalyses() {
+function AdminProjectAnalysesRoute() {
   const { id } = Route.useParams();
   const { page = 1 } = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });

@@ -9,7 +9,7 @@ import { AdminBackLink, Details, QueryState, Stat, Table, type Column } from '@/
 
 export const Route = createFileRoute('/_app/admin/projects/$id/')({
   loader: ({ context, params }) => loadFirstData(context.queryClient, adminProjectQuery(params.id)),
-  component: AdminProjectDetailPage,
+  component: AdminProjectDetailRoute,
 });
 
 const campaignColumns: Column<CampaignSummary>[] = [
@@ -21,7 +21,7 @@ const campaignColumns: Column<CampaignSummary>[] = [
   { label: 'Минус-фраз', cell: (row) => formatNumber(row.negative_keywords) },
 ];
 
-function AdminProjectDetailPage() {
+function AdminProjectDetailRoute() {
   const { id } = Route.useParams();
   const project = useQuery(adminProjectQuery(id));
   const data = project.data;

@@ -7,10 +7,10 @@ import { loadFirstData } from '@/lib/route-data';
 export const Route = createFileRoute('/_app/projects/$id/analysis/history')({
   // The first page, unfiltered: what the screen opens with.
   loader: ({ context, params }) => loadFirstData(context.queryClient, historyQueryOptions(params.id, { page: 1, status: null })),
-  component: HistoryPage,
+  component: HistoryRoute,
 });
 
-function HistoryPage() {
+function HistoryRoute() {
   const { id } = Route.useParams();
   return <HistoryScreen projectId={id} />;
 }

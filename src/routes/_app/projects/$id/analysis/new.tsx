@@ -12,10 +12,10 @@ import { loadFirstData } from '@/lib/route-data';
 export const Route = createFileRoute('/_app/projects/$id/analysis/new')({
   // The project with its campaigns to choose from; the price follows the choice on the screen.
   loader: ({ context, params }) => loadFirstData(context.queryClient, projectQueryOptions(params.id)),
-  component: NewAnalysisPage,
+  component: NewAnalysisRoute,
 });
 
-function NewAnalysisPage() {
+function NewAnalysisRoute() {
   const { id } = Route.useParams();
   const navigate = Route.useNavigate();
   const queryClient = useQueryClient();

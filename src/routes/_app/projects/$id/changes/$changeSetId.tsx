@@ -5,10 +5,10 @@ import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/projects/$id/changes/$changeSetId')({
   loader: ({ context, params }) => loadFirstData(context.queryClient, changeSetQueryOptions(params.changeSetId), journalQueryOptions(params.changeSetId)),
-  component: ChangeSetPage,
+  component: ChangeSetRoute,
 });
 
-function ChangeSetPage() {
+function ChangeSetRoute() {
   const { id, changeSetId } = Route.useParams();
   return <ChangeSetScreen key={changeSetId} projectId={id} changeSetId={changeSetId} />;
 }

@@ -5,10 +5,10 @@ import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/projects/$id/changes/')({
   loader: ({ context, params }) => loadFirstData(context.queryClient, projectChangeSetsQueryOptions(params.id)),
-  component: ChangeSetListPage,
+  component: ChangeSetListRoute,
 });
 
-function ChangeSetListPage() {
+function ChangeSetListRoute() {
   const { id } = Route.useParams();
   return <ChangeSetListScreen projectId={id} />;
 }

@@ -8,10 +8,10 @@ import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/projects/$id/page-check/new')({
   loader: ({ context, params }) => loadFirstData(context.queryClient, landingUrlsQueryOptions(params.id), pageCheckHistoryQueryOptions(params.id)),
-  component: NewPageCheckPage,
+  component: NewPageCheckRoute,
 });
 
-function NewPageCheckPage() {
+function NewPageCheckRoute() {
   const { id } = Route.useParams();
   const navigate = Route.useNavigate();
   const queryClient = useQueryClient();

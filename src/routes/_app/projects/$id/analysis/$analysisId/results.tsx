@@ -20,10 +20,10 @@ export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/re
       aiPlanOverviewQueryOptions(params.analysisId),
       ...(isEmptyFilter(filter) ? [] : [findingsQueryOptions(params.analysisId, filter)]),
     ),
-  component: ResultsPage,
+  component: ResultsRoute,
 });
 
-function ResultsPage() {
+function ResultsRoute() {
   const { id, analysisId } = Route.useParams();
   const search = Route.useSearch();
   return <ResultsScreen key={analysisId} projectId={id} analysisId={analysisId} search={search} />;

@@ -13,10 +13,10 @@ export const Route = createFileRoute('/_app/projects/$id/analysis/$analysisId/se
   // The results (the counts of the header) and the first page of the suggestions the address filters.
   loader: ({ context, params, deps: filter }) =>
     loadFirstData(context.queryClient, resultsQueryOptions(params.analysisId), suggestionsQueryOptions(params.analysisId, filter)),
-  component: SemanticPage,
+  component: SemanticRoute,
 });
 
-function SemanticPage() {
+function SemanticRoute() {
   const { id, analysisId } = Route.useParams();
   const search = Route.useSearch();
   return <SemanticScreen key={analysisId} projectId={id} analysisId={analysisId} search={search} />;

@@ -6,10 +6,10 @@ import { loadFirstData } from '@/lib/route-data';
 
 export const Route = createFileRoute('/_app/projects/$id/page-check/$analysisId/results')({
   loader: ({ context, params }) => loadFirstData(context.queryClient, pageCheckResultsQueryOptions(params.analysisId)),
-  component: PageCheckResultsPage,
+  component: PageCheckResultsRoute,
 });
 
-function PageCheckResultsPage() {
+function PageCheckResultsRoute() {
   const { id, analysisId } = Route.useParams();
   return <PageCheckResultsScreen key={analysisId} projectId={id} analysisId={analysisId} />;
 }
