@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { PageCheck } from '../../../contract/page-check.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageCheckFetchSettings } from '../../../server/page-check/worker.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createProjectRow, createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { balanceOf, finishedPageCheck } from './helpers.js';
 
 /**
  * With the SSRF guard on (the default), refused addresses are never read, so never charged: they are
@@ -25,19 +25,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const balance = async () => (await call(t.app, 'GET', '/api/v1/tokens/balance', { token: owner.token })).body.balance as number;
-
-async function finished(id: string): Promise<PageCheck> {
-  let analysis!: PageCheck;
-  await vi.waitFor(
-    async () => {
-      analysis = (await call(t.app, 'GET', `/api/v1/page-checks/${id}`, { token: owner.token })).body.analysis;
-      expect(['completed', 'failed']).toContain(analysis.status);
-    },
-    { timeout: 25_000, interval: 100 },
-  );
-  return analysis;
-}
+const balance = () => balanceOf(t.app, owner.token);
+const finished = (id: string) => finishedPageCheck(t.app, owner.token, id);
 
 describe('refused page addresses are not charged', () => {
   it('refunds exactly the refused pages when the run completes, once, and shows the net cost', async () => {

@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { PageCheck, PageCheckResults } from '../../../contract/page-check.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PageCheckResults } from '../../../contract/page-check.js';
 import type { QueuedJob } from '../../../server/jobs/queue.js';
 import type { PageCheckJobData } from '../../../server/page-check/lifecycle.js';
 import { pageCheckFetchSettings, runPageCheckJob } from '../../../server/page-check/worker.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { createProjectRow, createUser, type FixtureUser } from '../helpers/fixtures.js';
+import { balanceOf, finishedPageCheck } from './helpers.js';
 
 /**
  * A page check charges only for the pages it could check: a page that answered (even 404 or 500) was
@@ -54,19 +55,8 @@ afterAll(async () => {
   await new Promise((resolve) => site.close(resolve));
 });
 
-const balance = async () => (await call(t.app, 'GET', '/api/v1/tokens/balance', { token: owner.token })).body.balance as number;
-
-async function finished(id: string): Promise<PageCheck> {
-  let analysis!: PageCheck;
-  await vi.waitFor(
-    async () => {
-      analysis = (await call(t.app, 'GET', `/api/v1/page-checks/${id}`, { token: owner.token })).body.analysis;
-      expect(['completed', 'failed']).toContain(analysis.status);
-    },
-    { timeout: 25_000, interval: 100 },
-  );
-  return analysis;
-}
+const balance = () => balanceOf(t.app, owner.token);
+const finished = (id: string) => finishedPageCheck(t.app, owner.token, id);
 
 const refundsOf = async (id: string) =>
   (await call(t.app, 'GET', '/api/v1/tokens/history?type=analysis_refund', { token: owner.token })).body.items.filter((entry: { reference_id: string }) => entry.reference_id === id);
