@@ -239,11 +239,20 @@ function SettingsSummary({ project }: { project: ProjectDetail }) {
   return (
     <>
       <dl className="stat-grid" aria-label="Пороги анализа">
-        {[...mainThresholds, ...moreThresholds].map((field) => (
+        {mainThresholds.map((field) => (
           <Stat key={field.key} label={field.label} value={texts[field.key]} />
         ))}
       </dl>
+      {/* The dozens of per-check thresholds fold away: on a phone they were most of the page. */}
       <p className="muted">Конкуренты: {texts.competitors || 'не указаны'}</p>
+      <details className="threshold-fields__more">
+        <summary>Остальные пороги ({moreThresholds.length})</summary>
+        <dl className="stat-grid" aria-label="Остальные пороги анализа">
+          {moreThresholds.map((field) => (
+            <Stat key={field.key} label={field.label} value={texts[field.key]} />
+          ))}
+        </dl>
+      </details>
     </>
   );
 }
