@@ -314,7 +314,7 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     expect(await counts()).toEqual(none);
   });
 
-  it('a click moves the stored decision counts and decided positions by what it changed, to what counting again gives', async () => {
+  it('a click moves the stored decision counts and decided positions by what it changed, a bulk decision and a PUT keep them, each to what counting again gives', async () => {
     // Negatives whose query blocks overlap (a row blocked by two or three of them), one id with the
     // characters JSON and LIKE escape, and an ad fix (a click that blocks nothing).
     const tricky = 'neg-"кв\\_%';
@@ -384,14 +384,38 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     // Where the clicks ended: neg-1 accepted blocks its two blocks; neg-5 rejected; neg-4 rejected.
     expect(await countedAgain()).toEqual({ accepted: 2, rejected: 2, blockedQueries: { queries: 8, clicks: 16, cost: 160.35, costPerMonth: 240.53 } });
 
-    // A bulk decision and a PUT clear the decided positions; the next undecided page computes them again.
-    expect((await call(t.app, 'POST', `${url}/decisions/bulk`, { token: user.token, body: { filter: { kind: 'negative_keyword', decision: 'undecided' }, decision: 'accepted' } })).status).toBe(200);
-    expect(await decidedBits()).toBeNull();
-    await undecidedAsListed();
-    expect(await decidedBits()).not.toBeNull();
-    expect((await call(t.app, 'PUT', `${url}/decisions`, { token: user.token, body: { accepted: ['neg-6'], rejected: [adFix] } })).status).toBe(200);
-    expect(await decidedBits()).toBeNull();
-    await undecidedAsListed();
+    // A bulk decision and a PUT keep the decided positions and the counts in their own transaction (no
+    // read after them counts anything), and both are what computing them again from the decisions gives.
+    const bitsComputedAgain = async () => {
+      await sql`UPDATE analyses SET decided_positions = NULL WHERE id = ${id}`.execute(t.app.db);
+      await undecidedAsListed();
+      return decidedBits();
+    };
+    const writes: ['POST' | 'PUT', string, unknown][] = [
+      ['POST', '/decisions/bulk', { filter: { kind: 'negative_keyword', decision: 'undecided' }, decision: 'accepted' }],
+      ['POST', '/decisions/bulk', { filter: { kind: 'negative_keyword' }, decision: 'rejected' }],
+      ['POST', '/decisions/bulk', { filter: { decision: 'rejected', text: 'кв' }, decision: 'undecided' }],
+      ['POST', '/decisions/bulk', { filter: { kind: 'negative_keyword' }, decision: 'accepted' }],
+      ['POST', '/decisions/bulk', { filter: { kind: 'negative_keyword' }, decision: 'accepted' }],
+      ['POST', '/decisions/bulk', { filter: {}, decision: 'undecided' }],
+      ['PUT', '/decisions', { accepted: ['neg-6', 'neg-1'], rejected: [adFix] }],
+      ['POST', '/decisions/bulk', { filter: { kind: 'ad_field' }, decision: 'undecided' }],
+      ['PUT', '/decisions', { accepted: [], rejected: [] }],
+    ];
+    for (const [method, path, body] of writes) {
+      const answer = await call(t.app, method, `${url}${path}`, { token: user.token, body });
+      expect(answer.status, JSON.stringify(body)).toBe(200);
+      const bits = await decidedBits();
+      const counts = await stored();
+      expect(bits, JSON.stringify(body)).not.toBeNull();
+      expect(counts, JSON.stringify(body)).not.toBeNull();
+      await undecidedAsListed();
+      expect((await call(t.app, 'GET', `${url}/results`, { token: user.token })).body.decisions).toEqual(counts);
+      if (method === 'POST') expect(answer.body).toMatchObject({ accepted: (counts as { accepted: number }).accepted, rejected: (counts as { rejected: number }).rejected });
+      expect(counts, JSON.stringify(body)).toEqual(await countedAgain());
+      expect(bits, JSON.stringify(body)).toEqual(await bitsComputedAgain());
+    }
+    expect(await stored()).toEqual({ accepted: 0, rejected: 0, blockedQueries: { queries: 0, clicks: 0, cost: 0, costPerMonth: 0 } });
   });
 
   it('pages the semantic sections and the scores', async () => {
