@@ -218,6 +218,9 @@ async function keptAnalysis(client: pg.Client): Promise<{ analysisId: string; ra
 /** The analysis's stored decision state as a fresh one has it (no decisions). */
 async function resetDecisionState(client: pg.Client, analysisId: string): Promise<void> {
   await client.query('UPDATE analyses SET decision_counts = NULL, decided_positions = NULL WHERE id = $1', [analysisId]);
+  // Migration 0175's column, where this code's schema has it (a baseline run of older code may not).
+  const { rows } = await client.query(`SELECT 1 FROM information_schema.columns WHERE table_name = 'analyses' AND column_name = 'accepted_positions'`);
+  if (rows.length > 0) await client.query('UPDATE analyses SET accepted_positions = NULL WHERE id = $1', [analysisId]);
 }
 
 const explain = process.env.BENCH_SCALE_EXPLAIN === '1';
@@ -229,8 +232,11 @@ async function explainPage(client: pg.Client, analysisId: string, query: URLSear
   const column: Record<string, string> = { kind: 'kind', category: 'category', status: 'status', campaign: 'campaign_key', group: 'group_key' };
   const decision = 'SELECT 1 FROM analysis_decisions x WHERE x.analysis_id = s.analysis_id AND x.suggestion_id = s.id';
   const negativesOnly = query.has('category') || query.has('status');
-  // The undecided filter reads the decided positions the analysis keeps (results-pages.ts), when known.
-  const { rows: [kept] } = await client.query<{ bits: Buffer | null }>('SELECT decided_positions AS bits FROM analyses WHERE id = $1', [analysisId]);
+  // The decision filters read the bits the analysis keeps (results-pages.ts), when known: the decided
+  // positions for «undecided» (0112), and with the accepted positions (0175, where the schema has them) every one.
+  const { rows: [row] } = await client.query<{ decided_positions: Buffer | null; accepted_positions?: Buffer | null }>('SELECT * FROM analyses WHERE id = $1', [analysisId]);
+  const decidedBits = row?.decided_positions ?? null;
+  const acceptedBits = row?.accepted_positions ?? null;
   for (const [name, value] of query) {
     if (name === 'kind' && negativesOnly && value === 'negative_keyword') continue;
     if (column[name]) {
@@ -239,9 +245,12 @@ async function explainPage(client: pg.Client, analysisId: string, query: URLSear
     } else if (name === 'text') {
       values.push(`%${value}%`);
       conditions.push(`s.search LIKE $${values.length}`);
-    } else if (name === 'decision' && value === 'undecided' && kept?.bits) {
-      values.push(kept.bits);
-      conditions.push(`get_bit($${values.length}::bytea, s.position) = 0`);
+    } else if (name === 'decision' && decidedBits && (value === 'undecided' || acceptedBits)) {
+      const bit = (bits: Buffer | null) => {
+        values.push(bits);
+        return `get_bit($${values.length}::bytea, s.position)`;
+      };
+      conditions.push(value === 'undecided' ? `${bit(decidedBits)} = 0` : value === 'accepted' ? `${bit(acceptedBits)} = 1` : `${bit(decidedBits)} = 1 AND ${bit(acceptedBits)} = 0`);
     } else if (name === 'decision') conditions.push(value === 'undecided' ? `NOT EXISTS (${decision})` : `EXISTS (${decision} AND x.decision = '${value}')`);
   }
   const where = conditions.join(' AND ');

@@ -164,7 +164,7 @@ export async function findingItemsPage(db: DB, analysisId: string, findingId: st
  * its key (an anti-join for `undecided`, or its bit when the decided positions are given), so the page
  * and its count need no join with the decisions.
  */
-function suggestionConditions(analysisId: string, filter: SuggestionsFilter, decidedPositions?: Buffer): RawBuilder<unknown> {
+function suggestionConditions(analysisId: string, filter: SuggestionsFilter, bits?: DecisionBits): RawBuilder<unknown> {
   const conditions: RawBuilder<unknown>[] = [sql`s.analysis_id = ${analysisId}`];
   // Only negatives have a category and a status (result-rows.ts): with either filter, «negatives» is
   // already implied, and left out the page and its count read the category or status index alone.
@@ -178,14 +178,23 @@ function suggestionConditions(analysisId: string, filter: SuggestionsFilter, dec
   if (filter.text) conditions.push(sql`s.search LIKE ${likePattern(filter.text)}`);
   if (filter.decision?.length) {
     const decided = filter.decision.filter((decision) => decision !== 'undecided');
-    const decision = sql`SELECT 1 FROM analysis_decisions x WHERE x.analysis_id = s.analysis_id AND x.suggestion_id = s.id`;
     const parts: RawBuilder<unknown>[] = [];
-    if (decided.length === 1) parts.push(sql`EXISTS (${decision} AND x.decision = ${decided[0]})`);
-    // Both decisions: decided at all.
-    if (decided.length === 2) parts.push(sql`EXISTS (${decision})`);
-    // With the decided positions known, undecided is a bit of the query's parameter: the walk in money
-    // order reads the index alone instead of one decision per row (migration 0112).
-    if (filter.decision.includes('undecided')) parts.push(decidedPositions ? sql`get_bit(${decidedPositions}::bytea, s.position) = 0` : sql`NOT EXISTS (${decision})`);
+    if (bits) {
+      // With the decision bits known, every decision filter is a bit of the query's parameters: the walk
+      // in the filter's order reads its index alone instead of one decision per row (migrations 0112, 0175).
+      const isDecided = sql`get_bit(${bits.decided}::bytea, s.position)`;
+      const isAccepted = sql`get_bit(${bits.accepted}::bytea, s.position)`;
+      if (decided.length === 2) parts.push(sql`${isDecided} = 1`);
+      else if (decided[0] === 'accepted') parts.push(sql`${isAccepted} = 1`);
+      else if (decided[0] === 'rejected') parts.push(sql`(${isDecided} = 1 AND ${isAccepted} = 0)`);
+      if (filter.decision.includes('undecided')) parts.push(sql`${isDecided} = 0`);
+    } else {
+      const decision = sql`SELECT 1 FROM analysis_decisions x WHERE x.analysis_id = s.analysis_id AND x.suggestion_id = s.id`;
+      if (decided.length === 1) parts.push(sql`EXISTS (${decision} AND x.decision = ${decided[0]})`);
+      // Both decisions: decided at all.
+      if (decided.length === 2) parts.push(sql`EXISTS (${decision})`);
+      if (filter.decision.includes('undecided')) parts.push(sql`NOT EXISTS (${decision})`);
+    }
     conditions.push(parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` OR `)})`);
   }
   return and(conditions);
@@ -193,8 +202,8 @@ function suggestionConditions(analysisId: string, filter: SuggestionsFilter, dec
 
 /** A page of suggestions with their decisions, by money (cost per month saved) then the engine's order. */
 export async function suggestionsPage(db: DB, analysisId: string, filter: SuggestionsFilter & PageRequest): Promise<SuggestionsPage> {
-  const decided = filter.decision?.includes('undecided') ? await decidedPositionsOf(db, analysisId) : undefined;
-  const where = suggestionConditions(analysisId, filter, decided);
+  const bits = filter.decision?.length ? await decisionBitsOf(db, analysisId) : undefined;
+  const where = suggestionConditions(analysisId, filter, bits);
   // The page's positions first, from the filter's index alone where its conditions are all in it (an
   // index-only scan: the undecided filter after a bulk accept walks 250 000 entries of it), then each
   // row by its position, and its decision by its key (LIMIT 1 keeps the lookup per row).
@@ -235,7 +244,7 @@ export async function decisionCounts(db: DB, analysisId: string, report: Results
 async function keptOnAnalysis<T>(
   db: DB,
   analysisId: string,
-  column: 'decision_counts' | 'decided_positions',
+  column: 'decision_counts',
   compute: (trx: DB) => Promise<T>,
   store: (trx: DB, analysisId: string, value: T) => Promise<unknown>,
 ): Promise<T> {
@@ -252,10 +261,19 @@ async function keptOnAnalysis<T>(
   });
 }
 
+/**
+ * Which suggestions are decided and which accepted, one bit per position each (numbered as PostgreSQL's
+ * `get_bit` numbers them): `analyses.decided_positions` (migration 0112) and `accepted_positions` (0175).
+ */
+interface DecisionBits {
+  decided: Buffer;
+  accepted: Buffer;
+}
+
 /** The decision state the analysis row keeps (null: not known yet). */
 interface DecisionState {
   counts: DecisionCounts | null;
-  decided: Buffer | null;
+  bits: DecisionBits | null;
 }
 
 /**
@@ -267,29 +285,30 @@ interface DecisionState {
  * paid by the first read after each bulk decision while the writes cleared it).
  */
 async function lockDecisions(db: DB, analysisId: string): Promise<DecisionState> {
-  const locked = await sql<{ counts: DecisionCounts | null; decided: Buffer | null }>`
-    SELECT decision_counts AS counts, decided_positions AS decided FROM analyses WHERE id = ${analysisId} FOR NO KEY UPDATE`.execute(db);
-  return { counts: locked.rows[0]?.counts ?? null, decided: locked.rows[0]?.decided ?? null };
+  const locked = await sql<{ counts: DecisionCounts | null; decided: Buffer | null; accepted: Buffer | null }>`
+    SELECT decision_counts AS counts, decided_positions AS decided, accepted_positions AS accepted FROM analyses WHERE id = ${analysisId} FOR NO KEY UPDATE`.execute(db);
+  const row = locked.rows[0];
+  return { counts: row?.counts ?? null, bits: row?.decided && row.accepted ? { decided: row.decided, accepted: row.accepted } : null };
 }
 
 /**
  * The decision state after a write of many decisions, stored in the write's transaction: the decided
- * positions moved by the positions it wrote (`marked`: all now decided, or all undecided) where they
- * were known, else computed from the decisions; the counts counted again (one pass over the blocks).
+ * and accepted positions moved by the positions it wrote (`marked`, all now with one decision) where
+ * they were known, else computed from the decisions; the counts counted again (one pass over the blocks).
  */
 async function keepDecisionState(
   trx: DB,
   analysisId: string,
   report: ResultsSummary | null,
   stored: DecisionState,
-  marked: { positions: number[]; decided: boolean } | null,
+  marked: { positions: number[]; decision: Decision } | null,
 ): Promise<DecisionCounts> {
-  let bits: Buffer;
-  if (stored.decided && marked) {
-    bits = Buffer.from(stored.decided);
-    for (const position of marked.positions) markPosition(bits, position, marked.decided);
-  } else bits = await computeDecidedPositions(trx, analysisId);
-  await storeDecidedPositions(trx, analysisId, bits);
+  let bits: DecisionBits;
+  if (stored.bits && marked) {
+    bits = { decided: Buffer.from(stored.bits.decided), accepted: Buffer.from(stored.bits.accepted) };
+    for (const position of marked.positions) markDecision(bits, position, marked.decision);
+  } else bits = await computeDecisionBits(trx, analysisId);
+  await storeDecisionBits(trx, analysisId, bits);
   const counts = await countDecisions(trx, analysisId, report);
   // Without a summary (a completed analysis always has one) there are no blocked queries to keep.
   if (report) await storeDecisionCounts(trx, analysisId, counts);
@@ -298,29 +317,51 @@ async function keepDecisionState(
 
 const storeDecisionCounts = (db: DB, analysisId: string, counts: DecisionCounts) =>
   sql`UPDATE analyses SET decision_counts = ${JSON.stringify(counts)}::jsonb WHERE id = ${analysisId}`.execute(db);
-const storeDecidedPositions = (db: DB, analysisId: string, bits: Buffer) => sql`UPDATE analyses SET decided_positions = ${bits} WHERE id = ${analysisId}`.execute(db);
+const storeDecisionBits = (db: DB, analysisId: string, bits: DecisionBits) =>
+  sql`UPDATE analyses SET decided_positions = ${bits.decided}, accepted_positions = ${bits.accepted} WHERE id = ${analysisId}`.execute(db);
 
 /** Sets or clears the bit of `position`, numbered as PostgreSQL's `get_bit` numbers them (bit 0: the lowest of byte 0). */
-function markPosition(bits: Buffer, position: number, decided: boolean): void {
+function markPosition(bits: Buffer, position: number, set: boolean): void {
   const mask = 1 << (position & 7);
-  bits[position >> 3] = decided ? bits[position >> 3]! | mask : bits[position >> 3]! & ~mask;
+  bits[position >> 3] = set ? bits[position >> 3]! | mask : bits[position >> 3]! & ~mask;
+}
+
+function markDecision(bits: DecisionBits, position: number, decision: Decision): void {
+  markPosition(bits.decided, position, decision !== 'undecided');
+  markPosition(bits.accepted, position, decision === 'accepted');
 }
 
 /**
- * Which suggestions have a decision (`analyses.decided_positions`, migration 0112): one bit per position,
- * kept by every write of decisions; computed from the decisions where not known yet.
+ * The decision bits of the analysis, kept by every write of decisions; computed from the decisions and
+ * stored under the decision lock where not known yet.
  */
-function decidedPositionsOf(db: DB, analysisId: string): Promise<Buffer> {
-  return keptOnAnalysis(db, analysisId, 'decided_positions', (trx) => computeDecidedPositions(trx, analysisId), storeDecidedPositions);
+async function decisionBitsOf(db: DB, analysisId: string): Promise<DecisionBits> {
+  const read = async (from: DB, lock: boolean) => {
+    const row = (
+      await sql<{ decided: Buffer | null; accepted: Buffer | null }>`
+        SELECT decided_positions AS decided, accepted_positions AS accepted FROM analyses WHERE id = ${analysisId} ${lock ? sql`FOR NO KEY UPDATE` : sql``}`.execute(from)
+    ).rows[0];
+    return row?.decided && row.accepted ? { decided: row.decided, accepted: row.accepted } : null;
+  };
+  const stored = await read(db, false);
+  if (stored) return stored;
+  return db.transaction().execute(async (trx) => {
+    const locked = await read(trx, true);
+    if (locked) return locked;
+    const bits = await computeDecisionBits(trx, analysisId);
+    await storeDecisionBits(trx, analysisId, bits);
+    return bits;
+  });
 }
 
-async function computeDecidedPositions(db: DB, analysisId: string): Promise<Buffer> {
+async function computeDecisionBits(db: DB, analysisId: string): Promise<DecisionBits> {
   const size = await sql<{ positions: number }>`SELECT coalesce(max(position) + 1, 0)::int AS positions FROM analysis_suggestions WHERE analysis_id = ${analysisId}`.execute(db);
-  const bits = Buffer.alloc(Math.ceil(size.rows[0]!.positions / 8));
-  const decided = await sql<{ position: number }>`
-    SELECT s.position FROM analysis_decisions d JOIN analysis_suggestions s ON s.analysis_id = d.analysis_id AND s.id = d.suggestion_id
+  const bytes = Math.ceil(size.rows[0]!.positions / 8);
+  const bits = { decided: Buffer.alloc(bytes), accepted: Buffer.alloc(bytes) };
+  const decided = await sql<{ position: number; decision: Decision }>`
+    SELECT s.position, d.decision FROM analysis_decisions d JOIN analysis_suggestions s ON s.analysis_id = d.analysis_id AND s.id = d.suggestion_id
      WHERE d.analysis_id = ${analysisId}`.execute(db);
-  for (const { position } of decided.rows) markPosition(bits, position, true);
+  for (const { position, decision } of decided.rows) markDecision(bits, position, decision);
   return bits;
 }
 
@@ -447,8 +488,8 @@ export async function bulkDecide(
 ): Promise<BulkDecisionResponse> {
   const answer = await db.transaction().execute(async (trx) => {
     const stored = await lockDecisions(trx, analysisId);
-    // Under the lock the decided positions are current: «undecided» in the filter reads them too.
-    const where = suggestionConditions(analysisId, filter, stored.decided ?? undefined);
+    // Under the lock the decision bits are current: a decision in the filter reads them too.
+    const where = suggestionConditions(analysisId, filter, stored.bits ?? undefined);
     // The positions written come back with the count, to mark them in the decided positions.
     const written =
       decision === 'undecided'
@@ -468,7 +509,7 @@ export async function bulkDecide(
                        decided_at = excluded.decided_at)
           SELECT count(*)::int AS updated, array_agg(position) AS positions FROM matched`.execute(trx);
     const { updated, positions } = written.rows[0]!;
-    const counts = await keepDecisionState(trx, analysisId, report, stored, { positions: positions ?? [], decided: decision !== 'undecided' });
+    const counts = await keepDecisionState(trx, analysisId, report, stored, { positions: positions ?? [], decision });
     return { updated, counts };
   });
   // Thousands of new decisions at once: fresh statistics keep the planner's joins on them sane. With
@@ -537,11 +578,11 @@ export async function changeDecisions(db: DB, analysisId: string, userId: string
     if (cleared.length > 0) {
       await sql`DELETE FROM analysis_decisions WHERE analysis_id = ${analysisId} AND suggestion_id = ANY(${cleared}::text[])`.execute(trx);
     }
-    if (stored.decided) {
-      // The click's suggestions marked decided or not: the undecided filter stays a bit lookup.
-      const decided = Buffer.from(stored.decided);
-      for (const row of known.rows) markPosition(decided, row.position, latest.get(row.id)!.decision !== 'undecided');
-      await storeDecidedPositions(trx, analysisId, decided);
+    if (stored.bits) {
+      // The click's suggestions marked with their decision: the decision filters stay bit lookups.
+      const bits = { decided: Buffer.from(stored.bits.decided), accepted: Buffer.from(stored.bits.accepted) };
+      for (const row of known.rows) markDecision(bits, row.position, latest.get(row.id)!.decision);
+      await storeDecisionBits(trx, analysisId, bits);
     }
     const moved =
       stored.counts && before ? await countsAfterChanges(trx, analysisId, stored.counts, before, new Map(ids.map((id) => [id, latest.get(id)!.decision])), kindOf) : null;
@@ -579,7 +620,7 @@ export async function replaceDecisions(db: DB, analysisId: string, userId: strin
           FROM unnest(${ids}::text[], ${ids.map((_, i) => (i < clean.accepted.length ? 'accepted' : 'rejected'))}::text[], ${ids.map((id) => valueOf[id] ?? null)}::text[]) AS u(id, decision, value)`.execute(trx);
     }
     // The whole choice replaced: the state is computed from it (the decided positions of these ids alone).
-    await keepDecisionState(trx, analysisId, await storedReport(trx, analysisId), { counts: stored.counts, decided: null }, null);
+    await keepDecisionState(trx, analysisId, await storedReport(trx, analysisId), { counts: stored.counts, bits: null }, null);
   });
   return clean;
 }

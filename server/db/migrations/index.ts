@@ -29,6 +29,7 @@ import * as monitoringMigration from './0130_monitoring.js';
 import * as auditChangeCountsMigration from './0135_audit_change_counts.js';
 import * as clientReportsMigration from './0145_client_reports.js';
 import * as agencyClientImportsMigration from './0156_agency_client_imports.js';
+import * as acceptedPositionsMigration from './0175_accepted_positions.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '0140_change_sets': changeSetsMigration,
   '0145_client_reports': clientReportsMigration,
   '0156_agency_client_imports': agencyClientImportsMigration,
+  '0175_accepted_positions': acceptedPositionsMigration,
 };

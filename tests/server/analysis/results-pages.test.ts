@@ -357,12 +357,27 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     ];
     // The undecided filter reads the decided positions (bits on the analysis, migration 0112): its page
     // must be the unfiltered list's undecided rows, in the same order, whatever wrote the decisions.
-    const decidedBits = async () => (await sql<{ bits: Buffer | null }>`SELECT decided_positions AS bits FROM analyses WHERE id = ${id}`.execute(t.app.db)).rows[0]!.bits;
+    // Both kinds of bits (decided 0112, accepted 0175), null when either is not known.
+    const decidedBits = async () => {
+      const row = (await sql<{ decided: Buffer | null; accepted: Buffer | null }>`SELECT decided_positions AS decided, accepted_positions AS accepted FROM analyses WHERE id = ${id}`.execute(t.app.db)).rows[0]!;
+      return row.decided && row.accepted ? row : null;
+    };
+    // Every decision filter (they read the bits) lists the unfiltered list's rows of that decision, in order.
     const undecidedAsListed = async () => {
-      const all = (await call(t.app, 'GET', `${url}/suggestions?page_size=500`, { token: user.token })).body.items as { id: string; decision: string | null }[];
-      const undecided = (await call(t.app, 'GET', `${url}/suggestions?decision=undecided&page_size=500`, { token: user.token })).body;
-      expect(undecided.items.map((item: { id: string }) => item.id)).toEqual(all.filter((item) => item.decision === null).map((item) => item.id));
-      expect(undecided.total).toBe(all.filter((item) => item.decision === null).length);
+      const all = (await call(t.app, 'GET', `${url}/suggestions?page_size=500`, { token: user.token })).body.items as { id: string; kind: string; decision: string | null }[];
+      for (const [query, wanted] of [
+        ['decision=undecided', [null]],
+        ['decision=accepted', ['accepted']],
+        ['decision=rejected', ['rejected']],
+        ['decision=accepted&decision=rejected', ['accepted', 'rejected']],
+        ['decision=rejected&decision=undecided', ['rejected', null]],
+        ['kind=negative_keyword&decision=accepted', ['accepted']],
+      ] as const) {
+        const expected = all.filter((item) => (wanted as readonly (string | null)[]).includes(item.decision) && (!query.startsWith('kind') || item.kind === 'negative_keyword'));
+        const page = (await call(t.app, 'GET', `${url}/suggestions?${query}&page_size=500`, { token: user.token })).body;
+        expect(page.items.map((item: { id: string }) => item.id), query).toEqual(expected.map((item) => item.id));
+        expect(page.total, query).toBe(expected.length);
+      }
     };
     await undecidedAsListed();
     expect(await decidedBits()).not.toBeNull();
@@ -387,7 +402,7 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     // A bulk decision and a PUT keep the decided positions and the counts in their own transaction (no
     // read after them counts anything), and both are what computing them again from the decisions gives.
     const bitsComputedAgain = async () => {
-      await sql`UPDATE analyses SET decided_positions = NULL WHERE id = ${id}`.execute(t.app.db);
+      await sql`UPDATE analyses SET decided_positions = NULL, accepted_positions = NULL WHERE id = ${id}`.execute(t.app.db);
       await undecidedAsListed();
       return decidedBits();
     };
