@@ -237,6 +237,7 @@ async function explainPage(client: pg.Client, analysisId: string, query: URLSear
   const { rows: [row] } = await client.query<{ decided_positions: Buffer | null; accepted_positions?: Buffer | null }>('SELECT * FROM analyses WHERE id = $1', [analysisId]);
   const decidedBits = row?.decided_positions ?? null;
   const acceptedBits = row?.accepted_positions ?? null;
+  let countOrder = '';
   for (const [name, value] of query) {
     if (name === 'kind' && negativesOnly && value === 'negative_keyword') continue;
     if (column[name]) {
@@ -250,13 +251,14 @@ async function explainPage(client: pg.Client, analysisId: string, query: URLSear
         values.push(bits);
         return `get_bit($${values.length}::bytea, s.position)`;
       };
-      conditions.push(value === 'undecided' ? `${bit(decidedBits)} = 0` : value === 'accepted' ? `${bit(acceptedBits)} = 1` : `${bit(decidedBits)} = 1 AND ${bit(acceptedBits)} = 0`);
+      conditions.push(value === 'undecided' ? `${bit(decidedBits)} <> 1` : value === 'accepted' ? `${bit(acceptedBits)} <> 0` : `${bit(decidedBits)} <> 0 AND ${bit(acceptedBits)} <> 1`);
+      if (value !== 'undecided') countOrder = ' ORDER BY s.cost_per_month DESC, s.position';
     } else if (name === 'decision') conditions.push(value === 'undecided' ? `NOT EXISTS (${decision})` : `EXISTS (${decision} AND x.decision = '${value}')`);
   }
   const where = conditions.join(' AND ');
   for (const statement of [
     `SELECT s.cost_per_month, s.position FROM analysis_suggestions s WHERE ${where} ORDER BY s.cost_per_month DESC, s.position LIMIT 50 OFFSET 50`,
-    `SELECT count(*)::int AS total FROM (SELECT 1 FROM analysis_suggestions s WHERE ${where} LIMIT 10001) matched`,
+    `SELECT count(*)::int AS total FROM (SELECT 1 FROM analysis_suggestions s WHERE ${where}${countOrder} LIMIT 10001) matched`,
   ]) {
     const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement}`, values);
     console.log(`    ${statement.slice(0, 60)}… ${query}\n${plan.rows.map((row) => `      ${String(row['QUERY PLAN']).replace(/'\\x[0-9a-f]{200,}'/g, "'\\x…'")}`).join('\n')}`);

@@ -182,12 +182,16 @@ function suggestionConditions(analysisId: string, filter: SuggestionsFilter, bit
     if (bits) {
       // With the decision bits known, every decision filter is a bit of the query's parameters: the walk
       // in the filter's order reads its index alone instead of one decision per row (migrations 0112, 0175).
+      // Written as «<>»: the planner's guess for an expression it has no statistics of is then that
+      // nearly every row matches (for «=», one in 200), so it walks the filter's index in order and
+      // stops, where for a count of 10 001 it planned a parallel scan of everything (50–70 ms for 57
+      // index pages on a busy machine).
       const isDecided = sql`get_bit(${bits.decided}::bytea, s.position)`;
       const isAccepted = sql`get_bit(${bits.accepted}::bytea, s.position)`;
-      if (decided.length === 2) parts.push(sql`${isDecided} = 1`);
-      else if (decided[0] === 'accepted') parts.push(sql`${isAccepted} = 1`);
-      else if (decided[0] === 'rejected') parts.push(sql`(${isDecided} = 1 AND ${isAccepted} = 0)`);
-      if (filter.decision.includes('undecided')) parts.push(sql`${isDecided} = 0`);
+      if (decided.length === 2) parts.push(sql`${isDecided} <> 0`);
+      else if (decided[0] === 'accepted') parts.push(sql`${isAccepted} <> 0`);
+      else if (decided[0] === 'rejected') parts.push(sql`(${isDecided} <> 0 AND ${isAccepted} <> 1)`);
+      if (filter.decision.includes('undecided')) parts.push(sql`${isDecided} <> 1`);
     } else {
       const decision = sql`SELECT 1 FROM analysis_decisions x WHERE x.analysis_id = s.analysis_id AND x.suggestion_id = s.id`;
       if (decided.length === 1) parts.push(sql`EXISTS (${decision} AND x.decision = ${decided[0]})`);
@@ -229,7 +233,10 @@ export async function suggestionsPage(db: DB, analysisId: string, filter: Sugges
         JOIN analysis_suggestions row ON row.analysis_id = ${analysisId} AND row.position = page.position
         LEFT JOIN LATERAL (SELECT x.decision, x.value FROM analysis_decisions x WHERE x.analysis_id = ${analysisId} AND x.suggestion_id = row.id LIMIT 1) d ON TRUE
        ORDER BY page.cost_per_month DESC, page.position`.execute(db);
-  const total = await pageTotal(db, sql`analysis_suggestions s WHERE ${where}`, filter, rows.rows.length);
+  // Decided ones only, read along the bits: counted in the page's order, over the entries its walk has
+  // just read (in another order, the count of the 250 000 accepted dearest walked 500 000 cheaper ones).
+  const decidedOnly = bits && !filter.decision?.includes('undecided');
+  const total = await pageTotal(db, sql`analysis_suggestions s WHERE ${where}${decidedOnly ? sql` ORDER BY s.cost_per_month DESC, s.position` : sql``}`, filter, rows.rows.length);
   return {
     items: await expandStoredRefs(
       db,
