@@ -420,6 +420,15 @@ export async function run(): Promise<void> {
     }
     const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!.toFixed(0);
     console.log(`  a click (PATCH one negative) after it: median ${median(clickTimes)} ms (of ${clickTimes.map((t) => t.toFixed(0)).join(', ')}); GET /results after the click: median ${median(afterClick)} ms (of ${afterClick.map((t) => t.toFixed(0)).join(', ')})`);
+    // A bulk decision of a few (one group's 5 negatives rejected, then accepted again) after it, each
+    // followed by GET /results: the counts of 250 000 blocks after a small write.
+    const smallBulk: number[] = [];
+    const afterSmallBulk: number[] = [];
+    for (const decision of ['rejected', 'accepted']) {
+      smallBulk.push((await timed(server, 'POST', `/analyses/${analysisId}/decisions/bulk`, { filter: { kind: 'negative_keyword', group: keys.group_key }, decision })).ms);
+      afterSmallBulk.push((await timed(server, 'GET', `/analyses/${analysisId}/results`)).ms);
+    }
+    console.log(`  a bulk decision of one group's 5 negatives: ${smallBulk.map((t) => t.toFixed(0)).join(', ')} ms; GET /results after it: ${afterSmallBulk.map((t) => t.toFixed(0)).join(', ')} ms`);
     if (process.env.BENCH_SCALE_KEEP === '1') {
       console.log(`  kept for inspection: ${server.databaseUrl} analysis ${analysisId}`);
       await new Promise(() => undefined);

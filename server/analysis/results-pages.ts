@@ -316,7 +316,8 @@ async function lockDecisions(db: DB, analysisId: string): Promise<DecisionState>
 /**
  * The decision state after a write of many decisions, stored in the write's transaction: the decided
  * and accepted positions moved by the positions it wrote (`marked`, all now with one decision) where
- * they were known, else computed from the decisions; the counts counted again (one pass over the blocks).
+ * they were known, else computed from the decisions; the counts as the write moved them (`moved`), else
+ * counted again (one pass over the blocks).
  */
 async function keepDecisionState(
   trx: DB,
@@ -324,6 +325,7 @@ async function keepDecisionState(
   report: ResultsSummary | null,
   stored: DecisionState,
   marked: { positions: number[]; decision: Decision } | null,
+  moved: DecisionCounts | null = null,
 ): Promise<DecisionCounts> {
   let bits: DecisionBits;
   if (stored.bits && marked) {
@@ -331,7 +333,7 @@ async function keepDecisionState(
     for (const position of marked.positions) markDecision(bits, position, marked.decision);
   } else bits = await computeDecisionBits(trx, analysisId);
   await storeDecisionBits(trx, analysisId, bits);
-  const counts = await countDecisions(trx, analysisId, report);
+  const counts = moved ?? (await countDecisions(trx, analysisId, report));
   // Without a summary (a completed analysis always has one) there are no blocked queries to keep.
   if (report) await storeDecisionCounts(trx, analysisId, counts);
   return counts;
@@ -512,6 +514,17 @@ export async function bulkDecide(
     const stored = await lockDecisions(trx, analysisId);
     // Under the lock the decision bits are current: a decision in the filter reads them too.
     const where = suggestionConditions(analysisId, filter, stored.bits ?? undefined);
+    // A few suggestions (a group's, a campaign's negatives): the counts move by what changed, as a
+    // click's do, instead of counting every block again (1.4 s at 1 000 000 keywords once many are
+    // accepted). Their ids, kinds and decisions before are read first (no other write runs under the lock).
+    const few = stored.counts
+      ? (
+          await sql<{ id: string; kind: string; was: Decision | null }>`
+            SELECT m.id, m.kind, x.decision AS was
+              FROM (SELECT s.id, s.kind FROM analysis_suggestions s WHERE ${where} LIMIT ${FEW_BULK + 1}) m
+              LEFT JOIN analysis_decisions x ON x.analysis_id = ${analysisId} AND x.suggestion_id = m.id`.execute(trx)
+        ).rows
+      : null;
     // The positions written come back with the count, to mark them in the decided positions.
     const written =
       decision === 'undecided'
@@ -531,7 +544,18 @@ export async function bulkDecide(
                        decided_at = excluded.decided_at)
           SELECT count(*)::int AS updated, array_agg(position) AS positions FROM matched`.execute(trx);
     const { updated, positions } = written.rows[0]!;
-    const counts = await keepDecisionState(trx, analysisId, report, stored, { positions: positions ?? [], decision });
+    const moved =
+      stored.counts && few && few.length <= FEW_BULK
+        ? await countsAfterChanges(
+            trx,
+            analysisId,
+            stored.counts,
+            new Map(few.flatMap((row) => (row.was ? [[row.id, row.was] as const] : []))),
+            new Map(few.map((row) => [row.id, decision])),
+            new Map(few.map((row) => [row.id, row.kind])),
+          )
+        : null;
+    const counts = await keepDecisionState(trx, analysisId, report, stored, { positions: positions ?? [], decision }, moved);
     return { updated, counts };
   });
   // Thousands of new decisions at once: fresh statistics keep the planner's joins on them sane. With
@@ -540,6 +564,9 @@ export async function bulkDecide(
   if (answer.updated >= 1_000) await sql`ANALYZE analysis_decisions`.execute(db);
   return { updated: answer.updated, accepted: answer.counts.accepted, rejected: answer.counts.rejected };
 }
+
+/** Up to this many suggestions a bulk decision moves the stored counts instead of counting them again. */
+const FEW_BULK = 500;
 
 /** The ids (at most 10, then «и ещё N») that are not suggestions of the analysis, as a 422. */
 function unknownSuggestionsError(unknown: string[], field: string) {
