@@ -224,8 +224,11 @@ function ThresholdRule({ check, ariaLabel, value, min, max, step, unit, onChange
   return (
     <div className="project-care__inline">
       {check}
-      <input className="input input--small" type="number" min={min} max={max} step={step} aria-label={ariaLabel} value={value} onChange={(event) => onChange(Math.min(max ?? Infinity, Math.max(min, Math.round(Number(event.target.value) || min))))} />
-      <span>{unit}</span>
+      {/* The number and its unit wrap as one: a unit alone on the next line reads as a stray label. */}
+      <span className="project-care__amount">
+        <input className="input input--small" type="number" min={min} max={max} step={step} aria-label={ariaLabel} value={value} onChange={(event) => onChange(Math.min(max ?? Infinity, Math.max(min, Math.round(Number(event.target.value) || min))))} />
+        <span>{unit}</span>
+      </span>
     </div>
   );
 }
