@@ -126,15 +126,10 @@ export const authenticatePlugin = fp(
     // A request that may have ended a session (logout, a member removed, a password changed…) answers
     // only once this process's cache has applied what its commits notified: the next request is judged
     // by the new state. One round trip on the listening connection; reads skip it.
-    // The hook is on the routes that take another method only: reads, the hot path, do not pass it at all.
-    const syncSessions = (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+    // (A callback hook: reads, the hot path, pass without a promise.)
+    app.addHook('onSend', (request, _reply, payload, done) => {
       if (READ_ONLY_METHODS.has(request.method)) return done(null, payload);
       sessionCache.sync().then(() => done(null, payload), done);
-    };
-    app.addHook('onRoute', (route) => {
-      const methods = Array.isArray(route.method) ? route.method : [route.method];
-      if (methods.every((method) => READ_ONLY_METHODS.has(method))) return;
-      route.onSend = [...(route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend]), syncSessions];
     });
 
     /** The caller of a token that is not in the cache: its signature checked, its session read. */
