@@ -9,9 +9,5 @@ export function iso(value: Date | string | null): string | null {
 }
 
 /** A person's name from the optional first and last names, each trimmed ('' when neither is known). */
-export function fullName(first: string | null, last: string | null): string {
-  // (No array and join: every GET /auth/me answer makes one.)
-  const firstName = first?.trim() ?? '';
-  const lastName = last?.trim() ?? '';
-  return firstName && lastName ? `${firstName} ${lastName}` : firstName || lastName;
-}
+export const fullName = (first: string | null, last: string | null) =>
+  [first?.trim(), last?.trim()].filter(Boolean).join(' ');

@@ -7,9 +7,7 @@ import { calculateCost, listHistory } from './service.js';
 
 /** Under /api/v1/tokens, beside the payments (server/payments/routes.ts). */
 export const tokenRoutes: FastifyPluginAsync = async (app) => {
-  // Read on every page of the PWA. Its answers (the balance, or a short error) are always far below the
-  // compression threshold, so compression's hooks, which would only find that out, are left off.
-  addRoute(app, routes.balance, { compress: false }, async (request) => ({
+  addRoute(app, routes.balance, async (request) => ({
     balance: await getBalance(app.db, callerOf(request).userId),
   }));
 
