@@ -17,6 +17,7 @@ import { collectGarbageIfLarge, garbageCeiling } from '../lib/collect-garbage.js
 import { PortStreamSender } from '../lib/port-stream.js';
 import { buildResultsSummary, defaultStorageLimits, resultRowBatches, type ResultRowBatch, type StorageLimits } from './result-rows.js';
 import { runCampaignAnalysis } from '../engines/scoring/run-analysis.js';
+import { readStoredDocuments, type StoredDocuments } from './stored-documents.js';
 
 /** The one money figure of a result and its causes (computed by the engines' run; see money-story.ts). */
 export { moneyStory, type MoneyStoryInput } from '../engines/scoring/money-story.js';
@@ -187,6 +188,8 @@ export interface RawAuditInput {
   campaigns: JsonText[];
   /** JSON texts of `SearchQuery[]` arrays (one per stored report). */
   searchQueries: JsonText[];
+  /** Where the thread reads the campaigns and the reports itself (then `campaigns` and `searchQueries` are empty). */
+  stored?: StoredDocuments;
   settings: ProjectSettings;
   targetCpa: number | null;
   region?: string | null;
@@ -300,6 +303,13 @@ const ENCODING_HEAP_SLACK_BYTES = 512 * 1024 * 1024;
  */
 const BATCHES_IN_FLIGHT = 4;
 
+/** The input with its documents in hand: read from the database (in the calling thread) when it names them by id. */
+export async function withStoredDocuments(raw: RawAuditInput): Promise<RawAuditInput> {
+  if (!raw.stored) return raw;
+  const { stored, ...rest } = raw;
+  return { ...rest, ...(await readStoredDocuments(stored)) };
+}
+
 /**
  * Thread entry: runs the audit, posts engine progress on `port`, then sends the result's rows in
  * batches (a PortStreamSender), at most BATCHES_IN_FLIGHT ahead of what the worker has written
@@ -311,6 +321,7 @@ export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, li
   let peakHeapUsed = 0;
   const sampleHeap = () => (peakHeapUsed = Math.max(peakHeapUsed, process.memoryUsage().heapUsed));
   try {
+    raw = await withStoredDocuments(raw);
     const result = await runAudit({ data: takeCampaignData(raw), settings: raw.settings, targetCpa: raw.targetCpa, region: raw.region }, (progress) => {
       sampleHeap();
       rows.notify({ type: 'progress', progress });

@@ -15,7 +15,7 @@ import { sql } from 'kysely';
 import type { AnalysisProgress } from '../../contract/analysis-results.js';
 import type { AnalysisErrorCode, AnalysisOptions } from '../../contract/analysis.js';
 import { analysisMessages, analysisPageMessages } from '../../contract/messages.js';
-import type { DB } from '../db/database.js';
+import { isEmbedded, poolOf, type DB } from '../db/database.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import type { QueuedJob } from '../jobs/queue.js';
 import { createProgressWriter } from '../jobs/progress-writer.js';
@@ -27,6 +27,7 @@ import { ANALYSIS_QUEUE, analysisJobOptions, auditRun, type AnalysisJobData } fr
 import { progressPercent, type AuditOutput, type AuditProgressMessage, type AuditRowsMessage, type RawAuditInput } from './run-audit.js';
 import { defaultStorageLimits, ResultTooLargeError, type ResultRowBatch, type StorageLimits } from './result-rows.js';
 import { clearResultRows, openResultSaving } from './result-saving.js';
+import { CAMPAIGNS_GONE } from './stored-documents.js';
 import { recordCompletedAudit } from '../monitoring/audit-changes.js';
 
 const auditModule = new URL('./run-audit.js', import.meta.url);
@@ -97,46 +98,6 @@ async function claimAudit(db: DB, job: QueuedJob<AnalysisJobData>): Promise<Clai
   return { ...claimed, projectId: row.project_id, options: row.options };
 }
 
-/** Bytes encoded between two turns of the event loop (a few milliseconds of work). */
-const ENCODE_SLICE_BYTES = 8 * 1024 * 1024;
-/**
- * Documents read from the database per query. The event loop's heap holds one page of JSON strings at a
- * time (a campaign of 10 000 keywords is ~4 MB of text, a report chunk of 10 000 queries about as much),
- * not the whole account: at 1 000 000 keywords that was ~600 MB of strings beside their UTF-8 bytes.
- */
-const TEXT_PAGE_ROWS = 8;
-
-/**
- * The JSON texts of the rows with these ids, in this order, as UTF-8 bytes, each in its own buffer,
- * moved (transferred) into the engine thread rather than copied: the worker keeps no copy of the
- * account for the minutes the engines run (at 1 000 000 keywords the texts are ~380 MB). They are read
- * page by page and each string is dropped as soon as it is encoded. A row deleted in the meantime is
- * left out.
- */
-async function utf8Texts(ids: readonly string[], readPage: (ids: string[]) => Promise<{ id: string; data: string | null }[]>): Promise<Uint8Array[]> {
-  const encoder = new TextEncoder();
-  const bytes: Uint8Array[] = [];
-  let sinceYield = 0;
-  for (let start = 0; start < ids.length; start += TEXT_PAGE_ROWS) {
-    const pageIds = ids.slice(start, start + TEXT_PAGE_ROWS);
-    const texts = new Map((await readPage(pageIds)).map((row) => [row.id, row.data]));
-    for (const id of pageIds) {
-      // Gone since the ids were read (a new import replaced it): left out, the caller sees it missing.
-      if (!texts.has(id)) continue;
-      const encoded = encoder.encode(texts.get(id) ?? '');
-      bytes.push(encoded);
-      texts.delete(id);
-      // Hundreds of megabytes are encoded in pieces, letting the API's requests in between.
-      sinceYield += encoded.byteLength;
-      if (sinceYield >= ENCODE_SLICE_BYTES) {
-        sinceYield = 0;
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-    }
-  }
-  return bytes;
-}
-
 /** The buffers a raw input moves into the thread. */
 const transferablesOf = (input: RawAuditInput): ArrayBuffer[] =>
   [...new Set([...input.campaigns, ...input.searchQueries].flatMap((text) => (typeof text === 'string' ? [] : [text.buffer as ArrayBuffer])))];
@@ -150,23 +111,20 @@ async function loadAuditInput(db: DB, run: ClaimedRun): Promise<RawAuditInput> {
     db.selectFrom('project_search_queries').select('id').where('project_id', '=', run.projectId).orderBy('created_at').orderBy('import_id').orderBy('position').execute(),
     db.selectFrom('project_imports').select('period').where('project_id', '=', run.projectId).where('period', 'is not', null).orderBy('created_at', 'desc').limit(1).executeTakeFirst(),
   ]);
-  if (campaigns.length !== ids.length) throw new CampaignsGoneError('Campaigns of the analysis were removed by a new import');
-  // data::text: the documents reach the thread as JSON text, parsed there rather than on the event loop.
-  const campaignTexts = await utf8Texts(
-    campaigns.map((row) => row.id),
-    (page) => db.selectFrom('campaigns').select(['id', sql<string | null>`data::text`.as('data')]).where('id', 'in', page).execute(),
-  );
-  // A new import may replace the campaigns while they are read: a page that comes back short is that.
-  if (campaignTexts.length !== ids.length) throw new CampaignsGoneError('Campaigns of the analysis were removed by a new import');
+  if (campaigns.length !== ids.length) throw new CampaignsGoneError(CAMPAIGNS_GONE);
   return {
     analysisId: run.id,
     platform: project.platform,
     period: lastPeriod?.period ?? null,
-    campaigns: campaignTexts,
-    searchQueries: await utf8Texts(
-      queries.map((row) => row.id),
-      (page) => db.selectFrom('project_search_queries').select(['id', sql<string | null>`data::text`.as('data')]).where('id', 'in', page).execute(),
-    ),
+    // The thread reads the documents itself (stored-documents.ts): the event loop only hands over ids.
+    campaigns: [],
+    searchQueries: [],
+    stored: {
+      connectionString: poolOf(db).options.connectionString ?? '',
+      lowerBackendPriority: isEmbedded(db),
+      campaignIds: campaigns.map((row) => row.id),
+      searchQueryIds: queries.map((row) => row.id),
+    },
     settings: run.options.settings,
     targetCpa: run.options.target_cpa,
     region: run.options.region ?? null,
@@ -213,7 +171,8 @@ function isTransientDatabaseError(error: unknown): boolean {
 function classifyFailure(error: unknown): { code: AnalysisErrorCode; message: string; retry: boolean } {
   const name = (error as { originalName?: string; name?: string } | null)?.originalName ?? (error as Error | null)?.name;
   const text = String((error as Error | null)?.message ?? error);
-  if (error instanceof CampaignsGoneError) return { code: 'CAMPAIGNS_GONE', message: analysisMessages.campaignsGone, retry: false };
+  // Gone before the thread started (here) or while the thread read them (its error crosses as a plain Error).
+  if (error instanceof CampaignsGoneError || (error instanceof Error && error.message === CAMPAIGNS_GONE)) return { code: 'CAMPAIGNS_GONE', message: analysisMessages.campaignsGone, retry: false };
   // 54000 program_limit_exceeded: «total size of jsonb object elements exceeds the maximum…», a field over 1 GB.
   if (error instanceof ResultTooLargeError || name === 'ResultTooLargeError' || sqlState(error)?.startsWith('54')) {
     return { code: 'RESULT_TOO_LARGE', message: analysisPageMessages.resultTooLarge, retry: false };

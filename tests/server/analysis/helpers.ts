@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Finding, NegativeKeywordSuggestion } from '../../../contract/analysis-results.js';
 import type { Analysis, AuditResult } from '../../../contract/analysis.js';
 import { buildResultsSummary, resultRowBatches } from '../../../server/analysis/result-rows.js';
-import { campaignDataOf, runAudit, summarizeAudit } from '../../../server/analysis/run-audit.js';
+import { campaignDataOf, runAudit, summarizeAudit, withStoredDocuments } from '../../../server/analysis/run-audit.js';
 import { analysisStorageLimits, auditRunner, runAuditInWorkerThread, type AuditRunner } from '../../../server/analysis/worker.js';
 import type { CampaignData } from '../../../contract/campaigns.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
@@ -122,7 +122,8 @@ export function deferred<T = void>() {
 export const storingRunner =
   (grow: (input: Parameters<AuditRunner>[0]) => Promise<AuditResult>, { compactRefs = true } = {}): AuditRunner =>
   async (input, _onProgress, _signal, sink) => {
-    const result = await grow(input);
+    // The engine thread reads the account's documents itself: so does this runner, before `grow`.
+    const result = await grow(await withStoredDocuments(input));
     const batches = resultRowBatches(result, analysisStorageLimits, { compactRefs, encoding: { kind: 'copy', analysisId: input.analysisId! } });
     // Several batches in flight, as the engine thread posts them, so the saving's connections copy at once.
     const writing = new Set<Promise<void>>();
