@@ -98,7 +98,7 @@ async function claimAudit(db: DB, job: QueuedJob<AnalysisJobData>): Promise<Clai
   return { ...claimed, projectId: row.project_id, options: row.options };
 }
 
-/** The buffers a raw input moves into the thread. */
+/** The buffers a raw input moves into the thread (an input that carries its documents, as bench/analysis-worker-path.ts's). */
 const transferablesOf = (input: RawAuditInput): ArrayBuffer[] =>
   [...new Set([...input.campaigns, ...input.searchQueries].flatMap((text) => (typeof text === 'string' ? [] : [text.buffer as ArrayBuffer])))];
 
@@ -171,8 +171,8 @@ function isTransientDatabaseError(error: unknown): boolean {
 function classifyFailure(error: unknown): { code: AnalysisErrorCode; message: string; retry: boolean } {
   const name = (error as { originalName?: string; name?: string } | null)?.originalName ?? (error as Error | null)?.name;
   const text = String((error as Error | null)?.message ?? error);
-  // Gone before the thread started (here) or while the thread read them (its error crosses as a plain Error).
-  if (error instanceof CampaignsGoneError || (error instanceof Error && error.message === CAMPAIGNS_GONE)) return { code: 'CAMPAIGNS_GONE', message: analysisMessages.campaignsGone, retry: false };
+  // By its message: gone before the thread started (CampaignsGoneError here) or while the thread read them (its error crosses as a plain Error).
+  if (text === CAMPAIGNS_GONE) return { code: 'CAMPAIGNS_GONE', message: analysisMessages.campaignsGone, retry: false };
   // 54000 program_limit_exceeded: «total size of jsonb object elements exceeds the maximum…», a field over 1 GB.
   if (error instanceof ResultTooLargeError || name === 'ResultTooLargeError' || sqlState(error)?.startsWith('54')) {
     return { code: 'RESULT_TOO_LARGE', message: analysisPageMessages.resultTooLarge, retry: false };
