@@ -215,7 +215,9 @@ export interface WorkerPoolSettings {
   /** Threads of each pool (import, export, analysis, page check). */
   threads: number;
   importHeapMb: number;
+  /** The time limit of a parse of an empty upload; each megabyte the upload expands to adds `importTimeoutMsPerMb` (see `importTimeLimitMs`). */
   importTimeoutMs: number;
+  importTimeoutMsPerMb: number;
   /** Import tasks waiting for a thread before new uploads are refused with 503. */
   importQueue: number;
   analysisHeapMb: number;
@@ -241,6 +243,7 @@ export function workerPoolSettingsFromEnv(env: NodeJS.ProcessEnv): WorkerPoolSet
     threads,
     importHeapMb: positiveInt(env.IMPORT_WORKER_HEAP_MB, 2048, 'IMPORT_WORKER_HEAP_MB'),
     importTimeoutMs: positiveInt(env.IMPORT_TIMEOUT_SECONDS, 120, 'IMPORT_TIMEOUT_SECONDS') * 1000,
+    importTimeoutMsPerMb: positiveInt(env.IMPORT_TIMEOUT_SECONDS_PER_MB, 1, 'IMPORT_TIMEOUT_SECONDS_PER_MB') * 1000,
     importQueue: positiveInt(env.IMPORT_QUEUE, threads * 4, 'IMPORT_QUEUE'),
     analysisHeapMb: positiveInt(env.ANALYSIS_WORKER_HEAP_MB, 3072, 'ANALYSIS_WORKER_HEAP_MB'),
     analysisYoungMb: positiveInt(env.ANALYSIS_WORKER_YOUNG_MB, 192, 'ANALYSIS_WORKER_YOUNG_MB'),
@@ -253,6 +256,18 @@ export function workerPoolSettingsFromEnv(env: NodeJS.ProcessEnv): WorkerPoolSet
 export const workerPoolSettings: WorkerPoolSettings = workerPoolSettingsFromEnv(process.env);
 
 let pools: { import?: TaskPool; export?: TaskPool; analysis?: TaskPool; pageCheck?: TaskPool; document?: TaskPool } = {};
+
+/**
+ * The time limit of one parse of an upload that expands to `expandedBytes`: `IMPORT_TIMEOUT_SECONDS` plus
+ * `IMPORT_TIMEOUT_SECONDS_PER_MB` for each megabyte (120 s + 1 s/MB: 520 s at the 400 MB budget). The
+ * upload's own limits (bytes, rows, cell length) already bound a parse's work, so the time limit is the net
+ * for a file that makes a parser slow beyond its size, not for a big file on a busy machine: one flat 120 s
+ * failed Commander uploads of 300 MB, which parse in well under a minute on a quiet machine, while a browser
+ * test ran beside them (issue 26: a parse never fails for time on a file the limits accept).
+ */
+export function importTimeLimitMs(expandedBytes: number, settings: WorkerPoolSettings = workerPoolSettings): number {
+  return settings.importTimeoutMs + Math.ceil(expandedBytes / (1024 * 1024)) * settings.importTimeoutMsPerMb;
+}
 
 /** Parsing uploaded campaign files (a request waits for it). */
 export function importPool(): TaskPool {

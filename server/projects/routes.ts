@@ -13,7 +13,7 @@ import { pathOf } from '../../contract/routes/route.js';
 import { callerOf } from '../auth/authenticate.js';
 import { connectionAccessToken } from '../direct/connections.js';
 import { HttpError } from '../lib/errors.js';
-import { importPool, PoolBusyError, WorkerLimitError, workerPoolSettings } from '../lib/worker-pool.js';
+import { importPool, importTimeLimitMs, PoolBusyError, WorkerLimitError } from '../lib/worker-pool.js';
 import { streamProgress } from '../lib/progress-stream.js';
 import { addRoute } from '../lib/routes.js';
 import { parseOrThrow } from '../lib/schema.js';
@@ -38,7 +38,8 @@ import {
 } from './service.js';
 import { discardDraft, fillDraft, finishDraft, openDraft, setDraftPeriod } from './drafts.js';
 import { MAX_UPLOAD_BYTES, receiveUploads, removeAbandonedUploads, UPLOAD_TIME_LIMIT_MS, UploadSpace } from './upload.js';
-import { oversizedUpload } from './upload-size.js';
+import { measureUpload } from './upload-size.js';
+import { importLimits } from './importers/limits.js';
 
 const importWorker = new URL('./import-worker.js', import.meta.url);
 /** The preview's problem list in an error answer stays readable; the rest is counted. */
@@ -121,7 +122,7 @@ const fileImportRoutes: FastifyPluginAsync = async (app) => {
     // The bytes of the uploads on this process's disk, over all users (UPLOADS_IN_FLIGHT_MB).
     const uploadSpace = new UploadSpace(app.config.uploads.maxBytesInFlight);
     // The longest an upload lives: its time limit, a parse that waits for a thread, and that parse running to its time limit.
-    const uploadLifetimeMs = UPLOAD_TIME_LIMIT_MS + 2 * workerPoolSettings.importTimeoutMs + 60_000;
+    const uploadLifetimeMs = UPLOAD_TIME_LIMIT_MS + 2 * importTimeLimitMs(importLimits.maxExpandedBytes) + 60_000;
     // Folders left by a process that died mid-upload go when the next one starts.
     uploads.addHook('onReady', async () => {
       const removed = await removeAbandonedUploads(app.config.uploads.tempDir, uploadLifetimeMs);
@@ -144,7 +145,7 @@ const fileImportRoutes: FastifyPluginAsync = async (app) => {
         const { files, fields } = upload;
         const platform = fields.platform ? parseOrThrow(AdPlatformSchema, fields.platform, 'platform') : undefined;
         // A zip bomb (or simply too much) is refused from the files' sizes on disk, without a thread.
-        const oversized = await oversizedUpload(files);
+        const { expandedBytes, problems: oversized } = await measureUpload(files);
         if (oversized) throw new HttpError(422, 'IMPORT_TOO_LARGE', oversized[0].message, problemsAsDetail(oversized));
         const fileNames = files.map((file) => file.name);
         // The thread writes the account into the draft's rows as it goes; a failed or refused import discards them.
@@ -154,7 +155,7 @@ const fileImportRoutes: FastifyPluginAsync = async (app) => {
           await threadReady;
           try {
             parsed = await fillDraft(app.db, draftId, (rows) =>
-              pool.run<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files, platform }, rows], { transferList: [rows] }),
+              pool.run<ParsedImport>(importWorker, 'parseUploadedFiles', [{ files, platform }, rows], { transferList: [rows], timeoutMs: importTimeLimitMs(expandedBytes) }),
             );
           } catch (error) {
             request.log.warn({ err: error }, 'import parse failed');

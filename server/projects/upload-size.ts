@@ -44,8 +44,13 @@ async function expandedSize(file: FileOnDisk): Promise<number> {
   }
 }
 
+/** What an upload expands to: its total bytes, and the problems when that is over the budget (null when it fits). */
+export async function measureUpload(files: FileOnDisk[], budget = new ImportBudget()): Promise<{ expandedBytes: number; problems: ImportProblem[] | null }> {
+  const sizes = await Promise.all(files.map(async (file) => ({ name: file.name, size: await expandedSize(file) })));
+  return { expandedBytes: sizes.reduce((sum, file) => sum + file.size, 0), problems: budget.expandedSizeProblems(sizes) };
+}
+
 /** The problems of an upload that expands to more than the budget, or null when it fits. */
 export async function oversizedUpload(files: FileOnDisk[], budget = new ImportBudget()): Promise<ImportProblem[] | null> {
-  const sizes = await Promise.all(files.map(async (file) => ({ name: file.name, size: await expandedSize(file) })));
-  return budget.expandedSizeProblems(sizes);
+  return (await measureUpload(files, budget)).problems;
 }

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipBombXlsx } from '../../../bench/hostile-files.js';
 import { projectMessages } from '../../../contract/messages.js';
-import { closeWorkerPools, workerPoolSettings } from '../../../server/lib/worker-pool.js';
+import { closeWorkerPools, importTimeLimitMs, workerPoolSettings } from '../../../server/lib/worker-pool.js';
 import { takeImportLease } from '../../../server/projects/import-lease.js';
 import { buildTemplateCsv } from '../../../server/projects/importers/template.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -92,11 +92,29 @@ describe('hostile uploads', () => {
     expect(response.body.error).toBe(response.body.detail[0].msg);
   });
 
+  it('gives a parse time by the upload\'s size: the same flat limit that stops it does not when each megabyte adds its share', async () => {
+    const saved = { ...workerPoolSettings };
+    await closeWorkerPools();
+    // 1 ms for the upload itself, a minute for each (started) megabyte it expands to: a small file gets its minute.
+    workerPoolSettings.importTimeoutMs = 1;
+    workerPoolSettings.importTimeoutMsPerMb = 60_000;
+    try {
+      const response = await preview(user.token, [{ name: 'template.csv', bytes: buildTemplateCsv() }]);
+      expect(response.status).toBe(200);
+      expect(response.body.counts.keywords).toBeGreaterThan(0);
+    } finally {
+      await closeWorkerPools();
+      Object.assign(workerPoolSettings, saved);
+    }
+    expect(importTimeLimitMs(400 * 1024 * 1024)).toBe(520_000);
+  });
+
   it('answers a file its import thread cannot finish within its limits with a 422, and the next upload works', async () => {
-    const saved = workerPoolSettings.importTimeoutMs;
+    const saved = { ...workerPoolSettings };
     await closeWorkerPools();
     // No parse finishes within 1 ms: the thread is stopped, as one over its heap limit would be.
     workerPoolSettings.importTimeoutMs = 1;
+    workerPoolSettings.importTimeoutMsPerMb = 0;
     try {
       const response = await preview(user.token, [{ name: 'template.csv', bytes: buildTemplateCsv() }]);
       expect(response.status).toBe(422);
@@ -104,7 +122,7 @@ describe('hostile uploads', () => {
       expect(response.body.detail).toEqual([{ loc: ['files', 'template.csv'], msg: projectMessages.importTooComplex }]);
     } finally {
       await closeWorkerPools();
-      workerPoolSettings.importTimeoutMs = saved;
+      Object.assign(workerPoolSettings, saved);
     }
     const again = await preview(user.token, [{ name: 'template.csv', bytes: buildTemplateCsv() }]);
     expect(again.status).toBe(200);
