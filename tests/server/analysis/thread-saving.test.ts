@@ -101,6 +101,22 @@ describe('rows saved by the engine thread', () => {
     expect(await rowCount(id)).toBeGreaterThan(0);
   });
 
+  it('a write PostgreSQL refuses in the engine thread fails the run with DB_ERROR, refunded, and leaves nothing', async () => {
+    const { id, run } = await queued();
+    // Every score row refused (a check constraint for the test's length): the thread's COPY fails.
+    await sql`ALTER TABLE analysis_scores ADD CONSTRAINT refuse_in_test CHECK (false) NOT VALID`.execute(t.app.db);
+    try {
+      await run();
+    } finally {
+      await sql`ALTER TABLE analysis_scores DROP CONSTRAINT refuse_in_test`.execute(t.app.db);
+    }
+    const row = await t.app.db.selectFrom('analyses').select(['status', 'error_code']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'failed', error_code: 'DB_ERROR' });
+    expect(await rowCount(id)).toBe(0);
+    const ledger = await t.app.db.selectFrom('token_ledger').select('type').where('reference_id', '=', id).execute();
+    expect(ledger.map((e) => e.type).sort()).toEqual(['analysis_debit', 'analysis_refund']);
+  });
+
   it('a thread stopped mid-saving (a cancel, the time limit) leaves neither rows nor open transactions', async () => {
     const analysisId = randomUUID();
     const { port1, port2 } = new MessageChannel();
