@@ -1,8 +1,9 @@
 /**
  * The analysis as the job runs it, in a process of its own (`bench/analysis.ts` starts it, so its
  * peak RSS is the engines' and nothing else's): the account's JSON texts as UTF-8 bytes (what
- * `loadAuditInput` hands over), `runAuditInWorkerThread` → a thread of the analysis pool with its heap
- * limit → progress and row batches over the MessagePort, each batch "written" by a sink that drops it.
+ * `loadAuditInput` hands over), `runAuditInThread` in a thread of the analysis pool with its heap
+ * limit → progress and row batches over the MessagePort (no saving target: the job's thread saves them
+ * itself, result-saving.ts), each batch acknowledged and dropped.
  * Prints one JSON line: when each stage started, the first and last batch, rows, the thread's heap at
  * its progress points and the process's peak RSS (the thread included).
  *
@@ -11,9 +12,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { StatsPeriod } from '../contract/campaigns.js';
-import { runAuditInWorkerThread } from '../server/analysis/worker.js';
-import { closeWorkerPools, workerPoolSettings } from '../server/lib/worker-pool.js';
-import type { RawAuditInput } from '../server/analysis/run-audit.js';
+import { MessageChannel } from 'node:worker_threads';
+import { analysisStorageLimits } from '../server/analysis/worker.js';
+import { analysisPool, closeWorkerPools, workerPoolSettings } from '../server/lib/worker-pool.js';
+import { receivePortStream } from '../server/lib/port-stream.js';
+import type { AuditOutput, AuditProgressMessage, AuditRowsMessage, AuditSavingMessage, RawAuditInput } from '../server/analysis/run-audit.js';
 
 const [dir, periodJson] = process.argv.slice(2);
 const files = readdirSync(dir!).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
@@ -40,22 +43,28 @@ const stages: { stage: string; at: number }[] = [];
 let firstBatchAt: number | null = null;
 let batches = 0;
 let batchRows = 0;
-const output = await runAuditInWorkerThread(
-  input,
-  (progress) => {
+const { port1, port2 } = new MessageChannel();
+receivePortStream<AuditRowsMessage, AuditProgressMessage | AuditSavingMessage>(port1, {
+  handle: ({ batch }) => {
+    firstBatchAt ??= at();
+    batches++;
+    batchRows += batch.rows;
+  },
+  notice: (message) => {
+    if (message.type !== 'progress') return;
+    const { progress } = message;
     const label = progress.stage === 'semantic' || progress.stage === 'scoring' ? `${progress.stage} ${progress.done}/${progress.total}` : progress.stage;
     if (stages.at(-1)?.stage === label) return;
     stages.push({ stage: label, at: at() });
     // Live on stderr too: a run that dies still shows how far it got.
     process.stderr.write(`  … ${label} at ${(at() / 1000).toFixed(1)} s, RSS ${Math.round(process.memoryUsage.rss() / 1048576)} MB\n`);
   },
-  new AbortController().signal,
-  async (batch) => {
-    firstBatchAt ??= at();
-    batches++;
-    batchRows += batch.rows;
-  },
-);
+});
+const transfer = [...new Set([...input.campaigns, ...input.searchQueries].map((bytes) => (bytes as Uint8Array).buffer as ArrayBuffer))];
+const output = await analysisPool().run<AuditOutput>(new URL('../server/analysis/run-audit.js', import.meta.url), 'runAuditInThread', [input, port2, analysisStorageLimits], {
+  transferList: [port2, ...transfer],
+});
+port1.close();
 const doneAt = at();
 clearInterval(sampler);
 peakRss = Math.max(peakRss, vmHwmKb() * 1024);

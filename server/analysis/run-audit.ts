@@ -18,6 +18,7 @@ import { PortStreamSender } from '../lib/port-stream.js';
 import { buildResultsSummary, defaultStorageLimits, resultRowBatches, type ResultRowBatch, type StorageLimits } from './result-rows.js';
 import { runCampaignAnalysis } from '../engines/scoring/run-analysis.js';
 import { readStoredDocuments, type StoredDocuments } from './stored-documents.js';
+import { saveResultRows, type ResultSavingTarget } from './result-saving.js';
 
 /** The one money figure of a result and its causes (computed by the engines' run; see money-story.ts). */
 export { moneyStory, type MoneyStoryInput } from '../engines/scoring/money-story.js';
@@ -190,6 +191,11 @@ export interface RawAuditInput {
   searchQueries: JsonText[];
   /** Where the thread reads the campaigns and the reports itself (then `campaigns` and `searchQueries` are empty). */
   stored?: StoredDocuments;
+  /**
+   * Where the thread saves the result's rows itself (result-saving.ts; needs `analysisId`, the same). Without
+   * it the rows go out over the port as batches (the benches and tests that read them).
+   */
+  saving?: ResultSavingTarget;
   settings: ProjectSettings;
   targetCpa: number | null;
   region?: string | null;
@@ -200,8 +206,10 @@ export interface AuditOutput {
   summary: AnalysisSummary;
   /** The summary document of the results (`analysis.report`, < 100 KB). */
   report: ResultsSummary;
-  /** Rows written through the sink. */
+  /** Rows of the result (saved by the thread, or sent as batches). */
   rows: number;
+  /** False when the thread saved the rows and found the run no longer owning the analysis: nothing was stored. */
+  saved?: boolean;
   /** The thread's V8 heap: the most used at a progress report or a batch, and its size at the end (bytes; for logs and the bench). */
   engineMemory?: { peakHeapUsed: number; heapTotal: number };
 }
@@ -216,8 +224,12 @@ export interface AuditRowsMessage {
   type: 'batch';
   batch: ResultRowBatch;
 }
-/** Messages of the engine thread to the worker: progress, then the result's rows batch by batch. */
-export type AuditThreadMessage = AuditProgressMessage | AuditRowsMessage;
+/** The thread starts saving the rows itself (the analysis's stage turns to «saving»). */
+export interface AuditSavingMessage {
+  type: 'saving';
+}
+/** Messages of the engine thread to the worker: progress, then the saving's start, or the result's rows batch by batch. */
+export type AuditThreadMessage = AuditProgressMessage | AuditSavingMessage | AuditRowsMessage;
 
 type RawAccount = Pick<RawAuditInput, 'platform' | 'currency' | 'period' | 'campaigns' | 'searchQueries'>;
 
@@ -296,11 +308,7 @@ function shareRepeatedValues(campaigns: Campaign[], searchQueries: SearchQuery[]
 const ENCODING_HEAP_SHARE = 2 / 3;
 const ENCODING_HEAP_SLACK_BYTES = 512 * 1024 * 1024;
 
-/**
- * Row batches the thread may have posted and not yet seen written: one being copied on each of the
- * worker's saving connections (result-saving.ts), one waiting for each, so the thread encodes the next
- * while they copy; more would only pile up in the worker's memory.
- */
+/** Row batches the thread may have posted over the port and not yet seen acknowledged (when it does not save them itself). */
 const BATCHES_IN_FLIGHT = 4;
 
 /** The input with its documents in hand: read from the database (in the calling thread) when it names them by id. */
@@ -311,20 +319,20 @@ export async function withStoredDocuments(raw: RawAuditInput): Promise<RawAuditI
 }
 
 /**
- * Thread entry: runs the audit, posts engine progress on `port`, then sends the result's rows in
- * batches (a PortStreamSender), at most BATCHES_IN_FLIGHT ahead of what the worker has written
- * (acknowledged), so the batches never pile up in the worker's memory. A failed write rejects. Answers
- * with the summaries.
+ * Thread entry: runs the audit, posts engine progress on `port`, then saves the result's rows itself
+ * (`raw.saving`, result-saving.ts: the worker's event loop never holds them) or, without a saving target,
+ * sends them over the port in batches (a PortStreamSender, at most BATCHES_IN_FLIGHT unacknowledged). A
+ * failed write rejects. Answers with the summaries.
  */
 export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, limits: StorageLimits = defaultStorageLimits): Promise<AuditOutput> {
-  const rows = new PortStreamSender<AuditRowsMessage, AuditProgressMessage>(port, { inFlight: BATCHES_IN_FLIGHT });
+  const messages = new PortStreamSender<AuditRowsMessage, AuditProgressMessage | AuditSavingMessage>(port, { inFlight: BATCHES_IN_FLIGHT });
   let peakHeapUsed = 0;
   const sampleHeap = () => (peakHeapUsed = Math.max(peakHeapUsed, process.memoryUsage().heapUsed));
   try {
     raw = await withStoredDocuments(raw);
     const result = await runAudit({ data: takeCampaignData(raw), settings: raw.settings, targetCpa: raw.targetCpa, region: raw.region }, (progress) => {
       sampleHeap();
-      rows.notify({ type: 'progress', progress });
+      messages.notify({ type: 'progress', progress });
     });
     sampleHeap();
     // The account and everything the engines derived from it (at 1 000 000 keywords ~0.9 GB of the
@@ -339,20 +347,35 @@ export async function runAuditInThread(raw: RawAuditInput, port: MessagePort, li
     const batches = resultRowBatches(result, limits, { release: true, compactRefs: true, encoding: raw.analysisId ? { kind: 'copy', analysisId: raw.analysisId } : { kind: 'arrays' } });
     // Encoding leaves every row's JSON behind as garbage while the result it comes from shrinks: the heap
     // is kept under two thirds of the thread's limit rather than left to grow towards it (a bound; since
-    // batches leave as bytes, not strings, V8's own collections normally stay under it).
+    // batches are bytes, not strings, V8's own collections normally stay under it).
     const heapCeiling = garbageCeiling(v8.getHeapStatistics().heap_size_limit * ENCODING_HEAP_SHARE, ENCODING_HEAP_SLACK_BYTES);
-    let next = batches.next();
-    while (!next.done) {
-      // A copy batch's buffer moves to the worker rather than being copied. The next batch is encoded
-      // while the worker writes this one; it waits there (`send`) while BATCHES_IN_FLIGHT are unwritten.
-      await rows.send({ type: 'batch', batch: next.value }, next.value.kind === 'copy' ? [next.value.bytes.buffer as ArrayBuffer] : []);
+    const afterBatch = () => {
       sampleHeap();
       heapCeiling();
-      next = batches.next();
+    };
+    let stored: { rows: number; saved?: boolean };
+    if (raw.saving) {
+      messages.notify({ type: 'saving' });
+      const { rows, committed } = await saveResultRows(raw.saving, batches, { afterBatch });
+      stored = { rows, saved: committed };
+    } else {
+      stored = { rows: await sendBatches(messages, batches, afterBatch) };
     }
-    await rows.drain();
-    return { summary, report, rows: next.value, engineMemory: { peakHeapUsed: sampleHeap(), heapTotal: process.memoryUsage().heapTotal } };
+    return { summary, report, ...stored, engineMemory: { peakHeapUsed: sampleHeap(), heapTotal: process.memoryUsage().heapTotal } };
   } finally {
     port.close();
   }
+}
+
+/** Posts every batch over the port (a copy batch's buffer moves rather than being copied) and answers the rows' count. */
+async function sendBatches(messages: PortStreamSender<AuditRowsMessage, unknown>, batches: Generator<ResultRowBatch, number>, afterBatch: () => void): Promise<number> {
+  let next = batches.next();
+  while (!next.done) {
+    // The next batch is encoded while the receiver handles this one; `send` waits while BATCHES_IN_FLIGHT are unacknowledged.
+    await messages.send({ type: 'batch', batch: next.value }, next.value.kind === 'copy' ? [next.value.bytes.buffer as ArrayBuffer] : []);
+    afterBatch();
+    next = batches.next();
+  }
+  await messages.drain();
+  return next.value;
 }

@@ -21,12 +21,12 @@ import type { QueuedJob } from '../jobs/queue.js';
 import { createProgressWriter } from '../jobs/progress-writer.js';
 import type { JobWorker } from '../jobs/workers.js';
 import { receivePortStream } from '../lib/port-stream.js';
-import { analysisPool, WorkerLimitError } from '../lib/worker-pool.js';
+import { analysisPool, WorkerLimitError, WorkerTaskError } from '../lib/worker-pool.js';
 import { claimRun, failRun, ownedUpdate, startHeartbeat, type ClaimedRun as ClaimedPaidRun } from '../runs/paid-run.js';
 import { ANALYSIS_QUEUE, analysisJobOptions, auditRun, type AnalysisJobData } from './lifecycle.js';
-import { progressPercent, type AuditOutput, type AuditProgressMessage, type AuditRowsMessage, type RawAuditInput } from './run-audit.js';
-import { defaultStorageLimits, ResultTooLargeError, type ResultRowBatch, type StorageLimits } from './result-rows.js';
-import { clearResultRows, openResultSaving } from './result-saving.js';
+import { progressPercent, type AuditOutput, type AuditProgressMessage, type AuditRowsMessage, type AuditSavingMessage, type RawAuditInput } from './run-audit.js';
+import { defaultStorageLimits, ResultTooLargeError, type StorageLimits } from './result-rows.js';
+import { clearResultRows } from './result-saving.js';
 import { CAMPAIGNS_GONE } from './stored-documents.js';
 import { recordCompletedAudit } from '../monitoring/audit-changes.js';
 
@@ -34,37 +34,34 @@ const auditModule = new URL('./run-audit.js', import.meta.url);
 /** The engines get this long; the job expires at 15 minutes, so a stuck run fails (and refunds) first. */
 const RUN_TIMEOUT_MS = 14 * 60_000;
 
-/** Writes one batch of the result's rows (in the run's saving transactions); may be called again before the last call resolved. */
-export type RowSink = (batch: ResultRowBatch) => Promise<void>;
-
-export type AuditRunner = (input: RawAuditInput, onProgress: (progress: AnalysisProgress) => void, signal: AbortSignal, sink: RowSink) => Promise<AuditOutput>;
+/**
+ * Runs the audit of `input` and saves its rows (`input.saving`, result-saving.ts), calling `onSaving` as
+ * the saving starts; answers the summaries for the completion.
+ */
+export type AuditRunner = (input: RawAuditInput, onProgress: (progress: AnalysisProgress) => void, signal: AbortSignal, onSaving: () => void) => Promise<AuditOutput>;
 
 /** Storage limits handed to the engine thread; tests lower them to provoke RESULT_TOO_LARGE. */
 export const analysisStorageLimits: StorageLimits = { ...defaultStorageLimits };
 
 /**
- * Runs `runAuditInThread` of run-audit.ts in a thread of the analysis pool (`analysisPool()`). Progress and the result's row batches
- * come back over a MessagePort (server/lib/port-stream.ts); each batch is handed to `sink` as it arrives
- * and acknowledged once written, the thread staying a few batches ahead. A failed write stops the thread and rejects with it.
+ * Runs `runAuditInThread` of run-audit.ts in a thread of the analysis pool (`analysisPool()`), which also
+ * saves the rows (result-saving.ts): only progress and the saving's start come back over the MessagePort
+ * (server/lib/port-stream.ts), never the rows' bytes, which the event loop handling them stalled the API with.
  */
-export const runAuditInWorkerThread: AuditRunner = async (input, onProgress, signal, sink) => {
+export const runAuditInWorkerThread: AuditRunner = async (input, onProgress, signal, onSaving) => {
+  if (!input.saving) throw new Error('The engine thread saves the rows: the input needs its saving target');
   const { port1, port2 } = new MessageChannel();
-  const sinkFailed = new AbortController();
-  // Each batch goes to the sink as it comes: the sink writes on several connections at once and keeps
-  // the order that matters (result-saving.ts); each is acknowledged once written.
-  const rows = receivePortStream<AuditRowsMessage, AuditProgressMessage>(port1, {
-    handle: (message) => sink(message.batch),
-    notice: (message) => onProgress(message.progress),
-    onFailure: (error) => sinkFailed.abort(error),
+  receivePortStream<AuditRowsMessage, AuditProgressMessage | AuditSavingMessage>(port1, {
+    // The thread has a saving target, so it never sends batches.
+    handle: () => Promise.reject(new Error('Row batches are saved by the engine thread')),
+    notice: (message) => (message.type === 'saving' ? onSaving() : onProgress(message.progress)),
   });
   try {
     return await analysisPool().run<AuditOutput>(auditModule, 'runAuditInThread', [input, port2, analysisStorageLimits], {
       transferList: [port2, ...transferablesOf(input)],
-      signal: AbortSignal.any([signal, sinkFailed.signal]),
+      signal,
       timeoutMs: RUN_TIMEOUT_MS,
     });
-  } catch (error) {
-    throw rows.failure ?? error;
   } finally {
     port1.close();
   }
@@ -112,6 +109,7 @@ async function loadAuditInput(db: DB, run: ClaimedRun): Promise<RawAuditInput> {
     db.selectFrom('project_imports').select('period').where('project_id', '=', run.projectId).where('period', 'is not', null).orderBy('created_at', 'desc').limit(1).executeTakeFirst(),
   ]);
   if (campaigns.length !== ids.length) throw new CampaignsGoneError(CAMPAIGNS_GONE);
+  const connectionString = poolOf(db).options.connectionString ?? '';
   return {
     analysisId: run.id,
     platform: project.platform,
@@ -120,11 +118,13 @@ async function loadAuditInput(db: DB, run: ClaimedRun): Promise<RawAuditInput> {
     campaigns: [],
     searchQueries: [],
     stored: {
-      connectionString: poolOf(db).options.connectionString ?? '',
+      connectionString,
       lowerBackendPriority: isEmbedded(db),
       campaignIds: campaigns.map((row) => row.id),
       searchQueryIds: queries.map((row) => row.id),
     },
+    // The thread saves the rows too (result-saving.ts): the event loop only completes the analysis.
+    saving: { connectionString, lowerBackendPriority: isEmbedded(db), analysisId: run.id, attempt: run.attempt },
     settings: run.options.settings,
     targetCpa: run.options.target_cpa,
     region: run.options.region ?? null,
@@ -153,10 +153,14 @@ function progressWriter(db: DB, run: ClaimedRun, onLost: () => void) {
 /** Where a failed run's error and stack are logged: the app's pino logger (tests swap it to read it). */
 export const analysisLog: { logger: Pick<Logger, 'error' | 'warn' | 'info'> | null } = { logger: null };
 
-/** A PostgreSQL error (it has a five-character SQLSTATE). */
+/**
+ * A PostgreSQL error (it has a five-character SQLSTATE): pg's own, or one the engine thread's saving
+ * raised, which crosses as a WorkerTaskError with its code and pg's name for it ('error').
+ */
 const sqlState = (error: unknown): string | null => {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && 'severity' in (error as object) ? code : null;
+  const fromPg = error instanceof WorkerTaskError ? error.originalName === 'error' : 'severity' in ((error ?? {}) as object);
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && fromPg ? code : null;
 };
 
 /** A database failure that may pass (connection lost, server shutting down, serialization, deadlock): worth a retry. */
@@ -200,6 +204,33 @@ async function refreshRowStatistics(db: DB): Promise<void> {
   await sql`VACUUM (ANALYZE) analysis_findings, analysis_finding_items, analysis_suggestions, analysis_scores, analysis_semantic`.execute(db);
 }
 
+/**
+ * The completion: the analysis turns completed with its summaries, only if the run still owns it (a
+ * cancel that won the race keeps it cancelled). The rows are in already (committed by the engine thread).
+ */
+async function completeAudit(db: DB, run: ClaimedRun, output: AuditOutput, log: Pick<Logger, 'error' | 'warn' | 'info'> | null): Promise<boolean> {
+  const completed = await ownedUpdate(db, auditRun, run, {
+    status: 'completed',
+    stage: 'done',
+    progress: 100,
+    progress_detail: null,
+    report: JSON.stringify(output.report),
+    summary: JSON.stringify(output.summary),
+    score: output.summary.account_score,
+    result_rows: output.rows,
+    error_code: null,
+    finished_at: sql`now()`,
+  });
+  if (!completed) return false;
+  log?.info({ analysisId: run.id, rows: output.rows, engineMemory: output.engineMemory }, 'analysis completed');
+  // The board's «новых находок» against the audit before; the results are kept even if this fails.
+  await recordCompletedAudit(db, run.id).catch((error: unknown) => log?.warn({ err: error, analysisId: run.id }, 'audit changes not recorded'));
+  // A big result changes the tables' statistics at once; without fresh ones the planner may
+  // take the new rows for a handful and join them row by row. Autovacuum would come later.
+  if (output.rows >= ANALYZE_AFTER_ROWS) await refreshRowStatistics(db).catch((error: unknown) => log?.warn({ err: error }, 'ANALYZE of the result tables failed'));
+  return true;
+}
+
 export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, log: Pick<Logger, 'error' | 'warn' | 'info'> | null = analysisLog.logger): Promise<void> {
   const run = await claimAudit(db, job);
   if (!run) return;
@@ -208,49 +239,28 @@ export async function runAnalysisJob(db: DB, job: QueuedJob<AnalysisJobData>, lo
   const lose = () => abort.abort(new RunLostError());
   const stopHeartbeat = startHeartbeat(db, auditRun, run, lose);
   const progress = progressWriter(db, run, lose);
-  const saving = openResultSaving(db, run.id);
-  // The stage turns to «saving» once, before the first batch is written (batches may arrive together).
+  // The stage turns to «saving» once, when the engine thread starts saving (a failed write of it only loses the stage).
   let savingStarted: Promise<unknown> | null = null;
-  const sink: RowSink = async (batch) => {
-    await (savingStarted ??= progress.stop().then(() => ownedUpdate(db, auditRun, run, { stage: 'saving', progress: 97, progress_detail: null })));
-    await saving.write(batch);
+  const onSaving = () => {
+    savingStarted ??= progress
+      .stop()
+      .then(() => ownedUpdate(db, auditRun, run, { stage: 'saving', progress: 97, progress_detail: null }))
+      .catch(() => undefined);
   };
+  // Rows this attempt's thread committed for an analysis it did not complete (result-saving.ts): deleted
+  // unless the analysis completed after all or a newer attempt owns it (that one cleared before it wrote).
+  const discardRows = () => clearResultRows(db, run.id, { ofAttempt: run.attempt }).catch((error: unknown) => log?.warn({ err: error, analysisId: run.id }, 'rows of an uncompleted analysis not deleted'));
 
   try {
     // An earlier attempt that died between its commits may have left rows (result-saving.ts).
     if (run.attempt > 1) await clearResultRows(db, run.id);
     const input = await loadAuditInput(db, run);
-    const output = await auditRunner.run(input, (p) => progress.report(p), abort.signal, sink);
+    const output = await auditRunner.run(input, (p) => progress.report(p), abort.signal, onSaving);
     await progress.stop();
-    if (abort.signal.aborted) {
-      await saving.rollback();
-      return;
-    }
-    // Stored only if the run still owns the analysis: a cancel that won the race keeps it cancelled.
-    const completed = await saving.commit((trx) =>
-      ownedUpdate(trx, auditRun, run, {
-        status: 'completed',
-        stage: 'done',
-        progress: 100,
-        progress_detail: null,
-        report: JSON.stringify(output.report),
-        summary: JSON.stringify(output.summary),
-        score: output.summary.account_score,
-        result_rows: output.rows,
-        error_code: null,
-        finished_at: sql`now()`,
-      }),
-    );
-    if (completed) {
-      log?.info({ analysisId: run.id, rows: output.rows, engineMemory: output.engineMemory }, 'analysis completed');
-      // The board's «новых находок» against the audit before; the results are kept even if this fails.
-      await recordCompletedAudit(db, run.id).catch((error: unknown) => log?.warn({ err: error, analysisId: run.id }, 'audit changes not recorded'));
-      // A big result changes the tables' statistics at once; without fresh ones the planner may
-      // take the new rows for a handful and join them row by row. Autovacuum would come later.
-      if (output.rows >= ANALYZE_AFTER_ROWS) await refreshRowStatistics(db).catch((error: unknown) => log?.warn({ err: error }, 'ANALYZE of the result tables failed'));
-    }
+    await savingStarted;
+    if (abort.signal.aborted || !(await completeAudit(db, run, output, log))) await discardRows();
   } catch (error) {
-    await saving.rollback();
+    await discardRows();
     if (abort.signal.aborted && abort.signal.reason instanceof RunLostError) return;
     const failure = classifyFailure(error);
     const lastTry = job.retryCount >= analysisJobOptions.retryLimit;

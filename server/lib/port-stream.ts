@@ -1,6 +1,7 @@
 /**
  * One mechanism for the back-pressured streams between a worker thread and the main thread over a
- * `MessagePort`: the audit's row batches (analysis/run-audit.ts → analysis/worker.ts), the export's file
+ * `MessagePort`: the audit's row batches (analysis/run-audit.ts → the benches and tests that read them; the
+ * job's thread saves its rows itself, analysis/result-saving.ts), the export's file
  * pieces and row reads (analysis/export-file.ts ↔ the export route) and the import's draft rows
  * (projects/draft-rows.ts).
  *

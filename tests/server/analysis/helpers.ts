@@ -5,6 +5,7 @@ import type { Finding, NegativeKeywordSuggestion } from '../../../contract/analy
 import type { Analysis, AuditResult } from '../../../contract/analysis.js';
 import { buildResultsSummary, resultRowBatches } from '../../../server/analysis/result-rows.js';
 import { campaignDataOf, runAudit, summarizeAudit, withStoredDocuments } from '../../../server/analysis/run-audit.js';
+import { saveResultRows } from '../../../server/analysis/result-saving.js';
 import { analysisStorageLimits, auditRunner, runAuditInWorkerThread, type AuditRunner } from '../../../server/analysis/worker.js';
 import type { CampaignData } from '../../../contract/campaigns.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
@@ -116,26 +117,18 @@ export function deferred<T = void>() {
 }
 
 /**
- * A runner that stores `grow`'s result through the real row path (batches into the sink, COPY encoded,
- * entity refs compact as the engine thread writes them unless `compactRefs` is false), without a thread.
+ * A runner that stores `grow`'s result through the real row path (COPY batches saved as the engine thread
+ * saves them, result-saving.ts, entity refs compact unless `compactRefs` is false), without a thread.
  */
 export const storingRunner =
   (grow: (input: Parameters<AuditRunner>[0]) => Promise<AuditResult>, { compactRefs = true } = {}): AuditRunner =>
-  async (input, _onProgress, _signal, sink) => {
+  async (input, _onProgress, _signal, onSaving) => {
     // The engine thread reads the account's documents itself: so does this runner, before `grow`.
     const result = await grow(await withStoredDocuments(input));
     const batches = resultRowBatches(result, analysisStorageLimits, { compactRefs, encoding: { kind: 'copy', analysisId: input.analysisId! } });
-    // Several batches in flight, as the engine thread posts them, so the saving's connections copy at once.
-    const writing = new Set<Promise<void>>();
-    let next = batches.next();
-    while (!next.done) {
-      const written: Promise<void> = sink(next.value).finally(() => writing.delete(written));
-      writing.add(written);
-      if (writing.size >= 4) await Promise.race(writing);
-      next = batches.next();
-    }
-    await Promise.all(writing);
-    return { summary: summarizeAudit(result), report: buildResultsSummary(result), rows: next.value };
+    onSaving();
+    const { rows, committed } = await saveResultRows(input.saving!, batches);
+    return { summary: summarizeAudit(result), report: buildResultsSummary(result), rows, saved: committed };
   };
 
 /**

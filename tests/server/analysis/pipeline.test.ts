@@ -345,10 +345,10 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
   it('streams live progress over HTTP and ends the stream after done', async () => {
     const address = await serverAddress();
     const release = deferred();
-    auditRunner.run = async (input, onProgress, signal, sink) => {
+    auditRunner.run = async (input, onProgress, signal, onSaving) => {
       onProgress({ stage: 'semantic', done: 1, total: 2 });
       await release.promise;
-      return runAuditInWorkerThread(input, onProgress, signal, sink);
+      return runAuditInWorkerThread(input, onProgress, signal, onSaving);
     };
     const started = await start();
     const id = started.body.analysis.id as string;
@@ -382,9 +382,9 @@ describe('analysis pipeline: start, run on the job queue, progress, results', ()
   it('releases the stream when the client disconnects', async () => {
     const address = await serverAddress();
     const release = deferred();
-    auditRunner.run = async (input, onProgress, signal, sink) => {
+    auditRunner.run = async (input, onProgress, signal, onSaving) => {
       await release.promise;
-      return runAuditInWorkerThread(input, onProgress, signal, sink);
+      return runAuditInWorkerThread(input, onProgress, signal, onSaving);
     };
     const started = await start();
     const id = started.body.analysis.id as string;

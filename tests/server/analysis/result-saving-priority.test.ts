@@ -1,32 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openResultSaving } from '../../../server/analysis/result-saving.js';
-import { createDatabase, markEmbedded, poolOf, type DB } from '../../../server/db/database.js';
+import { openResultSaving, SAVING_APPLICATION_NAME } from '../../../server/analysis/result-saving.js';
 import { BACKGROUND_NICENESS } from '../../../server/lib/background-priority.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { entityNameBatch, savingBackends } from './saving-fixture.js';
 
-/** Saves nothing, and reports the backend the completion ran on and its niceness meanwhile. */
-async function saveOnce(db: DB): Promise<{ pid: number; niceness: number }> {
-  const saving = openResultSaving(db, randomUUID());
-  let seen = { pid: 0, niceness: Number.NaN };
-  const committed = await saving.commit(async (trx) => {
-    const pid = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(trx)).rows[0]!.pid;
-    seen = { pid, niceness: os.getPriority(pid) };
-    return true;
-  });
-  expect(committed).toBe(true);
-  return seen;
-}
-
-/** The backend pids of every connection the pool holds. */
-async function pooledBackends(db: DB): Promise<number[]> {
-  const pool = poolOf(db);
-  const clients = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()));
-  const pids = await Promise.all(clients.map(async (client) => (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid));
-  for (const client of clients) client.release();
-  return pids;
+/** Copies one row, and reports the saving's backends and their niceness meanwhile, then the backends left after its end. */
+async function saveOnce(url: string, lowerBackendPriority: boolean): Promise<{ niceness: number[]; left: number[] }> {
+  const analysisId = randomUUID();
+  const saving = openResultSaving({ connectionString: url, lowerBackendPriority, analysisId, attempt: 1 });
+  await saving.write(entityNameBatch(analysisId));
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const pids = await savingBackends(client);
+    expect(pids.length).toBeGreaterThan(0);
+    const niceness = pids.map((pid) => os.getPriority(pid));
+    // No analysis row: the run owns nothing, and nothing commits.
+    expect(await saving.commit()).toBe(false);
+    return { niceness, left: await savingBackends(client) };
+  } finally {
+    await client.end();
+  }
 }
 
 // The test run's own embedded PostgreSQL: its backends are processes of this machine (with
@@ -38,27 +35,15 @@ describe.runIf(process.platform === 'linux' && !process.env.TEST_DATABASE_URL)('
   });
   afterAll(() => database.drop());
 
-  it('copies on backends at background priority when PostgreSQL is the embedded one, and closes them after', async () => {
-    const db = createDatabase(database.url);
-    markEmbedded(db);
-    try {
-      const { pid, niceness } = await saveOnce(db);
-      expect(niceness).toBe(BACKGROUND_NICENESS);
-      // Never handed back to the pool, where an API query would run at that priority.
-      expect(await pooledBackends(db)).not.toContain(pid);
-    } finally {
-      await db.destroy();
-    }
+  it(`copies on backends at background priority when PostgreSQL is the embedded one (named ${SAVING_APPLICATION_NAME}), and closes them after`, async () => {
+    const { niceness, left } = await saveOnce(database.url, true);
+    expect(niceness.every((each) => each === BACKGROUND_NICENESS)).toBe(true);
+    expect(left).toEqual([]);
   });
 
-  it('leaves the backends of another PostgreSQL as they are, and gives the connection back', async () => {
-    const db = createDatabase(database.url);
-    try {
-      const { pid, niceness } = await saveOnce(db);
-      expect(niceness).toBeLessThan(BACKGROUND_NICENESS);
-      expect(await pooledBackends(db)).toContain(pid);
-    } finally {
-      await db.destroy();
-    }
+  it('leaves the backends of another PostgreSQL as they are', async () => {
+    const { niceness, left } = await saveOnce(database.url, false);
+    expect(niceness.every((each) => each < BACKGROUND_NICENESS)).toBe(true);
+    expect(left).toEqual([]);
   });
 });
