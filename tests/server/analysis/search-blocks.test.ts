@@ -14,7 +14,8 @@ import { eventsUntilDone, projectWithCampaigns, storingRunner } from './helpers.
 /** The blocks a bloom says may hold `text` (the reader's and-ing of its slots' slices). */
 function blocksOf(bloom: SearchBloom, text: string) {
   const stride = slotBytes(bloom.blocks);
-  return blocksHoldingAll(trigramSlots(text).map((slot) => bloom.bits.subarray(slot * stride, (slot + 1) * stride)), bloom.blocks);
+  const bits = bloom.bits;
+  return blocksHoldingAll(trigramSlots(text).map((slot) => bits.subarray(slot * stride, (slot + 1) * stride)), bloom.blocks);
 }
 
 describe('search blocks (the text filter skips the stretches of the money order that cannot hold the text)', () => {
