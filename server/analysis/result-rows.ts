@@ -25,6 +25,7 @@ import type {
 import { FINDING_EXAMPLE_ITEMS, type CheckCount, type ResultsSummary, type SemanticSection, type SuggestionCount } from '../../contract/analysis-pages.js';
 import type { AuditResult } from '../../contract/analysis.js';
 import { EntityRefCompactor } from './entity-refs.js';
+import { moneyRanks, SEARCH_BLOCKS_FROM, SearchBloom } from './search-blocks.js';
 
 /** Column types of the row tables, in insert order (after `analysis_id`). */
 export const resultTableColumns = {
@@ -40,6 +41,7 @@ export const resultTableColumns = {
     ['money_per_month', 'float8'],
     ['count', 'int4'],
     ['search', 'text'],
+    ['money_rank', 'int4'],
     ['document', 'json'],
   ],
   analysis_finding_items: [
@@ -60,6 +62,7 @@ export const resultTableColumns = {
     ['group_key', 'text'],
     ['cost_per_month', 'float8'],
     ['search', 'text'],
+    ['money_rank', 'int4'],
     ['document', 'json'],
   ],
   analysis_scores: [
@@ -84,6 +87,12 @@ export const resultTableColumns = {
   analysis_entity_names: [
     ['key', 'text'],
     ['name', 'text'],
+  ],
+  /** Which blocks of the money order hold which trigrams, per table (`scope`; search-blocks.ts, migration 0185). */
+  analysis_search_blooms: [
+    ['scope', 'text'],
+    ['blocks', 'int4'],
+    ['bits', 'bytea'],
   ],
 } as const;
 export type ResultTable = keyof typeof resultTableColumns;
@@ -143,6 +152,8 @@ export interface StorageLimits {
   maxDocumentChars: number;
   /** Characters of all documents of one result. */
   maxResultChars: number;
+  /** Rows of a table from which its rows get money ranks and its blooms are written (search-blocks.ts). */
+  searchBlocksFrom: number;
 }
 
 export const defaultStorageLimits: StorageLimits = {
@@ -150,6 +161,7 @@ export const defaultStorageLimits: StorageLimits = {
   batchChars: 4_000_000,
   maxDocumentChars: 32_000_000,
   maxResultChars: 4_000_000_000,
+  searchBlocksFrom: SEARCH_BLOCKS_FROM,
 };
 
 /** A result (or one of its documents) is over a storage limit: deterministic, the run fails once with RESULT_TOO_LARGE. */
@@ -453,7 +465,7 @@ export function* resultRowBatches(result: AuditResult, limits: StorageLimits = d
   // Most rows fill no batch: for them, nothing to go through but an empty list (a generator per row was 2-3% of the encoding).
   const emit = (batch: ResultRowBatch | null): Iterable<ResultRowBatch> => (batch ? withNames(batch) : NO_BATCHES);
 
-  const writer: RowWriter = { builder, stored, emit, release, releasing: options.release === true };
+  const writer: RowWriter = { builder, stored, emit, release, releasing: options.release === true, searchBlocksFrom: limits.searchBlocksFrom };
   yield* findingRows(result, writer);
   yield* suggestionRows(result, writer);
   yield* scoreRows(result, writer);
@@ -470,14 +482,31 @@ interface RowWriter {
   emit: (batch: ResultRowBatch | null) => Iterable<ResultRowBatch>;
   release: (...lists: unknown[][]) => void;
   releasing: boolean;
+  searchBlocksFrom: number;
 }
+
+/**
+ * The money ranks of a table's rows and the bloom their texts fill (search-blocks.ts), for a table of
+ * at least `searchBlocksFrom` rows; else none (its rows' rank is NULL).
+ */
+function searchBlocksOf<T>(rows: readonly T[], money: (row: T) => number, writer: RowWriter): { ranks: Int32Array; bloom: SearchBloom } | null {
+  return rows.length >= writer.searchBlocksFrom ? { ranks: moneyRanks(rows.map(money)), bloom: new SearchBloom(rows.length) } : null;
+}
+
+/** The row of a table's bloom, after its rows. */
+const bloomRow = (writer: RowWriter, scope: 'findings' | 'suggestions', blocks: { bloom: SearchBloom } | null) =>
+  blocks ? writer.emit(writer.builder.addRow('analysis_search_blooms', [scope, blocks.bloom.blocks, blocks.bloom.hex()], 0)) : NO_BATCHES;
 
 /** The findings, a row each, then their items in chunks. */
 function* findingRows({ scoring }: AuditResult, writer: RowWriter): Generator<ResultRowBatch> {
+  const blocks = searchBlocksOf(scoring.findings, (finding) => finding.moneyPerMonth ?? 0, writer);
   for (let position = 0; position < scoring.findings.length; position++) {
     const finding = scoring.findings[position]!;
     const keys = entityKeys(finding.target);
     const itemLabels = (finding.items ?? []).slice(0, 50).map((item) => item.target.label);
+    const search = searchText(finding.title, ...refText(finding.target), ...itemLabels);
+    const rank = blocks ? blocks.ranks[position]! : null;
+    if (blocks) blocks.bloom.add(search, rank!);
     yield* writer.emit(
       writer.builder.add(
         'analysis_findings',
@@ -492,12 +521,14 @@ function* findingRows({ scoring }: AuditResult, writer: RowWriter): Generator<Re
           keys.group,
           finding.moneyPerMonth ?? 0,
           finding.count ?? 1,
-          searchText(finding.title, ...refText(finding.target), ...itemLabels),
+          search,
+          rank,
         ],
         writer.stored.finding(findingWithoutItems(finding)),
       ),
     );
   }
+  yield* bloomRow(writer, 'findings', blocks);
   for (const finding of scoring.findings) {
     // The first chunk is the examples a findings page shows, so that page reads a small row per finding.
     for (const chunk of chunksOf(finding.items ?? [], undefined, FINDING_EXAMPLE_ITEMS, writer.stored.item)) {
@@ -511,9 +542,13 @@ function* findingRows({ scoring }: AuditResult, writer: RowWriter): Generator<Re
 /** The suggestions of the checks, the cross-minus and the negatives, in that order. */
 function* suggestionRows({ scoring, semantic }: AuditResult, writer: RowWriter): Generator<ResultRowBatch> {
   const suggestions: Suggestion[] = [...scoring.suggestions, ...semantic.crossMinus, ...semantic.negatives];
+  const blocks = searchBlocksOf(suggestions, suggestionMoney, writer);
   for (let position = 0; position < suggestions.length; position++) {
     const suggestion = suggestions[position]!;
     const keys = entityKeys(suggestion.target);
+    const search = suggestionSearch(suggestion);
+    const rank = blocks ? blocks.ranks[position]! : null;
+    if (blocks) blocks.bloom.add(search, rank!);
     yield* writer.emit(
       writer.builder.add(
         'analysis_suggestions',
@@ -527,12 +562,14 @@ function* suggestionRows({ scoring, semantic }: AuditResult, writer: RowWriter):
           keys.campaign,
           keys.group,
           suggestionMoney(suggestion),
-          suggestionSearch(suggestion),
+          search,
+          rank,
         ],
         writer.stored.suggestion(suggestion),
       ),
     );
   }
+  yield* bloomRow(writer, 'suggestions', blocks);
   writer.release(suggestions, scoring.suggestions, semantic.crossMinus, semantic.negatives);
 }
 

@@ -38,6 +38,15 @@ export interface AnalysisTables {
   analysis_scores: AnalysisScoresTable;
   analysis_semantic: AnalysisSemanticTable;
   analysis_entity_names: AnalysisEntityNamesTable;
+  analysis_search_blooms: AnalysisSearchBloomsTable;
+}
+
+/** Which trigrams each block of a table's money order holds (search-blocks.ts, migration 0185). */
+export interface AnalysisSearchBloomsTable {
+  analysis_id: string;
+  scope: 'findings' | 'suggestions';
+  blocks: number;
+  bits: Buffer;
 }
 
 /** Result rows (written by the worker in batches, see analysis/result-rows.ts); `document` is the engine's JSON. */
@@ -54,6 +63,8 @@ export interface AnalysisFindingsTable {
   money_per_month: number;
   count: number;
   search: string;
+  /** Rank in the money order, in a table of 16 384 rows or more (search-blocks.ts, migration 0185). */
+  money_rank: ColumnType<number | null, number | null | undefined, number | null>;
   document: Json<unknown>;
 }
 
@@ -80,6 +91,8 @@ export interface AnalysisSuggestionsTable {
   group_key: string | null;
   cost_per_month: number;
   search: string;
+  /** Rank in the money order, in a table of 16 384 rows or more (search-blocks.ts, migration 0185). */
+  money_rank: ColumnType<number | null, number | null | undefined, number | null>;
   document: Json<unknown>;
 }
 

@@ -33,7 +33,7 @@ describe('result rows as COPY text', () => {
     expect(row[0]).toBe(ANALYSIS_ID);
     expect(row[11]).toContain('tab\there, line\nbreak, return\r, back\\slash and "quotes"');
     const { items: _items, ...stored } = finding;
-    expect(JSON.parse(row[12]!)).toEqual(stored);
+    expect(JSON.parse(row.at(-1)!)).toEqual(stored);
   });
 
   it('cuts a chunk of items where their texts pass a million characters, a bigger item alone', () => {
