@@ -1,4 +1,5 @@
 /** What every check module reads and where it writes its findings. */
+import { formatInteger } from '../../../contract/format.js';
 import type { AdFieldFixSuggestion, AnalysisSettings, Evidence, KeywordVerdict, SemanticResult } from '../../../contract/analysis-results.js';
 import type { FindingCollector } from './aggregate.js';
 import type { AccountFacts } from '../semantic/account-facts.js';
@@ -17,7 +18,9 @@ export interface ScoringContext {
 
 export const percent = (share: number) => Math.round(share * 10000) / 100;
 export const rub = (value: number) => Math.round(value * 100) / 100;
-export const formatRub = (value: number) => `${Math.round(value).toLocaleString('ru-RU')} ₽`;
+/** What `toLocaleString('ru-RU')` makes of the rounded value: `formatInteger` writes it without ICU for every safe integer. */
+const rubNumber = new Intl.NumberFormat('ru-RU');
+export const formatRub = (value: number) => `${formatInteger(Math.round(value), rubNumber)} ₽`;
 
 /** Shared one-entry evidence lists, by content (see `oneEvidence`). */
 const evidenceLists = new Map<string, Evidence[]>();

@@ -68,12 +68,28 @@ const contentLength = (text: string) =>
 /** Trailing separators, dashes, opening brackets and quotes that would dangle at the end. */
 const DANGLING_END = /[\s,;:–—\-−/(«„"“'[]+$/u;
 
+/** `\s` of a regular expression, by code. */
+const isSpace = (code: number) =>
+  code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+
+/**
+ * Where the text's last word starts (`index`: the space before it, or 0) and the word, as
+ * `/(^|\s)(\S+)$/u` matches them, or null when the text ends on a space or is empty. A scan back from the
+ * end: the expression tried every position of the text, for every candidate cut of every ad.
+ */
+function lastWord(text: string): { index: number; word: string } | null {
+  let start = text.length;
+  while (start > 0 && !isSpace(text.charCodeAt(start - 1))) start--;
+  if (start === text.length) return null;
+  return { index: start === 0 ? 0 : start - 1, word: text.slice(start) };
+}
+
 /** Drops dangling punctuation and function words from the end, until the text ends on a content word. */
 function tidyEnd(text: string): string {
   let result = text.replace(DANGLING_END, '');
   for (;;) {
-    const match = /(^|\s)(\S+)$/u.exec(result);
-    if (!match || !FUNCTION_WORDS.has(bareWord(match[2]))) break;
+    const match = lastWord(result);
+    if (!match || !FUNCTION_WORDS.has(bareWord(match.word))) break;
     // A word glued to a mark before it ends a clause: «услуги, и» → «услуги».
     result = result.slice(0, match.index).replace(DANGLING_END, '');
   }
@@ -94,7 +110,8 @@ export function shortenCopy(text: string, limit: number, measure: Measure = plai
   if (measure(source) <= limit) return source;
   const finalMark = /[.!]$/.exec(source)?.[0] ?? '';
   const minContent = contentLength(source) * MIN_KEPT_SHARE;
-  const acceptable = (candidate: string) => candidate.length > 0 && contentLength(candidate) >= minContent && measure(candidate) <= limit;
+  // The length first: a cut over the limit is ruled out without counting its content.
+  const acceptable = (candidate: string) => candidate.length > 0 && measure(candidate) <= limit && contentLength(candidate) >= minContent;
 
   // 1. Whole clauses: the longest run of complete clauses that fits.
   let best: string | null = null;

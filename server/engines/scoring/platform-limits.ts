@@ -38,11 +38,19 @@ export function yandexCountedLength(text: string): number {
   return text.length - free;
 }
 
+/** Certainly a letter or a digit (\p{L}/\p{N}): Latin, Russian, digits; other characters go to the regular expression. */
+const isPlainLetterOrDigit = (code: number) =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || (code >= 0x410 && code <= 0x44f) || code === 0x401 || code === 0x451;
+
+/** The word without the punctuation around it; most words begin and end on a letter or a digit, and have none to strip. */
+const strippedWord = (raw: string) =>
+  raw.length > 0 && isPlainLetterOrDigit(raw.charCodeAt(0)) && isPlainLetterOrDigit(raw.charCodeAt(raw.length - 1)) ? raw : raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+
 /** The longest word (punctuation around it does not count). */
 export function longestWord(text: string): string {
   let longest = '';
   for (const raw of text.split(/\s+/)) {
-    const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    const word = strippedWord(raw);
     if (word.length > longest.length) longest = word;
   }
   return longest;

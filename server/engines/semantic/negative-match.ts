@@ -12,6 +12,8 @@ import type { AdPlatform } from '../../../contract/campaigns.js';
 import type { ParsedPhrase, PhraseWord } from './phrase.js';
 
 function sameLemma(a: PhraseWord, b: PhraseWord): boolean {
+  // Words are shared per form (phrase.ts parseWords): the same word is a common case, decided without a scan.
+  if (a === b) return a.lemmas.length > 0;
   for (const lemma of a.lemmas) if (b.lemmas.includes(lemma)) return true;
   return false;
 }

@@ -102,9 +102,22 @@ export function prepareAccount(fullData: CampaignData, lemmatizer: Lemmatizer, o
     if (onProgress && done % 5000 === 0) onProgress(done, total);
   };
 
+  // Each distinct ad text is parsed once: ads repeat their headlines and texts across groups, and an
+  // ad's first headline is read twice (all its lemmas, its headline's). A text's lemmas are kept in
+  // the order its words give them, so the sets below come out in the same order as parsed afresh.
+  const lemmasOfText = new Map<string, string[]>();
+  const textLemmaList = (text: string) => {
+    let lemmas = lemmasOfText.get(text);
+    if (!lemmas) {
+      lemmas = [];
+      for (const word of parseWords(text, lemmatizer)) if (!word.stop) lemmas.push(...word.lemmas);
+      lemmasOfText.set(text, lemmas);
+    }
+    return lemmas;
+  };
   const textLemmas = (texts: string[]) => {
     const set = new Set<string>();
-    for (const text of texts) for (const word of parseWords(text, lemmatizer)) if (!word.stop) for (const lemma of word.lemmas) set.add(lemma);
+    for (const text of texts) for (const lemma of textLemmaList(text)) set.add(lemma);
     return [...set];
   };
 

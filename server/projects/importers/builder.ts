@@ -3,6 +3,7 @@
  * again by id, by number or by name, so several files (or several sheets) of one account merge into one tree.
  */
 import type { Ad, AdGroup, AdPlatform, Campaign, Keyword, PlacementStats, Stats } from '../../../contract/campaigns.js';
+import { collapseSpaces } from './phrases.js';
 
 export interface CampaignRef {
   id?: string;
@@ -114,8 +115,10 @@ export function adSignature(ad: Ad): string {
   return [ad.kind, ad.headlines.join('\u0001'), ad.texts.join('\u0001'), ad.finalUrl ?? '', ad.displayUrl ?? '', (ad.paths ?? []).join('/')].join('\u0002');
 }
 
+/** A name's key: lower case, «ё» as «е», runs of spaces as one, trimmed. Regular expressions only where there is something to replace (most names have nothing). */
 export function nameKeyOf(name: string): string {
-  return name.toLowerCase().replace(/ё/g, 'е').replace(/[\s\u00a0]+/g, ' ').trim();
+  const lower = name.toLowerCase();
+  return collapseSpaces(lower.includes('ё') ? lower.replaceAll('ё', 'е') : lower).trim();
 }
 
 export function emptyStats(): Stats {

@@ -22,16 +22,40 @@ export interface ParsedYandexPhrase {
   isAutotargeting: boolean;
 }
 
+const AUTOTARGETING_RU = 'автотаргетинг';
+
 export function isAutotargeting(raw: string): boolean {
-  const text = raw.trim().toLowerCase();
-  return text === AUTOTARGETING_PHRASE || text === 'автотаргетинг';
+  const trimmed = raw.trim();
+  // Lower-casing never shortens a text (only «İ» lengthens, adding a combining dot neither name has), so
+  // a text of another length is neither name: no lower-cased copy of every keyword of an export.
+  if (trimmed.length !== AUTOTARGETING_PHRASE.length && trimmed.length !== AUTOTARGETING_RU.length) return false;
+  const text = trimmed.toLowerCase();
+  return text === AUTOTARGETING_PHRASE || text === AUTOTARGETING_RU;
+}
+
+/** `\s` of a regular expression (NBSP included), by code. */
+const isSpace = (code: number) =>
+  code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+
+/**
+ * Runs of whitespace (NBSP included) as one space: `text.replace(/[\s\u00a0]+/g, ' ')`, without the
+ * replace when there is nothing to change (a lone plain space everywhere: nearly every cell).
+ */
+export function collapseSpaces(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isSpace(code) && (code !== 32 || (i + 1 < text.length && isSpace(text.charCodeAt(i + 1))))) return text.replace(/[\s\u00a0]+/g, ' ');
+  }
+  return text;
 }
 
 export function parseYandexPhrase(raw: string): ParsedYandexPhrase {
-  const text = raw.replace(/[\s\u00a0]+/g, ' ').trim();
+  const text = collapseSpaces(raw).trim();
   if (isAutotargeting(text)) {
     return { phrase: AUTOTARGETING_PHRASE, negativeWords: [], matchType: 'broad', isAutotargeting: true };
   }
+  // No minus-word without a hyphen (most keywords): the tokens joined again would be the text itself.
+  if (!text.includes('-')) return { phrase: text, negativeWords: [], matchType: yandexMatchType(text), isAutotargeting: false };
   const kept: string[] = [];
   const negativeWords: string[] = [];
   for (const token of tokenize(text)) {
@@ -46,24 +70,31 @@ export function parseYandexPhrase(raw: string): ParsedYandexPhrase {
   return { phrase, negativeWords, matchType: yandexMatchType(phrase), isAutotargeting: false };
 }
 
-/** Whitespace-separated tokens, but a quoted or bracketed part stays one token with its spaces. */
+const QUOTE = 34;
+const SPACE = 32;
+const isOpening = (code: number) => code === 40 || code === 91; // ( [
+const isClosing = (code: number) => code === 41 || code === 93; // ) ]
+
+/**
+ * Whitespace-separated tokens, but a quoted or bracketed part stays one token with its spaces. Each token
+ * is sliced out of the text where it ends (a token built character by character was most of the parse).
+ */
 function tokenize(text: string): string[] {
   const tokens: string[] = [];
-  let current = '';
+  let start = 0;
   let inQuotes = false;
   let depth = 0;
-  for (const char of text) {
-    if (char === '"') inQuotes = !inQuotes;
-    else if (char === '[' || char === '(') depth += 1;
-    else if ((char === ']' || char === ')') && depth > 0) depth -= 1;
-    if (char === ' ' && !inQuotes && depth === 0) {
-      if (current) tokens.push(current);
-      current = '';
-    } else {
-      current += char;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) inQuotes = !inQuotes;
+    else if (isOpening(code)) depth += 1;
+    else if (isClosing(code) && depth > 0) depth -= 1;
+    if (code === SPACE && !inQuotes && depth === 0) {
+      if (i > start) tokens.push(text.slice(start, i));
+      start = i + 1;
     }
   }
-  if (current) tokens.push(current);
+  if (text.length > start) tokens.push(text.slice(start));
   return tokens;
 }
 
