@@ -32,6 +32,7 @@ import * as agencyClientImportsMigration from './0156_agency_client_imports.js';
 import * as pageChecksMigration from './0160_page_checks.js';
 import * as changeBidsSitesSelectionMigration from './0170_change_bids_sites_selection.js';
 import * as acceptedPositionsMigration from './0175_accepted_positions.js';
+import * as lighterResultRowsMigration from './0190_lighter_result_rows.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '0160_page_checks': pageChecksMigration,
   '0170_change_bids_sites_selection': changeBidsSitesSelectionMigration,
   '0175_accepted_positions': acceptedPositionsMigration,
+  '0190_lighter_result_rows': lighterResultRowsMigration,
 };
