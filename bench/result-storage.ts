@@ -52,6 +52,8 @@ interface Variant {
   documentType?: 'json' | 'text';
   /** The tables' `toast_tuple_target` (bytes; PostgreSQL's default 2 032): a row under it is stored as it is, not compressed (pglz) or moved out of line. */
   toastTupleTarget?: number;
+  /** `analysis_scores` with its primary key (analysis_id, level, key), as before migration 0190 (which drops it: no reader looks a score up by it). */
+  scoresPrimaryKey?: boolean;
 }
 const documentTables = ['analysis_findings', 'analysis_finding_items', 'analysis_suggestions', 'analysis_scores', 'analysis_semantic'];
 
@@ -90,6 +92,7 @@ const variantsByName: Record<string, Variant> = {
   textDocuments: { name: 'compact refs, documents as text', settings: defaultSettings, storage: 'extended', compactRefs: true, documentType: 'text' },
   inline8k: { name: 'compact refs, rows under 8 KB not compressed', settings: defaultSettings, storage: 'extended', compactRefs: true, toastTupleTarget: 8_160 },
   ginPending64: { name: 'compact refs, trigram pending list 64 MB', settings: defaultSettings, storage: 'extended', compactRefs: true, ginPendingListKb: 65_536 },
+  scoresKey: { name: 'compact refs, scores with their primary key (before 0190)', settings: defaultSettings, storage: 'extended', compactRefs: true, scoresPrimaryKey: true },
 };
 /** The variants to compare (`BENCH_STORAGE_VARIANTS=old,external,…`; the first is the baseline of the ratios). */
 function benchVariants(): Variant[] {
@@ -287,6 +290,8 @@ export async function runResultStorageBench(): Promise<void> {
       await setStorage(db, variant.storage, variant.documentType, variant.toastTupleTarget);
       await setSecondaryIndexes(db, variant.withoutIndexes);
       await setForeignKeys(db, variant.withoutForeignKeys);
+      await sql`ALTER TABLE analysis_scores DROP CONSTRAINT IF EXISTS analysis_scores_pkey`.execute(db);
+      if (variant.scoresPrimaryKey) await sql`ALTER TABLE analysis_scores ADD PRIMARY KEY (analysis_id, level, key)`.execute(db);
       for (const index of ['analysis_suggestions_search_idx', 'analysis_findings_search_idx']) {
         await sql`ALTER INDEX IF EXISTS ${sql.raw(index)} SET (gin_pending_list_limit = ${sql.raw(String(variant.ginPendingListKb ?? 4_096))})`.execute(db);
       }

@@ -16,6 +16,7 @@ const registry: { name: string; file: string }[] = [
   { name: 'import', file: './import.js' },
   { name: 'analysis', file: './analysis.js' },
   { name: 'result-storage', file: './result-storage.js' },
+  { name: 'result-copy-costs', file: './result-copy-costs.js' },
   { name: 'compression', file: './compression.js' },
   { name: 'hostile-uploads', file: './hostile-uploads.js' },
   { name: 'end-to-end', file: './end-to-end.js' },

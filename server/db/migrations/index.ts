@@ -33,6 +33,7 @@ import * as pageChecksMigration from './0160_page_checks.js';
 import * as changeBidsSitesSelectionMigration from './0170_change_bids_sites_selection.js';
 import * as acceptedPositionsMigration from './0175_accepted_positions.js';
 import * as searchBlocksMigration from './0185_search_blocks.js';
+import * as lighterResultRowsMigration from './0190_lighter_result_rows.js';
 
 /**
  * Every migration, in order. Listed by hand (not read from the folder) so the same list works from
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '0170_change_bids_sites_selection': changeBidsSitesSelectionMigration,
   '0175_accepted_positions': acceptedPositionsMigration,
   '0185_search_blocks': searchBlocksMigration,
+  '0190_lighter_result_rows': lighterResultRowsMigration,
 };
