@@ -49,16 +49,6 @@ export function availabilityOf(db: Kysely<any>): DatabaseAvailability {
  */
 const CONNECT_TIMEOUT_MS = 10_000;
 
-/**
- * A Kysely handle on one connection already checked out of the pool (e.g. inside a transaction opened
- * with BEGIN on it): every query goes to that connection; the caller releases it, never Kysely.
- */
-export function onConnection(client: pg.PoolClient): DB {
-  const borrowed = { query: (...args: unknown[]) => (client.query as (...a: unknown[]) => unknown)(...args), release: () => undefined };
-  const pool = { connect: async () => borrowed, end: async () => undefined };
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool as unknown as pg.Pool }) });
-}
-
 export function createDatabase(connectionString: string, options: { max?: number } = {}): DB {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 20, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle connection the server drops (restart, admin kill, a dropped test database) must not crash
