@@ -92,38 +92,37 @@ describe('hostile uploads', () => {
     expect(response.body.error).toBe(response.body.detail[0].msg);
   });
 
-  it('gives a parse time by the upload\'s size: the same flat limit that stops it does not when each megabyte adds its share', async () => {
+  /** Runs `body` with the import pool's time limits set (fresh threads), then puts the pool back as it was. */
+  async function withImportTimeLimits(limits: { importTimeoutMs: number; importTimeoutMsPerMb: number }, body: () => Promise<void>) {
     const saved = { ...workerPoolSettings };
     await closeWorkerPools();
-    // 1 ms for the upload itself, a minute for each (started) megabyte it expands to: a small file gets its minute.
-    workerPoolSettings.importTimeoutMs = 1;
-    workerPoolSettings.importTimeoutMsPerMb = 60_000;
+    Object.assign(workerPoolSettings, limits);
     try {
-      const response = await preview(user.token, [{ name: 'template.csv', bytes: buildTemplateCsv() }]);
-      expect(response.status).toBe(200);
-      expect(response.body.counts.keywords).toBeGreaterThan(0);
+      await body();
     } finally {
       await closeWorkerPools();
       Object.assign(workerPoolSettings, saved);
     }
+  }
+
+  it('gives a parse time by the upload\'s size: the same flat limit that stops it does not when each megabyte adds its share', async () => {
+    // 1 ms for the upload itself, a minute for each (started) megabyte it expands to: a small file gets its minute.
+    await withImportTimeLimits({ importTimeoutMs: 1, importTimeoutMsPerMb: 60_000 }, async () => {
+      const response = await preview(user.token, [{ name: 'template.csv', bytes: buildTemplateCsv() }]);
+      expect(response.status).toBe(200);
+      expect(response.body.counts.keywords).toBeGreaterThan(0);
+    });
     expect(importTimeLimitMs(400 * 1024 * 1024)).toBe(520_000);
   });
 
   it('answers a file its import thread cannot finish within its limits with a 422, and the next upload works', async () => {
-    const saved = { ...workerPoolSettings };
-    await closeWorkerPools();
     // No parse finishes within 1 ms: the thread is stopped, as one over its heap limit would be.
-    workerPoolSettings.importTimeoutMs = 1;
-    workerPoolSettings.importTimeoutMsPerMb = 0;
-    try {
+    await withImportTimeLimits({ importTimeoutMs: 1, importTimeoutMsPerMb: 0 }, async () => {
       const response = await preview(user.token, [{ name: 'template.csv', bytes: buildTemplateCsv() }]);
       expect(response.status).toBe(422);
       expect(response.body).toMatchObject({ code: 'IMPORT_TOO_LARGE', error: projectMessages.importTooComplex });
       expect(response.body.detail).toEqual([{ loc: ['files', 'template.csv'], msg: projectMessages.importTooComplex }]);
-    } finally {
-      await closeWorkerPools();
-      Object.assign(workerPoolSettings, saved);
-    }
+    });
     const again = await preview(user.token, [{ name: 'template.csv', bytes: buildTemplateCsv() }]);
     expect(again.status).toBe(200);
   });
