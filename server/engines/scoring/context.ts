@@ -1,5 +1,4 @@
 /** What every check module reads and where it writes its findings. */
-import { formatInteger } from '../../../contract/format.js';
 import type { AdFieldFixSuggestion, AnalysisSettings, Evidence, KeywordVerdict, SemanticResult } from '../../../contract/analysis-results.js';
 import type { FindingCollector } from './aggregate.js';
 import type { AccountFacts } from '../semantic/account-facts.js';
@@ -18,9 +17,8 @@ export interface ScoringContext {
 
 export const percent = (share: number) => Math.round(share * 10000) / 100;
 export const rub = (value: number) => Math.round(value * 100) / 100;
-/** What `toLocaleString('ru-RU')` makes of the rounded value: `formatInteger` writes it without ICU for every safe integer. */
-const rubNumber = new Intl.NumberFormat('ru-RU');
-export const formatRub = (value: number) => `${formatInteger(Math.round(value), rubNumber)} ₽`;
+/** Roubles in the checks' texts: the one ru-RU writing of the product (whole roubles, no-break spaces). */
+export { formatRub } from '../../../contract/format.js';
 
 /** Shared one-entry evidence lists, by content (see `oneEvidence`). */
 const evidenceLists = new Map<string, Evidence[]>();
