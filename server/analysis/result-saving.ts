@@ -32,10 +32,10 @@
  * which a default server refuses (max_prepared_transactions = 0); the worker's completion also stays
  * where every other write of a run is (ownership, notifications, refunds).
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
-import { lowerPriorityOf } from '../lib/background-priority.js';
+import { connectThreadClient, type ThreadConnection } from '../db/thread-client.js';
 import { resultTableColumns, type ResultRowBatch, type ResultTable } from './result-rows.js';
 import { copyRowBatch } from './row-writer.js';
 
@@ -51,11 +51,7 @@ export const resultSaving = {
 };
 
 /** Where and for whom a run's rows are saved (plain data: it crosses into the engine thread). */
-export interface ResultSavingTarget {
-  /** The application pool's connection string. */
-  connectionString: string;
-  /** The embedded PostgreSQL runs on this machine: the saving backends get background priority as well. */
-  lowerBackendPriority: boolean;
+export interface ResultSavingTarget extends ThreadConnection {
   analysisId: string;
   /** The run's attempt (`analyses.attempts` as its claim set it): the rows commit only while it owns the analysis. */
   attempt: number;
@@ -205,15 +201,8 @@ async function lockIfOwned(client: pg.Client, target: ResultSavingTarget): Promi
  * processes of this machine.
  */
 async function openWriter(target: ResultSavingTarget): Promise<Writer> {
-  const client = new pg.Client({ connectionString: target.connectionString, application_name: SAVING_APPLICATION_NAME });
-  // A connection lost mid-COPY rejects that query; the client's own 'error' event must not crash the thread.
-  client.on('error', () => undefined);
-  await client.connect();
+  const client = await connectThreadClient(target, SAVING_APPLICATION_NAME);
   try {
-    if (target.lowerBackendPriority) {
-      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-      if (rows[0]) lowerPriorityOf(rows[0].pid);
-    }
     await client.query('BEGIN');
     await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(resultSaving.lockTimeoutMs))}`);
   } catch (error) {

@@ -6,14 +6,10 @@
  * server-during-audit`): in the thread, all of it happens at background priority, and the event loop only
  * hands over ids.
  */
-import pg from 'pg';
-import { lowerPriorityOf } from '../lib/background-priority.js';
+import type pg from 'pg';
+import { connectThreadClient, type ThreadConnection } from '../db/thread-client.js';
 
-export interface StoredDocuments {
-  /** The application pool's connection string (a plain string: it crosses into the thread). */
-  connectionString: string;
-  /** The embedded PostgreSQL runs on this machine: the reading backend gets background priority as well. */
-  lowerBackendPriority: boolean;
+export interface StoredDocuments extends ThreadConnection {
   /** In the audit's order. */
   campaignIds: string[];
   /** In the report's order (imports in order, each import's chunks in order). */
@@ -27,14 +23,8 @@ export const CAMPAIGNS_GONE = 'Campaigns of the analysis were removed by a new i
 const PAGE_ROWS = 8;
 
 export async function readStoredDocuments(stored: StoredDocuments): Promise<{ campaigns: string[]; searchQueries: string[] }> {
-  const client = new pg.Client({ connectionString: stored.connectionString });
-  client.on('error', () => undefined);
-  await client.connect();
+  const client = await connectThreadClient(stored);
   try {
-    if (stored.lowerBackendPriority) {
-      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-      if (rows[0]) lowerPriorityOf(rows[0].pid);
-    }
     const campaigns = await readTexts(client, 'campaigns', stored.campaignIds);
     if (campaigns.length !== stored.campaignIds.length) throw new Error(CAMPAIGNS_GONE);
     return { campaigns, searchQueries: await readTexts(client, 'project_search_queries', stored.searchQueryIds) };
