@@ -55,8 +55,10 @@ const offsetOf = (request: PageRequest) => (request.page - 1) * request.page_siz
 
 /** `text` matched literally by LIKE (its `\\`, `%` and `_` escaped). */
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-/** `LIKE` pattern for a search in the `search` columns (stored lower case, ё as е). */
-const likePattern = (text: string) => `%${likeEscaped(text.toLowerCase().replace(/ё/g, 'е'))}%`;
+/** A typed text as the `search` columns hold theirs: lower case, ё as е. */
+const searchForm = (text: string) => text.toLowerCase().replace(/ё/g, 'е');
+/** `LIKE` pattern for a search in the `search` columns. */
+const likePattern = (text: string) => `%${likeEscaped(searchForm(text))}%`;
 
 /**
  * The blocks of a table's money order that can hold a text (search-blocks.ts): their bits (numbered as
@@ -71,8 +73,7 @@ interface TextBlocks {
 }
 
 export async function textBlocks(db: DB, analysisId: string, scope: 'findings' | 'suggestions', text: string): Promise<TextBlocks | 'none' | null> {
-  // The text as the `search` column holds it (likePattern's normalisation).
-  const slots = trigramSlots(text.toLowerCase().replace(/ё/g, 'е'));
+  const slots = trigramSlots(searchForm(text));
   if (slots.length === 0) return null;
   const stored = await sql<{ blocks: number; slices: Buffer[] }>`
     SELECT b.blocks, array_agg(substring(b.bits FROM h.slot * ((b.blocks + 7) / 8) + 1 FOR (b.blocks + 7) / 8)) AS slices
